@@ -1,0 +1,76 @@
+/**
+ * What every verb handler receives: the cluster's registry, storage, clock and settings.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Clock } from '../clock.js';
+import type { KindContext, KubeObject } from '../schema/define-kind.js';
+import type { KindRegistry, ResolvedKind } from '../schema/registry.js';
+import { DryRunStorage } from '../storage/dry-run.js';
+import type { Storage } from '../storage/storage.js';
+import type { ApiRequest } from './request.js';
+
+/** Settings and services shared by all verbs of one cluster. */
+export interface EngineContext {
+  readonly registry: KindRegistry;
+  readonly storage: Storage;
+  readonly clock: Clock;
+  readonly apiDomain: string;
+  readonly reservedDomain: string;
+  featureEnabled(gate: string): boolean;
+  /** A new object uid. */
+  newUid(): string;
+  /** The random suffix appended to a `generateName`. */
+  randomSuffix(): string;
+}
+
+/** Kubernetes' alphabet for generated names: no vowels, no confusable characters. */
+const NAME_ALPHABET = 'bcdfghjklmnpqrstvwxz2456789';
+
+/** Five random characters from Kubernetes' generated-name alphabet. */
+export function randomNameSuffix(): string {
+  let s = '';
+  for (let i = 0; i < 5; i++) s += NAME_ALPHABET[Math.floor(Math.random() * NAME_ALPHABET.length)];
+  return s;
+}
+
+/** A new UUID, as object uids are. */
+export function newUid(): string {
+  return randomUUID();
+}
+
+const dryRunViews = new WeakMap<Storage, Storage>();
+
+/** The storage a request writes to: the real one, or its dry-run view. */
+export function storageFor(ctx: EngineContext, dryRun: boolean): Storage {
+  if (!dryRun) return ctx.storage;
+  let view = dryRunViews.get(ctx.storage);
+  if (!view) {
+    view = new DryRunStorage(ctx.storage);
+    dryRunViews.set(ctx.storage, view);
+  }
+  return view;
+}
+
+/** The context a kind's hooks see for one request. */
+export function kindContext(ctx: EngineContext, req: ApiRequest, operation: KindContext['operation']): KindContext {
+  return {
+    operation,
+    subresource: req.subresource,
+    user: req.user,
+    now: () => ctx.clock.now(),
+    apiDomain: ctx.apiDomain,
+    reservedDomain: ctx.reservedDomain,
+    featureEnabled: (gate) => ctx.featureEnabled(gate),
+    read: async (resource, namespace, name) => {
+      const kind = ctx.registry.kinds().find((k) => k.group === resource.group && k.definition.plural === resource.resource);
+      if (!kind) return undefined;
+      const stored = await ctx.storage.get({ bucket: kind.bucket, namespace: kind.namespaced ? namespace : '', name });
+      return stored?.value as KubeObject | undefined;
+    },
+  };
+}
+
+/** The storage key of an object of `kind`. */
+export function objectKey(kind: ResolvedKind, namespace: string | undefined, name: string): { bucket: string; namespace: string; name: string } {
+  return { bucket: kind.bucket, namespace: kind.namespaced ? (namespace ?? '') : '', name };
+}

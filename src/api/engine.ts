@@ -1,0 +1,73 @@
+/**
+ * The engine: one pipeline for every request, whatever door it came through. It resolves the
+ * kind, checks the verb against the kind and subresource, and hands over to the verb.
+ */
+import type { ResolvedKind } from '../schema/registry.js';
+import type { EngineContext } from './context.js';
+import { ApiError, badRequest, internalError, methodNotSupported } from './errors.js';
+import type { ApiRequest, ApiResponse } from './request.js';
+import { create } from './verbs/create.js';
+import { deleteCollection } from './verbs/delete-collection.js';
+import { deleteOne } from './verbs/delete.js';
+import { get } from './verbs/get.js';
+import { list } from './verbs/list.js';
+import { update } from './verbs/update.js';
+
+/** 404 for a resource the server does not serve, as Kubernetes answers it. */
+function resourceNotFound(): ApiError {
+  return new ApiError({ code: 404, reason: 'NotFound', message: 'the server could not find the requested resource', details: {} });
+}
+
+/** Resolves the served kind of a request, or answers 404. */
+export function resolveKind(ctx: EngineContext, req: ApiRequest): ResolvedKind {
+  const kind = ctx.registry.lookup(req.resource);
+  if (!kind) throw resourceNotFound();
+  const gate = kind.definition.featureGate;
+  if (gate && !ctx.featureEnabled(gate)) throw resourceNotFound();
+  if (req.subresource !== undefined && !hasSubresource(kind, req.subresource)) throw resourceNotFound();
+  return kind;
+}
+
+function hasSubresource(kind: ResolvedKind, name: string): boolean {
+  if (name === 'status') return kind.definition.statusSubresource === true;
+  return kind.definition.updateSubresources?.[name] !== undefined;
+}
+
+const ITEM_VERBS = new Set(['get', 'update', 'patch', 'delete']);
+
+/** Runs one request through the pipeline. Every failure is an {@link ApiError}. */
+export async function handle(ctx: EngineContext, req: ApiRequest): Promise<ApiResponse> {
+  try {
+    const kind = resolveKind(ctx, req);
+    const version = req.resource.version;
+    const gr = { group: kind.group, resource: kind.definition.plural };
+    if (ITEM_VERBS.has(req.verb) && !req.name) throw badRequest('name is required for this operation');
+    if (kind.namespaced && !req.namespace && req.verb !== 'list' && req.verb !== 'watch' && req.verb !== 'deletecollection') {
+      throw badRequest('the namespace of the object is required for this operation');
+    }
+    if (kind.definition.unsupportedVerbs?.includes(req.verb)) throw methodNotSupported(gr, req.verb);
+    if (req.subresource === 'status' && req.verb !== 'get' && req.verb !== 'update' && req.verb !== 'patch') {
+      throw methodNotSupported(gr, req.verb);
+    }
+    if (req.subresource && req.subresource !== 'status' && req.verb !== 'update') throw methodNotSupported(gr, req.verb);
+    switch (req.verb) {
+      case 'get':
+        return await get(ctx, kind, req);
+      case 'list':
+        return await list(ctx, kind, req, version);
+      case 'create':
+        return await create(ctx, kind, req, version);
+      case 'update':
+        return await update(ctx, kind, req, version);
+      case 'delete':
+        return await deleteOne(ctx, kind, req);
+      case 'deletecollection':
+        return await deleteCollection(ctx, kind, req, version);
+      default:
+        throw methodNotSupported(gr, req.verb);
+    }
+  } catch (e) {
+    if (e instanceof ApiError) throw e;
+    throw internalError(e);
+  }
+}

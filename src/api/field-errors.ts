@@ -1,0 +1,134 @@
+/**
+ * Field-level validation errors, shaped like Kubernetes' `field.Error` so that a list of them
+ * renders into the exact `metav1.Status` causes and message the real API server produces.
+ */
+
+/** The cause types Kubernetes reports for field errors (`metav1.CauseType`). */
+export type FieldErrorType =
+  | 'FieldValueNotFound'
+  | 'FieldValueRequired'
+  | 'FieldValueDuplicate'
+  | 'FieldValueInvalid'
+  | 'FieldValueNotSupported'
+  | 'FieldValueForbidden'
+  | 'FieldValueTooLong'
+  | 'FieldValueTooMany'
+  | 'InternalError'
+  | 'FieldValueTypeInvalid';
+
+/** One problem with one field of an object. */
+export interface FieldError {
+  readonly type: FieldErrorType;
+  /** Field path as Kubernetes writes it, e.g. `spec.containers[0].name` or `metadata.labels`. */
+  readonly field: string;
+  /** The offending value; `undefined` when the message should not show one. */
+  readonly badValue?: unknown;
+  readonly detail: string;
+}
+
+const typeText: Record<FieldErrorType, string> = {
+  FieldValueNotFound: 'Not found',
+  FieldValueRequired: 'Required value',
+  FieldValueDuplicate: 'Duplicate value',
+  FieldValueInvalid: 'Invalid value',
+  FieldValueNotSupported: 'Unsupported value',
+  FieldValueForbidden: 'Forbidden',
+  FieldValueTooLong: 'Too long',
+  FieldValueTooMany: 'Too many',
+  InternalError: 'Internal error',
+  FieldValueTypeInvalid: 'Invalid value',
+};
+
+/** Types whose message never shows the bad value, as in Kubernetes. */
+const valueless = new Set<FieldErrorType>(['FieldValueRequired', 'FieldValueForbidden', 'FieldValueTooLong', 'InternalError']);
+
+function renderValue(value: unknown): string {
+  if (value === null) return 'null';
+  switch (typeof value) {
+    case 'string':
+      return JSON.stringify(value);
+    case 'number':
+    case 'boolean':
+    case 'bigint':
+      return String(value);
+    default:
+      try {
+        return JSON.stringify(value) ?? 'null';
+      } catch {
+        return String(value);
+      }
+  }
+}
+
+/** The message of one field error without its field path, e.g. `Invalid value: "x": must be ...`. */
+export function fieldErrorBody(error: FieldError): string {
+  let text = typeText[error.type];
+  if (!valueless.has(error.type) && error.badValue !== undefined) {
+    text += `: ${renderValue(error.badValue)}`;
+  }
+  if (error.detail) text += `: ${error.detail}`;
+  return text;
+}
+
+/** The full message of one field error, e.g. `metadata.name: Required value: name is required`. */
+export function fieldErrorMessage(error: FieldError): string {
+  return `${error.field}: ${fieldErrorBody(error)}`;
+}
+
+/** Renders a list of errors the way Kubernetes' `ErrorList.ToAggregate()` does (deduplicated; brackets when several). */
+export function aggregateMessage(errors: readonly FieldError[]): string {
+  const seen = new Set<string>();
+  const messages: string[] = [];
+  for (const e of errors) {
+    const m = fieldErrorMessage(e);
+    if (!seen.has(m)) {
+      seen.add(m);
+      messages.push(m);
+    }
+  }
+  if (messages.length === 1) return messages[0]!;
+  return `[${messages.join(', ')}]`;
+}
+
+/** Constructors mirroring `field.Required`, `field.Invalid`, ... */
+export const fieldError = {
+  required: (field: string, detail = ''): FieldError => ({ type: 'FieldValueRequired', field, detail }),
+  invalid: (field: string, badValue: unknown, detail: string): FieldError => ({ type: 'FieldValueInvalid', field, badValue, detail }),
+  notSupported: (field: string, badValue: unknown, supported: readonly string[]): FieldError => ({
+    type: 'FieldValueNotSupported',
+    field,
+    badValue,
+    detail: supported.length ? `supported values: ${supported.map((s) => JSON.stringify(s)).join(', ')}` : '',
+  }),
+  forbidden: (field: string, detail: string): FieldError => ({ type: 'FieldValueForbidden', field, detail }),
+  duplicate: (field: string, badValue: unknown): FieldError => ({ type: 'FieldValueDuplicate', field, badValue, detail: '' }),
+  notFound: (field: string, badValue: unknown): FieldError => ({ type: 'FieldValueNotFound', field, badValue, detail: '' }),
+  tooLong: (field: string, maxLength: number): FieldError => ({
+    type: 'FieldValueTooLong',
+    field,
+    detail: `may not be more than ${maxLength} bytes`,
+  }),
+  tooMany: (field: string, actual: number, max: number): FieldError => ({
+    type: 'FieldValueTooMany',
+    field,
+    badValue: actual,
+    detail: `must have at most ${max} items`,
+  }),
+  typeInvalid: (field: string, badValue: unknown, detail: string): FieldError => ({ type: 'FieldValueTypeInvalid', field, badValue, detail }),
+  internal: (field: string, detail: string): FieldError => ({ type: 'InternalError', field, detail }),
+};
+
+/** Joins a parent path and a child field name: `child('spec', 'containers')` is `spec.containers`. */
+export function child(path: string, name: string): string {
+  return path ? `${path}.${name}` : name;
+}
+
+/** Indexes into a list path: `index('spec.containers', 0)` is `spec.containers[0]`. */
+export function index(path: string, i: number): string {
+  return `${path}[${i}]`;
+}
+
+/** Keys into a map path: `key('metadata.labels', 'a')` is `metadata.labels[a]`. */
+export function key(path: string, k: string): string {
+  return `${path}[${k}]`;
+}

@@ -1,0 +1,62 @@
+/**
+ * Turning list options into a predicate over stored objects: label and field selectors, with the
+ * kind's selectable fields. Bad selectors are 400 BadRequest as Kubernetes answers them.
+ */
+import type { KubeObject } from '../schema/define-kind.js';
+import type { ResolvedKind } from '../schema/registry.js';
+import { fieldLabelNotSupportedMessage, parseFieldSelector, SelectorParseError as FieldParseError } from '../selectors/field-selector.js';
+import { parseLabelSelector, SelectorParseError as LabelParseError } from '../selectors/label-selector.js';
+import { badRequest } from './errors.js';
+import type { ListOptions } from './request.js';
+
+/** A compiled selection: `matches` answers for one object; `all` is true when nothing is filtered. */
+export interface Selection {
+  readonly all: boolean;
+  /** True when the selection filters on labels or fields (Kubernetes then omits remainingItemCount). */
+  readonly filtered: boolean;
+  matches(obj: Readonly<KubeObject>): boolean;
+}
+
+/** The value of a field selector's field on an object, or undefined when the kind has no such field. */
+function fieldGetter(kind: ResolvedKind, field: string): ((obj: Readonly<KubeObject>) => string | undefined) | undefined {
+  if (field === 'metadata.name') return (o) => o.metadata?.name;
+  if (field === 'metadata.namespace') return (o) => (kind.namespaced ? o.metadata?.namespace : '');
+  return kind.definition.selectableFields?.[field] as ((obj: Readonly<KubeObject>) => string | undefined) | undefined;
+}
+
+/** Compiles the selectors of `options` for `kind`; throws 400 on a bad or unsupported selector. */
+export function compileSelection(kind: ResolvedKind, options: ListOptions | undefined): Selection {
+  let labels;
+  let fields;
+  try {
+    labels = parseLabelSelector(options?.labelSelector ?? '');
+  } catch (e) {
+    if (e instanceof LabelParseError) throw badRequest(e.message);
+    throw e;
+  }
+  try {
+    fields = parseFieldSelector(options?.fieldSelector ?? '');
+  } catch (e) {
+    if (e instanceof FieldParseError) throw badRequest(e.message);
+    throw e;
+  }
+  const getters = new Map<string, (obj: Readonly<KubeObject>) => string | undefined>();
+  for (const r of fields.requirements) {
+    const g = fieldGetter(kind, r.field);
+    if (!g) throw badRequest(fieldLabelNotSupportedMessage(r.field));
+    getters.set(r.field, g);
+  }
+  const labelsAll = labels.empty();
+  const fieldsAll = fields.empty();
+  const fieldSel = fields;
+  const labelSel = labels;
+  return {
+    all: labelsAll && fieldsAll,
+    filtered: !(labelsAll && fieldsAll),
+    matches(obj) {
+      if (!labelsAll && !labelSel.matches(obj.metadata?.labels)) return false;
+      if (!fieldsAll && !fieldSel.matches((f) => getters.get(f)?.(obj) ?? '')) return false;
+      return true;
+    },
+  };
+}

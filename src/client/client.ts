@@ -1,0 +1,217 @@
+/**
+ * The in-process client: builds `ApiRequest`s directly (no JSON round trip) and hands them to the
+ * engine. Results are the caller's own mutable copies; nothing a caller holds reaches the store.
+ */
+import type { Status } from '../api/errors.js';
+import type { ApiRequest, ApiResponse, DeleteOptions, GroupVersionResource, UserInfo } from '../api/request.js';
+import type { ObjectList } from '../api/verbs/list.js';
+import type { DeletedStatus } from '../api/verbs/delete.js';
+import type { KindDefinition, KubeObject } from '../schema/define-kind.js';
+import { cloneJson } from '../storage/freeze.js';
+
+/** Sends one request to the engine. */
+export type RequestHandler = (req: ApiRequest) => Promise<ApiResponse>;
+
+/** Receives the warnings of a successful write (what HTTP sends as `Warning: 299` headers). */
+export type WarningHandler = (warnings: readonly string[]) => void;
+
+/** `dryRun` as the client takes it: `true` or `'All'` mean a dry run. */
+export type DryRunOption = boolean | 'All' | string[];
+
+interface CallOptions {
+  /** Namespace of the object; defaults to the object's own, else `default`. */
+  namespace?: string;
+  onWarning?: WarningHandler;
+}
+
+/** Options of create and update. */
+export interface ClientWriteOptions extends CallOptions {
+  dryRun?: DryRunOption;
+  fieldManager?: string;
+  fieldValidation?: 'Ignore' | 'Warn' | 'Strict' | (string & {});
+}
+
+/** Options of get. */
+export interface ClientGetOptions extends CallOptions {
+  resourceVersion?: string;
+}
+
+/** Options of list; without `namespace`, a namespaced kind is listed across all namespaces. */
+export interface ClientListOptions {
+  namespace?: string;
+  labelSelector?: string;
+  fieldSelector?: string;
+  limit?: number;
+  continue?: string;
+  resourceVersion?: string;
+  resourceVersionMatch?: string;
+}
+
+/** Options of delete. */
+export interface ClientDeleteOptions extends CallOptions, Omit<DeleteOptions, 'dryRun'> {
+  dryRun?: DryRunOption;
+}
+
+/** Options of deletecollection: list options plus delete options. */
+export type ClientDeleteCollectionOptions = ClientListOptions & Omit<ClientDeleteOptions, 'namespace' | 'preconditions'>;
+
+/** A list of objects of one kind. */
+export interface List<T> {
+  apiVersion: string;
+  kind: string;
+  metadata: { resourceVersion: string; continue?: string; remainingItemCount?: number };
+  items: T[];
+}
+
+function dryRunOf(value: DryRunOption | undefined): string[] | undefined {
+  if (value === undefined || value === false) return undefined;
+  if (value === true) return ['All'];
+  return typeof value === 'string' ? [value] : [...value];
+}
+
+/** Targets a resource by group/version/resource; `group` defaults to the core group. */
+export interface ResourceTarget {
+  group?: string;
+  version: string;
+  resource: string;
+}
+
+/** Operations on one resource. `T` is the object type (typed for built-in kinds). */
+export class ResourceClient<T extends KubeObject = KubeObject> {
+  constructor(
+    private readonly send: RequestHandler,
+    private readonly gvr: GroupVersionResource,
+    private readonly namespaced: boolean | undefined,
+    private readonly user: UserInfo,
+    private readonly defaultWarning?: WarningHandler,
+  ) {}
+
+  async create(obj: T, options: ClientWriteOptions = {}): Promise<T> {
+    return this.write('create', obj, options);
+  }
+
+  async update(obj: T, options: ClientWriteOptions = {}): Promise<T> {
+    return this.write('update', obj, options);
+  }
+
+  /** PUT on `/status`: changes only the status. */
+  async updateStatus(obj: T, options: ClientWriteOptions = {}): Promise<T> {
+    return this.write('update', obj, options, 'status');
+  }
+
+  /** PUT on a subresource other than status (e.g. a Namespace's `finalize`). */
+  async updateSubresource(subresource: string, obj: T, options: ClientWriteOptions = {}): Promise<T> {
+    return this.write('update', obj, options, subresource);
+  }
+
+  async get(name: string, options: ClientGetOptions = {}): Promise<T> {
+    const res = await this.call({
+      verb: 'get',
+      name,
+      namespace: this.namespaceFor(options.namespace, undefined),
+      getOptions: options.resourceVersion !== undefined ? { resourceVersion: options.resourceVersion } : undefined,
+    });
+    return cloneJson(res.body as T);
+  }
+
+  /** GET on `/status`. */
+  async getStatus(name: string, options: ClientGetOptions = {}): Promise<T> {
+    const res = await this.call({ verb: 'get', name, subresource: 'status', namespace: this.namespaceFor(options.namespace, undefined) });
+    return cloneJson(res.body as T);
+  }
+
+  async list(options: ClientListOptions = {}): Promise<List<T>> {
+    const { namespace, ...listOptions } = options;
+    const res = await this.call({ verb: 'list', namespace: this.namespaced === false ? undefined : namespace, listOptions });
+    return cloneJson(res.body as ObjectList) as unknown as List<T>;
+  }
+
+  /** Deletes one object; answers the object (marked or deleted, per kind) or a Success Status. */
+  async delete(name: string, options: ClientDeleteOptions = {}): Promise<T | DeletedStatus> {
+    const { namespace, onWarning, dryRun, ...rest } = options;
+    const res = await this.call(
+      { verb: 'delete', name, namespace: this.namespaceFor(namespace, undefined), deleteOptions: { ...rest, dryRun: dryRunOf(dryRun) } },
+      onWarning,
+    );
+    return cloneJson(res.body as T | DeletedStatus);
+  }
+
+  /** Deletes every object a list with the same options returns; answers the list of them. */
+  async deleteCollection(options: ClientDeleteCollectionOptions = {}): Promise<List<T>> {
+    const { namespace, labelSelector, fieldSelector, limit, continue: cont, resourceVersion, resourceVersionMatch, dryRun, onWarning, ...rest } = options;
+    const res = await this.call(
+      {
+        verb: 'deletecollection',
+        namespace: this.namespaced === false ? undefined : namespace,
+        listOptions: { labelSelector, fieldSelector, limit, continue: cont, resourceVersion, resourceVersionMatch },
+        deleteOptions: { ...rest, dryRun: dryRunOf(dryRun) },
+      },
+      onWarning,
+    );
+    return cloneJson(res.body as ObjectList) as unknown as List<T>;
+  }
+
+  private async write(verb: 'create' | 'update', obj: T, options: ClientWriteOptions, subresource?: string): Promise<T> {
+    const meta = (obj as KubeObject | undefined)?.metadata;
+    const res = await this.call(
+      {
+        verb,
+        subresource,
+        name: verb === 'update' ? meta?.name : undefined,
+        namespace: this.namespaceFor(options.namespace, meta?.namespace),
+        body: obj,
+        writeOptions: { dryRun: dryRunOf(options.dryRun), fieldManager: options.fieldManager, fieldValidation: options.fieldValidation },
+      },
+      options.onWarning,
+    );
+    return cloneJson(res.body as T);
+  }
+
+  private namespaceFor(explicit: string | undefined, fromObject: string | undefined): string | undefined {
+    if (this.namespaced === false) return undefined;
+    return explicit ?? (fromObject || 'default');
+  }
+
+  private async call(partial: Omit<ApiRequest, 'resource' | 'user'>, onWarning?: WarningHandler): Promise<ApiResponse> {
+    const res = await this.send({ ...partial, resource: this.gvr, user: this.user, userAgent: 'memkube-client' });
+    const handler = onWarning ?? this.defaultWarning;
+    if (handler && res.warnings.length) handler(res.warnings);
+    return res;
+  }
+}
+
+/** Resolves a target to its group/version/resource and scope. */
+export type ResourceResolver = (target: ResourceTarget | KindDefinition) => { gvr: GroupVersionResource; namespaced: boolean | undefined };
+
+/** The default in-process user: a cluster administrator. */
+export const ADMIN_USER: UserInfo = { username: 'system:admin', groups: ['system:masters', 'system:authenticated'] };
+
+/** The in-process client of a cluster. */
+export class Client {
+  constructor(
+    private readonly send: RequestHandler,
+    private readonly resolve: ResourceResolver,
+    private readonly user: UserInfo = ADMIN_USER,
+    private readonly onWarning?: WarningHandler,
+  ) {}
+
+  /** A client for one resource; typed when given a kind definition (e.g. `kinds.ConfigMap`). */
+  resource<T extends KubeObject>(kind: KindDefinition<T>): ResourceClient<T>;
+  resource(target: ResourceTarget): ResourceClient<KubeObject>;
+  resource(target: ResourceTarget | KindDefinition): ResourceClient<KubeObject> {
+    const { gvr, namespaced } = this.resolve(target);
+    return new ResourceClient(this.send, gvr, namespaced, this.user, this.onWarning);
+  }
+
+  /** The same client acting as another user. */
+  as(user: UserInfo): Client {
+    return new Client(this.send, this.resolve, user, this.onWarning);
+  }
+
+  /** The same client reporting warnings to `handler`. */
+  withWarnings(handler: WarningHandler): Client {
+    return new Client(this.send, this.resolve, this.user, handler);
+  }
+}
+
+export type { Status };

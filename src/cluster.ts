@@ -1,0 +1,176 @@
+/**
+ * `createCluster`: wires the registry, storage, engine, controllers and clock into one cluster.
+ */
+import { parseAllDocuments } from 'yaml';
+import { newUid, randomNameSuffix, type EngineContext } from './api/context.js';
+import { handle } from './api/engine.js';
+import { ApiError, badRequest } from './api/errors.js';
+import type { ApiRequest, ApiResponse, UserInfo } from './api/request.js';
+import { ADMIN_USER, Client, type ResourceTarget } from './client/client.js';
+import { CombinedClock, type ManualClock } from './clock.js';
+import { ControllerLoop } from './controllers/controller-loop.js';
+import { namespaceController } from './controllers/namespace.js';
+import { podTerminationController } from './controllers/pod-termination.js';
+import { serviceAccountController } from './controllers/service-account.js';
+import { builtinKinds } from './kinds/index.js';
+import type { KindDefinition, KubeObject } from './schema/define-kind.js';
+import { KindRegistry } from './schema/registry.js';
+import { MemoryStorage } from './storage/memory.js';
+import type { Storage } from './storage/storage.js';
+
+/** Options of {@link createCluster}. */
+export interface ClusterOptions {
+  /** API group domain, `k8s.io` by default. */
+  apiDomain?: string;
+  /** Reserved domain of qualified names, `kubernetes.io` by default. */
+  reservedDomain?: string;
+  /**
+   * The cluster's clock. Default: real time, movable with `cluster.clock.advance(ms)`. A `Date` or a
+   * number of epoch milliseconds gives a clock frozen at that time that moves only when advanced.
+   */
+  clock?: ManualClock | Date | number;
+  /** Storage backend; in memory by default. */
+  storage?: Storage;
+  /** Feature gates; every gate is on unless set to false here. */
+  featureGates?: Record<string, boolean>;
+  /** Extra kinds to serve besides the built-in ones. */
+  kinds?: readonly KindDefinition[];
+}
+
+/** A running in-memory cluster. */
+export interface Cluster {
+  /** The in-process client, acting as a cluster administrator. */
+  readonly client: Client;
+  /** The cluster's clock. */
+  readonly clock: ManualClock;
+  /** The kinds this cluster serves. */
+  readonly registry: KindRegistry;
+  readonly apiDomain: string;
+  readonly reservedDomain: string;
+  /** Runs one request through the engine (what every door does). */
+  request(req: ApiRequest): Promise<ApiResponse>;
+  /** Creates every object of a YAML (multi-document) or JSON text; answers the created objects. */
+  load(text: string): Promise<KubeObject[]>;
+  /** Resolves once the built-in controllers have nothing left to do. */
+  settle(): Promise<void>;
+  /** Stops controllers and closes storage. */
+  close(): Promise<void>;
+}
+
+/** Namespaces every Kubernetes cluster starts with. */
+export const INITIAL_NAMESPACES = ['default', 'kube-system', 'kube-public', 'kube-node-lease'] as const;
+
+const SYSTEM_USER: UserInfo = { username: 'system:apiserver', groups: ['system:masters'] };
+
+function makeClock(option: ClusterOptions['clock']): ManualClock {
+  if (option === undefined) return new CombinedClock();
+  if (option instanceof Date || typeof option === 'number') return new CombinedClock({ frozenAt: option });
+  return option;
+}
+
+/** Creates a cluster with the built-in kinds and the initial namespaces. */
+export async function createCluster(options: ClusterOptions = {}): Promise<Cluster> {
+  const apiDomain = options.apiDomain ?? 'k8s.io';
+  const reservedDomain = options.reservedDomain ?? 'kubernetes.io';
+  const clock = makeClock(options.clock);
+  const storage = options.storage ?? new MemoryStorage();
+  const gates = options.featureGates ?? {};
+  const registry = new KindRegistry({ apiDomain });
+  for (const kind of [...builtinKinds, ...(options.kinds ?? [])]) registry.add(kind);
+
+  const ctx: EngineContext = {
+    registry,
+    storage,
+    clock,
+    apiDomain,
+    reservedDomain,
+    featureEnabled: (gate) => gates[gate] !== false,
+    newUid,
+    randomSuffix: randomNameSuffix,
+  };
+  const request = (req: ApiRequest) => handle(ctx, req);
+  const asSystem = (req: Omit<ApiRequest, 'user'>) => request({ ...req, user: SYSTEM_USER });
+
+  const loop = new ControllerLoop([
+    namespaceController(ctx, asSystem),
+    serviceAccountController(ctx, asSystem),
+    podTerminationController(ctx, asSystem),
+  ]);
+  const unsubscribe = storage.subscribe((event) => loop.observe(event));
+  const stopClock = 'onAdvance' in clock && typeof clock.onAdvance === 'function' ? (clock as CombinedClock).onAdvance((now) => loop.clockMoved(now)) : () => undefined;
+
+  const resolve = (target: ResourceTarget | KindDefinition) => {
+    if ('kind' in target && 'versions' in target) {
+      const group = registry.kinds().find((k) => k.definition === target)?.group ?? target.group;
+      return {
+        gvr: { group, version: target.storageVersion.name, resource: target.plural },
+        namespaced: target.scope === 'Namespaced',
+      };
+    }
+    const gvr = { group: target.group ?? '', version: target.version, resource: target.resource };
+    return { gvr, namespaced: registry.lookup(gvr)?.namespaced };
+  };
+  const client = new Client(request, resolve, ADMIN_USER);
+
+  for (const name of INITIAL_NAMESPACES) {
+    const exists = await storage.get({ bucket: 'core/namespaces', namespace: '', name });
+    if (!exists) {
+      await asSystem({ verb: 'create', resource: { group: '', version: 'v1', resource: 'namespaces' }, body: { metadata: { name } } });
+    }
+  }
+  await loop.settle();
+
+  return {
+    client,
+    clock,
+    registry,
+    apiDomain,
+    reservedDomain,
+    request,
+    load: (text) => loadManifests(registry, request, text),
+    settle: () => loop.settle(),
+    async close() {
+      loop.close();
+      stopClock();
+      unsubscribe();
+      await storage.close();
+    },
+  };
+}
+
+/** Creates every object in a YAML or JSON text (documents, and items of `kind: List`). */
+async function loadManifests(registry: KindRegistry, request: (req: ApiRequest) => Promise<ApiResponse>, text: string): Promise<KubeObject[]> {
+  const objects: unknown[] = [];
+  for (const doc of parseAllDocuments(text)) {
+    if (doc.errors.length) throw badRequest(`error parsing manifest: ${doc.errors[0]!.message}`);
+    const value: unknown = doc.toJSON();
+    if (value === null || value === undefined) continue;
+    objects.push(value);
+  }
+  const flat: unknown[] = [];
+  for (const o of objects) {
+    const obj = o as KubeObject;
+    if (obj && typeof obj === 'object' && typeof obj.kind === 'string' && obj.kind.endsWith('List') && Array.isArray(obj.items)) flat.push(...obj.items);
+    else flat.push(o);
+  }
+  const created: KubeObject[] = [];
+  for (const o of flat) {
+    const obj = o as KubeObject;
+    if (!obj || typeof obj !== 'object' || Array.isArray(obj) || typeof obj.apiVersion !== 'string' || typeof obj.kind !== 'string') {
+      throw badRequest('every manifest needs apiVersion and kind');
+    }
+    const found = registry.lookupKind(obj.apiVersion, obj.kind);
+    if (!found) {
+      throw new ApiError({ code: 404, reason: 'NotFound', message: `no matches for kind ${JSON.stringify(obj.kind)} in version ${JSON.stringify(obj.apiVersion)}` });
+    }
+    const res = await request({
+      verb: 'create',
+      resource: { group: found.kind.group, version: found.version, resource: found.kind.definition.plural },
+      namespace: found.kind.namespaced ? obj.metadata?.namespace || 'default' : undefined,
+      body: obj,
+      user: ADMIN_USER,
+    });
+    created.push(res.body as KubeObject);
+  }
+  return created;
+}

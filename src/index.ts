@@ -1,0 +1,73 @@
+/**
+ * memkube: a Kubernetes-compatible API server that lives in memory.
+ *
+ * @packageDocumentation
+ */
+export { createCluster, INITIAL_NAMESPACES, type Cluster, type ClusterOptions } from './cluster.js';
+export { CombinedClock, formatTime, formatMicroTime, type Clock, type ManualClock } from './clock.js';
+export {
+  ApiError,
+  isApiError,
+  type Status,
+  type StatusCause,
+  type StatusDetails,
+  type StatusReason,
+  type GroupKind,
+  type GroupResource,
+} from './api/errors.js';
+export { fieldError, fieldErrorMessage, aggregateMessage, type FieldError, type FieldErrorType } from './api/field-errors.js';
+export type {
+  ApiRequest,
+  ApiResponse,
+  DeleteOptions,
+  FieldValidation,
+  GetOptions,
+  GroupVersionResource,
+  ListOptions,
+  Preconditions,
+  UserInfo,
+  Verb,
+  WriteOptions,
+} from './api/request.js';
+export type { DeletedStatus } from './api/verbs/delete.js';
+export {
+  Client,
+  ResourceClient,
+  ADMIN_USER,
+  type ClientDeleteCollectionOptions,
+  type ClientDeleteOptions,
+  type ClientGetOptions,
+  type ClientListOptions,
+  type ClientWriteOptions,
+  type DryRunOption,
+  type List,
+  type ResourceTarget,
+  type WarningHandler,
+} from './client/client.js';
+export {
+  defineKind,
+  type DeleteStrategy,
+  type KindContext,
+  type KindDeclaration,
+  type KindDefinition,
+  type KindStrategy,
+  type KindVersion,
+  type KubeObject,
+  type ObjectMetaLike,
+  type ObjectOf,
+} from './schema/define-kind.js';
+export { KindRegistry, type ResolvedKind } from './schema/registry.js';
+export type { NameValidator } from './schema/validation/names.js';
+export { MemoryStorage } from './storage/memory.js';
+export {
+  StorageConflictError,
+  StorageKeyError,
+  type ObjectKey,
+  type Storage,
+  type StorageEvent,
+  type StorageListOptions,
+  type StorageListResult,
+  type StoredObject,
+  type StoredValue,
+} from './storage/storage.js';
+export * as kinds from './kinds/index.js';

@@ -1,0 +1,30 @@
+/** Event (core v1). */
+import { defineKind } from '../../schema/define-kind.js';
+import { Event as EventSchema } from '../types/core-v1.js';
+
+/** A core v1 Event object. */
+export type Event = EventSchema;
+
+/** Event (core v1). */
+export const EventKind = defineKind<Event>({
+  group: '',
+  kind: 'Event',
+  plural: 'events',
+  shortNames: ['ev'],
+  scope: 'Namespaced',
+  versions: [{ name: 'v1', schema: EventSchema, served: true, storage: true }],
+  allowCreateOnUpdate: true,
+  selectableFields: {
+    'involvedObject.kind': (e) => e.involvedObject?.kind,
+    'involvedObject.namespace': (e) => e.involvedObject?.namespace,
+    'involvedObject.name': (e) => e.involvedObject?.name,
+    'involvedObject.uid': (e) => e.involvedObject?.uid,
+    'involvedObject.apiVersion': (e) => e.involvedObject?.apiVersion,
+    'involvedObject.resourceVersion': (e) => e.involvedObject?.resourceVersion,
+    'involvedObject.fieldPath': (e) => e.involvedObject?.fieldPath,
+    reason: (e) => e.reason,
+    reportingComponent: (e) => e.reportingComponent,
+    source: (e) => e.source?.component,
+    type: (e) => e.type,
+  },
+});

@@ -1,0 +1,230 @@
+/**
+ * Decoding a request body against a kind's structural schema, the way Kubernetes' JSON decoder
+ * does it: wrong types fail the whole request (400), unknown fields are dropped and reported
+ * (Strict fails, Warn warns, Ignore drops silently), `null` means "unset", and the result is a
+ * fresh object the caller's input cannot reach.
+ */
+import type { StructuralNode } from './structural.js';
+
+/** A type mismatch, reported the way Go's encoding/json reports it. */
+export class DecodeTypeError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'DecodeTypeError';
+  }
+}
+
+/** What decoding found besides the value. */
+export interface DecodeResult {
+  value: unknown;
+  /** Field paths of unknown fields, e.g. `spec.containers[0].foo`, in document order. */
+  unknownFields: string[];
+}
+
+const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d{1,9})?([Zz]|[+-]\d{2}:\d{2})$/;
+const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+const QUANTITY = /^[+-]?(\d+\.?\d*|\.\d+)(([eE][+-]?\d+)|[KMGTPE]i|[numkMGTPE])?$/;
+
+function jsonTypeName(v: unknown): string {
+  if (Array.isArray(v)) return 'array';
+  if (v === null) return 'null';
+  switch (typeof v) {
+    case 'string':
+      return 'string';
+    case 'number':
+      return 'number';
+    case 'boolean':
+      return 'bool';
+    default:
+      return 'object';
+  }
+}
+
+function goTypeName(node: StructuralNode): string {
+  switch (node.type) {
+    case 'object':
+      return node.id ? shortGoName(node.id) : 'struct';
+    case 'map':
+      return `map[string]${goTypeName(node.values)}`;
+    case 'array':
+      return `[]${goTypeName(node.items)}`;
+    case 'string':
+      return node.format === 'byte' ? '[]uint8' : node.format === 'date-time' ? 'Time' : 'string';
+    case 'integer':
+      return node.format === 'int32' ? 'int32' : 'int64';
+    case 'number':
+      return 'float64';
+    case 'boolean':
+      return 'bool';
+    case 'int-or-string':
+      return node.quantity ? 'resource.Quantity' : 'intstr.IntOrString';
+    default:
+      return 'interface {}';
+  }
+}
+
+/** `io.k8s.api.core.v1.Container` → `v1.Container`, as Go prints a type. */
+function shortGoName(id: string): string {
+  const parts = id.split('.');
+  return parts.length >= 2 ? `${parts[parts.length - 2]}.${parts[parts.length - 1]}` : id;
+}
+
+function structName(id: string | undefined): string {
+  return id ? (id.split('.').pop() ?? id) : '';
+}
+
+/** Base64 check matching Go's StdEncoding (padding required, no whitespace). */
+function base64Error(text: string): string | undefined {
+  if (text.length % 4 !== 0 || !BASE64.test(text)) {
+    let i = 0;
+    for (; i < text.length; i++) if (!/[A-Za-z0-9+/=]/.test(text[i]!)) break;
+    const at = i < text.length ? i : Math.max(0, text.length - (text.length % 4 || 4));
+    return `illegal base64 data at input byte ${at}`;
+  }
+  return undefined;
+}
+
+function zeroValue(node: StructuralNode): unknown {
+  switch (node.type) {
+    case 'string':
+      return '';
+    case 'integer':
+    case 'number':
+      return 0;
+    case 'boolean':
+      return false;
+    case 'object':
+    case 'map':
+      return {};
+    default:
+      return null;
+  }
+}
+
+interface Walk {
+  unknown: string[];
+}
+
+/**
+ * Decodes `input` against `node`. `path` is the field path for unknown-field reports
+ * (`spec.containers[0]`); `goPath` the index-free path Go puts in type errors (`spec.containers`);
+ * `owner` the struct type that holds the current field.
+ */
+function walk(input: unknown, node: StructuralNode, path: string, goPath: string, owner: string, w: Walk): unknown {
+  const fail = (): never => {
+    const where = goPath ? ` into Go struct field ${owner}.${goPath}` : ' into Go value';
+    throw new DecodeTypeError(`json: cannot unmarshal ${jsonTypeName(input)}${where} of type ${goTypeName(node)}`);
+  };
+  switch (node.type) {
+    case 'any':
+      return input;
+    case 'object': {
+      if (input === null || typeof input !== 'object' || Array.isArray(input)) return fail();
+      const out: Record<string, unknown> = {};
+      const ownerName = structName(node.id) || owner;
+      for (const [k, v] of Object.entries(input as Record<string, unknown>)) {
+        const child = node.properties.get(k);
+        const childPath = path ? `${path}.${k}` : k;
+        if (!child) {
+          w.unknown.push(childPath);
+          continue;
+        }
+        if (v === null) continue;
+        out[k] = walk(v, child, childPath, goPath ? `${goPath}.${k}` : k, ownerName, w);
+      }
+      return out;
+    }
+    case 'map': {
+      if (input === null || typeof input !== 'object' || Array.isArray(input)) return fail();
+      const out: Record<string, unknown> = {};
+      for (const [k, v] of Object.entries(input as Record<string, unknown>)) {
+        out[k] = v === null ? zeroValue(node.values) : walk(v, node.values, `${path}.${k}`, goPath, owner, w);
+      }
+      return out;
+    }
+    case 'array': {
+      if (!Array.isArray(input)) return fail();
+      return input.map((item, i) =>
+        item === null ? zeroValue(node.items) : walk(item, node.items, `${path}[${i}]`, goPath, owner, w),
+      );
+    }
+    case 'string': {
+      if (typeof input !== 'string') return fail();
+      if (node.format === 'byte') {
+        const err = base64Error(input);
+        if (err) throw new DecodeTypeError(err);
+      } else if (node.format === 'date-time' && !RFC3339.test(input)) {
+        throw new DecodeTypeError(`parsing time ${JSON.stringify(input)} as "2006-01-02T15:04:05Z07:00": cannot parse ${JSON.stringify(input)} as "2006"`);
+      }
+      return input;
+    }
+    case 'integer': {
+      if (typeof input !== 'number') return fail();
+      const ok = Number.isInteger(input) && (node.format !== 'int32' || (input >= -2147483648 && input <= 2147483647));
+      if (!ok) {
+        const where = goPath ? ` into Go struct field ${owner}.${goPath}` : ' into Go value';
+        throw new DecodeTypeError(`json: cannot unmarshal number ${input}${where} of type ${goTypeName(node)}`);
+      }
+      return input;
+    }
+    case 'number':
+      if (typeof input !== 'number' || !Number.isFinite(input)) return fail();
+      return input;
+    case 'boolean':
+      if (typeof input !== 'boolean') return fail();
+      return input;
+    case 'int-or-string': {
+      if (node.quantity) {
+        if (typeof input !== 'string' && typeof input !== 'number') return fail();
+        const text = String(input).trim();
+        if (!QUANTITY.test(text)) {
+          throw new DecodeTypeError("quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'");
+        }
+        return input;
+      }
+      if (typeof input === 'string') return input;
+      if (typeof input === 'number' && Number.isInteger(input) && input >= -2147483648 && input <= 2147483647) return input;
+      return fail();
+    }
+  }
+}
+
+/** Decodes a body against a structural schema; throws {@link DecodeTypeError} on a type mismatch. */
+export function decodeWithSchema(input: unknown, node: StructuralNode): DecodeResult {
+  const w: Walk = { unknown: [] };
+  const value = walk(input, node, '', '', structName(node.id), w);
+  return { value, unknownFields: w.unknown };
+}
+
+/**
+ * Fields that are required by the schema but absent (or the empty string), as field paths.
+ * `skip` lists top-level fields to leave out (e.g. `status` on the main resource).
+ */
+export function missingRequired(value: unknown, node: StructuralNode, path = ''): string[] {
+  const out: string[] = [];
+  const visit = (v: unknown, n: StructuralNode, p: string): void => {
+    if (v === null || v === undefined) return;
+    switch (n.type) {
+      case 'object': {
+        if (typeof v !== 'object' || Array.isArray(v)) return;
+        const obj = v as Record<string, unknown>;
+        for (const r of n.required) {
+          const x = obj[r];
+          if (x === undefined || x === null || x === '') out.push(p ? `${p}.${r}` : r);
+        }
+        for (const [k, child] of n.properties) if (obj[k] !== undefined) visit(obj[k], child, p ? `${p}.${k}` : k);
+        return;
+      }
+      case 'map':
+        if (typeof v === 'object' && !Array.isArray(v)) for (const [k, x] of Object.entries(v)) visit(x, n.values, `${p}[${k}]`);
+        return;
+      case 'array':
+        if (Array.isArray(v)) v.forEach((x, i) => visit(x, n.items, `${p}[${i}]`));
+        return;
+      default:
+        return;
+    }
+  };
+  visit(value, node, path);
+  return out;
+}

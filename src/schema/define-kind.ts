@@ -1,0 +1,170 @@
+/**
+ * `defineKind`: everything the server knows about a kind, in one declaration. The engine reads
+ * only this; adding a kind is adding one `defineKind({...})`.
+ */
+import type { z } from 'zod';
+import type { FieldError } from '../api/field-errors.js';
+import type { UserInfo, Verb } from '../api/request.js';
+import type { NameValidator } from './validation/names.js';
+
+/** Any Kubernetes object as plain JSON. */
+export interface KubeObject {
+  apiVersion?: string;
+  kind?: string;
+  metadata?: ObjectMetaLike;
+  [field: string]: unknown;
+}
+
+/** The parts of ObjectMeta the engine reads and writes. */
+export interface ObjectMetaLike {
+  name?: string;
+  generateName?: string;
+  namespace?: string;
+  uid?: string;
+  resourceVersion?: string;
+  generation?: number;
+  creationTimestamp?: string;
+  deletionTimestamp?: string;
+  deletionGracePeriodSeconds?: number;
+  labels?: Record<string, string>;
+  annotations?: Record<string, string>;
+  finalizers?: string[];
+  ownerReferences?: unknown[];
+  managedFields?: unknown[];
+  selfLink?: string;
+  [field: string]: unknown;
+}
+
+/** What a kind's hooks may know about the request and the cluster. */
+export interface KindContext {
+  readonly operation: 'create' | 'update' | 'delete';
+  /** `status`, `scale`, ... when the write came through a subresource. */
+  readonly subresource?: string;
+  readonly user: UserInfo;
+  /** Cluster time, milliseconds since the epoch. */
+  now(): number;
+  /** The API group domain, `k8s.io` by default. */
+  readonly apiDomain: string;
+  /** The reserved domain of qualified names, `kubernetes.io` by default. */
+  readonly reservedDomain: string;
+  /** Whether a feature gate is on. */
+  featureEnabled(gate: string): boolean;
+  /** Reads another object (e.g. a Pod's ServiceAccount) from the current state. */
+  read(resource: { group: string; resource: string }, namespace: string, name: string): Promise<KubeObject | undefined>;
+}
+
+/** One served version of a kind. */
+export interface KindVersion<T extends KubeObject = KubeObject> {
+  readonly name: string;
+  /** The zod schema of the whole object in this version. */
+  readonly schema: z.ZodType<T>;
+  readonly served?: boolean;
+  /** Exactly one version of a kind is the storage version. */
+  readonly storage?: boolean;
+}
+
+/** Deletion behaviour of a kind. */
+export interface DeleteStrategy<T extends KubeObject = KubeObject> {
+  /**
+   * The grace period a delete gets when the request names none; `0` or undefined deletes at once.
+   * Return the period to use for `obj`, given the requested one.
+   */
+  gracePeriod?(obj: T, requested: number | undefined): number;
+  /** Whether a delete answers with the deleted object instead of a Status. */
+  returnDeletedObject?: boolean;
+  /**
+   * Whether something besides `metadata.finalizers` still holds an object marked for deletion
+   * (a Namespace's `spec.finalizers`). Such an object is only marked, then removed once this is false.
+   */
+  finalizersPending?(obj: Readonly<T>): boolean;
+  /** Refuses a delete before anything changes (e.g. 403 for an immortal namespace). */
+  checkDelete?(obj: Readonly<T>, ctx: KindContext): void;
+  /** Adjusts an object as it is marked for deletion (e.g. a Namespace's phase becomes Terminating). */
+  markDeleting?(obj: T): void;
+}
+
+/** Hooks where a kind needs code. Each receives a mutable working copy unless noted. */
+export interface KindStrategy<T extends KubeObject = KubeObject> {
+  /** Resets what a create may not set (e.g. status). Runs before defaulting. */
+  prepareForCreate?(obj: T, ctx: KindContext): void | Promise<void>;
+  /** Restores what an update may not change, from `old` (read-only). */
+  prepareForUpdate?(obj: T, old: Readonly<T>, ctx: KindContext): void | Promise<void>;
+  /** Fills defaults. Runs on every write after prepare. */
+  defaults?(obj: T, ctx: KindContext): void;
+  /** The kind's validation rules for a new object. */
+  validate?(obj: T, ctx: KindContext): FieldError[] | Promise<FieldError[]>;
+  /** The kind's rules for an update (immutability, transitions). Runs in addition to `validate`. */
+  validateUpdate?(obj: T, old: Readonly<T>, ctx: KindContext): FieldError[] | Promise<FieldError[]>;
+  /** Warnings to return with a successful write. */
+  warnings?(obj: T, old: Readonly<T> | undefined, ctx: KindContext): string[];
+}
+
+/** The declaration of a kind. */
+export interface KindDeclaration<T extends KubeObject = KubeObject> {
+  /** API group; `''` is the core group. `{api_domain}` is replaced by the cluster's API domain. */
+  readonly group: string;
+  readonly kind: string;
+  /** Lowercase plural, the resource name in paths. */
+  readonly plural: string;
+  readonly singular?: string;
+  readonly shortNames?: readonly string[];
+  readonly categories?: readonly string[];
+  readonly scope: 'Namespaced' | 'Cluster';
+  readonly versions: readonly KindVersion<T>[];
+  /** Name rules; DNS subdomain by default. */
+  readonly nameValidator?: NameValidator;
+  /** The `status` subresource (and its semantics: updates of the main resource keep status). */
+  readonly statusSubresource?: boolean;
+  /**
+   * Subresources besides `status` that replace one part of the stored object on update (a
+   * Namespace's `finalize`): given the request body and the stored object, return the new object.
+   */
+  readonly updateSubresources?: Readonly<Record<string, (body: T, old: Readonly<T>) => T>>;
+  /** Verbs the kind does not serve (answered 405), e.g. `deletecollection` for namespaces. */
+  readonly unsupportedVerbs?: readonly Verb[];
+  /** Whether PUT of a missing object creates it (Kubernetes: Event, Lease, ...). Default false. */
+  readonly allowCreateOnUpdate?: boolean;
+  /** Whether PUT without `metadata.resourceVersion` is accepted. Default true. */
+  readonly allowUnconditionalUpdate?: boolean;
+  /** Feature gate that must be on for the kind to exist. */
+  readonly featureGate?: string;
+  readonly strategy?: KindStrategy<T>;
+  readonly deletion?: DeleteStrategy<T>;
+  /**
+   * Field selectors besides `metadata.name` and `metadata.namespace` (which every kind has):
+   * field path → the field's value as a string (`undefined` counts as `''`).
+   */
+  readonly selectableFields?: Readonly<Record<string, (obj: Readonly<T>) => string | undefined>>;
+}
+
+/** A declared kind: the declaration plus what the server derives from it. */
+export interface KindDefinition<T extends KubeObject = KubeObject> extends KindDeclaration<T> {
+  readonly singular: string;
+  readonly shortNames: readonly string[];
+  readonly categories: readonly string[];
+  /** The storage version. */
+  readonly storageVersion: KindVersion<T>;
+  /** Phantom member carrying the object type for typed clients. */
+  readonly __type?: T;
+}
+
+/** Declares a kind. Checks the declaration's own consistency at once. */
+export function defineKind<T extends KubeObject>(declaration: KindDeclaration<T>): KindDefinition<T> {
+  const storage = declaration.versions.filter((v) => v.storage);
+  if (storage.length !== 1) {
+    throw new Error(`defineKind(${declaration.kind}): exactly one version must be the storage version, found ${storage.length}`);
+  }
+  if (declaration.plural !== declaration.plural.toLowerCase()) {
+    throw new Error(`defineKind(${declaration.kind}): plural must be lowercase`);
+  }
+  return {
+    ...declaration,
+    singular: declaration.singular ?? declaration.kind.toLowerCase(),
+    shortNames: declaration.shortNames ?? [],
+    categories: declaration.categories ?? [],
+    storageVersion: storage[0]!,
+  };
+}
+
+/** The object type of a kind definition. */
+export type ObjectOf<K> = K extends KindDefinition<infer T> ? T : never;

@@ -1,0 +1,95 @@
+/**
+ * The storage contract. Storage knows nothing of kinds: it keeps JSON objects under
+ * (bucket, namespace, name) keys, stamps each write with the next global revision (written into
+ * `metadata.resourceVersion`, as Kubernetes' versioner does) and refuses writes whose expected
+ * revision is stale (compare-and-swap). The methods are async so that a networked backend (etcd)
+ * can implement the same contract.
+ */
+
+/** A JSON object as stored: frozen, never changed in place. */
+export type StoredValue = Readonly<Record<string, unknown>>;
+
+/** Identifies one object: `bucket` is the resource (e.g. `apps/statefulsets`), namespace `''` when cluster-scoped. */
+export interface ObjectKey {
+  bucket: string;
+  namespace: string;
+  name: string;
+}
+
+/** One stored object with the revision that last wrote it. */
+export interface StoredObject {
+  readonly namespace: string;
+  readonly name: string;
+  readonly revision: number;
+  readonly value: StoredValue;
+}
+
+/** Options of {@link Storage.list}. */
+export interface StorageListOptions {
+  /** Only this namespace; all namespaces when undefined. */
+  namespace?: string;
+}
+
+/** The result of a list: the objects in key order and the revision the list was read at. */
+export interface StorageListResult {
+  readonly items: readonly StoredObject[];
+  readonly revision: number;
+}
+
+/** A change to one object, as the watch hub receives it. */
+export interface StorageEvent {
+  readonly type: 'ADDED' | 'MODIFIED' | 'DELETED';
+  readonly bucket: string;
+  readonly namespace: string;
+  readonly name: string;
+  /** The revision of this change; a DELETED event carries the revision of the delete. */
+  readonly revision: number;
+  /** The object after the change; for DELETED, the last state with `resourceVersion` of the delete. */
+  readonly object: StoredValue;
+  /** The object before the change (MODIFIED and DELETED). */
+  readonly previous?: StoredValue;
+}
+
+/** Thrown by writes whose key exists (create) or does not (update, delete). */
+export class StorageKeyError extends Error {
+  constructor(
+    readonly kind: 'exists' | 'not-found',
+    readonly key: ObjectKey,
+  ) {
+    super(`${kind === 'exists' ? 'key exists' : 'key not found'}: ${key.bucket}/${key.namespace}/${key.name}`);
+    this.name = 'StorageKeyError';
+  }
+}
+
+/** Thrown by a compare-and-swap write whose expected revision is not the stored one. */
+export class StorageConflictError extends Error {
+  constructor(
+    readonly key: ObjectKey,
+    readonly expected: number,
+    readonly actual: number,
+  ) {
+    super(`revision conflict on ${key.bucket}/${key.namespace}/${key.name}: expected ${expected}, found ${actual}`);
+    this.name = 'StorageConflictError';
+  }
+}
+
+/** What the engine needs from a storage backend. */
+export interface Storage {
+  /** The newest revision written (0 before the first write). */
+  currentRevision(): Promise<number>;
+  get(key: ObjectKey): Promise<StoredObject | undefined>;
+  /** Objects of a bucket in Kubernetes key order (namespace, then name). */
+  list(bucket: string, options?: StorageListOptions): Promise<StorageListResult>;
+  /**
+   * Stores a new object; fails with {@link StorageKeyError} when the key exists. Writes take
+   * ownership of `value`: it is frozen, never copied, so callers pass a copy they will not touch.
+   */
+  create(key: ObjectKey, value: Record<string, unknown>): Promise<StoredObject>;
+  /** Replaces an object if its revision is still `expectedRevision`. */
+  update(key: ObjectKey, value: Record<string, unknown>, expectedRevision: number): Promise<StoredObject>;
+  /** Removes an object if its revision is still `expectedRevision`; returns the removed object. */
+  delete(key: ObjectKey, expectedRevision: number): Promise<StoredObject>;
+  /** Registers a listener for every committed change; returns a function that removes it. */
+  subscribe(listener: (event: StorageEvent) => void): () => void;
+  close(): Promise<void>;
+}
