@@ -71,3 +71,5 @@ export {
   type StoredValue,
 } from './storage/storage.js';
 export * as kinds from './kinds/index.js';
+/** The zod schema of `metav1.ObjectMeta`, for declaring kinds of your own. */
+export { ObjectMeta as ObjectMetaSchema } from './kinds/types/meta-v1.js';

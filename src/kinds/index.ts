@@ -25,4 +25,4 @@ export const builtinKinds: readonly KindDefinition[] = [
   ServiceKind,
   PersistentVolumeClaimKind,
   EventKind,
-] as unknown as readonly KindDefinition[];
+];

@@ -7,6 +7,12 @@ import type { FieldError } from '../api/field-errors.js';
 import type { UserInfo, Verb } from '../api/request.js';
 import type { NameValidator } from './validation/names.js';
 
+/**
+ * A function type checked bivariantly (like a method), so a kind of a specific object type can be
+ * used where a kind of any object is expected.
+ */
+export type Bivariant<F extends (...args: never[]) => unknown> = { bivarianceHack(...args: Parameters<F>): ReturnType<F> }['bivarianceHack'];
+
 /** Any Kubernetes object as plain JSON. */
 export interface KubeObject {
   apiVersion?: string;
@@ -119,7 +125,7 @@ export interface KindDeclaration<T extends KubeObject = KubeObject> {
    * Subresources besides `status` that replace one part of the stored object on update (a
    * Namespace's `finalize`): given the request body and the stored object, return the new object.
    */
-  readonly updateSubresources?: Readonly<Record<string, (body: T, old: Readonly<T>) => T>>;
+  readonly updateSubresources?: Readonly<Record<string, Bivariant<(body: T, old: Readonly<T>) => T>>>;
   /** Verbs the kind does not serve (answered 405), e.g. `deletecollection` for namespaces. */
   readonly unsupportedVerbs?: readonly Verb[];
   /** Whether PUT of a missing object creates it (Kubernetes: Event, Lease, ...). Default false. */
@@ -134,7 +140,7 @@ export interface KindDeclaration<T extends KubeObject = KubeObject> {
    * Field selectors besides `metadata.name` and `metadata.namespace` (which every kind has):
    * field path → the field's value as a string (`undefined` counts as `''`).
    */
-  readonly selectableFields?: Readonly<Record<string, (obj: Readonly<T>) => string | undefined>>;
+  readonly selectableFields?: Readonly<Record<string, Bivariant<(obj: Readonly<T>) => string | undefined>>>;
 }
 
 /** A declared kind: the declaration plus what the server derives from it. */
