@@ -4,7 +4,7 @@
  */
 import type { KubeObject } from '../schema/define-kind.js';
 import type { ResolvedKind } from '../schema/registry.js';
-import { fieldLabelNotSupportedMessage, parseFieldSelector, SelectorParseError as FieldParseError } from '../selectors/field-selector.js';
+import { fieldLabelNotSupportedMessage, parseFieldSelector, unknownFieldSelectorMessage, SelectorParseError as FieldParseError } from '../selectors/field-selector.js';
 import { parseLabelSelector, SelectorParseError as LabelParseError } from '../selectors/label-selector.js';
 import { badRequest } from './errors.js';
 import type { ListOptions } from './request.js';
@@ -17,11 +17,17 @@ export interface Selection {
   matches(obj: Readonly<KubeObject>): boolean;
 }
 
-/** The value of a field selector's field on an object, or undefined when the kind has no such field. */
-function fieldGetter(kind: ResolvedKind, field: string): ((obj: Readonly<KubeObject>) => string | undefined) | undefined {
-  if (field === 'metadata.name') return (o) => o.metadata?.name;
-  if (field === 'metadata.namespace') return (o) => (kind.namespaced ? o.metadata?.namespace : '');
-  return kind.definition.selectableFields?.[field] as ((obj: Readonly<KubeObject>) => string | undefined) | undefined;
+type Getter = (obj: Readonly<KubeObject>) => string | undefined;
+
+/** The value of a field selector's field on an object, or undefined when the kind does not select on it. */
+function fieldGetter(kind: ResolvedKind, field: string): Getter | undefined {
+  const def = kind.definition;
+  if (field === 'metadata.name' || field === 'metadata.namespace') {
+    const allowed = def.selectableFields ? (def.metadataFieldSelectors ?? ['metadata.name', 'metadata.namespace']) : ['metadata.name', 'metadata.namespace'];
+    if (!allowed.includes(field)) return undefined;
+    return field === 'metadata.name' ? (o) => o.metadata?.name : (o) => (kind.namespaced ? o.metadata?.namespace : '');
+  }
+  return def.selectableFields?.[field] as Getter | undefined;
 }
 
 /** Compiles the selectors of `options` for `kind`; throws 400 on a bad or unsupported selector. */
@@ -40,10 +46,12 @@ export function compileSelection(kind: ResolvedKind, options: ListOptions | unde
     if (e instanceof FieldParseError) throw badRequest(e.message);
     throw e;
   }
-  const getters = new Map<string, (obj: Readonly<KubeObject>) => string | undefined>();
+  const getters = new Map<string, Getter>();
   for (const r of fields.requirements) {
     const g = fieldGetter(kind, r.field);
-    if (!g) throw badRequest(fieldLabelNotSupportedMessage(r.field));
+    if (!g) {
+      throw badRequest(kind.definition.selectableFields ? fieldLabelNotSupportedMessage(r.field) : unknownFieldSelectorMessage(r.field));
+    }
     getters.set(r.field, g);
   }
   const labelsAll = labels.empty();

@@ -137,10 +137,18 @@ export interface KindDeclaration<T extends KubeObject = KubeObject> {
   readonly strategy?: KindStrategy<T>;
   readonly deletion?: DeleteStrategy<T>;
   /**
-   * Field selectors besides `metadata.name` and `metadata.namespace` (which every kind has):
-   * field path → the field's value as a string (`undefined` counts as `''`).
+   * Field selectors besides `metadata.name` and `metadata.namespace`: field path → the field's value
+   * as a string (`undefined` counts as `''`). A kind that declares them answers an unsupported field
+   * with `field label not supported: <field>`; a kind without them accepts only the two metadata
+   * fields and answers `"<field>" is not a known field selector: only "metadata.name", "metadata.namespace"`,
+   * as Kubernetes' default field-label conversion does.
    */
   readonly selectableFields?: Readonly<Record<string, Bivariant<(obj: Readonly<T>) => string | undefined>>>;
+  /**
+   * Which metadata fields a kind with `selectableFields` accepts in field selectors; both by
+   * default. Kubernetes' Node and Namespace accept only `metadata.name`.
+   */
+  readonly metadataFieldSelectors?: readonly ('metadata.name' | 'metadata.namespace')[];
 }
 
 /** A declared kind: the declaration plus what the server derives from it. */

@@ -52,6 +52,7 @@ export const NamespaceKind = defineKind<Namespace>({
   selectableFields: {
     'status.phase': (ns) => ns.status?.phase,
   },
+  metadataFieldSelectors: ['metadata.name'],
   strategy: {
     prepareForCreate(ns) {
       const finalizers = ns.spec?.finalizers ?? [];
