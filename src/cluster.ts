@@ -1,12 +1,12 @@
 /**
  * `createCluster`: wires the registry, storage, engine, controllers and clock into one cluster.
  */
-import { parseAllDocuments } from 'yaml';
 import { newUid, randomNameSuffix, type EngineContext } from './api/context.js';
+import { parseYamlDocuments, YamlSyntaxError } from './codec/yaml.js';
 import { handle } from './api/engine.js';
 import { ApiError, badRequest } from './api/errors.js';
 import type { ApiRequest, ApiResponse, UserInfo } from './api/request.js';
-import { ADMIN_USER, Client, type ResourceTarget } from './client/client.js';
+import { ADMIN_USER, Client, type ResourceTarget, type WarningHandler } from './client/client.js';
 import { CombinedClock, type ManualClock } from './clock.js';
 import { ControllerLoop } from './controllers/controller-loop.js';
 import { namespaceController } from './controllers/namespace.js';
@@ -37,6 +37,12 @@ export interface ClusterOptions {
   kinds?: readonly KindDefinition[];
 }
 
+/** Options of {@link Cluster.load}. */
+export interface LoadOptions {
+  fieldValidation?: 'Ignore' | 'Warn' | 'Strict';
+  onWarning?: WarningHandler;
+}
+
 /** A running in-memory cluster. */
 export interface Cluster {
   /** The in-process client, acting as a cluster administrator. */
@@ -49,8 +55,12 @@ export interface Cluster {
   readonly reservedDomain: string;
   /** Runs one request through the engine (what every door does). */
   request(req: ApiRequest): Promise<ApiResponse>;
-  /** Creates every object of a YAML (multi-document) or JSON text; answers the created objects. */
-  load(text: string): Promise<KubeObject[]>;
+  /**
+   * Creates every object of a YAML (multi-document) or JSON text, including the items of
+   * `kind: List`; answers the created objects. Duplicate keys and unknown fields are handled per
+   * `fieldValidation` (Warn by default, warnings go to `onWarning`).
+   */
+  load(text: string, options?: LoadOptions): Promise<KubeObject[]>;
   /** Resolves once the built-in controllers have nothing left to do. */
   settle(): Promise<void>;
   /** Stops controllers and closes storage. */
@@ -127,7 +137,7 @@ export async function createCluster(options: ClusterOptions = {}): Promise<Clust
     apiDomain,
     reservedDomain,
     request,
-    load: (text) => loadManifests(registry, request, text),
+    load: (text, loadOptions) => loadManifests(registry, request, text, loadOptions ?? {}),
     settle: () => loop.settle(),
     async close() {
       loop.close();
@@ -139,22 +149,33 @@ export async function createCluster(options: ClusterOptions = {}): Promise<Clust
 }
 
 /** Creates every object in a YAML or JSON text (documents, and items of `kind: List`). */
-async function loadManifests(registry: KindRegistry, request: (req: ApiRequest) => Promise<ApiResponse>, text: string): Promise<KubeObject[]> {
-  const objects: unknown[] = [];
-  for (const doc of parseAllDocuments(text)) {
-    if (doc.errors.length) throw badRequest(`error parsing manifest: ${doc.errors[0]!.message}`);
-    const value: unknown = doc.toJSON();
-    if (value === null || value === undefined) continue;
-    objects.push(value);
+async function loadManifests(
+  registry: KindRegistry,
+  request: (req: ApiRequest) => Promise<ApiResponse>,
+  text: string,
+  options: LoadOptions,
+): Promise<KubeObject[]> {
+  let docs;
+  try {
+    docs = parseYamlDocuments(text);
+  } catch (e) {
+    if (e instanceof YamlSyntaxError) throw badRequest(`error parsing manifest: ${e.message}`);
+    throw e;
   }
-  const flat: unknown[] = [];
-  for (const o of objects) {
-    const obj = o as KubeObject;
-    if (obj && typeof obj === 'object' && typeof obj.kind === 'string' && obj.kind.endsWith('List') && Array.isArray(obj.items)) flat.push(...obj.items);
-    else flat.push(o);
+  const objects: { obj: unknown; duplicateFields: string[] }[] = [];
+  for (const doc of docs) {
+    const value = doc.value as KubeObject;
+    if (value && typeof value === 'object' && typeof value.kind === 'string' && value.kind.endsWith('List') && Array.isArray(value.items)) {
+      value.items.forEach((item, i) => {
+        const prefix = `items[${i}].`;
+        objects.push({ obj: item, duplicateFields: doc.duplicateFields.filter((f) => f.startsWith(prefix)).map((f) => f.slice(prefix.length)) });
+      });
+    } else {
+      objects.push({ obj: value, duplicateFields: doc.duplicateFields });
+    }
   }
   const created: KubeObject[] = [];
-  for (const o of flat) {
+  for (const { obj: o, duplicateFields } of objects) {
     const obj = o as KubeObject;
     if (!obj || typeof obj !== 'object' || Array.isArray(obj) || typeof obj.apiVersion !== 'string' || typeof obj.kind !== 'string') {
       throw badRequest('every manifest needs apiVersion and kind');
@@ -168,8 +189,11 @@ async function loadManifests(registry: KindRegistry, request: (req: ApiRequest) 
       resource: { group: found.kind.group, version: found.version, resource: found.kind.definition.plural },
       namespace: found.kind.namespaced ? obj.metadata?.namespace || 'default' : undefined,
       body: obj,
+      duplicateFields,
+      writeOptions: { fieldValidation: options.fieldValidation },
       user: ADMIN_USER,
     });
+    if (res.warnings.length) options.onWarning?.(res.warnings);
     created.push(res.body as KubeObject);
   }
   return created;

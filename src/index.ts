@@ -3,7 +3,7 @@
  *
  * @packageDocumentation
  */
-export { createCluster, INITIAL_NAMESPACES, type Cluster, type ClusterOptions } from './cluster.js';
+export { createCluster, INITIAL_NAMESPACES, type Cluster, type ClusterOptions, type LoadOptions } from './cluster.js';
 export { CombinedClock, formatTime, formatMicroTime, type Clock, type ManualClock } from './clock.js';
 export {
   ApiError,
@@ -73,3 +73,5 @@ export {
 export * as kinds from './kinds/index.js';
 /** The zod schema of `metav1.ObjectMeta`, for declaring kinds of your own. */
 export { ObjectMeta as ObjectMetaSchema } from './kinds/types/meta-v1.js';
+export { parseJson, JsonSyntaxError, type ParsedJson } from './codec/json.js';
+export { parseYamlDocuments, YamlSyntaxError, type ParsedYamlDocument } from './codec/yaml.js';

@@ -65,3 +65,17 @@ items:
     await cluster.close();
   });
 });
+
+describe('load() and duplicate keys', () => {
+  it('warns about duplicate keys by default, as fieldValidation=Warn does', async () => {
+    const cluster = await testCluster();
+    const text = 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n  name: b\ndata: {x: "1"}\n';
+    const warnings: string[] = [];
+    const [cm] = await cluster.load(text, { onWarning: (w) => warnings.push(...w) });
+    expect(cm?.metadata?.name).toBe('b');
+    expect(warnings).toEqual(['duplicate field "metadata.name"']);
+    const strict = await statusOf(() => cluster.load(text.replace(/: [ab]$/gm, ': c'), { fieldValidation: 'Strict' }));
+    expect(strict.message).toBe('ConfigMap in version "v1" cannot be handled as a ConfigMap: strict decoding error: duplicate field "metadata.name"');
+    await cluster.close();
+  });
+});

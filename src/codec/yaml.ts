@@ -1,0 +1,63 @@
+/**
+ * YAML text (one or more documents) to values, reporting duplicate mapping keys with the same
+ * field paths the JSON decoder uses, instead of refusing them: Kubernetes lets `fieldValidation`
+ * decide (Warn by default).
+ */
+import { isMap, isScalar, isSeq, parseAllDocuments, type Node } from 'yaml';
+
+/** One parsed YAML document. */
+export interface ParsedYamlDocument {
+  value: unknown;
+  duplicateFields: string[];
+}
+
+/** Thrown for text that is not YAML. */
+export class YamlSyntaxError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'YamlSyntaxError';
+  }
+}
+
+function keyText(key: unknown): string {
+  return isScalar(key) ? String(key.value) : String(key);
+}
+
+function findDuplicates(root: Node | null): string[] {
+  const found: string[] = [];
+  const stack: { node: unknown; path: string }[] = [{ node: root, path: '' }];
+  while (stack.length) {
+    const { node, path } = stack.pop()!;
+    if (isMap(node)) {
+      const keys = new Set<string>();
+      for (const pair of node.items) {
+        const k = keyText(pair.key);
+        const p = path ? `${path}.${k}` : k;
+        if (keys.has(k) && !found.includes(p)) found.push(p);
+        keys.add(k);
+        stack.push({ node: pair.value, path: p });
+      }
+    } else if (isSeq(node)) {
+      node.items.forEach((item, i) => stack.push({ node: item, path: `${path}[${i}]` }));
+    }
+  }
+  return found;
+}
+
+/** Parses every document of a YAML text; empty documents are skipped. */
+export function parseYamlDocuments(text: string): ParsedYamlDocument[] {
+  const out: ParsedYamlDocument[] = [];
+  for (const doc of parseAllDocuments(text, { uniqueKeys: false })) {
+    if (doc.errors.length) throw new YamlSyntaxError(doc.errors[0]!.message);
+    let value: unknown;
+    try {
+      value = doc.toJSON();
+    } catch (e) {
+      // e.g. an alias bomb: "Excessive alias count indicates a resource exhaustion attack"
+      throw new YamlSyntaxError((e as Error).message);
+    }
+    if (value === null || value === undefined) continue;
+    out.push({ value, duplicateFields: findDuplicates(doc.contents) });
+  }
+  return out;
+}
