@@ -19,7 +19,8 @@ export interface ManualClock extends Clock {
   readonly realTime: boolean;
 }
 
-type Listener = (now: number) => void;
+/** Called with the new time after the clock was moved by hand. */
+export type ClockListener = (now: number) => void;
 
 /**
  * A clock that follows real time, offset by every `advance()`; or, with `frozenAt`, stands still
@@ -30,7 +31,7 @@ export class CombinedClock implements ManualClock {
   readonly realTime: boolean;
   private offset = 0;
   private frozen: number;
-  private readonly listeners = new Set<Listener>();
+  private readonly listeners = new Set<ClockListener>();
 
   constructor(options: { frozenAt?: number | Date } = {}) {
     const frozenAt = options.frozenAt instanceof Date ? options.frozenAt.getTime() : options.frozenAt;
@@ -56,7 +57,7 @@ export class CombinedClock implements ManualClock {
   }
 
   /** Registers a listener called after each manual move; returns a function that removes it. */
-  onAdvance(listener: Listener): () => void {
+  onAdvance(listener: ClockListener): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
   }

@@ -4,7 +4,7 @@
  * @packageDocumentation
  */
 export { createCluster, INITIAL_NAMESPACES, type Cluster, type ClusterOptions, type LoadOptions } from './cluster.js';
-export { CombinedClock, formatTime, formatMicroTime, type Clock, type ManualClock } from './clock.js';
+export { CombinedClock, formatTime, formatMicroTime, type Clock, type ClockListener, type ManualClock } from './clock.js';
 export {
   ApiError,
   isApiError,
@@ -41,6 +41,8 @@ export {
   type ClientWriteOptions,
   type DryRunOption,
   type List,
+  type RequestHandler,
+  type ResourceResolver,
   type ResourceTarget,
   type WarningHandler,
 } from './client/client.js';
@@ -57,6 +59,7 @@ export {
   type ObjectOf,
 } from './schema/define-kind.js';
 export { KindRegistry, type ResolvedKind } from './schema/registry.js';
+export type { StructuralNode, StructNode, MapNode, ArrayNode, ScalarNode, IntOrStringNode, AnyNode, ListAndPatchFacts } from './schema/structural.js';
 export type { NameValidator } from './schema/validation/names.js';
 export { MemoryStorage } from './storage/memory.js';
 export {
