@@ -2,6 +2,7 @@
  * Field-level validation errors, shaped like Kubernetes' `field.Error` so that a list of them
  * renders into the exact `metav1.Status` causes and message the real API server produces.
  */
+import { goJson, goQuote } from '../util/go-format.js';
 
 /** The cause types Kubernetes reports for field errors (`metav1.CauseType`). */
 export type FieldErrorType =
@@ -42,18 +43,19 @@ const typeText: Record<FieldErrorType, string> = {
 /** Types whose message never shows the bad value, as in Kubernetes. */
 const valueless = new Set<FieldErrorType>(['FieldValueRequired', 'FieldValueForbidden', 'FieldValueTooLong', 'InternalError']);
 
+/** A bad value as Go prints it in a field error: `%q` for strings, `json.Marshal` for composites. */
 function renderValue(value: unknown): string {
   if (value === null) return 'null';
   switch (typeof value) {
     case 'string':
-      return JSON.stringify(value);
+      return goQuote(value);
     case 'number':
     case 'boolean':
     case 'bigint':
       return String(value);
     default:
       try {
-        return JSON.stringify(value) ?? 'null';
+        return goJson(value);
       } catch {
         return String(value);
       }
@@ -106,13 +108,13 @@ export const fieldError = {
   tooLong: (field: string, maxLength: number): FieldError => ({
     type: 'FieldValueTooLong',
     field,
-    detail: `may not be more than ${maxLength} bytes`,
+    detail: `may not be more than ${maxLength} ${maxLength === 1 ? 'byte' : 'bytes'}`,
   }),
   tooMany: (field: string, actual: number, max: number): FieldError => ({
     type: 'FieldValueTooMany',
     field,
     badValue: actual,
-    detail: `must have at most ${max} items`,
+    detail: `must have at most ${max} ${max === 1 ? 'item' : 'items'}`,
   }),
   typeInvalid: (field: string, badValue: unknown, detail: string): FieldError => ({ type: 'FieldValueTypeInvalid', field, badValue, detail }),
   internal: (field: string, detail: string): FieldError => ({ type: 'InternalError', field, detail }),

@@ -34,6 +34,11 @@
  * `<tok>` is the raw token text (empty at the end of the input); quoted values use Go's `%q`.
  */
 
+import { isQualifiedName, isValidLabelValue } from '../schema/validation/names.js';
+import { compareGoStrings, goJsonString, goQuote } from '../util/go-format.js';
+
+export { compareGoStrings, goQuote };
+
 /** The operators of `k8s.io/apimachinery/pkg/selection`, spelled as Kubernetes spells them. */
 export type LabelOperator = 'in' | 'notin' | '=' | '==' | '!=' | 'exists' | '!' | 'gt' | 'lt';
 
@@ -81,91 +86,10 @@ export class SelectorParseError extends Error {
   }
 }
 
-// ---------------------------------------------------------------------------------------------
-// Go formatting helpers
-
-const printable = /^[\p{L}\p{M}\p{N}\p{P}\p{S}]$/u;
-
-function hex(n: number, width: number): string {
-  return n.toString(16).padStart(width, '0');
-}
-
-/**
- * Go's `strconv.Quote` (`%q`): escapes `"` and `\`, the usual C escapes, other control and
- * non-printable characters as `\xHH` / `\uHHHH` / `\UHHHHHHHH`. Lone UTF-16 surrogates (which
- * cannot reach Go from an HTTP request) are rendered as U+FFFD, like an UTF-8 encoder would.
- */
-export function goQuote(s: string): string {
-  let out = '"';
-  for (const ch of s) {
-    let cp = ch.codePointAt(0)!;
-    if (cp >= 0xd800 && cp <= 0xdfff) cp = 0xfffd;
-    if (cp === 0x22 || cp === 0x5c) {
-      out += '\\' + String.fromCodePoint(cp);
-    } else if (cp === 0x20 || printable.test(String.fromCodePoint(cp))) {
-      out += String.fromCodePoint(cp);
-    } else {
-      switch (cp) {
-        case 0x07: out += '\\a'; break;
-        case 0x08: out += '\\b'; break;
-        case 0x0c: out += '\\f'; break;
-        case 0x0a: out += '\\n'; break;
-        case 0x0d: out += '\\r'; break;
-        case 0x09: out += '\\t'; break;
-        case 0x0b: out += '\\v'; break;
-        default:
-          if (cp < 0x20 || cp === 0x7f) out += '\\x' + hex(cp, 2);
-          else if (cp < 0x10000) out += '\\u' + hex(cp, 4);
-          else out += '\\U' + hex(cp, 8);
-      }
-    }
-  }
-  return out + '"';
-}
-
-/** Go's `encoding/json` rendering of a string (HTML-safe: `<`, `>`, `&`, U+2028/9 escaped). */
-function goJSONString(s: string): string {
-  return JSON.stringify(s.replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '\ufffd')).replace(
-    /[<>&\u2028\u2029]/g,
-    (c) => '\\u' + hex(c.charCodeAt(0), 4),
-  );
-}
-
-/** Length in bytes of the UTF-8 encoding (Go's `len(string)`). */
-function utf8Length(s: string): number {
-  let n = 0;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c < 0x80) n += 1;
-    else if (c < 0x800) n += 2;
-    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length && (s.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
-      n += 4;
-      i++;
-    } else n += 3;
-  }
-  return n;
-}
-
-/** Byte-wise (UTF-8) string order, as Go's `<` on strings; equals Unicode code point order. */
-export function compareGoStrings(a: string, b: string): number {
-  const n = Math.min(a.length, b.length);
-  for (let i = 0; i < n; i++) {
-    const x = a.charCodeAt(i);
-    const y = b.charCodeAt(i);
-    if (x === y) continue;
-    // Surrogates (supplementary code points) sort after every BMP code unit in UTF-8 order.
-    const xs = x >= 0xd800 && x <= 0xdfff;
-    const ys = y >= 0xd800 && y <= 0xdfff;
-    if (xs !== ys) return xs ? 1 : -1;
-    return x < y ? -1 : 1;
-  }
-  return a.length === b.length ? 0 : a.length < b.length ? -1 : 1;
-}
-
 /** `field.Invalid(path, value, detail).Error()`. */
 function invalid(path: string, value: string | readonly string[] | null, detail: string): string {
   const rendered =
-    typeof value === 'string' ? goQuote(value) : value === null ? 'null' : `[${value.map(goJSONString).join(',')}]`;
+    typeof value === 'string' ? goQuote(value) : value === null ? 'null' : `[${value.map(goJsonString).join(',')}]`;
   return `${path}: Invalid value: ${rendered}${detail ? `: ${detail}` : ''}`;
 }
 
@@ -176,100 +100,13 @@ function aggregate(messages: readonly string[]): string {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Validation (content.IsLabelKey / content.IsLabelValue)
-
-const labelKeyFmt = '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]';
-const labelValueFmt = `(${labelKeyFmt})?`;
-const dns1123SubdomainFmt = '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*';
-
-/** `content.RegexError`. */
-function regexError(msg: string, re: string, ...examples: string[]): string {
-  if (examples.length === 0) return `${msg} (regex used for validation is '${re}')`;
-  return `${msg} (e.g. ${examples.map((e) => `'${e}', `).join(' or ')}regex used for validation is '${re}')`;
-}
-
-const maxLenError = (n: number): string => `must be no more than ${n} bytes`;
-const emptyError = 'must be non-empty';
-
-const labelKeyErrMsg =
-  "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character";
-const labelKeyRegexError = regexError(labelKeyErrMsg, labelKeyFmt, 'MyName', 'my.name', '123-abc');
-const labelValueRegexError = regexError(
-  "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character",
-  labelValueFmt,
-  'MyValue',
-  'my_value',
-  '12345',
-);
-const dns1123SubdomainRegexError = regexError(
-  "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character",
-  dns1123SubdomainFmt,
-  'example.com',
-);
-
-const isAlnum = (c: number): boolean => (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a);
-const isLowerAlnum = (c: number): boolean => (c >= 0x30 && c <= 0x39) || (c >= 0x61 && c <= 0x7a);
-
-/** `^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$`, without a regex engine. */
-function isLabelName(s: string): boolean {
-  const n = s.length;
-  if (n === 0 || !isAlnum(s.charCodeAt(0)) || !isAlnum(s.charCodeAt(n - 1))) return false;
-  for (let i = 1; i < n - 1; i++) {
-    const c = s.charCodeAt(i);
-    if (!isAlnum(c) && c !== 0x2d && c !== 0x5f && c !== 0x2e) return false;
-  }
-  return true;
-}
-
-/** `^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$`. */
-function isDNS1123Subdomain(s: string): boolean {
-  if (s.length === 0) return false;
-  for (const label of s.split('.')) {
-    const n = label.length;
-    if (n === 0 || !isLowerAlnum(label.charCodeAt(0)) || !isLowerAlnum(label.charCodeAt(n - 1))) return false;
-    for (let i = 1; i < n - 1; i++) {
-      const c = label.charCodeAt(i);
-      if (!isLowerAlnum(c) && c !== 0x2d) return false;
-    }
-  }
-  return true;
-}
+// Validation: the same rules as labels on objects (content.IsLabelKey / content.IsLabelValue)
 
 /** `content.IsLabelKey` (a.k.a. `IsQualifiedName`): the list of problems, empty when valid. */
-export function labelKeyErrors(key: string): string[] {
-  const errs: string[] = [];
-  const parts = key.split('/');
-  let name: string;
-  if (parts.length === 1) {
-    name = parts[0]!;
-  } else if (parts.length === 2) {
-    const prefix = parts[0]!;
-    name = parts[1]!;
-    if (prefix.length === 0) {
-      errs.push(`prefix part ${emptyError}`);
-    } else {
-      if (utf8Length(prefix) > 253) errs.push(`prefix part ${maxLenError(253)}`);
-      if (!isDNS1123Subdomain(prefix)) errs.push(`prefix part ${dns1123SubdomainRegexError}`);
-    }
-  } else {
-    errs.push(
-      `a valid label key ${labelKeyRegexError} with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')`,
-    );
-    return errs;
-  }
-  if (name.length === 0) errs.push(`name part ${emptyError}`);
-  else if (utf8Length(name) > 63) errs.push(`name part ${maxLenError(63)}`);
-  if (!isLabelName(name)) errs.push(`name part ${labelKeyRegexError}`);
-  return errs;
-}
+export const labelKeyErrors = isQualifiedName;
 
 /** `content.IsLabelValue`: the list of problems, empty when valid. */
-export function labelValueErrors(value: string): string[] {
-  const errs: string[] = [];
-  if (utf8Length(value) > 63) errs.push(maxLenError(63));
-  if (value.length !== 0 && !isLabelName(value)) errs.push(labelValueRegexError);
-  return errs;
-}
+export const labelValueErrors = isValidLabelValue;
 
 // ---------------------------------------------------------------------------------------------
 // Requirements

@@ -226,7 +226,7 @@ describe('request options', () => {
     const long = await statusOf(() => cms().create({ metadata: { name: 'a' } }, { fieldManager: 'm'.repeat(129) }));
     expect(long.message).toBe('CreateOptions.meta.k8s.io "" is invalid: fieldManager: Too long: may not be more than 128 bytes');
     const ctl = await statusOf(() => cms().create({ metadata: { name: 'a' } }, { fieldManager: 'ab\u0007c' }));
-    expect(ctl.message).toBe('CreateOptions.meta.k8s.io "" is invalid: fieldManager: Invalid value: "ab\\u0007c": invalid character U+0007 (at position 2)');
+    expect(ctl.message).toBe('CreateOptions.meta.k8s.io "" is invalid: fieldManager: Invalid value: "ab\\ac": invalid character U+0007 (at position 2)');
     const ok = await cms().create({ metadata: { name: 'a' } }, { fieldManager: 'm'.repeat(128) });
     expect(ok.metadata?.name).toBe('a');
   });

@@ -14,6 +14,8 @@
  *   megabyte-long hostile input cannot trigger regex backtracking.
  */
 
+import { utf8ByteLength } from '../../util/go-format.js';
+
 /** Validates a name for a kind. `prefix` is true when the value is a `generateName` (something will be appended). */
 export type NameValidator = (name: string, prefix: boolean) => string[];
 
@@ -55,24 +57,7 @@ export function inclusiveRangeError(lo: number, hi: number): string {
   return `must be between ${lo} and ${hi}, inclusive`;
 }
 
-/**
- * Length of a string in UTF-8 bytes, as Go's `len()` sees it after JSON decoding
- * (a lone surrogate becomes U+FFFD, 3 bytes).
- */
-export function utf8ByteLength(value: string): number {
-  let n = 0;
-  const len = value.length;
-  for (let i = 0; i < len; i++) {
-    const c = value.charCodeAt(i);
-    if (c < 0x80) n += 1;
-    else if (c < 0x800) n += 2;
-    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < len && (value.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
-      n += 4;
-      i++;
-    } else n += 3;
-  }
-  return n;
-}
+export { utf8ByteLength };
 
 // ---------------------------------------------------------------------------------------------
 // Formats

@@ -1,0 +1,90 @@
+/**
+ * How Go prints things, for messages that must match the Kubernetes API server byte for byte:
+ * `%q` quoting, `encoding/json` string escaping, byte lengths and byte order of strings.
+ */
+
+const printable = /^[\p{L}\p{M}\p{N}\p{P}\p{S}]$/u;
+
+function hex(n: number, width: number): string {
+  return n.toString(16).padStart(width, '0');
+}
+
+/**
+ * Go's `strconv.Quote` (`%q`): escapes `"` and `\`, the usual C escapes, other control and
+ * non-printable characters as `\xHH` / `\uHHHH` / `\UHHHHHHHH`. Lone UTF-16 surrogates (which
+ * cannot reach Go from an HTTP request) are rendered as U+FFFD, like an UTF-8 encoder would.
+ */
+export function goQuote(s: string): string {
+  let out = '"';
+  for (const ch of s) {
+    let cp = ch.codePointAt(0)!;
+    if (cp >= 0xd800 && cp <= 0xdfff) cp = 0xfffd;
+    if (cp === 0x22 || cp === 0x5c) {
+      out += '\\' + String.fromCodePoint(cp);
+    } else if (cp === 0x20 || printable.test(String.fromCodePoint(cp))) {
+      out += String.fromCodePoint(cp);
+    } else {
+      switch (cp) {
+        case 0x07: out += '\\a'; break;
+        case 0x08: out += '\\b'; break;
+        case 0x0c: out += '\\f'; break;
+        case 0x0a: out += '\\n'; break;
+        case 0x0d: out += '\\r'; break;
+        case 0x09: out += '\\t'; break;
+        case 0x0b: out += '\\v'; break;
+        default:
+          if (cp < 0x20 || cp === 0x7f) out += '\\x' + hex(cp, 2);
+          else if (cp < 0x10000) out += '\\u' + hex(cp, 4);
+          else out += '\\U' + hex(cp, 8);
+      }
+    }
+  }
+  return out + '"';
+}
+
+/** Go's `encoding/json` rendering of a string (HTML-safe: `<`, `>`, `&`, U+2028/9 escaped). */
+export function goJsonString(s: string): string {
+  return JSON.stringify(s.replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '\ufffd')).replace(
+    /[<>&\u2028\u2029]/g,
+    (c) => '\\u' + hex(c.charCodeAt(0), 4),
+  );
+}
+
+/**
+ * Length of a string in UTF-8 bytes, as Go's `len()` sees it after JSON decoding
+ * (a lone surrogate becomes U+FFFD, 3 bytes).
+ */
+export function utf8ByteLength(s: string): number {
+  let n = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x80) n += 1;
+    else if (c < 0x800) n += 2;
+    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length && (s.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      n += 4;
+      i++;
+    } else n += 3;
+  }
+  return n;
+}
+
+/** Byte-wise (UTF-8) string order, as Go's `<` on strings; equals Unicode code point order. */
+export function compareGoStrings(a: string, b: string): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const x = a.charCodeAt(i);
+    const y = b.charCodeAt(i);
+    if (x === y) continue;
+    // Surrogates (supplementary code points) sort after every BMP code unit in UTF-8 order.
+    const xs = x >= 0xd800 && x <= 0xdfff;
+    const ys = y >= 0xd800 && y <= 0xdfff;
+    if (xs !== ys) return xs ? 1 : -1;
+    return x < y ? -1 : 1;
+  }
+  return a.length === b.length ? 0 : a.length < b.length ? -1 : 1;
+}
+
+/** Go's `json.Marshal` of a JSON value (HTML-safe escaping of `<`, `>`, `&`, U+2028, U+2029). */
+export function goJson(value: unknown): string {
+  return (JSON.stringify(value) ?? 'null').replace(/[<>&\u2028\u2029]/g, (c) => '\\u' + hex(c.charCodeAt(0), 4));
+}
