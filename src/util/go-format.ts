@@ -55,17 +55,8 @@ export function goJsonString(s: string): string {
  * (a lone surrogate becomes U+FFFD, 3 bytes).
  */
 export function utf8ByteLength(s: string): number {
-  let n = 0;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c < 0x80) n += 1;
-    else if (c < 0x800) n += 2;
-    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length && (s.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
-      n += 4;
-      i++;
-    } else n += 3;
-  }
-  return n;
+  // Node encodes a lone surrogate as U+FFFD (3 bytes), exactly as Go's decoder would have.
+  return Buffer.byteLength(s, 'utf8');
 }
 
 /** Byte-wise (UTF-8) string order, as Go's `<` on strings; equals Unicode code point order. */
