@@ -132,6 +132,16 @@ describe('create', () => {
     expect(data.message).toBe('ConfigMap in version "v1" cannot be handled as a ConfigMap: json: cannot unmarshal number into Go struct field ConfigMap.data of type string');
   });
 
+  it('validates labels and the 256 KiB total size of annotations', async () => {
+    const labels = await statusOf(() => cms().create({ metadata: { name: 'a', labels: { 'a/b/c': 'x', ok: 'bad value!' } } }));
+    expect(labels.code).toBe(422);
+    expect(labels.details?.causes?.map((c) => c.field)).toEqual(['metadata.labels', 'metadata.labels']);
+    const big = await statusOf(() => cms().create({ metadata: { name: 'a', annotations: { a: 'x'.repeat(256 * 1024) } } }));
+    expect(big.message).toBe('ConfigMap "a" is invalid: metadata.annotations: Too long: may not be more than 262144 bytes');
+    const fits = await cms().create({ metadata: { name: 'a', annotations: { a: 'x'.repeat(256 * 1024 - 1) } } });
+    expect(fits.metadata?.annotations?.a).toHaveLength(256 * 1024 - 1);
+  });
+
   it('refuses a numeric resourceVersion on create and ignores a non-numeric one', async () => {
     const s = await statusOf(() => cms().create({ metadata: { name: 'a', resourceVersion: '12' } }));
     expect(s).toMatchObject({ code: 400, message: 'resourceVersion should not be set on objects to be created' });
