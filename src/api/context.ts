@@ -57,6 +57,7 @@ export function kindContext(ctx: EngineContext, req: ApiRequest, operation: Kind
     operation,
     subresource: req.subresource,
     user: req.user,
+    dryRun: (req.writeOptions?.dryRun?.length ?? req.deleteOptions?.dryRun?.length ?? 0) > 0,
     now: () => ctx.clock.now(),
     apiDomain: ctx.apiDomain,
     reservedDomain: ctx.reservedDomain,

@@ -103,12 +103,14 @@ export async function validateObject(
   const errors: FieldError[] = old
     ? validateObjectMetaUpdate(metaOf(obj), old.metadata ?? {}, options)
     : validateObjectMeta(metaOf(obj), options);
-  const structural = kind.structural(version);
-  for (const path of missingRequired(obj, structural)) {
-    if (!errors.some((e) => e.field === path)) errors.push(fieldError.required(path));
+  if (def.schemaRequired !== false) {
+    for (const path of missingRequired(obj, kind.structural(version))) {
+      if (!errors.some((e) => e.field === path)) errors.push(fieldError.required(path));
+    }
   }
-  if (def.strategy?.validate) errors.push(...(await def.strategy.validate(obj, kctx)));
+  // On update, Kubernetes reports the transition rules (immutability) before the object's own rules.
   if (old && def.strategy?.validateUpdate) errors.push(...(await def.strategy.validateUpdate(obj, old, kctx)));
+  if (def.strategy?.validate) errors.push(...(await def.strategy.validate(obj, kctx)));
   if (errors.length) throw invalid({ group: kind.group, kind: def.kind }, obj.metadata?.name ?? '', errors);
 }
 

@@ -73,8 +73,9 @@ function structName(id: string | undefined): string {
   return id ? (id.split('.').pop() ?? id) : '';
 }
 
-/** Base64 check matching Go's StdEncoding (padding required, no whitespace). */
-function base64Error(text: string): string | undefined {
+/** Base64 check matching Go's StdEncoding: padding required; `\r` and `\n` are skipped, as Go skips them. */
+function base64Error(raw: string): string | undefined {
+  const text = raw.includes('\n') || raw.includes('\r') ? raw.replace(/[\r\n]/g, '') : raw;
   if (text.length % 4 !== 0 || !BASE64.test(text)) {
     let i = 0;
     for (; i < text.length; i++) if (!/[A-Za-z0-9+/=]/.test(text[i]!)) break;
@@ -129,7 +130,8 @@ function walk(input: unknown, node: StructuralNode, path: string, goPath: string
           w.unknown.push(childPath);
           continue;
         }
-        if (v === null) continue;
+        // null means unset, as in Go; undefined (in-process callers) is simply absent, as JSON would have it.
+        if (v === null || v === undefined) continue;
         out[k] = walk(v, child, childPath, goPath ? `${goPath}.${k}` : k, ownerName, w);
       }
       return out;
@@ -138,6 +140,7 @@ function walk(input: unknown, node: StructuralNode, path: string, goPath: string
       if (input === null || typeof input !== 'object' || Array.isArray(input)) return fail();
       const out: Record<string, unknown> = {};
       for (const [k, v] of Object.entries(input as Record<string, unknown>)) {
+        if (v === undefined) continue;
         out[k] = v === null ? zeroValue(node.values) : walk(v, node.values, `${path}.${k}`, goPath, owner, w);
       }
       return out;
@@ -153,6 +156,8 @@ function walk(input: unknown, node: StructuralNode, path: string, goPath: string
       if (node.format === 'byte') {
         const err = base64Error(input);
         if (err) throw new DecodeTypeError(err);
+        // Go decodes to bytes and encodes back without the line breaks it skipped.
+        if (input.includes('\n') || input.includes('\r')) return input.replace(/[\r\n]/g, '');
       } else if (node.format === 'date-time' && !RFC3339.test(input)) {
         throw new DecodeTypeError(`parsing time ${JSON.stringify(input)} as "2006-01-02T15:04:05Z07:00": cannot parse ${JSON.stringify(input)} as "2006"`);
       }

@@ -55,6 +55,8 @@ export interface KindContext {
   readonly reservedDomain: string;
   /** Whether a feature gate is on. */
   featureEnabled(gate: string): boolean;
+  /** Whether the request is a dry run: nothing will be stored. */
+  readonly dryRun: boolean;
   /** Reads another object (e.g. a Pod's ServiceAccount) from the current state. */
   read(resource: { group: string; resource: string }, namespace: string, name: string): Promise<KubeObject | undefined>;
 }
@@ -130,6 +132,12 @@ export interface KindDeclaration<T extends KubeObject = KubeObject> {
   readonly unsupportedVerbs?: readonly Verb[];
   /** Whether PUT of a missing object creates it (Kubernetes: Event, Lease, ...). Default false. */
   readonly allowCreateOnUpdate?: boolean;
+  /**
+   * Whether the fields the schema marks required are checked generically (`Required value`). True by
+   * default, as for custom resources; built-in kinds whose own rules check those fields with other
+   * messages (Kubernetes validates them in code, not from the schema) turn it off.
+   */
+  readonly schemaRequired?: boolean;
   /** Whether PUT without `metadata.resourceVersion` is accepted. Default true. */
   readonly allowUnconditionalUpdate?: boolean;
   /** Feature gate that must be on for the kind to exist. */

@@ -1,9 +1,30 @@
 /** ConfigMap (core v1). */
+import { fieldError, key, type FieldError } from '../../api/field-errors.js';
+import { isConfigMapKey } from '../../schema/validation/names.js';
 import { defineKind } from '../../schema/define-kind.js';
 import { ConfigMap as ConfigMapSchema } from '../types/core-v1.js';
+import { bagSize, dropEmptyBag, MAX_DATA_SIZE, validateDataKeys, validateImmutableBags } from './data-keys.js';
 
 /** A ConfigMap object. */
 export type ConfigMap = ConfigMapSchema;
+
+/** `ValidateConfigMap`: keys of both bags, no key in both, at most 1 MiB of values in total. */
+function validateConfigMap(cm: ConfigMap): FieldError[] {
+  const errors: FieldError[] = [];
+  const binary = cm.binaryData ?? {};
+  for (const k of Object.keys(cm.data ?? {})) {
+    for (const msg of isConfigMapKey(k)) errors.push(fieldError.invalid(key('data', k), k, msg));
+    if (Object.prototype.hasOwnProperty.call(binary, k)) {
+      errors.push(fieldError.invalid(key('data', k), k, 'duplicate of key present in binaryData'));
+    }
+  }
+  errors.push(...validateDataKeys(cm.binaryData, 'binaryData'));
+  if (bagSize(cm.data, 'text') + bagSize(cm.binaryData, 'base64') > MAX_DATA_SIZE) {
+    // Kubernetes reports the size at the empty path, which prints as `[]`.
+    errors.push(fieldError.tooLong('[]', MAX_DATA_SIZE));
+  }
+  return errors;
+}
 
 /** ConfigMap. */
 export const ConfigMapKind = defineKind<ConfigMap>({
@@ -13,4 +34,13 @@ export const ConfigMapKind = defineKind<ConfigMap>({
   shortNames: ['cm'],
   scope: 'Namespaced',
   versions: [{ name: 'v1', schema: ConfigMapSchema, served: true, storage: true }],
+  strategy: {
+    defaults(cm) {
+      // Empty maps are never serialized by Kubernetes.
+      dropEmptyBag(cm, 'data');
+      dropEmptyBag(cm, 'binaryData');
+    },
+    validate: (cm) => validateConfigMap(cm),
+    validateUpdate: (cm, old) => validateImmutableBags(cm, old, ['data', 'binaryData']),
+  },
 });

@@ -1,11 +1,16 @@
 /** Event (core v1). */
 import { defineKind } from '../../schema/define-kind.js';
+import { validatePathSegmentName } from '../../schema/validation/names.js';
 import { Event as EventSchema } from '../types/core-v1.js';
+import { validateEvent } from './event-rules.js';
 
 /** A core v1 Event object. */
 export type Event = EventSchema;
 
-/** Event (core v1). */
+/**
+ * Event (core v1). Kubernetes validates core/v1 events with `legacyValidateEvent` only, on create
+ * and on update alike; their names only need to be valid path segments.
+ */
 export const EventKind = defineKind<Event>({
   group: '',
   kind: 'Event',
@@ -14,6 +19,12 @@ export const EventKind = defineKind<Event>({
   scope: 'Namespaced',
   versions: [{ name: 'v1', schema: EventSchema, served: true, storage: true }],
   allowCreateOnUpdate: true,
+  nameValidator: validatePathSegmentName,
+  // Core events get only the legacy checks, not the schema's required fields.
+  schemaRequired: false,
+  strategy: {
+    validate: (event) => validateEvent(event),
+  },
   selectableFields: {
     'involvedObject.kind': (e) => e.involvedObject?.kind,
     'involvedObject.namespace': (e) => e.involvedObject?.namespace,

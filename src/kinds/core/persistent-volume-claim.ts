@@ -1,11 +1,16 @@
 /** PersistentVolumeClaim (core v1). */
 import { defineKind } from '../../schema/define-kind.js';
 import { PersistentVolumeClaim as PersistentVolumeClaimSchema } from '../types/core-v1.js';
+import { defaultPersistentVolumeClaim, persistentVolumeClaimWarnings, validatePersistentVolumeClaimSpec } from './pvc-rules.js';
+import { validatePersistentVolumeClaimUpdate } from './pvc-update.js';
 
 /** A PersistentVolumeClaim object. */
 export type PersistentVolumeClaim = PersistentVolumeClaimSchema;
 
-/** PersistentVolumeClaim. */
+/**
+ * PersistentVolumeClaim. The spec is immutable once created (bound claims may change their storage
+ * request and attributes class); status changes through `/status` only and starts as Pending.
+ */
 export const PersistentVolumeClaimKind = defineKind<PersistentVolumeClaim>({
   group: '',
   kind: 'PersistentVolumeClaim',
@@ -15,4 +20,10 @@ export const PersistentVolumeClaimKind = defineKind<PersistentVolumeClaim>({
   versions: [{ name: 'v1', schema: PersistentVolumeClaimSchema, served: true, storage: true }],
   statusSubresource: true,
   deletion: { returnDeletedObject: true },
+  strategy: {
+    defaults: (pvc) => defaultPersistentVolumeClaim(pvc),
+    validate: (pvc) => validatePersistentVolumeClaimSpec(pvc.spec),
+    validateUpdate: (pvc, old, ctx) => validatePersistentVolumeClaimUpdate(pvc, old, ctx.reservedDomain),
+    warnings: (pvc, _old, ctx) => persistentVolumeClaimWarnings(pvc, ctx.reservedDomain),
+  },
 });

@@ -1,6 +1,8 @@
 /** Secret (core v1). */
 import { defineKind } from '../../schema/define-kind.js';
 import { Secret as SecretSchema } from '../types/core-v1.js';
+import { dropEmptyBag } from './data-keys.js';
+import { foldStringData, SECRET_TYPE_OPAQUE, secretWarnings, validateSecret, validateSecretUpdate } from './secret-rules.js';
 
 /** A Secret object. */
 export type Secret = SecretSchema;
@@ -13,4 +15,16 @@ export const SecretKind = defineKind<Secret>({
   scope: 'Namespaced',
   versions: [{ name: 'v1', schema: SecretSchema, served: true, storage: true }],
   selectableFields: { type: (s) => s.type },
+  strategy: {
+    defaults(secret) {
+      // Decoding a v1 Secret folds stringData into data and defaults the type (before any rule runs,
+      // so a PUT without `type` means Opaque, not "keep the old type").
+      foldStringData(secret);
+      dropEmptyBag(secret, 'data');
+      if (!secret.type) secret.type = SECRET_TYPE_OPAQUE;
+    },
+    validate: (secret, ctx) => validateSecret(secret, ctx.reservedDomain),
+    validateUpdate: (secret, old) => validateSecretUpdate(secret, old),
+    warnings: (secret, _old, ctx) => secretWarnings(secret, ctx.reservedDomain),
+  },
 });

@@ -5,7 +5,24 @@ import { ServiceAccount as ServiceAccountSchema } from '../types/core-v1.js';
 /** A ServiceAccount object. */
 export type ServiceAccount = ServiceAccountSchema;
 
-/** ServiceAccount. */
+/** Kubernetes keeps only the name of each `secrets` reference. */
+function cleanSecretReferences(sa: ServiceAccount): void {
+  if (!sa.secrets) return;
+  sa.secrets = sa.secrets.map((s) => (s.name === undefined ? {} : { name: s.name }));
+}
+
+/** The deprecation warning for newly setting `<reserved domain>/enforce-mountable-secrets`. */
+function mountableSecretsWarning(sa: ServiceAccount, old: Readonly<ServiceAccount> | undefined, reservedDomain: string): string[] {
+  const annotation = `${reservedDomain}/enforce-mountable-secrets`;
+  if (old?.metadata?.annotations && annotation in old.metadata.annotations) return [];
+  if (!sa.metadata?.annotations || !(annotation in sa.metadata.annotations)) return [];
+  return [`metadata.annotations[${annotation}]: deprecated in v1.32+; prefer separate namespaces to isolate access to mounted secrets`];
+}
+
+/**
+ * ServiceAccount. Validation is ObjectMeta only (done by the engine); `secrets` merge on `name`
+ * (schema metadata). Which secrets a pod may mount is enforced by pod admission, not here.
+ */
 export const ServiceAccountKind = defineKind<ServiceAccount>({
   group: '',
   kind: 'ServiceAccount',
@@ -14,4 +31,9 @@ export const ServiceAccountKind = defineKind<ServiceAccount>({
   scope: 'Namespaced',
   versions: [{ name: 'v1', schema: ServiceAccountSchema, served: true, storage: true }],
   deletion: { returnDeletedObject: true },
+  strategy: {
+    prepareForCreate: (sa) => cleanSecretReferences(sa),
+    prepareForUpdate: (sa) => cleanSecretReferences(sa),
+    warnings: (sa, old, ctx) => mountableSecretsWarning(sa, old, ctx.reservedDomain),
+  },
 });

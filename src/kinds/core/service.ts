@@ -1,12 +1,21 @@
 /** Service (core v1). */
 import { defineKind } from '../../schema/define-kind.js';
-import { nameIsDNS1035Label } from '../../schema/validation/names.js';
+import { nameIsDNSLabel } from '../../schema/validation/names.js';
 import { Service as ServiceSchema } from '../types/core-v1.js';
+import { allocateForCreate, allocateForUpdate } from './service-allocate.js';
+import { ServiceAllocator } from './service-allocator.js';
+import { defaultService, dropTypeDependentFields, normalizeClusterIPs, patchAllocatedValues } from './service-defaults.js';
+import { validateService } from './service-rules.js';
+import { validateServiceUpdate } from './service-update-rules.js';
 
 /** A Service object. */
 export type Service = ServiceSchema;
 
-/** Service. */
+/**
+ * Service. Names are DNS-1123 labels (RelaxedServiceNameValidation is on by default in 1.36).
+ * A create gets its IP family fields, a cluster IP from 10.96.0.0/12 and node ports before it is
+ * validated, as Kubernetes' Service storage does; status starts as `{loadBalancer: {}}`.
+ */
 export const ServiceKind = defineKind<Service>({
   group: '',
   kind: 'Service',
@@ -15,8 +24,33 @@ export const ServiceKind = defineKind<Service>({
   categories: ['all'],
   scope: 'Namespaced',
   versions: [{ name: 'v1', schema: ServiceSchema, served: true, storage: true }],
-  nameValidator: nameIsDNS1035Label,
+  nameValidator: nameIsDNSLabel,
   statusSubresource: true,
   allowCreateOnUpdate: true,
+  // Kubernetes checks Service fields in code (e.g. a missing port is "must be between 1 and 65535").
+  schemaRequired: false,
   deletion: { returnDeletedObject: true },
+  strategy: {
+    async prepareForCreate(svc, ctx) {
+      // Kubernetes applies the v1 defaults while decoding, before anything below.
+      defaultService(svc);
+      svc.status = { loadBalancer: {} };
+      normalizeClusterIPs(svc.spec!, undefined);
+      await allocateForCreate(svc, ctx);
+    },
+    async prepareForUpdate(svc, old, ctx) {
+      defaultService(svc);
+      patchAllocatedValues(svc.spec!, old.spec ?? {});
+      normalizeClusterIPs(svc.spec!, old.spec ?? {});
+      dropTypeDependentFields(svc, old);
+      await allocateForUpdate(svc, old, ctx);
+    },
+    defaults: (svc) => defaultService(svc),
+    async validate(svc, ctx) {
+      // A generated name is known only now: the allocator needs it to tell live holders from gone ones.
+      if (ctx.operation === 'create') await ServiceAllocator.bindName(ctx, svc);
+      return validateService(svc);
+    },
+    validateUpdate: (svc, old) => validateServiceUpdate(svc, old),
+  },
 });

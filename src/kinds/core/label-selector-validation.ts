@@ -1,0 +1,35 @@
+/**
+ * `ValidateLabelSelector` of k8s.io/apimachinery/pkg/apis/meta/v1/validation, for selectors held in
+ * objects (a PVC's `spec.selector`; workloads will need it too).
+ */
+import { child, fieldError, index, type FieldError } from '../../api/field-errors.js';
+import { isValidLabelValue } from '../../schema/validation/names.js';
+import { validateLabelName, validateLabels } from '../../schema/validation/object-meta.js';
+import type { LabelSelector } from '../types/meta-v1.js';
+
+/** `ValidateLabelSelector` (metav1) with label values checked. */
+export function validateLabelSelector(selector: LabelSelector | undefined, path: string): FieldError[] {
+  if (!selector) return [];
+  const errors = validateLabels(selector.matchLabels, child(path, 'matchLabels'));
+  (selector.matchExpressions ?? []).forEach((expr, i) => {
+    const p = index(child(path, 'matchExpressions'), i);
+    const values = expr.values ?? [];
+    switch (expr.operator) {
+      case 'In':
+      case 'NotIn':
+        if (values.length === 0) errors.push(fieldError.required(child(p, 'values'), "must be specified when `operator` is 'In' or 'NotIn'"));
+        break;
+      case 'Exists':
+      case 'DoesNotExist':
+        if (values.length > 0) errors.push(fieldError.forbidden(child(p, 'values'), "may not be specified when `operator` is 'Exists' or 'DoesNotExist'"));
+        break;
+      default:
+        errors.push(fieldError.invalid(child(p, 'operator'), expr.operator, 'not a valid selector operator'));
+    }
+    errors.push(...validateLabelName(expr.key, child(p, 'key')));
+    values.forEach((v, j) => {
+      for (const msg of isValidLabelValue(v)) errors.push(fieldError.invalid(index(child(p, 'values'), j), v, msg));
+    });
+  });
+  return errors;
+}
