@@ -42,6 +42,49 @@ function keepUnchangeable(kind: ResolvedKind, obj: KubeObject, old: Readonly<Kub
   return obj;
 }
 
+/**
+ * Writes `body` over the stored object `current`: the update pipeline from "keep what may not
+ * change" to the compare-and-swap write. Shared by update and patch. Answers 'retry' when a
+ * concurrent write won and the caller may try again on the new state (`conditional` false);
+ * a conditional write (the client named a resourceVersion) fails with 409 instead.
+ */
+export async function writeOver(
+  ctx: EngineContext,
+  kind: ResolvedKind,
+  req: ApiRequest,
+  version: string,
+  current: StoredObject,
+  body: KubeObject,
+  decodeWarnings: readonly string[],
+  conditional: boolean,
+): Promise<ApiResponse<KubeObject> | 'retry'> {
+  const def = kind.definition;
+  const gr = { group: kind.group, resource: def.plural };
+  const kctx = kindContext(ctx, req, 'update');
+  const storage = storageFor(ctx, isDryRun(req.writeOptions));
+  const old = current.value as KubeObject;
+  const next = keepUnchangeable(kind, cloneJson(body), old, req.subresource);
+  keepServerMeta(next, old);
+  if (!req.subresource) await def.strategy?.prepareForUpdate?.(next, old, kctx);
+  def.strategy?.defaults?.(next, kctx);
+  bumpGeneration(next, old);
+  await validateObject(kind, version, next, old, kctx);
+  const warnings = [...decodeWarnings, ...(def.strategy?.warnings?.(next, old, kctx) ?? [])];
+  // Kubernetes does not write an unchanged object: no new resourceVersion, no watch event.
+  if (jsonEqual(next, old)) return { code: 200, body: old, warnings };
+  try {
+    const stored = await storage.update(objectKey(kind, current.namespace, current.name), next, current.revision);
+    return { code: 200, body: await removeIfFinalized(ctx, kind, storage, stored), warnings };
+  } catch (e) {
+    if (e instanceof StorageConflictError) {
+      if (conditional) throw conflict(gr, current.name, OBJECT_MODIFIED);
+      return 'retry';
+    }
+    if (e instanceof StorageKeyError) throw notFound(gr, current.name);
+    throw e;
+  }
+}
+
 /** The update verb (PUT on an item or its `/status`). */
 export async function update(ctx: EngineContext, kind: ResolvedKind, req: ApiRequest, version: string): Promise<ApiResponse<KubeObject>> {
   validateWriteOptions('UpdateOptions', req.writeOptions);
@@ -55,34 +98,7 @@ export async function update(ctx: EngineContext, kind: ResolvedKind, req: ApiReq
   reconcileNamespace(kind, body, req.namespace);
 
   const key = objectKey(kind, body.metadata?.namespace, name);
-  const storage = storageFor(ctx, isDryRun(req.writeOptions));
   const requestedRv = body.metadata?.resourceVersion;
-  const kctx = kindContext(ctx, req, 'update');
-
-  /** One attempt against the stored state; 'retry' when a concurrent write won an unconditional update. */
-  const attempt = async (current: StoredObject): Promise<ApiResponse<KubeObject> | 'retry'> => {
-    const old = current.value as KubeObject;
-    const next = keepUnchangeable(kind, cloneJson(body), old, req.subresource);
-    keepServerMeta(next, old);
-    if (!req.subresource) await def.strategy?.prepareForUpdate?.(next, old, kctx);
-    def.strategy?.defaults?.(next, kctx);
-    bumpGeneration(next, old);
-    await validateObject(kind, version, next, old, kctx);
-    const warnings = [...decoded.warnings, ...(def.strategy?.warnings?.(next, old, kctx) ?? [])];
-    // Kubernetes does not write an unchanged object: no new resourceVersion, no watch event.
-    if (jsonEqual(next, old)) return { code: 200, body: old, warnings };
-    try {
-      const stored = await storage.update(key, next, current.revision);
-      return { code: 200, body: await removeIfFinalized(ctx, kind, storage, stored), warnings };
-    } catch (e) {
-      if (e instanceof StorageConflictError) {
-        if (requestedRv) throw conflict(gr, name, OBJECT_MODIFIED);
-        return 'retry';
-      }
-      if (e instanceof StorageKeyError) throw notFound(gr, name);
-      throw e;
-    }
-  };
 
   for (;;) {
     const current = await ctx.storage.get(key);
@@ -101,7 +117,7 @@ export async function update(ctx: EngineContext, kind: ResolvedKind, req: ApiReq
         fieldError.invalid('metadata.resourceVersion', 0, 'must be specified for an update'),
       ]);
     }
-    const result = await attempt(current);
+    const result = await writeOver(ctx, kind, req, version, current, body, decoded.warnings, !!requestedRv);
     if (result !== 'retry') return result;
   }
 }
