@@ -4,6 +4,7 @@
  * (Strict fails, Warn warns, Ignore drops silently), `null` means "unset", and the result is a
  * fresh object the caller's input cannot reach.
  */
+import { quantityParseError } from './quantity.js';
 import type { StructuralNode } from './structural.js';
 
 /** A type mismatch, reported the way Go's encoding/json reports it. */
@@ -23,7 +24,6 @@ export interface DecodeResult {
 
 const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d{1,9})?([Zz]|[+-]\d{2}:\d{2})$/;
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
-const QUANTITY = /^[+-]?(\d+\.?\d*|\.\d+)(([eE][+-]?\d+)|[KMGTPE]i|[numkMGTPE])?$/;
 
 function jsonTypeName(v: unknown): string {
   if (Array.isArray(v)) return 'array';
@@ -181,10 +181,8 @@ function walk(input: unknown, node: StructuralNode, path: string, goPath: string
     case 'int-or-string': {
       if (node.quantity) {
         if (typeof input !== 'string' && typeof input !== 'number') return fail();
-        const text = String(input).trim();
-        if (!QUANTITY.test(text)) {
-          throw new DecodeTypeError("quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'");
-        }
+        const error = quantityParseError(String(input).trim());
+        if (error) throw new DecodeTypeError(error);
         return input;
       }
       if (typeof input === 'string') return input;
@@ -202,8 +200,7 @@ export function decodeWithSchema(input: unknown, node: StructuralNode): DecodeRe
 }
 
 /**
- * Fields that are required by the schema but absent (or the empty string), as field paths.
- * `skip` lists top-level fields to leave out (e.g. `status` on the main resource).
+ * Fields that are required by the schema but absent, as field paths.
  */
 export function missingRequired(value: unknown, node: StructuralNode, path = ''): string[] {
   const out: string[] = [];
@@ -214,8 +211,9 @@ export function missingRequired(value: unknown, node: StructuralNode, path = '')
         if (typeof v !== 'object' || Array.isArray(v)) return;
         const obj = v as Record<string, unknown>;
         for (const r of n.required) {
+          // Presence is what the schema requires (as for custom resources): "" is a value.
           const x = obj[r];
-          if (x === undefined || x === null || x === '') out.push(p ? `${p}.${r}` : r);
+          if (x === undefined || x === null) out.push(p ? `${p}.${r}` : r);
         }
         for (const [k, child] of n.properties) if (obj[k] !== undefined) visit(obj[k], child, p ? `${p}.${k}` : k);
         return;

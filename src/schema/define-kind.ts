@@ -95,7 +95,10 @@ export interface DeleteStrategy<T extends KubeObject = KubeObject> {
 export interface KindStrategy<T extends KubeObject = KubeObject> {
   /** Resets what a create may not set (e.g. status). Runs before defaulting. */
   prepareForCreate?(obj: T, ctx: KindContext): void | Promise<void>;
-  /** Restores what an update may not change, from `old` (read-only). */
+  /**
+   * Restores what an update may not change, from `old` (read-only). Runs for subresource writes
+   * too (`ctx.subresource` says which), after the engine kept what the subresource may not change.
+   */
   prepareForUpdate?(obj: T, old: Readonly<T>, ctx: KindContext): void | Promise<void>;
   /** Fills defaults. Runs on every write after prepare. */
   defaults?(obj: T, ctx: KindContext): void;
@@ -123,6 +126,11 @@ export interface KindDeclaration<T extends KubeObject = KubeObject> {
   readonly nameValidator?: NameValidator;
   /** The `status` subresource (and its semantics: updates of the main resource keep status). */
   readonly statusSubresource?: boolean;
+  /**
+   * Whether a create drops the status it was sent; true by default for kinds with a status
+   * subresource. Kubernetes keeps it for a Node (its agent registers with its status).
+   */
+  readonly resetStatusOnCreate?: boolean;
   /**
    * Subresources besides `status` that replace one part of the stored object on update (a
    * Namespace's `finalize`): given the request body and the stored object, return the new object.

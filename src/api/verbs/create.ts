@@ -30,7 +30,7 @@ export async function createObject(
   const kctx = kindContext(ctx, req, 'create');
   const meta = metaOf(obj);
   stampNewObjectMeta(ctx, obj);
-  if (def.statusSubresource) delete obj.status;
+  if (def.resetStatusOnCreate ?? def.statusSubresource) delete obj.status;
   await def.strategy?.prepareForCreate?.(obj, kctx);
   def.strategy?.defaults?.(obj, kctx);
 

@@ -65,7 +65,7 @@ export async function writeOver(
   const old = current.value as KubeObject;
   const next = keepUnchangeable(kind, cloneJson(body), old, req.subresource);
   keepServerMeta(next, old);
-  if (!req.subresource) await def.strategy?.prepareForUpdate?.(next, old, kctx);
+  await def.strategy?.prepareForUpdate?.(next, old, kctx);
   def.strategy?.defaults?.(next, kctx);
   bumpGeneration(next, old);
   await validateObject(kind, version, next, old, kctx);

@@ -59,7 +59,9 @@ export const NamespaceKind = defineKind<Namespace>({
       ns.spec = { ...ns.spec, finalizers: finalizers.includes(NAMESPACE_FINALIZER) ? finalizers : [...finalizers, NAMESPACE_FINALIZER] };
       ns.status = { phase: 'Active' };
     },
-    prepareForUpdate(ns, old) {
+    prepareForUpdate(ns, old, ctx) {
+      // The main resource changes neither: spec.finalizers go through /finalize, status through /status.
+      if (ctx.subresource) return;
       ns.spec = old.spec;
       ns.status = old.status;
     },

@@ -1,11 +1,25 @@
 /** Node (core v1, cluster-scoped). */
+import { badRequest } from '../../api/errors.js';
 import { defineKind } from '../../schema/define-kind.js';
 import { Node as NodeSchema } from '../types/core-v1.js';
+import { withZeroValues } from './zero-values.js';
+import { applyNodeDefaults, prepareNodeCreate, prepareNodeUpdate, validateNode, validateNodeUpdate } from './node-rules.js';
+import { QuantityDecodeError } from './resource-lists.js';
 
 /** A Node object. */
 export type Node = NodeSchema;
 
-/** Node. */
+/** Decode-time defaults; a malformed quantity fails the request as Kubernetes' decoder does (400). */
+function defaultNode(node: Node): void {
+  try {
+    applyNodeDefaults(node);
+  } catch (e) {
+    if (e instanceof QuantityDecodeError) throw badRequest(`Node in version "v1" cannot be handled as a Node: ${e.message}`);
+    throw e;
+  }
+}
+
+/** Node: defaults, the not-ready taint of TaintNodesByCondition admission, `ValidateNode` and `ValidateNodeUpdate`. */
 export const NodeKind = defineKind<Node>({
   group: '',
   kind: 'Node',
@@ -14,5 +28,28 @@ export const NodeKind = defineKind<Node>({
   scope: 'Cluster',
   versions: [{ name: 'v1', schema: NodeSchema, served: true, storage: true }],
   statusSubresource: true,
+  resetStatusOnCreate: false,
+  // Node rules check required fields in code, with Kubernetes' own paths and messages.
+  schemaRequired: false,
+  strategy: {
+    prepareForCreate(node, ctx) {
+      prepareNodeCreate(node, ctx.reservedDomain);
+    },
+    prepareForUpdate(node, old) {
+      prepareNodeUpdate(node, old);
+    },
+    defaults(node) {
+      defaultNode(node);
+    },
+    validate(node, ctx) {
+      // Node status writes run `ValidateNodeUpdate` only.
+      if (ctx.subresource === 'status') return [];
+      return validateNode(withZeroValues(node, NodeSchema));
+    },
+    validateUpdate(node, old) {
+      return validateNodeUpdate(withZeroValues(node, NodeSchema), withZeroValues(old as Node, NodeSchema));
+    },
+  },
   selectableFields: { 'spec.unschedulable': (n) => String(n.spec?.unschedulable ?? false) },
+  metadataFieldSelectors: ['metadata.name'],
 });

@@ -1,11 +1,29 @@
 /** Pod (core v1). */
+import { badRequest } from '../../api/errors.js';
 import { defineKind } from '../../schema/define-kind.js';
 import { Pod as PodSchema } from '../types/core-v1.js';
+import { withZeroValues } from './zero-values.js';
+import { admitDefaultTolerations, admitPodCreate, keepPriority, preparePodStatus } from './pod-admission.js';
+import { applyPodDefaults } from './pod-defaults.js';
+import { validatePodUpdate } from './pod-update.js';
+import { validatePod } from './pod-validation.js';
+import { podCreateWarnings } from './pod-warnings.js';
+import { QuantityDecodeError } from './resource-lists.js';
 
 /** A Pod object. */
 export type Pod = PodSchema;
 
-/** Pod. */
+/** Decode-time defaults; a malformed quantity fails the request as Kubernetes' decoder does (400). */
+function defaultPod(pod: Pod): void {
+  try {
+    applyPodDefaults(pod);
+  } catch (e) {
+    if (e instanceof QuantityDecodeError) throw badRequest(`Pod in version "v1" cannot be handled as a Pod: ${e.message}`);
+    throw e;
+  }
+}
+
+/** Pod: defaults, admission (service account, tolerations, priority), validation and the update rule of Kubernetes v1.36. */
 export const PodKind = defineKind<Pod>({
   group: '',
   kind: 'Pod',
@@ -15,6 +33,38 @@ export const PodKind = defineKind<Pod>({
   scope: 'Namespaced',
   versions: [{ name: 'v1', schema: PodSchema, served: true, storage: true }],
   statusSubresource: true,
+  // Pod rules check required fields in code, with Kubernetes' own paths and messages.
+  schemaRequired: false,
+  strategy: {
+    async prepareForCreate(pod, ctx) {
+      defaultPod(pod);
+      await admitPodCreate(pod, ctx);
+      // Admission may have added volumes and mounts; they get their defaults too.
+      defaultPod(pod);
+      preparePodStatus(pod);
+    },
+    prepareForUpdate(pod, old, ctx) {
+      defaultPod(pod);
+      admitDefaultTolerations(pod, ctx);
+      keepPriority(pod, old);
+    },
+    defaults(pod) {
+      defaultPod(pod);
+    },
+    validate(pod, ctx) {
+      // The status subresource changes status only; the spec was validated when it was written.
+      if (ctx.subresource === 'status') return [];
+      return validatePod(withZeroValues(pod, PodSchema), { reservedDomain: ctx.reservedDomain }, ctx.operation === 'create');
+    },
+    validateUpdate(pod, old, ctx) {
+      if (ctx.subresource) return [];
+      return validatePodUpdate(withZeroValues(pod, PodSchema), withZeroValues(old as Pod, PodSchema));
+    },
+    warnings(pod, old, ctx) {
+      // Kubernetes warns on create only (updates are a high-frequency path).
+      return old ? [] : podCreateWarnings(pod, ctx.reservedDomain);
+    },
+  },
   deletion: {
     returnDeletedObject: true,
     gracePeriod(pod, requested) {

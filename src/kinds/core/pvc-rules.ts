@@ -6,7 +6,7 @@ import { child, fieldError, key, type FieldError } from '../../api/field-errors.
 import { isDNS1123Subdomain, validateNamespaceName } from '../../schema/validation/names.js';
 import type { PersistentVolumeClaim, PersistentVolumeClaimSpec, TypedLocalObjectReference, TypedObjectReference } from '../types/core-v1.js';
 import { validateLabelSelector } from './label-selector-validation.js';
-import { canonicalQuantity, formatQuantity, parseQuantity, type Quantity } from './quantity.js';
+import { canonicalQuantity, formatQuantity, parseQuantity, type Quantity } from '../../schema/quantity.js';
 
 export const SUPPORTED_ACCESS_MODES = ['ReadOnlyMany', 'ReadWriteMany', 'ReadWriteOnce', 'ReadWriteOncePod'] as const;
 export const SUPPORTED_VOLUME_MODES = ['Block', 'Filesystem'] as const;

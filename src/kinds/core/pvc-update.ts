@@ -3,7 +3,7 @@ import { fieldError, type FieldError } from '../../api/field-errors.js';
 import { jsonEqual } from '../../api/write-steps.js';
 import type { PersistentVolumeClaim, PersistentVolumeClaimSpec } from '../types/core-v1.js';
 import { betaStorageClassAnnotation, storageRequest } from './pvc-rules.js';
-import { compareQuantities, parseQuantity } from './quantity.js';
+import { compareQuantities, parseQuantity } from '../../schema/quantity.js';
 
 const IMMUTABLE_SPEC_DETAIL = 'spec is immutable after creation except resources.requests and volumeAttributesClassName for bound claims';
 

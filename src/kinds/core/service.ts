@@ -39,6 +39,8 @@ export const ServiceKind = defineKind<Service>({
       await allocateForCreate(svc, ctx);
     },
     async prepareForUpdate(svc, old, ctx) {
+      // A /status write keeps the stored spec; there is nothing to allocate or drop.
+      if (ctx.subresource) return;
       defaultService(svc);
       patchAllocatedValues(svc.spec!, old.spec ?? {});
       normalizeClusterIPs(svc.spec!, old.spec ?? {});

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Cluster } from '../../../src/cluster.js';
-import { compareQuantities, formatQuantity, parseQuantity } from '../../../src/kinds/core/quantity.js';
+import { compareQuantities, formatQuantity, parseQuantity } from '../../../src/schema/quantity.js';
 import { PersistentVolumeClaimKind, type PersistentVolumeClaim } from '../../../src/kinds/index.js';
 import { statusOf, testCluster } from '../../support/cluster.js';
 

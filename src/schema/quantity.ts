@@ -29,7 +29,8 @@ export function parseQuantity(input: string | number): Quantity | undefined {
   const m = /^([+-]?)(\d*)(?:\.(\d*))?(.*)$/.exec(text);
   if (!m) return undefined;
   const [, sign = '', whole = '', frac = '', suffix = ''] = m;
-  if (whole === '' && frac === '') return undefined;
+  // Go reads a missing number as zero: `.`, `+` and `Ki` are all 0.
+  if (text === '') return undefined;
   if (whole.length + frac.length > MAX_DIGITS) return undefined;
   let format: Format;
   let exp10 = 0;
@@ -94,4 +95,38 @@ export function formatQuantity(q: Quantity): string {
 export function canonicalQuantity(input: string | number): string | number {
   const q = parseQuantity(input);
   return q ? formatQuantity(q) : input;
+}
+
+/** Kubernetes' `ErrFormatWrong`. */
+export const QUANTITY_FORMAT_ERROR = "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'";
+/** Kubernetes' `ErrSuffix`. */
+export const QUANTITY_SUFFIX_ERROR = "unable to parse quantity's suffix";
+/** Kubernetes' `ErrNumeric`. */
+export const QUANTITY_NUMERIC_ERROR = 'unable to parse numeric part of quantity';
+
+const SUFFIX_CHARS = 'eEinumkKMGTP';
+const isDigit = (c: string | undefined): boolean => c !== undefined && c >= '0' && c <= '9';
+
+/**
+ * Why `text` is not a quantity, in Kubernetes' words, or undefined when it is one. Follows the
+ * scan of `parseQuantityString` (sign, digits, optional fraction, suffix letters, optional signed
+ * exponent digits), so `1ki` is a suffix error, `abc` a format error and `.` reads as zero.
+ */
+export function quantityParseError(text: string): string | undefined {
+  if (text.length === 0) return QUANTITY_FORMAT_ERROR;
+  let pos = text[0] === '+' || text[0] === '-' ? 1 : 0;
+  while (isDigit(text[pos])) pos++;
+  if (text[pos] === '.') {
+    pos++;
+    while (isDigit(text[pos])) pos++;
+  }
+  const suffixStart = pos;
+  while (pos < text.length && SUFFIX_CHARS.includes(text[pos]!)) pos++;
+  if (text[pos] === '+' || text[pos] === '-') pos++;
+  while (isDigit(text[pos])) pos++;
+  if (pos < text.length) return QUANTITY_FORMAT_ERROR;
+  const suffix = text.slice(suffixStart);
+  const known = suffix === '' || suffix in BINARY || suffix in DECIMAL || /^[eE][+-]?\d+$/.test(suffix);
+  if (!known) return QUANTITY_SUFFIX_ERROR;
+  return parseQuantity(text) === undefined ? QUANTITY_NUMERIC_ERROR : undefined;
 }
