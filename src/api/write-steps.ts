@@ -132,3 +132,40 @@ export async function checkNamespaceForCreate(ctx: EngineContext, kind: Resolved
     );
   }
 }
+
+/** ObjectMeta fields in the order Kubernetes serializes them (Go struct order). */
+const META_ORDER = [
+  'name',
+  'generateName',
+  'namespace',
+  'selfLink',
+  'uid',
+  'resourceVersion',
+  'generation',
+  'creationTimestamp',
+  'deletionTimestamp',
+  'deletionGracePeriodSeconds',
+  'labels',
+  'annotations',
+  'ownerReferences',
+  'finalizers',
+  'managedFields',
+];
+
+/**
+ * The object with its keys in the order the real API server writes them: `kind`, `apiVersion`,
+ * `metadata` (in ObjectMeta's order), then the rest as they came (spec before status).
+ */
+export function inServerOrder(obj: KubeObject): KubeObject {
+  const { kind, apiVersion, metadata, status, ...rest } = obj;
+  const out: KubeObject = { kind, apiVersion };
+  if (metadata) {
+    const meta: Record<string, unknown> = {};
+    for (const k of META_ORDER) if (metadata[k] !== undefined) meta[k] = metadata[k];
+    for (const [k, v] of Object.entries(metadata)) if (!(k in meta) && v !== undefined) meta[k] = v;
+    out.metadata = meta as ObjectMetaLike;
+  }
+  Object.assign(out, rest);
+  if (status !== undefined) out.status = status;
+  return out;
+}

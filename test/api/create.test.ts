@@ -31,6 +31,12 @@ describe('create', () => {
     expect(cm).toMatchObject({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'a', namespace: 'default' }, data: { k: 'v' } });
   });
 
+  it('stores keys in the order the real server writes them', async () => {
+    const cm = await cms().create({ data: { k: 'v' }, metadata: { labels: { a: 'b' }, name: 'a' } } as never);
+    expect(Object.keys(cm)).toEqual(['kind', 'apiVersion', 'metadata', 'data']);
+    expect(Object.keys(cm.metadata!)).toEqual(['name', 'namespace', 'uid', 'resourceVersion', 'generation', 'creationTimestamp', 'labels']);
+  });
+
   it('infers apiVersion and kind from the endpoint when absent', async () => {
     const cm = await cms().create({ metadata: { name: 'a' } });
     expect(cm.apiVersion).toBe('v1');

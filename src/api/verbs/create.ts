@@ -10,7 +10,7 @@ import { decodeBody } from '../decode-body.js';
 import { alreadyExists, badRequest } from '../errors.js';
 import { fieldValidationOf, isDryRun, validateWriteOptions } from '../options.js';
 import type { ApiRequest, ApiResponse } from '../request.js';
-import { checkNamespaceForCreate, metaOf, reconcileNamespace, stampNewObjectMeta, validateObject } from '../write-steps.js';
+import { checkNamespaceForCreate, inServerOrder, metaOf, reconcileNamespace, stampNewObjectMeta, validateObject } from '../write-steps.js';
 
 /** Kubernetes retries a generated name this many times when it collides. */
 const GENERATE_NAME_ATTEMPTS = 8;
@@ -46,7 +46,7 @@ export async function createObject(
   const storage = storageFor(ctx, isDryRun(req.writeOptions));
   for (let attempt = 1; ; attempt++) {
     try {
-      const stored = await storage.create(objectKey(kind, meta.namespace, meta.name!), obj);
+      const stored = await storage.create(objectKey(kind, meta.namespace, meta.name!), inServerOrder(obj));
       return { code: 201, body: stored.value as KubeObject, warnings };
     } catch (e) {
       if (!(e instanceof StorageKeyError)) throw e;

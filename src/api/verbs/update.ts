@@ -13,7 +13,7 @@ import { badRequest, conflict, invalid, notFound, OBJECT_MODIFIED } from '../err
 import { fieldError } from '../field-errors.js';
 import { fieldValidationOf, isDryRun, validateWriteOptions } from '../options.js';
 import type { ApiRequest, ApiResponse } from '../request.js';
-import { bumpGeneration, jsonEqual, keepServerMeta, metaOf, reconcileNamespace, validateObject } from '../write-steps.js';
+import { bumpGeneration, inServerOrder, jsonEqual, keepServerMeta, metaOf, reconcileNamespace, validateObject } from '../write-steps.js';
 import { createObject } from './create.js';
 import { removeIfFinalized } from './finalize.js';
 
@@ -73,7 +73,7 @@ export async function writeOver(
   // Kubernetes does not write an unchanged object: no new resourceVersion, no watch event.
   if (jsonEqual(next, old)) return { code: 200, body: old, warnings };
   try {
-    const stored = await storage.update(objectKey(kind, current.namespace, current.name), next, current.revision);
+    const stored = await storage.update(objectKey(kind, current.namespace, current.name), inServerOrder(next), current.revision);
     return { code: 200, body: await removeIfFinalized(ctx, kind, storage, stored), warnings };
   } catch (e) {
     if (e instanceof StorageConflictError) {
