@@ -161,7 +161,10 @@ export function inServerOrder(obj: KubeObject): KubeObject {
   const out: KubeObject = { kind, apiVersion };
   if (metadata) {
     const meta: Record<string, unknown> = {};
-    for (const k of META_ORDER) if (metadata[k] !== undefined) meta[k] = metadata[k];
+    for (const k of META_ORDER) {
+      // resourceVersion keeps its place even when storage is about to stamp it.
+      if (metadata[k] !== undefined || k === 'resourceVersion') meta[k] = metadata[k] ?? '';
+    }
     for (const [k, v] of Object.entries(metadata)) if (!(k in meta) && v !== undefined) meta[k] = v;
     out.metadata = meta as ObjectMetaLike;
   }
