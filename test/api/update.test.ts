@@ -1,17 +1,10 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Cluster } from '../../src/cluster.js';
+import { describe, expect, it } from 'vitest';
 import { ConfigMapKind, EventKind, NamespaceKind } from '../../src/kinds/index.js';
 import type { StorageEvent } from '../../src/storage/storage.js';
 import { MemoryStorage } from '../../src/storage/memory.js';
-import { statusOf, testCluster } from '../support/cluster.js';
+import { statusOf, testCluster, useTestCluster } from '../support/cluster.js';
 
-let cluster: Cluster;
-beforeEach(async () => {
-  cluster = await testCluster();
-});
-afterEach(async () => {
-  await cluster.close();
-});
+const cluster = useTestCluster();
 
 const cms = () => cluster.client.resource(ConfigMapKind);
 

@@ -1,15 +1,8 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Cluster } from '../../src/cluster.js';
+import { describe, expect, it } from 'vitest';
 import { ConfigMapKind, NamespaceKind, ServiceAccountKind } from '../../src/kinds/index.js';
-import { statusOf, testCluster } from '../support/cluster.js';
+import { statusOf, useTestCluster } from '../support/cluster.js';
 
-let cluster: Cluster;
-beforeEach(async () => {
-  cluster = await testCluster();
-});
-afterEach(async () => {
-  await cluster.close();
-});
+const cluster = useTestCluster();
 
 const namespaces = () => cluster.client.resource(NamespaceKind);
 

@@ -1,4 +1,5 @@
 /** Test helpers: a cluster on a frozen clock, and a way to capture thrown ApiErrors. */
+import { afterEach, beforeEach } from 'vitest';
 import { createCluster, type Cluster, type ClusterOptions } from '../../src/cluster.js';
 import { ApiError, type Status } from '../../src/api/errors.js';
 
@@ -19,4 +20,26 @@ export async function statusOf(fn: () => Promise<unknown>): Promise<Status> {
     throw e;
   }
   throw new Error('expected an ApiError, but the call succeeded');
+}
+
+/**
+ * A fresh test cluster for every test of the file (created before each, closed after each). The
+ * returned object always stands for the current test's cluster.
+ */
+export function useTestCluster(options: ClusterOptions = {}): Cluster {
+  let current: Cluster | undefined;
+  beforeEach(async () => {
+    current = await testCluster(options);
+  });
+  afterEach(async () => {
+    await current?.close();
+    current = undefined;
+  });
+  return new Proxy({} as Cluster, {
+    get(_target, prop) {
+      if (!current) throw new Error('useTestCluster: the cluster exists only inside a test');
+      const value = Reflect.get(current, prop, current) as unknown;
+      return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(current) : value;
+    },
+  });
 }

@@ -1,16 +1,9 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Cluster } from '../../../src/cluster.js';
+import { describe, expect, it } from 'vitest';
 import { NodeKind } from '../../../src/kinds/index.js';
 import type { Node } from '../../../src/kinds/core/node.js';
-import { statusOf, testCluster } from '../../support/cluster.js';
+import { statusOf, useTestCluster } from '../../support/cluster.js';
 
-let cluster: Cluster;
-beforeEach(async () => {
-  cluster = await testCluster();
-});
-afterEach(async () => {
-  await cluster.close();
-});
+const cluster = useTestCluster();
 
 const nodes = () => cluster.client.resource(NodeKind);
 const NOT_READY = { key: 'node.kubernetes.io/not-ready', effect: 'NoSchedule' };

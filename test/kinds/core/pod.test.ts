@@ -1,19 +1,13 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import type { Cluster } from '../../../src/cluster.js';
 import { ApiError } from '../../../src/api/errors.js';
 import { NamespaceKind, PodKind, ServiceAccountKind } from '../../../src/kinds/index.js';
 import type { Pod } from '../../../src/kinds/core/pod.js';
 import { normalizeQuantity } from '../../../src/kinds/core/resource-lists.js';
-import { statusOf, testCluster } from '../../support/cluster.js';
+import { statusOf, useTestCluster } from '../../support/cluster.js';
 
-let cluster: Cluster;
-beforeEach(async () => {
-  cluster = await testCluster();
-});
-afterEach(async () => {
-  await cluster.close();
-});
+const cluster = useTestCluster();
 
 const pods = () => cluster.client.resource(PodKind);
 const NS = { namespace: 'default' };

@@ -1,15 +1,9 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Cluster } from '../../../src/cluster.js';
 import { ServiceKind, type Service } from '../../../src/kinds/index.js';
-import { statusOf, testCluster } from '../../support/cluster.js';
+import { statusOf, testCluster, useTestCluster } from '../../support/cluster.js';
 
-let cluster: Cluster;
-beforeEach(async () => {
-  cluster = await testCluster();
-});
-afterEach(async () => {
-  await cluster.close();
-});
+const cluster = useTestCluster();
 
 const services = () => cluster.client.resource(ServiceKind);
 const create = (s: Service) => services().create(s, { namespace: 'default' });
