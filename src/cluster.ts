@@ -97,6 +97,7 @@ export async function createCluster(options: ClusterOptions = {}): Promise<Clust
     featureEnabled: (gate) => gates[gate] !== false,
     newUid,
     randomSuffix: randomNameSuffix,
+    kindState: new Map(),
   };
   const request = (req: ApiRequest) => handle(ctx, req);
   const asSystem = (req: Omit<ApiRequest, 'user'>) => request({ ...req, user: SYSTEM_USER });

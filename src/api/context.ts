@@ -21,6 +21,8 @@ export interface EngineContext {
   newUid(): string;
   /** The random suffix appended to a `generateName`. */
   randomSuffix(): string;
+  /** Per-cluster state of kinds (see `KindContext.state`). */
+  readonly kindState: Map<string, unknown>;
 }
 
 /** Kubernetes' alphabet for generated names: no vowels, no confusable characters. */
@@ -57,6 +59,10 @@ export function kindContext(ctx: EngineContext, req: ApiRequest, operation: Kind
     operation,
     subresource: req.subresource,
     user: req.user,
+    state: <S>(key: string, init: () => S): S => {
+      if (!ctx.kindState.has(key)) ctx.kindState.set(key, init());
+      return ctx.kindState.get(key) as S;
+    },
     dryRun: (req.writeOptions?.dryRun?.length ?? req.deleteOptions?.dryRun?.length ?? 0) > 0,
     now: () => ctx.clock.now(),
     apiDomain: ctx.apiDomain,

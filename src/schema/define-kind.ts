@@ -55,6 +55,11 @@ export interface KindContext {
   readonly reservedDomain: string;
   /** Whether a feature gate is on. */
   featureEnabled(gate: string): boolean;
+  /**
+   * State a kind keeps per cluster (e.g. an address allocator's table): the value stored under
+   * `key`, created with `init` the first time. It lives as long as the cluster.
+   */
+  state<S>(key: string, init: () => S): S;
   /** Whether the request is a dry run: nothing will be stored. */
   readonly dryRun: boolean;
   /** Reads another object (e.g. a Pod's ServiceAccount) from the current state. */

@@ -1,9 +1,8 @@
 /**
  * Cluster IPs and node ports for Services, never handed out twice while a Service holds them.
  *
- * Each cluster (told apart by the uid of its `kube-system` namespace, which is what Kubernetes
- * itself uses as the cluster id) has one table per pool, address → holder. A holder is the Service
- * (namespace, name, uid) that got the address. Nothing is ever released explicitly: an entry
+ * Each cluster has one table per pool (kept in the cluster's kind state), address → holder. A
+ * holder is the Service (namespace, name, uid) that got the address. Nothing is ever released explicitly: an entry
  * counts only while its holder still exists with the same uid *and* still carries the address, so
  * deleting a Service, a failed or dry-run create, or a type change frees its addresses by itself.
  * Dead entries are dropped lazily (when claimed again, or by a sweep when a pool gets crowded).
@@ -40,17 +39,8 @@ const nodePortSize = NODE_PORT_RANGE.last - NODE_PORT_RANGE.first + 1;
 /** Kubernetes' static band of the node port range: size/32, at least 16 and at most 128. */
 const nodePortStaticBand = Math.min(128, Math.max(16, Math.floor(nodePortSize / 32)));
 
-const tablesByCluster = new Map<string, ClusterTables>();
-
-async function tablesFor(ctx: KindContext): Promise<ClusterTables> {
-  const kubeSystem = await ctx.read({ group: '', resource: 'namespaces' }, '', 'kube-system');
-  const id = kubeSystem?.metadata?.uid ?? '';
-  let tables = tablesByCluster.get(id);
-  if (!tables) {
-    tables = { ips: { entries: new Map() }, nodePorts: { entries: new Map() }, unnamed: new Map() };
-    tablesByCluster.set(id, tables);
-  }
-  return tables;
+function tablesFor(ctx: KindContext): ClusterTables {
+  return ctx.state<ClusterTables>('core/services/allocator', () => ({ ips: { entries: new Map() }, nodePorts: { entries: new Map() }, unnamed: new Map() }));
 }
 
 function holdsIP(svc: Service, ip: string): boolean {
@@ -74,7 +64,7 @@ export class ServiceAllocator {
 
   /** The allocator acting for `svc` (which has its uid already). */
   static async for(ctx: KindContext, svc: Readonly<Service>): Promise<ServiceAllocator> {
-    const tables = await tablesFor(ctx);
+    const tables = tablesFor(ctx);
     const meta = svc.metadata ?? {};
     const holder: Holder = { namespace: meta.namespace ?? '', uid: meta.uid ?? '', name: meta.name || undefined };
     if (!holder.name && holder.uid) tables.unnamed.set(holder.uid, holder);
@@ -85,7 +75,7 @@ export class ServiceAllocator {
   static async bindName(ctx: KindContext, svc: Readonly<Service>): Promise<void> {
     const uid = svc.metadata?.uid;
     if (!uid || !svc.metadata?.name) return;
-    const tables = await tablesFor(ctx);
+    const tables = tablesFor(ctx);
     const holder = tables.unnamed.get(uid);
     if (!holder) return;
     holder.name = svc.metadata.name;
