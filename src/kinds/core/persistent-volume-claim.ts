@@ -1,8 +1,8 @@
 /** PersistentVolumeClaim (core v1). */
 import { defineKind } from '../../schema/define-kind.js';
 import { PersistentVolumeClaim as PersistentVolumeClaimSchema } from '../types/core-v1.js';
-import { defaultPersistentVolumeClaim, persistentVolumeClaimWarnings, validatePersistentVolumeClaimSpec } from './pvc-rules.js';
-import { validatePersistentVolumeClaimUpdate } from './pvc-update.js';
+import { defaultPersistentVolumeClaim, persistentVolumeClaimWarnings, validatePersistentVolumeClaimSpec } from './persistent-volume-claim/rules.js';
+import { validatePersistentVolumeClaimUpdate } from './persistent-volume-claim/update.js';
 
 /** A PersistentVolumeClaim object. */
 export type PersistentVolumeClaim = PersistentVolumeClaimSchema;

@@ -2,13 +2,13 @@
 import { badRequest } from '../../api/errors.js';
 import { defineKind } from '../../schema/define-kind.js';
 import { Pod as PodSchema } from '../types/core-v1.js';
-import { withZeroValues } from './zero-values.js';
-import { admitDefaultTolerations, admitPodCreate, keepPriority, preparePodStatus } from './pod-admission.js';
-import { applyPodDefaults } from './pod-defaults.js';
-import { validatePodUpdate } from './pod-update.js';
-import { validatePod } from './pod-validation.js';
-import { podCreateWarnings } from './pod-warnings.js';
-import { QuantityDecodeError } from './resource-lists.js';
+import { withZeroValues } from './shared/zero-values.js';
+import { admitDefaultTolerations, admitPodCreate, keepPriority, preparePodStatus } from './pod/admission.js';
+import { applyPodDefaults } from './pod/defaults.js';
+import { validatePodUpdate } from './pod/update.js';
+import { validatePod } from './pod/validation.js';
+import { podCreateWarnings } from './pod/warnings.js';
+import { QuantityDecodeError } from './shared/resource-lists.js';
 
 /** A Pod object. */
 export type Pod = PodSchema;

@@ -2,11 +2,11 @@
 import { defineKind } from '../../schema/define-kind.js';
 import { nameIsDNSLabel } from '../../schema/validation/names.js';
 import { Service as ServiceSchema } from '../types/core-v1.js';
-import { allocateForCreate, allocateForUpdate } from './service-allocate.js';
-import { ServiceAllocator } from './service-allocator.js';
-import { defaultService, dropTypeDependentFields, normalizeClusterIPs, patchAllocatedValues } from './service-defaults.js';
-import { validateService } from './service-rules.js';
-import { validateServiceUpdate } from './service-update-rules.js';
+import { allocateForCreate, allocateForUpdate } from './service/allocate.js';
+import { ServiceAllocator } from './service/allocator.js';
+import { defaultService, dropTypeDependentFields, normalizeClusterIPs, patchAllocatedValues } from './service/defaults.js';
+import { validateService } from './service/rules.js';
+import { validateServiceUpdate } from './service/update-rules.js';
 
 /** A Service object. */
 export type Service = ServiceSchema;

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Cluster } from '../../../src/cluster.js';
-import { goUnmarshalObjectError } from '../../../src/kinds/core/go-json-check.js';
+import { goUnmarshalObjectError } from '../../../src/kinds/core/shared/go-json-check.js';
 import { SecretKind, type Secret } from '../../../src/kinds/index.js';
 import { statusOf, testCluster } from '../../support/cluster.js';
 

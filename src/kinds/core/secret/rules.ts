@@ -2,11 +2,11 @@
  * Secret rules of Kubernetes v1.36: `stringData` folding, `ValidateSecret` (keys, size, the
  * per-type requirements), `ValidateSecretUpdate` and the TLS key-pair warning.
  */
-import { fieldError, key, type FieldError } from '../../api/field-errors.js';
-import type { Secret } from '../types/core-v1.js';
-import { bagSize, MAX_DATA_SIZE, validateDataKeys, validateImmutableBags } from './data-keys.js';
-import { goUnmarshalObjectError } from './go-json-check.js';
-import { x509KeyPairError } from './secret-tls.js';
+import { fieldError, key, type FieldError } from '../../../api/field-errors.js';
+import type { Secret } from '../../types/core-v1.js';
+import { bagSize, MAX_DATA_SIZE, validateDataKeys, validateImmutableBags } from '../shared/data-keys.js';
+import { goUnmarshalObjectError } from '../shared/go-json-check.js';
+import { x509KeyPairError } from './tls.js';
 
 /** `core.SecretTypeOpaque`, the default type. */
 export const SECRET_TYPE_OPAQUE = 'Opaque';

@@ -11,9 +11,9 @@
  * win (the first is not stored yet when the second checks), and a cluster on persistent storage
  * reopened in a new process starts with empty tables.
  */
-import type { KindContext, KubeObject } from '../../schema/define-kind.js';
-import type { Service } from '../types/core-v1.js';
-import { formatIPv4, ipv4Range, NODE_PORT_RANGE, parseIPv4Sloppy, SERVICE_CIDR, type IPv4Range } from './service-ip.js';
+import type { KindContext, KubeObject } from '../../../schema/define-kind.js';
+import type { Service } from '../../types/core-v1.js';
+import { formatIPv4, ipv4Range, NODE_PORT_RANGE, parseIPv4Sloppy, SERVICE_CIDR, type IPv4Range } from './ip.js';
 
 /** The Service an address was given to. `name` is unknown until a generated name is chosen. */
 interface Holder {

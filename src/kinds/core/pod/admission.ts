@@ -4,13 +4,13 @@
  * pod strategy's `PrepareForCreate` (status, QoS class, scheduling-gated condition, matchLabelKeys
  * merged into selectors).
  */
-import { randomNameSuffix } from '../../api/context.js';
-import { forbidden } from '../../api/errors.js';
-import type { KindContext, KubeObject } from '../../schema/define-kind.js';
-import { goQuote } from '../../util/go-format.js';
-import type { Container, Pod, PodAffinityTerm, Toleration } from '../types/core-v1.js';
-import type { LabelSelector } from '../types/meta-v1.js';
-import { quantityValue } from './resource-lists.js';
+import { randomNameSuffix } from '../../../api/context.js';
+import { forbidden } from '../../../api/errors.js';
+import type { KindContext, KubeObject } from '../../../schema/define-kind.js';
+import { goQuote } from '../../../util/go-format.js';
+import type { Container, Pod, PodAffinityTerm, Toleration } from '../../types/core-v1.js';
+import type { LabelSelector } from '../../types/meta-v1.js';
+import { quantityValue } from '../shared/resource-lists.js';
 
 const PODS = { group: '', resource: 'pods' };
 /** Where the ServiceAccount admission plugin mounts the API token. */

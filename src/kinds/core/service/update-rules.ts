@@ -1,8 +1,8 @@
 /** `ValidateServiceUpdate` of Kubernetes v1.36 (without ObjectMeta): the transition rules, then `ValidateService`. */
-import { fieldError, index, type FieldError } from '../../api/field-errors.js';
-import type { Service, ServiceSpec } from '../types/core-v1.js';
-import { isHeadless, needsHealthCheck } from './service-defaults.js';
-import { validateService } from './service-rules.js';
+import { fieldError, index, type FieldError } from '../../../api/field-errors.js';
+import type { Service, ServiceSpec } from '../../types/core-v1.js';
+import { isHeadless, needsHealthCheck } from './defaults.js';
+import { validateService } from './rules.js';
 
 /** `validateUpgradeDowngradeClusterIPs` on a single-stack cluster. */
 function validateClusterIPsUpdate(spec: ServiceSpec, old: Readonly<ServiceSpec>): FieldError[] {

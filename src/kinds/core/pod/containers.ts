@@ -4,14 +4,14 @@
  * names, images, ports, environment, volume mounts and devices, probes, lifecycle hooks,
  * resources, resize and restart policies, security contexts.
  */
-import { child, fieldError, index, type FieldError } from '../../api/field-errors.js';
-import { regexError } from '../../schema/validation/names.js';
-import { validateNonnegativeField } from '../../schema/validation/object-meta.js';
-import type { Container, HTTPGetAction, LifecycleHandler, Probe, Volume } from '../types/core-v1.js';
-import { envErrors, envFromErrors } from './pod-env.js';
-import { dns1123LabelErrors, isValidPortName, isValidPortNum, localDescendingPathErrors } from './pod-formats.js';
-import { resourceRequirementsErrors } from './pod-resources.js';
-import { containerSecurityContextErrors } from './pod-security.js';
+import { child, fieldError, index, type FieldError } from '../../../api/field-errors.js';
+import { regexError } from '../../../schema/validation/names.js';
+import { validateNonnegativeField } from '../../../schema/validation/object-meta.js';
+import type { Container, HTTPGetAction, LifecycleHandler, Probe, Volume } from '../../types/core-v1.js';
+import { envErrors, envFromErrors } from './env.js';
+import { dns1123LabelErrors, isValidPortName, isValidPortNum, localDescendingPathErrors } from './formats.js';
+import { resourceRequirementsErrors } from './resources.js';
+import { containerSecurityContextErrors } from './security.js';
 
 /** What container validation needs to know about the pod around it. */
 export interface ContainerContext {

@@ -3,9 +3,9 @@
  * ones): a name that is not a DNS label, deprecated node labels, null topology selectors,
  * deprecated volume plugins, fractional byte quantities, duplicates that `apply` would lose.
  */
-import { isDNS1123Label } from '../../schema/validation/names.js';
-import type { Pod } from '../types/core-v1.js';
-import { quantityValue } from './resource-lists.js';
+import { isDNS1123Label } from '../../../schema/validation/names.js';
+import type { Pod } from '../../types/core-v1.js';
+import { quantityValue } from '../shared/resource-lists.js';
 
 /** `nodeapi.GetNodeLabelDeprecatedMessage`. */
 function deprecatedNodeLabel(label: string, reservedDomain: string): string | undefined {

@@ -4,9 +4,9 @@
  * effect: `serviceAccount` mirrors `serviceAccountName`, a negative grace period becomes 1,
  * `podIP` mirrors `podIPs[0]`). Idempotent: it runs on every write, as decoding does.
  */
-import type { Container, EphemeralContainer, Pod, PodSpec, Probe, ResourceRequirements, Volume } from '../types/core-v1.js';
-import type { Quantity } from '../../schema/quantity.js';
-import { normalizeQuantity, normalizeResourceList, quantityText, quantityValue } from './resource-lists.js';
+import type { Container, EphemeralContainer, Pod, PodSpec, Probe, ResourceRequirements, Volume } from '../../types/core-v1.js';
+import type { Quantity } from '../../../schema/quantity.js';
+import { normalizeQuantity, normalizeResourceList, quantityText, quantityValue } from '../shared/resource-lists.js';
 
 type AnyContainer = Container | EphemeralContainer;
 

@@ -3,11 +3,11 @@
  * and of the downward API selectors shared with volumes (`validateObjectFieldSelector`,
  * `validateContainerResourceFieldSelector`).
  */
-import { child, fieldError, index, type FieldError } from '../../api/field-errors.js';
-import { isConfigMapKey, isDNS1123Subdomain, isQualifiedName, nameIsDNSSubdomain } from '../../schema/validation/names.js';
-import type { Container, EnvVar } from '../types/core-v1.js';
-import { dns1123LabelErrors, isRelaxedEnvVarName, pathNoBackstepsErrors } from './pod-formats.js';
-import { quantityText, quantityValue } from './resource-lists.js';
+import { child, fieldError, index, type FieldError } from '../../../api/field-errors.js';
+import { isConfigMapKey, isDNS1123Subdomain, isQualifiedName, nameIsDNSSubdomain } from '../../../schema/validation/names.js';
+import type { Container, EnvVar } from '../../types/core-v1.js';
+import { dns1123LabelErrors, isRelaxedEnvVarName, pathNoBackstepsErrors } from './formats.js';
+import { quantityText, quantityValue } from '../shared/resource-lists.js';
 
 const ENV_FIELD_PATHS = ['metadata.name', 'metadata.namespace', 'metadata.uid', 'spec.nodeName', 'spec.serviceAccountName', 'status.hostIP', 'status.hostIPs', 'status.podIP', 'status.podIPs'];
 /** `validVolumeDownwardAPIFieldPathExpressions`. */

@@ -5,7 +5,7 @@
  * `SetDefaults_ResourceList` (values rounded up to milli precision). Values and canonical text come
  * from `./quantity.js`.
  */
-import { formatQuantity, parseQuantity, type Quantity } from '../../schema/quantity.js';
+import { formatQuantity, parseQuantity, type Quantity } from '../../../schema/quantity.js';
 
 /** `resource.ErrFormatWrong`. */
 export const QUANTITY_FORMAT_ERROR = "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'";

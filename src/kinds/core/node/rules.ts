@@ -4,13 +4,13 @@
  * admission taint, `ValidateNode` and `ValidateNodeUpdate` (with Kubernetes' own paths, e.g.
  * taints reported under `metadata.taints`).
  */
-import { child, fieldError, index, type FieldError } from '../../api/field-errors.js';
-import { isConfigMapKey, isDNS1123Subdomain, isQualifiedName, isValidLabelValue, validateNamespaceName } from '../../schema/validation/names.js';
-import type { Node, NodeConfigSource, Taint } from '../types/core-v1.js';
-import { cidrFamily, legacyCIDRErrors, positiveFieldErrors } from './pod-formats.js';
-import { resourceQuantityErrors } from './pod-resources.js';
-import { taintEffectErrors } from './pod-scheduling.js';
-import { normalizeResourceList } from './resource-lists.js';
+import { child, fieldError, index, type FieldError } from '../../../api/field-errors.js';
+import { isConfigMapKey, isDNS1123Subdomain, isQualifiedName, isValidLabelValue, validateNamespaceName } from '../../../schema/validation/names.js';
+import type { Node, NodeConfigSource, Taint } from '../../types/core-v1.js';
+import { cidrFamily, legacyCIDRErrors, positiveFieldErrors } from '../pod/formats.js';
+import { resourceQuantityErrors } from '../pod/resources.js';
+import { taintEffectErrors } from '../pod/scheduling.js';
+import { normalizeResourceList } from '../shared/resource-lists.js';
 
 /** Decode-time defaults and conversion. Throws `QuantityDecodeError` for a malformed quantity. */
 export function applyNodeDefaults(node: Node): void {

@@ -1,9 +1,9 @@
 /** `ValidatePersistentVolumeClaimUpdate` of Kubernetes v1.36: what may change in a claim. */
-import { fieldError, type FieldError } from '../../api/field-errors.js';
-import { jsonEqual } from '../../api/write-steps.js';
-import type { PersistentVolumeClaim, PersistentVolumeClaimSpec } from '../types/core-v1.js';
-import { betaStorageClassAnnotation, storageRequest } from './pvc-rules.js';
-import { compareQuantities, parseQuantity } from '../../schema/quantity.js';
+import { fieldError, type FieldError } from '../../../api/field-errors.js';
+import { jsonEqual } from '../../../api/write-steps.js';
+import type { PersistentVolumeClaim, PersistentVolumeClaimSpec } from '../../types/core-v1.js';
+import { betaStorageClassAnnotation, storageRequest } from './rules.js';
+import { compareQuantities, parseQuantity } from '../../../schema/quantity.js';
 
 const IMMUTABLE_SPEC_DETAIL = 'spec is immutable after creation except resources.requests and volumeAttributesClassName for bound claims';
 

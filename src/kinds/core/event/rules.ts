@@ -3,9 +3,9 @@
  * `ValidateEventCreate` and `ValidateEventUpdate` run for requests through `/api/v1` (the stricter
  * rules and the immutability of fields apply to events.k8s.io/v1 only).
  */
-import { fieldError, type FieldError } from '../../api/field-errors.js';
-import { isDNS1123Subdomain, isQualifiedName, utf8ByteLength } from '../../schema/validation/names.js';
-import type { Event } from '../types/core-v1.js';
+import { fieldError, type FieldError } from '../../../api/field-errors.js';
+import { isDNS1123Subdomain, isQualifiedName, utf8ByteLength } from '../../../schema/validation/names.js';
+import type { Event } from '../../types/core-v1.js';
 
 export const REPORTING_INSTANCE_LENGTH_LIMIT = 128;
 export const ACTION_LENGTH_LIMIT = 128;

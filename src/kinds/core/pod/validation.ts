@@ -3,18 +3,18 @@
  * (`pkg/apis/core/validation/validation.go`, v1.36), in Kubernetes' order. ObjectMeta itself is
  * checked by the engine before this runs.
  */
-import { child, fieldError, index, key, type FieldError } from '../../api/field-errors.js';
-import { inclusiveRangeError, isDNS1123Subdomain } from '../../schema/validation/names.js';
-import { validateLabels, validateNonnegativeField } from '../../schema/validation/object-meta.js';
-import type { Pod, PodSpec } from '../types/core-v1.js';
-import { imageWhitespaceErrors, validateContainers, validateInitContainers, type ContainerContext } from './pod-containers.js';
-import { resourceRequirementsErrors } from './pod-resources.js';
-import { aggregate } from './pod-defaults.js';
-import { dns1123LabelErrors, dns1123SubdomainErrors } from './pod-formats.js';
-import { affinityErrors, dnsConfigErrors, gateErrors, hostAliasErrors, imagePullSecretErrors, topologySpreadErrors, tolerationErrors } from './pod-scheduling.js';
-import { podSecurityContextErrors } from './pod-security.js';
-import { validateVolumes } from './pod-volumes.js';
-import { quantityText, quantityValue } from './resource-lists.js';
+import { child, fieldError, index, key, type FieldError } from '../../../api/field-errors.js';
+import { inclusiveRangeError, isDNS1123Subdomain } from '../../../schema/validation/names.js';
+import { validateLabels, validateNonnegativeField } from '../../../schema/validation/object-meta.js';
+import type { Pod, PodSpec } from '../../types/core-v1.js';
+import { imageWhitespaceErrors, validateContainers, validateInitContainers, type ContainerContext } from './containers.js';
+import { resourceRequirementsErrors } from './resources.js';
+import { aggregate } from './defaults.js';
+import { dns1123LabelErrors, dns1123SubdomainErrors } from './formats.js';
+import { affinityErrors, dnsConfigErrors, gateErrors, hostAliasErrors, imagePullSecretErrors, topologySpreadErrors, tolerationErrors } from './scheduling.js';
+import { podSecurityContextErrors } from './security.js';
+import { validateVolumes } from './volumes.js';
+import { quantityText, quantityValue } from '../shared/resource-lists.js';
 
 const INT32_MAX = 2147483647;
 

@@ -4,10 +4,10 @@
  * grace period set to 1, and for gated pods additions to node selection), and the Forbidden error
  * with the spec diff Kubernetes prints for anything else.
  */
-import { child, fieldError, index, type FieldError } from '../../api/field-errors.js';
-import { inclusiveRangeError } from '../../schema/validation/names.js';
-import type { Container, NodeAffinity, NodeSelectorTerm, Pod, PodSpec, Toleration } from '../types/core-v1.js';
-import { tolerationErrors } from './pod-scheduling.js';
+import { child, fieldError, index, type FieldError } from '../../../api/field-errors.js';
+import { inclusiveRangeError } from '../../../schema/validation/names.js';
+import type { Container, NodeAffinity, NodeSelectorTerm, Pod, PodSpec, Toleration } from '../../types/core-v1.js';
+import { tolerationErrors } from './scheduling.js';
 
 const INT32_MAX = 2147483647;
 

@@ -4,22 +4,22 @@
  * gcePersistentDisk is checked under `persistentDisk`, a downwardAPI clash is reported at
  * `downwarAPI`).
  */
-import { child, fieldError, index, key, type FieldError } from '../../api/field-errors.js';
-import { isDNS1123Subdomain } from '../../schema/validation/names.js';
-import { validateAnnotations, validateLabels } from '../../schema/validation/object-meta.js';
-import { goQuote } from '../../util/go-format.js';
-import type { ObjectMeta } from '../types/meta-v1.js';
-import type { DownwardAPIVolumeFile, KeyToPath, ProjectedVolumeSource, Volume } from '../types/core-v1.js';
-import { objectFieldSelectorErrors, resourceFieldSelectorErrors, VOLUME_FIELD_PATHS } from './pod-env.js';
+import { child, fieldError, index, key, type FieldError } from '../../../api/field-errors.js';
+import { isDNS1123Subdomain } from '../../../schema/validation/names.js';
+import { validateAnnotations, validateLabels } from '../../../schema/validation/object-meta.js';
+import { goQuote } from '../../../util/go-format.js';
+import type { ObjectMeta } from '../../types/meta-v1.js';
+import type { DownwardAPIVolumeFile, KeyToPath, ProjectedVolumeSource, Volume } from '../../types/core-v1.js';
+import { objectFieldSelectorErrors, resourceFieldSelectorErrors, VOLUME_FIELD_PATHS } from './env.js';
 import {
   dns1123LabelErrors,
   fileModeErrors,
   localDescendingPathErrors,
   localNonReservedPathErrors,
   pathNoBackstepsErrors,
-} from './pod-formats.js';
-import { validatePersistentVolumeClaimSpec } from './pvc-rules.js';
-import { quantityValue } from './resource-lists.js';
+} from './formats.js';
+import { validatePersistentVolumeClaimSpec } from '../persistent-volume-claim/rules.js';
+import { quantityValue } from '../shared/resource-lists.js';
 
 /** `ValidateVolumes`: the errors, and the valid volumes by name (for mounts to refer to). */
 export function validateVolumes(volumes: Volume[], podName: string | undefined, path: string): { volumes: Map<string, Volume>; errors: FieldError[] } {

@@ -3,13 +3,13 @@
  * node/pod (anti-)affinity, topology spread constraints, DNS config, host aliases, readiness and
  * scheduling gates, image pull secrets (`pkg/apis/core/validation/validation.go`).
  */
-import { child, fieldError, index, type FieldError } from '../../api/field-errors.js';
-import { isDNS1123Subdomain, isValidLabelValue, regexError, validateNamespaceName } from '../../schema/validation/names.js';
-import { validateLabelName } from '../../schema/validation/object-meta.js';
-import type { LabelSelector } from '../types/meta-v1.js';
-import type { NodeSelectorRequirement, NodeSelectorTerm, PodAffinityTerm, PodSpec, Toleration, WeightedPodAffinityTerm } from '../types/core-v1.js';
-import { dns1123SubdomainErrors, legacyIPErrors, positiveFieldErrors, qualifiedNameErrors } from './pod-formats.js';
-import { validateLabelSelector } from './label-selector-validation.js';
+import { child, fieldError, index, type FieldError } from '../../../api/field-errors.js';
+import { isDNS1123Subdomain, isValidLabelValue, regexError, validateNamespaceName } from '../../../schema/validation/names.js';
+import { validateLabelName } from '../../../schema/validation/object-meta.js';
+import type { LabelSelector } from '../../types/meta-v1.js';
+import type { NodeSelectorRequirement, NodeSelectorTerm, PodAffinityTerm, PodSpec, Toleration, WeightedPodAffinityTerm } from '../../types/core-v1.js';
+import { dns1123SubdomainErrors, legacyIPErrors, positiveFieldErrors, qualifiedNameErrors } from './formats.js';
+import { validateLabelSelector } from '../shared/label-selector-validation.js';
 
 /** `validateTaintEffect`. */
 export function taintEffectErrors(effect: string, allowEmpty: boolean, path: string): FieldError[] {

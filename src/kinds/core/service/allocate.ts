@@ -4,14 +4,14 @@
  * check node port. A failure is the 422 (or, for an exhausted range, 500) Kubernetes answers with,
  * before any other validation runs.
  */
-import { internalError, invalid } from '../../api/errors.js';
-import { fieldError, index, type FieldError } from '../../api/field-errors.js';
-import type { KindContext } from '../../schema/define-kind.js';
-import type { Service, ServiceSpec } from '../types/core-v1.js';
-import { ServiceAllocator } from './service-allocator.js';
-import { CLUSTER_IP_NONE, isHeadless, needsClusterIP, needsHealthCheck, needsNodePorts } from './service-defaults.js';
-import { ipErrors, ipFamilyOf } from './service-ip.js';
-import { validateClusterIPFields } from './service-rules.js';
+import { internalError, invalid } from '../../../api/errors.js';
+import { fieldError, index, type FieldError } from '../../../api/field-errors.js';
+import type { KindContext } from '../../../schema/define-kind.js';
+import type { Service, ServiceSpec } from '../../types/core-v1.js';
+import { ServiceAllocator } from './allocator.js';
+import { CLUSTER_IP_NONE, isHeadless, needsClusterIP, needsHealthCheck, needsNodePorts } from './defaults.js';
+import { ipErrors, ipFamilyOf } from './ip.js';
+import { validateClusterIPFields } from './rules.js';
 
 function fail(svc: Service, errors: FieldError[]): never {
   throw invalid({ group: '', kind: 'Service' }, svc.metadata?.name ?? '', errors);

@@ -2,11 +2,11 @@
  * Validation of container and pod-level resources (`validateResourceRequirements`,
  * `ValidateContainerResourceName`, `ValidateResourceQuantityValue`, resource claims).
  */
-import { child, fieldError, index, key, type FieldError } from '../../api/field-errors.js';
-import { isQualifiedName } from '../../schema/validation/names.js';
-import type { ResourceRequirements } from '../types/core-v1.js';
-import { dns1123LabelErrors } from './pod-formats.js';
-import { quantityIntegerValue, quantityText, quantityValue } from './resource-lists.js';
+import { child, fieldError, index, key, type FieldError } from '../../../api/field-errors.js';
+import { isQualifiedName } from '../../../schema/validation/names.js';
+import type { ResourceRequirements } from '../../types/core-v1.js';
+import { dns1123LabelErrors } from './formats.js';
+import { quantityIntegerValue, quantityText, quantityValue } from '../shared/resource-lists.js';
 
 const STANDARD_RESOURCES = new Set([
   'cpu', 'memory', 'ephemeral-storage', 'requests.cpu', 'requests.memory', 'requests.ephemeral-storage', 'limits.cpu', 'limits.memory',
