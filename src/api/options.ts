@@ -4,7 +4,7 @@
  */
 import { badRequest, invalid } from './errors.js';
 import { fieldError, type FieldError } from './field-errors.js';
-import type { DeleteOptions, FieldValidation, WriteOptions } from './request.js';
+import type { DeleteOptions, FieldValidation, PatchType, WriteOptions } from './request.js';
 
 const META_GROUP = 'meta.k8s.io';
 const FIELD_MANAGER_MAX = 128;
@@ -54,6 +54,23 @@ export function validateWriteOptions(kind: 'CreateOptions' | 'UpdateOptions' | '
   validateDryRun(options?.dryRun, errors);
   validateFieldValidation(options?.fieldValidation, errors);
   if (errors.length) throw invalid({ group: META_GROUP, kind }, '', errors);
+}
+
+/**
+ * Checks patch options (`ValidatePatchOptions`): apply needs a field manager, `force` is for apply
+ * only, then the options every write has. 422 Invalid on `PatchOptions.meta.k8s.io`.
+ */
+export function validatePatchOptions(patchType: PatchType, options: WriteOptions | undefined): void {
+  const errors: FieldError[] = [];
+  if (patchType === 'apply') {
+    if (!options?.fieldManager) errors.push(fieldError.required('fieldManager', 'is required for apply patch'));
+  } else if (options?.force !== undefined) {
+    errors.push(fieldError.forbidden('force', 'may not be specified for non-apply patch'));
+  }
+  validateFieldManager(options?.fieldManager, errors);
+  validateDryRun(options?.dryRun, errors);
+  validateFieldValidation(options?.fieldValidation, errors);
+  if (errors.length) throw invalid({ group: META_GROUP, kind: 'PatchOptions' }, '', errors);
 }
 
 /** The effective fieldValidation directive (Warn when unset, as since Kubernetes 1.23). */

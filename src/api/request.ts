@@ -23,7 +23,12 @@ export interface WriteOptions {
   fieldManager?: string;
   /** Defaults to `Warn`. */
   fieldValidation?: string;
+  /** Apply patches only: take over fields other managers own. */
+  force?: boolean;
 }
+
+/** The four patch types of the Kubernetes API (from the request's content type). */
+export type PatchType = 'json' | 'merge' | 'strategic' | 'apply';
 
 /** `metav1.Preconditions` of a delete. */
 export interface Preconditions {
@@ -73,6 +78,8 @@ export interface ApiRequest {
   name?: string;
   /** The decoded body (a plain JSON value; the engine checks its shape). */
   body?: unknown;
+  /** The patch type of a `patch` request. */
+  patchType?: PatchType;
   /** Duplicate keys the decoder saw in the raw body, as field paths (e.g. `metadata.name`). */
   duplicateFields?: string[];
   writeOptions?: WriteOptions;

@@ -44,8 +44,6 @@ export function stampNewObjectMeta(ctx: EngineContext, obj: KubeObject): void {
   delete meta.deletionTimestamp;
   delete meta.deletionGracePeriodSeconds;
   delete meta.selfLink;
-  // managedFields are owned by the field manager (server-side apply), which is not wired in yet.
-  delete meta.managedFields;
 }
 
 /** Copies the server-owned metadata of the stored object onto an update. */
@@ -57,9 +55,8 @@ export function keepServerMeta(obj: KubeObject, old: Readonly<KubeObject>): void
     if (prev[f] === undefined) delete meta[f];
     else (meta as Record<string, unknown>)[f] = prev[f];
   }
+  // managedFields stay as sent: the field manager decides (absent keeps the stored ones, [] clears).
   delete meta.selfLink;
-  delete meta.managedFields;
-  if (prev.managedFields !== undefined) meta.managedFields = prev.managedFields as unknown[];
 }
 
 /** True when `a` and `b` are the same JSON value. */

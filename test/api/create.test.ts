@@ -27,7 +27,7 @@ describe('create', () => {
   it('stores keys in the order the real server writes them', async () => {
     const cm = await cms().create({ data: { k: 'v' }, metadata: { labels: { a: 'b' }, name: 'a' } } as never);
     expect(Object.keys(cm)).toEqual(['kind', 'apiVersion', 'metadata', 'data']);
-    expect(Object.keys(cm.metadata!)).toEqual(['name', 'namespace', 'uid', 'resourceVersion', 'generation', 'creationTimestamp', 'labels']);
+    expect(Object.keys(cm.metadata!)).toEqual(['name', 'namespace', 'uid', 'resourceVersion', 'generation', 'creationTimestamp', 'labels', 'managedFields']);
   });
 
   it('infers apiVersion and kind from the endpoint when absent', async () => {

@@ -8,6 +8,7 @@ import { StorageKeyError } from '../../storage/storage.js';
 import { kindContext, objectKey, storageFor, type EngineContext } from '../context.js';
 import { decodeBody } from '../decode-body.js';
 import { alreadyExists, badRequest } from '../errors.js';
+import { recordManagedFields } from '../field-manager.js';
 import { fieldValidationOf, isDryRun, validateWriteOptions } from '../options.js';
 import type { ApiRequest, ApiResponse } from '../request.js';
 import { checkNamespaceForCreate, inServerOrder, metaOf, reconcileNamespace, stampNewObjectMeta, validateObject } from '../write-steps.js';
@@ -25,21 +26,27 @@ export async function createObject(
   version: string,
   obj: KubeObject,
   warnings: string[],
+  managedFieldsDone = false,
 ): Promise<ApiResponse<KubeObject>> {
   const def = kind.definition;
   const kctx = kindContext(ctx, req, 'create');
   const meta = metaOf(obj);
+  // As in Kubernetes: defaults come with decoding, then the field manager records the object as
+  // the client meant it, then admission and the strategy change it further (unowned).
+  def.strategy?.defaults?.(obj, kctx);
+  if (!managedFieldsDone) recordManagedFields(kind, version, req, obj, undefined, ctx.clock.now());
+  // NamespaceLifecycle admission, before the strategy and validation.
+  await checkNamespaceForCreate(ctx, kind, meta.name || meta.generateName || 'Unknown', meta.namespace);
   stampNewObjectMeta(ctx, obj);
   if (def.resetStatusOnCreate ?? def.statusSubresource) delete obj.status;
   await def.strategy?.prepareForCreate?.(obj, kctx);
-  def.strategy?.defaults?.(obj, kctx);
 
   const generated = !meta.name && !!meta.generateName;
   const prefix = generated ? meta.generateName!.slice(0, MAX_GENERATE_NAME_PREFIX) : '';
   if (generated) meta.name = prefix + ctx.randomSuffix();
+  // Defaults again, for what admission and the strategy added (and a generated name).
+  def.strategy?.defaults?.(obj, kctx);
 
-  // NamespaceLifecycle admission runs before validation, as in Kubernetes.
-  await checkNamespaceForCreate(ctx, kind, meta.name || meta.generateName || 'Unknown', meta.namespace);
   await validateObject(kind, version, obj, undefined, kctx);
   warnings.push(...(def.strategy?.warnings?.(obj, undefined, kctx) ?? []));
 

@@ -11,6 +11,7 @@ import { kindContext, objectKey, storageFor, type EngineContext } from '../conte
 import { decodeBody } from '../decode-body.js';
 import { badRequest, conflict, invalid, notFound, OBJECT_MODIFIED } from '../errors.js';
 import { fieldError } from '../field-errors.js';
+import { recordManagedFields } from '../field-manager.js';
 import { fieldValidationOf, isDryRun, validateWriteOptions } from '../options.js';
 import type { ApiRequest, ApiResponse } from '../request.js';
 import { bumpGeneration, inServerOrder, jsonEqual, keepServerMeta, metaOf, reconcileNamespace, validateObject } from '../write-steps.js';
@@ -57,6 +58,7 @@ export async function writeOver(
   body: KubeObject,
   decodeWarnings: readonly string[],
   conditional: boolean,
+  managedFieldsDone = false,
 ): Promise<ApiResponse<KubeObject> | 'retry'> {
   const def = kind.definition;
   const gr = { group: kind.group, resource: def.plural };
@@ -65,6 +67,9 @@ export async function writeOver(
   const old = current.value as KubeObject;
   const next = keepUnchangeable(kind, cloneJson(body), old, req.subresource);
   keepServerMeta(next, old);
+  // Defaults with decoding, then the field manager, then the strategy: as Kubernetes orders them.
+  def.strategy?.defaults?.(next, kctx);
+  if (!managedFieldsDone) recordManagedFields(kind, version, req, next, old, ctx.clock.now());
   await def.strategy?.prepareForUpdate?.(next, old, kctx);
   def.strategy?.defaults?.(next, kctx);
   bumpGeneration(next, old);

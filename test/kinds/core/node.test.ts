@@ -33,6 +33,16 @@ describe('Node create', () => {
         resourceVersion: expect.any(String),
         creationTimestamp: '2026-01-01T00:00:00Z',
         generation: 1,
+        managedFields: [
+          {
+            manager: 'memkube-client',
+            operation: 'Update',
+            apiVersion: 'v1',
+            time: '2026-01-01T00:00:00Z',
+            fieldsType: 'FieldsV1',
+            fieldsV1: { 'f:metadata': { 'f:labels': { '.': {}, 'f:kubernetes.io/hostname': {} } } },
+          },
+        ],
       },
       spec: { taints: [NOT_READY] },
       status: { daemonEndpoints: { kubeletEndpoint: { Port: 0 } } },

@@ -70,6 +70,38 @@ describe('Pod defaults on create', () => {
         resourceVersion: expect.any(String),
         creationTimestamp: '2026-01-01T00:00:00Z',
         generation: 1,
+        // As on a real cluster: the client owns what it sent plus the decoding defaults, not what
+        // admission added (token volume, tolerations, priority).
+        managedFields: [
+          {
+            manager: 'memkube-client',
+            operation: 'Update',
+            apiVersion: 'v1',
+            time: '2026-01-01T00:00:00Z',
+            fieldsType: 'FieldsV1',
+            fieldsV1: {
+              'f:spec': {
+                'f:containers': {
+                  'k:{"name":"c"}': {
+                    '.': {},
+                    'f:image': {},
+                    'f:imagePullPolicy': {},
+                    'f:name': {},
+                    'f:resources': {},
+                    'f:terminationMessagePath': {},
+                    'f:terminationMessagePolicy': {},
+                  },
+                },
+                'f:dnsPolicy': {},
+                'f:enableServiceLinks': {},
+                'f:restartPolicy': {},
+                'f:schedulerName': {},
+                'f:securityContext': {},
+                'f:terminationGracePeriodSeconds': {},
+              },
+            },
+          },
+        ],
       },
       spec: {
         containers: [
