@@ -11,6 +11,7 @@ import { deleteCollection } from './verbs/delete-collection.js';
 import { deleteOne } from './verbs/delete.js';
 import { get } from './verbs/get.js';
 import { list } from './verbs/list.js';
+import { patch } from './verbs/patch.js';
 import { update } from './verbs/update.js';
 
 /** 404 for a resource the server does not serve, as Kubernetes answers it. */
@@ -49,7 +50,7 @@ export async function handle(ctx: EngineContext, req: ApiRequest): Promise<ApiRe
     if (req.subresource === 'status' && req.verb !== 'get' && req.verb !== 'update' && req.verb !== 'patch') {
       throw methodNotSupported(gr, req.verb);
     }
-    if (req.subresource && req.subresource !== 'status' && req.verb !== 'update') throw methodNotSupported(gr, req.verb);
+    if (req.subresource && req.subresource !== 'status' && req.verb !== 'update' && req.verb !== 'patch') throw methodNotSupported(gr, req.verb);
     switch (req.verb) {
       case 'get':
         return await get(ctx, kind, req);
@@ -59,6 +60,8 @@ export async function handle(ctx: EngineContext, req: ApiRequest): Promise<ApiRe
         return await create(ctx, kind, req, version);
       case 'update':
         return await update(ctx, kind, req, version);
+      case 'patch':
+        return await patch(ctx, kind, req, version);
       case 'delete':
         return await deleteOne(ctx, kind, req);
       case 'deletecollection':

@@ -3,7 +3,7 @@
  * engine. Results are the caller's own mutable copies; nothing a caller holds reaches the store.
  */
 import type { Status } from '../api/errors.js';
-import type { ApiRequest, ApiResponse, DeleteOptions, GroupVersionResource, UserInfo } from '../api/request.js';
+import type { ApiRequest, ApiResponse, DeleteOptions, GroupVersionResource, PatchType, UserInfo } from '../api/request.js';
 import type { ObjectList } from '../api/verbs/list.js';
 import type { DeletedStatus } from '../api/verbs/delete.js';
 import type { KindDefinition, KubeObject } from '../schema/define-kind.js';
@@ -29,6 +29,24 @@ export interface ClientWriteOptions extends CallOptions {
   dryRun?: DryRunOption;
   fieldManager?: string;
   fieldValidation?: 'Ignore' | 'Warn' | 'Strict' | (string & {});
+}
+
+/** Options of patch: the patch type, and `force` for apply. */
+export interface ClientPatchOptions extends ClientWriteOptions {
+  /** `json` (RFC 6902), `merge` (RFC 7386), `strategic`, or `apply` (server-side apply). */
+  type: PatchType;
+  /** Apply only: take over fields other managers own. */
+  force?: boolean;
+  /** `status` (or another subresource) to patch instead of the main resource. */
+  subresource?: string;
+}
+
+/** Options of server-side apply. */
+export interface ClientApplyOptions extends ClientWriteOptions {
+  /** Required by Kubernetes for apply. */
+  fieldManager: string;
+  force?: boolean;
+  subresource?: string;
 }
 
 /** Options of get. */
@@ -102,6 +120,34 @@ export class ResourceClient<T extends KubeObject = KubeObject> {
   /** PUT on a subresource other than status (e.g. a Namespace's `finalize`). */
   async updateSubresource(subresource: string, obj: T, options: ClientWriteOptions = {}): Promise<T> {
     return this.write('update', obj, options, subresource);
+  }
+
+  /** PATCH: `patch` is a JSON patch (array), a merge or strategic merge patch, or an apply configuration. */
+  async patch(name: string, patch: unknown, options: ClientPatchOptions): Promise<T> {
+    const res = await this.call(
+      {
+        verb: 'patch',
+        name,
+        subresource: options.subresource,
+        namespace: this.namespaceFor(options.namespace, undefined),
+        body: patch,
+        patchType: options.type,
+        writeOptions: {
+          dryRun: dryRunOf(options.dryRun),
+          fieldManager: options.fieldManager,
+          fieldValidation: options.fieldValidation,
+          force: options.force,
+        },
+      },
+      options.onWarning,
+    );
+    return cloneJson(res.body as T);
+  }
+
+  /** Server-side apply of `config` (created when missing), as `kubectl apply --server-side` does. */
+  async apply(config: T, options: ClientApplyOptions): Promise<T> {
+    const meta = (config as KubeObject).metadata;
+    return this.patch(meta?.name ?? '', config, { ...options, type: 'apply', namespace: options.namespace ?? (meta?.namespace || undefined) });
   }
 
   async get(name: string, options: ClientGetOptions = {}): Promise<T> {

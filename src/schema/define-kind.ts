@@ -151,6 +151,11 @@ export interface KindDeclaration<T extends KubeObject = KubeObject> {
    * messages (Kubernetes validates them in code, not from the schema) turn it off.
    */
   readonly schemaRequired?: boolean;
+  /**
+   * Whether strategic merge patch is served; true by default. Kinds without patch metadata
+   * (custom resources) answer it with 415, as Kubernetes does.
+   */
+  readonly strategicMergePatch?: boolean;
   /** Whether PUT without `metadata.resourceVersion` is accepted. Default true. */
   readonly allowUnconditionalUpdate?: boolean;
   /** Feature gate that must be on for the kind to exist. */

@@ -352,53 +352,47 @@ export function merge(lhs: unknown, rhs: unknown, schema: StructuralNode | TypeR
 // ---------------------------------------------------------------------------------------------
 // RemoveItems
 
-const REMOVED = Symbol('removed-to-null');
-
+/**
+ * SMD's removing walker. As in Go, a map or list left empty by removal (and an empty or atomic
+ * one walked into) becomes `null`: the typed object later drops such a field, an unstructured one
+ * keeps the `null`.
+ */
 function removeNode(v: unknown, toRemove: FieldSet, t: TypeRef): unknown {
   const atom = deduce(resolve(t), v);
   if (atom.map) {
     const m = atom.map;
-    if (!isObject(v)) return REMOVED;
+    if (!isObject(v)) return null;
     const keys = ownKeys(v);
-    if (keys.length === 0 || m.atomic) return REMOVED;
+    if (keys.length === 0 || m.atomic) return null;
     const out: Record<string, unknown> = {};
     for (const k of keys) {
       const pe = pathElement.field(k);
       if (toRemove.hasMember(pe)) continue;
       const sub = toRemove.withPrefix(pe);
-      let val: unknown = v[k];
-      if (!sub.empty) {
-        val = removeNode(val, sub, fieldTypeLenient(m, k));
-        // A value emptied by removal becomes null in Go; the typed object then drops it.
-        if (val === REMOVED) continue;
-      } else val = cloneJson(val);
-      setOwn(out, k, val);
+      setOwn(out, k, sub.empty ? cloneJson(v[k]) : removeNode(v[k], sub, fieldTypeLenient(m, k)));
     }
-    return ownKeys(out).length ? out : REMOVED;
+    return ownKeys(out).length ? out : null;
   }
   if (atom.scalar) return cloneJson(v);
   if (atom.list) {
     const l = atom.list;
-    if (!Array.isArray(v) || v.length === 0 || l.atomic) return REMOVED;
+    if (!Array.isArray(v) || v.length === 0 || l.atomic) return null;
     const items: unknown[] = [];
     for (const item of v) {
       const pe = tryListItemPathElement(l, item);
       if (pe && toRemove.hasMember(pe)) continue;
       const sub = pe ? toRemove.withPrefix(pe) : FieldSet.EMPTY;
-      if (!sub.empty) {
-        const val = removeNode(item, sub, l.elem);
-        if (val !== REMOVED) items.push(val);
-      } else items.push(cloneJson(item));
+      items.push(sub.empty ? cloneJson(item) : removeNode(item, sub, l.elem));
     }
-    return items.length ? items : REMOVED;
+    return items.length ? items : null;
   }
   return cloneJson(v);
 }
 
-/** SMD's `TypedValue.RemoveItems`: `value` without the paths of `toRemove` (a value emptied by removal disappears). */
+/** SMD's `TypedValue.RemoveItems`: `value` without the paths of `toRemove`. */
 export function removeItems(value: unknown, toRemove: FieldSet, schema: StructuralNode | TypeRef): unknown {
   const out = removeNode(value, toRemove, schema);
-  return out === REMOVED ? {} : out;
+  return out === null ? {} : out;
 }
 
 // ---------------------------------------------------------------------------------------------
