@@ -46,7 +46,7 @@ export interface DeleteOptions {
   orphanDependents?: boolean;
 }
 
-/** List options (`metav1.ListOptions`). */
+/** List and watch options (`metav1.ListOptions`). */
 export interface ListOptions {
   labelSelector?: string;
   fieldSelector?: string;
@@ -54,6 +54,34 @@ export interface ListOptions {
   continue?: string;
   resourceVersion?: string;
   resourceVersionMatch?: string;
+  /** Watch only: ask for BOOKMARK events. */
+  allowWatchBookmarks?: boolean;
+  /** Watch only: start with synthetic ADDED events, then the initial-events-end bookmark. */
+  sendInitialEvents?: boolean;
+  /** Ends a watch (or bounds a list) after this many seconds. */
+  timeoutSeconds?: number;
+  /** Alpha (ShardedListAndWatch): `shardRange(object.metadata.uid, '0x..', '0x..') || ...`. */
+  shardSelector?: string;
+}
+
+/** The event types of a watch stream. */
+export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR';
+
+/** One event of a watch stream (`metav1.WatchEvent`); ERROR carries a Status. */
+export interface WatchEvent<T = unknown> {
+  type: WatchEventType;
+  object: T;
+}
+
+/**
+ * A running watch: iterate it for events; it ends on `timeoutSeconds`, when the server closes it
+ * (e.g. a consumer too slow for its buffer) or when `close()` is called. Breaking out of a
+ * `for await` loop closes it too. A closed watch holds no resources in the server.
+ */
+export interface WatchStream<T = unknown> extends AsyncIterable<WatchEvent<T>> {
+  close(): void;
+  /** Resolves when the watch has ended, for whatever reason. */
+  readonly done: Promise<void>;
 }
 
 /** Get options (`metav1.GetOptions`). */
