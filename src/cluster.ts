@@ -9,6 +9,7 @@ import type { ApiRequest, ApiResponse, UserInfo } from './api/request.js';
 import { ADMIN_USER, Client, type ResourceTarget, type WarningHandler } from './client/client.js';
 import { CombinedClock, type ManualClock } from './clock.js';
 import { ControllerLoop } from './controllers/controller-loop.js';
+import { garbageCollector } from './controllers/garbage-collector.js';
 import { namespaceController } from './controllers/namespace.js';
 import { podTerminationController } from './controllers/pod-termination.js';
 import { serviceAccountController } from './controllers/service-account.js';
@@ -106,6 +107,7 @@ export async function createCluster(options: ClusterOptions = {}): Promise<Clust
     namespaceController(ctx, asSystem),
     serviceAccountController(ctx, asSystem),
     podTerminationController(ctx, asSystem),
+    garbageCollector(ctx, asSystem),
   ]);
   const unsubscribe = storage.subscribe((event) => loop.observe(event));
   const stopClock = 'onAdvance' in clock && typeof clock.onAdvance === 'function' ? (clock as CombinedClock).onAdvance((now) => loop.clockMoved(now)) : () => undefined;

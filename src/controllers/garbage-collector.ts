@@ -1,0 +1,185 @@
+/**
+ * The garbage collector: what `ownerReferences` and the deletion propagation policies promise.
+ * - Background: when an owner is gone, its dependents that have no other live owner are deleted;
+ *   dependents that still have one lose the reference to the gone owner.
+ * - Orphan: an owner marked with the `orphan` finalizer first has itself removed from its
+ *   dependents' ownerReferences, then loses the finalizer (and goes).
+ * - Foreground: an owner marked with `foregroundDeletion` has its dependents deleted first; once
+ *   none is left it loses the finalizer (and goes).
+ * Dependents are found through an index of owner uids kept from storage events, not by scanning.
+ */
+import type { EngineContext } from '../api/context.js';
+import { isApiError } from '../api/errors.js';
+import type { ApiRequest, ApiResponse } from '../api/request.js';
+import type { KubeObject } from '../schema/define-kind.js';
+import type { ResolvedKind } from '../schema/registry.js';
+import { cloneJson } from '../storage/freeze.js';
+import type { StorageEvent } from '../storage/storage.js';
+import type { Controller } from './controller-loop.js';
+
+type Send = (req: Omit<ApiRequest, 'user'>) => Promise<ApiResponse>;
+
+interface ObjectRef {
+  bucket: string;
+  namespace: string;
+  name: string;
+}
+
+const FOREGROUND = 'foregroundDeletion';
+const ORPHAN = 'orphan';
+const MANAGER = 'generic-garbage-collector';
+
+function refKey(r: ObjectRef): string {
+  return `${r.bucket}\u0000${r.namespace}\u0000${r.name}`;
+}
+
+function ownerUids(obj: Readonly<KubeObject> | undefined): string[] {
+  const refs = (obj?.metadata?.ownerReferences ?? []) as { uid?: string }[];
+  return refs.map((r) => r.uid ?? '').filter((u) => u !== '');
+}
+
+/** Sets a list field, or drops it when empty (Go's omitempty, as the collector's patches leave it). */
+function setList(meta: Record<string, unknown>, field: string, list: unknown[]): void {
+  if (list.length) meta[field] = list;
+  else delete meta[field];
+}
+
+/** Creates the garbage collector of a cluster. */
+export function garbageCollector(ctx: EngineContext, send: Send): Controller {
+  /** uid → where the object lives, for every object that exists. */
+  const byUid = new Map<string, ObjectRef>();
+  /** owner uid → dependents (by ref key). */
+  const dependents = new Map<string, Map<string, ObjectRef>>();
+
+  const kindOf = (bucket: string): ResolvedKind | undefined => ctx.registry.kinds().find((k) => k.bucket === bucket);
+
+  const read = async (ref: ObjectRef): Promise<KubeObject | undefined> => (await ctx.storage.get(ref))?.value as KubeObject | undefined;
+
+  const resource = (kind: ResolvedKind) => ({ group: kind.group, version: kind.definition.storageVersion.name, resource: kind.definition.plural });
+
+  function index(event: StorageEvent): void {
+    const ref = { bucket: event.bucket, namespace: event.namespace, name: event.name };
+    const uid = (event.object.metadata as { uid?: string } | undefined)?.uid ?? '';
+    for (const owner of ownerUids(event.previous as KubeObject | undefined)) dependents.get(owner)?.delete(refKey(ref));
+    if (event.type === 'DELETED') {
+      if (uid) byUid.delete(uid);
+      return;
+    }
+    if (uid) byUid.set(uid, ref);
+    for (const owner of ownerUids(event.object as KubeObject)) {
+      let set = dependents.get(owner);
+      if (!set) dependents.set(owner, (set = new Map()));
+      set.set(refKey(ref), ref);
+    }
+  }
+
+  /** Writes `obj` changed by `change`, unless it changed meanwhile (then the next event retries). */
+  async function rewrite(ref: ObjectRef, change: (obj: KubeObject) => boolean): Promise<void> {
+    const kind = kindOf(ref.bucket);
+    const current = await read(ref);
+    if (!kind || !current) return;
+    const next = cloneJson(current);
+    if (!change(next)) return;
+    try {
+      await send({
+        verb: 'update',
+        resource: resource(kind),
+        namespace: ref.namespace || undefined,
+        name: ref.name,
+        body: next,
+        writeOptions: { fieldManager: MANAGER },
+      });
+    } catch (e) {
+      if (!isApiError(e, 'NotFound')) throw e;
+    }
+  }
+
+  async function remove(ref: ObjectRef, propagationPolicy: string): Promise<void> {
+    const kind = kindOf(ref.bucket);
+    if (!kind) return;
+    try {
+      await send({ verb: 'delete', resource: resource(kind), namespace: ref.namespace || undefined, name: ref.name, deleteOptions: { propagationPolicy } });
+    } catch (e) {
+      if (!isApiError(e, 'NotFound') && !isApiError(e, 'Conflict')) throw e;
+    }
+  }
+
+  /** An owner is gone: delete its orphaned dependents, drop the dangling reference from the others. */
+  async function ownerGone(uid: string): Promise<void> {
+    for (const ref of [...(dependents.get(uid)?.values() ?? [])]) {
+      const dep = await read(ref);
+      if (!dep) continue;
+      const alive = ownerUids(dep).filter((u) => u !== uid && byUid.has(u));
+      if (alive.length === 0) await remove(ref, 'Background');
+      else {
+        await rewrite(ref, (obj) => {
+          const refs = (obj.metadata?.ownerReferences ?? []) as { uid?: string }[];
+          setList(obj.metadata!, 'ownerReferences', refs.filter((r) => r.uid !== uid));
+          return true;
+        });
+      }
+    }
+    if (!byUid.has(uid)) dependents.delete(uid);
+  }
+
+  async function dropFinalizer(ref: ObjectRef, finalizer: string): Promise<void> {
+    await rewrite(ref, (obj) => {
+      const list = obj.metadata?.finalizers ?? [];
+      if (!list.includes(finalizer)) return false;
+      setList(obj.metadata!, 'finalizers', list.filter((f) => f !== finalizer));
+      return true;
+    });
+  }
+
+  async function ownerDeleting(ref: ObjectRef): Promise<void> {
+    const owner = await read(ref);
+    const uid = owner?.metadata?.uid;
+    if (!owner?.metadata?.deletionTimestamp || !uid) return;
+    const finalizers = owner.metadata.finalizers ?? [];
+    const deps = [...(dependents.get(uid)?.values() ?? [])];
+    if (finalizers.includes(ORPHAN)) {
+      for (const dep of deps) {
+        await rewrite(dep, (obj) => {
+          const refs = (obj.metadata?.ownerReferences ?? []) as { uid?: string }[];
+          if (!refs.some((r) => r.uid === uid)) return false;
+          setList(obj.metadata!, 'ownerReferences', refs.filter((r) => r.uid !== uid));
+          return true;
+        });
+      }
+      await dropFinalizer(ref, ORPHAN);
+    } else if (finalizers.includes(FOREGROUND)) {
+      for (const dep of deps) {
+        const d = await read(dep);
+        if (d && !d.metadata?.deletionTimestamp) await remove(dep, 'Foreground');
+      }
+      // Done when no dependent is left; the dependents' DELETED events bring us back here.
+      if ((dependents.get(uid)?.size ?? 0) === 0) await dropFinalizer(ref, FOREGROUND);
+    }
+  }
+
+  return {
+    name: 'garbage-collector',
+    observe(event: StorageEvent): readonly string[] {
+      index(event);
+      const work: string[] = [];
+      const meta = event.object.metadata as KubeObject['metadata'];
+      const uid = meta?.uid ?? '';
+      if (event.type === 'DELETED') {
+        if (uid && dependents.has(uid)) work.push(`gone\u0000${uid}`);
+        // A dependent went: an owner waiting in foreground deletion may be done.
+        for (const owner of ownerUids(event.object as KubeObject)) {
+          const ownerRef = byUid.get(owner);
+          if (ownerRef) work.push(`deleting\u0000${refKey(ownerRef)}`);
+        }
+      } else if (meta?.deletionTimestamp && (meta.finalizers ?? []).some((f) => f === ORPHAN || f === FOREGROUND)) {
+        work.push(`deleting\u0000${refKey({ bucket: event.bucket, namespace: event.namespace, name: event.name })}`);
+      }
+      return work;
+    },
+    async reconcile(key: string): Promise<void> {
+      const [what, a, b, c] = key.split('\u0000') as [string, string, string?, string?];
+      if (what === 'gone') await ownerGone(a);
+      else await ownerDeleting({ bucket: a, namespace: b ?? '', name: c ?? '' });
+    },
+  };
+}
