@@ -17,6 +17,11 @@ import { builtinKinds } from './kinds/index.js';
 import type { KindDefinition, KubeObject } from './schema/define-kind.js';
 import { KindRegistry } from './schema/registry.js';
 import { MemoryStorage } from './storage/memory.js';
+import { WatchHub } from './api/watch/hub.js';
+import { DEFAULT_CONTINUE_TOKEN_TTL_MS } from './api/verbs/list.js';
+import { DEFAULT_BOOKMARK_INTERVAL_MS, DEFAULT_WATCH_BUFFER_SIZE } from './api/verbs/watch.js';
+import { createFetchHandler, type FetchHandler } from './http/handler.js';
+import { listen, type Listening, type ListenOptions } from './http/listen.js';
 import type { Storage } from './storage/storage.js';
 
 /** Options of {@link createCluster}. */
@@ -36,6 +41,18 @@ export interface ClusterOptions {
   featureGates?: Record<string, boolean>;
   /** Extra kinds to serve besides the built-in ones. */
   kinds?: readonly KindDefinition[];
+  /**
+   * How long the default in-memory storage keeps the history of changes (reads at a past
+   * resourceVersion, watches from one), on the cluster clock; 5 minutes by default. Ignored when
+   * `storage` is given.
+   */
+  historyRetentionMs?: number;
+  /** How long a list's continue token stays valid, on the cluster clock; 5 minutes by default. */
+  continueTokenTtlMs?: number;
+  /** How often a watch with `allowWatchBookmarks` gets a BOOKMARK, on the cluster clock; 1 minute by default. */
+  bookmarkIntervalMs?: number;
+  /** How many unread events a watcher may fall behind before the server closes it; 1000 by default. */
+  watchBufferSize?: number;
 }
 
 /** Options of {@link Cluster.load}. */
@@ -64,6 +81,12 @@ export interface Cluster {
   load(text: string, options?: LoadOptions): Promise<KubeObject[]>;
   /** Resolves once the built-in controllers have nothing left to do. */
   settle(): Promise<void>;
+  /** The HTTP door as a Fetch-standard function: serves the Kubernetes API for one request. */
+  fetch(request: Request): Promise<Response>;
+  /** Serves the Kubernetes API over HTTP (node:http) on `127.0.0.1` and a free port by default. */
+  listen(options?: ListenOptions): Promise<Listening>;
+  /** How many watches are open (0 once every watch has ended or been closed). */
+  readonly activeWatchers: number;
   /** Stops controllers and closes storage. */
   close(): Promise<void>;
 }
@@ -84,7 +107,8 @@ export async function createCluster(options: ClusterOptions = {}): Promise<Clust
   const apiDomain = options.apiDomain ?? 'k8s.io';
   const reservedDomain = options.reservedDomain ?? 'kubernetes.io';
   const clock = makeClock(options.clock);
-  const storage = options.storage ?? new MemoryStorage();
+  const storage = options.storage ?? new MemoryStorage({ now: () => clock.now(), historyRetentionMs: options.historyRetentionMs });
+  const watchHub = new WatchHub(storage);
   const gates = options.featureGates ?? {};
   const registry = new KindRegistry({ apiDomain });
   for (const kind of [...builtinKinds, ...(options.kinds ?? [])]) registry.add(kind);
@@ -99,6 +123,10 @@ export async function createCluster(options: ClusterOptions = {}): Promise<Clust
     newUid,
     randomSuffix: randomNameSuffix,
     kindState: new Map(),
+    watchHub,
+    continueTokenTtlMs: options.continueTokenTtlMs ?? DEFAULT_CONTINUE_TOKEN_TTL_MS,
+    bookmarkIntervalMs: options.bookmarkIntervalMs ?? DEFAULT_BOOKMARK_INTERVAL_MS,
+    watchBufferSize: options.watchBufferSize ?? DEFAULT_WATCH_BUFFER_SIZE,
   };
   const request = (req: ApiRequest) => handle(ctx, req);
   const asSystem = (req: Omit<ApiRequest, 'user'>) => request({ ...req, user: SYSTEM_USER });
@@ -110,7 +138,13 @@ export async function createCluster(options: ClusterOptions = {}): Promise<Clust
     garbageCollector(ctx, asSystem),
   ]);
   const unsubscribe = storage.subscribe((event) => loop.observe(event));
-  const stopClock = 'onAdvance' in clock && typeof clock.onAdvance === 'function' ? (clock as CombinedClock).onAdvance((now) => loop.clockMoved(now)) : () => undefined;
+  const stopClock =
+    'onAdvance' in clock && typeof clock.onAdvance === 'function'
+      ? (clock as CombinedClock).onAdvance((now) => {
+          loop.clockMoved(now);
+          watchHub.clockMoved(now);
+        })
+      : () => undefined;
 
   const resolve = (target: ResourceTarget | KindDefinition) => {
     if ('kind' in target && 'versions' in target) {
@@ -133,22 +167,37 @@ export async function createCluster(options: ClusterOptions = {}): Promise<Clust
   }
   await loop.settle();
 
-  return {
+  let fetchHandler: FetchHandler | undefined;
+  const servers = new Set<Listening>();
+  const cluster: Cluster = {
     client,
     clock,
     registry,
     apiDomain,
     reservedDomain,
     request,
+    fetch: (req) => (fetchHandler ??= createFetchHandler(cluster))(req),
+    async listen(listenOptions) {
+      const server = await listen((req) => cluster.fetch(req), listenOptions);
+      servers.add(server);
+      return { ...server, close: () => (servers.delete(server), server.close()) };
+    },
     load: (text, loadOptions) => loadManifests(registry, request, text, loadOptions ?? {}),
     settle: () => loop.settle(),
+    get activeWatchers() {
+      return watchHub.activeWatchers;
+    },
     async close() {
+      await Promise.all([...servers].map((s) => s.close()));
+      servers.clear();
       loop.close();
+      watchHub.close();
       stopClock();
       unsubscribe();
       await storage.close();
     },
   };
+  return cluster;
 }
 
 /** Creates every object in a YAML or JSON text (documents, and items of `kind: List`). */

@@ -56,6 +56,7 @@ export {
   type KindDeclaration,
   type KindDefinition,
   type KindStrategy,
+  type PrinterColumn,
   type KindVersion,
   type KubeObject,
   type ObjectMetaLike,
@@ -81,3 +82,4 @@ export * as kinds from './kinds/index.js';
 export { ObjectMeta as ObjectMetaSchema } from './kinds/types/meta-v1.js';
 export { parseJson, JsonSyntaxError, type ParsedJson } from './codec/json.js';
 export { parseYamlDocuments, YamlSyntaxError, type ParsedYamlDocument } from './codec/yaml.js';
+export { createFetchHandler, kubeconfigFor, type FetchHandler, type FetchHandlerOptions, type HttpCluster, type ListenOptions, type Listening } from './http/index.js';

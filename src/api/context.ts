@@ -8,6 +8,7 @@ import type { KindRegistry, ResolvedKind } from '../schema/registry.js';
 import { DryRunStorage } from '../storage/dry-run.js';
 import type { Storage } from '../storage/storage.js';
 import type { ApiRequest } from './request.js';
+import type { WatchHub } from './watch/hub.js';
 
 /** Settings and services shared by all verbs of one cluster. */
 export interface EngineContext {
@@ -23,6 +24,14 @@ export interface EngineContext {
   randomSuffix(): string;
   /** Per-cluster state of kinds (see `KindContext.state`). */
   readonly kindState: Map<string, unknown>;
+  /** Fans committed changes out to watches. */
+  readonly watchHub: WatchHub;
+  /** How long a list's continue token stays valid, on the cluster clock. */
+  readonly continueTokenTtlMs: number;
+  /** How often a watch with `allowWatchBookmarks` gets a BOOKMARK, on the cluster clock. */
+  readonly bookmarkIntervalMs: number;
+  /** How many unread events a watcher may fall behind before it is closed. */
+  readonly watchBufferSize: number;
 }
 
 /** Kubernetes' alphabet for generated names: no vowels, no confusable characters. */

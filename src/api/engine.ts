@@ -13,6 +13,7 @@ import { get } from './verbs/get.js';
 import { list } from './verbs/list.js';
 import { patch } from './verbs/patch.js';
 import { update } from './verbs/update.js';
+import { watch } from './verbs/watch.js';
 
 /** 404 for a resource the server does not serve, as Kubernetes answers it. */
 function resourceNotFound(): ApiError {
@@ -56,6 +57,8 @@ export async function handle(ctx: EngineContext, req: ApiRequest): Promise<ApiRe
         return await get(ctx, kind, req);
       case 'list':
         return await list(ctx, kind, req, version);
+      case 'watch':
+        return await watch(ctx, kind, req, version);
       case 'create':
         return await create(ctx, kind, req, version);
       case 'update':

@@ -6,6 +6,7 @@ import type { KubeObject } from '../schema/define-kind.js';
 import type { ResolvedKind } from '../schema/registry.js';
 import { fieldLabelNotSupportedMessage, parseFieldSelector, unknownFieldSelectorMessage, SelectorParseError as FieldParseError } from '../selectors/field-selector.js';
 import { parseLabelSelector, SelectorParseError as LabelParseError } from '../selectors/label-selector.js';
+import { parseShardSelector, ShardSelectorParseError, type ShardSelector } from '../selectors/shard-selector.js';
 import { badRequest } from './errors.js';
 import type { ListOptions } from './request.js';
 
@@ -14,6 +15,10 @@ export interface Selection {
   readonly all: boolean;
   /** True when the selection filters on labels or fields (Kubernetes then omits remainingItemCount). */
   readonly filtered: boolean;
+  /** The name a field selector pins (`metadata.name=x`), for single-object watches. */
+  readonly exactName?: string;
+  /** The namespace a field selector pins (`metadata.namespace=x`). */
+  readonly exactNamespace?: string;
   matches(obj: Readonly<KubeObject>): boolean;
 }
 
@@ -30,8 +35,11 @@ function fieldGetter(kind: ResolvedKind, field: string): Getter | undefined {
   return def.selectableFields?.[field] as Getter | undefined;
 }
 
-/** Compiles the selectors of `options` for `kind`; throws 400 on a bad or unsupported selector. */
-export function compileSelection(kind: ResolvedKind, options: ListOptions | undefined): Selection {
+/**
+ * Compiles the selectors of `options` for `kind`; throws 400 on a bad or unsupported selector.
+ * The shard selector counts only when the ShardedListAndWatch gate is on (`shardSelectors`).
+ */
+export function compileSelection(kind: ResolvedKind, options: ListOptions | undefined, shardSelectors = true): Selection {
   let labels;
   let fields;
   try {
@@ -46,6 +54,16 @@ export function compileSelection(kind: ResolvedKind, options: ListOptions | unde
     if (e instanceof FieldParseError) throw badRequest(e.message);
     throw e;
   }
+  let shards: ShardSelector | undefined;
+  if (shardSelectors && options?.shardSelector) {
+    try {
+      shards = parseShardSelector(options.shardSelector);
+    } catch (e) {
+      if (e instanceof ShardSelectorParseError) throw badRequest(e.message);
+      throw e;
+    }
+    if (shards.empty()) shards = undefined;
+  }
   const getters = new Map<string, Getter>();
   for (const r of fields.requirements) {
     const g = fieldGetter(kind, r.field);
@@ -58,12 +76,16 @@ export function compileSelection(kind: ResolvedKind, options: ListOptions | unde
   const fieldsAll = fields.empty();
   const fieldSel = fields;
   const labelSel = labels;
+  const all = labelsAll && fieldsAll && !shards;
   return {
-    all: labelsAll && fieldsAll,
-    filtered: !(labelsAll && fieldsAll),
+    all,
+    filtered: !all,
+    exactName: getters.has('metadata.name') ? fieldSel.exactValue('metadata.name') : undefined,
+    exactNamespace: getters.has('metadata.namespace') && kind.namespaced ? fieldSel.exactValue('metadata.namespace') : undefined,
     matches(obj) {
       if (!labelsAll && !labelSel.matches(obj.metadata?.labels)) return false;
       if (!fieldsAll && !fieldSel.matches((f) => getters.get(f)?.(obj) ?? '')) return false;
+      if (shards && !shards.matches(obj)) return false;
       return true;
     },
   };

@@ -3,7 +3,7 @@
  * engine. Results are the caller's own mutable copies; nothing a caller holds reaches the store.
  */
 import type { Status } from '../api/errors.js';
-import type { ApiRequest, ApiResponse, DeleteOptions, GroupVersionResource, PatchType, UserInfo } from '../api/request.js';
+import type { ApiRequest, ApiResponse, DeleteOptions, GroupVersionResource, PatchType, UserInfo, WatchEvent, WatchStream } from '../api/request.js';
 import type { ObjectList } from '../api/verbs/list.js';
 import type { DeletedStatus } from '../api/verbs/delete.js';
 import type { KindDefinition, KubeObject } from '../schema/define-kind.js';
@@ -63,6 +63,22 @@ export interface ClientListOptions {
   continue?: string;
   resourceVersion?: string;
   resourceVersionMatch?: string;
+  /** Alpha (ShardedListAndWatch): `shardRange(object.metadata.uid, '0x0', '0x8000000000000000')`. */
+  shardSelector?: string;
+}
+
+/** Options of watch; without `namespace`, a namespaced kind is watched across all namespaces. */
+export interface ClientWatchOptions {
+  namespace?: string;
+  labelSelector?: string;
+  fieldSelector?: string;
+  /** Alpha (ShardedListAndWatch): `shardRange(object.metadata.uid, '0x0', '0x8000000000000000')`. */
+  shardSelector?: string;
+  resourceVersion?: string;
+  resourceVersionMatch?: string;
+  allowWatchBookmarks?: boolean;
+  sendInitialEvents?: boolean;
+  timeoutSeconds?: number;
 }
 
 /** Options of delete. */
@@ -170,6 +186,34 @@ export class ResourceClient<T extends KubeObject = KubeObject> {
     const { namespace, ...listOptions } = options;
     const res = await this.call({ verb: 'list', namespace: this.namespaced === false ? undefined : namespace, listOptions });
     return cloneJson(res.body as ObjectList) as unknown as List<T>;
+  }
+
+  /**
+   * Starts a watch. Iterate the stream with `for await`; breaking out of the loop (or `close()`)
+   * ends the watch and releases it in the server. Event objects are the caller's own copies; an
+   * ERROR event carries a `Status`, a BOOKMARK only kind, apiVersion and metadata.resourceVersion.
+   */
+  async watch(options: ClientWatchOptions = {}): Promise<WatchStream<T>> {
+    const { namespace, ...listOptions } = options;
+    const res = await this.call({ verb: 'watch', namespace: this.namespaced === false ? undefined : namespace, listOptions });
+    const inner = res.body as WatchStream;
+    return {
+      done: inner.done,
+      close: () => inner.close(),
+      [Symbol.asyncIterator]() {
+        const it = inner[Symbol.asyncIterator]();
+        return {
+          next: async () => {
+            const r = await it.next();
+            return r.done ? r : { value: { type: r.value.type, object: cloneJson(r.value.object) as T }, done: false };
+          },
+          return: async () => {
+            inner.close();
+            return { value: undefined, done: true };
+          },
+        } as AsyncIterator<WatchEvent<T>>;
+      },
+    };
   }
 
   /** Deletes one object; answers the object (marked or deleted, per kind) or a Success Status. */

@@ -115,6 +115,20 @@ export interface KindStrategy<T extends KubeObject = KubeObject> {
   warnings?(obj: T, old: Readonly<T> | undefined, ctx: KindContext): string[];
 }
 
+/**
+ * A column of `kubectl get` (a `meta.k8s.io/v1` Table column after `Name`). A `date` column's value
+ * is a timestamp, printed as an age (`5m`, `3d2h`) as Kubernetes prints `creationTimestamp`.
+ */
+export interface PrinterColumn<T extends KubeObject = KubeObject> {
+  readonly name: string;
+  readonly type: 'string' | 'integer' | 'number' | 'boolean' | 'date';
+  readonly format?: string;
+  readonly description?: string;
+  /** 0 shows by default; higher shows with `-o wide`. */
+  readonly priority?: number;
+  readonly value: Bivariant<(obj: Readonly<T>) => string | number | boolean | undefined>;
+}
+
 /** The declaration of a kind. */
 export interface KindDeclaration<T extends KubeObject = KubeObject> {
   /** API group; `''` is the core group. `{api_domain}` is replaced by the cluster's API domain. */
@@ -175,6 +189,11 @@ export interface KindDeclaration<T extends KubeObject = KubeObject> {
    * default. Kubernetes' Node and Namespace accept only `metadata.name`.
    */
   readonly metadataFieldSelectors?: readonly ('metadata.name' | 'metadata.namespace')[];
+  /**
+   * The Table columns after `Name` (`kubectl get`). Without them a kind prints `Name` and `Age`;
+   * with them, `Age` is appended unless a column of that name is declared.
+   */
+  readonly printerColumns?: readonly PrinterColumn<T>[];
 }
 
 /** A declared kind: the declaration plus what the server derives from it. */

@@ -9,7 +9,9 @@ import {
   StorageKeyError,
   type ObjectKey,
   type Storage,
+  type StorageChangesOptions,
   type StorageEvent,
+  type StorageGetOptions,
   type StorageListOptions,
   type StorageListResult,
   type StoredObject,
@@ -23,8 +25,16 @@ export class DryRunStorage implements Storage {
     return this.inner.currentRevision();
   }
 
-  get(key: ObjectKey): Promise<StoredObject | undefined> {
-    return this.inner.get(key);
+  compactedRevision(): Promise<number> {
+    return this.inner.compactedRevision();
+  }
+
+  get(key: ObjectKey, options?: StorageGetOptions): Promise<StoredObject | undefined> {
+    return this.inner.get(key, options);
+  }
+
+  changesSince(bucket: string, revision: number, options?: StorageChangesOptions): Promise<StorageEvent[]> {
+    return this.inner.changesSince(bucket, revision, options);
   }
 
   list(bucket: string, options?: StorageListOptions): Promise<StorageListResult> {

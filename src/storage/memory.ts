@@ -1,25 +1,64 @@
 /**
  * The default storage: everything in memory. A get is a map lookup; a list walks a sorted key
  * index of one bucket (and of one namespace when asked), never the whole store.
+ *
+ * History: every committed change is kept in a log for a retention window measured on the
+ * cluster clock (5 minutes by default), like etcd before compaction. Reading the past never
+ * copies the store: a snapshot at revision R is the current state with the changes made after R
+ * undone on the fly (each log entry remembers the object before the change), so a page costs
+ * O(limit + changes since R + log n).
  */
 import { deepFreeze } from './freeze.js';
 import { SortedKeys } from './sorted-keys.js';
 import {
+  StorageCompactedError,
   StorageConflictError,
+  StorageFutureRevisionError,
   StorageKeyError,
   type ObjectKey,
   type Storage,
+  type StorageChangesOptions,
   type StorageEvent,
+  type StorageGetOptions,
   type StorageListOptions,
   type StorageListResult,
   type StoredObject,
   type StoredValue,
 } from './storage.js';
 
+/** One committed change, as the history keeps it. */
+interface LogEntry {
+  readonly revision: number;
+  readonly time: number;
+  readonly bucket: string;
+  readonly key: string;
+  readonly event: StorageEvent;
+  /** The object before this change (undefined for a create). */
+  readonly before: StoredObject | undefined;
+  /** The previous retained change of the same key (cut when that one is compacted). */
+  prior: LogEntry | undefined;
+}
+
 interface Bucket {
   readonly objects: Map<string, StoredObject>;
   readonly order: SortedKeys;
+  /** This bucket's changes in revision order; entries before `head` are compacted. */
+  log: LogEntry[];
+  head: number;
+  /** The newest retained change of each key. */
+  readonly latest: Map<string, LogEntry>;
 }
+
+/** Options of {@link MemoryStorage}. */
+export interface MemoryStorageOptions {
+  /** The clock history retention is measured on (epoch milliseconds); `Date.now` by default. */
+  now?: () => number;
+  /** How long changes are kept for reads in the past and watches from a revision (default 5 minutes). */
+  historyRetentionMs?: number;
+}
+
+/** The default history retention: 5 minutes, as the API server's etcd compaction interval. */
+export const DEFAULT_HISTORY_RETENTION_MS = 5 * 60 * 1000;
 
 function indexKey(namespace: string, name: string): string {
   return namespace ? `${namespace}/${name}` : name;
@@ -31,27 +70,131 @@ function stamp(value: Record<string, unknown>, revision: number): StoredValue {
   return deepFreeze({ ...value, metadata });
 }
 
+/** Index of the first entry of `log` (from `head`) whose revision is `> revision`. */
+function firstAfter(log: readonly LogEntry[], head: number, revision: number): number {
+  let lo = head;
+  let hi = log.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (log[mid]!.revision <= revision) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** The first key after every key starting with `prefix` (`prefix` ends with `/`). */
+function prefixEnd(prefix: string): string {
+  return `${prefix.slice(0, -1)}0`; // '0' is the character after '/'
+}
+
 /** In-memory {@link Storage}. */
 export class MemoryStorage implements Storage {
   private revision = 0;
+  private compacted = 0;
   private readonly buckets = new Map<string, Bucket>();
   private readonly listeners = new Set<(event: StorageEvent) => void>();
+  /** Every bucket's changes in revision order (for compaction); entries before `historyHead` are gone. */
+  private history: LogEntry[] = [];
+  private historyHead = 0;
+  private readonly now: () => number;
+  private readonly retentionMs: number;
+
+  constructor(options: MemoryStorageOptions = {}) {
+    this.now = options.now ?? Date.now;
+    this.retentionMs = options.historyRetentionMs ?? DEFAULT_HISTORY_RETENTION_MS;
+  }
 
   async currentRevision(): Promise<number> {
     return this.revision;
   }
 
-  async get(key: ObjectKey): Promise<StoredObject | undefined> {
-    return this.buckets.get(key.bucket)?.objects.get(indexKey(key.namespace, key.name));
+  async compactedRevision(): Promise<number> {
+    this.compact();
+    return this.compacted;
+  }
+
+  async get(key: ObjectKey, options: StorageGetOptions = {}): Promise<StoredObject | undefined> {
+    const b = this.buckets.get(key.bucket);
+    const k = indexKey(key.namespace, key.name);
+    const current = b?.objects.get(k);
+    if (options.revision === undefined) return current;
+    this.checkReadable(options.revision);
+    if (!b) return undefined;
+    let earliest: LogEntry | undefined;
+    for (let e = b.latest.get(k); e && e.revision > options.revision; e = e.prior) earliest = e;
+    return earliest ? earliest.before : current;
   }
 
   async list(bucket: string, options: StorageListOptions = {}): Promise<StorageListResult> {
+    const revision = options.revision ?? this.revision;
+    if (options.revision !== undefined) this.checkReadable(options.revision);
     const b = this.buckets.get(bucket);
-    if (!b) return { items: [], revision: this.revision };
+    if (!b) return { items: [], revision };
     const prefix = options.namespace ? `${options.namespace}/` : '';
+    const after = options.after !== undefined && options.after >= prefix ? options.after : undefined;
+    const inRange = (k: string) => k.startsWith(prefix) && (after === undefined || k > after);
+
+    // Undo the changes made after `revision`: the first change of a key after it tells its state then.
+    const past = new Map<string, StoredObject | undefined>();
+    for (let i = firstAfter(b.log, b.head, revision); i < b.log.length; i++) {
+      const e = b.log[i]!;
+      if (!past.has(e.key) && inRange(e.key)) past.set(e.key, e.before);
+    }
+    // Keys that existed then but are gone now are merged into the walk of the current keys.
+    const gone = [...past.entries()].filter(([k, v]) => v !== undefined && !b.objects.has(k)).map(([k]) => k);
+    gone.sort((x, y) => (x < y ? -1 : x > y ? 1 : 0));
+
+    const limit = options.limit !== undefined && options.limit > 0 ? options.limit : Infinity;
+    const filter = options.filter;
     const items: StoredObject[] = [];
-    for (const k of b.order.range(prefix)) items.push(b.objects.get(k)!);
-    return { items, revision: this.revision };
+    let more = false;
+    let i = after === undefined ? b.order.lowerBound(prefix) : b.order.upperBound(after);
+    let j = 0;
+    for (;;) {
+      const ck = b.order.at(i);
+      const current = ck !== undefined && ck.startsWith(prefix) ? ck : undefined;
+      const goneKey = gone[j];
+      let key: string;
+      if (current !== undefined && (goneKey === undefined || current < goneKey)) {
+        key = current;
+        i++;
+      } else if (goneKey !== undefined) {
+        key = goneKey;
+        j++;
+      } else break;
+      const obj = past.has(key) ? past.get(key) : b.objects.get(key);
+      if (!obj || (filter && !filter(obj.value))) continue;
+      if (items.length >= limit) {
+        more = true;
+        break;
+      }
+      items.push(obj);
+    }
+    if (!more) return { items, revision, more };
+    if (filter) return { items, revision, more };
+    // Unfiltered: count what follows the last item in the snapshot, in O(log n + changes).
+    const last = indexKey(items[items.length - 1]!.namespace, items[items.length - 1]!.name);
+    const end = prefix ? b.order.lowerBound(prefixEnd(prefix)) : b.order.size;
+    let remaining = end - b.order.upperBound(last);
+    for (const [k, v] of past) {
+      if (k <= last) continue;
+      const now = b.objects.has(k);
+      if (now && v === undefined) remaining--;
+      else if (!now && v !== undefined) remaining++;
+    }
+    return { items, revision, more, remaining };
+  }
+
+  async changesSince(bucket: string, revision: number, options: StorageChangesOptions = {}): Promise<StorageEvent[]> {
+    this.checkReadable(revision);
+    const b = this.buckets.get(bucket);
+    if (!b) return [];
+    const out: StorageEvent[] = [];
+    for (let i = firstAfter(b.log, b.head, revision); i < b.log.length; i++) {
+      const e = b.log[i]!.event;
+      if (options.namespace === undefined || e.namespace === options.namespace) out.push(e);
+    }
+    return out;
   }
 
   async create(key: ObjectKey, value: Record<string, unknown>): Promise<StoredObject> {
@@ -62,7 +205,7 @@ export class MemoryStorage implements Storage {
     const stored: StoredObject = { namespace: key.namespace, name: key.name, revision, value: stamp(value, revision) };
     b.objects.set(k, stored);
     b.order.insert(k);
-    this.emit({ type: 'ADDED', bucket: key.bucket, namespace: key.namespace, name: key.name, revision, object: stored.value });
+    this.commit(b, k, undefined, { type: 'ADDED', bucket: key.bucket, namespace: key.namespace, name: key.name, revision, object: stored.value });
     return stored;
   }
 
@@ -75,7 +218,7 @@ export class MemoryStorage implements Storage {
     const revision = ++this.revision;
     const stored: StoredObject = { namespace: key.namespace, name: key.name, revision, value: stamp(value, revision) };
     b.objects.set(k, stored);
-    this.emit({
+    this.commit(b, k, current, {
       type: 'MODIFIED',
       bucket: key.bucket,
       namespace: key.namespace,
@@ -96,7 +239,7 @@ export class MemoryStorage implements Storage {
     const revision = ++this.revision;
     b.objects.delete(k);
     b.order.remove(k);
-    this.emit({
+    this.commit(b, k, current, {
       type: 'DELETED',
       bucket: key.bucket,
       namespace: key.namespace,
@@ -120,10 +263,52 @@ export class MemoryStorage implements Storage {
   private bucket(name: string): Bucket {
     let b = this.buckets.get(name);
     if (!b) {
-      b = { objects: new Map(), order: new SortedKeys() };
+      b = { objects: new Map(), order: new SortedKeys(), log: [], head: 0, latest: new Map() };
       this.buckets.set(name, b);
     }
     return b;
+  }
+
+  /** Reads at `revision` need it to be neither compacted nor in the future. */
+  private checkReadable(revision: number): void {
+    if (revision > this.revision) throw new StorageFutureRevisionError(revision, this.revision);
+    this.compact();
+    if (revision < this.compacted) throw new StorageCompactedError(revision, this.compacted);
+  }
+
+  /** Records a committed change in the history, then tells the listeners. */
+  private commit(b: Bucket, key: string, before: StoredObject | undefined, event: StorageEvent): void {
+    const entry: LogEntry = { revision: event.revision, time: this.now(), bucket: event.bucket, key, event, before, prior: b.latest.get(key) };
+    b.log.push(entry);
+    b.latest.set(key, entry);
+    this.history.push(entry);
+    this.compact();
+    this.emit(event);
+  }
+
+  /** Drops changes older than the retention window (the newest dropped revision stays readable). */
+  private compact(): void {
+    const horizon = this.now() - this.retentionMs;
+    let dropped = false;
+    while (this.historyHead < this.history.length) {
+      const e = this.history[this.historyHead]!;
+      if (e.time > horizon) break;
+      this.historyHead++;
+      dropped = true;
+      this.compacted = e.revision;
+      const b = this.buckets.get(e.bucket)!;
+      b.head++;
+      e.prior = undefined;
+      if (b.latest.get(e.key) === e) b.latest.delete(e.key);
+      if (b.head > 1024 && b.head * 2 > b.log.length) {
+        b.log = b.log.slice(b.head);
+        b.head = 0;
+      }
+    }
+    if (dropped && this.historyHead > 1024 && this.historyHead * 2 > this.history.length) {
+      this.history = this.history.slice(this.historyHead);
+      this.historyHead = 0;
+    }
   }
 
   private emit(event: StorageEvent): void {

@@ -21,6 +21,17 @@ export class SortedKeys {
     return lo;
   }
 
+  /** The key at position `i` (undefined past the end). */
+  at(i: number): string | undefined {
+    return this.keys[i];
+  }
+
+  /** Index of the first key `> key`. */
+  upperBound(key: string): number {
+    const i = this.lowerBound(key);
+    return this.keys[i] === key ? i + 1 : i;
+  }
+
   insert(key: string): void {
     const i = this.lowerBound(key);
     if (this.keys[i] !== key) this.keys.splice(i, 0, key);

@@ -24,16 +24,68 @@ export interface StoredObject {
   readonly value: StoredValue;
 }
 
+/** Options of {@link Storage.get}. */
+export interface StorageGetOptions {
+  /**
+   * Read the object as it was at this revision (it must not be older than
+   * {@link Storage.compactedRevision}, nor newer than the current one). The latest when undefined.
+   */
+  revision?: number;
+}
+
 /** Options of {@link Storage.list}. */
 export interface StorageListOptions {
   /** Only this namespace; all namespaces when undefined. */
   namespace?: string;
+  /** Read the bucket as it was at this revision (a snapshot); the latest when undefined. */
+  revision?: number;
+  /** Start after this key (`namespace/name`, or `name` for cluster-scoped objects). */
+  after?: string;
+  /** Only objects for which this is true (applied while walking, so `limit` counts matches). */
+  filter?: (value: StoredValue) => boolean;
+  /** At most this many items; then `more` tells whether anything (matching) is left. */
+  limit?: number;
 }
 
 /** The result of a list: the objects in key order and the revision the list was read at. */
 export interface StorageListResult {
   readonly items: readonly StoredObject[];
   readonly revision: number;
+  /** True when `limit` cut the list short and a later key (matching `filter`) exists. */
+  readonly more?: boolean;
+  /** When `more` and no `filter`: how many objects follow the last item (Kubernetes' remainingItemCount). */
+  readonly remaining?: number;
+}
+
+/** Options of {@link Storage.changesSince}. */
+export interface StorageChangesOptions {
+  /** Only changes in this namespace. */
+  namespace?: string;
+}
+
+/**
+ * Thrown by reads at a revision older than the history kept (as etcd answers a compacted revision).
+ * `compacted` is the oldest revision that can still be read.
+ */
+export class StorageCompactedError extends Error {
+  constructor(
+    readonly requested: number,
+    readonly compacted: number,
+  ) {
+    super(`revision ${requested} has been compacted (oldest readable: ${compacted})`);
+    this.name = 'StorageCompactedError';
+  }
+}
+
+/** Thrown by reads at a revision that has not been written yet. */
+export class StorageFutureRevisionError extends Error {
+  constructor(
+    readonly requested: number,
+    readonly current: number,
+  ) {
+    super(`revision ${requested} is a future revision (current: ${current})`);
+    this.name = 'StorageFutureRevisionError';
+  }
 }
 
 /** A change to one object, as the watch hub receives it. */
@@ -77,9 +129,23 @@ export class StorageConflictError extends Error {
 export interface Storage {
   /** The newest revision written (0 before the first write). */
   currentRevision(): Promise<number>;
-  get(key: ObjectKey): Promise<StoredObject | undefined>;
-  /** Objects of a bucket in Kubernetes key order (namespace, then name). */
+  /**
+   * The oldest revision that can still be read: history older than the retention window is
+   * dropped (like etcd compaction); reads and `changesSince` below it fail with
+   * {@link StorageCompactedError}.
+   */
+  compactedRevision(): Promise<number>;
+  get(key: ObjectKey, options?: StorageGetOptions): Promise<StoredObject | undefined>;
+  /**
+   * Objects of a bucket in Kubernetes key order (namespace, then name), optionally as of a past
+   * revision, after a key, filtered and limited. Costs O(limit + changes since `revision` + log n).
+   */
   list(bucket: string, options?: StorageListOptions): Promise<StorageListResult>;
+  /**
+   * The committed changes of a bucket after `revision`, oldest first (what a watch from that
+   * revision replays). Fails with {@link StorageCompactedError} when that history is gone.
+   */
+  changesSince(bucket: string, revision: number, options?: StorageChangesOptions): Promise<StorageEvent[]>;
   /**
    * Stores a new object; fails with {@link StorageKeyError} when the key exists. Writes take
    * ownership of `value`: it is frozen, never copied, so callers pass a copy they will not touch.

@@ -34,6 +34,7 @@ export const ConfigMapKind = defineKind<ConfigMap>({
   shortNames: ['cm'],
   scope: 'Namespaced',
   versions: [{ name: 'v1', schema: ConfigMapSchema, served: true, storage: true }],
+  printerColumns: [{ name: 'Data', type: 'integer', description: 'Number of keys', value: (cm) => Object.keys(cm.data ?? {}).length + Object.keys(cm.binaryData ?? {}).length }],
   strategy: {
     defaults(cm) {
       // Empty maps are never serialized by Kubernetes.

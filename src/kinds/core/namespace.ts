@@ -43,6 +43,7 @@ export const NamespaceKind = defineKind<Namespace>({
   shortNames: ['ns'],
   scope: 'Cluster',
   versions: [{ name: 'v1', schema: NamespaceSchema, served: true, storage: true }],
+  printerColumns: [{ name: 'Status', type: 'string', description: 'The status of the namespace', value: (ns) => ns.status?.phase }],
   nameValidator: validateNamespaceName,
   statusSubresource: true,
   unsupportedVerbs: ['deletecollection'],

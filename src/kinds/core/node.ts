@@ -27,6 +27,31 @@ export const NodeKind = defineKind<Node>({
   shortNames: ['no'],
   scope: 'Cluster',
   versions: [{ name: 'v1', schema: NodeSchema, served: true, storage: true }],
+  printerColumns: [
+    {
+      name: 'Status',
+      type: 'string',
+      description: 'The status of the node',
+      value: (n) => {
+        const ready = (n.status?.conditions ?? []).find((c) => c.type === 'Ready');
+        const base = !ready ? 'Unknown' : ready.status === 'True' ? 'Ready' : ready.status === 'False' ? 'NotReady' : 'Unknown';
+        return n.spec?.unschedulable ? `${base},SchedulingDisabled` : base;
+      },
+    },
+    {
+      name: 'Roles',
+      type: 'string',
+      description: 'The roles of the node',
+      value: (n) =>
+        Object.keys(n.metadata?.labels ?? {})
+          .map((k) => /^node-role\.[^/]+\/(.+)$/.exec(k)?.[1])
+          .filter((r): r is string => !!r)
+          .sort()
+          .join(',') || '<none>',
+    },
+    { name: 'Age', type: 'date', value: (n) => n.metadata?.creationTimestamp },
+    { name: 'Version', type: 'string', description: 'Kubelet Version reported by the node.', value: (n) => n.status?.nodeInfo?.kubeletVersion ?? '' },
+  ],
   statusSubresource: true,
   resetStatusOnCreate: false,
   // Node rules check required fields in code, with Kubernetes' own paths and messages.

@@ -18,6 +18,22 @@ export const PersistentVolumeClaimKind = defineKind<PersistentVolumeClaim>({
   shortNames: ['pvc'],
   scope: 'Namespaced',
   versions: [{ name: 'v1', schema: PersistentVolumeClaimSchema, served: true, storage: true }],
+  printerColumns: [
+    { name: 'Status', type: 'string', value: (c) => c.status?.phase },
+    { name: 'Volume', type: 'string', value: (c) => c.spec?.volumeName ?? '' },
+    { name: 'Capacity', type: 'string', value: (c) => c.status?.capacity?.storage ?? '' },
+    {
+      name: 'Access Modes',
+      type: 'string',
+      value: (c) =>
+        (c.status?.accessModes ?? [])
+          .map((m) => ({ ReadWriteOnce: 'RWO', ReadOnlyMany: 'ROX', ReadWriteMany: 'RWX', ReadWriteOncePod: 'RWOP' })[m as 'ReadWriteOnce'] ?? m)
+          .join(','),
+    },
+    { name: 'StorageClass', type: 'string', value: (c) => c.spec?.storageClassName ?? '' },
+    { name: 'VolumeAttributesClass', type: 'string', value: (c) => c.spec?.volumeAttributesClassName ?? '<unset>' },
+    { name: 'Age', type: 'date', value: (c) => c.metadata?.creationTimestamp },
+  ],
   statusSubresource: true,
   deletion: { returnDeletedObject: true },
   strategy: {

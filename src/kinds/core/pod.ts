@@ -23,6 +23,17 @@ function defaultPod(pod: Pod): void {
   }
 }
 
+/** The STATUS column of `kubectl get pods` (a simplified `printPod`). */
+function podStatusText(p: Pod): string {
+  let reason = p.status?.reason || p.status?.phase || '';
+  for (const c of p.status?.containerStatuses ?? []) {
+    if (c.state?.waiting?.reason) reason = c.state.waiting.reason;
+    else if (c.state?.terminated?.reason) reason = c.state.terminated.reason;
+  }
+  if (p.metadata?.deletionTimestamp && p.status?.reason !== 'NodeLost') reason = 'Terminating';
+  return reason;
+}
+
 /** Pod: defaults, admission (service account, tolerations, priority), validation and the update rule of Kubernetes v1.36. */
 export const PodKind = defineKind<Pod>({
   group: '',
@@ -32,6 +43,36 @@ export const PodKind = defineKind<Pod>({
   categories: ['all'],
   scope: 'Namespaced',
   versions: [{ name: 'v1', schema: PodSchema, served: true, storage: true }],
+  printerColumns: [
+    {
+      name: 'Ready',
+      type: 'string',
+      description: 'The aggregate readiness state of this pod for accepting traffic.',
+      value: (p) => `${(p.status?.containerStatuses ?? []).filter((c) => c.ready).length}/${p.spec?.containers?.length ?? 0}`,
+    },
+    { name: 'Status', type: 'string', description: 'The aggregate status of the containers in this pod.', value: (p) => podStatusText(p) },
+    {
+      name: 'Restarts',
+      type: 'string',
+      description: 'The number of times the containers in this pod have been restarted and when the last container in this pod has restarted.',
+      value: (p) => String((p.status?.containerStatuses ?? []).reduce((n, c) => n + (c.restartCount ?? 0), 0)),
+    },
+    { name: 'Age', type: 'date', value: (p) => p.metadata?.creationTimestamp },
+    { name: 'IP', type: 'string', priority: 1, description: 'The IP address assigned to the pod', value: (p) => p.status?.podIP },
+    { name: 'Node', type: 'string', priority: 1, description: 'The node on which the pod is scheduled', value: (p) => p.spec?.nodeName },
+    { name: 'Nominated Node', type: 'string', priority: 1, value: (p) => p.status?.nominatedNodeName },
+    {
+      name: 'Readiness Gates',
+      type: 'string',
+      priority: 1,
+      value: (p) => {
+        const gates = p.spec?.readinessGates ?? [];
+        if (!gates.length) return undefined;
+        const ok = gates.filter((g) => (p.status?.conditions ?? []).some((c) => c.type === g.conditionType && c.status === 'True')).length;
+        return `${ok}/${gates.length}`;
+      },
+    },
+  ],
   statusSubresource: true,
   // Pod rules check required fields in code, with Kubernetes' own paths and messages.
   schemaRequired: false,

@@ -14,6 +14,10 @@ export const SecretKind = defineKind<Secret>({
   plural: 'secrets',
   scope: 'Namespaced',
   versions: [{ name: 'v1', schema: SecretSchema, served: true, storage: true }],
+  printerColumns: [
+    { name: 'Type', type: 'string', value: (s) => s.type },
+    { name: 'Data', type: 'integer', value: (s) => Object.keys(s.data ?? {}).length },
+  ],
   selectableFields: { type: (s) => s.type },
   strategy: {
     defaults(secret) {

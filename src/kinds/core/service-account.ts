@@ -30,6 +30,7 @@ export const ServiceAccountKind = defineKind<ServiceAccount>({
   shortNames: ['sa'],
   scope: 'Namespaced',
   versions: [{ name: 'v1', schema: ServiceAccountSchema, served: true, storage: true }],
+  printerColumns: [{ name: 'Secrets', type: 'integer', value: (sa) => sa.secrets?.length ?? 0 }],
   deletion: { returnDeletedObject: true },
   strategy: {
     prepareForCreate: (sa) => cleanSecretReferences(sa),

@@ -24,6 +24,36 @@ export const ServiceKind = defineKind<Service>({
   categories: ['all'],
   scope: 'Namespaced',
   versions: [{ name: 'v1', schema: ServiceSchema, served: true, storage: true }],
+  printerColumns: [
+    { name: 'Type', type: 'string', description: 'The type of the service.', value: (s) => s.spec?.type },
+    { name: 'Cluster-IP', type: 'string', description: 'The cluster-IP of the service.', value: (s) => s.spec?.clusterIP },
+    {
+      name: 'External-IP',
+      type: 'string',
+      description: 'The external IP of the service.',
+      value: (s) => {
+        const ips = [...(s.status?.loadBalancer?.ingress ?? []).map((i) => i.ip ?? i.hostname ?? ''), ...(s.spec?.externalIPs ?? [])].filter(Boolean);
+        if (ips.length) return ips.join(',');
+        if (s.spec?.type === 'LoadBalancer') return '<pending>';
+        if (s.spec?.type === 'ExternalName') return s.spec.externalName;
+        return '<none>';
+      },
+    },
+    {
+      name: 'Port(s)',
+      type: 'string',
+      description: 'The port(s) of the service.',
+      value: (s) => (s.spec?.ports ?? []).map((p) => (p.nodePort ? `${p.port}:${p.nodePort}/${p.protocol ?? 'TCP'}` : `${p.port}/${p.protocol ?? 'TCP'}`)).join(',') || '<none>',
+    },
+    { name: 'Age', type: 'date', value: (s) => s.metadata?.creationTimestamp },
+    {
+      name: 'Selector',
+      type: 'string',
+      priority: 1,
+      description: 'The label selector of the service.',
+      value: (s) => Object.entries(s.spec?.selector ?? {}).map(([k, v]) => `${k}=${v}`).join(',') || '<none>',
+    },
+  ],
   nameValidator: nameIsDNSLabel,
   statusSubresource: true,
   allowCreateOnUpdate: true,

@@ -1,0 +1,152 @@
+/**
+ * watch: a stream of ADDED, MODIFIED, DELETED, BOOKMARK and ERROR events for one kind, in one
+ * namespace, all namespaces or one object, starting where Kubernetes starts:
+ *
+ * - resourceVersion unset or `0` (or `sendInitialEvents=true`): a synthetic ADDED for every
+ *   current object, then the changes after that snapshot; with `sendInitialEvents=true` and
+ *   `allowWatchBookmarks`, a BOOKMARK annotated `<api domain>/initial-events-end: "true"` marks
+ *   the end of the initial events;
+ * - a specific resourceVersion: the changes after it, replayed from the storage history; one that
+ *   left the history is an ERROR event (410 Expired `too old resource version: X (Y)`), then the end.
+ *
+ * Selectors filter with transitions: an object that stops matching is sent as DELETED (in its new
+ * state), one that starts matching as ADDED.
+ */
+import type { ManualClock } from '../../clock.js';
+import type { KubeObject } from '../../schema/define-kind.js';
+import { apiVersionOf, type ResolvedKind } from '../../schema/registry.js';
+import { StorageCompactedError, StorageFutureRevisionError, type StorageEvent, type StoredValue } from '../../storage/storage.js';
+import type { EngineContext } from '../context.js';
+import { ApiError, badRequest, compactStatus, internalError } from '../errors.js';
+import { parseResourceVersion, tooLargeResourceVersion, tooOldResourceVersion, validateListOptions, waitForRevision } from '../list-options.js';
+import type { ApiRequest, ApiResponse, WatchEvent, WatchStream } from '../request.js';
+import { compileSelection } from '../selection.js';
+import { WatchChannel } from '../watch/channel.js';
+import { SHARDED_LIST_AND_WATCH } from './list.js';
+
+/** How often a watch that allows bookmarks gets one (Kubernetes: about every minute). */
+export const DEFAULT_BOOKMARK_INTERVAL_MS = 60 * 1000;
+
+/** How many unread events a watcher may fall behind before it is closed. */
+export const DEFAULT_WATCH_BUFFER_SIZE = 1000;
+
+/** The watch verb: answers the stream at once; events follow as they happen. */
+export async function watch(ctx: EngineContext, kind: ResolvedKind, req: ApiRequest, version: string): Promise<ApiResponse<WatchStream>> {
+  const options = req.listOptions ?? {};
+  validateListOptions(options, true);
+  if (options.continue) throw badRequest('a continue token is not allowed for watch: continue is only supported on list');
+  const selection = compileSelection(kind, options, ctx.featureEnabled(SHARDED_LIST_AND_WATCH));
+  const rv = parseResourceVersion(options.resourceVersion);
+  const namespace = kind.namespaced ? req.namespace || selection.exactNamespace : undefined;
+  const name = req.name || selection.exactName;
+  const apiVersion = apiVersionOf(kind.group, version);
+  const kindName = kind.definition.kind;
+  const initial = options.sendInitialEvents ?? (rv === undefined || rv === 0);
+
+  const channel = new WatchChannel(ctx.watchBufferSize);
+  const typed = (value: StoredValue): KubeObject =>
+    (value.apiVersion === apiVersion && value.kind === kindName ? value : { ...value, apiVersion, kind: kindName }) as KubeObject;
+  const inScope = (e: StorageEvent) => (namespace === undefined || e.namespace === namespace) && (name === undefined || e.name === name);
+
+  let start = -1; // revision the stream is at; -1 while the start point is being read
+  let lastRevision = 0;
+  const early: StorageEvent[] = [];
+  const deliver = (e: StorageEvent) => {
+    if (e.revision <= start || !inScope(e)) return;
+    lastRevision = e.revision;
+    const now = selection.matches(e.object as KubeObject);
+    const before = e.previous !== undefined && selection.matches(e.previous as KubeObject);
+    let type: WatchEvent['type'] | undefined;
+    if (e.type === 'ADDED') type = now ? 'ADDED' : undefined;
+    else if (e.type === 'DELETED') type = before ? 'DELETED' : undefined;
+    else if (now && before) type = 'MODIFIED';
+    else if (now) type = 'ADDED';
+    else if (before) type = 'DELETED';
+    if (type) channel.push({ type, object: typed(e.object) });
+  };
+
+  // Deadlines on the cluster clock: the timeout, and the next bookmark.
+  const startedAt = ctx.clock.now();
+  const deadline = options.timeoutSeconds !== undefined && options.timeoutSeconds >= 0 ? startedAt + options.timeoutSeconds * 1000 : undefined;
+  let nextBookmark = options.allowWatchBookmarks ? startedAt + ctx.bookmarkIntervalMs : undefined;
+  const bookmark = (annotations?: Record<string, string>): WatchEvent => ({
+    type: 'BOOKMARK',
+    object: {
+      kind: kindName,
+      apiVersion,
+      metadata: { resourceVersion: String(Math.max(start, lastRevision, ctx.watchHub.lastRevision)), ...(annotations ? { annotations } : {}) },
+    },
+  });
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const onClock = (now: number) => {
+    if (channel.closed || start < 0) return;
+    if (deadline !== undefined && now >= deadline) {
+      channel.end();
+      return;
+    }
+    if (nextBookmark !== undefined && now >= nextBookmark) {
+      channel.push(bookmark());
+      while (nextBookmark <= now) nextBookmark += ctx.bookmarkIntervalMs;
+    }
+    schedule();
+  };
+  const schedule = () => {
+    if ((ctx.clock as Partial<ManualClock>).realTime !== true || channel.closed) return;
+    const due = Math.min(deadline ?? Infinity, nextBookmark ?? Infinity);
+    if (due === Infinity) return;
+    if (timer) clearTimeout(timer);
+    timer = setTimeout(() => onClock(ctx.clock.now()), Math.max(0, due - ctx.clock.now()));
+    timer.unref?.();
+  };
+
+  const unregister = ctx.watchHub.register(
+    {
+      bucket: kind.bucket,
+      namespace,
+      name,
+      onEvent: (e) => (start < 0 ? early.push(e) : deliver(e)),
+      onClock,
+    },
+    deadline !== undefined || nextBookmark !== undefined,
+  );
+  channel.onRelease(() => {
+    unregister();
+    if (timer) clearTimeout(timer);
+    early.length = 0;
+  });
+
+  const fail = (status: ApiError) => {
+    channel.push({ type: 'ERROR', object: compactStatus(status.status) }, false);
+    channel.end();
+  };
+  try {
+    if (rv !== undefined && rv > 0) await waitForRevision(ctx.storage, rv);
+    if (initial) {
+      const snapshot = await ctx.storage.list(kind.bucket, {
+        namespace,
+        filter: (value) => (name === undefined || (value.metadata as { name?: string } | undefined)?.name === name) && selection.matches(value as KubeObject),
+      });
+      for (const item of snapshot.items) channel.push({ type: 'ADDED', object: typed(item.value) }, false);
+      start = snapshot.revision;
+      if (options.sendInitialEvents === true && options.allowWatchBookmarks) {
+        channel.push(bookmark({ [`${ctx.apiDomain}/initial-events-end`]: 'true' }), false);
+      }
+    } else if (rv === undefined || rv === 0) {
+      start = await ctx.storage.currentRevision();
+    } else {
+      const changes = await ctx.storage.changesSince(kind.bucket, rv, { namespace });
+      start = 0;
+      for (const e of changes) deliver(e);
+      start = Math.max(rv, lastRevision);
+    }
+  } catch (e) {
+    if (e instanceof StorageCompactedError) fail(tooOldResourceVersion(rv ?? 0, e.compacted));
+    else if (e instanceof StorageFutureRevisionError) fail(tooLargeResourceVersion(e.requested, e.current));
+    else if (e instanceof ApiError) fail(e);
+    else fail(internalError(e));
+    return { code: 200, body: channel, warnings: [] };
+  }
+  for (const e of early.splice(0)) deliver(e);
+  onClock(ctx.clock.now());
+  return { code: 200, body: channel, warnings: [] };
+}

@@ -1,0 +1,111 @@
+/**
+ * One watch's stream of events: a bounded buffer between the hub (which pushes synchronously as
+ * changes commit) and the consumer (an async iterator). A consumer that falls `capacity` events
+ * behind is cut off, as the API server closes a watcher that does not keep up: the stream ends
+ * and its buffer is dropped, so memory never grows without bound.
+ */
+import type { WatchEvent, WatchStream } from '../request.js';
+
+/** A {@link WatchStream} fed by the server. */
+export class WatchChannel<T = unknown> implements WatchStream<T> {
+  readonly done: Promise<void>;
+  private buffer: WatchEvent<T>[] = [];
+  private head = 0;
+  private ended = false;
+  private released = false;
+  private wake: (() => void) | undefined;
+  private resolveDone!: () => void;
+  private readonly releaseHooks: (() => void)[] = [];
+
+  constructor(private readonly capacity: number) {
+    this.done = new Promise<void>((r) => (this.resolveDone = r));
+  }
+
+  /** Events waiting for the consumer. */
+  get pending(): number {
+    return this.buffer.length - this.head;
+  }
+
+  /** Whether the stream has ended (no more events will be added). */
+  get closed(): boolean {
+    return this.ended;
+  }
+
+  /** Runs `hook` once when the stream ends, for whatever reason (unregistering, timers). */
+  onRelease(hook: () => void): void {
+    if (this.released) hook();
+    else this.releaseHooks.push(hook);
+  }
+
+  /**
+   * Adds an event; `bounded: false` for the initial events of a watch, which the API server sends
+   * apart from its bounded channel. A full buffer closes the watch.
+   */
+  push(event: WatchEvent<T>, bounded = true): void {
+    if (this.ended) return;
+    if (bounded && this.pending >= this.capacity) {
+      this.close();
+      return;
+    }
+    this.buffer.push(event);
+    this.notify();
+  }
+
+  /** Ends the stream after the events already buffered (timeout, ERROR event). */
+  end(): void {
+    if (this.ended) return;
+    this.ended = true;
+    this.release();
+    this.notify();
+  }
+
+  /** Ends the stream at once, dropping whatever was not read. */
+  close(): void {
+    this.buffer = [];
+    this.head = 0;
+    this.end();
+  }
+
+  [Symbol.asyncIterator](): AsyncIterator<WatchEvent<T>> {
+    return {
+      next: async () => {
+        for (;;) {
+          if (this.head < this.buffer.length) {
+            const value = this.buffer[this.head]!;
+            this.buffer[this.head++] = undefined as unknown as WatchEvent<T>;
+            if (this.head > 1024 && this.head * 2 > this.buffer.length) {
+              this.buffer = this.buffer.slice(this.head);
+              this.head = 0;
+            }
+            return { value, done: false };
+          }
+          if (this.ended) return { value: undefined, done: true };
+          await new Promise<void>((r) => (this.wake = r));
+        }
+      },
+      return: async () => {
+        this.close();
+        return { value: undefined, done: true };
+      },
+    };
+  }
+
+  private notify(): void {
+    const w = this.wake;
+    this.wake = undefined;
+    w?.();
+  }
+
+  private release(): void {
+    if (this.released) return;
+    this.released = true;
+    for (const hook of this.releaseHooks.splice(0)) {
+      try {
+        hook();
+      } catch {
+        // Releasing must always finish.
+      }
+    }
+    this.resolveDone();
+  }
+}

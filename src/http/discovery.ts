@@ -1,0 +1,159 @@
+/**
+ * API discovery: the legacy documents (`/api`, `/apis`, `/apis/<group>`, `/api/v1`,
+ * `/apis/<group>/<version>`) and aggregated discovery (`apidiscovery.k8s.io/v2`
+ * APIGroupDiscoveryList), which kubectl asks for first.
+ */
+import type { Verb } from '../api/request.js';
+import type { KindRegistry, ResolvedKind } from '../schema/registry.js';
+
+const ALL_VERBS: readonly Verb[] = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
+
+/** The verbs a kind serves, sorted as Kubernetes lists them. */
+export function verbsOf(kind: ResolvedKind): string[] {
+  const unsupported = new Set(kind.definition.unsupportedVerbs ?? []);
+  return ALL_VERBS.filter((v) => !unsupported.has(v));
+}
+
+/** The subresources of a kind, with their verbs. */
+export function subresourcesOf(kind: ResolvedKind): { name: string; verbs: string[] }[] {
+  const out: { name: string; verbs: string[] }[] = [];
+  if (kind.definition.statusSubresource) out.push({ name: 'status', verbs: ['get', 'patch', 'update'] });
+  for (const name of Object.keys(kind.definition.updateSubresources ?? {})) out.push({ name, verbs: ['update'] });
+  return out;
+}
+
+interface GroupVersions {
+  name: string;
+  versions: string[];
+}
+
+/** The groups served (without the core group), each with its versions, preferred first. */
+export function groupsOf(registry: KindRegistry): GroupVersions[] {
+  const groups = new Map<string, string[]>();
+  for (const kind of registry.kinds()) {
+    if (!kind.group) continue;
+    const versions = groups.get(kind.group) ?? [];
+    for (const v of kind.versions) if (!versions.includes(v.name)) versions.push(v.name);
+    groups.set(kind.group, versions);
+  }
+  return [...groups].map(([name, versions]) => ({ name, versions: versions.sort(compareVersions) }));
+}
+
+/** Kubernetes' version priority: GA before beta before alpha, higher numbers first. */
+export function compareVersions(a: string, b: string): number {
+  const rank = (v: string): [number, number, number] => {
+    const m = /^v(\d+)(?:(alpha|beta)(\d+))?$/.exec(v);
+    if (!m) return [3, 0, 0];
+    const level = m[2] === undefined ? 0 : m[2] === 'beta' ? 1 : 2;
+    return [level, -Number(m[1]), -Number(m[3] ?? 0)];
+  };
+  const [la, ma, na] = rank(a);
+  const [lb, mb, nb] = rank(b);
+  return la - lb || ma - mb || na - nb || a.localeCompare(b);
+}
+
+function kindsIn(registry: KindRegistry, group: string, version: string): ResolvedKind[] {
+  return registry.kinds().filter((k) => k.group === group && k.versions.some((v) => v.name === version));
+}
+
+/** `/api`: APIVersions. */
+export function apiVersions(serverAddress: string): unknown {
+  return { kind: 'APIVersions', versions: ['v1'], serverAddressByClientCIDRs: [{ clientCIDR: '0.0.0.0/0', serverAddress }] };
+}
+
+function apiGroup(g: GroupVersions): Record<string, unknown> {
+  const versions = g.versions.map((v) => ({ groupVersion: `${g.name}/${v}`, version: v }));
+  return { name: g.name, versions, preferredVersion: versions[0] };
+}
+
+/** `/apis`: APIGroupList. */
+export function apiGroupList(registry: KindRegistry): unknown {
+  return { kind: 'APIGroupList', apiVersion: 'v1', groups: groupsOf(registry).map(apiGroup) };
+}
+
+/** `/apis/<group>`: APIGroup, or undefined when the group is not served. */
+export function apiGroupDoc(registry: KindRegistry, group: string): unknown {
+  const g = groupsOf(registry).find((x) => x.name === group);
+  return g ? { kind: 'APIGroup', apiVersion: 'v1', ...apiGroup(g) } : undefined;
+}
+
+/** `/api/v1`, `/apis/<group>/<version>`: APIResourceList, or undefined when not served. */
+export function apiResourceList(registry: KindRegistry, group: string, version: string): unknown {
+  const kinds = kindsIn(registry, group, version);
+  if (kinds.length === 0) return undefined;
+  const resources: Record<string, unknown>[] = [];
+  for (const k of kinds) {
+    const d = k.definition;
+    resources.push(
+      compact({
+        name: d.plural,
+        singularName: d.singular,
+        namespaced: k.namespaced,
+        kind: d.kind,
+        verbs: verbsOf(k),
+        shortNames: d.shortNames.length ? [...d.shortNames] : undefined,
+        categories: d.categories.length ? [...d.categories] : undefined,
+      }),
+    );
+    for (const sub of subresourcesOf(k)) {
+      resources.push({ name: `${d.plural}/${sub.name}`, singularName: '', namespaced: k.namespaced, kind: d.kind, verbs: sub.verbs });
+    }
+  }
+  return { kind: 'APIResourceList', apiVersion: 'v1', groupVersion: group ? `${group}/${version}` : version, resources };
+}
+
+/** The Content-Type of aggregated discovery v2. */
+export const AGGREGATED_V2 = 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList';
+/** The Content-Type of aggregated discovery v2beta1. */
+export const AGGREGATED_V2BETA1 = 'application/json;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDiscoveryList';
+
+/** Which aggregated discovery version an Accept header asks for first, if any. */
+export function aggregatedVersionAsked(accept: string | null): 'v2' | 'v2beta1' | undefined {
+  for (const clause of (accept ?? '').split(',')) {
+    const parts = clause.split(';').map((p) => p.trim().toLowerCase());
+    const params = new Map(parts.slice(1).map((p) => p.split('=') as [string, string]));
+    if (params.get('as') === 'apigroupdiscoverylist' && params.get('g') === 'apidiscovery.k8s.io') {
+      const v = params.get('v');
+      if (v === 'v2' || v === 'v2beta1') return v;
+    }
+    if (parts[0] === 'application/json' && !params.has('as')) return undefined;
+  }
+  return undefined;
+}
+
+function discoveryGroup(registry: KindRegistry, name: string, versions: string[]): unknown {
+  return {
+    metadata: name ? { name, creationTimestamp: null } : { creationTimestamp: null },
+    versions: versions.map((version) => ({
+      version,
+      resources: kindsIn(registry, name, version).map((k) => {
+        const d = k.definition;
+        const responseKind = { group: name, version, kind: d.kind };
+        return compact({
+          resource: d.plural,
+          responseKind,
+          scope: k.namespaced ? 'Namespaced' : 'Cluster',
+          singularResource: d.singular,
+          verbs: verbsOf(k),
+          shortNames: d.shortNames.length ? [...d.shortNames] : undefined,
+          categories: d.categories.length ? [...d.categories] : undefined,
+          subresources: subresourcesOf(k).length
+            ? subresourcesOf(k).map((s) => ({ subresource: s.name, responseKind, verbs: s.verbs }))
+            : undefined,
+        });
+      }),
+      freshness: 'Current',
+    })),
+  };
+}
+
+/** Aggregated discovery: `/api` (the core group) or `/apis` (every other group). */
+export function aggregatedDiscovery(registry: KindRegistry, core: boolean, version: 'v2' | 'v2beta1'): unknown {
+  const items = core ? [discoveryGroup(registry, '', ['v1'])] : groupsOf(registry).map((g) => discoveryGroup(registry, g.name, g.versions));
+  return { kind: 'APIGroupDiscoveryList', apiVersion: `apidiscovery.k8s.io/${version}`, metadata: {}, items };
+}
+
+function compact<T extends Record<string, unknown>>(o: T): T {
+  for (const k of Object.keys(o)) if (o[k] === undefined) delete o[k];
+  return o;
+}

@@ -1,0 +1,116 @@
+/**
+ * Response encoding: content negotiation on `Accept` (JSON, YAML, Table, PartialObjectMetadata;
+ * protobuf is answered in JSON so clients fall back), `pretty`, and the body itself.
+ */
+import { stringify } from 'yaml';
+import { ApiError } from '../api/errors.js';
+import { parseGoBool } from './query.js';
+
+/** One clause of an Accept header. */
+export interface MediaRange {
+  type: string;
+  params: Record<string, string>;
+  q: number;
+}
+
+/** Parses an Accept header into clauses, best first (by q, then order). */
+export function parseAccept(accept: string | null): MediaRange[] {
+  if (!accept) return [];
+  const out: MediaRange[] = [];
+  for (const clause of accept.split(',')) {
+    const [type, ...rest] = clause.split(';');
+    const t = type!.trim().toLowerCase();
+    if (!t) continue;
+    const params: Record<string, string> = {};
+    let q = 1;
+    for (const p of rest) {
+      const eq = p.indexOf('=');
+      if (eq < 0) continue;
+      const k = p.slice(0, eq).trim().toLowerCase();
+      const v = p.slice(eq + 1).trim().replace(/^"(.*)"$/, '$1');
+      if (k === 'q') q = Number(v) || 0;
+      else params[k] = v;
+    }
+    out.push({ type: t, params, q });
+  }
+  return out.map((m, i) => ({ m, i })).filter(({ m }) => m.q > 0).sort((a, b) => b.m.q - a.m.q || a.i - b.i).map(({ m }) => m);
+}
+
+/** The shape of the answer. */
+export type Representation = 'object' | 'Table' | 'PartialObjectMetadata';
+
+/** What to send. */
+export interface Negotiated {
+  format: 'json' | 'yaml';
+  as: Representation;
+  /** The Content-Type to answer with. */
+  contentType: string;
+}
+
+const SUPPORTED = 'application/json, application/yaml, application/vnd.kubernetes.protobuf';
+
+/** 406 NotAcceptable, as Kubernetes words it. */
+export function notAcceptable(): ApiError {
+  return new ApiError({ code: 406, reason: 'NotAcceptable', message: `only the following media types are accepted: ${SUPPORTED}` });
+}
+
+function formatOf(type: string): 'json' | 'yaml' | undefined {
+  switch (type) {
+    case 'application/json':
+    case 'application/vnd.kubernetes.protobuf': // answered in JSON: clients decode by Content-Type
+    case 'application/*':
+    case '*/*':
+      return 'json';
+    case 'application/yaml':
+      return 'yaml';
+    default:
+      return undefined;
+  }
+}
+
+const MIME: Record<'json' | 'yaml', string> = { json: 'application/json', yaml: 'application/yaml' };
+
+/**
+ * Picks the representation. `transforms` says which `as=` forms the endpoint can give (Table and
+ * PartialObjectMetadata for get and list); a clause asking for another is skipped, and when none
+ * is left the answer is 406.
+ */
+export function negotiate(accept: string | null, transforms: boolean): Negotiated {
+  const ranges = parseAccept(accept);
+  if (ranges.length === 0) return { format: 'json', as: 'object', contentType: MIME.json };
+  for (const r of ranges) {
+    const format = formatOf(r.type);
+    if (!format) continue;
+    const as = r.params.as;
+    if (as === undefined) return { format, as: 'object', contentType: MIME[format] };
+    if (!transforms || r.params.g !== 'meta.k8s.io' || (r.params.v !== 'v1' && r.params.v !== 'v1beta1')) continue;
+    if (as === 'Table' || as === 'PartialObjectMetadata' || as === 'PartialObjectMetadataList') {
+      const shape: Representation = as === 'Table' ? 'Table' : 'PartialObjectMetadata';
+      const name = as === 'Table' ? 'Table' : as;
+      return { format, as: shape, contentType: `${MIME[format]};as=${name};v=${r.params.v};g=meta.k8s.io` };
+    }
+  }
+  throw notAcceptable();
+}
+
+/** Whether to indent: `?pretty=` (Go's ParseBool), else for browsers, curl and wget. */
+export function wantsPretty(params: URLSearchParams, userAgent: string | null): boolean {
+  const p = params.get('pretty');
+  if (p) return parseGoBool(p) ?? false;
+  const ua = userAgent ?? '';
+  return ua.startsWith('curl') || ua.startsWith('Wget') || ua.startsWith('Mozilla/5.0');
+}
+
+/** Serializes a body. */
+export function encodeBody(body: unknown, format: 'json' | 'yaml', pretty: boolean): string {
+  if (format === 'yaml') return stringify(body, { lineWidth: 0 });
+  return (pretty ? JSON.stringify(body, null, 2) : JSON.stringify(body)) + '\n';
+}
+
+/** A complete response. */
+export function encodeResponse(code: number, body: unknown, format: 'json' | 'yaml', contentType: string, pretty: boolean, headers?: Headers): Response {
+  const h = headers ?? new Headers();
+  h.set('Content-Type', contentType);
+  h.set('Cache-Control', 'no-cache, private');
+  return new Response(encodeBody(body, format, pretty), { status: code, headers: h });
+}

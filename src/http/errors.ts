@@ -1,0 +1,43 @@
+/**
+ * Failures as Kubernetes answers them: a `metav1.Status` body with its code. Anything that is not
+ * an ApiError becomes a 500 InternalError Status; nothing escapes as a crash.
+ */
+import { ApiError, compactStatus, internalError } from '../api/errors.js';
+import { encodeResponse } from './encode.js';
+
+/** The ApiError for any thrown value. */
+export function asApiError(e: unknown): ApiError {
+  return e instanceof ApiError ? e : internalError(e);
+}
+
+/** The Status response of a failure. */
+export function errorResponse(e: unknown, format: 'json' | 'yaml' = 'json', pretty = false, headers?: Headers): Response {
+  const err = asApiError(e);
+  const ct = format === 'yaml' ? 'application/yaml' : 'application/json';
+  return encodeResponse(err.code, compactStatus(err.status), format, ct, pretty, headers);
+}
+
+/**
+ * `Warning` header values (`299 - "text"`), escaped as Kubernetes does: `"` and `\` get a
+ * backslash, control characters become spaces.
+ */
+export function warningHeaderValue(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  const clean = text.replace(/[\u0000-\u001f\u007f]/g, ' ').replace(/[\\"]/g, (c) => `\\${c}`);
+  return `299 - "${clean}"`;
+}
+
+/** Adds one `Warning` header per warning, in order. */
+export function addWarnings(headers: Headers, warnings: readonly string[]): void {
+  for (const w of warnings) headers.append('Warning', warningHeaderValue(w));
+}
+
+/** 404 for a path the server does not serve. */
+export function pathNotFound(): ApiError {
+  return new ApiError({ code: 404, reason: 'NotFound', message: 'the server could not find the requested resource', details: {} });
+}
+
+/** 405 for a method a path does not take. */
+export function methodNotAllowed(): ApiError {
+  return new ApiError({ code: 405, reason: 'MethodNotAllowed', message: 'the server does not allow this method on the requested resource', details: {} });
+}

@@ -1,0 +1,251 @@
+/**
+ * The HTTP door as a Fetch-standard function, `(Request) => Promise<Response>`: it routes, decodes,
+ * runs the one engine through `cluster.request`, and encodes. Runtime adapters (node:http in
+ * `listen.ts`) only forward to it.
+ */
+import type { ApiRequest, UserInfo, Verb } from '../api/request.js';
+import type { Cluster } from '../cluster.js';
+import type { ResolvedKind } from '../schema/registry.js';
+import { decodeDeleteOptions, decodeObjectBody, decodePatchBody, MAX_BODY_BYTES, patchTypeOf, readBody } from './decode.js';
+import {
+  aggregatedDiscovery,
+  aggregatedVersionAsked,
+  AGGREGATED_V2,
+  AGGREGATED_V2BETA1,
+  apiGroupDoc,
+  apiGroupList,
+  apiResourceList,
+  apiVersions,
+  subresourcesOf,
+} from './discovery.js';
+import { encodeResponse, negotiate, wantsPretty, type Negotiated } from './encode.js';
+import { addWarnings, errorResponse, methodNotAllowed, pathNotFound } from './errors.js';
+import { openApiV3Document, openApiV3Index } from './openapi.js';
+import { includeObjectOf, isWatch, optionsFor } from './query.js';
+import { parseResourcePath, type ResourceRoute } from './routes.js';
+import { toPartialMetadata, toTable } from './tables.js';
+import { ANONYMOUS, userOf } from './users.js';
+import { healthResponse, versionInfo } from './version.js';
+import { isWatchStream, watchResponse } from './watch.js';
+
+/** What the HTTP door needs of a cluster. */
+export type HttpCluster = Pick<Cluster, 'registry' | 'request' | 'clock'>;
+
+/** Options of {@link createFetchHandler}. */
+export interface FetchHandlerOptions {
+  /** Largest request body accepted; Kubernetes' 3 MiB by default. */
+  maxBodyBytes?: number;
+  /** The user of requests that impersonate no one; anonymous by default. */
+  defaultUser?: UserInfo;
+}
+
+/** A Fetch-standard handler serving the Kubernetes API of `cluster`. */
+export type FetchHandler = (request: Request) => Promise<Response>;
+
+/** Creates the Fetch-standard handler of a cluster. */
+export function createFetchHandler(cluster: HttpCluster, options: FetchHandlerOptions = {}): FetchHandler {
+  const maxBody = options.maxBodyBytes ?? MAX_BODY_BYTES;
+  const defaultUser = options.defaultUser ?? ANONYMOUS;
+  return async (request) => {
+    const url = new URL(request.url);
+    const pretty = wantsPretty(url.searchParams, request.headers.get('user-agent'));
+    let format: 'json' | 'yaml' = 'json';
+    try {
+      const early = nonResourceResponse(cluster, request, url, pretty);
+      if (early) return await early;
+      const route = parseResourcePath(url.pathname);
+      if (!route) throw pathNotFound();
+      return await serveResource(cluster, request, url, route, { pretty, maxBody, defaultUser, setFormat: (f) => (format = f) });
+    } catch (e) {
+      return errorResponse(e, format, pretty);
+    }
+  };
+}
+
+function json(body: unknown, pretty: boolean, contentType = 'application/json', status = 200): Response {
+  return encodeResponse(status, body, 'json', contentType, pretty);
+}
+
+function trimSlash(pathname: string): string {
+  return pathname.length > 1 && pathname.endsWith('/') ? pathname.slice(0, -1) : pathname;
+}
+
+/** Discovery, version, health and OpenAPI; undefined for resource paths. */
+function nonResourceResponse(cluster: HttpCluster, request: Request, url: URL, pretty: boolean): Promise<Response> | Response | undefined {
+  const path = trimSlash(url.pathname);
+  const parts = path.split('/').filter(Boolean);
+  const isResource = (parts[0] === 'api' && parts.length > 2) || (parts[0] === 'apis' && parts.length > 3);
+  if (isResource) return undefined;
+  if (request.method !== 'GET' && request.method !== 'HEAD') {
+    if (parts[0] === 'api' || parts[0] === 'apis') throw methodNotAllowed();
+    throw pathNotFound();
+  }
+  const accept = request.headers.get('accept');
+  const registry = cluster.registry;
+  if (path === '/') {
+    return json({ paths: ['/api', '/api/v1', '/apis', ...groupPaths(cluster), '/healthz', '/livez', '/openapi/v3', '/readyz', '/version'] }, pretty);
+  }
+  if (path === '/version') return json(versionInfo(), pretty);
+  const health = healthResponse(path, url.searchParams);
+  if (health) return health;
+  if (path === '/api' || path === '/apis') {
+    const aggregated = aggregatedVersionAsked(accept);
+    if (aggregated) {
+      return json(aggregatedDiscovery(registry, path === '/api', aggregated), pretty, aggregated === 'v2' ? AGGREGATED_V2 : AGGREGATED_V2BETA1);
+    }
+    return json(path === '/api' ? apiVersions(url.host) : apiGroupList(registry), pretty);
+  }
+  if (parts[0] === 'api' && parts.length === 2) {
+    const doc = apiResourceList(registry, '', parts[1]!);
+    if (!doc) throw pathNotFound();
+    return json(doc, pretty);
+  }
+  if (parts[0] === 'apis' && parts.length === 2) {
+    const doc = apiGroupDoc(registry, parts[1]!);
+    if (!doc) throw pathNotFound();
+    return json(doc, pretty);
+  }
+  if (parts[0] === 'apis' && parts.length === 3) {
+    const doc = apiResourceList(registry, parts[1]!, parts[2]!);
+    if (!doc) throw pathNotFound();
+    return json(doc, pretty);
+  }
+  if (path === '/openapi/v3') return json(openApiV3Index(registry), pretty);
+  if (parts[0] === 'openapi' && parts[1] === 'v3') {
+    const doc = openApiV3Document(registry, parts.slice(2).join('/'));
+    if (!doc) throw pathNotFound();
+    return json(doc, pretty);
+  }
+  throw pathNotFound();
+}
+
+function groupPaths(cluster: HttpCluster): string[] {
+  const out = new Set<string>();
+  for (const k of cluster.registry.kinds()) {
+    if (!k.group) continue;
+    out.add(`/apis/${k.group}`);
+    for (const v of k.versions) out.add(`/apis/${k.group}/${v.name}`);
+  }
+  return [...out].sort();
+}
+
+interface ServeContext {
+  pretty: boolean;
+  maxBody: number;
+  defaultUser: UserInfo;
+  setFormat(format: 'json' | 'yaml'): void;
+}
+
+/** The verb of a method on a route; 405 when the route does not take the method. */
+function verbOf(method: string, route: ResourceRoute, kind: ResolvedKind, params: URLSearchParams): Verb {
+  if (route.legacyWatch) {
+    if (method !== 'GET' || route.subresource) throw methodNotAllowed();
+    return 'watch';
+  }
+  if (route.name !== undefined) {
+    const sub = route.subresource;
+    const allowed = sub === undefined ? ['GET', 'PUT', 'PATCH', 'DELETE'] : sub === 'status' ? ['GET', 'PUT', 'PATCH'] : ['PUT'];
+    if (!allowed.includes(method)) throw methodNotAllowed();
+    return ({ GET: 'get', PUT: 'update', PATCH: 'patch', DELETE: 'delete' } as const)[method as 'GET']!;
+  }
+  // A namespaced kind's collection across all namespaces is only listed and watched.
+  if (kind.namespaced && route.namespace === undefined && method !== 'GET') throw methodNotAllowed();
+  switch (method) {
+    case 'GET':
+      return isWatch(params) ? 'watch' : 'list';
+    case 'POST':
+      return 'create';
+    case 'DELETE':
+      return 'deletecollection';
+    default:
+      throw methodNotAllowed();
+  }
+}
+
+/** Checks that the route's shape exists for the kind (scope, subresource); 404 otherwise. */
+function checkShape(route: ResourceRoute, kind: ResolvedKind): void {
+  if (!kind.namespaced && route.namespace !== undefined) throw pathNotFound();
+  if (kind.namespaced && route.namespace === undefined && route.name !== undefined) throw pathNotFound();
+  if (route.subresource !== undefined && !subresourcesOf(kind).some((s) => s.name === route.subresource)) throw pathNotFound();
+}
+
+async function serveResource(cluster: HttpCluster, request: Request, url: URL, route: ResourceRoute, sc: ServeContext): Promise<Response> {
+  const params = url.searchParams;
+  const kind = cluster.registry.lookup({ group: route.group, version: route.version, resource: route.resource });
+  if (!kind) throw pathNotFound();
+  checkShape(route, kind);
+  const method = request.method === 'HEAD' ? 'GET' : request.method;
+  const verb = verbOf(method, route, kind, params);
+  const readVerb = verb === 'get' || verb === 'list' || verb === 'watch';
+  const negotiated = negotiate(request.headers.get('accept'), readVerb);
+  sc.setFormat(negotiated.format);
+
+  const req: ApiRequest = {
+    verb,
+    resource: { group: route.group, version: route.version, resource: route.resource },
+    subresource: route.subresource,
+    namespace: route.namespace,
+    name: route.name,
+    user: userOf(request.headers, sc.defaultUser),
+    userAgent: request.headers.get('user-agent') ?? undefined,
+    ...optionsFor(verb, params),
+  };
+  if (route.legacyWatch && route.name !== undefined) {
+    // `/watch/<resource>/<name>` watches one object: Kubernetes turns the name into a field selector.
+    const byName = `metadata.name=${route.name}`;
+    req.listOptions = { ...req.listOptions, fieldSelector: req.listOptions?.fieldSelector ? `${req.listOptions.fieldSelector},${byName}` : byName };
+    delete req.name;
+  }
+  const includeObject = negotiated.as === 'Table' ? includeObjectOf(params) : 'Metadata';
+
+  const contentType = request.headers.get('content-type');
+  if (verb === 'create' || verb === 'update') {
+    const decoded = decodeObjectBody(contentType, await readBody(request, sc.maxBody), kind.definition.kind);
+    req.body = decoded.value;
+    req.duplicateFields = decoded.duplicateFields;
+  } else if (verb === 'patch') {
+    const patchType = patchTypeOf(contentType);
+    const decoded = decodePatchBody(patchType, await readBody(request, sc.maxBody));
+    req.patchType = patchType;
+    req.body = decoded.value;
+    req.duplicateFields = decoded.duplicateFields;
+  } else if (verb === 'delete' || verb === 'deletecollection') {
+    const bytes = await readBody(request, sc.maxBody);
+    if (bytes.length > 0) req.deleteOptions = decodeDeleteOptions(contentType, bytes);
+  }
+
+  const res = await cluster.request(req);
+  const headers = new Headers();
+  addWarnings(headers, res.warnings);
+  if (verb === 'watch') {
+    if (!isWatchStream(res.body)) throw new Error('the engine answered a watch without a stream');
+    return watchResponse(res.body, {
+      contentType: negotiated.contentType,
+      format: negotiated.format,
+      headers,
+      transform: transformFor(negotiated, kind, route.version, includeObject, () => cluster.clock.now()),
+    });
+  }
+  const body = shape(negotiated, kind, route.version, res.body, includeObject, cluster.clock.now());
+  return encodeResponse(res.code, body, negotiated.format, negotiated.contentType, sc.pretty, headers);
+}
+
+function metaVersion(n: Negotiated): string {
+  return /;v=(v1beta1)/.test(n.contentType) ? 'v1beta1' : 'v1';
+}
+
+function shape(n: Negotiated, kind: ResolvedKind, version: string, body: unknown, includeObject: 'None' | 'Metadata' | 'Object', now: number): unknown {
+  if (n.as === 'Table') return toTable(kind, version, body, includeObject, now, metaVersion(n));
+  if (n.as === 'PartialObjectMetadata') return toPartialMetadata(body, metaVersion(n));
+  return body;
+}
+
+function transformFor(n: Negotiated, kind: ResolvedKind, version: string, includeObject: 'None' | 'Metadata' | 'Object', now: () => number) {
+  if (n.as === 'object') return undefined;
+  return (event: { object: unknown }, index: number) => {
+    const out = shape(n, kind, version, event.object, includeObject, now()) as Record<string, unknown>;
+    // Like Kubernetes, only the first event of a Table watch carries the column definitions.
+    if (n.as === 'Table' && index > 0) out.columnDefinitions = [];
+    return out;
+  };
+}

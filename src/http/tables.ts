@@ -1,0 +1,121 @@
+/**
+ * `meta.k8s.io/v1` Table answers (`kubectl get`): a Name column, the kind's printer columns, and
+ * Age, with a `PartialObjectMetadata` (or the whole object) per row; and the
+ * PartialObjectMetadata(List) form of get and list.
+ */
+import type { KindDefinition, KubeObject, PrinterColumn } from '../schema/define-kind.js';
+import type { ResolvedKind } from '../schema/registry.js';
+import type { IncludeObject } from './query.js';
+
+const NAME_DESCRIPTION =
+  'Name must be unique within a namespace. Is required when creating resources, although some resources may allow a client to request the generation of an appropriate name automatically. Name is primarily intended for creation idempotence and configuration definition. Cannot be updated. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names#names';
+const AGE_DESCRIPTION =
+  'CreationTimestamp is a timestamp representing the server time when this object was created. It is not guaranteed to be set in happens-before order across separate operations. Clients may not set this value. It is represented in RFC3339 form and is in UTC.\n\nPopulated by the system. Read-only. Null for lists. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata';
+
+const AGE: PrinterColumn = { name: 'Age', type: 'date', description: AGE_DESCRIPTION, value: (o) => o.metadata?.creationTimestamp };
+
+/** Kubernetes' `duration.HumanDuration`. */
+export function humanDuration(ms: number): string {
+  const seconds = Math.trunc(ms / 1000);
+  if (seconds < -1) return '<invalid>';
+  if (seconds < 0) return '0s';
+  if (seconds < 120) return `${seconds}s`;
+  const minutes = Math.trunc(seconds / 60);
+  if (minutes < 10) {
+    const s = seconds % 60;
+    return s === 0 ? `${minutes}m` : `${minutes}m${s}s`;
+  }
+  if (minutes < 180) return `${minutes}m`;
+  const hours = Math.trunc(minutes / 60);
+  if (hours < 8) {
+    const m = minutes % 60;
+    return m === 0 ? `${hours}h` : `${hours}h${m}m`;
+  }
+  if (hours < 48) return `${hours}h`;
+  if (hours < 24 * 8) {
+    const h = hours % 24;
+    return h === 0 ? `${hours / 24}d` : `${Math.trunc(hours / 24)}d${h}h`;
+  }
+  if (hours < 24 * 365 * 2) return `${Math.trunc(hours / 24)}d`;
+  if (hours < 24 * 365 * 8) {
+    const dy = Math.trunc(hours / 24) % 365;
+    return dy === 0 ? `${Math.trunc(hours / 24 / 365)}y` : `${Math.trunc(hours / 24 / 365)}y${dy}d`;
+  }
+  return `${Math.trunc(hours / 24 / 365)}y`;
+}
+
+/** The columns of a kind's table: Name, the declared columns, Age unless declared. */
+export function columnsOf(definition: KindDefinition): PrinterColumn[] {
+  const declared = (definition.printerColumns ?? []) as readonly PrinterColumn[];
+  const cols: PrinterColumn[] = [{ name: 'Name', type: 'string', format: 'name', description: NAME_DESCRIPTION, value: (o) => o.metadata?.name }, ...declared];
+  if (!declared.some((c) => c.name === 'Age')) cols.push(AGE);
+  return cols;
+}
+
+function cell(col: PrinterColumn, obj: KubeObject, now: number): unknown {
+  let v: unknown;
+  try {
+    v = col.value(obj);
+  } catch {
+    v = undefined;
+  }
+  if (col.type === 'date') {
+    if (typeof v !== 'string' || !v) return '<unknown>';
+    const t = Date.parse(v);
+    return Number.isNaN(t) ? '<unknown>' : humanDuration(now - t);
+  }
+  if (v === undefined || v === null) return col.type === 'string' ? '<none>' : null;
+  return v;
+}
+
+function partialMetadata(obj: KubeObject): KubeObject {
+  return { kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: obj.metadata ?? {} };
+}
+
+interface ListBody {
+  kind?: string;
+  apiVersion?: string;
+  metadata?: Record<string, unknown>;
+  items?: KubeObject[];
+}
+
+function isList(body: unknown): body is ListBody {
+  return typeof body === 'object' && body !== null && Array.isArray((body as ListBody).items);
+}
+
+function withKind(kind: ResolvedKind, version: string, obj: KubeObject): KubeObject {
+  return { apiVersion: kind.group ? `${kind.group}/${version}` : version, kind: kind.definition.kind, ...obj };
+}
+
+/** The Table of a get (one object) or list answer. */
+export function toTable(kind: ResolvedKind, version: string, body: unknown, includeObject: IncludeObject, now: number, tableVersion = 'v1'): unknown {
+  const cols = columnsOf(kind.definition);
+  const objects = isList(body) ? body.items ?? [] : [body as KubeObject];
+  const metadata: Record<string, unknown> = {};
+  if (isList(body)) {
+    for (const k of ['resourceVersion', 'continue', 'remainingItemCount']) if (body.metadata?.[k] !== undefined) metadata[k] = body.metadata[k];
+  } else if ((body as KubeObject).metadata?.resourceVersion) {
+    metadata.resourceVersion = (body as KubeObject).metadata!.resourceVersion;
+  }
+  return {
+    kind: 'Table',
+    apiVersion: `meta.k8s.io/${tableVersion}`,
+    metadata,
+    columnDefinitions: cols.map((c) => ({ name: c.name, type: c.type === 'date' ? 'string' : c.type, format: c.format ?? '', description: c.description ?? '', priority: c.priority ?? 0 })),
+    rows: objects.map((o) => {
+      const row: Record<string, unknown> = { cells: cols.map((c) => cell(c, o, now)) };
+      if (includeObject === 'Metadata') row.object = partialMetadata(o);
+      else if (includeObject === 'Object') row.object = withKind(kind, version, o);
+      return row;
+    }),
+  };
+}
+
+/** The PartialObjectMetadata (get) or PartialObjectMetadataList (list) form of an answer. */
+export function toPartialMetadata(body: unknown, metaVersion = 'v1'): unknown {
+  const apiVersion = `meta.k8s.io/${metaVersion}`;
+  if (isList(body)) {
+    return { kind: 'PartialObjectMetadataList', apiVersion, metadata: body.metadata ?? {}, items: (body.items ?? []).map((o) => ({ ...partialMetadata(o), apiVersion })) };
+  }
+  return { ...partialMetadata(body as KubeObject), apiVersion };
+}

@@ -1,0 +1,48 @@
+/**
+ * Watch streams over HTTP: one JSON `WatchEvent` per line, flushed per event; the response's
+ * headers go out before the first event. Cancelling the body (the client went away) closes the
+ * engine's WatchStream.
+ */
+import type { WatchEvent, WatchStream } from '../api/request.js';
+import { encodeBody } from './encode.js';
+
+/** Whether an engine answer is a WatchStream. */
+export function isWatchStream(body: unknown): body is WatchStream {
+  return typeof body === 'object' && body !== null && typeof (body as WatchStream).close === 'function' && Symbol.asyncIterator in body;
+}
+
+/** The streaming Response of a watch; `transform` maps each event's object (e.g. to a Table). */
+export function watchResponse(
+  stream: WatchStream,
+  options: { contentType: string; format: 'json' | 'yaml'; transform?: (event: WatchEvent, index: number) => unknown; headers?: Headers },
+): Response {
+  const iterator = stream[Symbol.asyncIterator]();
+  let index = 0;
+  const encoder = new TextEncoder();
+  const body = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        const next = await iterator.next();
+        if (next.done) {
+          controller.close();
+          return;
+        }
+        const event = next.value;
+        const object = options.transform && event.type !== 'ERROR' && event.type !== 'BOOKMARK' ? options.transform(event, index) : event.object;
+        index++;
+        const line = options.format === 'yaml' ? `---\n${encodeBody({ type: event.type, object }, 'yaml', false)}` : encodeBody({ type: event.type, object }, 'json', false);
+        controller.enqueue(encoder.encode(line));
+      } catch (e) {
+        stream.close();
+        controller.error(e);
+      }
+    },
+    cancel() {
+      stream.close();
+    },
+  });
+  const headers = options.headers ?? new Headers();
+  headers.set('Content-Type', options.contentType);
+  headers.set('Cache-Control', 'no-cache, private');
+  return new Response(body, { status: 200, headers });
+}

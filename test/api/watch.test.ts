@@ -1,0 +1,243 @@
+import { describe, expect, it } from 'vitest';
+import type { WatchEvent, WatchStream } from '../../src/api/request.js';
+import { ConfigMapKind, NamespaceKind } from '../../src/kinds/index.js';
+import { statusOf, testCluster, useTestCluster } from '../support/cluster.js';
+
+const cluster = useTestCluster();
+const cms = () => cluster.client.resource(ConfigMapKind);
+
+const readers = new WeakMap<object, { it: AsyncIterator<WatchEvent<unknown>>; pending?: Promise<IteratorResult<WatchEvent<unknown>>> }>();
+
+/** Reads what the stream has buffered now (after letting pending work run), without blocking or losing events. */
+async function drain<T>(stream: WatchStream<T>): Promise<WatchEvent<T>[]> {
+  await cluster.settle();
+  let r = readers.get(stream);
+  if (!r) readers.set(stream, (r = { it: stream[Symbol.asyncIterator]() as AsyncIterator<WatchEvent<unknown>> }));
+  const out: WatchEvent<T>[] = [];
+  for (;;) {
+    r.pending ??= r.it.next();
+    const next = await Promise.race([r.pending, new Promise<'idle'>((res) => setImmediate(() => res('idle')))]);
+    if (next === 'idle') return out;
+    r.pending = undefined;
+    if (next.done) return out;
+    out.push(next.value as WatchEvent<T>);
+  }
+}
+
+const summary = (events: WatchEvent<unknown>[]) =>
+  events.map((e) => `${e.type} ${(e.object as { metadata?: { name?: string } }).metadata?.name ?? (e.object as { metadata?: { resourceVersion?: string } }).metadata?.resourceVersion}`);
+
+describe('watch start points', () => {
+  it('unset and 0: synthetic ADDED for current objects, then changes; objects carry apiVersion and kind', async () => {
+    await cms().create({ metadata: { name: 'a' } });
+    for (const resourceVersion of [undefined, '0']) {
+      const w = await cms().watch({ namespace: 'default', resourceVersion });
+      await cms().update({ ...(await cms().get('a')), data: { x: String(resourceVersion) } });
+      const events = await drain(w);
+      expect(summary(events)).toEqual(['ADDED a', 'MODIFIED a']);
+      expect(events[0]!.object).toMatchObject({ apiVersion: 'v1', kind: 'ConfigMap' });
+      w.close();
+    }
+    expect(cluster.activeWatchers).toBe(0);
+  });
+
+  it('a specific resourceVersion: the changes after it, then live changes', async () => {
+    const a = await cms().create({ metadata: { name: 'a' } });
+    await cms().create({ metadata: { name: 'b' } });
+    await cms().delete('a');
+    const w = await cms().watch({ namespace: 'default', resourceVersion: a.metadata!.resourceVersion });
+    await cms().create({ metadata: { name: 'c' } });
+    expect(summary(await drain(w))).toEqual(['ADDED b', 'DELETED a', 'ADDED c']);
+    w.close();
+  });
+
+  it('older than the history: one ERROR event with 410 Expired, then the end', async () => {
+    const a = await cms().create({ metadata: { name: 'a' } });
+    await cms().create({ metadata: { name: 'b' } });
+    cluster.clock.advance(5 * 60 * 1000);
+    await cms().create({ metadata: { name: 'c' } });
+    const w = await cms().watch({ namespace: 'default', resourceVersion: a.metadata!.resourceVersion });
+    const events = [];
+    for await (const e of w) events.push(e);
+    expect(events).toHaveLength(1);
+    expect(events[0]!.type).toBe('ERROR');
+    const rv = Number(a.metadata!.resourceVersion);
+    expect(events[0]!.object).toEqual({
+      kind: 'Status',
+      apiVersion: 'v1',
+      metadata: {},
+      status: 'Failure',
+      code: 410,
+      reason: 'Expired',
+      message: `too old resource version: ${rv} (${rv + 1})`,
+    });
+    expect(cluster.activeWatchers).toBe(0);
+  });
+
+  it('newer than current: an ERROR event with 504 Too large resource version', async () => {
+    const w = await cms().watch({ namespace: 'default', resourceVersion: '999999' });
+    const events = [];
+    for await (const e of w) events.push(e);
+    expect(events.map((e) => e.type)).toEqual(['ERROR']);
+    expect(events[0]!.object).toMatchObject({ code: 504, reason: 'Timeout' });
+  });
+
+  it('sendInitialEvents: initial ADDED, the initial-events-end BOOKMARK (cluster api domain), then changes', async () => {
+    await cms().create({ metadata: { name: 'a' } });
+    const w = await cms().watch({ namespace: 'default', sendInitialEvents: true, resourceVersionMatch: 'NotOlderThan', allowWatchBookmarks: true });
+    await cms().create({ metadata: { name: 'b' } });
+    const events = await drain(w);
+    expect(events.map((e) => e.type)).toEqual(['ADDED', 'BOOKMARK', 'ADDED']);
+    const rv = (await cms().list({ namespace: 'default' })).metadata.resourceVersion;
+    expect(events[1]!.object).toEqual({
+      kind: 'ConfigMap',
+      apiVersion: 'v1',
+      metadata: { resourceVersion: String(Number(rv) - 1), annotations: { 'k8s.io/initial-events-end': 'true' } },
+    });
+    w.close();
+    const other = await testCluster({ apiDomain: 'example.com' });
+    const w2 = await other.client.resource(ConfigMapKind).watch({ sendInitialEvents: true, resourceVersionMatch: 'NotOlderThan', allowWatchBookmarks: true });
+    const it = w2[Symbol.asyncIterator]();
+    let e = await it.next();
+    while (e.value?.type !== 'BOOKMARK') e = await it.next();
+    expect((e.value.object as { metadata: { annotations: Record<string, string> } }).metadata.annotations).toEqual({ 'example.com/initial-events-end': 'true' });
+    w2.close();
+    await other.close();
+  });
+
+  it('rejects invalid option combinations as Kubernetes does', async () => {
+    const cases: [Record<string, unknown>, number, string][] = [
+      [{ sendInitialEvents: true }, 422, 'ListOptions.meta.k8s.io "" is invalid: resourceVersionMatch: Forbidden: sendInitialEvents requires setting resourceVersionMatch to NotOlderThan'],
+      [{ resourceVersionMatch: 'NotOlderThan' }, 422, 'ListOptions.meta.k8s.io "" is invalid: resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided'],
+      [
+        { sendInitialEvents: true, resourceVersionMatch: 'Exact' },
+        422,
+        'ListOptions.meta.k8s.io "" is invalid: [resourceVersionMatch: Forbidden: sendInitialEvents requires setting resourceVersionMatch to NotOlderThan, resourceVersionMatch: Unsupported value: "Exact": supported values: "NotOlderThan"]',
+      ],
+      [{ continue: 'abc' }, 400, 'a continue token is not allowed for watch: continue is only supported on list'],
+      [{ resourceVersion: 'garbage' }, 400, 'invalid resource version: resourceVersion: Invalid value: "garbage": strconv.ParseUint: parsing "garbage": invalid syntax'],
+      [{ labelSelector: 'a in (' }, 400, ''],
+      [{ shardSelector: 'shardRange(x)' }, 400, ''],
+    ];
+    for (const [options, code, message] of cases) {
+      const s = await statusOf(() => cms().watch({ namespace: 'default', ...options }));
+      expect(s.code).toBe(code);
+      if (message) expect(s.message).toBe(message);
+    }
+    expect(cluster.activeWatchers).toBe(0);
+  });
+});
+
+describe('watch filtering', () => {
+  it('sends transitions: an object that stops matching is DELETED (new state), one that starts matching is ADDED', async () => {
+    const w = await cms().watch({ namespace: 'default', labelSelector: 'app=web', resourceVersion: String((await cms().list()).metadata.resourceVersion) });
+    const a = await cms().create({ metadata: { name: 'a', labels: { app: 'web' } } });
+    const a2 = await cms().update({ ...a, metadata: { ...a.metadata, labels: { app: 'db' } } });
+    const a3 = await cms().update({ ...a2, metadata: { ...a2.metadata, labels: { app: 'web' } } });
+    await cms().update({ ...a3, data: { k: 'v' } });
+    await cms().create({ metadata: { name: 'b', labels: { app: 'db' } } });
+    await cms().delete('b');
+    await cms().delete('a');
+    const events = await drain(w);
+    expect(summary(events)).toEqual(['ADDED a', 'DELETED a', 'ADDED a', 'MODIFIED a', 'DELETED a']);
+    expect((events[1]!.object as { metadata: { labels: Record<string, string> } }).metadata.labels).toEqual({ app: 'db' });
+    w.close();
+  });
+
+  it('watches one namespace, all namespaces, or one object', async () => {
+    await cluster.client.resource(NamespaceKind).create({ metadata: { name: 'other' } });
+    const ns = await cms().watch({ namespace: 'default', resourceVersion: '0' });
+    const all = await cms().watch({ resourceVersion: '0' });
+    const one = await cms().watch({ namespace: 'default', fieldSelector: 'metadata.name=x', resourceVersion: '0' });
+    await drain(ns);
+    await drain(all);
+    await cms().create({ metadata: { name: 'x' } });
+    await cms().create({ metadata: { name: 'y' } });
+    await cms().create({ metadata: { name: 'x' } }, { namespace: 'other' });
+    expect(summary(await drain(ns))).toEqual(['ADDED x', 'ADDED y']);
+    expect((await drain(all)).map((e) => `${(e.object as { metadata: { namespace: string; name: string } }).metadata.namespace}/${(e.object as { metadata: { name: string } }).metadata.name}`)).toEqual([
+      'default/x',
+      'default/y',
+      'other/x',
+    ]);
+    expect(summary(await drain(one))).toEqual(['ADDED x']);
+    for (const w of [ns, all, one]) w.close();
+    expect(cluster.activeWatchers).toBe(0);
+  });
+
+  it('filters by shard selector', async () => {
+    const half = "shardRange(object.metadata.uid, '0x0', '0x8000000000000000')";
+    const w = await cms().watch({ namespace: 'default', shardSelector: half });
+    const created = [];
+    for (let i = 0; i < 8; i++) created.push(await cms().create({ metadata: { name: `c${i}` } }));
+    const listed = await cms().list({ namespace: 'default', shardSelector: half });
+    expect(summary(await drain(w))).toEqual(listed.items.map((i) => `ADDED ${i.metadata?.name}`));
+    w.close();
+  });
+
+  it('sends no events for dry-run writes', async () => {
+    const w = await cms().watch({ namespace: 'default' });
+    await cms().create({ metadata: { name: 'dry' } }, { dryRun: true });
+    expect(await drain(w)).toEqual([]);
+    w.close();
+  });
+});
+
+describe('watch lifetime', () => {
+  it('sends BOOKMARKs every minute of the cluster clock when allowed', async () => {
+    const w = await cms().watch({ namespace: 'default', allowWatchBookmarks: true });
+    const plain = await cms().watch({ namespace: 'default' });
+    cluster.clock.advance(59_999);
+    expect(await drain(w)).toEqual([]);
+    cluster.clock.advance(1);
+    const events = await drain(w);
+    expect(events).toHaveLength(1);
+    expect(events[0]).toEqual({ type: 'BOOKMARK', object: { kind: 'ConfigMap', apiVersion: 'v1', metadata: { resourceVersion: expect.stringMatching(/^\d+$/) } } });
+    cluster.clock.advance(60_000);
+    expect((await drain(w)).map((e) => e.type)).toEqual(['BOOKMARK']);
+    expect(await drain(plain)).toEqual([]);
+    w.close();
+    plain.close();
+  });
+
+  it('ends at timeoutSeconds on the cluster clock and is released', async () => {
+    const w = await cms().watch({ namespace: 'default', timeoutSeconds: 30 });
+    expect(cluster.activeWatchers).toBe(1);
+    cluster.clock.advance(29_000);
+    expect(cluster.activeWatchers).toBe(1);
+    cluster.clock.advance(1_000);
+    await w.done;
+    expect(cluster.activeWatchers).toBe(0);
+    const events = [];
+    for await (const e of w) events.push(e);
+    expect(events).toEqual([]);
+  });
+
+  it('closes a watcher that does not keep up, with bounded memory', async () => {
+    const small = await testCluster({ watchBufferSize: 5 });
+    const res = small.client.resource(ConfigMapKind);
+    const w = await res.watch({ namespace: 'default' });
+    for (let i = 0; i < 6; i++) await res.create({ metadata: { name: `c${i}` } });
+    await w.done;
+    expect(small.activeWatchers).toBe(0);
+    const events = [];
+    for await (const e of w) events.push(e);
+    expect(events).toEqual([]);
+    await small.close();
+  });
+
+  it('releases the watcher when the consumer breaks out of for await or closes it', async () => {
+    await cms().create({ metadata: { name: 'a' } });
+    const w = await cms().watch({ namespace: 'default' });
+    expect(cluster.activeWatchers).toBe(1);
+    for await (const e of w) {
+      expect(e.type).toBe('ADDED');
+      break;
+    }
+    expect(cluster.activeWatchers).toBe(0);
+    await w.done;
+    const w2 = await cms().watch({ namespace: 'default' });
+    w2.close();
+    expect(cluster.activeWatchers).toBe(0);
+  });
+});
