@@ -10,9 +10,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-const KUBECTL = '/usr/bin/kubectl';
+/** The kubectl binaries this suite drives: the v1.33 client memkube targets, and the machine's default. */
+const KUBECTLS = ['/usr/lib/google-cloud-sdk/bin/kubectl.1.33', '/usr/bin/kubectl'].filter((k) => existsSync(k));
 
-describe.skipIf(!existsSync(KUBECTL))('kubectl against memkube serve', () => {
+describe.each(KUBECTLS)('kubectl (%s) against memkube serve', (KUBECTL) => {
   let dir: string;
   let server: ChildProcess | undefined;
 
