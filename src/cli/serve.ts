@@ -4,6 +4,11 @@
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import { createCluster } from '../cluster.js';
+import { createFetchHandler } from '../http/handler.js';
+import { listen } from '../http/listen.js';
+
+/** kube-apiserver's `--min-request-timeout` default: watches without a timeout end after 30 to 60 minutes. */
+export const DEFAULT_MIN_REQUEST_TIMEOUT_SECONDS = 1800;
 
 /** Options of `memkube serve`. */
 export interface ServeOptions {
@@ -11,10 +16,40 @@ export interface ServeOptions {
   host: string;
   kubeconfig?: string;
   load: string[];
+  /** How long the history of changes is kept (watches and reads at a past resourceVersion), in ms. */
+  historyRetentionMs?: number;
+  /** How long a continue token stays valid, in ms. */
+  continueTokenTtlMs?: number;
+  /** How often watches that allow bookmarks get one, in ms. */
+  bookmarkIntervalMs?: number;
+  /** Watches without `timeoutSeconds` end after a random time between this and twice this, in seconds (kube-apiserver: 1800). */
+  minRequestTimeoutSeconds?: number;
 }
 
 /** The usage text. */
-export const SERVE_USAGE = 'usage: memkube serve [--port 6443] [--host 127.0.0.1] [--kubeconfig FILE] [--load FILE ...]';
+export const SERVE_USAGE =
+  'usage: memkube serve [--port 6443] [--host 127.0.0.1] [--kubeconfig FILE] [--load FILE ...]\n' +
+  '                     [--history-retention 5m] [--continue-ttl 5m] [--bookmark-interval 1m] [--min-request-timeout 30m]\n' +
+  '  durations are Go durations (300ms, 10s, 1m30s); --min-request-timeout 0 lets watches without timeoutSeconds run forever';
+
+const DURATION_UNITS: Record<string, number> = { ns: 1e-6, us: 1e-3, 'µs': 1e-3, ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+
+/** Go's `time.ParseDuration` (non-negative), in milliseconds; throws for anything else. */
+export function parseDuration(flag: string, text: string): number {
+  if (text === '0') return 0;
+  const re = /(\d+(?:\.\d*)?|\.\d+)(ns|us|µs|ms|s|m|h)/y;
+  let total = 0;
+  let at = 0;
+  while (at < text.length) {
+    re.lastIndex = at;
+    const m = re.exec(text);
+    if (!m) throw new Error(`invalid ${flag} ${JSON.stringify(text)}: a duration such as 300ms, 10s or 1m30s`);
+    total += Number(m[1]) * DURATION_UNITS[m[2]!]!;
+    at = re.lastIndex;
+  }
+  if (at === 0) throw new Error(`invalid ${flag} ${JSON.stringify(text)}: a duration such as 300ms, 10s or 1m30s`);
+  return total;
+}
 
 /** Parses the arguments after `serve`; throws with a message for bad ones. */
 export function parseServeArgs(args: readonly string[]): ServeOptions {
@@ -48,6 +83,21 @@ export function parseServeArgs(args: readonly string[]): ServeOptions {
         // `--load a.yaml b.yaml`: following non-flag arguments are files too.
         while (args[i + 1] !== undefined && !args[i + 1]!.startsWith('--')) o.load.push(args[++i]!);
         break;
+      case '--history-retention':
+        o.historyRetentionMs = parseDuration(flag, value());
+        break;
+      case '--continue-ttl':
+        o.continueTokenTtlMs = parseDuration(flag, value());
+        break;
+      case '--bookmark-interval': {
+        const ms = parseDuration(flag, value());
+        if (ms <= 0) throw new Error(`invalid ${flag}: must be positive`);
+        o.bookmarkIntervalMs = ms;
+        break;
+      }
+      case '--min-request-timeout':
+        o.minRequestTimeoutSeconds = parseDuration(flag, value()) / 1000;
+        break;
       default:
         throw new Error(`unknown argument ${JSON.stringify(arg)}\n${SERVE_USAGE}`);
     }
@@ -57,12 +107,17 @@ export function parseServeArgs(args: readonly string[]): ServeOptions {
 
 /** Runs the server until SIGTERM or SIGINT. */
 export async function serve(options: ServeOptions, out: (line: string) => void = (l) => process.stdout.write(`${l}\n`)): Promise<void> {
-  const cluster = await createCluster();
+  const cluster = await createCluster({
+    historyRetentionMs: options.historyRetentionMs,
+    continueTokenTtlMs: options.continueTokenTtlMs,
+    bookmarkIntervalMs: options.bookmarkIntervalMs,
+  });
   for (const file of options.load) {
     await cluster.load(await readFile(file, 'utf8'), { onWarning: (ws) => ws.forEach((w) => process.stderr.write(`Warning: ${w}\n`)) });
   }
   await cluster.settle();
-  const server = await cluster.listen({ port: options.port, host: options.host });
+  const handler = createFetchHandler(cluster, { minRequestTimeoutSeconds: options.minRequestTimeoutSeconds ?? DEFAULT_MIN_REQUEST_TIMEOUT_SECONDS });
+  const server = await listen(handler, { port: options.port, host: options.host });
   if (options.kubeconfig) await writeFile(options.kubeconfig, server.kubeconfig(), { mode: 0o600 });
   out(`memkube serving on ${server.url}`);
   await new Promise<void>((resolve) => {
@@ -74,5 +129,6 @@ export async function serve(options: ServeOptions, out: (line: string) => void =
     process.on('SIGTERM', stop);
     process.on('SIGINT', stop);
   });
+  await server.close();
   await cluster.close();
 }

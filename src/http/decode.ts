@@ -1,11 +1,13 @@
 /**
  * Request bodies: read with Kubernetes' 3 MiB limit, decoded by content type (JSON with duplicate
- * keys reported, YAML, the four patch types), with Kubernetes' 400/413/415 answers.
+ * keys reported, YAML, Kubernetes protobuf for the built-in kinds, the four patch types), with
+ * Kubernetes' 400/413/415 answers.
  */
 import { ApiError, badRequest } from '../api/errors.js';
 import type { DeleteOptions, PatchType } from '../api/request.js';
 import { JsonSyntaxError, parseJson } from '../codec/json.js';
 import { parseYamlDocuments, YamlSyntaxError } from '../codec/yaml.js';
+import { decodeProtobufObject, PROTOBUF_MEDIA_TYPE, ProtobufError, UnknownProtobufKindError } from './protobuf/index.js';
 
 /** Kubernetes' `MaxRequestBodyBytes`: 3 MiB. */
 export const MAX_BODY_BYTES = 3 * 1024 * 1024;
@@ -134,6 +136,7 @@ function parseText(text: string, yaml: boolean): DecodedRequestBody {
  */
 export function decodeObjectBody(contentType: string | null, bytes: Uint8Array, kind: string): DecodedRequestBody {
   const media = mediaTypeOf(contentType) || 'application/json';
+  if (media === PROTOBUF_MEDIA_TYPE) return decodeProtobufBody(bytes, kind);
   if (!OBJECT_MEDIA_TYPES.includes(media)) throw unsupportedMediaType();
   const text = Buffer.from(bytes).toString('utf8');
   try {
@@ -147,6 +150,17 @@ export function decodeObjectBody(contentType: string | null, bytes: Uint8Array, 
     if (e instanceof YamlSyntaxError) {
       throw badRequest(`the object provided is unrecognized (must be of type ${kind}): error converting YAML to JSON: yaml: ${e.message} (${summarize(bytes)})`);
     }
+    throw e;
+  }
+}
+
+/** A protobuf body (`k8s\0` + `runtime.Unknown`) as the JSON object; 415 for a kind without a descriptor. */
+function decodeProtobufBody(bytes: Uint8Array, kind: string): DecodedRequestBody {
+  try {
+    return { value: decodeProtobufObject(bytes), duplicateFields: [] };
+  } catch (e) {
+    if (e instanceof UnknownProtobufKindError) throw unsupportedMediaType();
+    if (e instanceof ProtobufError) throw badRequest(`the object provided is unrecognized (must be of type ${kind}): ${e.message} (${summarize(bytes)})`);
     throw e;
   }
 }

@@ -20,7 +20,7 @@ import {
 } from './discovery.js';
 import { encodeResponse, negotiate, wantsPretty, type Negotiated } from './encode.js';
 import { addWarnings, errorResponse, methodNotAllowed, pathNotFound } from './errors.js';
-import { openApiV3Document, openApiV3Index } from './openapi.js';
+import { openApiResponse } from './openapi.js';
 import { includeObjectOf, isWatch, optionsFor } from './query.js';
 import { parseResourcePath, type ResourceRoute } from './routes.js';
 import { toPartialMetadata, toTable } from './tables.js';
@@ -37,6 +37,12 @@ export interface FetchHandlerOptions {
   maxBodyBytes?: number;
   /** The user of requests that impersonate no one; anonymous by default. */
   defaultUser?: UserInfo;
+  /**
+   * kube-apiserver's `--min-request-timeout`, in seconds: a watch without `timeoutSeconds` ends
+   * after a random time between this and twice this, so clients re-list or resume now and then.
+   * Unset or 0: such watches run until the client leaves.
+   */
+  minRequestTimeoutSeconds?: number;
 }
 
 /** A Fetch-standard handler serving the Kubernetes API of `cluster`. */
@@ -46,6 +52,7 @@ export type FetchHandler = (request: Request) => Promise<Response>;
 export function createFetchHandler(cluster: HttpCluster, options: FetchHandlerOptions = {}): FetchHandler {
   const maxBody = options.maxBodyBytes ?? MAX_BODY_BYTES;
   const defaultUser = options.defaultUser ?? ANONYMOUS;
+  const minRequestTimeout = options.minRequestTimeoutSeconds ?? 0;
   return async (request) => {
     const url = new URL(request.url);
     const pretty = wantsPretty(url.searchParams, request.headers.get('user-agent'));
@@ -55,7 +62,7 @@ export function createFetchHandler(cluster: HttpCluster, options: FetchHandlerOp
       if (early) return await early;
       const route = parseResourcePath(url.pathname);
       if (!route) throw pathNotFound();
-      return await serveResource(cluster, request, url, route, { pretty, maxBody, defaultUser, setFormat: (f) => (format = f) });
+      return await serveResource(cluster, request, url, route, { pretty, maxBody, defaultUser, minRequestTimeout, setFormat: (f) => (format = f) });
     } catch (e) {
       return errorResponse(e, format, pretty);
     }
@@ -83,7 +90,7 @@ function nonResourceResponse(cluster: HttpCluster, request: Request, url: URL, p
   const accept = request.headers.get('accept');
   const registry = cluster.registry;
   if (path === '/') {
-    return json({ paths: ['/api', '/api/v1', '/apis', ...groupPaths(cluster), '/healthz', '/livez', '/openapi/v3', '/readyz', '/version'] }, pretty);
+    return json({ paths: ['/api', '/api/v1', '/apis', ...groupPaths(cluster), '/healthz', '/livez', '/openapi/v2', '/openapi/v3', '/readyz', '/version'] }, pretty);
   }
   if (path === '/version') return json(versionInfo(), pretty);
   const health = healthResponse(path, url.searchParams);
@@ -110,11 +117,9 @@ function nonResourceResponse(cluster: HttpCluster, request: Request, url: URL, p
     if (!doc) throw pathNotFound();
     return json(doc, pretty);
   }
-  if (path === '/openapi/v3') return json(openApiV3Index(registry), pretty);
-  if (parts[0] === 'openapi' && parts[1] === 'v3') {
-    const doc = openApiV3Document(registry, parts.slice(2).join('/'));
-    if (!doc) throw pathNotFound();
-    return json(doc, pretty);
+  if (parts[0] === 'openapi') {
+    const doc = openApiResponse(registry, request, url, path);
+    if (doc) return doc;
   }
   throw pathNotFound();
 }
@@ -133,6 +138,7 @@ interface ServeContext {
   pretty: boolean;
   maxBody: number;
   defaultUser: UserInfo;
+  minRequestTimeout: number;
   setFormat(format: 'json' | 'yaml'): void;
 }
 
@@ -195,6 +201,10 @@ async function serveResource(cluster: HttpCluster, request: Request, url: URL, r
     const byName = `metadata.name=${route.name}`;
     req.listOptions = { ...req.listOptions, fieldSelector: req.listOptions?.fieldSelector ? `${req.listOptions.fieldSelector},${byName}` : byName };
     delete req.name;
+  }
+  if (verb === 'watch' && !req.listOptions?.timeoutSeconds && sc.minRequestTimeout > 0) {
+    // get.go ListResource: `timeout = minRequestTimeout * (rand.Float64() + 1.0)` when none is asked.
+    req.listOptions = { ...req.listOptions, timeoutSeconds: sc.minRequestTimeout * (Math.random() + 1) };
   }
   const includeObject = negotiated.as === 'Table' ? includeObjectOf(params) : 'Metadata';
 

@@ -1,85 +1,141 @@
 /**
- * A minimal OpenAPI v3 (`/openapi/v3`, `/openapi/v3/api/v1`, `/openapi/v3/apis/<g>/<v>`): for each
- * kind its paths, with the PATCH operation tagged with `x-kubernetes-group-version-kind` and the
- * write parameters, so kubectl sees that the server validates fields itself (`fieldValidation`)
- * and leaves validation to it.
+ * `/openapi/v2` and `/openapi/v3[/<api/v1|apis/g/v>]`, served as kube-openapi serves them. The
+ * documents are derived from the kinds' zod schemas (`src/openapi/`), built once per set of kinds
+ * and cached. Each document's ETag is the upper-case hex SHA-512 of its bytes; the v3 index points
+ * at `?hash=<etag>` URLs, which kubectl caches for good: with the right hash the answer is
+ * `Cache-Control: public, immutable`, with a stale hash a 301 to the current one. `If-None-Match`
+ * gets a 304. kubectl asks `/openapi/v2` for gnostic protobuf, which it gets.
  */
-import type { KindRegistry, ResolvedKind } from '../schema/registry.js';
+import { createHash } from 'node:crypto';
+import { encodeSwaggerProtobuf } from '../openapi/protobuf.js';
+import { v2Document } from '../openapi/v2.js';
+import { v3Document, v3Keys } from '../openapi/v3.js';
+import type { KindRegistry } from '../schema/registry.js';
+import { pathNotFound } from './errors.js';
 import { KUBERNETES_VERSION } from './version.js';
 
-function gvPaths(registry: KindRegistry): Map<string, { group: string; version: string; kinds: ResolvedKind[] }> {
-  const out = new Map<string, { group: string; version: string; kinds: ResolvedKind[] }>();
-  for (const kind of registry.kinds()) {
-    for (const v of kind.versions) {
-      const key = kind.group ? `apis/${kind.group}/${v.name}` : `api/${v.name}`;
-      const entry = out.get(key) ?? { group: kind.group, version: v.name, kinds: [] };
-      entry.kinds.push(kind);
-      out.set(key, entry);
-    }
+/** The media type kubectl asks for the gnostic `openapi.v2.Document` protobuf with. */
+export const OPENAPI_V2_PROTOBUF = 'application/com.github.proto-openapi.spec.v2@v1.0+protobuf';
+/**
+ * The Content-Type it is answered with, as kube-openapi does: Go's `mime.ParseMediaType` (which
+ * client-go runs on every response) rejects the `@` of the requested type.
+ */
+export const OPENAPI_V2_PROTOBUF_RETURNED = 'application/com.github.proto-openapi.spec.v2.v1.0+protobuf';
+
+interface Served {
+  body: Uint8Array;
+  etag: string;
+  contentType: string;
+}
+
+interface Cache {
+  kinds: number;
+  v3: Map<string, Served | undefined>;
+  v2json?: Served;
+  v2proto?: Served;
+}
+
+const caches = new WeakMap<KindRegistry, Cache>();
+
+function cacheOf(registry: KindRegistry): Cache {
+  let cache = caches.get(registry);
+  // Kinds are only ever added (custom resources), so their count tells a stale cache.
+  if (!cache || cache.kinds !== registry.kinds().length) {
+    cache = { kinds: registry.kinds().length, v3: new Map() };
+    caches.set(registry, cache);
   }
-  return out;
+  return cache;
 }
 
-/** A stable hash of a document's identity (the kinds it lists), for `serverRelativeURL`. */
-function hashOf(text: string): string {
-  let h = 0xcbf29ce484222325n;
-  for (const ch of Buffer.from(text)) h = BigInt.asUintN(64, (h ^ BigInt(ch)) * 0x100000001b3n);
-  return h.toString(16).toUpperCase().padStart(16, '0');
+function served(body: Uint8Array, contentType: string): Served {
+  return { body, etag: createHash('sha512').update(body).digest('hex').toUpperCase(), contentType };
 }
 
-/** `/openapi/v3`: the index of group-version documents. */
-export function openApiV3Index(registry: KindRegistry): unknown {
+const json = (doc: unknown) => new TextEncoder().encode(JSON.stringify(doc));
+
+function v3Served(registry: KindRegistry, key: string): Served | undefined {
+  const cache = cacheOf(registry);
+  if (!cache.v3.has(key)) {
+    const doc = v3Document(registry, key, KUBERNETES_VERSION.gitVersion);
+    cache.v3.set(key, doc && served(json(doc), 'application/json'));
+  }
+  return cache.v3.get(key);
+}
+
+/** `/openapi/v3`: the index of group-version documents, each at its `?hash=` URL. */
+export function openApiV3Index(registry: KindRegistry): { paths: Record<string, { serverRelativeURL: string }> } {
   const paths: Record<string, { serverRelativeURL: string }> = {};
-  for (const [key, gv] of gvPaths(registry)) {
-    const hash = hashOf(`${key}:${gv.kinds.map((k) => k.definition.kind).join(',')}`);
-    paths[key] = { serverRelativeURL: `/openapi/v3/${key}?hash=${hash}` };
+  for (const key of v3Keys(registry)) {
+    const doc = v3Served(registry, key);
+    if (doc) paths[key] = { serverRelativeURL: `/openapi/v3/${key}?hash=${doc.etag}` };
   }
   return { paths };
 }
 
-const QUERY = (name: string, type = 'string') => ({ name, in: 'query', schema: { type, uniqueItems: true } });
-
-/** One group-version document, or undefined when the group-version is not served. */
+/** One group-version document as JSON, or undefined when the group-version is not served. */
 export function openApiV3Document(registry: KindRegistry, key: string): unknown {
-  const gv = gvPaths(registry).get(key);
-  if (!gv) return undefined;
-  const paths: Record<string, unknown> = {};
-  const schemas: Record<string, unknown> = {};
-  for (const kind of gv.kinds) {
-    const d = kind.definition;
-    const gvk = { group: gv.group, version: gv.version, kind: d.kind };
-    const prefix = gv.group ? `/apis/${gv.group}/${gv.version}` : `/api/${gv.version}`;
-    const collection = kind.namespaced ? `${prefix}/namespaces/{namespace}/${d.plural}` : `${prefix}/${d.plural}`;
-    const ref = { $ref: `#/components/schemas/${schemaName(kind, gv.version)}` };
-    const response = { '200': { description: 'OK', content: { 'application/json': { schema: ref } } } };
-    const write = [QUERY('dryRun'), QUERY('fieldManager'), QUERY('fieldValidation')];
-    paths[collection] = {
-      post: { operationId: `create${d.kind}`, 'x-kubernetes-action': 'post', 'x-kubernetes-group-version-kind': gvk, parameters: write, requestBody: { content: { 'application/json': { schema: ref } } }, responses: response },
-    };
-    paths[`${collection}/{name}`] = {
-      get: { operationId: `read${d.kind}`, 'x-kubernetes-action': 'get', 'x-kubernetes-group-version-kind': gvk, responses: response },
-      put: { operationId: `replace${d.kind}`, 'x-kubernetes-action': 'put', 'x-kubernetes-group-version-kind': gvk, parameters: write, requestBody: { content: { 'application/json': { schema: ref } } }, responses: response },
-      patch: {
-        operationId: `patch${d.kind}`,
-        'x-kubernetes-action': 'patch',
-        'x-kubernetes-group-version-kind': gvk,
-        parameters: [...write, QUERY('force', 'boolean')],
-        requestBody: {
-          content: {
-            'application/json-patch+json': { schema: { type: 'object' } },
-            'application/merge-patch+json': { schema: { type: 'object' } },
-            'application/apply-patch+yaml': { schema: { type: 'object' } },
-          },
-        },
-        responses: response,
-      },
-    };
-    schemas[schemaName(kind, gv.version)] = { type: 'object', 'x-kubernetes-group-version-kind': [gvk] };
-  }
-  return { openapi: '3.0.0', info: { title: 'Kubernetes', version: KUBERNETES_VERSION.gitVersion }, paths, components: { schemas } };
+  const doc = v3Served(registry, key);
+  return doc && JSON.parse(new TextDecoder().decode(doc.body));
 }
 
-function schemaName(kind: ResolvedKind, version: string): string {
-  const group = kind.group ? kind.group.split('.').reverse().join('.') : 'core';
-  return `io.k8s.api.${group}.${version}.${kind.definition.kind}`;
+/** The Swagger 2.0 document as JSON. */
+export function openApiV2Document(registry: KindRegistry): unknown {
+  return JSON.parse(new TextDecoder().decode(v2Served(registry, false).body));
+}
+
+function v2Served(registry: KindRegistry, protobuf: boolean): Served {
+  const cache = cacheOf(registry);
+  if (!cache.v2json || !cache.v2proto) {
+    const doc = v2Document(registry, KUBERNETES_VERSION.gitVersion);
+    cache.v2json = served(json(doc), 'application/json');
+    cache.v2proto = served(encodeSwaggerProtobuf(doc), OPENAPI_V2_PROTOBUF_RETURNED);
+  }
+  return protobuf ? cache.v2proto : cache.v2json;
+}
+
+/** Whether an Accept header prefers the v2 protobuf to JSON. */
+function wantsProtobuf(accept: string | null): boolean {
+  for (const clause of (accept ?? '').split(',')) {
+    const type = clause.split(';')[0]!.trim().toLowerCase();
+    if (type === OPENAPI_V2_PROTOBUF || type === OPENAPI_V2_PROTOBUF_RETURNED) return true;
+    if (type === 'application/json' || type === '*/*' || type === 'application/*') return false;
+  }
+  return false;
+}
+
+function respond(doc: Served, request: Request, extra: Record<string, string> = {}): Response {
+  const etag = `"${doc.etag}"`;
+  const headers: Record<string, string> = { ETag: etag, Vary: 'Accept', ...extra };
+  const match = request.headers.get('if-none-match');
+  if (match && match.split(',').some((t) => t.trim() === etag || t.trim() === `W/${etag}` || t.trim() === '*')) {
+    return new Response(null, { status: 304, headers });
+  }
+  headers['Content-Type'] = doc.contentType;
+  headers['Content-Length'] = String(doc.body.length);
+  return new Response(request.method === 'HEAD' ? null : doc.body, { status: 200, headers });
+}
+
+/**
+ * The answer to an `/openapi/...` GET, or undefined for other paths. `path` is the URL path
+ * without a trailing slash.
+ */
+export function openApiResponse(registry: KindRegistry, request: Request, url: URL, path: string): Response | undefined {
+  if (path === '/openapi/v2') return respond(v2Served(registry, wantsProtobuf(request.headers.get('accept'))), request);
+  if (path === '/openapi/v3') {
+    const body = json(openApiV3Index(registry));
+    return new Response(request.method === 'HEAD' ? null : body, { status: 200, headers: { 'Content-Type': 'application/json', 'Content-Length': String(body.length) } });
+  }
+  if (!path.startsWith('/openapi/v3/')) return undefined;
+  const key = path.slice('/openapi/v3/'.length);
+  const doc = v3Served(registry, key);
+  if (!doc) throw pathNotFound();
+  const hash = url.searchParams.get('hash');
+  if (hash !== null && hash !== '') {
+    if (hash !== doc.etag) {
+      return new Response(null, { status: 301, headers: { Location: `/openapi/v3/${key}?hash=${doc.etag}` } });
+    }
+    const expires = new Date(Date.now() + 365 * 24 * 3600 * 1000).toUTCString();
+    return respond(doc, request, { 'Cache-Control': 'public, immutable', Expires: expires });
+  }
+  return respond(doc, request);
 }

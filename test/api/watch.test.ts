@@ -213,6 +213,31 @@ describe('watch lifetime', () => {
     expect(events).toEqual([]);
   });
 
+  it('sends a last BOOKMARK 2 s before timeoutSeconds (cacher.go), then ends', async () => {
+    const w = await cms().watch({ namespace: 'default', timeoutSeconds: 90, allowWatchBookmarks: true });
+    cluster.clock.advance(60_000);
+    expect((await drain(w)).map((e) => e.type)).toEqual(['BOOKMARK']);
+    cluster.clock.advance(27_000);
+    expect(await drain(w)).toEqual([]);
+    cluster.clock.advance(1_000);
+    expect((await drain(w)).map((e) => e.type)).toEqual(['BOOKMARK']);
+    cluster.clock.advance(1_500);
+    expect(await drain(w)).toEqual([]);
+    expect(cluster.activeWatchers).toBe(1);
+    cluster.clock.advance(500);
+    await w.done;
+    expect(cluster.activeWatchers).toBe(0);
+  });
+
+  it('timeoutSeconds=0 means no timeout, as in watch.go', async () => {
+    const w = await cms().watch({ namespace: 'default', timeoutSeconds: 0 });
+    cluster.clock.advance(3_600_000);
+    await cms().create({ metadata: { name: 'late' } });
+    expect(summary(await drain(w))).toEqual(['ADDED late']);
+    expect(cluster.activeWatchers).toBe(1);
+    w.close();
+  });
+
   it('closes a watcher that does not keep up, with bounded memory', async () => {
     const small = await testCluster({ watchBufferSize: 5 });
     const res = small.client.resource(ConfigMapKind);

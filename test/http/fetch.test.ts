@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { createFetchHandler } from '../../src/http/handler.js';
 import { T0, useTestCluster } from '../support/cluster.js';
 
 const BASE = 'http://memkube.test';
@@ -231,5 +232,28 @@ describe('watch over fetch and node:http', () => {
     for (let i = 0; i < 50 && cluster.activeWatchers > 0; i++) await new Promise((r) => setTimeout(r, 10));
     expect(cluster.activeWatchers).toBe(0);
     await server.close();
+  });
+
+  it('minRequestTimeoutSeconds ends watches that ask for no timeout after 1x to 2x of it (get.go)', async () => {
+    const handler = createFetchHandler(cluster, { minRequestTimeoutSeconds: 10 });
+    const open = async (query: string) => {
+      const res = await handler(new Request(`${BASE}/api/v1/namespaces/default/configmaps?watch=true${query}`));
+      expect(res.status).toBe(200);
+      return res.body!.getReader();
+    };
+    const defaulted = await open('');
+    const asked = await open('&timeoutSeconds=60');
+    const zero = await open('&timeoutSeconds=0');
+    expect(cluster.activeWatchers).toBe(3);
+    cluster.clock.advance(9_999);
+    expect(cluster.activeWatchers).toBe(3);
+    cluster.clock.advance(10_001);
+    expect(await defaulted.read()).toEqual({ done: true, value: undefined });
+    // timeoutSeconds=0 counts as unset: the server's default applies.
+    expect(await zero.read()).toEqual({ done: true, value: undefined });
+    expect(cluster.activeWatchers).toBe(1);
+    cluster.clock.advance(40_000);
+    expect(await asked.read()).toEqual({ done: true, value: undefined });
+    expect(cluster.activeWatchers).toBe(0);
   });
 });

@@ -27,6 +27,9 @@ import { SHARDED_LIST_AND_WATCH } from './list.js';
 /** How often a watch that allows bookmarks gets one (Kubernetes: about every minute). */
 export const DEFAULT_BOOKMARK_INTERVAL_MS = 60 * 1000;
 
+/** How long before a watch's deadline it gets its last bookmark (cacher.go: 2 s). */
+const PRE_TIMEOUT_BOOKMARK_MS = 2000;
+
 /** How many unread events a watcher may fall behind before it is closed. */
 export const DEFAULT_WATCH_BUFFER_SIZE = 1000;
 
@@ -67,8 +70,16 @@ export async function watch(ctx: EngineContext, kind: ResolvedKind, req: ApiRequ
 
   // Deadlines on the cluster clock: the timeout, and the next bookmark.
   const startedAt = ctx.clock.now();
-  const deadline = options.timeoutSeconds !== undefined && options.timeoutSeconds >= 0 ? startedAt + options.timeoutSeconds * 1000 : undefined;
-  let nextBookmark = options.allowWatchBookmarks ? startedAt + ctx.bookmarkIntervalMs : undefined;
+  // As in watch.go, `timeoutSeconds=0` means no timeout (a negative one ends the watch at once).
+  const deadline = options.timeoutSeconds !== undefined && options.timeoutSeconds !== 0 ? startedAt + Math.max(0, options.timeoutSeconds) * 1000 : undefined;
+  // cacher.go `nextBookmarkTime`: a bookmark every interval, and one 2 s before the deadline, so a
+  // client that resumes after the timeout starts from a revision as fresh as possible.
+  const nextBookmarkTime = (now: number): number | undefined => {
+    let at = now + ctx.bookmarkIntervalMs;
+    if (deadline !== undefined && deadline - PRE_TIMEOUT_BOOKMARK_MS < at) at = deadline - PRE_TIMEOUT_BOOKMARK_MS;
+    return at < now ? undefined : at;
+  };
+  let nextBookmark = options.allowWatchBookmarks ? nextBookmarkTime(startedAt) : undefined;
   const bookmark = (annotations?: Record<string, string>): WatchEvent => ({
     type: 'BOOKMARK',
     object: {
@@ -86,7 +97,9 @@ export async function watch(ctx: EngineContext, kind: ResolvedKind, req: ApiRequ
     }
     if (nextBookmark !== undefined && now >= nextBookmark) {
       channel.push(bookmark());
-      while (nextBookmark <= now) nextBookmark += ctx.bookmarkIntervalMs;
+      nextBookmark = nextBookmarkTime(now);
+      // A pre-timeout bookmark is sent once: the next one would be at or before now.
+      if (nextBookmark !== undefined && nextBookmark <= now) nextBookmark = undefined;
     }
     schedule();
   };

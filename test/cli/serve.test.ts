@@ -1,0 +1,28 @@
+import { describe, expect, it } from 'vitest';
+import { parseDuration, parseServeArgs } from '../../src/cli/serve.js';
+
+describe('memkube serve arguments', () => {
+  it('reads Go durations', () => {
+    expect(parseDuration('--x', '300ms')).toBe(300);
+    expect(parseDuration('--x', '1m30s')).toBe(90_000);
+    expect(parseDuration('--x', '1.5h')).toBe(5_400_000);
+    expect(parseDuration('--x', '0')).toBe(0);
+    expect(() => parseDuration('--x', '10')).toThrow('invalid --x "10": a duration such as 300ms, 10s or 1m30s');
+    expect(() => parseDuration('--x', '5 m')).toThrow('invalid --x');
+    expect(() => parseDuration('--x', '')).toThrow('invalid --x');
+  });
+
+  it('takes the history, continue, bookmark and request-timeout flags', () => {
+    expect(parseServeArgs(['--history-retention', '2s', '--continue-ttl=1m', '--bookmark-interval', '500ms', '--min-request-timeout', '0'])).toEqual({
+      port: 6443,
+      host: '127.0.0.1',
+      load: [],
+      historyRetentionMs: 2000,
+      continueTokenTtlMs: 60_000,
+      bookmarkIntervalMs: 500,
+      minRequestTimeoutSeconds: 0,
+    });
+    expect(() => parseServeArgs(['--bookmark-interval', '0'])).toThrow('invalid --bookmark-interval: must be positive');
+    expect(() => parseServeArgs(['--history-retention'])).toThrow('--history-retention needs a value');
+  });
+});

@@ -1,0 +1,47 @@
+/**
+ * Starts the real `memkube serve` as a child process on a free port of 127.0.0.1 (for the e2e
+ * suites) and stops it by its PID.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+
+export interface ServeProcess {
+  readonly child: ChildProcess;
+  readonly url: string;
+  /** SIGTERM to the server's PID; resolves once it exited. */
+  stop(): Promise<void>;
+}
+
+export async function startServe(kubeconfig: string, extraArgs: readonly string[] = []): Promise<ServeProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'serve', '--port', '0', '--host', '127.0.0.1', '--kubeconfig', kubeconfig, ...extraArgs], {
+    cwd: process.cwd(),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const url = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    let err = '';
+    const timer = setTimeout(() => reject(new Error(`memkube serve did not start: ${out} ${err}`)), 20_000);
+    child.stdout!.on('data', (d: Buffer) => {
+      out += d.toString();
+      const m = /serving on (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[1]!);
+      }
+    });
+    child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`memkube serve exited with ${code}: ${err}`));
+    });
+  });
+  return {
+    child,
+    url,
+    async stop() {
+      if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      process.kill(child.pid, 'SIGTERM');
+      await exited;
+    },
+  };
+}
