@@ -1,7 +1,7 @@
 /**
  * kubectl against `memkube serve`: the real CLI, started as a child process on a free port.
- * kubectl's generators (`kubectl create configmap ...`) send protobuf, which memkube does not
- * decode yet, so manifests are used instead.
+ * The generators (`kubectl create configmap ...`, which send protobuf) are covered by
+ * kubectl-generators.test.ts.
  */
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -118,6 +118,19 @@ describe.each(KUBECTLS)('kubectl (%s) against memkube serve', (KUBECTL) => {
     await write('3');
     expect(await ok('apply', '--server-side', '-f', 'app.yaml')).toBe('configmap/app serverside-applied\n');
     expect(await ok('get', 'cm', 'app', '-o', 'jsonpath={.data.v}')).toBe('3');
+  });
+
+  it('apply --server-side: conflicts between managers, then --force-conflicts takes the field over', async () => {
+    const write = (v: string) => writeFile(join(dir, 'ssa.yaml'), `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ssa\ndata:\n  v: "${v}"\n`);
+    await write('1');
+    expect(await ok('apply', '--server-side', '--field-manager=alice', '-f', 'ssa.yaml')).toBe('configmap/ssa serverside-applied\n');
+    await write('2');
+    const conflict = await kubectl('apply', '--server-side', '--field-manager=bob', '-f', 'ssa.yaml');
+    expect(conflict.code).not.toBe(0);
+    expect(conflict.stderr).toContain('Apply failed with 1 conflict: conflict with "alice": .data.v');
+    expect(await ok('get', 'cm', 'ssa', '-o', 'jsonpath={.data.v}')).toBe('1');
+    expect(await ok('apply', '--server-side', '--field-manager=bob', '--force-conflicts', '-f', 'ssa.yaml')).toBe('configmap/ssa serverside-applied\n');
+    expect(await ok('get', 'cm', 'ssa', '-o', 'jsonpath={.data.v} {.metadata.managedFields[*].manager}')).toBe('2 bob');
   });
 
   it('patch (merge, json, strategic), label, annotate, delete', async () => {
