@@ -83,7 +83,10 @@ export interface Cluster {
   settle(): Promise<void>;
   /** The HTTP door as a Fetch-standard function: serves the Kubernetes API for one request. */
   fetch(request: Request): Promise<Response>;
-  /** Serves the Kubernetes API over HTTP (node:http) on `127.0.0.1` and a free port by default. */
+  /**
+   * Serves the Kubernetes API over HTTP (node:http) on `127.0.0.1` and a free port by default; with
+   * `tls: true` over HTTPS with a self-signed certificate valid around the cluster clock's now.
+   */
   listen(options?: ListenOptions): Promise<Listening>;
   /** How many watches are open (0 once every watch has ended or been closed). */
   readonly activeWatchers: number;
@@ -178,7 +181,7 @@ export async function createCluster(options: ClusterOptions = {}): Promise<Clust
     request,
     fetch: (req) => (fetchHandler ??= createFetchHandler(cluster))(req),
     async listen(listenOptions) {
-      const server = await listen((req) => cluster.fetch(req), listenOptions);
+      const server = await listen((req) => cluster.fetch(req), { ...listenOptions, now: clock.now() });
       servers.add(server);
       return { ...server, close: () => (servers.delete(server), server.close()) };
     },

@@ -83,3 +83,9 @@ export { ObjectMeta as ObjectMetaSchema } from './kinds/types/meta-v1.js';
 export { parseJson, JsonSyntaxError, type ParsedJson } from './codec/json.js';
 export { parseYamlDocuments, YamlSyntaxError, type ParsedYamlDocument } from './codec/yaml.js';
 export { createFetchHandler, kubeconfigFor, type FetchHandler, type FetchHandlerOptions, type HttpCluster, type ListenOptions, type Listening } from './http/index.js';
+/** The patch engines (JSON patch, merge patch, strategic merge patch, patch creation), as pure functions. */
+export * as patch from './patch/index.js';
+/** Server-side apply and field management (FieldsV1 sets, managedFields, apply with conflicts). */
+export * as apply from './patch/apply/index.js';
+/** Label, field and shard selectors. */
+export * as selectors from './selectors/index.js';

@@ -1,5 +1,5 @@
 /**
- * `memkube serve`: a fake cluster over HTTP. Prints one line with the URL once it accepts
+ * `memkube serve`: a fake cluster over HTTP (or HTTPS with `--tls`). Prints one line with the URL once it accepts
  * requests, writes a kubeconfig, loads manifests, and stops cleanly on SIGTERM/SIGINT.
  */
 import { readFile, writeFile } from 'node:fs/promises';
@@ -16,6 +16,12 @@ export interface ServeOptions {
   host: string;
   kubeconfig?: string;
   load: string[];
+  /** Serve HTTPS with a self-signed certificate; the kubeconfig carries its CA. */
+  tls?: boolean;
+  /** API group domain (`createCluster`'s `apiDomain`). */
+  apiDomain?: string;
+  /** Reserved domain of qualified names (`createCluster`'s `reservedDomain`). */
+  reservedDomain?: string;
   /** How long the history of changes is kept (watches and reads at a past resourceVersion), in ms. */
   historyRetentionMs?: number;
   /** How long a continue token stays valid, in ms. */
@@ -28,7 +34,8 @@ export interface ServeOptions {
 
 /** The usage text. */
 export const SERVE_USAGE =
-  'usage: memkube serve [--port 6443] [--host 127.0.0.1] [--kubeconfig FILE] [--load FILE ...]\n' +
+  'usage: memkube serve [--port 6443] [--host 127.0.0.1] [--kubeconfig FILE] [--load FILE ...] [--tls]\n' +
+  '                     [--api-domain k8s.io] [--reserved-domain kubernetes.io]\n' +
   '                     [--history-retention 5m] [--continue-ttl 5m] [--bookmark-interval 1m] [--min-request-timeout 30m]\n' +
   '  durations are Go durations (300ms, 10s, 1m30s); --min-request-timeout 0 lets watches without timeoutSeconds run forever';
 
@@ -49,6 +56,14 @@ export function parseDuration(flag: string, text: string): number {
   }
   if (at === 0) throw new Error(`invalid ${flag} ${JSON.stringify(text)}: a duration such as 300ms, 10s or 1m30s`);
   return total;
+}
+
+/** A DNS subdomain (RFC 1123), lower case; throws otherwise. */
+function domain(flag: string, text: string): string {
+  if (text.length > 253 || !/^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/.test(text)) {
+    throw new Error(`invalid ${flag} ${JSON.stringify(text)}: a lower-case DNS domain such as example.com`);
+  }
+  return text;
 }
 
 /** Parses the arguments after `serve`; throws with a message for bad ones. */
@@ -77,6 +92,16 @@ export function parseServeArgs(args: readonly string[]): ServeOptions {
         break;
       case '--kubeconfig':
         o.kubeconfig = value();
+        break;
+      case '--tls':
+        if (arg !== '--tls') throw new Error(`--tls takes no value: ${JSON.stringify(arg)}`);
+        o.tls = true;
+        break;
+      case '--api-domain':
+        o.apiDomain = domain(flag, value());
+        break;
+      case '--reserved-domain':
+        o.reservedDomain = domain(flag, value());
         break;
       case '--load':
         o.load.push(value());
@@ -108,16 +133,23 @@ export function parseServeArgs(args: readonly string[]): ServeOptions {
 /** Runs the server until SIGTERM or SIGINT. */
 export async function serve(options: ServeOptions, out: (line: string) => void = (l) => process.stdout.write(`${l}\n`)): Promise<void> {
   const cluster = await createCluster({
+    apiDomain: options.apiDomain,
+    reservedDomain: options.reservedDomain,
     historyRetentionMs: options.historyRetentionMs,
     continueTokenTtlMs: options.continueTokenTtlMs,
     bookmarkIntervalMs: options.bookmarkIntervalMs,
   });
   for (const file of options.load) {
-    await cluster.load(await readFile(file, 'utf8'), { onWarning: (ws) => ws.forEach((w) => process.stderr.write(`Warning: ${w}\n`)) });
+    try {
+      await cluster.load(await readFile(file, 'utf8'), { onWarning: (ws) => ws.forEach((w) => process.stderr.write(`Warning: ${file}: ${w}\n`)) });
+    } catch (e) {
+      await cluster.close();
+      throw new Error(`--load ${file}: ${e instanceof Error ? e.message : String(e)}`);
+    }
   }
   await cluster.settle();
   const handler = createFetchHandler(cluster, { minRequestTimeoutSeconds: options.minRequestTimeoutSeconds ?? DEFAULT_MIN_REQUEST_TIMEOUT_SECONDS });
-  const server = await listen(handler, { port: options.port, host: options.host });
+  const server = await listen(handler, { port: options.port, host: options.host, tls: options.tls, now: cluster.clock.now() });
   if (options.kubeconfig) await writeFile(options.kubeconfig, server.kubeconfig(), { mode: 0o600 });
   out(`memkube serving on ${server.url}`);
   await new Promise<void>((resolve) => {

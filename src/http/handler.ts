@@ -43,6 +43,12 @@ export interface FetchHandlerOptions {
    * Unset or 0: such watches run until the client leaves.
    */
   minRequestTimeoutSeconds?: number;
+  /**
+   * The path the API is served under, e.g. `/k8s`: `/k8s/api/v1/namespaces` serves
+   * `/api/v1/namespaces`, paths outside it are 404, and the URLs the server hands out (the OpenAPI
+   * v3 index's `serverRelativeURL`s, its redirects) carry it. None by default.
+   */
+  prefix?: string;
 }
 
 /** A Fetch-standard handler serving the Kubernetes API of `cluster`. */
@@ -53,12 +59,18 @@ export function createFetchHandler(cluster: HttpCluster, options: FetchHandlerOp
   const maxBody = options.maxBodyBytes ?? MAX_BODY_BYTES;
   const defaultUser = options.defaultUser ?? ANONYMOUS;
   const minRequestTimeout = options.minRequestTimeoutSeconds ?? 0;
+  const prefix = normalizePrefix(options.prefix);
   return async (request) => {
     const url = new URL(request.url);
     const pretty = wantsPretty(url.searchParams, request.headers.get('user-agent'));
     let format: 'json' | 'yaml' = 'json';
     try {
-      const early = nonResourceResponse(cluster, request, url, pretty);
+      if (prefix) {
+        const rest = stripPrefix(url.pathname, prefix);
+        if (rest === undefined) throw pathNotFound();
+        url.pathname = rest;
+      }
+      const early = nonResourceResponse(cluster, request, url, pretty, prefix);
       if (early) return await early;
       const route = parseResourcePath(url.pathname);
       if (!route) throw pathNotFound();
@@ -67,6 +79,18 @@ export function createFetchHandler(cluster: HttpCluster, options: FetchHandlerOp
       return errorResponse(e, format, pretty);
     }
   };
+}
+
+/** `''` for no prefix; otherwise `/a/b`: a leading slash, no trailing one. */
+export function normalizePrefix(prefix: string | undefined): string {
+  const trimmed = (prefix ?? '').replace(/\/+$/, '');
+  return trimmed === '' ? '' : trimmed.startsWith('/') ? trimmed : `/${trimmed}`;
+}
+
+/** The path below `prefix` (`/` for the prefix itself), or undefined when `pathname` is outside it. */
+export function stripPrefix(pathname: string, prefix: string): string | undefined {
+  if (pathname === prefix) return '/';
+  return pathname.startsWith(`${prefix}/`) ? pathname.slice(prefix.length) : undefined;
 }
 
 function json(body: unknown, pretty: boolean, contentType = 'application/json', status = 200): Response {
@@ -78,7 +102,7 @@ function trimSlash(pathname: string): string {
 }
 
 /** Discovery, version, health and OpenAPI; undefined for resource paths. */
-function nonResourceResponse(cluster: HttpCluster, request: Request, url: URL, pretty: boolean): Promise<Response> | Response | undefined {
+function nonResourceResponse(cluster: HttpCluster, request: Request, url: URL, pretty: boolean, prefix: string): Promise<Response> | Response | undefined {
   const path = trimSlash(url.pathname);
   const parts = path.split('/').filter(Boolean);
   const isResource = (parts[0] === 'api' && parts.length > 2) || (parts[0] === 'apis' && parts.length > 3);
@@ -118,7 +142,7 @@ function nonResourceResponse(cluster: HttpCluster, request: Request, url: URL, p
     return json(doc, pretty);
   }
   if (parts[0] === 'openapi') {
-    const doc = openApiResponse(registry, request, url, path);
+    const doc = openApiResponse(registry, request, url, path, prefix);
     if (doc) return doc;
   }
   throw pathNotFound();

@@ -1,12 +1,15 @@
 /**
  * The node:http adapter: a few lines that forward to the Fetch-standard handler, streaming
- * responses (watch) with headers sent at once and a flush per chunk.
+ * responses (watch) with headers sent at once and a flush per chunk. With `tls`, node:https and a
+ * self-signed serving certificate made at startup (`src/pki/`).
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { Readable } from 'node:stream';
 import { stringify } from 'yaml';
+import { generateServingCertificate } from '../pki/self-signed.js';
 import type { FetchHandler } from './handler.js';
+import { sendFetchResponse as sendResponse, toFetchRequest as toRequest } from './node-bridge.js';
 
 /** Options of `cluster.listen()`. */
 export interface ListenOptions {
@@ -14,79 +17,64 @@ export interface ListenOptions {
   port?: number;
   /** `127.0.0.1` by default. */
   host?: string;
+  /**
+   * Serve HTTPS with a self-signed serving certificate made at startup: a fresh CA and a
+   * certificate it signs for `127.0.0.1`, `localhost` and `host`, valid from an hour before the
+   * cluster clock's now for a year. The kubeconfig then trusts that CA.
+   */
+  tls?: boolean;
+}
+
+/** Options of {@link listen}: {@link ListenOptions} and the time the certificates are valid around. */
+export interface ListenAdapterOptions extends ListenOptions {
+  /** Epoch milliseconds the serving certificate's validity is around (`tls`); `Date.now()` by default. */
+  now?: number;
 }
 
 /** A running server. */
 export interface Listening {
-  /** `http://127.0.0.1:<port>` */
+  /** `http://127.0.0.1:<port>`, or `https://...` with `tls`. */
   readonly url: string;
   readonly port: number;
+  /** With `tls`: the PEM of the CA that signed the serving certificate (what clients trust). */
+  readonly certificateAuthority?: string;
   /** Stops accepting, ends open connections (watches included) and resolves once closed. */
   close(): Promise<void>;
   /** A kubeconfig YAML pointing at this server, with its context current. */
   kubeconfig(options?: { name?: string; namespace?: string }): string;
 }
 
-function toRequest(req: IncomingMessage, base: string): Request {
-  const headers = new Headers();
-  for (let i = 0; i < req.rawHeaders.length; i += 2) headers.append(req.rawHeaders[i]!, req.rawHeaders[i + 1]!);
-  const method = req.method ?? 'GET';
-  const hasBody = method !== 'GET' && method !== 'HEAD';
-  const init: RequestInit & { duplex?: 'half' } = { method, headers };
-  if (hasBody) {
-    init.body = Readable.toWeb(req) as unknown as ReadableStream<Uint8Array>;
-    init.duplex = 'half';
-  }
-  return new Request(new URL(req.url ?? '/', base), init);
-}
+/** The bearer token of a TLS kubeconfig: memkube does not authenticate, and ignores it. */
+export const KUBECONFIG_TOKEN = 'memkube-anonymous';
 
-async function sendResponse(response: Response, res: ServerResponse): Promise<void> {
-  const headers: Record<string, string | string[]> = {};
-  response.headers.forEach((value, key) => {
-    headers[key] = value;
-  });
-  res.writeHead(response.status, headers);
-  if (!response.body) {
-    res.end();
-    return;
-  }
-  res.flushHeaders();
-  const reader = response.body.getReader();
-  res.on('close', () => {
-    if (!res.writableFinished) void reader.cancel().catch(() => undefined);
-  });
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      if (!res.write(value)) await new Promise<void>((resolve) => res.once('drain', resolve).once('close', resolve));
-      if (res.destroyed) break;
-    }
-  } catch {
-    /* the client went away, or the stream failed after the headers were sent */
-  }
-  res.end();
-}
-
-/** A kubeconfig for an http server. */
-export function kubeconfigFor(url: string, name = 'memkube', namespace?: string): string {
+/**
+ * A kubeconfig for a server: with `certificateAuthority` (PEM) it carries it as
+ * `certificate-authority-data`, without it `insecure-skip-tls-verify`. Over https its user has a
+ * token (ignored by memkube): kubectl prompts for a username and password when it talks TLS to a
+ * server with no credentials at all.
+ */
+export function kubeconfigFor(url: string, name = 'memkube', namespace?: string, certificateAuthority?: string): string {
+  const cluster = certificateAuthority
+    ? { server: url, 'certificate-authority-data': Buffer.from(certificateAuthority).toString('base64') }
+    : { server: url, 'insecure-skip-tls-verify': true };
   return stringify({
     apiVersion: 'v1',
     kind: 'Config',
-    clusters: [{ name, cluster: { server: url, 'insecure-skip-tls-verify': true } }],
-    users: [{ name, user: {} }],
+    clusters: [{ name, cluster }],
+    users: [{ name, user: url.startsWith('https:') ? { token: KUBECONFIG_TOKEN } : {} }],
     contexts: [{ name, context: { cluster: name, user: name, ...(namespace ? { namespace } : {}) } }],
     'current-context': name,
     preferences: {},
   });
 }
 
-/** Serves a Fetch handler on node:http. */
-export async function listen(handler: FetchHandler, options: ListenOptions = {}): Promise<Listening> {
+/** Serves a Fetch handler on node:http, or node:https with `tls`. */
+export async function listen(handler: FetchHandler, options: ListenAdapterOptions = {}): Promise<Listening> {
   const host = options.host ?? '127.0.0.1';
   const hostForUrl = host.includes(':') ? `[${host}]` : host;
-  let base = `http://${hostForUrl}`;
-  const server = createServer((req, res) => {
+  const scheme = options.tls ? 'https' : 'http';
+  let base = `${scheme}://${hostForUrl}`;
+  const onRequest = (req: IncomingMessage, res: ServerResponse) => {
     let request: Request;
     try {
       request = toRequest(req, base);
@@ -100,7 +88,9 @@ export async function listen(handler: FetchHandler, options: ListenOptions = {})
         if (!res.headersSent) res.writeHead(500);
         res.end();
       });
-  });
+  };
+  const pki = options.tls ? await generateServingCertificate({ hosts: ['127.0.0.1', 'localhost', host], now: options.now }) : undefined;
+  const server = pki ? createHttpsServer({ cert: pki.serving.cert, key: pki.serving.key }, onRequest) : createServer(onRequest);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 0, host, () => {
@@ -109,12 +99,13 @@ export async function listen(handler: FetchHandler, options: ListenOptions = {})
     });
   });
   const port = (server.address() as AddressInfo).port;
-  const url = `http://${hostForUrl}:${port}`;
+  const url = `${scheme}://${hostForUrl}:${port}`;
   base = url;
   return {
     url,
     port,
-    kubeconfig: (o) => kubeconfigFor(url, o?.name, o?.namespace),
+    ...(pki ? { certificateAuthority: pki.ca.cert } : {}),
+    kubeconfig: (o) => kubeconfigFor(url, o?.name, o?.namespace, pki?.ca.cert),
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());

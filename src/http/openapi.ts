@@ -62,12 +62,15 @@ function v3Served(registry: KindRegistry, key: string): Served | undefined {
   return cache.v3.get(key);
 }
 
-/** `/openapi/v3`: the index of group-version documents, each at its `?hash=` URL. */
-export function openApiV3Index(registry: KindRegistry): { paths: Record<string, { serverRelativeURL: string }> } {
+/**
+ * `/openapi/v3`: the index of group-version documents, each at its `?hash=` URL. `prefix` is the
+ * path the API is mounted under (`/k8s`), so the URLs work behind it; client-go reads both forms.
+ */
+export function openApiV3Index(registry: KindRegistry, prefix = ''): { paths: Record<string, { serverRelativeURL: string }> } {
   const paths: Record<string, { serverRelativeURL: string }> = {};
   for (const key of v3Keys(registry)) {
     const doc = v3Served(registry, key);
-    if (doc) paths[key] = { serverRelativeURL: `/openapi/v3/${key}?hash=${doc.etag}` };
+    if (doc) paths[key] = { serverRelativeURL: `${prefix}/openapi/v3/${key}?hash=${doc.etag}` };
   }
   return { paths };
 }
@@ -117,12 +120,12 @@ function respond(doc: Served, request: Request, extra: Record<string, string> = 
 
 /**
  * The answer to an `/openapi/...` GET, or undefined for other paths. `path` is the URL path
- * without a trailing slash.
+ * without a trailing slash (and without `prefix`, the path the API is mounted under).
  */
-export function openApiResponse(registry: KindRegistry, request: Request, url: URL, path: string): Response | undefined {
+export function openApiResponse(registry: KindRegistry, request: Request, url: URL, path: string, prefix = ''): Response | undefined {
   if (path === '/openapi/v2') return respond(v2Served(registry, wantsProtobuf(request.headers.get('accept'))), request);
   if (path === '/openapi/v3') {
-    const body = json(openApiV3Index(registry));
+    const body = json(openApiV3Index(registry, prefix));
     return new Response(request.method === 'HEAD' ? null : body, { status: 200, headers: { 'Content-Type': 'application/json', 'Content-Length': String(body.length) } });
   }
   if (!path.startsWith('/openapi/v3/')) return undefined;
@@ -132,7 +135,7 @@ export function openApiResponse(registry: KindRegistry, request: Request, url: U
   const hash = url.searchParams.get('hash');
   if (hash !== null && hash !== '') {
     if (hash !== doc.etag) {
-      return new Response(null, { status: 301, headers: { Location: `/openapi/v3/${key}?hash=${doc.etag}` } });
+      return new Response(null, { status: 301, headers: { Location: `${prefix}/openapi/v3/${key}?hash=${doc.etag}` } });
     }
     const expires = new Date(Date.now() + 365 * 24 * 3600 * 1000).toUTCString();
     return respond(doc, request, { 'Cache-Control': 'public, immutable', Expires: expires });

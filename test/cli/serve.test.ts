@@ -25,4 +25,19 @@ describe('memkube serve arguments', () => {
     expect(() => parseServeArgs(['--bookmark-interval', '0'])).toThrow('invalid --bookmark-interval: must be positive');
     expect(() => parseServeArgs(['--history-retention'])).toThrow('--history-retention needs a value');
   });
+
+  it('takes --tls, --api-domain, --reserved-domain and repeated --load', () => {
+    expect(parseServeArgs(['--tls', '--api-domain', 'example.com', '--reserved-domain=example.io', '--load', 'a.yaml', 'b.yaml', '--load=c.yaml'])).toEqual({
+      port: 6443,
+      host: '127.0.0.1',
+      load: ['a.yaml', 'b.yaml', 'c.yaml'],
+      tls: true,
+      apiDomain: 'example.com',
+      reservedDomain: 'example.io',
+    });
+    expect(() => parseServeArgs(['--tls=false'])).toThrow('--tls takes no value');
+    expect(() => parseServeArgs(['--api-domain', 'Example.COM'])).toThrow('invalid --api-domain "Example.COM"');
+    expect(() => parseServeArgs(['--reserved-domain', 'a..b'])).toThrow('invalid --reserved-domain');
+    expect(() => parseServeArgs(['--api-domain'])).toThrow('--api-domain needs a value');
+  });
 });

@@ -22,7 +22,7 @@ export async function startServe(kubeconfig: string, extraArgs: readonly string[
     const timer = setTimeout(() => reject(new Error(`memkube serve did not start: ${out} ${err}`)), 20_000);
     child.stdout!.on('data', (d: Buffer) => {
       out += d.toString();
-      const m = /serving on (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
+      const m = /serving on (https?:\/\/127\.0\.0\.1:\d+)/.exec(out);
       if (m) {
         clearTimeout(timer);
         resolve(m[1]!);

@@ -1,0 +1,202 @@
+/**
+ * Self-signed certificates made in process (pkijs + asn1js over WebCrypto, no openssl): a CA and
+ * a serving certificate it signs, ECDSA P-256 with SHA-256, as kube-apiserver makes for itself
+ * when it has no `--tls-cert-file` (client-go's `GenerateSelfSignedCertKey`).
+ */
+import { createHash, webcrypto } from 'node:crypto';
+import { isIP } from 'node:net';
+import * as asn1js from 'asn1js';
+import * as pkijs from 'pkijs';
+import { toPem } from './pem.js';
+
+/** A certificate and its private key, both PEM (the key PKCS#8). */
+export interface CertificateAndKey {
+  readonly cert: string;
+  readonly key: string;
+}
+
+/** A CA and a serving certificate it issued. */
+export interface ServingCertificate {
+  /** The self-signed CA: what clients trust (`certificate-authority-data`). */
+  readonly ca: CertificateAndKey;
+  /** The server's certificate (issued by `ca`) and key. */
+  readonly serving: CertificateAndKey;
+}
+
+/** Options of {@link generateServingCertificate}. */
+export interface ServingCertificateOptions {
+  /** Host names and IP addresses the serving certificate is for (SAN DNS and IP entries). */
+  hosts: readonly string[];
+  /** The time the validity windows are around; `Date.now()` by default. */
+  now?: number | Date;
+  /** How long before `now` the certificates are valid already (clock skew); 1 hour by default. */
+  backdateMs?: number;
+  /** How long after `now` the serving certificate stays valid; 1 year by default. */
+  validityMs?: number;
+  /** How long after `now` the CA stays valid; 10 years by default. */
+  caValidityMs?: number;
+  /** Prefix of the subjects' common names; `memkube` by default. */
+  commonName?: string;
+}
+
+const HOUR = 3_600_000;
+const YEAR = 365 * 24 * HOUR;
+const OID_COMMON_NAME = '2.5.4.3';
+const OID_SERVER_AUTH = '1.3.6.1.5.5.7.3.1';
+/** KeyUsage bits (RFC 5280 4.2.1.3), numbered from the most significant bit of the first byte. */
+const KEY_USAGE = { digitalSignature: 0, keyEncipherment: 2, keyCertSign: 5 } as const;
+
+const engine = new pkijs.CryptoEngine({ name: 'node', crypto: webcrypto as unknown as pkijs.CryptoEngineParameters['crypto'] });
+
+/** The 4 or 16 bytes of an IPv4 or IPv6 address (a zone such as `%eth0` is dropped); undefined for a name. */
+export function ipAddressBytes(host: string): Uint8Array | undefined {
+  const ip = host.replace(/^\[|\]$/g, '').replace(/%.*$/, '');
+  const family = isIP(ip);
+  if (family === 4) return new Uint8Array(ip.split('.').map(Number));
+  if (family !== 6) return undefined;
+  // An embedded IPv4 tail (`::ffff:1.2.3.4`) becomes its two 16-bit groups.
+  const text = ip.replace(/(\d+)\.(\d+)\.(\d+)\.(\d+)$/, (_, a: string, b: string, c: string, d: string) =>
+    `${((+a << 8) | +b).toString(16)}:${((+c << 8) | +d).toString(16)}`,
+  );
+  const groups = (s: string) => (s === '' ? [] : s.split(':').map((g) => parseInt(g, 16)));
+  const [head, rest] = text.split('::') as [string, string | undefined];
+  const left = groups(head);
+  const right = rest === undefined ? [] : groups(rest);
+  const words = [...left, ...Array<number>(8 - left.length - right.length).fill(0), ...right];
+  const bytes = new Uint8Array(16);
+  words.forEach((w, i) => {
+    bytes[2 * i] = w >> 8;
+    bytes[2 * i + 1] = w & 0xff;
+  });
+  return bytes;
+}
+
+function name(commonName: string): pkijs.RelativeDistinguishedNames {
+  return new pkijs.RelativeDistinguishedNames({
+    typesAndValues: [new pkijs.AttributeTypeAndValue({ type: OID_COMMON_NAME, value: new asn1js.Utf8String({ value: commonName }) })],
+  });
+}
+
+/** X.509 time: UTCTime for 1950 to 2049, GeneralizedTime otherwise (RFC 5280 4.1.2.5). */
+function time(ms: number): pkijs.Time {
+  const value = new Date(Math.floor(ms / 1000) * 1000);
+  const year = value.getUTCFullYear();
+  return new pkijs.Time({ type: year >= 1950 && year < 2050 ? pkijs.TimeType.UTCTime : pkijs.TimeType.GeneralizedTime, value });
+}
+
+function keyUsage(...bits: number[]): asn1js.BitString {
+  const bytes = new Uint8Array(Math.floor(Math.max(...bits) / 8) + 1);
+  for (const bit of bits) bytes[bit >> 3]! |= 0x80 >> (bit & 7);
+  const last = bytes[bytes.length - 1]!;
+  let unusedBits = 0;
+  while (unusedBits < 7 && !(last & (1 << unusedBits))) unusedBits++;
+  return new asn1js.BitString({ valueHex: bytes, unusedBits });
+}
+
+function extension(extnID: string, critical: boolean, value: { toSchema(): asn1js.BaseBlock } | asn1js.BaseBlock): pkijs.Extension {
+  const block = 'toSchema' in value ? value.toSchema() : value;
+  return new pkijs.Extension({ extnID, critical, extnValue: block.toBER(false) });
+}
+
+function serialNumber(): asn1js.Integer {
+  const bytes = webcrypto.getRandomValues(new Uint8Array(16));
+  bytes[0] = (bytes[0]! & 0x7f) | 0x40; // positive, and no leading zero byte
+  return new asn1js.Integer({ valueHex: bytes });
+}
+
+async function generateKeyPair(): Promise<webcrypto.CryptoKeyPair> {
+  return (await webcrypto.subtle.generateKey({ name: 'ECDSA', namedCurve: 'P-256' }, true, ['sign', 'verify'])) as webcrypto.CryptoKeyPair;
+}
+
+interface IssueOptions {
+  subject: string;
+  issuer: string;
+  publicKey: webcrypto.CryptoKey;
+  signingKey: webcrypto.CryptoKey;
+  /** The issuer's subject key identifier; none for a self-signed certificate. */
+  authorityKeyId?: Uint8Array;
+  notBefore: number;
+  notAfter: number;
+  isCA: boolean;
+  hosts?: readonly string[];
+}
+
+async function issue(o: IssueOptions): Promise<{ der: ArrayBuffer; keyId: Uint8Array }> {
+  const cert = new pkijs.Certificate();
+  cert.version = 2;
+  cert.serialNumber = serialNumber();
+  cert.issuer = name(o.issuer);
+  cert.subject = name(o.subject);
+  cert.notBefore = time(o.notBefore);
+  cert.notAfter = time(o.notAfter);
+  await cert.subjectPublicKeyInfo.importKey(o.publicKey, engine);
+  const keyId = new Uint8Array(createHash('sha1').update(cert.subjectPublicKeyInfo.subjectPublicKey.valueBlock.valueHexView).digest());
+
+  const extensions = [
+    extension(pkijs.id_BasicConstraints, true, new pkijs.BasicConstraints({ cA: o.isCA })),
+    extension(
+      pkijs.id_KeyUsage,
+      true,
+      o.isCA ? keyUsage(KEY_USAGE.digitalSignature, KEY_USAGE.keyEncipherment, KEY_USAGE.keyCertSign) : keyUsage(KEY_USAGE.digitalSignature, KEY_USAGE.keyEncipherment),
+    ),
+    extension(pkijs.id_SubjectKeyIdentifier, false, new asn1js.OctetString({ valueHex: keyId })),
+  ];
+  if (o.authorityKeyId) {
+    extensions.push(
+      extension(pkijs.id_AuthorityKeyIdentifier, false, new pkijs.AuthorityKeyIdentifier({ keyIdentifier: new asn1js.OctetString({ valueHex: o.authorityKeyId }) })),
+    );
+  }
+  if (!o.isCA) extensions.push(extension(pkijs.id_ExtKeyUsage, false, new pkijs.ExtKeyUsage({ keyPurposes: [OID_SERVER_AUTH] })));
+  if (o.hosts?.length) {
+    const names = [...new Set(o.hosts)].map((host) => {
+      const ip = ipAddressBytes(host);
+      return ip ? new pkijs.GeneralName({ type: 7, value: new asn1js.OctetString({ valueHex: ip }) }) : new pkijs.GeneralName({ type: 2, value: host });
+    });
+    extensions.push(extension(pkijs.id_SubjectAltName, false, new pkijs.GeneralNames({ names })));
+  }
+  cert.extensions = extensions;
+  await cert.sign(o.signingKey, 'SHA-256', engine);
+  return { der: cert.toSchema(true).toBER(false), keyId };
+}
+
+async function privateKeyPem(key: webcrypto.CryptoKey): Promise<string> {
+  return toPem('PRIVATE KEY', await webcrypto.subtle.exportKey('pkcs8', key));
+}
+
+/**
+ * A fresh CA (self-signed, `basicConstraints` CA) and a serving certificate it signs for `hosts`
+ * (IP addresses as SAN IP entries, names as SAN DNS entries), valid from an hour before `now`.
+ */
+export async function generateServingCertificate(options: ServingCertificateOptions): Promise<ServingCertificate> {
+  const now = options.now === undefined ? Date.now() : +options.now;
+  const notBefore = now - (options.backdateMs ?? HOUR);
+  const cn = options.commonName ?? 'memkube';
+  const stamp = Math.floor(now / 1000);
+  const caKeys = await generateKeyPair();
+  const caName = `${cn}-ca@${stamp}`;
+  const ca = await issue({
+    subject: caName,
+    issuer: caName,
+    publicKey: caKeys.publicKey,
+    signingKey: caKeys.privateKey,
+    notBefore,
+    notAfter: now + (options.caValidityMs ?? 10 * YEAR),
+    isCA: true,
+  });
+  const servingKeys = await generateKeyPair();
+  const serving = await issue({
+    subject: `${cn}@${stamp}`,
+    issuer: caName,
+    publicKey: servingKeys.publicKey,
+    signingKey: caKeys.privateKey,
+    authorityKeyId: ca.keyId,
+    notBefore,
+    notAfter: now + (options.validityMs ?? YEAR),
+    isCA: false,
+    hosts: options.hosts,
+  });
+  return {
+    ca: { cert: toPem('CERTIFICATE', ca.der), key: await privateKeyPem(caKeys.privateKey) },
+    serving: { cert: toPem('CERTIFICATE', serving.der), key: await privateKeyPem(servingKeys.privateKey) },
+  };
+}
