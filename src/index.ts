@@ -28,6 +28,9 @@ export type {
   Preconditions,
   UserInfo,
   Verb,
+  WatchEvent,
+  WatchEventType,
+  WatchStream,
   WriteOptions,
 } from './api/request.js';
 export type { DeletedStatus } from './api/verbs/delete.js';
@@ -42,6 +45,7 @@ export {
   type ClientApplyOptions,
   type ClientPatchOptions,
   type ClientWriteOptions,
+  type ClientWatchOptions,
   type DryRunOption,
   type List,
   type RequestHandler,
@@ -65,10 +69,14 @@ export {
 export { KindRegistry, type ResolvedKind } from './schema/registry.js';
 export type { StructuralNode, StructNode, MapNode, ArrayNode, ScalarNode, IntOrStringNode, AnyNode, ListAndPatchFacts } from './schema/structural.js';
 export type { NameValidator } from './schema/validation/names.js';
-export { MemoryStorage } from './storage/memory.js';
+export { MemoryStorage, type MemoryStorageOptions } from './storage/memory.js';
 export {
+  StorageCompactedError,
   StorageConflictError,
+  StorageFutureRevisionError,
   StorageKeyError,
+  type StorageChangesOptions,
+  type StorageGetOptions,
   type ObjectKey,
   type Storage,
   type StorageEvent,

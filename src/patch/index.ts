@@ -35,4 +35,5 @@ export {
   type PatchPrecondition,
   type ThreeWayOptions,
 } from './create-patch.js';
-export { goV as goFormatValue } from './go.js';
+export { goV as goFormatValue, type JsonObject } from './go.js';
+export type { PatchMeta, PatchSchema } from './strategic-merge-meta.js';
