@@ -114,7 +114,8 @@ export async function createCluster(options: ClusterOptions = {}): Promise<Clust
   const watchHub = new WatchHub(storage);
   const gates = options.featureGates ?? {};
   const registry = new KindRegistry({ apiDomain });
-  for (const kind of [...builtinKinds, ...(options.kinds ?? [])]) registry.add(kind);
+  // A kind given again in options.kinds (e.g. a built-in) is served once.
+  for (const kind of new Set([...builtinKinds, ...(options.kinds ?? [])])) registry.add(kind);
 
   const ctx: EngineContext = {
     registry,

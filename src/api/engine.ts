@@ -12,6 +12,7 @@ import { deleteOne } from './verbs/delete.js';
 import { get } from './verbs/get.js';
 import { list } from './verbs/list.js';
 import { patch } from './verbs/patch.js';
+import { scale } from './verbs/scale.js';
 import { update } from './verbs/update.js';
 import { watch } from './verbs/watch.js';
 
@@ -32,6 +33,7 @@ export function resolveKind(ctx: EngineContext, req: ApiRequest): ResolvedKind {
 
 function hasSubresource(kind: ResolvedKind, name: string): boolean {
   if (name === 'status') return kind.definition.statusSubresource === true;
+  if (name === 'scale') return kind.definition.scale !== undefined;
   return kind.definition.updateSubresources?.[name] !== undefined;
 }
 
@@ -48,10 +50,12 @@ export async function handle(ctx: EngineContext, req: ApiRequest): Promise<ApiRe
       throw badRequest('the namespace of the object is required for this operation');
     }
     if (kind.definition.unsupportedVerbs?.includes(req.verb)) throw methodNotSupported(gr, req.verb);
-    if (req.subresource === 'status' && req.verb !== 'get' && req.verb !== 'update' && req.verb !== 'patch') {
+    const readable = req.subresource === 'status' || req.subresource === 'scale';
+    if (readable && req.verb !== 'get' && req.verb !== 'update' && req.verb !== 'patch') {
       throw methodNotSupported(gr, req.verb);
     }
-    if (req.subresource && req.subresource !== 'status' && req.verb !== 'update' && req.verb !== 'patch') throw methodNotSupported(gr, req.verb);
+    if (req.subresource && !readable && req.verb !== 'update' && req.verb !== 'patch') throw methodNotSupported(gr, req.verb);
+    if (req.subresource === 'scale') return await scale(ctx, kind, req, version);
     switch (req.verb) {
       case 'get':
         return await get(ctx, kind, req);

@@ -8,6 +8,7 @@ import type { ObjectList } from '../api/verbs/list.js';
 import type { DeletedStatus } from '../api/verbs/delete.js';
 import type { KindDefinition, KubeObject } from '../schema/define-kind.js';
 import { cloneJson } from '../storage/freeze.js';
+import type { Scale } from '../kinds/types/autoscaling-v1.js';
 
 /** Sends one request to the engine. */
 export type RequestHandler = (req: ApiRequest) => Promise<ApiResponse>;
@@ -174,6 +175,34 @@ export class ResourceClient<T extends KubeObject = KubeObject> {
       getOptions: options.resourceVersion !== undefined ? { resourceVersion: options.resourceVersion } : undefined,
     });
     return cloneJson(res.body as T);
+  }
+
+  /** GET on `/scale`: the object's `autoscaling/v1` Scale. */
+  async getScale(name: string, options: CallOptions = {}): Promise<Scale> {
+    const res = await this.call({ verb: 'get', name, subresource: 'scale', namespace: this.namespaceFor(options.namespace, undefined) });
+    return cloneJson(res.body as Scale);
+  }
+
+  /** PUT on `/scale`: sets the replicas of the object named by `scale.metadata.name`. */
+  async updateScale(scale: Scale, options: ClientWriteOptions = {}): Promise<Scale> {
+    const meta = scale.metadata;
+    const res = await this.call(
+      {
+        verb: 'update',
+        subresource: 'scale',
+        name: meta?.name,
+        namespace: this.namespaceFor(options.namespace, meta?.namespace),
+        body: scale,
+        writeOptions: { dryRun: dryRunOf(options.dryRun), fieldManager: options.fieldManager, fieldValidation: options.fieldValidation },
+      },
+      options.onWarning,
+    );
+    return cloneJson(res.body as Scale);
+  }
+
+  /** PATCH on `/scale`: `patch` applies to the Scale (e.g. `{ spec: { replicas: 3 } }` as a merge patch). */
+  async patchScale(name: string, patch: unknown, options: Omit<ClientPatchOptions, 'subresource'>): Promise<Scale> {
+    return (await this.patch(name, patch, { ...options, subresource: 'scale' })) as unknown as Scale;
   }
 
   /** GET on `/status`. */

@@ -5,6 +5,7 @@
  */
 import type { Verb } from '../api/request.js';
 import type { KindRegistry, ResolvedKind } from '../schema/registry.js';
+import { byVersionPriority } from '../schema/version-priority.js';
 
 const ALL_VERBS: readonly Verb[] = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
 
@@ -14,9 +15,17 @@ export function verbsOf(kind: ResolvedKind): string[] {
   return ALL_VERBS.filter((v) => !unsupported.has(v));
 }
 
+/** A subresource as discovery lists it; `responseKind` when it answers another kind than its parent (Scale). */
+export interface SubresourceInfo {
+  name: string;
+  verbs: string[];
+  responseKind?: { group: string; version: string; kind: string };
+}
+
 /** The subresources of a kind, with their verbs. */
-export function subresourcesOf(kind: ResolvedKind): { name: string; verbs: string[] }[] {
-  const out: { name: string; verbs: string[] }[] = [];
+export function subresourcesOf(kind: ResolvedKind): SubresourceInfo[] {
+  const out: SubresourceInfo[] = [];
+  if (kind.definition.scale) out.push({ name: 'scale', verbs: ['get', 'patch', 'update'], responseKind: { group: 'autoscaling', version: 'v1', kind: 'Scale' } });
   if (kind.definition.statusSubresource) out.push({ name: 'status', verbs: ['get', 'patch', 'update'] });
   for (const name of Object.keys(kind.definition.updateSubresources ?? {})) out.push({ name, verbs: ['update'] });
   return out;
@@ -39,17 +48,9 @@ export function groupsOf(registry: KindRegistry): GroupVersions[] {
   return [...groups].map(([name, versions]) => ({ name, versions: versions.sort(compareVersions) }));
 }
 
-/** Kubernetes' version priority: GA before beta before alpha, higher numbers first. */
+/** Kubernetes' version priority (GA before beta before alpha, higher numbers first): a sort comparator. */
 export function compareVersions(a: string, b: string): number {
-  const rank = (v: string): [number, number, number] => {
-    const m = /^v(\d+)(?:(alpha|beta)(\d+))?$/.exec(v);
-    if (!m) return [3, 0, 0];
-    const level = m[2] === undefined ? 0 : m[2] === 'beta' ? 1 : 2;
-    return [level, -Number(m[1]), -Number(m[3] ?? 0)];
-  };
-  const [la, ma, na] = rank(a);
-  const [lb, mb, nb] = rank(b);
-  return la - lb || ma - mb || na - nb || a.localeCompare(b);
+  return byVersionPriority(a, b);
 }
 
 function kindsIn(registry: KindRegistry, group: string, version: string): ResolvedKind[] {
@@ -96,7 +97,8 @@ export function apiResourceList(registry: KindRegistry, group: string, version: 
       }),
     );
     for (const sub of subresourcesOf(k)) {
-      resources.push({ name: `${d.plural}/${sub.name}`, singularName: '', namespaced: k.namespaced, kind: d.kind, verbs: sub.verbs });
+      const other = sub.responseKind ? { group: sub.responseKind.group, version: sub.responseKind.version } : {};
+      resources.push({ name: `${d.plural}/${sub.name}`, singularName: '', namespaced: k.namespaced, ...other, kind: sub.responseKind?.kind ?? d.kind, verbs: sub.verbs });
     }
   }
   return { kind: 'APIResourceList', apiVersion: 'v1', groupVersion: group ? `${group}/${version}` : version, resources };
@@ -138,7 +140,7 @@ function discoveryGroup(registry: KindRegistry, name: string, versions: string[]
           shortNames: d.shortNames.length ? [...d.shortNames] : undefined,
           categories: d.categories.length ? [...d.categories] : undefined,
           subresources: subresourcesOf(k).length
-            ? subresourcesOf(k).map((s) => ({ subresource: s.name, responseKind, verbs: s.verbs }))
+            ? subresourcesOf(k).map((s) => ({ subresource: s.name, responseKind: s.responseKind ?? responseKind, verbs: s.verbs }))
             : undefined,
         });
       }),

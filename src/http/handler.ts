@@ -174,7 +174,7 @@ function verbOf(method: string, route: ResourceRoute, kind: ResolvedKind, params
   }
   if (route.name !== undefined) {
     const sub = route.subresource;
-    const allowed = sub === undefined ? ['GET', 'PUT', 'PATCH', 'DELETE'] : sub === 'status' ? ['GET', 'PUT', 'PATCH'] : ['PUT'];
+    const allowed = sub === undefined ? ['GET', 'PUT', 'PATCH', 'DELETE'] : sub === 'status' || sub === 'scale' ? ['GET', 'PUT', 'PATCH'] : ['PUT'];
     if (!allowed.includes(method)) throw methodNotAllowed();
     return ({ GET: 'get', PUT: 'update', PATCH: 'patch', DELETE: 'delete' } as const)[method as 'GET']!;
   }

@@ -12,7 +12,18 @@ import {
   ServiceKind,
 } from './core/index.js';
 
+import { apiregistrationKinds } from './apiregistration/index.js';
+import { appsKinds } from './apps/index.js';
+import { certificatesKinds } from './certificates/index.js';
+import { coordinationKinds } from './coordination/index.js';
+import { networkingKinds } from './networking/index.js';
+
 export * from './core/index.js';
+export * from './apps/index.js';
+export * from './certificates/index.js';
+export * from './coordination/index.js';
+export * from './networking/index.js';
+export * from './apiregistration/index.js';
 
 /** The kinds every cluster serves. */
 export const builtinKinds: readonly KindDefinition[] = [
@@ -25,4 +36,9 @@ export const builtinKinds: readonly KindDefinition[] = [
   ServiceKind,
   PersistentVolumeClaimKind,
   EventKind,
+  ...appsKinds,
+  ...certificatesKinds,
+  ...coordinationKinds,
+  ...networkingKinds,
+  ...apiregistrationKinds,
 ];

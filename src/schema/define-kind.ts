@@ -96,6 +96,22 @@ export interface DeleteStrategy<T extends KubeObject = KubeObject> {
   markDeleting?(obj: T): void;
 }
 
+/**
+ * The `scale` subresource, declared as a CustomResourceDefinition declares it: JSON paths
+ * (`.spec.replicas`) of the desired and observed replica counts and of the label selector.
+ */
+export interface ScaleSubresource {
+  /** Path of the desired replicas (`Scale.spec.replicas`), e.g. `.spec.replicas`. */
+  readonly specReplicasPath: string;
+  /** Path of the observed replicas (`Scale.status.replicas`), e.g. `.status.replicas`. */
+  readonly statusReplicasPath: string;
+  /**
+   * Path of the selector (`Scale.status.selector`): a `metav1.LabelSelector` object (printed as a
+   * selector string, as built-in kinds do) or a string (taken as is, as for custom resources).
+   */
+  readonly labelSelectorPath?: string;
+}
+
 /** Hooks where a kind needs code. Each receives a mutable working copy unless noted. */
 export interface KindStrategy<T extends KubeObject = KubeObject> {
   /** Resets what a create may not set (e.g. status). Runs before defaulting. */
@@ -150,6 +166,8 @@ export interface KindDeclaration<T extends KubeObject = KubeObject> {
    * subresource. Kubernetes keeps it for a Node (its agent registers with its status).
    */
   readonly resetStatusOnCreate?: boolean;
+  /** The `scale` subresource (GET, PUT and PATCH of an `autoscaling/v1` Scale). */
+  readonly scale?: ScaleSubresource;
   /**
    * Subresources besides `status` that replace one part of the stored object on update (a
    * Namespace's `finalize`): given the request body and the stored object, return the new object.

@@ -13,7 +13,13 @@ describe('discovery', () => {
 
   it('/api and /apis (legacy)', async () => {
     expect((await get('/api')).body).toMatchObject({ kind: 'APIVersions', versions: ['v1'] });
-    expect((await get('/apis')).body).toMatchObject({ kind: 'APIGroupList', apiVersion: 'v1', groups: [] });
+    const apis = (await get('/apis')).body as { kind: string; groups: { name: string; versions: { version: string }[]; preferredVersion: { version: string } }[] };
+    expect(apis.kind).toBe('APIGroupList');
+    expect(apis.groups.map((g) => g.name)).toEqual(expect.arrayContaining(['apps', 'certificates.k8s.io', 'coordination.k8s.io', 'networking.k8s.io', 'apiregistration.k8s.io']));
+    // Versions of a group in Kubernetes' priority order; the first is preferred.
+    const coordination = apis.groups.find((g) => g.name === 'coordination.k8s.io')!;
+    expect(coordination.versions.map((v) => v.version)).toEqual(['v1', 'v1beta1']);
+    expect(coordination.preferredVersion.version).toBe('v1');
   });
 
   it('/api/v1 lists resources with verbs, short names and subresources', async () => {
@@ -46,7 +52,9 @@ describe('discovery', () => {
       shortNames: ['po'],
       subresources: [{ subresource: 'status', verbs: ['get', 'patch', 'update'] }],
     });
-    expect((await get('/apis', AGGREGATED)).body).toMatchObject({ kind: 'APIGroupDiscoveryList', items: [] });
+    const groups = (await get('/apis', AGGREGATED)).body as { kind: string; items: { metadata: { name: string } }[] };
+    expect(groups.kind).toBe('APIGroupDiscoveryList');
+    expect(groups.items.map((g) => g.metadata.name)).toContain('apps');
   });
 
   it('/version, health and OpenAPI', async () => {

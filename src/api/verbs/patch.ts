@@ -25,10 +25,10 @@ import { metaOf, reconcileNamespace } from '../write-steps.js';
 import { createObject } from './create.js';
 import { writeOver } from './update.js';
 
-const PATCH_TYPES: readonly PatchType[] = ['json', 'merge', 'strategic', 'apply'];
+export const PATCH_TYPES: readonly PatchType[] = ['json', 'merge', 'strategic', 'apply'];
 
 /** The 415 for a patch whose type the server does not know. */
-function unsupportedPatchType(): ApiError {
+export function unsupportedPatchType(): ApiError {
   return new ApiError({
     code: 415,
     reason: 'UnsupportedMediaType',
@@ -41,7 +41,7 @@ function unsupportedPatchType(): ApiError {
  * The answer for a failed patch: Kubernetes' status, except that the errors Kubernetes answers with
  * a 500 (they come from the client's patch, not from the server) are a 400 with the same message.
  */
-function patchFailure(e: PatchError): ApiError {
+export function patchFailure(e: PatchError): ApiError {
   const status = e.toStatus();
   if (!status || status.code >= 500) return badRequest(status?.message ?? e.message);
   return new ApiError({ code: status.code, reason: status.reason, message: status.message, details: status.details });

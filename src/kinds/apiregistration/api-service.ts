@@ -1,0 +1,95 @@
+/** APIService (apiregistration/v1, cluster-scoped). */
+import { fieldError, type FieldError } from '../../api/field-errors.js';
+import { defineKind } from '../../schema/define-kind.js';
+import { inclusiveRangeError, isDNS1035Label, isDNS1123Subdomain, isPathSegmentName, validatePathSegmentName } from '../../schema/validation/names.js';
+import { base64DecodedLength } from '../core/shared/data-keys.js';
+import { APIService as APIServiceSchema } from '../types/apiregistration-v1.js';
+
+/** An APIService object. */
+export type APIService = APIServiceSchema;
+
+const CONDITION_STATUSES = ['True', 'False', 'Unknown'] as const;
+
+function validateSpec(api: APIService): FieldError[] {
+  const spec = api.spec ?? { groupPriorityMinimum: 0, versionPriority: 0 };
+  const group = spec.group ?? '';
+  const version = spec.version ?? '';
+  const errors: FieldError[] = [];
+  const name = api.metadata?.name ?? '';
+  const required = `${version}.${group}`;
+  if (name && isPathSegmentName(name).length === 0 && name !== required) {
+    errors.push(fieldError.invalid('metadata.name', name, `must be \`spec.version+"."+spec.group\`: ${JSON.stringify(required)}`));
+  }
+  if (group === '' && version !== 'v1') {
+    errors.push(fieldError.required('spec.group', 'only v1 may have an empty group and it better be legacy kube'));
+  }
+  if (group !== '') for (const msg of isDNS1123Subdomain(group)) errors.push(fieldError.invalid('spec.group', group, msg));
+  for (const msg of isDNS1035Label(version)) errors.push(fieldError.invalid('spec.version', version, msg));
+  const gpm = spec.groupPriorityMinimum ?? 0;
+  if (gpm <= 0 || gpm > 20000) errors.push(fieldError.invalid('spec.groupPriorityMinimum', gpm, 'must be positive and less than 20000'));
+  const vp = spec.versionPriority ?? 0;
+  if (vp <= 0 || vp > 1000) errors.push(fieldError.invalid('spec.versionPriority', vp, 'must be positive and less than 1000'));
+
+  const caBytes = spec.caBundle ? base64DecodedLength(spec.caBundle) : 0;
+  const skip = spec.insecureSkipTLSVerify ?? false;
+  const svc = spec.service;
+  if (!svc) {
+    if (caBytes !== 0) errors.push(fieldError.invalid('spec.caBundle', `${caBytes} bytes`, 'local APIServices may not have a caBundle'));
+    if (skip) errors.push(fieldError.invalid('spec.insecureSkipTLSVerify', skip, 'local APIServices may not have insecureSkipTLSVerify'));
+    return errors;
+  }
+  if (!svc.namespace) errors.push(fieldError.required('spec.service.namespace'));
+  if (!svc.name) errors.push(fieldError.required('spec.service.name'));
+  const port = svc.port ?? 0;
+  if (port < 1 || port > 65535) errors.push(fieldError.invalid('spec.service.port', port, `port is not valid: ${inclusiveRangeError(1, 65535)}`));
+  if (skip && caBytes > 0) errors.push(fieldError.invalid('spec.insecureSkipTLSVerify', skip, 'may not be true if caBundle is present'));
+  return errors;
+}
+
+function validateStatus(api: APIService): FieldError[] {
+  return (api.status?.conditions ?? []).flatMap((c, i) =>
+    (CONDITION_STATUSES as readonly string[]).includes(c.status) ? [] : [fieldError.notSupported(`status.conditions[${i}].status`, c.status, CONDITION_STATUSES)],
+  );
+}
+
+/**
+ * APIService: the name is `<version>.<group>`; priorities in range; a service reference needs a
+ * namespace, a name and a port (default 443); status (conditions merged on `type`, status
+ * True/False/Unknown) through `/status`; updates need a resourceVersion.
+ */
+export const APIServiceKind = defineKind<APIService>({
+  group: 'apiregistration.{api_domain}',
+  kind: 'APIService',
+  plural: 'apiservices',
+  scope: 'Cluster',
+  categories: ['api-extensions'],
+  versions: [{ name: 'v1', schema: APIServiceSchema, served: true, storage: true }],
+  nameValidator: validatePathSegmentName,
+  statusSubresource: true,
+  schemaRequired: false,
+  allowUnconditionalUpdate: false,
+  printerColumns: [
+    {
+      name: 'Service',
+      type: 'string',
+      description: 'The service backing the APIService',
+      value: (a) => (a.spec?.service ? `${a.spec.service.namespace ?? ''}/${a.spec.service.name ?? ''}` : 'Local'),
+    },
+    {
+      name: 'Available',
+      type: 'string',
+      description: 'Whether the APIService is available',
+      value: (a) => {
+        const c = a.status?.conditions?.find((x) => x.type === 'Available');
+        if (!c) return 'Unknown';
+        return c.status === 'True' ? 'True' : `${c.status} (${c.reason ?? ''})`;
+      },
+    },
+  ],
+  strategy: {
+    defaults(api) {
+      if (api.spec?.service && api.spec.service.port === undefined) api.spec.service.port = 443;
+    },
+    validate: (api, ctx) => (ctx.subresource === 'status' ? validateStatus(api) : validateSpec(api)),
+  },
+});

@@ -1,0 +1,87 @@
+/** LeaseCandidate (coordination/v1beta1, namespaced; gate CoordinatedLeaderElection). */
+import { fieldError, type FieldError } from '../../api/field-errors.js';
+import { defineKind } from '../../schema/define-kind.js';
+import { isConfigMapKey } from '../../schema/validation/names.js';
+import { FIELD_IMMUTABLE_ERROR_MSG } from '../../schema/validation/object-meta.js';
+import { LeaseCandidate as LeaseCandidateSchema } from '../types/coordination-v1beta1.js';
+import { normalizeMicroTimes } from './micro-time.js';
+import { compareSemVer, isZeroSemVer, parseSemVer, type SemVer } from './semver.js';
+import { COORDINATED_LEADER_ELECTION, OLDEST_EMULATION_VERSION, validateLeaseStrategy } from './strategy.js';
+
+/** A LeaseCandidate object. */
+export type LeaseCandidate = LeaseCandidateSchema;
+
+const MICRO_TIME_FIELDS = ['pingTime', 'renewTime'] as const;
+const SEMVER_MSG = 'must be a valid semantic version';
+
+function validateLeaseCandidateSpec(lc: LeaseCandidate): FieldError[] {
+  const spec: Partial<LeaseCandidate['spec']> = lc.spec ?? {};
+  const errors: FieldError[] = [];
+  if (!spec.leaseName) errors.push(fieldError.required('spec.leaseName'));
+
+  let ev: SemVer | undefined;
+  if (spec.emulationVersion) {
+    ev = parseSemVer(spec.emulationVersion);
+    if (!ev) errors.push(fieldError.invalid('spec.emulationVersion', spec.emulationVersion, SEMVER_MSG));
+  }
+  let bv: SemVer | undefined;
+  if (!spec.binaryVersion) {
+    errors.push(fieldError.required('spec.binaryVersion'));
+  } else {
+    bv = parseSemVer(spec.binaryVersion);
+    if (!bv) errors.push(fieldError.invalid('spec.binaryVersion', spec.binaryVersion, SEMVER_MSG));
+  }
+  if (spec.binaryVersion && spec.emulationVersion) {
+    // An unparsable version counts as 0.0.0, as in Kubernetes.
+    const zero: SemVer = { major: 0n, minor: 0n, patch: 0n, pre: [] };
+    if (compareSemVer(bv ?? zero, ev ?? zero) < 0) {
+      errors.push(fieldError.invalid('spec.binaryVersion', spec.binaryVersion, 'must be greater than or equal to `emulationVersion`'));
+    }
+  }
+
+  if (!spec.strategy) {
+    errors.push(fieldError.required('spec.strategy'));
+  } else {
+    if (spec.strategy === OLDEST_EMULATION_VERSION && isZeroSemVer(ev)) {
+      errors.push(fieldError.required('spec.emulationVersion', "must be specified when `strategy` is 'OldestEmulationVersion'"));
+    }
+    errors.push(...validateLeaseStrategy(spec.strategy, 'spec.strategy'));
+  }
+  return errors;
+}
+
+/**
+ * LeaseCandidate: names are config-map keys (as Kubernetes' `ValidLeaseCandidateName`), versions
+ * are semver, `leaseName` is immutable; PUT creates; updates need a resourceVersion.
+ */
+export const LeaseCandidateKind = defineKind<LeaseCandidate>({
+  group: 'coordination.{api_domain}',
+  kind: 'LeaseCandidate',
+  plural: 'leasecandidates',
+  scope: 'Namespaced',
+  featureGate: COORDINATED_LEADER_ELECTION,
+  versions: [{ name: 'v1beta1', schema: LeaseCandidateSchema, served: true, storage: true }],
+  nameValidator: (name) => isConfigMapKey(name),
+  schemaRequired: false,
+  allowCreateOnUpdate: true,
+  allowUnconditionalUpdate: false,
+  printerColumns: [
+    { name: 'LeaseName', type: 'string', description: 'LeaseName is the name of the lease for which this candidate is contending.', value: (lc) => lc.spec?.leaseName },
+    { name: 'BinaryVersion', type: 'string', value: (lc) => lc.spec?.binaryVersion },
+    { name: 'EmulationVersion', type: 'string', value: (lc) => lc.spec?.emulationVersion },
+  ],
+  selectableFields: { 'spec.leaseName': (lc) => lc.spec?.leaseName },
+  strategy: {
+    prepareForCreate(lc) {
+      normalizeMicroTimes(lc.spec, MICRO_TIME_FIELDS, 'LeaseCandidate', 'v1beta1');
+    },
+    prepareForUpdate(lc) {
+      normalizeMicroTimes(lc.spec, MICRO_TIME_FIELDS, 'LeaseCandidate', 'v1beta1');
+    },
+    validate: (lc) => validateLeaseCandidateSpec(lc),
+    validateUpdate(lc, old) {
+      const name = lc.spec?.leaseName ?? '';
+      return name !== (old.spec?.leaseName ?? '') ? [fieldError.invalid('spec.leaseName', name, FIELD_IMMUTABLE_ERROR_MSG)] : [];
+    },
+  },
+});

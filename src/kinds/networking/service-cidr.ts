@@ -1,0 +1,51 @@
+/** ServiceCIDR (networking/v1, cluster-scoped). */
+import { fieldError, type FieldError } from '../../api/field-errors.js';
+import { defineKind } from '../../schema/define-kind.js';
+import { FIELD_IMMUTABLE_ERROR_MSG } from '../../schema/validation/object-meta.js';
+import { ServiceCIDR as ServiceCIDRSchema } from '../types/networking-v1.js';
+import { cidrFamily, validateCIDR } from './cidr.js';
+
+/** A ServiceCIDR object. */
+export type ServiceCIDR = ServiceCIDRSchema;
+
+const PATH = 'spec.cidrs';
+
+function validateSpec(sc: ServiceCIDR): FieldError[] {
+  const cidrs = sc.spec?.cidrs ?? [];
+  const spec = { cidrs };
+  if (cidrs.length === 0) return [fieldError.required(PATH, 'at least one CIDR required')];
+  if (cidrs.length > 2) return [fieldError.invalid(PATH, spec, 'may only hold up to 2 values')];
+  if (cidrs.length === 2) {
+    const a = cidrFamily(cidrs[0]!);
+    const b = cidrFamily(cidrs[1]!);
+    if (!a || !b || a === b) {
+      return [fieldError.invalid(PATH, spec, 'may specify no more than one IP for each IP family, i.e 192.168.0.0/24 and 2001:db8::/64')];
+    }
+  }
+  return cidrs.flatMap((c, i) => validateCIDR(`${PATH}[${i}]`, c));
+}
+
+const sameList = (a: readonly string[] | undefined, b: readonly string[] | undefined) =>
+  (a ?? []).length === (b ?? []).length && (a ?? []).every((x, i) => x === b?.[i]);
+
+/**
+ * ServiceCIDR: one or two canonical CIDRs, one per family, checked on create; `spec.cidrs` is
+ * immutable; status (conditions merged on `type`) through `/status`.
+ */
+export const ServiceCIDRKind = defineKind<ServiceCIDR>({
+  group: 'networking.{api_domain}',
+  kind: 'ServiceCIDR',
+  plural: 'servicecidrs',
+  scope: 'Cluster',
+  versions: [{ name: 'v1', schema: ServiceCIDRSchema, served: true, storage: true }],
+  statusSubresource: true,
+  printerColumns: [{ name: 'CIDRs', type: 'string', description: 'cidrs defines the IP blocks in CIDR notation', value: (s) => (s.spec?.cidrs ?? []).join(',') }],
+  strategy: {
+    // Kubernetes validates the CIDRs on create only; an update checks that they did not change.
+    validate: (sc, ctx) => (ctx.operation === 'create' ? validateSpec(sc) : []),
+    validateUpdate(sc, old, ctx) {
+      if (ctx.subresource === 'status') return [];
+      return sameList(sc.spec?.cidrs, old.spec?.cidrs) ? [] : [fieldError.invalid(PATH, sc.spec?.cidrs ?? null, FIELD_IMMUTABLE_ERROR_MSG)];
+    },
+  },
+});

@@ -1,0 +1,101 @@
+import { describe, expect, it } from 'vitest';
+import { APIServiceKind, apiregistrationKinds, type APIService } from '../../../src/kinds/apiregistration/index.js';
+import { statusOf, useTestCluster } from '../../support/cluster.js';
+
+const cluster = useTestCluster({ kinds: [...apiregistrationKinds] });
+const apis = () => cluster.client.resource(APIServiceKind);
+
+const local = (over: Partial<NonNullable<APIService['spec']>> = {}, name = 'v1beta1.example.com'): APIService => ({
+  metadata: { name },
+  spec: { group: 'example.com', version: 'v1beta1', groupPriorityMinimum: 1000, versionPriority: 15, ...over },
+});
+const remote = (over: Partial<NonNullable<APIService['spec']>> = {}) => local({ service: { namespace: 'ns', name: 'api' }, ...over });
+const CA = Buffer.from('-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n').toString('base64');
+
+async function invalid(obj: APIService, ...messages: string[]) {
+  const s = await statusOf(() => apis().create(obj));
+  const body = messages.length === 1 ? messages[0] : `[${messages.join(', ')}]`;
+  expect(s).toMatchObject({ code: 422, reason: 'Invalid', message: `APIService.apiregistration.k8s.io "${obj.metadata?.name}" is invalid: ${body}` });
+  return s;
+}
+
+describe('APIService', () => {
+  it('accepts a local APIService and defaults the service port to 443', async () => {
+    expect((await apis().create(local())).spec).toEqual(local().spec);
+    const other = await apis().create({ metadata: { name: 'v1.example.com' }, spec: { ...remote().spec!, version: 'v1', caBundle: CA } });
+    expect(other.spec?.service).toEqual({ namespace: 'ns', name: 'api', port: 443 });
+    expect(other.spec?.caBundle).toBe(CA);
+  });
+
+  it('requires the name to be <version>.<group>', async () => {
+    await invalid(local({}, 'wrong'), 'metadata.name: Invalid value: "wrong": must be `spec.version+"."+spec.group`: "v1beta1.example.com"');
+  });
+
+  it('allows an empty group only for v1', async () => {
+    await apis().create({ metadata: { name: 'v1.' }, spec: { version: 'v1', groupPriorityMinimum: 18000, versionPriority: 1 } });
+    await invalid({ metadata: { name: 'v2.' }, spec: { version: 'v2', groupPriorityMinimum: 18000, versionPriority: 1 } }, 'spec.group: Required value: only v1 may have an empty group and it better be legacy kube');
+  });
+
+  it('checks group and version names', async () => {
+    await invalid(
+      local({ group: 'Example.com', version: '1x' }, '1x.Example.com'),
+      "spec.group: Invalid value: \"Example.com\": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')",
+      "spec.version: Invalid value: \"1x\": a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')",
+    );
+  });
+
+  it.each([
+    [{ groupPriorityMinimum: 0 }, 'spec.groupPriorityMinimum: Invalid value: 0: must be positive and less than 20000'],
+    [{ groupPriorityMinimum: 20001 }, 'spec.groupPriorityMinimum: Invalid value: 20001: must be positive and less than 20000'],
+    [{ versionPriority: 0 }, 'spec.versionPriority: Invalid value: 0: must be positive and less than 1000'],
+    [{ versionPriority: 1001 }, 'spec.versionPriority: Invalid value: 1001: must be positive and less than 1000'],
+    [{ caBundle: CA }, `spec.caBundle: Invalid value: "${Buffer.from(CA, 'base64').length} bytes": local APIServices may not have a caBundle`],
+    [{ insecureSkipTLSVerify: true }, 'spec.insecureSkipTLSVerify: Invalid value: true: local APIServices may not have insecureSkipTLSVerify'],
+  ])('rejects local %j', async (over, msg) => {
+    await invalid(local(over), msg);
+  });
+
+  it('treats missing priorities as 0', async () => {
+    const s = await invalid(
+      { metadata: { name: 'v1.example.com' }, spec: { group: 'example.com', version: 'v1' } as APIService['spec'] },
+      'spec.groupPriorityMinimum: Invalid value: 0: must be positive and less than 20000',
+      'spec.versionPriority: Invalid value: 0: must be positive and less than 1000',
+    );
+    expect(s.details?.causes).toHaveLength(2);
+  });
+
+  it('checks the service reference', async () => {
+    await invalid(local({ service: {} }), 'spec.service.namespace: Required value', 'spec.service.name: Required value');
+    await invalid(remote({ service: { namespace: 'ns', name: 'api', port: 0 } }), 'spec.service.port: Invalid value: 0: port is not valid: must be between 1 and 65535, inclusive');
+    await invalid(remote({ service: { namespace: 'ns', name: 'api', port: 65536 } }), 'spec.service.port: Invalid value: 65536: port is not valid: must be between 1 and 65535, inclusive');
+    await invalid(remote({ caBundle: CA, insecureSkipTLSVerify: true }), 'spec.insecureSkipTLSVerify: Invalid value: true: may not be true if caBundle is present');
+    await apis().create(remote({ service: { namespace: 'ns', name: 'api', port: 65535 }, insecureSkipTLSVerify: true }));
+  });
+
+  it('rejects a caBundle that is not base64 while decoding', async () => {
+    const s = await statusOf(() => apis().create(remote({ caBundle: 'not base64!' })));
+    expect(s.code).toBe(400);
+  });
+
+  it('requires a resourceVersion on update and validates the spec again', async () => {
+    const a = await apis().create(local());
+    const s = await statusOf(() => apis().update({ ...a, spec: { ...a.spec!, versionPriority: 0 } }));
+    expect(s.message).toBe('APIService.apiregistration.k8s.io "v1beta1.example.com" is invalid: spec.versionPriority: Invalid value: 0: must be positive and less than 1000');
+    const u = await statusOf(() => apis().update(local()));
+    expect(u.code).toBe(422);
+  });
+
+  it('changes status only through /status, with True/False/Unknown condition statuses', async () => {
+    const a = await apis().create({ ...local(), status: { conditions: [{ type: 'Available', status: 'True' }] } });
+    expect(a.status).toBeUndefined();
+    const cond = { type: 'Available', status: 'False', reason: 'MissingEndpoints', message: 'endpoints for service/api in "ns" have no addresses', lastTransitionTime: '2026-01-01T00:00:00Z' };
+    const updated = await apis().updateStatus({ ...a, status: { conditions: [cond] } });
+    expect(updated.status?.conditions).toEqual([cond]);
+    const s = await statusOf(() => apis().updateStatus({ ...updated, status: { conditions: [{ ...cond, status: 'Maybe' }] } }));
+    expect(s).toMatchObject({
+      code: 422,
+      message: 'APIService.apiregistration.k8s.io "v1beta1.example.com" is invalid: status.conditions[0].status: Unsupported value: "Maybe": supported values: "True", "False", "Unknown"',
+      details: { causes: [{ field: 'status.conditions[0].status', reason: 'FieldValueNotSupported' }] },
+    });
+  });
+});
