@@ -46,6 +46,7 @@ export {
   type ClientPatchOptions,
   type ClientWriteOptions,
   type ClientWatchOptions,
+  type CallOptions,
   type DryRunOption,
   type List,
   type RequestHandler,
@@ -65,6 +66,7 @@ export {
   type KubeObject,
   type ObjectMetaLike,
   type ObjectOf,
+  type ScaleSubresource,
 } from './schema/define-kind.js';
 export { KindRegistry, type ResolvedKind } from './schema/registry.js';
 export type { StructuralNode, StructNode, MapNode, ArrayNode, ScalarNode, IntOrStringNode, AnyNode, ListAndPatchFacts } from './schema/structural.js';

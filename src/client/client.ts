@@ -19,7 +19,8 @@ export type WarningHandler = (warnings: readonly string[]) => void;
 /** `dryRun` as the client takes it: `true` or `'All'` mean a dry run. */
 export type DryRunOption = boolean | 'All' | string[];
 
-interface CallOptions {
+/** Options every client call takes. */
+export interface CallOptions {
   /** Namespace of the object; defaults to the object's own, else `default`. */
   namespace?: string;
   onWarning?: WarningHandler;
