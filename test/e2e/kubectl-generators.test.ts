@@ -4,12 +4,13 @@
  * namespace, and the same object (`--dry-run=client -o json`, i.e. what the generator built) is
  * created from the JSON manifest in another; both must read back alike.
  */
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { kubectlRunner } from '../support/kubectl.js';
 
 const KUBECTL = '/usr/lib/google-cloud-sdk/bin/kubectl.1.33';
 
@@ -17,18 +18,7 @@ describe.skipIf(!existsSync(KUBECTL))('kubectl 1.33 generators (protobuf bodies)
   let dir: string;
   let server: ChildProcess | undefined;
 
-  const kubectl = (...args: string[]) =>
-    new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-      execFile(KUBECTL, ['--kubeconfig', join(dir, 'kubeconfig'), ...args], { cwd: dir, timeout: 20_000 }, (err, stdout, stderr) => {
-        resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr });
-      });
-    });
-  const ok = async (...args: string[]) => {
-    const r = await kubectl(...args);
-    expect(r.stderr.replace(/^WARNING: version difference.*\n/m, ''), `kubectl ${args.join(' ')}`).toBe('');
-    expect(r.code).toBe(0);
-    return r.stdout;
-  };
+  const { kubectl, ok } = kubectlRunner(KUBECTL, () => join(dir, 'kubeconfig'), () => dir);
 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'memkube-e2e-gen-'));

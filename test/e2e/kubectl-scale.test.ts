@@ -2,12 +2,12 @@
  * `kubectl scale statefulset` against `memkube serve` (a child process, stopped by PID): the real
  * v1.33 CLI driving the `/scale` subresource.
  */
-import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { kubectlRunner } from '../support/kubectl.js';
 import { startServe, type ServeProcess } from '../support/serve.js';
 
 const KUBECTL = '/usr/lib/google-cloud-sdk/bin/kubectl.1.33';
@@ -35,18 +35,7 @@ describe.skipIf(!existsSync(KUBECTL))('kubectl scale statefulset', () => {
   let dir: string;
   let server: ServeProcess | undefined;
 
-  const kubectl = (...args: string[]) =>
-    new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-      execFile(KUBECTL, ['--kubeconfig', join(dir, 'kubeconfig'), ...args], { cwd: dir, timeout: 20_000 }, (err, stdout, stderr) => {
-        resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr });
-      });
-    });
-  const ok = async (...args: string[]) => {
-    const r = await kubectl(...args);
-    expect(r.stderr.replace(/^WARNING: version difference.*\n/m, ''), `kubectl ${args.join(' ')}`).toBe('');
-    expect(r.code).toBe(0);
-    return r.stdout;
-  };
+  const { kubectl, ok } = kubectlRunner(KUBECTL, () => join(dir, 'kubeconfig'), () => dir);
 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'memkube-scale-'));

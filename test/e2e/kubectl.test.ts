@@ -3,12 +3,13 @@
  * The generators (`kubectl create configmap ...`, which send protobuf) are covered by
  * kubectl-generators.test.ts.
  */
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { kubectlRunner } from '../support/kubectl.js';
 
 /** The kubectl binaries this suite drives: the v1.33 client memkube targets, and the machine's default. */
 const KUBECTLS = ['/usr/lib/google-cloud-sdk/bin/kubectl.1.33', '/usr/bin/kubectl'].filter((k) => existsSync(k));
@@ -17,18 +18,7 @@ describe.each(KUBECTLS)('kubectl (%s) against memkube serve', (KUBECTL) => {
   let dir: string;
   let server: ChildProcess | undefined;
 
-  const kubectl = (...args: string[]) =>
-    new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-      execFile(KUBECTL, ['--kubeconfig', join(dir, 'kubeconfig'), ...args], { cwd: dir, timeout: 20_000 }, (err, stdout, stderr) => {
-        resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr });
-      });
-    });
-  const ok = async (...args: string[]) => {
-    const r = await kubectl(...args);
-    expect(r.stderr.replace(/^WARNING: version difference.*\n/m, ''), `kubectl ${args.join(' ')}`).toBe('');
-    expect(r.code).toBe(0);
-    return r.stdout;
-  };
+  const { kubectl, ok } = kubectlRunner(KUBECTL, () => join(dir, 'kubeconfig'), () => dir);
 
   /** A long-running kubectl (`get -w`, `wait`): its output as it comes, stopped by its PID. */
   const background = (...args: string[]) => {
