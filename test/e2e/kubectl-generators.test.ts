@@ -4,48 +4,29 @@
  * namespace, and the same object (`--dry-run=client -o json`, i.e. what the generator built) is
  * created from the JSON manifest in another; both must read back alike.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServe, type ServeProcess } from '../support/serve.js';
 import { kubectlRunner } from '../support/kubectl.js';
 
 const KUBECTL = '/usr/lib/google-cloud-sdk/bin/kubectl.1.33';
 
 describe.skipIf(!existsSync(KUBECTL))('kubectl 1.33 generators (protobuf bodies) against memkube serve', () => {
   let dir: string;
-  let server: ChildProcess | undefined;
+  let server: ServeProcess | undefined;
 
   const { kubectl, ok } = kubectlRunner(KUBECTL, () => join(dir, 'kubeconfig'), () => dir);
 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'memkube-e2e-gen-'));
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'serve', '--port', '0', '--host', '127.0.0.1', '--kubeconfig', join(dir, 'kubeconfig')], {
-      cwd: process.cwd(),
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    server = child;
-    await new Promise<void>((resolve, reject) => {
-      let out = '';
-      let err = '';
-      child.stdout!.on('data', (d: Buffer) => {
-        out += d.toString();
-        if (/serving on http:\/\/127\.0\.0\.1:\d+/.test(out)) resolve();
-      });
-      child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
-      child.on('exit', (code) => reject(new Error(`memkube serve exited with ${code}: ${err}`)));
-      setTimeout(() => reject(new Error(`memkube serve did not start: ${out} ${err}`)), 20_000);
-    });
+    server = await startServe(join(dir, 'kubeconfig'));
   }, 30_000);
 
   afterAll(async () => {
-    if (server?.pid !== undefined && server.exitCode === null) {
-      const exited = new Promise((resolve) => server!.once('exit', resolve));
-      process.kill(server.pid, 'SIGTERM');
-      await exited;
-    }
+    await server?.stop();
     await rm(dir, { recursive: true, force: true });
   });
 

@@ -3,18 +3,19 @@
  * `--output plaintext-openapiv2`), client-side validation of a `kind: List` manifest (which reads
  * `/openapi/v2` as gnostic protobuf), `apply` of a multi-document YAML and `kubectl diff`.
  */
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServe, type ServeProcess } from '../support/serve.js';
 
 const KUBECTL = '/usr/lib/google-cloud-sdk/bin/kubectl.1.33';
 
 describe.skipIf(!existsSync(KUBECTL))('kubectl 1.33 OpenAPI clients against memkube serve', () => {
   let dir: string;
-  let server: ChildProcess | undefined;
+  let server: ServeProcess | undefined;
 
   const kubectl = (...args: string[]) =>
     new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
@@ -33,30 +34,11 @@ describe.skipIf(!existsSync(KUBECTL))('kubectl 1.33 OpenAPI clients against memk
 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'memkube-e2e-openapi-'));
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'serve', '--port', '0', '--host', '127.0.0.1', '--kubeconfig', join(dir, 'kubeconfig')], {
-      cwd: process.cwd(),
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    server = child;
-    await new Promise<void>((resolve, reject) => {
-      let out = '';
-      let err = '';
-      child.stdout!.on('data', (d: Buffer) => {
-        out += d.toString();
-        if (/serving on http:\/\/127\.0\.0\.1:\d+/.test(out)) resolve();
-      });
-      child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
-      child.on('exit', (code) => reject(new Error(`memkube serve exited with ${code}: ${err}`)));
-      setTimeout(() => reject(new Error(`memkube serve did not start: ${out} ${err}`)), 20_000);
-    });
+    server = await startServe(join(dir, 'kubeconfig'));
   }, 30_000);
 
   afterAll(async () => {
-    if (server?.pid !== undefined && server.exitCode === null) {
-      const exited = new Promise((resolve) => server!.once('exit', resolve));
-      process.kill(server.pid, 'SIGTERM');
-      await exited;
-    }
+    await server?.stop();
     await rm(dir, { recursive: true, force: true });
   });
 
