@@ -5,7 +5,7 @@
  * fresh object the caller's input cannot reach.
  */
 import { quantityParseError } from './quantity.js';
-import type { StructuralNode } from './structural.js';
+import { goZeroValue, type StructuralNode } from './structural.js';
 
 /** A type mismatch, reported the way Go's encoding/json reports it. */
 export class DecodeTypeError extends Error {
@@ -85,22 +85,6 @@ function base64Error(raw: string): string | undefined {
   return undefined;
 }
 
-function zeroValue(node: StructuralNode): unknown {
-  switch (node.type) {
-    case 'string':
-      return '';
-    case 'integer':
-    case 'number':
-      return 0;
-    case 'boolean':
-      return false;
-    case 'object':
-    case 'map':
-      return {};
-    default:
-      return null;
-  }
-}
 
 interface Walk {
   unknown: string[];
@@ -141,14 +125,14 @@ function walk(input: unknown, node: StructuralNode, path: string, goPath: string
       const out: Record<string, unknown> = {};
       for (const [k, v] of Object.entries(input as Record<string, unknown>)) {
         if (v === undefined) continue;
-        out[k] = v === null ? zeroValue(node.values) : walk(v, node.values, `${path}.${k}`, goPath, owner, w);
+        out[k] = v === null ? goZeroValue(node.values) : walk(v, node.values, `${path}.${k}`, goPath, owner, w);
       }
       return out;
     }
     case 'array': {
       if (!Array.isArray(input)) return fail();
       return input.map((item, i) =>
-        item === null ? zeroValue(node.items) : walk(item, node.items, `${path}[${i}]`, goPath, owner, w),
+        item === null ? goZeroValue(node.items) : walk(item, node.items, `${path}[${i}]`, goPath, owner, w),
       );
     }
     case 'string': {

@@ -9,7 +9,7 @@
  * map that is empty, or a field that is `null`, does not exist in the typed object. To compute the
  * same field sets, stored and updated objects are seen through this view.
  */
-import type { StructNode, StructuralNode } from '../../schema/structural.js';
+import { goZeroValue, type StructNode, type StructuralNode } from '../../schema/structural.js';
 import { cloneJson, hasOwn, isObject, ownKeys, setOwn } from './value.js';
 
 /**
@@ -133,22 +133,6 @@ export function withGoZeroValues(obj: unknown, schema: StructuralNode): unknown 
   return fill(obj ?? {}, schema, true);
 }
 
-function zeroValueOf(node: StructuralNode): unknown {
-  switch (node.type) {
-    case 'string':
-      return node.format === 'date-time' ? null : '';
-    case 'integer':
-    case 'number':
-      return 0;
-    case 'boolean':
-      return false;
-    case 'object':
-    case 'map':
-      return {};
-    default:
-      return null;
-  }
-}
 
 function encoded(v: unknown, node: StructuralNode): unknown {
   switch (node.type) {
@@ -170,11 +154,11 @@ function encoded(v: unknown, node: StructuralNode): unknown {
     case 'map': {
       if (!isObject(v)) return cloneJson(v);
       const out: Record<string, unknown> = {};
-      for (const k of ownKeys(v)) setOwn(out, k, v[k] === null ? zeroValueOf(node.values) : encoded(v[k], node.values));
+      for (const k of ownKeys(v)) setOwn(out, k, v[k] === null ? goZeroValue(node.values) : encoded(v[k], node.values));
       return out;
     }
     case 'array':
-      return Array.isArray(v) ? v.map((x) => (x === null ? zeroValueOf(node.items) : encoded(x, node.items))) : cloneJson(v);
+      return Array.isArray(v) ? v.map((x) => (x === null ? goZeroValue(node.items) : encoded(x, node.items))) : cloneJson(v);
     default:
       return cloneJson(v);
   }

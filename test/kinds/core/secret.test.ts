@@ -1,18 +1,13 @@
 import fc from 'fast-check';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Cluster } from '../../../src/cluster.js';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { goUnmarshalObjectError } from '../../../src/kinds/core/shared/go-json-check.js';
 import { SecretKind, type Secret } from '../../../src/kinds/index.js';
-import { statusOf, testCluster } from '../../support/cluster.js';
+import { statusOf, useTestCluster } from '../../support/cluster.js';
 
-let cluster: Cluster;
-let warnings: string[];
-beforeEach(async () => {
-  cluster = await testCluster();
+const cluster = useTestCluster();
+let warnings: string[] = [];
+beforeEach(() => {
   warnings = [];
-});
-afterEach(async () => {
-  await cluster.close();
 });
 
 const secrets = () => cluster.client.withWarnings((w) => warnings.push(...w)).resource(SecretKind);
