@@ -47,6 +47,13 @@ const ROOTS: ReadonlyArray<string | readonly string[]> = [
   // admissionregistration v1
   'io.k8s.api.admissionregistration.v1.MutatingAdmissionPolicy',
   'io.k8s.api.admissionregistration.v1.MutatingAdmissionPolicyBinding',
+  // admissionregistration v1beta1 and v1alpha1: the other served versions of the policy kinds
+  'io.k8s.api.admissionregistration.v1beta1.MutatingAdmissionPolicy',
+  'io.k8s.api.admissionregistration.v1beta1.MutatingAdmissionPolicyBinding',
+  'io.k8s.api.admissionregistration.v1alpha1.MutatingAdmissionPolicy',
+  'io.k8s.api.admissionregistration.v1alpha1.MutatingAdmissionPolicyBinding',
+  // resource v1alpha3
+  'io.k8s.api.resource.v1alpha3.ResourcePoolStatusRequest',
   // events v1
   'io.k8s.api.events.v1.Event',
   // meta v1

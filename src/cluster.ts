@@ -114,8 +114,12 @@ export async function createCluster(options: ClusterOptions = {}): Promise<Clust
   const watchHub = new WatchHub(storage);
   const gates = options.featureGates ?? {};
   const registry = new KindRegistry({ apiDomain });
-  // A kind given again in options.kinds (e.g. a built-in) is served once.
-  for (const kind of new Set([...builtinKinds, ...(options.kinds ?? [])])) registry.add(kind);
+  // A kind given again in options.kinds (e.g. a built-in) is served once. A kind whose feature gate
+  // is off does not exist at all: no paths, no discovery entry, no OpenAPI schema.
+  for (const kind of new Set([...builtinKinds, ...(options.kinds ?? [])])) {
+    if (kind.featureGate && gates[kind.featureGate] === false) continue;
+    registry.add(kind);
+  }
 
   const ctx: EngineContext = {
     registry,

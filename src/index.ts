@@ -67,6 +67,7 @@ export {
   type ObjectMetaLike,
   type ObjectOf,
   type ScaleSubresource,
+  type VersionConversion,
 } from './schema/define-kind.js';
 export { KindRegistry, type ResolvedKind } from './schema/registry.js';
 export type { StructuralNode, StructNode, MapNode, ArrayNode, ScalarNode, IntOrStringNode, AnyNode, ListAndPatchFacts } from './schema/structural.js';

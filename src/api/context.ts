@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '../clock.js';
 import type { KindContext, KubeObject } from '../schema/define-kind.js';
-import type { KindRegistry, ResolvedKind } from '../schema/registry.js';
+import { apiVersionOf, type KindRegistry, type ResolvedKind } from '../schema/registry.js';
 import { DryRunStorage } from '../storage/dry-run.js';
 import type { Storage } from '../storage/storage.js';
 import type { ApiRequest } from './request.js';
@@ -67,6 +67,7 @@ export function kindContext(ctx: EngineContext, req: ApiRequest, operation: Kind
   return {
     operation,
     subresource: req.subresource,
+    apiVersion: apiVersionOf(req.resource.group, req.resource.version),
     user: req.user,
     state: <S>(key: string, init: () => S): S => {
       if (!ctx.kindState.has(key)) ctx.kindState.set(key, init());

@@ -1,7 +1,8 @@
 /**
  * Turning a request body into a working object of the kind: shape and type checks (400), the
  * apiVersion/kind agreement with the endpoint (400), unknown and duplicate fields handled per
- * `fieldValidation`. The result is a fresh mutable object; the caller's input is never kept.
+ * `fieldValidation`. The result is a fresh mutable object in the storage version's shape; the
+ * caller's input is never kept.
  */
 import { decodeWithSchema, DecodeTypeError } from '../schema/decode.js';
 import type { KubeObject } from '../schema/define-kind.js';
@@ -98,9 +99,8 @@ export function decodeBody(
     }
     throw e;
   }
-  const object = decoded.value as KubeObject;
-  object.apiVersion = expectedApiVersion;
-  object.kind = kindName;
+  // From here on the object is in the storage shape (another version's, or another kind's).
+  const object = kind.toStorage(version, decoded.value as KubeObject);
 
   const problems = [
     ...decoded.unknownFields.map((f) => `unknown field ${JSON.stringify(f)}`),

@@ -2,6 +2,7 @@
  * The engine: one pipeline for every request, whatever door it came through. It resolves the
  * kind, checks the verb against the kind and subresource, and hands over to the verb.
  */
+import type { KubeObject } from '../schema/define-kind.js';
 import type { ResolvedKind } from '../schema/registry.js';
 import type { EngineContext } from './context.js';
 import { ApiError, badRequest, internalError, methodNotSupported } from './errors.js';
@@ -37,6 +38,13 @@ function hasSubresource(kind: ResolvedKind, name: string): boolean {
   return kind.definition.updateSubresources?.[name] !== undefined;
 }
 
+/** A write's answer as served at the request's version (a delete may answer a Status instead). */
+function presented<B>(kind: ResolvedKind, version: string, res: ApiResponse<B>): ApiResponse<B> {
+  const body = res.body as KubeObject | undefined;
+  if (!body || body.apiVersion !== kind.stored.apiVersion || body.kind !== kind.stored.kind) return res;
+  return { ...res, body: kind.present(version, body) as B };
+}
+
 const ITEM_VERBS = new Set(['get', 'update', 'patch', 'delete']);
 
 /** Runs one request through the pipeline. Every failure is an {@link ApiError}. */
@@ -64,13 +72,13 @@ export async function handle(ctx: EngineContext, req: ApiRequest): Promise<ApiRe
       case 'watch':
         return await watch(ctx, kind, req, version);
       case 'create':
-        return await create(ctx, kind, req, version);
+        return presented(kind, version, await create(ctx, kind, req, version));
       case 'update':
-        return await update(ctx, kind, req, version);
+        return presented(kind, version, await update(ctx, kind, req, version));
       case 'patch':
-        return await patch(ctx, kind, req, version);
+        return presented(kind, version, await patch(ctx, kind, req, version));
       case 'delete':
-        return await deleteOne(ctx, kind, req);
+        return presented(kind, version, await deleteOne(ctx, kind, req));
       case 'deletecollection':
         return await deleteCollection(ctx, kind, req, version);
       default:

@@ -43,9 +43,18 @@ const typeText: Record<FieldErrorType, string> = {
 /** Types whose message never shows the bad value, as in Kubernetes. */
 const valueless = new Set<FieldErrorType>(['FieldValueRequired', 'FieldValueForbidden', 'FieldValueTooLong', 'InternalError']);
 
+/**
+ * A bad value already in the form Go prints it (a struct's `%#v`, a time's `String()`), shown as is
+ * where Kubernetes reports a whole struct, e.g. `core.EventSource{Component:"", Host:""}`.
+ */
+export class GoPrinted {
+  constructor(readonly text: string) {}
+}
+
 /** A bad value as Go prints it in a field error: `%q` for strings, `json.Marshal` for composites. */
 function renderValue(value: unknown): string {
   if (value === null) return 'null';
+  if (value instanceof GoPrinted) return value.text;
   switch (typeof value) {
     case 'string':
       return goQuote(value);

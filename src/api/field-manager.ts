@@ -31,11 +31,16 @@ export function resetFields(kind: ResolvedKind, subresource: string | undefined)
   return undefined;
 }
 
-/** Records the write of `next` over `old` (undefined on create) in `next.metadata.managedFields`. */
+/**
+ * Records the write of `next` over `old` (undefined on create), both in the storage shape, in
+ * `next.metadata.managedFields`. Field sets are those of the request's version, as Kubernetes keeps
+ * them: where that version has another shape, the diff is taken between the two objects as served.
+ */
 export function recordManagedFields(kind: ResolvedKind, version: string, req: ApiRequest, next: KubeObject, old: Readonly<KubeObject> | undefined, now: number): void {
+  const converts = kind.converts(version);
   const entries = recordUpdate({
-    live: old,
-    updated: next,
+    live: old && converts ? kind.present(version, old as KubeObject) : old,
+    updated: converts ? kind.present(version, next) : next,
     manager: managerOf(req),
     apiVersion: apiVersionOf(kind.group, version),
     subresource: req.subresource,

@@ -100,7 +100,8 @@ export async function validateObject(
   const errors: FieldError[] = old
     ? validateObjectMetaUpdate(metaOf(obj), old.metadata ?? {}, options)
     : validateObjectMeta(metaOf(obj), options);
-  if (def.schemaRequired !== false) {
+  // The object is in the storage shape: a version with another shape is checked by its rules.
+  if (def.schemaRequired !== false && !kind.converts(version)) {
     for (const path of missingRequired(obj, kind.structural(version))) {
       if (!errors.some((e) => e.field === path)) errors.push(fieldError.required(path));
     }
@@ -108,7 +109,12 @@ export async function validateObject(
   // On update, Kubernetes reports the transition rules (immutability) before the object's own rules.
   if (old && def.strategy?.validateUpdate) errors.push(...(await def.strategy.validateUpdate(obj, old, kctx)));
   if (def.strategy?.validate) errors.push(...(await def.strategy.validate(obj, kctx)));
-  if (errors.length) throw invalid({ group: kind.group, kind: def.kind }, obj.metadata?.name ?? '', errors);
+  if (errors.length) {
+    // A door onto another kind's storage reports as that kind (as Kubernetes' events.k8s.io does).
+    const stored = kind.stored.apiVersion;
+    const group = def.sharesStorageWith ? stored.slice(0, Math.max(0, stored.lastIndexOf('/'))) : kind.group;
+    throw invalid({ group, kind: kind.stored.kind }, obj.metadata?.name ?? '', errors);
+  }
 }
 
 /**

@@ -30,14 +30,32 @@ export interface ServeOptions {
   bookmarkIntervalMs?: number;
   /** Watches without `timeoutSeconds` end after a random time between this and twice this, in seconds (kube-apiserver: 1800). */
   minRequestTimeoutSeconds?: number;
+  /** Feature gates switched on or off (`createCluster`'s `featureGates`); unnamed gates stay on. */
+  featureGates?: Record<string, boolean>;
 }
 
 /** The usage text. */
 export const SERVE_USAGE =
   'usage: memkube serve [--port 6443] [--host 127.0.0.1] [--kubeconfig FILE] [--load FILE ...] [--tls]\n' +
-  '                     [--api-domain k8s.io] [--reserved-domain kubernetes.io]\n' +
+  '                     [--api-domain k8s.io] [--reserved-domain kubernetes.io] [--feature-gates Name=false,...]\n' +
   '                     [--history-retention 5m] [--continue-ttl 5m] [--bookmark-interval 1m] [--min-request-timeout 30m]\n' +
   '  durations are Go durations (300ms, 10s, 1m30s); --min-request-timeout 0 lets watches without timeoutSeconds run forever';
+
+/**
+ * kube-apiserver's `--feature-gates` value: `Name=true,Other=false` (Go's ParseBool spellings).
+ * Throws for anything else.
+ */
+export function parseFeatureGates(text: string): Record<string, boolean> {
+  const gates: Record<string, boolean> = {};
+  for (const part of text.split(',')) {
+    const item = part.trim();
+    if (!item) continue;
+    const m = /^([A-Za-z][A-Za-z0-9]*)=(1|t|T|TRUE|true|True|0|f|F|FALSE|false|False)$/.exec(item);
+    if (!m) throw new Error(`invalid --feature-gates ${JSON.stringify(text)}: expected Name=true|false, comma-separated`);
+    gates[m[1]!] = /^(1|t|T|TRUE|true|True)$/.test(m[2]!);
+  }
+  return gates;
+}
 
 const DURATION_UNITS: Record<string, number> = { ns: 1e-6, us: 1e-3, 'µs': 1e-3, ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
 
@@ -120,6 +138,9 @@ export function parseServeArgs(args: readonly string[]): ServeOptions {
         o.bookmarkIntervalMs = ms;
         break;
       }
+      case '--feature-gates':
+        o.featureGates = { ...o.featureGates, ...parseFeatureGates(value()) };
+        break;
       case '--min-request-timeout':
         o.minRequestTimeoutSeconds = parseDuration(flag, value()) / 1000;
         break;
@@ -138,6 +159,7 @@ export async function serve(options: ServeOptions, out: (line: string) => void =
     historyRetentionMs: options.historyRetentionMs,
     continueTokenTtlMs: options.continueTokenTtlMs,
     bookmarkIntervalMs: options.bookmarkIntervalMs,
+    featureGates: options.featureGates,
   });
   for (const file of options.load) {
     try {

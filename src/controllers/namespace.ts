@@ -47,7 +47,8 @@ export function namespaceController(ctx: EngineContext, send: Send): Controller 
     const remaining = new Map<string, number>();
     const finalizers = new Map<string, number>();
     for (const kind of ctx.registry.kinds()) {
-      if (!kind.namespaced) continue;
+      // A kind sharing another's storage is the same objects through another door.
+      if (!kind.namespaced || kind.definition.sharesStorageWith) continue;
       const { items } = await ctx.storage.list(kind.bucket, { namespace: name });
       if (!items.length) continue;
       const resource = kind.group ? `${kind.definition.plural}.${kind.group}` : kind.definition.plural;
@@ -73,7 +74,7 @@ export function namespaceController(ctx: EngineContext, send: Send): Controller 
     let left = 0;
     const leftByResource: string[] = [];
     for (const kind of ctx.registry.kinds()) {
-      if (!kind.namespaced) continue;
+      if (!kind.namespaced || kind.definition.sharesStorageWith) continue;
       const { items } = await ctx.storage.list(kind.bucket, { namespace: name });
       if (items.length) {
         left += items.length;

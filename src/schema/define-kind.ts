@@ -46,6 +46,11 @@ export interface KindContext {
   readonly operation: 'create' | 'update' | 'delete';
   /** `status`, `scale`, ... when the write came through a subresource. */
   readonly subresource?: string;
+  /**
+   * The group/version the request came through (`v1`, `events.k8s.io/v1`): some rules depend on
+   * it, as Kubernetes validates an Event more strictly through `events.k8s.io`.
+   */
+  readonly apiVersion: string;
   readonly user: UserInfo;
   /** Cluster time, milliseconds since the epoch. */
   now(): number;
@@ -66,6 +71,18 @@ export interface KindContext {
   read(resource: { group: string; resource: string }, namespace: string, name: string): Promise<KubeObject | undefined>;
 }
 
+/**
+ * How a served version's objects become stored objects and back, when their shapes differ (an
+ * `events.k8s.io/v1` Event is stored as a core Event). Each function receives a copy it may change
+ * and answers the converted object; `apiVersion` and `kind` are stamped by the engine afterwards.
+ */
+export interface VersionConversion {
+  /** A decoded object of this version, in the storage version's shape. */
+  toStorage(obj: KubeObject): KubeObject;
+  /** A stored object, in this version's shape. */
+  fromStorage(obj: KubeObject): KubeObject;
+}
+
 /** One served version of a kind. */
 export interface KindVersion<T extends KubeObject = KubeObject> {
   readonly name: string;
@@ -74,6 +91,11 @@ export interface KindVersion<T extends KubeObject = KubeObject> {
   readonly served?: boolean;
   /** Exactly one version of a kind is the storage version. */
   readonly storage?: boolean;
+  /**
+   * Conversion to and from the storage shape. Without it the version has the storage version's
+   * shape and only `apiVersion` changes (MutatingAdmissionPolicy's v1beta1 and v1alpha1).
+   */
+  readonly conversion?: VersionConversion;
 }
 
 /** Deletion behaviour of a kind. */
@@ -192,6 +214,13 @@ export interface KindDeclaration<T extends KubeObject = KubeObject> {
   readonly allowUnconditionalUpdate?: boolean;
   /** Feature gate that must be on for the kind to exist. */
   readonly featureGate?: string;
+  /**
+   * Another kind whose stored objects this kind serves (another door onto the same storage, as
+   * `events.k8s.io` Events are core Events): objects live in that kind's storage and in its storage
+   * version's shape, and each version's `conversion` maps them. The hooks of this kind (strategy,
+   * selectable fields) then see objects in the other kind's shape.
+   */
+  readonly sharesStorageWith?: KindDefinition;
   readonly strategy?: KindStrategy<T>;
   readonly deletion?: DeleteStrategy<T>;
   /**

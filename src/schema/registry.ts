@@ -3,6 +3,7 @@
  * does this group/version/resource name" for every door.
  */
 import type { GroupVersionResource } from '../api/request.js';
+import { cloneJson } from '../storage/freeze.js';
 import type { KindDefinition, KindVersion, KubeObject } from './define-kind.js';
 import { structuralOf, type StructuralNode } from './structural.js';
 
@@ -18,6 +19,17 @@ export interface ResolvedKind<T extends KubeObject = KubeObject> {
   readonly versions: readonly KindVersion<T>[];
   /** The structural schema of a served version. */
   structural(version: string): StructuralNode;
+  /** `apiVersion` and `kind` of stored objects (another kind's when storage is shared). */
+  readonly stored: { readonly apiVersion: string; readonly kind: string };
+  /** Whether objects of `version` differ in shape from stored ones (a conversion is declared). */
+  converts(version: string): boolean;
+  /** A decoded object of a served version in the storage shape, `apiVersion` and `kind` stamped. */
+  toStorage(version: string, obj: KubeObject): KubeObject;
+  /**
+   * A stored object as served at `version`. The same object when nothing differs; otherwise a new
+   * one (the stored object is never changed).
+   */
+  present(version: string, obj: KubeObject): KubeObject;
 }
 
 /** `apps/v1`, or `v1` for the core group. */
@@ -28,6 +40,13 @@ export function apiVersionOf(group: string, version: string): string {
 /** Substitutes the cluster's domains into a declared group name. */
 export function resolveGroup(group: string, domains: { apiDomain: string }): string {
   return group.replaceAll('{api_domain}', domains.apiDomain);
+}
+
+/** `obj` with `apiVersion` and `kind` set, those two keys first (as the server writes them). */
+function stamp(obj: KubeObject, apiVersion: string, kind: string): KubeObject {
+  if (obj.apiVersion === apiVersion && obj.kind === kind) return obj;
+  const { apiVersion: _a, kind: _k, ...rest } = obj;
+  return { kind, apiVersion, ...rest };
 }
 
 /** The kinds served by one cluster. */
@@ -43,12 +62,30 @@ export class KindRegistry {
     const group = resolveGroup(definition.group, this.domains);
     const versions = definition.versions.filter((v) => v.served !== false);
     const structural = new Map<string, StructuralNode>();
+    const home = definition.sharesStorageWith ?? definition;
+    const homeGroup = resolveGroup(home.group, this.domains);
+    const stored = { apiVersion: apiVersionOf(homeGroup, home.storageVersion.name), kind: home.kind };
+    const conversionOf = (version: string) => versions.find((v) => v.name === version)?.conversion;
     const resolved: ResolvedKind<T> = {
       definition,
       group,
-      bucket: `${group || 'core'}/${definition.plural}`,
+      bucket: `${homeGroup || 'core'}/${home.plural}`,
       namespaced: definition.scope === 'Namespaced',
       versions,
+      stored,
+      converts: (version) => conversionOf(version) !== undefined,
+      toStorage(version, obj) {
+        const conversion = conversionOf(version);
+        const out = conversion ? conversion.toStorage(obj) : obj;
+        return stamp(out, stored.apiVersion, stored.kind);
+      },
+      present(version, obj) {
+        const apiVersion = apiVersionOf(group, version);
+        const conversion = conversionOf(version);
+        if (conversion) return stamp(conversion.fromStorage(cloneJson(obj)), apiVersion, definition.kind);
+        if (obj.apiVersion === apiVersion && obj.kind === definition.kind) return obj;
+        return { ...obj, apiVersion, kind: definition.kind };
+      },
       structural(version: string): StructuralNode {
         let node = structural.get(version);
         if (!node) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseDuration, parseServeArgs } from '../../src/cli/serve.js';
+import { parseDuration, parseFeatureGates, parseServeArgs } from '../../src/cli/serve.js';
 
 describe('memkube serve arguments', () => {
   it('reads Go durations', () => {
@@ -39,5 +39,15 @@ describe('memkube serve arguments', () => {
     expect(() => parseServeArgs(['--api-domain', 'Example.COM'])).toThrow('invalid --api-domain "Example.COM"');
     expect(() => parseServeArgs(['--reserved-domain', 'a..b'])).toThrow('invalid --reserved-domain');
     expect(() => parseServeArgs(['--api-domain'])).toThrow('--api-domain needs a value');
+  });
+
+  it('parses --feature-gates as kube-apiserver does, and rejects anything else', () => {
+    expect(parseServeArgs(['--feature-gates', 'CompositePodGroup=false,ShardedListAndWatch=true', '--feature-gates=EvictionRequestAPI=F'])).toMatchObject({
+      featureGates: { CompositePodGroup: false, ShardedListAndWatch: true, EvictionRequestAPI: false },
+    });
+    expect(parseFeatureGates(' A=1 , B=False ,')).toEqual({ A: true, B: false });
+    for (const bad of ['A', 'A=yes', '=true', 'A=true;B=false', '1A=true']) {
+      expect(() => parseFeatureGates(bad)).toThrow('invalid --feature-gates');
+    }
   });
 });

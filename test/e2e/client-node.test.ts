@@ -6,6 +6,7 @@
 import {
   ApiException,
   CoreV1Api,
+  EventsV1Api,
   KubeConfig,
   KubernetesObjectApi,
   makeInformer,
@@ -118,6 +119,34 @@ describe('@kubernetes/client-node against memkube serve', () => {
     expect(deleted).toMatchObject({ kind: 'Status', status: 'Success' });
     await core.deleteNamespacedConfigMap({ name: 'crud-other', namespace });
     expect((await statusOf(core.readNamespacedConfigMap({ name: 'crud', namespace }))).code).toBe(404);
+  });
+
+  it('events.k8s.io/v1 and core/v1 Events are one object, converted by either API', async () => {
+    const namespace = 'default';
+    const events = kc.makeApiClient(EventsV1Api);
+    const created = await events.createNamespacedEvent({
+      namespace,
+      body: {
+        metadata: { name: 'scaled.1' },
+        eventTime: new Date('2026-01-01T00:00:00.123Z'),
+        reportingController: 'example.com/controller',
+        reportingInstance: 'controller-0',
+        action: 'Scale',
+        reason: 'Scaled',
+        type: 'Normal',
+        note: 'scaled to 3',
+        regarding: { kind: 'StatefulSet', namespace, name: 'web' },
+      },
+    });
+    expect(created.note).toBe('scaled to 3');
+    const asCore = await core.readNamespacedEvent({ name: 'scaled.1', namespace });
+    expect(asCore).toMatchObject({ message: 'scaled to 3', reportingComponent: 'example.com/controller', involvedObject: { kind: 'StatefulSet', name: 'web' } });
+    expect(asCore.metadata?.resourceVersion).toBe(created.metadata?.resourceVersion);
+    const bad = await statusOf(events.createNamespacedEvent({ namespace, body: { metadata: { name: 'bad' }, eventTime: new Date('2026-01-01T00:00:00Z') } }));
+    expect(bad.code).toBe(422);
+    expect(String(bad.status.message)).toContain('reportingController: Required value');
+    await events.deleteNamespacedEvent({ name: 'scaled.1', namespace });
+    expect((await statusOf(core.readNamespacedEvent({ name: 'scaled.1', namespace }))).code).toBe(404);
   });
 
   it('every patch type: merge, json, strategic and server-side apply', async () => {

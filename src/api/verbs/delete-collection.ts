@@ -20,7 +20,7 @@ export async function deleteCollection(ctx: EngineContext, kind: ResolvedKind, r
     try {
       await deleteStored(ctx, kind, stored, options);
       // Kubernetes answers the items as they were listed, before deletion.
-      items.push(stored.value as KubeObject);
+      items.push(kind.present(version, stored.value as KubeObject));
     } catch (e) {
       // Gone or changed since the list: Kubernetes skips objects that vanished meanwhile.
       if (e instanceof StorageKeyError || e instanceof StorageConflictError) continue;

@@ -17,5 +17,5 @@ export async function get(ctx: EngineContext, kind: ResolvedKind, req: ApiReques
   if (rv !== undefined && rv > 0) await waitForRevision(ctx.storage, rv);
   const stored = await ctx.storage.get(objectKey(kind, req.namespace, name));
   if (!stored) throw notFound({ group: kind.group, resource: kind.definition.plural }, name);
-  return { code: 200, body: stored.value as KubeObject, warnings: [] };
+  return { code: 200, body: kind.present(req.resource.version, stored.value as KubeObject), warnings: [] };
 }

@@ -183,7 +183,7 @@ export async function list(ctx: EngineContext, kind: ResolvedKind, req: ApiReque
       apiVersion: apiVersionOf(kind.group, version),
       kind: `${kind.definition.kind}List`,
       metadata,
-      items: selected.items.map((s) => listItem(s.value as KubeObject)),
+      items: selected.items.map((s) => listItem(kind.present(version, s.value as KubeObject))),
     },
     warnings: [],
   };

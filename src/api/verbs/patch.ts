@@ -84,7 +84,7 @@ function decodePatched(ctx: EngineContext, kind: ResolvedKind, version: string, 
 /** One attempt of a non-apply patch against the stored state. */
 async function patchOnce(ctx: EngineContext, kind: ResolvedKind, req: ApiRequest, version: string, type: Exclude<PatchType, 'apply'>, current: StoredObject) {
   const gr = { group: kind.group, resource: kind.definition.plural };
-  const patched = patchDocument(kind, version, type, current.value as KubeObject, req);
+  const patched = patchDocument(kind, version, type, kind.present(version, current.value as KubeObject), req);
   const decoded = decodePatched(ctx, kind, version, type, patched, req);
   reconcileNamespace(kind, decoded.object, req.namespace);
   // The patch may set a resourceVersion: then it is a precondition, like an update's.
@@ -98,7 +98,7 @@ async function applyOnce(ctx: EngineContext, kind: ResolvedKind, req: ApiRequest
   const def = kind.definition;
   const gr = { group: kind.group, resource: def.plural };
   const result = serverSideApply({
-    live: current?.value,
+    live: current && kind.present(version, current.value as KubeObject),
     applied: req.body,
     manager: managerOf(req),
     apiVersion: apiVersionOf(kind.group, version),

@@ -47,8 +47,7 @@ export async function watch(ctx: EngineContext, kind: ResolvedKind, req: ApiRequ
   const initial = options.sendInitialEvents ?? (rv === undefined || rv === 0);
 
   const channel = new WatchChannel(ctx.watchBufferSize);
-  const typed = (value: StoredValue): KubeObject =>
-    (value.apiVersion === apiVersion && value.kind === kindName ? value : { ...value, apiVersion, kind: kindName }) as KubeObject;
+  const typed = (value: StoredValue): KubeObject => kind.present(version, value as KubeObject);
   const inScope = (e: StorageEvent) => (namespace === undefined || e.namespace === namespace) && (name === undefined || e.name === name);
 
   let start = -1; // revision the stream is at; -1 while the start point is being read

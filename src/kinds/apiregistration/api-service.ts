@@ -3,7 +3,9 @@ import { fieldError, type FieldError } from '../../api/field-errors.js';
 import { defineKind } from '../../schema/define-kind.js';
 import { inclusiveRangeError, isDNS1035Label, isDNS1123Subdomain, isPathSegmentName, validatePathSegmentName } from '../../schema/validation/names.js';
 import { base64DecodedLength } from '../core/shared/data-keys.js';
+import { conditionReasonErrors } from '../certificates/validation.js';
 import { APIService as APIServiceSchema } from '../types/apiregistration-v1.js';
+import { validateCABundle } from './ca-bundle.js';
 
 /** An APIService object. */
 export type APIService = APIServiceSchema;
@@ -32,6 +34,8 @@ function validateSpec(api: APIService): FieldError[] {
 
   const caBytes = spec.caBundle ? base64DecodedLength(spec.caBundle) : 0;
   const skip = spec.insecureSkipTLSVerify ?? false;
+  // Not checked by Kubernetes v1.36; the spec's "PEM CA bundle" (§2.7), see ./ca-bundle.ts.
+  errors.push(...validateCABundle(spec.caBundle, 'spec.caBundle'));
   const svc = spec.service;
   if (!svc) {
     if (caBytes !== 0) errors.push(fieldError.invalid('spec.caBundle', `${caBytes} bytes`, 'local APIServices may not have a caBundle'));
@@ -47,15 +51,21 @@ function validateSpec(api: APIService): FieldError[] {
 }
 
 function validateStatus(api: APIService): FieldError[] {
-  return (api.status?.conditions ?? []).flatMap((c, i) =>
-    (CONDITION_STATUSES as readonly string[]).includes(c.status) ? [] : [fieldError.notSupported(`status.conditions[${i}].status`, c.status, CONDITION_STATUSES)],
-  );
+  return (api.status?.conditions ?? []).flatMap((c, i) => {
+    const errs: FieldError[] = [];
+    if (!(CONDITION_STATUSES as readonly string[]).includes(c.status)) errs.push(fieldError.notSupported(`status.conditions[${i}].status`, c.status, CONDITION_STATUSES));
+    // Kubernetes v1.36 does not check an APIService condition's reason; the spec's "one-word
+    // CamelCase" (§2.7) is enforced with metav1.Condition's reason rule and message.
+    if (c.reason) for (const m of conditionReasonErrors(c.reason)) errs.push(fieldError.invalid(`status.conditions[${i}].reason`, c.reason, m));
+    return errs;
+  });
 }
 
 /**
- * APIService: the name is `<version>.<group>`; priorities in range; a service reference needs a
- * namespace, a name and a port (default 443); status (conditions merged on `type`, status
- * True/False/Unknown) through `/status`; updates need a resourceVersion.
+ * APIService: the name is `<version>.<group>`; priorities in range; a non-empty `caBundle` is a PEM
+ * bundle of certificates; a service reference needs a namespace, a name and a port (default 443);
+ * status (conditions merged on `type`, status True/False/Unknown, reason one-word CamelCase) through
+ * `/status`; updates need a resourceVersion.
  */
 export const APIServiceKind = defineKind<APIService>({
   group: 'apiregistration.{api_domain}',

@@ -185,8 +185,30 @@ function validateCSRUpdate(csr: Readonly<CertificateSigningRequest>, old: Readon
   if (fromBase64(csr.status?.certificate) !== fromBase64(old.status?.certificate)) {
     if (!opts.allowSettingCertificate) errs.push(fieldError.forbidden('status.certificate', 'updates may not set certificate content'));
     else if (fromBase64(old.status?.certificate).length > 0) errs.push(fieldError.forbidden('status.certificate', 'updates may not modify existing certificate content'));
+    else errs.push(...issuanceErrors(csr));
   }
   return errs;
+}
+
+/** The message of a certificate set on a request without an Approved condition. */
+export const CERTIFICATE_NOT_APPROVED_MSG = 'certificate can only be set once the request is approved';
+
+/**
+ * The spec's issuance rule (section 2.3 `status.certificate` and the state table of section 3): a
+ * certificate is set only once the request is Approved, and a Denied or Failed request stays
+ * without one. Kubernetes v1.36 does not check this (the signers do), so the messages are ours.
+ * It runs on the conditions after the write, so a Failed condition added in the same /status
+ * update counts.
+ */
+function issuanceErrors(csr: Readonly<CertificateSigningRequest>): FieldError[] {
+  if (fromBase64(csr.status?.certificate).length === 0) return [];
+  const conds = conditionsOf(csr);
+  const has = (type: string) => conds.some((c) => c.type === type && c.status === 'True');
+  if (!has('Approved')) return [fieldError.forbidden('status.certificate', CERTIFICATE_NOT_APPROVED_MSG)];
+  for (const t of ['Denied', 'Failed']) {
+    if (has(t)) return [fieldError.forbidden('status.certificate', `certificate can not be set on a request with a ${JSON.stringify(t)} condition`)];
+  }
+  return [];
 }
 
 /** `populateConditionTimestamps`: missing times become now, or the old condition's transition time. */

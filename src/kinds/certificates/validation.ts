@@ -70,6 +70,25 @@ export interface MetaCondition {
 const CONDITION_REASON_FMT = '[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?';
 const CONDITION_REASON_RE = new RegExp(`^${CONDITION_REASON_FMT}$`);
 
+/**
+ * The format check metav1 `ValidateConditions` applies to a non-empty condition `reason` (one-word
+ * CamelCase, e.g. `MyName`, `ReasonA,ReasonB`): its detail message, or none when the reason fits.
+ */
+export function conditionReasonErrors(reason: string): string[] {
+  if (CONDITION_REASON_RE.test(reason)) return [];
+  return [
+    regexError(
+      "a condition reason must start with alphabetic character, optionally followed by a string of alphanumeric characters or '_,:', and must end with an alphanumeric character or '_'",
+      CONDITION_REASON_FMT,
+      'my_name',
+      'MY_NAME',
+      'MyName',
+      'ReasonA,ReasonB',
+      'ReasonA:ReasonB',
+    ),
+  ];
+}
+
 /** `metav1validation.ValidateConditions`. */
 export function validateMetaConditions(conditions: readonly MetaCondition[], path: string): FieldError[] {
   const errs: FieldError[] = [];
@@ -83,23 +102,7 @@ export function validateMetaConditions(conditions: readonly MetaCondition[], pat
     const reason = c.reason ?? '';
     if (reason.length === 0) errs.push(fieldError.required(`${p}.reason`, 'must be set'));
     else {
-      if (!CONDITION_REASON_RE.test(reason)) {
-        errs.push(
-          fieldError.invalid(
-            `${p}.reason`,
-            reason,
-            regexError(
-              "a condition reason must start with alphabetic character, optionally followed by a string of alphanumeric characters or '_,:', and must end with an alphanumeric character or '_'",
-              CONDITION_REASON_FMT,
-              'my_name',
-              'MY_NAME',
-              'MyName',
-              'ReasonA,ReasonB',
-              'ReasonA:ReasonB',
-            ),
-          ),
-        );
-      }
+      for (const m of conditionReasonErrors(reason)) errs.push(fieldError.invalid(`${p}.reason`, reason, m));
       if (reason.length > 1024) errs.push(fieldError.tooLong(`${p}.reason`, 1024));
     }
     if ((c.message ?? '').length > 32768) errs.push(fieldError.tooLong(`${p}.message`, 32768));

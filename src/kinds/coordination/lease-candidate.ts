@@ -1,7 +1,7 @@
 /** LeaseCandidate (coordination/v1beta1, namespaced; gate CoordinatedLeaderElection). */
 import { fieldError, type FieldError } from '../../api/field-errors.js';
 import { defineKind } from '../../schema/define-kind.js';
-import { isConfigMapKey } from '../../schema/validation/names.js';
+import { isConfigMapKey, isDNS1123Subdomain } from '../../schema/validation/names.js';
 import { FIELD_IMMUTABLE_ERROR_MSG } from '../../schema/validation/object-meta.js';
 import { LeaseCandidate as LeaseCandidateSchema } from '../types/coordination-v1beta1.js';
 import { normalizeMicroTimes } from './micro-time.js';
@@ -18,6 +18,9 @@ function validateLeaseCandidateSpec(lc: LeaseCandidate): FieldError[] {
   const spec: Partial<LeaseCandidate['spec']> = lc.spec ?? {};
   const errors: FieldError[] = [];
   if (!spec.leaseName) errors.push(fieldError.required('spec.leaseName'));
+  // "Same limits as Lease.name" (spec §2.6): Lease names are DNS subdomains (LeaseKind keeps the
+  // default name validator). Kubernetes v1.36 does not check leaseName's format; issue 6 asks for it.
+  else for (const msg of isDNS1123Subdomain(spec.leaseName)) errors.push(fieldError.invalid('spec.leaseName', spec.leaseName, msg));
 
   let ev: SemVer | undefined;
   if (spec.emulationVersion) {
@@ -52,7 +55,8 @@ function validateLeaseCandidateSpec(lc: LeaseCandidate): FieldError[] {
 
 /**
  * LeaseCandidate: names are config-map keys (as Kubernetes' `ValidLeaseCandidateName`), versions
- * are semver, `leaseName` is immutable; PUT creates; updates need a resourceVersion.
+ * are semver, `leaseName` is a DNS subdomain (as a Lease name) and immutable; PUT creates; updates
+ * need a resourceVersion.
  */
 export const LeaseCandidateKind = defineKind<LeaseCandidate>({
   group: 'coordination.{api_domain}',

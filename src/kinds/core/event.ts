@@ -23,7 +23,7 @@ export const EventKind = defineKind<Event>({
   // Core events get only the legacy checks, not the schema's required fields.
   schemaRequired: false,
   strategy: {
-    validate: (event) => validateEvent(event),
+    validate: (event) => validateEvent(event, 'core'),
   },
   selectableFields: {
     'involvedObject.kind': (e) => e.involvedObject?.kind,

@@ -240,6 +240,73 @@ describe('StatefulSet validation', () => {
   });
 });
 
+describe('StatefulSet volumeClaimTemplates must be mounted', () => {
+  const claim = (name: string) => ({ metadata: { name }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } } });
+  const unmounted = (i: number, name: string) => ({
+    reason: 'FieldValueInvalid',
+    message: `Invalid value: ${JSON.stringify(name)}: must match the name of a volumeMount in the pod template`,
+    field: `spec.volumeClaimTemplates[${i}].metadata.name`,
+  });
+
+  it('accepts claims mounted by a container or by an init container', async () => {
+    const created = await sts().create(
+      web((s) => {
+        s.spec!.volumeClaimTemplates = [claim('data'), claim('seed')];
+        s.spec!.template.spec!.containers[0]!.volumeMounts = [{ name: 'data', mountPath: '/data' }];
+        s.spec!.template.spec!.initContainers = [{ name: 'init', image: 'busybox', volumeMounts: [{ name: 'seed', mountPath: '/seed' }] }];
+      }),
+    );
+    expect(created.spec?.volumeClaimTemplates?.map((c) => c.metadata?.name)).toEqual(['data', 'seed']);
+  });
+
+  it('rejects each claim no container mounts, naming its metadata.name, and stores nothing', async () => {
+    const status = await rejected(
+      web((s) => {
+        s.spec!.volumeClaimTemplates = [claim('lost'), claim('www'), claim('other')];
+        s.spec!.template.spec!.containers[0]!.volumeMounts = [{ name: 'www', mountPath: '/www' }];
+      }),
+    );
+    expect(status.details?.causes).toEqual([unmounted(0, 'lost'), unmounted(2, 'other')]);
+    expect(status.message).toBe(
+      'StatefulSet.apps "web" is invalid: [spec.volumeClaimTemplates[0].metadata.name: Invalid value: "lost": must match the name of a volumeMount in the pod template, spec.volumeClaimTemplates[2].metadata.name: Invalid value: "other": must match the name of a volumeMount in the pod template]',
+    );
+    expect((await sts().list()).items).toEqual([]);
+  });
+
+  it('does not count a pod volume of the same name as a mount', async () => {
+    const status = await rejected(
+      web((s) => {
+        s.spec!.volumeClaimTemplates = [claim('data')];
+        s.spec!.template.spec!.volumes = [{ name: 'data', emptyDir: {} }];
+      }),
+    );
+    expect(status.details?.causes).toEqual([unmounted(0, 'data')]);
+  });
+
+  it('checks the rule on update: a template change that drops the mount is rejected', async () => {
+    const created = await sts().create(
+      web((s) => {
+        s.spec!.volumeClaimTemplates = [claim('data')];
+        s.spec!.template.spec!.containers[0]!.volumeMounts = [{ name: 'data', mountPath: '/data' }];
+      }),
+    );
+    const next = structuredClone(created);
+    next.spec!.template.spec!.containers[0]!.volumeMounts = [{ name: 'elsewhere', mountPath: '/data' }];
+    const status = await statusOf(() => sts().update(next));
+    expect(status.code).toBe(422);
+    expect(status.details?.causes).toEqual([unmounted(0, 'data')]);
+    expect((await sts().get('web')).metadata?.resourceVersion).toBe(created.metadata?.resourceVersion);
+    // Moving the mount to another container keeps the claim mounted.
+    const moved = structuredClone(created);
+    moved.spec!.template.spec!.containers = [
+      { ...moved.spec!.template.spec!.containers[0]!, volumeMounts: [] },
+      { name: 'sidecar', image: 'busybox', volumeMounts: [{ name: 'data', mountPath: '/data' }] },
+    ];
+    const updated = await sts().update(moved);
+    expect(updated.metadata?.generation).toBe(2);
+  });
+});
+
 describe('StatefulSet updates', () => {
   it('allows replicas, template, updateStrategy, minReadySeconds, ordinals and the retention policy to change, and bumps generation', async () => {
     const created = await sts().create(web());
@@ -260,7 +327,13 @@ describe('StatefulSet updates', () => {
     ['serviceName', (s: StatefulSet) => (s.spec!.serviceName = 'other')],
     ['podManagementPolicy', (s: StatefulSet) => (s.spec!.podManagementPolicy = 'Parallel')],
     ['revisionHistoryLimit', (s: StatefulSet) => (s.spec!.revisionHistoryLimit = 3)],
-    ['volumeClaimTemplates', (s: StatefulSet) => (s.spec!.volumeClaimTemplates = [{ metadata: { name: 'x' }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } } }])],
+    [
+      'volumeClaimTemplates',
+      (s: StatefulSet) => {
+        s.spec!.volumeClaimTemplates = [{ metadata: { name: 'x' }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } } }];
+        s.spec!.template.spec!.containers[0]!.volumeMounts = [{ name: 'x', mountPath: '/x' }];
+      },
+    ],
   ])('forbids changing %s', async (_field, change) => {
     const created = await sts().create(web());
     const next = structuredClone(created);

@@ -116,6 +116,53 @@ describe('CertificateSigningRequest', () => {
     await c.close();
   });
 
+  it('/status sets a certificate only once the request is Approved', async () => {
+    const c = await cluster();
+    const r = c.client.resource(CertificateSigningRequestKind);
+    const made = await r.create(csr() as never);
+    const pending = await statusOf(() => r.updateStatus({ ...made, status: { certificate: b64(certPem) } }));
+    expect(pending.code).toBe(422);
+    expect(pending.reason).toBe('Invalid');
+    expect(pending.details?.causes).toEqual([{ reason: 'FieldValueForbidden', field: 'status.certificate', message: 'Forbidden: certificate can only be set once the request is approved' }]);
+    expect(pending.message).toBe('CertificateSigningRequest.certificates.k8s.io "c1" is invalid: status.certificate: Forbidden: certificate can only be set once the request is approved');
+    expect((await r.get('c1')).status?.certificate).toBeUndefined();
+
+    const approved = await r.updateSubresource('approval', { ...made, status: { conditions: [{ type: 'Approved', status: 'True' }] } });
+    const issued = await r.updateStatus({ ...approved, status: { ...approved.status, certificate: b64(certPem) } });
+    expect(Buffer.from(issued.status!.certificate!, 'base64').toString()).toBe(certPem);
+    await c.close();
+  });
+
+  it('/status sets no certificate on a Denied request', async () => {
+    const c = await cluster();
+    const r = c.client.resource(CertificateSigningRequestKind);
+    const made = await r.create(csr() as never);
+    const denied = await r.updateSubresource('approval', { ...made, status: { conditions: [{ type: 'Denied', status: 'True', reason: 'No' }] } });
+    const s = await statusOf(() => r.updateStatus({ ...denied, status: { ...denied.status, certificate: b64(certPem) } }));
+    expect(s.code).toBe(422);
+    expect(s.details?.causes).toEqual([{ reason: 'FieldValueForbidden', field: 'status.certificate', message: 'Forbidden: certificate can only be set once the request is approved' }]);
+    expect((await r.get('c1')).metadata?.resourceVersion).toBe(denied.metadata?.resourceVersion);
+    await c.close();
+  });
+
+  it('/status sets no certificate on an Approved request that Failed, nor with Failed added in the same write', async () => {
+    const c = await cluster();
+    const r = c.client.resource(CertificateSigningRequestKind);
+    const made = await r.create(csr() as never);
+    const approved = await r.updateSubresource('approval', { ...made, status: { conditions: [{ type: 'Approved', status: 'True' }] } });
+    const failedCause = [{ reason: 'FieldValueForbidden', field: 'status.certificate', message: 'Forbidden: certificate can not be set on a request with a "Failed" condition' }];
+    const sameWrite = await statusOf(() =>
+      r.updateStatus({ ...approved, status: { conditions: [...approved.status!.conditions!, { type: 'Failed', status: 'True', reason: 'X' }], certificate: b64(certPem) } }),
+    );
+    expect(sameWrite.code).toBe(422);
+    expect(sameWrite.details?.causes).toEqual(failedCause);
+    const failed = await r.updateStatus({ ...approved, status: { conditions: [...approved.status!.conditions!, { type: 'Failed', status: 'True', reason: 'X' }] } });
+    const later = await statusOf(() => r.updateStatus({ ...failed, status: { ...failed.status, certificate: b64(certPem) } }));
+    expect(later.details?.causes).toEqual(failedCause);
+    expect((await r.get('c1')).status?.certificate).toBeUndefined();
+    await c.close();
+  });
+
   it('Failed can be added through /status and must be True', async () => {
     const c = await cluster();
     const r = c.client.resource(CertificateSigningRequestKind);

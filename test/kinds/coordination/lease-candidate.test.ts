@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { coordinationKinds, LeaseCandidateKind, type LeaseCandidate } from '../../../src/kinds/coordination/index.js';
+import { goQuote } from '../../../src/util/go-format.js';
 import { statusOf, useTestCluster } from '../../support/cluster.js';
 
 const cluster = useTestCluster({ kinds: [...coordinationKinds] });
@@ -77,6 +78,58 @@ describe('LeaseCandidate', () => {
     expect(updated.spec.renewTime).toBe('2026-01-01T00:00:01.000000Z');
     const u = await statusOf(() => lcs().update({ metadata: { name: 'c', namespace: 'default' }, spec: spec() }));
     expect(u.code).toBe(422);
+  });
+
+  describe('leaseName has the limits of a Lease name (a DNS subdomain)', () => {
+    const SUBDOMAIN_MSG =
+      "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')";
+    const longest = `${'a'.repeat(63)}.${'b'.repeat(63)}.${'c'.repeat(63)}.${'d'.repeat(61)}`;
+
+    it.each(['kube-scheduler', 'kube-system.controller-1', '0', longest])('accepts %j', async (leaseName) => {
+      const lc = await create({ metadata: { name: 'ok' }, spec: spec({ leaseName }) });
+      expect(lc.spec.leaseName).toBe(leaseName);
+    });
+
+    it.each(['Kube-Scheduler', 'kube_scheduler', 'a..b', 'ns/lease', '-lease', 'lease.', 'lëase', 'lease\u0000', ' lease'])('rejects %j with the DNS-subdomain message', async (leaseName) => {
+      const s = await invalid({ metadata: { name: 'c' }, spec: spec({ leaseName }) }, `spec.leaseName: Invalid value: ${goQuote(leaseName)}: ${SUBDOMAIN_MSG}`);
+      expect(s.details?.causes).toEqual([{ reason: 'FieldValueInvalid', field: 'spec.leaseName', message: `Invalid value: ${goQuote(leaseName)}: ${SUBDOMAIN_MSG}` }]);
+      expect((await lcs().list({ namespace: 'default' })).items).toEqual([]);
+    });
+
+    it('reports a name over 253 characters, and its format too when that is also wrong (one cause per message)', async () => {
+      const tooLong = `${longest}e`;
+      await invalid({ metadata: { name: 'c' }, spec: spec({ leaseName: tooLong }) }, `spec.leaseName: Invalid value: "${tooLong}": must be no more than 253 characters`);
+      const both = `${longest}E`;
+      const s = await invalid(
+        { metadata: { name: 'c' }, spec: spec({ leaseName: both }) },
+        `spec.leaseName: Invalid value: "${both}": must be no more than 253 characters`,
+        `spec.leaseName: Invalid value: "${both}": ${SUBDOMAIN_MSG}`,
+      );
+      expect(s.details?.causes?.map((c) => c.field)).toEqual(['spec.leaseName', 'spec.leaseName']);
+    });
+
+    it('rejects a megabyte-long leaseName without hanging, storing nothing', async () => {
+      const s = await statusOf(() => create({ metadata: { name: 'c' }, spec: spec({ leaseName: 'A'.repeat(1 << 20) }) }));
+      expect(s).toMatchObject({ code: 422, reason: 'Invalid' });
+      expect(s.details?.causes?.map((c) => c.field)).toEqual(['spec.leaseName', 'spec.leaseName']);
+      expect((await lcs().list({ namespace: 'default' })).items).toEqual([]);
+    });
+
+    it('rejects a non-string leaseName while decoding', async () => {
+      const s = await statusOf(() => create({ metadata: { name: 'c' }, spec: { ...spec(), leaseName: 42 as unknown as string } }));
+      expect(s.code).toBe(400);
+      expect((await lcs().list({ namespace: 'default' })).items).toEqual([]);
+    });
+
+    it('reports an update to an invalid leaseName as immutable and invalid', async () => {
+      const lc = await create({ metadata: { name: 'c' }, spec: spec() });
+      const s = await statusOf(() => lcs().update({ ...lc, spec: { ...lc.spec, leaseName: 'Other' } }));
+      expect(s).toMatchObject({
+        code: 422,
+        message: `LeaseCandidate.coordination.k8s.io "c" is invalid: [spec.leaseName: Invalid value: "Other": field is immutable, spec.leaseName: Invalid value: "Other": ${SUBDOMAIN_MSG}]`,
+      });
+      expect((await lcs().get('c', { namespace: 'default' })).spec.leaseName).toBe('kube-scheduler');
+    });
   });
 
   it('selects on spec.leaseName', async () => {

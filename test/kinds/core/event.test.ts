@@ -91,21 +91,21 @@ describe('Event (core/v1), events with eventTime', () => {
     expect(e).toMatchObject({ reportingComponent: 'kubernetes.io/kubelet', action: 'Pulling', eventTime: '2026-01-01T00:00:00.000000Z' });
   });
 
-  it('requires reportingController (spelled so in the path), reportingInstance, action and reason', async () => {
+  it('requires reportingComponent (named so in the path for a core request), reportingInstance, action and reason', async () => {
     const { reportingComponent: _c, action: _a, ...rest } = modern({ reportingInstance: '', reason: '' });
     const s = await rejected(rest);
     expect(s.message).toBe(
-      'Event "web.17a8b2c3d4e5f6a8" is invalid: [reportingController: Required value, ' +
-        'reportingController: Invalid value: "": name part must be non-empty, ' +
-        'reportingController: Invalid value: "": name part must consist of alphanumeric characters, \'-\', \'_\' or \'.\', and must start and end with an alphanumeric character (e.g. \'MyName\',  or \'my.name\',  or \'123-abc\', regex used for validation is \'([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]\'), ' +
+      'Event "web.17a8b2c3d4e5f6a8" is invalid: [reportingComponent: Required value, ' +
+        'reportingComponent: Invalid value: "": name part must be non-empty, ' +
+        'reportingComponent: Invalid value: "": name part must consist of alphanumeric characters, \'-\', \'_\' or \'.\', and must start and end with an alphanumeric character (e.g. \'MyName\',  or \'my.name\',  or \'123-abc\', regex used for validation is \'([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]\'), ' +
         'reportingInstance: Required value, action: Required value, reason: Required value]',
     );
   });
 
   it('checks that reportingComponent is a qualified name', async () => {
     const s = await rejected(modern({ reportingComponent: 'a/b/c' }));
-    expect(s.details?.causes?.map((c) => c.field)).toEqual(['reportingController']);
-    expect(s.message).toContain('reportingController: Invalid value: "a/b/c": ');
+    expect(s.details?.causes?.map((c) => c.field)).toEqual(['reportingComponent']);
+    expect(s.message).toContain('reportingComponent: Invalid value: "a/b/c": ');
   });
 
   it('limits reportingInstance, action and reason to 128 and message to 1024 bytes, printing an empty value', async () => {

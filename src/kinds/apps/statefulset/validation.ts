@@ -4,7 +4,7 @@
  * Kubernetes' order. ObjectMeta is checked by the engine. As upstream, the template's PodSpec is
  * not validated here (only its labels and annotations): pods are validated when they are created.
  */
-import { child, fieldError, type FieldError } from '../../../api/field-errors.js';
+import { child, fieldError, index, type FieldError } from '../../../api/field-errors.js';
 import { jsonEqual } from '../../../api/write-steps.js';
 import { validateAnnotations, validateLabels, validateNonnegativeField } from '../../../schema/validation/object-meta.js';
 import { labelSelectorFromObject, SelectorParseError, type LabelSelector } from '../../../selectors/label-selector.js';
@@ -134,6 +134,31 @@ export function validateStatefulSetSpec(spec: StatefulSetSpec, reservedDomain: s
   if (spec.template.spec?.activeDeadlineSeconds !== undefined) {
     errs.push(fieldError.forbidden(`${path}.template.spec.activeDeadlineSeconds`, 'activeDeadlineSeconds in StatefulSet is not Supported'));
   }
+  errs.push(...claimTemplateMountErrors(spec, path));
+  return errs;
+}
+
+/** The message of a claim template no container mounts (the spec's rule; Kubernetes v1.36 has none). */
+export const CLAIM_TEMPLATE_UNMOUNTED_MSG = 'must match the name of a volumeMount in the pod template';
+
+/**
+ * Each `volumeClaimTemplates` entry is mounted by name in some container or init container of the
+ * template. The spec (section 2.12, `volumeClaimTemplates`) asks for it; upstream leaves it
+ * to a TODO, and a claim nobody mounts would only be found when pods run.
+ */
+function claimTemplateMountErrors(spec: StatefulSetSpec, path: string): FieldError[] {
+  const claims = spec.volumeClaimTemplates ?? [];
+  if (claims.length === 0) return [];
+  const podSpec = spec.template.spec;
+  const mounted = new Set<string>();
+  for (const c of [...(podSpec?.containers ?? []), ...(podSpec?.initContainers ?? [])]) {
+    for (const m of c.volumeMounts ?? []) mounted.add(m.name);
+  }
+  const errs: FieldError[] = [];
+  claims.forEach((claim, i) => {
+    const name = claim.metadata?.name ?? '';
+    if (!mounted.has(name)) errs.push(fieldError.invalid(`${index(child(path, 'volumeClaimTemplates'), i)}.metadata.name`, name, CLAIM_TEMPLATE_UNMOUNTED_MSG));
+  });
   return errs;
 }
 

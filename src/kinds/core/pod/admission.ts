@@ -11,6 +11,7 @@ import { goQuote } from '../../../util/go-format.js';
 import type { Container, Pod, PodAffinityTerm, Toleration } from '../../types/core-v1.js';
 import type { LabelSelector } from '../../types/meta-v1.js';
 import { quantityValue } from '../shared/resource-lists.js';
+import { enforcesMountableSecrets, forbiddenSecretReference, type MountableSecretsAccount } from './mountable-secrets.js';
 
 const PODS = { group: '', resource: 'pods' };
 /** Where the ServiceAccount admission plugin mounts the API token. */
@@ -32,7 +33,9 @@ async function namespaceActive(pod: Pod, ctx: KindContext): Promise<boolean> {
 
 /**
  * ServiceAccount admission (create): names `default` when no account is named, requires the
- * account to exist, mounts the projected API token, copies the account's imagePullSecrets.
+ * account to exist, mounts the projected API token, copies the account's imagePullSecrets, and
+ * (account annotated `<reserved domain>/enforce-mountable-secrets: "true"`) limits the pod's secrets
+ * to the account's.
  */
 export async function admitServiceAccount(pod: Pod, ctx: KindContext): Promise<void> {
   const spec = pod.spec!;
@@ -50,9 +53,14 @@ export async function admitServiceAccount(pod: Pod, ctx: KindContext): Promise<v
   if (!account) {
     throw forbidden(PODS, admissionName(pod), `error looking up service account ${namespace}/${name}: serviceaccount ${goQuote(name)} not found`);
   }
-  const sa = account as KubeObject & { automountServiceAccountToken?: boolean; imagePullSecrets?: { name?: string }[] };
+  const sa = account as KubeObject & MountableSecretsAccount & { automountServiceAccountToken?: boolean };
   if (spec.automountServiceAccountToken ?? sa.automountServiceAccountToken ?? true) mountServiceAccountToken(pod);
   if (!spec.imagePullSecrets?.length && sa.imagePullSecrets?.length) spec.imagePullSecrets = sa.imagePullSecrets.map((s) => ({ ...s }));
+  // The plugin's validating half: an account may restrict the secrets its pods use.
+  if (enforcesMountableSecrets(sa, ctx.reservedDomain)) {
+    const why = forbiddenSecretReference(pod, sa);
+    if (why) throw forbidden(PODS, admissionName(pod), why);
+  }
 }
 
 /** The projected token volume and its mounts, as `mountServiceAccountToken` adds them. */

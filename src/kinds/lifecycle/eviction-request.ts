@@ -1,0 +1,35 @@
+/** EvictionRequest (lifecycle/v1alpha1, namespaced; gate EvictionRequestAPI). */
+import { defineKind } from '../../schema/define-kind.js';
+import { EvictionRequest as EvictionRequestSchema, type EvictionRequest } from './eviction-request-schema.js';
+import { validateEvictionRequestSpec, validateEvictionRequestStatus } from './eviction-request-validation.js';
+
+export type { EvictionRequest } from './eviction-request-schema.js';
+
+/** The feature gate of the lifecycle group's kinds in Kubernetes. */
+export const EVICTION_REQUEST_API = 'EvictionRequestAPI';
+
+/**
+ * EvictionRequest: a requester (a domain-prefixed key outside the API and reserved domains) asks
+ * for the graceful eviction of a pod (`spec.target.pod`, by name and uid) with intent `Eviction` or
+ * `Withdrawn`. Target and requester are immutable; the intent may change. Status (conditions merged
+ * on `type`, at most 100; `observedGeneration` ≥ 1, never decreasing) is written through `/status`.
+ * Updates need a resourceVersion, as in Kubernetes.
+ */
+export const EvictionRequestKind = defineKind<EvictionRequest>({
+  group: 'lifecycle.{api_domain}',
+  kind: 'EvictionRequest',
+  plural: 'evictionrequests',
+  scope: 'Namespaced',
+  featureGate: EVICTION_REQUEST_API,
+  versions: [{ name: 'v1alpha1', schema: EvictionRequestSchema, served: true, storage: true }],
+  statusSubresource: true,
+  schemaRequired: false,
+  allowUnconditionalUpdate: false,
+  strategy: {
+    validate: (er, ctx) => (ctx.operation === 'create' ? validateEvictionRequestSpec(er, undefined, ctx) : []),
+    validateUpdate(er, old, ctx) {
+      if (ctx.subresource === 'status') return validateEvictionRequestStatus(er, old);
+      return validateEvictionRequestSpec(er, old, ctx);
+    },
+  },
+});
