@@ -26,9 +26,30 @@ function getLine(data: string): [string, string] {
 
 /**
  * Go's `pem.Decode`: the first PEM block in `data` and the rest after it, or `undefined` (and the
- * whole input) when there is none. Text before a block is skipped.
+ * whole input) when there is none. Text before a block is skipped. As Go's since 1.25.2 (what
+ * Kubernetes v1.36 is built with), it looks for the first END line and parses from the nearest
+ * BEGIN before it, window by window, so a hostile input (thousands of BEGIN lines, one END at the
+ * end of a 3 MiB body) costs one linear scan instead of a quadratic one.
  */
 export function pemDecode(data: string): [PemBlock | undefined, string] {
+  let start = 0;
+  for (;;) {
+    const endAt = data.indexOf('\n' + END, start);
+    if (endAt < 0) return [undefined, data];
+    const lineEnd = data.indexOf('\n', endAt + 1);
+    const windowEnd = lineEnd < 0 ? data.length : lineEnd + 1;
+    // Searching back only within [start, endAt] keeps every character scanned a bounded number of times.
+    const beginAt = data.slice(start, endAt).lastIndexOf(BEGIN);
+    if (beginAt >= 0) {
+      const [block, tail] = decodeFirstBlock(data.slice(start + beginAt, windowEnd));
+      if (block) return [block, tail + data.slice(windowEnd)];
+    }
+    start = windowEnd;
+  }
+}
+
+/** The block parser behind {@link pemDecode}, on one small window of the input. */
+function decodeFirstBlock(data: string): [PemBlock | undefined, string] {
   let rest = data;
   for (;;) {
     let start: number;
