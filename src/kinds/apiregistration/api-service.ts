@@ -98,6 +98,8 @@ export const APIServiceKind = defineKind<APIService>({
   ],
   strategy: {
     defaults(api) {
+      // The status is a Go struct, not a pointer: the real server always serializes it, `{}` when empty.
+      api.status ??= {};
       if (api.spec?.service && api.spec.service.port === undefined) api.spec.service.port = 443;
     },
     validate: (api, ctx) => (ctx.subresource === 'status' ? validateStatus(api) : validateSpec(api)),

@@ -196,6 +196,8 @@ export const PodCertificateRequestKind = defineKind<PodCertificateRequest>({
       if (ctx.subresource === 'status') req.spec = structuredClone(old.spec) as PodCertificateRequest['spec'];
     },
     defaults(req) {
+      // The status is a Go struct, not a pointer: the real server always serializes it, `{}` when empty.
+      req.status ??= {};
       req.spec.maxExpirationSeconds ??= DEFAULT_MAX_EXPIRATION_SECONDS;
     },
     validate(req, ctx) {

@@ -26,6 +26,10 @@ export const EvictionRequestKind = defineKind<EvictionRequest>({
   schemaRequired: false,
   allowUnconditionalUpdate: false,
   strategy: {
+    defaults(er) {
+      // The status is a Go struct, not a pointer: the real server always serializes it, `{}` when empty.
+      er.status ??= {};
+    },
     validate: (er, ctx) => (ctx.operation === 'create' ? validateEvictionRequestSpec(er, undefined, ctx) : []),
     validateUpdate(er, old, ctx) {
       if (ctx.subresource === 'status') return validateEvictionRequestStatus(er, old);

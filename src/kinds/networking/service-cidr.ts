@@ -41,6 +41,10 @@ export const ServiceCIDRKind = defineKind<ServiceCIDR>({
   statusSubresource: true,
   printerColumns: [{ name: 'CIDRs', type: 'string', description: 'cidrs defines the IP blocks in CIDR notation', value: (s) => (s.spec?.cidrs ?? []).join(',') }],
   strategy: {
+    defaults(sc) {
+      // The status is a Go struct, not a pointer: the real server always serializes it, `{}` when empty.
+      sc.status ??= {};
+    },
     // Kubernetes validates the CIDRs on create only; an update checks that they did not change.
     validate: (sc, ctx) => (ctx.operation === 'create' ? validateSpec(sc) : []),
     validateUpdate(sc, old, ctx) {

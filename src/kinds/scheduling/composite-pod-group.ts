@@ -56,6 +56,8 @@ export const CompositePodGroupKind = defineKind<CompositePodGroup>({
       if (ctx.subresource !== 'status') dropDisabledFields(cpg, old, ctx);
     },
     defaults(cpg, ctx) {
+      // The status is a Go struct, not a pointer: the real server always serializes it, `{}` when empty.
+      cpg.status ??= {};
       if (!cpg.spec) return;
       cpg.spec.disruptionMode ??= DEFAULT_DISRUPTION_MODE;
       if (ctx.featureEnabled(POD_GROUP_PREEMPTION_POLICY)) cpg.spec.preemptionPolicy ??= DEFAULT_PREEMPTION_POLICY;

@@ -24,7 +24,7 @@ describe('EvictionRequest', () => {
   it('is served at lifecycle.k8s.io/v1alpha1, namespaced, generation 1, status reset', async () => {
     const created = await ers().create({ ...er(), status: { observedGeneration: 5 } } as EvictionRequest);
     expect(created).toMatchObject({ apiVersion: 'lifecycle.k8s.io/v1alpha1', kind: 'EvictionRequest', metadata: { namespace: 'default', generation: 1 } });
-    expect(created.status).toBeUndefined();
+    expect(created.status).toEqual({});
     const withdrawn = await ers().update({ ...created, spec: { ...created.spec, intent: 'Withdrawn' } });
     expect(withdrawn.spec.intent).toBe('Withdrawn');
     expect(withdrawn.metadata?.generation).toBe(2);
@@ -113,7 +113,7 @@ describe('EvictionRequest', () => {
   it('writes status through /status only: conditions merge on type, at most 100', async () => {
     const created = await ers().create(er());
     const ignored = await ers().update({ ...created, status: { observedGeneration: 1 } });
-    expect(ignored.status).toBeUndefined();
+    expect(ignored.status).toEqual({});
     const s1 = await ers().updateStatus({ ...ignored, status: { observedGeneration: 1, conditions: [cond('TargetEvicted', 'False')] } });
     expect(s1.status).toEqual({ observedGeneration: 1, conditions: [cond('TargetEvicted', 'False')] });
     const merged = await ers().patch('er', { status: { conditions: [cond('Failed')] } }, { namespace: 'default', type: 'strategic', subresource: 'status' });
