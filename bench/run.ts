@@ -1,81 +1,149 @@
 /**
- * Benchmarks: each figure is measured beside a baseline in the same run, because shared machines
- * drift. This first set covers the in-process client against a plain Map with structuredClone.
- * `npm run bench -- --json` prints JSON.
+ * `npm run bench`: every figure of issue 7, each measured beside its baseline in the same run, in
+ * interleaved rounds (shared machines drift), printed as a table of median [min–max] with the
+ * ratio ours / baseline and its target. See docs/performance.md.
+ *
+ *   npm run bench                       all figures, a table
+ *   npm run bench -- --json             the same as JSON
+ *   npm run bench -- --only http,growth suites or figure ids (startup, http, http-get, client, ...)
+ *   npm run bench -- --rounds 7         interleaved rounds (default 5)
+ *   npm run bench -- --no-build         do not run `npm run build` when dist/ is stale
  */
-import { createCluster, kinds } from '../src/index.js';
+import { cpus } from 'node:os';
+import type { FigureError, FigureResult, Suite } from './figure.js';
+import { ensureBuild } from './processes.js';
+import { formatNumber, formatSummary } from './stats.js';
+import { startupSuite } from './suites/startup.js';
+import { httpSuite } from './suites/http.js';
+import { clientSuite } from './suites/client.js';
+import { growthSuite } from './suites/growth.js';
+import { memorySuite } from './suites/memory.js';
 
-interface Figure {
-  name: string;
-  opsPerSecond: number;
-  baselineOpsPerSecond: number;
-  ratio: number;
+const SUITES: readonly Suite[] = [startupSuite, httpSuite, clientSuite, growthSuite, memorySuite];
+
+const USAGE = `usage: npm run bench -- [--json] [--only NAME,...] [--rounds N] [--no-build]
+
+  --json          print the results as JSON (progress still goes to stderr)
+  --only NAMES    comma-separated suites or figure ids:
+                  ${SUITES.map((s) => `${s.name} (${s.figures.map((f) => f.id).join(', ')})`).join('\n                  ')}
+  --rounds N      interleaved rounds per figure, at least 5 (default 5)
+  --no-build      use dist/ as it is, even when older than src/`;
+
+interface Args {
+  json: boolean;
+  only?: string[];
+  rounds: number;
+  build: boolean;
 }
 
-async function rate(ops: number, fn: (i: number) => Promise<unknown> | unknown): Promise<number> {
-  const start = process.hrtime.bigint();
-  for (let i = 0; i < ops; i++) await fn(i);
-  const seconds = Number(process.hrtime.bigint() - start) / 1e9;
-  return ops / seconds;
-}
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)]!;
-}
-
-async function measure(name: string, ops: number, run: () => Promise<(i: number) => Promise<unknown>>, baseline: () => (i: number) => unknown): Promise<Figure> {
-  const ours: number[] = [];
-  const base: number[] = [];
-  for (let r = 0; r < 5; r++) {
-    ours.push(await rate(ops, await run()));
-    base.push(await rate(ops, baseline()));
+function parseArgs(argv: readonly string[]): Args {
+  const args: Args = { json: false, rounds: 5, build: true };
+  for (let i = 0; i < argv.length; i++) {
+    const flag = argv[i]!;
+    switch (flag) {
+      case '--json':
+        args.json = true;
+        break;
+      case '--only':
+        args.only = (argv[++i] ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+        break;
+      case '--rounds':
+        args.rounds = Number(argv[++i]);
+        if (!Number.isInteger(args.rounds) || args.rounds < 5) throw new Error('--rounds needs a whole number of at least 5');
+        break;
+      case '--no-build':
+        args.build = false;
+        break;
+      case '--help':
+      case '-h':
+        process.stdout.write(`${USAGE}\n`);
+        process.exit(0);
+      default:
+        throw new Error(`unknown flag ${JSON.stringify(flag)}\n\n${USAGE}`);
+    }
   }
-  const o = median(ours);
-  const b = median(base);
-  return { name, opsPerSecond: Math.round(o), baselineOpsPerSecond: Math.round(b), ratio: Number((o / b).toFixed(3)) };
-}
-
-const payload = (i: number) => ({ metadata: { name: `cm-${i}` }, data: { value: 'x'.repeat(900) } });
-
-const figures: Figure[] = [];
-figures.push(
-  await measure(
-    'in-process create (1 KB ConfigMap)',
-    2000,
-    async () => {
-      const cluster = await createCluster();
-      const cms = cluster.client.resource(kinds.ConfigMapKind);
-      return (i) => cms.create(payload(i), { namespace: 'default' });
-    },
-    () => {
-      const map = new Map<string, unknown>();
-      return (i) => map.set(`default/cm-${i}`, structuredClone(payload(i)));
-    },
-  ),
-);
-figures.push(
-  await measure(
-    'in-process get',
-    5000,
-    async () => {
-      const cluster = await createCluster();
-      const cms = cluster.client.resource(kinds.ConfigMapKind);
-      for (let i = 0; i < 100; i++) await cms.create(payload(i), { namespace: 'default' });
-      return (i) => cms.get(`cm-${i % 100}`, { namespace: 'default' });
-    },
-    () => {
-      const map = new Map<string, unknown>();
-      for (let i = 0; i < 100; i++) map.set(`default/cm-${i}`, payload(i));
-      return (i) => structuredClone(map.get(`default/cm-${i % 100}`));
-    },
-  ),
-);
-
-if (process.argv.includes('--json')) {
-  console.log(JSON.stringify(figures, null, 2));
-} else {
-  for (const f of figures) {
-    console.log(`${f.name}: ${f.opsPerSecond} ops/s; baseline ${f.baselineOpsPerSecond} ops/s; ratio ${f.ratio}`);
+  if (args.only) {
+    const known = new Set(SUITES.flatMap((s) => [s.name, ...s.figures.map((f) => f.id)]));
+    const unknown = args.only.filter((name) => !known.has(name));
+    if (unknown.length) throw new Error(`--only: unknown ${unknown.join(', ')}\n\n${USAGE}`);
   }
+  return args;
 }
+
+/** Which figure ids of `suite` the run wants (all, or those `--only` names). */
+function wanted(suite: Suite, only: string[] | undefined): Set<string> {
+  if (!only || only.includes(suite.name)) return new Set(suite.figures.map((f) => f.id));
+  return new Set(suite.figures.map((f) => f.id).filter((id) => only.includes(id)));
+}
+
+function targetText(f: FigureResult): string {
+  return f.target ? `${f.target.op} ${f.target.ratio}×` : 'report';
+}
+
+function table(figures: readonly FigureResult[], errors: readonly FigureError[]): string {
+  const header = ['figure', 'ours', 'baseline', 'ratio', 'target', 'met?'];
+  const rows = figures.map((f) => [
+    `${f.id}: ${f.title}`,
+    `${formatSummary(f.ours)} ${f.unit}`,
+    `${formatSummary(f.baseline)} ${f.unit}`,
+    `${formatSummary(f.ratio)}×`,
+    targetText(f),
+    f.met === undefined ? '-' : f.met ? 'yes' : 'NO',
+  ]);
+  for (const e of errors) rows.push([`${e.id}: ${e.title}`, 'ERROR', e.error.split('\n')[0]!.slice(0, 120), '', '', 'NO']);
+  const widths = header.map((h, c) => Math.max(h.length, ...rows.map((r) => r[c]!.length)));
+  const line = (cells: string[]) => cells.map((cell, c) => cell.padEnd(widths[c]!)).join(' | ').trimEnd();
+  return [line(header), widths.map((w) => '-'.repeat(w)).join('-|-'), ...rows.map(line)].join('\n');
+}
+
+function machine() {
+  return { cpus: cpus().length, cpuModel: cpus()[0]?.model ?? 'unknown', node: process.version, platform: `${process.platform}/${process.arch}` };
+}
+
+async function main(): Promise<void> {
+  let args: Args;
+  try {
+    args = parseArgs(process.argv.slice(2));
+  } catch (e) {
+    process.stderr.write(`${e instanceof Error ? e.message : String(e)}\n`);
+    process.exitCode = 2;
+    return;
+  }
+  const log = (line: string) => process.stderr.write(`${line}\n`);
+  const started = performance.now();
+  const figures: FigureResult[] = [];
+  const errors: FigureError[] = [];
+  let built: string | undefined;
+  for (const suite of SUITES) {
+    const ids = wanted(suite, args.only);
+    if (ids.size === 0) continue;
+    log(`[${((performance.now() - started) / 1000).toFixed(0)} s] ${suite.name}`);
+    try {
+      if (suite.needsBuild && args.build && built === undefined) {
+        built = ensureBuild();
+        if (built === 'built') log('  built dist/ (npm run build): it was older than src/');
+      }
+      const results = await suite.run(args.rounds, (line) => log(`  ${line}`));
+      figures.push(...results.filter((f) => ids.has(f.id)));
+    } catch (e) {
+      const message = e instanceof Error ? e.message : String(e);
+      log(`  ${suite.name} failed: ${message}`);
+      for (const f of suite.figures) if (ids.has(f.id)) errors.push({ id: f.id, title: f.title, error: message });
+    }
+  }
+  const seconds = (performance.now() - started) / 1000;
+  if (args.json) {
+    process.stdout.write(`${JSON.stringify({ date: new Date().toISOString(), machine: machine(), rounds: args.rounds, seconds, figures, errors }, null, 2)}\n`);
+  } else {
+    const m = machine();
+    process.stdout.write(
+      `memkube benchmarks, ${new Date().toISOString()}, ${m.cpus} × ${m.cpuModel}, Node ${m.node}; ` +
+        `${args.rounds} interleaved rounds, median [min–max]; ratio = ours / baseline per round\n\n${table(figures, errors)}\n\n`,
+    );
+    for (const f of figures) process.stdout.write(`${f.id}: baseline = ${f.baselineName}${f.note ? `; ${f.note}` : ''}\n`);
+    process.stdout.write(`\n${formatNumber(seconds)} s in all\n`);
+  }
+  if (errors.length) process.exitCode = 1;
+}
+
+await main();

@@ -186,7 +186,7 @@ export async function createCluster(options: ClusterOptions = {}): Promise<Clust
     request,
     fetch: (req) => (fetchHandler ??= createFetchHandler(cluster))(req),
     async listen(listenOptions) {
-      const server = await listen((req) => cluster.fetch(req), { ...listenOptions, now: clock.now() });
+      const server = await listen((fetchHandler ??= createFetchHandler(cluster)), { ...listenOptions, now: clock.now() });
       servers.add(server);
       return { ...server, close: () => (servers.delete(server), server.close()) };
     },

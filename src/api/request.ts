@@ -82,6 +82,12 @@ export interface WatchStream<T = unknown> extends AsyncIterable<WatchEvent<T>> {
   close(): void;
   /** Resolves when the watch has ended, for whatever reason. */
   readonly done: Promise<void>;
+  /**
+   * True once the server closed the watch because its consumer fell `watchBufferSize` events
+   * behind (the unread events were dropped): a transport then drops the connection rather than
+   * wait for a client that does not read.
+   */
+  readonly overflowed?: boolean;
 }
 
 /** Get options (`metav1.GetOptions`). */

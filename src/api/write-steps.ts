@@ -2,7 +2,7 @@
  * The steps of the write pipeline shared by create, update and (later) patch. Each is a small
  * function so the order in the verbs reads like the pipeline in docs/engine.md.
  */
-import { formatTime } from '../clock.js';
+import { flatString, timeText } from '../util/flat-string.js';
 import { missingRequired } from '../schema/decode.js';
 import type { KindContext, KubeObject, ObjectMetaLike } from '../schema/define-kind.js';
 import type { ResolvedKind } from '../schema/registry.js';
@@ -37,8 +37,8 @@ export function reconcileNamespace(kind: ResolvedKind, obj: KubeObject, requestN
 /** Server-owned metadata of a new object; whatever the body said is replaced. */
 export function stampNewObjectMeta(ctx: EngineContext, obj: KubeObject): void {
   const meta = metaOf(obj);
-  meta.uid = ctx.newUid();
-  meta.creationTimestamp = formatTime(ctx.clock.now());
+  meta.uid = flatString(ctx.newUid());
+  meta.creationTimestamp = timeText(ctx.clock.now());
   meta.generation = 1;
   delete meta.resourceVersion;
   delete meta.deletionTimestamp;

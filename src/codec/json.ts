@@ -32,7 +32,29 @@ function childPath(frame: Frame, key: string | number): string {
   return frame.path ? `${frame.path}.${key}` : key;
 }
 
-/** Finds duplicate keys in text already known to be valid JSON; iterative, so depth is no risk. */
+/** Go's `encoding/json` (and so Kubernetes' decoders) refuses documents nested deeper than this. */
+export const MAX_JSON_DEPTH = 10_000;
+
+/**
+ * The index of the quote closing the string that opens at `open` (valid JSON): the first quote
+ * after it not escaped by an odd run of backslashes. Jumps with indexOf rather than stepping
+ * through every character of long values.
+ */
+function closingQuote(text: string, open: number): number {
+  let from = open + 1;
+  for (;;) {
+    const q = text.indexOf('"', from);
+    let backslashes = 0;
+    for (let b = q - 1; b > open && text.charCodeAt(b) === 92; b--) backslashes++;
+    if (backslashes % 2 === 0) return q;
+    from = q + 1;
+  }
+}
+
+/**
+ * Finds duplicate keys in text already known to be valid JSON; iterative, so depth is no risk.
+ * Nesting deeper than {@link MAX_JSON_DEPTH} is a {@link JsonSyntaxError}, as in Go.
+ */
 function findDuplicates(text: string): string[] {
   const found: string[] = [];
   const seen = new Set<string>();
@@ -44,6 +66,7 @@ function findDuplicates(text: string): string[] {
     if (c === '{' || c === '[') {
       const path = top ? pendingPath : '';
       stack.push({ array: c === '[', path, keys: new Set(), index: 0, expectKey: c === '{' });
+      if (stack.length > MAX_JSON_DEPTH) throw new JsonSyntaxError(`invalid character '${c}' exceeded max depth`);
       if (c === '[') pendingPath = childPath(stack[stack.length - 1]!, 0);
     } else if (c === '}' || c === ']') {
       stack.pop();
@@ -53,8 +76,7 @@ function findDuplicates(text: string): string[] {
         pendingPath = childPath(top, top.index);
       } else if (top) top.expectKey = true;
     } else if (c === '"') {
-      let j = i + 1;
-      while (text[j] !== '"') j += text[j] === '\\' ? 2 : 1;
+      const j = closingQuote(text, i);
       if (top && !top.array && top.expectKey) {
         const key = JSON.parse(text.slice(i, j + 1)) as string;
         const path = childPath(top, key);

@@ -107,10 +107,37 @@ export function encodeBody(body: unknown, format: 'json' | 'yaml', pretty: boole
   return (pretty ? JSON.stringify(body, null, 2) : JSON.stringify(body)) + '\n';
 }
 
+/**
+ * An encoded answer that is not a stream: what most requests get. The node:http bridge writes it
+ * as it is (no Fetch `Response` in between); {@link answerResponse} makes it a Fetch `Response`.
+ */
+export interface EncodedAnswer {
+  readonly status: number;
+  readonly contentType: string;
+  readonly body: string;
+  /** Headers besides Content-Type and Cache-Control (Warning). */
+  readonly headers?: Headers;
+}
+
+/** Encodes a complete answer. */
+export function encodeAnswer(code: number, body: unknown, format: 'json' | 'yaml', contentType: string, pretty: boolean, headers?: Headers): EncodedAnswer {
+  return { status: code, contentType, body: encodeBody(body, format, pretty), headers };
+}
+
+/** An encoded answer with a body already serialized (e.g. a stored object's cached JSON text). */
+export function textAnswer(code: number, text: string, contentType: string, headers?: Headers): EncodedAnswer {
+  return { status: code, contentType, body: text, headers };
+}
+
+/** The Fetch `Response` of an encoded answer. */
+export function answerResponse(answer: EncodedAnswer): Response {
+  const h = answer.headers ?? new Headers();
+  h.set('Content-Type', answer.contentType);
+  h.set('Cache-Control', 'no-cache, private');
+  return new Response(answer.body, { status: answer.status, headers: h });
+}
+
 /** A complete response. */
 export function encodeResponse(code: number, body: unknown, format: 'json' | 'yaml', contentType: string, pretty: boolean, headers?: Headers): Response {
-  const h = headers ?? new Headers();
-  h.set('Content-Type', contentType);
-  h.set('Cache-Control', 'no-cache, private');
-  return new Response(encodeBody(body, format, pretty), { status: code, headers: h });
+  return answerResponse(encodeAnswer(code, body, format, contentType, pretty, headers));
 }

@@ -19,12 +19,16 @@ export function errorResponse(e: unknown, format: 'json' | 'yaml' = 'json', pret
 
 /**
  * `Warning` header values (`299 - "text"`), escaped as Kubernetes does: `"` and `\` get a
- * backslash, control characters become spaces.
+ * backslash, control characters become spaces. Text beyond ASCII (a warning naming a field
+ * `😀`) goes on the wire as its UTF-8 bytes, as Go writes headers: a header value holds bytes,
+ * and one with a wider character would fail the whole response after the write was done.
  */
 export function warningHeaderValue(text: string): string {
   // eslint-disable-next-line no-control-regex
   const clean = text.replace(/[\u0000-\u001f\u007f]/g, ' ').replace(/[\\"]/g, (c) => `\\${c}`);
-  return `299 - "${clean}"`;
+  const value = `299 - "${clean}"`;
+  // eslint-disable-next-line no-control-regex
+  return /^[\u0000-\u007f]*$/.test(value) ? value : Buffer.from(value, 'utf8').toString('latin1');
 }
 
 /** Adds one `Warning` header per warning, in order. */

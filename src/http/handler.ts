@@ -6,6 +6,9 @@
 import type { ApiRequest, UserInfo, Verb } from '../api/request.js';
 import type { Cluster } from '../cluster.js';
 import type { ResolvedKind } from '../schema/registry.js';
+import { storedJsonText } from '../storage/json-text.js';
+import type { StoredValue } from '../storage/storage.js';
+import { compactStatus } from '../api/errors.js';
 import { decodeDeleteOptions, decodeObjectBody, decodePatchBody, MAX_BODY_BYTES, patchTypeOf, readBody } from './decode.js';
 import {
   aggregatedDiscovery,
@@ -18,8 +21,8 @@ import {
   apiVersions,
   subresourcesOf,
 } from './discovery.js';
-import { encodeResponse, negotiate, wantsPretty, type Negotiated } from './encode.js';
-import { addWarnings, errorResponse, methodNotAllowed, pathNotFound } from './errors.js';
+import { answerResponse, encodeAnswer, negotiate, textAnswer, wantsPretty, type EncodedAnswer, type Negotiated } from './encode.js';
+import { addWarnings, asApiError, methodNotAllowed, pathNotFound } from './errors.js';
 import { openApiResponse } from './openapi.js';
 import { includeObjectOf, isWatch, optionsFor } from './query.js';
 import { parseResourcePath, type ResourceRoute } from './routes.js';
@@ -54,15 +57,80 @@ export interface FetchHandlerOptions {
 /** A Fetch-standard handler serving the Kubernetes API of `cluster`. */
 export type FetchHandler = (request: Request) => Promise<Response>;
 
+/**
+ * A request as the handler reads it. A Fetch `Request` makes one ({@link fetchHttpRequest}); the
+ * node:http bridge makes a lighter one straight from node's request, so that a plain read or
+ * write over node:http builds no Fetch `Request` or `Response` at all.
+ */
+export interface HttpRequest {
+  readonly method: string;
+  /** The whole URL; the handler may change its pathname (prefix). */
+  readonly url: URL;
+  /** A header's value (several joined with `, `, as Fetch `Headers` joins them), or null. */
+  header(name: string): string | null;
+  /** True when some header name starts with `impersonate-`: only then is the user read from the headers. */
+  readonly impersonates: boolean;
+  /** All headers as Fetch `Headers` (impersonation). */
+  headers(): Headers;
+  /** The request as a Fetch `Request`, for the few paths that take one (OpenAPI). */
+  request(): Request;
+  /** The whole body, refusing more than `limit` bytes (413) without reading them all. */
+  body(limit: number): Promise<Uint8Array>;
+}
+
+/** What the handler answers: a Fetch `Response` (streams, OpenAPI, health) or an encoded body. */
+export type HttpAnswer = Response | EncodedAnswer;
+
+/** The handler behind a {@link FetchHandler}, on {@link HttpRequest}s. */
+export type HttpCore = (request: HttpRequest) => Promise<HttpAnswer>;
+
+const HTTP_CORE = Symbol('memkube.httpCore');
+
+/** The core of a handler made by {@link createFetchHandler} (undefined for any other function). */
+export function httpCoreOf(handler: FetchHandler): HttpCore | undefined {
+  return (handler as FetchHandler & { [HTTP_CORE]?: HttpCore })[HTTP_CORE];
+}
+
+/** The {@link HttpRequest} of a Fetch `Request`. */
+export function fetchHttpRequest(request: Request): HttpRequest {
+  let impersonates: boolean | undefined;
+  return {
+    method: request.method,
+    url: new URL(request.url),
+    header: (name) => request.headers.get(name),
+    get impersonates() {
+      if (impersonates === undefined) {
+        impersonates = false;
+        for (const [name] of request.headers) if (name.startsWith('impersonate-')) impersonates = true;
+      }
+      return impersonates;
+    },
+    headers: () => request.headers,
+    request: () => request,
+    body: (limit) => readBody(request, limit),
+  };
+}
+
+/** An {@link HttpAnswer} as a Fetch `Response`. */
+export function answerAsResponse(answer: HttpAnswer): Response {
+  return answer instanceof Response ? answer : answerResponse(answer);
+}
+
 /** Creates the Fetch-standard handler of a cluster. */
 export function createFetchHandler(cluster: HttpCluster, options: FetchHandlerOptions = {}): FetchHandler {
+  const core = createHttpCore(cluster, options);
+  const handler: FetchHandler = async (request) => answerAsResponse(await core(fetchHttpRequest(request)));
+  return Object.assign(handler, { [HTTP_CORE]: core });
+}
+
+function createHttpCore(cluster: HttpCluster, options: FetchHandlerOptions): HttpCore {
   const maxBody = options.maxBodyBytes ?? MAX_BODY_BYTES;
   const defaultUser = options.defaultUser ?? ANONYMOUS;
   const minRequestTimeout = options.minRequestTimeoutSeconds ?? 0;
   const prefix = normalizePrefix(options.prefix);
   return async (request) => {
-    const url = new URL(request.url);
-    const pretty = wantsPretty(url.searchParams, request.headers.get('user-agent'));
+    const url = request.url;
+    const pretty = wantsPretty(url.searchParams, request.header('user-agent'));
     let format: 'json' | 'yaml' = 'json';
     try {
       if (prefix) {
@@ -76,9 +144,15 @@ export function createFetchHandler(cluster: HttpCluster, options: FetchHandlerOp
       if (!route) throw pathNotFound();
       return await serveResource(cluster, request, url, route, { pretty, maxBody, defaultUser, minRequestTimeout, setFormat: (f) => (format = f) });
     } catch (e) {
-      return errorResponse(e, format, pretty);
+      return errorAnswer(e, format, pretty);
     }
   };
+}
+
+/** The Status answer of a failure (as `errorResponse` in errors.ts, without a Fetch `Response`). */
+function errorAnswer(e: unknown, format: 'json' | 'yaml', pretty: boolean): EncodedAnswer {
+  const err = asApiError(e);
+  return encodeAnswer(err.code, compactStatus(err.status), format, format === 'yaml' ? 'application/yaml' : 'application/json', pretty);
 }
 
 /** `''` for no prefix; otherwise `/a/b`: a leading slash, no trailing one. */
@@ -93,8 +167,8 @@ export function stripPrefix(pathname: string, prefix: string): string | undefine
   return pathname.startsWith(`${prefix}/`) ? pathname.slice(prefix.length) : undefined;
 }
 
-function json(body: unknown, pretty: boolean, contentType = 'application/json', status = 200): Response {
-  return encodeResponse(status, body, 'json', contentType, pretty);
+function json(body: unknown, pretty: boolean, contentType = 'application/json', status = 200): EncodedAnswer {
+  return encodeAnswer(status, body, 'json', contentType, pretty);
 }
 
 function trimSlash(pathname: string): string {
@@ -102,7 +176,7 @@ function trimSlash(pathname: string): string {
 }
 
 /** Discovery, version, health and OpenAPI; undefined for resource paths. */
-function nonResourceResponse(cluster: HttpCluster, request: Request, url: URL, pretty: boolean, prefix: string): Promise<Response> | Response | undefined {
+function nonResourceResponse(cluster: HttpCluster, request: HttpRequest, url: URL, pretty: boolean, prefix: string): Promise<HttpAnswer> | HttpAnswer | undefined {
   const path = trimSlash(url.pathname);
   const parts = path.split('/').filter(Boolean);
   const isResource = (parts[0] === 'api' && parts.length > 2) || (parts[0] === 'apis' && parts.length > 3);
@@ -111,7 +185,7 @@ function nonResourceResponse(cluster: HttpCluster, request: Request, url: URL, p
     if (parts[0] === 'api' || parts[0] === 'apis') throw methodNotAllowed();
     throw pathNotFound();
   }
-  const accept = request.headers.get('accept');
+  const accept = request.header('accept');
   const registry = cluster.registry;
   if (path === '/') {
     return json({ paths: ['/api', '/api/v1', '/apis', ...groupPaths(cluster), '/healthz', '/livez', '/openapi/v2', '/openapi/v3', '/readyz', '/version'] }, pretty);
@@ -142,7 +216,7 @@ function nonResourceResponse(cluster: HttpCluster, request: Request, url: URL, p
     return json(doc, pretty);
   }
   if (parts[0] === 'openapi') {
-    const doc = openApiResponse(registry, request, url, path, prefix);
+    const doc = openApiResponse(registry, request.request(), url, path, prefix);
     if (doc) return doc;
   }
   throw pathNotFound();
@@ -199,7 +273,7 @@ function checkShape(route: ResourceRoute, kind: ResolvedKind): void {
   if (route.subresource !== undefined && !subresourcesOf(kind).some((s) => s.name === route.subresource)) throw pathNotFound();
 }
 
-async function serveResource(cluster: HttpCluster, request: Request, url: URL, route: ResourceRoute, sc: ServeContext): Promise<Response> {
+async function serveResource(cluster: HttpCluster, request: HttpRequest, url: URL, route: ResourceRoute, sc: ServeContext): Promise<HttpAnswer> {
   const params = url.searchParams;
   const kind = cluster.registry.lookup({ group: route.group, version: route.version, resource: route.resource });
   if (!kind) throw pathNotFound();
@@ -207,7 +281,7 @@ async function serveResource(cluster: HttpCluster, request: Request, url: URL, r
   const method = request.method === 'HEAD' ? 'GET' : request.method;
   const verb = verbOf(method, route, kind, params);
   const readVerb = verb === 'get' || verb === 'list' || verb === 'watch';
-  const negotiated = negotiate(request.headers.get('accept'), readVerb);
+  const negotiated = negotiate(request.header('accept'), readVerb);
   sc.setFormat(negotiated.format);
 
   const req: ApiRequest = {
@@ -216,8 +290,9 @@ async function serveResource(cluster: HttpCluster, request: Request, url: URL, r
     subresource: route.subresource,
     namespace: route.namespace,
     name: route.name,
-    user: userOf(request.headers, sc.defaultUser),
-    userAgent: request.headers.get('user-agent') ?? undefined,
+    // userOf answers the default user when no header impersonates anyone; most requests skip building Headers.
+    user: request.impersonates ? userOf(request.headers(), sc.defaultUser) : sc.defaultUser,
+    userAgent: request.header('user-agent') ?? undefined,
     ...optionsFor(verb, params),
   };
   if (route.legacyWatch && route.name !== undefined) {
@@ -232,25 +307,28 @@ async function serveResource(cluster: HttpCluster, request: Request, url: URL, r
   }
   const includeObject = negotiated.as === 'Table' ? includeObjectOf(params) : 'Metadata';
 
-  const contentType = request.headers.get('content-type');
+  const contentType = request.header('content-type');
   if (verb === 'create' || verb === 'update') {
-    const decoded = decodeObjectBody(contentType, await readBody(request, sc.maxBody), kind.definition.kind);
+    const decoded = decodeObjectBody(contentType, await request.body(sc.maxBody), kind.definition.kind);
     req.body = decoded.value;
     req.duplicateFields = decoded.duplicateFields;
   } else if (verb === 'patch') {
     const patchType = patchTypeOf(contentType);
-    const decoded = decodePatchBody(patchType, await readBody(request, sc.maxBody));
+    const decoded = decodePatchBody(patchType, await request.body(sc.maxBody));
     req.patchType = patchType;
     req.body = decoded.value;
     req.duplicateFields = decoded.duplicateFields;
   } else if (verb === 'delete' || verb === 'deletecollection') {
-    const bytes = await readBody(request, sc.maxBody);
+    const bytes = await request.body(sc.maxBody);
     if (bytes.length > 0) req.deleteOptions = decodeDeleteOptions(contentType, bytes);
   }
 
   const res = await cluster.request(req);
-  const headers = new Headers();
-  addWarnings(headers, res.warnings);
+  let headers: Headers | undefined;
+  if (res.warnings.length > 0) {
+    headers = new Headers();
+    addWarnings(headers, res.warnings);
+  }
   if (verb === 'watch') {
     if (!isWatchStream(res.body)) throw new Error('the engine answered a watch without a stream');
     return watchResponse(res.body, {
@@ -260,8 +338,19 @@ async function serveResource(cluster: HttpCluster, request: Request, url: URL, r
       transform: transformFor(negotiated, kind, route.version, includeObject, () => cluster.clock.now()),
     });
   }
+  if (verb === 'get' && negotiated.as === 'object' && negotiated.format === 'json' && !sc.pretty && isStoredValue(res.body)) {
+    return textAnswer(res.code, `${storedJsonText(res.body)}\n`, negotiated.contentType, headers);
+  }
   const body = shape(negotiated, kind, route.version, res.body, includeObject, cluster.clock.now());
-  return encodeResponse(res.code, body, negotiated.format, negotiated.contentType, sc.pretty, headers);
+  return encodeAnswer(res.code, body, negotiated.format, negotiated.contentType, sc.pretty, headers);
+}
+
+/**
+ * A get answers the stored value itself when no conversion was needed; stored values are
+ * deep-frozen, so a frozen body is one and its JSON text can be cached.
+ */
+function isStoredValue(body: unknown): body is StoredValue {
+  return typeof body === 'object' && body !== null && Object.isFrozen(body);
 }
 
 function metaVersion(n: Negotiated): string {

@@ -8,8 +8,8 @@ import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { stringify } from 'yaml';
 import { generateServingCertificate } from '../pki/self-signed.js';
-import type { FetchHandler } from './handler.js';
-import { sendFetchResponse as sendResponse, toFetchRequest as toRequest } from './node-bridge.js';
+import { httpCoreOf, type FetchHandler } from './handler.js';
+import { sendFetchResponse as sendResponse, serveNodeRequestWithCore, toFetchRequest as toRequest } from './node-bridge.js';
 
 /** Options of `cluster.listen()`. */
 export interface ListenOptions {
@@ -74,7 +74,13 @@ export async function listen(handler: FetchHandler, options: ListenAdapterOption
   const hostForUrl = host.includes(':') ? `[${host}]` : host;
   const scheme = options.tls ? 'https' : 'http';
   let base = `${scheme}://${hostForUrl}`;
+  // A handler made by createFetchHandler is served through its core, without Fetch objects.
+  const core = httpCoreOf(handler);
   const onRequest = (req: IncomingMessage, res: ServerResponse) => {
+    if (core) {
+      void serveNodeRequestWithCore(core, req, res, base);
+      return;
+    }
     let request: Request;
     try {
       request = toRequest(req, base);

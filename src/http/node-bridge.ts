@@ -6,7 +6,9 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { TLSSocket } from 'node:tls';
-import type { FetchHandler } from './handler.js';
+import { entityTooLarge } from './decode.js';
+import type { EncodedAnswer } from './encode.js';
+import { httpCoreOf, type FetchHandler, type HttpAnswer, type HttpCore, type HttpRequest } from './handler.js';
 
 /**
  * The Fetch `Request` of a node request. `path` (the request target, `req.url` by default) is read
@@ -92,11 +94,33 @@ export async function sendFetchResponse(response: Response, res: ServerResponse)
   res.on('close', () => {
     if (!res.writableFinished) void reader.cancel().catch(() => undefined);
   });
+  // A body that fails while the socket does not drain (a watch closed because its client stopped
+  // reading) cannot be ended cleanly behind the unsent bytes: the connection is dropped instead.
+  let failed = false;
+  let wake: (() => void) | undefined;
+  reader.closed.catch(() => {
+    failed = true;
+    wake?.();
+  });
+  const drained = () =>
+    new Promise<void>((resolve) => {
+      const done = () => {
+        res.off('drain', done).off('close', done);
+        wake = undefined;
+        resolve();
+      };
+      wake = done;
+      res.on('drain', done).on('close', done);
+    });
   try {
     for (;;) {
       const { done, value } = await reader.read();
       if (done) break;
-      if (!res.write(value)) await new Promise<void>((resolve) => res.once('drain', resolve).once('close', resolve));
+      if (!res.write(value)) await drained();
+      if (failed && res.writableNeedDrain) {
+        res.destroy();
+        return;
+      }
       if (res.destroyed) break;
     }
   } catch {
@@ -115,10 +139,160 @@ export function originOf(req: IncomingMessage): string {
   }
 }
 
+/** Methods a Fetch `Request` refuses (`new Request` throws), answered 400 as the Fetch path answers them. */
+const FORBIDDEN_METHODS = new Set(['CONNECT', 'TRACE', 'TRACK']);
+const NORMALIZED_METHODS = new Set(['DELETE', 'GET', 'HEAD', 'OPTIONS', 'POST', 'PUT']);
+
+/**
+ * A node request as the handler reads it, without a Fetch `Request`: headers are looked up in
+ * node's raw headers, the body is read from the stream when asked for.
+ */
+class NodeHttpRequest implements HttpRequest {
+  private byName: Map<string, string> | undefined;
+
+  constructor(
+    private readonly req: IncomingMessage,
+    readonly method: string,
+    readonly url: URL,
+    private readonly base: string | URL,
+    private readonly path: string,
+    private readonly given: Uint8Array | undefined,
+  ) {}
+
+  header(name: string): string | null {
+    if (!this.byName) {
+      // Joined with ', ' as Fetch Headers joins repeated fields.
+      const map = new Map<string, string>();
+      const raw = this.req.rawHeaders;
+      for (let i = 0; i < raw.length; i += 2) {
+        const key = raw[i]!.toLowerCase();
+        const prev = map.get(key);
+        map.set(key, prev === undefined ? raw[i + 1]! : `${prev}, ${raw[i + 1]!}`);
+      }
+      if (this.given) map.delete('content-length');
+      this.byName = map;
+    }
+    return this.byName.get(name) ?? null;
+  }
+
+  get impersonates(): boolean {
+    const raw = this.req.rawHeaders;
+    for (let i = 0; i < raw.length; i += 2) if (raw[i]!.length > 12 && raw[i]!.toLowerCase().startsWith('impersonate-')) return true;
+    return false;
+  }
+
+  headers(): Headers {
+    const headers = new Headers();
+    const raw = this.req.rawHeaders;
+    for (let i = 0; i < raw.length; i += 2) headers.append(raw[i]!, raw[i + 1]!);
+    if (this.given) headers.delete('content-length');
+    return headers;
+  }
+
+  request(): Request {
+    return toFetchRequest(this.req, this.base, this.path, this.given);
+  }
+
+  body(limit: number): Promise<Uint8Array> {
+    if (this.given) return this.given.byteLength > limit ? Promise.reject(entityTooLarge(limit)) : Promise.resolve(this.given);
+    const declared = Number(this.header('content-length'));
+    if (Number.isFinite(declared) && declared > limit) return Promise.reject(entityTooLarge(limit));
+    return readNodeBody(this.req, limit);
+  }
+}
+
+/**
+ * Reads a node request's body, at most `limit` bytes: past it the rest is left to flow away
+ * unread (so a keep-alive connection stays usable) and the answer is 413.
+ */
+function readNodeBody(req: IncomingMessage, limit: number): Promise<Uint8Array> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const detach = () => {
+      req.off('data', onData).off('end', onEnd).off('error', onError);
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.byteLength;
+      if (size > limit) {
+        detach();
+        req.resume();
+        reject(entityTooLarge(limit));
+        return;
+      }
+      chunks.push(chunk);
+    };
+    const onEnd = () => {
+      detach();
+      const all = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size);
+      resolve(new Uint8Array(all.buffer, all.byteOffset, all.byteLength));
+    };
+    const onError = (e: Error) => {
+      detach();
+      reject(e);
+    };
+    req.on('data', onData).on('end', onEnd).on('error', onError);
+  });
+}
+
+/** Writes an encoded answer: one write with its Content-Length, no stream. */
+function sendEncoded(answer: EncodedAnswer, res: ServerResponse): void {
+  const headers: Record<string, string> = {};
+  answer.headers?.forEach((value, key) => {
+    headers[key] = value;
+  });
+  headers['content-type'] = answer.contentType;
+  headers['cache-control'] = 'no-cache, private';
+  res.writeHead(answer.status, headers);
+  res.end(answer.body);
+}
+
+/** Writes a handler's answer to a node response; resolves once it is written or the client left. */
+async function sendAnswer(answer: HttpAnswer, res: ServerResponse): Promise<void> {
+  if (answer instanceof Response) return sendFetchResponse(answer, res);
+  sendEncoded(answer, res);
+}
+
+/**
+ * Serves one node request with a handler's core: no Fetch `Request` or `Response` is made unless
+ * the path needs one (streams, OpenAPI). 400 when the request makes no URL, 500 when the handler
+ * fails (it answers API errors itself, as Status).
+ */
+export async function serveNodeRequestWithCore(
+  core: HttpCore,
+  req: IncomingMessage,
+  res: ServerResponse,
+  base: string | URL,
+  path = req.url ?? '/',
+  body?: Uint8Array,
+): Promise<void> {
+  let request: HttpRequest;
+  try {
+    const raw = req.method ?? 'GET';
+    const upper = raw.toUpperCase();
+    if (FORBIDDEN_METHODS.has(upper)) throw new TypeError(`'${raw}' HTTP method is unsupported.`);
+    // As a Fetch Request normalizes them: these six are upper-cased, any other method (PATCH) is kept as sent.
+    const method = NORMALIZED_METHODS.has(upper) ? upper : raw;
+    // `//x/api` is a path, not a protocol-relative URL naming host x (as in toFetchRequest).
+    const url = path.startsWith('/') ? new URL(new URL(base).origin + path) : new URL(path, base);
+    request = new NodeHttpRequest(req, method, url, base, path, method !== 'GET' && method !== 'HEAD' ? body : undefined);
+  } catch {
+    res.writeHead(400).end();
+    return;
+  }
+  try {
+    await sendAnswer(await core(request), res);
+  } catch {
+    if (!res.headersSent) res.writeHead(500);
+    res.end();
+  }
+}
+
 /**
  * Serves one node request with a Fetch handler: 400 when it makes no Fetch `Request`, 500 when the
  * handler fails (it answers API errors itself, as Status). `path` is the request target to serve
- * (`req.url` by default); `body` a body a framework already read.
+ * (`req.url` by default); `body` a body a framework already read. A handler made by
+ * `createFetchHandler` is served through its core, without Fetch objects.
  */
 export async function serveNodeRequest(
   handler: FetchHandler,
@@ -126,6 +300,8 @@ export async function serveNodeRequest(
   res: ServerResponse,
   options: { base?: string; path?: string; body?: Uint8Array } = {},
 ): Promise<void> {
+  const core = httpCoreOf(handler);
+  if (core) return serveNodeRequestWithCore(core, req, res, options.base ?? originOf(req), options.path, options.body);
   let request: Request;
   try {
     request = toFetchRequest(req, options.base ?? originOf(req), options.path, options.body);

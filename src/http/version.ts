@@ -32,7 +32,8 @@ const CHECKS: Record<string, string[]> = {
 export function healthResponse(pathname: string, params: URLSearchParams): Response | undefined {
   const parts = pathname.split('/').filter(Boolean);
   const which = parts[0];
-  if (!which || !(which in CHECKS) || parts.length > 2) return undefined;
+  // Own keys only: `/constructor` or `/valueOf` must not find Object.prototype.
+  if (!which || !Object.hasOwn(CHECKS, which) || parts.length > 2) return undefined;
   const checks = CHECKS[which]!;
   const text = (body: string, status = 200) =>
     new Response(body, { status, headers: { 'Content-Type': 'text/plain; charset=utf-8', 'X-Content-Type-Options': 'nosniff', 'Cache-Control': 'no-cache, private' } });

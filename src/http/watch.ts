@@ -1,10 +1,20 @@
 /**
  * Watch streams over HTTP: one JSON `WatchEvent` per line, flushed per event; the response's
  * headers go out before the first event. Cancelling the body (the client went away) closes the
- * engine's WatchStream.
+ * engine's WatchStream; a WatchStream the engine closed because the client fell behind errors the
+ * body (a {@link WatchOverflowError}), so the transport drops the connection instead of waiting
+ * for a client that does not read.
  */
 import type { WatchEvent, WatchStream } from '../api/request.js';
 import { encodeBody } from './encode.js';
+
+/** Why a watch body errored: the server closed the watch because its client fell behind. */
+export class WatchOverflowError extends Error {
+  constructor() {
+    super('watch closed: the client fell too far behind');
+    this.name = 'WatchOverflowError';
+  }
+}
 
 /** Whether an engine answer is a WatchStream. */
 export function isWatchStream(body: unknown): body is WatchStream {
@@ -20,11 +30,18 @@ export function watchResponse(
   let index = 0;
   const encoder = new TextEncoder();
   const body = new ReadableStream<Uint8Array>({
+    start(controller) {
+      // The stream overflows only while nothing pulls (the transport is waiting for the socket to
+      // drain): erroring the body is what wakes the transport up.
+      void stream.done.then(() => {
+        if (stream.overflowed) controller.error(new WatchOverflowError());
+      });
+    },
     async pull(controller) {
       try {
         const next = await iterator.next();
         if (next.done) {
-          controller.close();
+          if (!stream.overflowed) controller.close();
           return;
         }
         const event = next.value;

@@ -8,7 +8,7 @@
  * undone on the fly (each log entry remembers the object before the change), so a page costs
  * O(limit + changes since R + log n).
  */
-import { deepFreeze } from './freeze.js';
+import { deepFreeze, freezeFresh } from './freeze.js';
 import { SortedKeys } from './sorted-keys.js';
 import {
   StorageCompactedError,
@@ -64,10 +64,16 @@ function indexKey(namespace: string, name: string): string {
   return namespace ? `${namespace}/${name}` : name;
 }
 
-/** Writes `resourceVersion` into a copy of the object's metadata and freezes the result. */
+/**
+ * Writes `resourceVersion` into a copy of the object's metadata and freezes the result, as fresh
+ * objects (see {@link freezeFresh}: they cost less memory than the working copies they come from).
+ */
 function stamp(value: Record<string, unknown>, revision: number): StoredValue {
   const metadata = { ...((value.metadata as Record<string, unknown> | undefined) ?? {}), resourceVersion: String(revision) };
-  return deepFreeze({ ...value, metadata });
+  const stored = freezeFresh({ ...value, metadata });
+  // The writer handed the value over: freezing it too keeps anyone holding it from believing a change would be stored.
+  deepFreeze(value);
+  return stored;
 }
 
 /** Index of the first entry of `log` (from `head`) whose revision is `> revision`. */

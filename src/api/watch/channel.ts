@@ -13,6 +13,7 @@ export class WatchChannel<T = unknown> implements WatchStream<T> {
   private head = 0;
   private ended = false;
   private released = false;
+  private fellBehind = false;
   private wake: (() => void) | undefined;
   private resolveDone!: () => void;
   private readonly releaseHooks: (() => void)[] = [];
@@ -24,6 +25,11 @@ export class WatchChannel<T = unknown> implements WatchStream<T> {
   /** Events waiting for the consumer. */
   get pending(): number {
     return this.buffer.length - this.head;
+  }
+
+  /** Whether the stream was closed because its consumer fell `capacity` events behind. */
+  get overflowed(): boolean {
+    return this.fellBehind;
   }
 
   /** Whether the stream has ended (no more events will be added). */
@@ -44,6 +50,7 @@ export class WatchChannel<T = unknown> implements WatchStream<T> {
   push(event: WatchEvent<T>, bounded = true): void {
     if (this.ended) return;
     if (bounded && this.pending >= this.capacity) {
+      this.fellBehind = true;
       this.close();
       return;
     }

@@ -324,9 +324,9 @@ function buildLastApplied(config: Record<string, unknown>): string {
 /**
  * Server-side apply of `applied` to `live` by `manager`. Returns the merged object with its new
  * managedFields, or throws: {@link ApplyConflictError} (409) on conflicts; a 400 for a
- * configuration of the wrong kind or version or one carrying managedFields; a 500 (reason empty,
- * as Kubernetes answers) when the configuration cannot be typed (`failed to create typed patch
- * object (ns/name; apps/v1, Kind=Deployment): .spec.containers: duplicate entries for key [name="c"]`).
+ * configuration of the wrong kind or version or one carrying managedFields, or one that cannot be
+ * typed (`failed to create typed patch object (ns/name; apps/v1, Kind=Deployment):
+ * .spec.containers: duplicate entries for key [name="c"]`; Kubernetes answers that with a 500).
  */
 export function serverSideApply(opts: ServerSideApplyOptions): ServerSideApplyResult {
   const liveIn = isObject(opts.live) ? opts.live : undefined;
@@ -355,7 +355,8 @@ export function serverSideApply(opts: ServerSideApplyOptions): ServerSideApplyRe
   if (errors.length > 0) {
     const meta = configMeta ?? {};
     const where = `${str(getOwn(meta, 'namespace'))}/${str(getOwn(meta, 'name'))}; ${gvkString(appliedVersion, appliedKind)}`;
-    throw serverError(`failed to create typed patch object (${where}): ${typedErrorsMessage(errors)}`);
+    // Kubernetes answers this with a 500; the fault is the client's, so memkube answers 400.
+    throw badRequest(`failed to create typed patch object (${where}): ${typedErrorsMessage(errors)}`);
   }
 
   const time = managedTime(opts.now);

@@ -275,7 +275,32 @@ export class FieldSet implements Iterable<FieldPath> {
    * `parsing key as path element: missing colon: ...`) when the document is malformed.
    */
   static fromFieldsV1(fields: unknown): FieldSet {
+    // A frozen document is part of a stored object and never changes: it is parsed once.
+    const frozen = typeof fields === 'object' && fields !== null && Object.isFrozen(fields);
+    if (frozen) {
+      const known = parsedFieldsV1.get(fields);
+      if (known) return known;
+    }
+    const set = FieldSet.parseFieldsV1(fields);
+    if (frozen) {
+      parsedFieldsV1.set(fields, set);
+      storedFieldsV1.set(set, fields);
+    }
+    return set;
+  }
+
+  private static parseFieldsV1(fields: unknown): FieldSet {
     const text = typeof fields === 'string' ? fields : goJsonInOrder(fields ?? {});
+    // Clients send back the managedFields they read: the same few documents, parsed once each.
+    const known = parsedFieldsV1Texts.get(text);
+    if (known) return known;
+    const set = FieldSet.parseFieldsV1Text(text);
+    if (parsedFieldsV1Texts.size >= MAX_PARSED_TEXTS) parsedFieldsV1Texts.clear();
+    parsedFieldsV1Texts.set(text, set);
+    return set;
+  }
+
+  private static parseFieldsV1Text(text: string): FieldSet {
     const iter = GoJsonIter.reader(text);
     const r = iter.run(() => {
       const found = readIterV1(iter);
@@ -307,6 +332,21 @@ function mergeSorted<T>(a: readonly T[], b: readonly T[], get: (t: T) => PathEle
   while (i < a.length) out.push(a[i++]!);
   while (j < b.length) out.push(b[j++]!);
   return out;
+}
+
+/** FieldSets parsed from stored (frozen) FieldsV1 documents, and back. */
+const parsedFieldsV1 = new WeakMap<object, FieldSet>();
+const storedFieldsV1 = new WeakMap<FieldSet, object>();
+/** FieldSets of FieldsV1 texts seen lately (bounded: cleared when full). FieldSets never change, so they are shared. */
+const parsedFieldsV1Texts = new Map<string, FieldSet>();
+const MAX_PARSED_TEXTS = 1024;
+
+/**
+ * The stored (frozen) FieldsV1 document `set` was read from, if it was read from one: a manager
+ * whose fields did not change keeps that document instead of a new copy of it.
+ */
+export function storedFieldsV1Of(set: FieldSet): Readonly<Record<string, unknown>> | undefined {
+  return storedFieldsV1.get(set) as Readonly<Record<string, unknown>> | undefined;
 }
 
 /** A mutable trie used to build a {@link FieldSet} path by path. */

@@ -16,7 +16,7 @@
 import { formatTime } from '../../clock.js';
 import { fieldError, type FieldError } from '../../api/field-errors.js';
 import { goJsonString, goQuote, utf8ByteLength } from '../../util/go-format.js';
-import { FieldSet, FieldsV1Error } from './field-set.js';
+import { FieldSet, FieldsV1Error, storedFieldsV1Of } from './field-set.js';
 import { getOwn, goJsonInOrder, isObject } from './value.js';
 
 /** `metav1.ManagedFieldsOperationType`. */
@@ -63,6 +63,20 @@ export const BEFORE_FIRST_APPLY_MANAGER = 'before-first-apply';
  * without apiVersion for appliers.
  */
 export function managerIdentifier(m: { manager: string; operation: string; apiVersion?: string; subresource?: string }): string {
+  // The same few managers write again and again: their identifiers are kept (bounded).
+  const key = JSON.stringify([m.manager, m.operation, m.apiVersion ?? '', m.subresource ?? '']);
+  let id = identifiers.get(key);
+  if (id === undefined) {
+    id = buildManagerIdentifier(m);
+    if (identifiers.size >= 1024) identifiers.clear();
+    identifiers.set(key, id);
+  }
+  return id;
+}
+
+const identifiers = new Map<string, string>();
+
+function buildManagerIdentifier(m: { manager: string; operation: string; apiVersion?: string; subresource?: string }): string {
   const parts: string[] = [];
   if (m.manager) parts.push(`"manager":${goJsonString(m.manager)}`);
   if (m.operation) parts.push(`"operation":${goJsonString(m.operation)}`);
@@ -191,15 +205,15 @@ function cmp(a: string, b: string): number {
 /** `encodeManagedFields`: the wire form, sorted as Kubernetes sorts it. Empty when there are no managers. */
 export function encodeManagedFields(managed: ManagedFields): ManagedFieldsEntry[] {
   const entries = [...managed.values()].map((s) => {
-    const e: ManagedFieldsEntry = {
-      ...(s.manager ? { manager: s.manager } : {}),
-      operation: s.operation,
-      apiVersion: s.apiVersion,
-      ...(s.time !== undefined ? { time: s.time } : {}),
-      fieldsType: 'FieldsV1',
-      fieldsV1: s.fields.toFieldsV1(),
-      ...(s.subresource ? { subresource: s.subresource } : {}),
-    };
+    // Built key by key (not with spreads, which are slow here) in Kubernetes' key order.
+    const e = {} as ManagedFieldsEntry;
+    if (s.manager) e.manager = s.manager;
+    e.operation = s.operation;
+    e.apiVersion = s.apiVersion;
+    if (s.time !== undefined) e.time = s.time;
+    e.fieldsType = 'FieldsV1';
+    e.fieldsV1 = (storedFieldsV1Of(s.fields) as Record<string, unknown> | undefined) ?? s.fields.toFieldsV1();
+    if (s.subresource) e.subresource = s.subresource;
     return e;
   });
   return entries.sort(

@@ -8,7 +8,7 @@
  * away from every other manager; fields that disappeared are taken away from everyone. A write
  * that changes nothing leaves managedFields exactly as they were, times included.
  */
-import { formatTime } from '../../clock.js';
+import { timeText } from '../../util/flat-string.js';
 import type { StructuralNode } from '../../schema/structural.js';
 import { pathElement } from './field-path.js';
 import { FieldSet } from './field-set.js';
@@ -25,7 +25,7 @@ import {
   type ManagerState,
 } from './managed-fields.js';
 import { compare, type Comparison } from './typed.js';
-import { cloneJson, getOwn, isObject } from './value.js';
+import { cloneJson, getOwn, hasOwn, isObject } from './value.js';
 
 const f = pathElement.field;
 
@@ -48,7 +48,7 @@ export const STRIPPED_FIELDS: FieldSet = FieldSet.of(
 /** A time for managedFields: RFC 3339 seconds in UTC. */
 export function managedTime(now: number | Date | string): string {
   const ms = typeof now === 'number' ? now : typeof now === 'string' ? Date.parse(now) : now.getTime();
-  return formatTime(ms);
+  return timeText(ms);
 }
 
 /** `obj` without `metadata.managedFields` (a copy). */
@@ -67,7 +67,19 @@ export function filterComparison(c: Comparison, ignored: FieldSet | undefined): 
 
 /** Compares two objects as Kubernetes' typed Go objects would compare. */
 export function compareObjects(live: unknown, updated: unknown, schema: StructuralNode, ignored?: FieldSet): Comparison {
-  return filterComparison(compare(withGoZeroValues(withoutManagedFields(live), schema), withGoZeroValues(withoutManagedFields(updated), schema), schema), ignored);
+  return filterComparison(compare(withGoZeroValues(viewWithoutManagedFields(live), schema), withGoZeroValues(viewWithoutManagedFields(updated), schema), schema), ignored);
+}
+
+/**
+ * `obj` without `metadata.managedFields`, for reading only: withGoZeroValues copies what it reads,
+ * so nothing but the two levels that change is copied here (not the whole object).
+ */
+function viewWithoutManagedFields(obj: unknown): Record<string, unknown> {
+  if (!isObject(obj)) return {};
+  const meta = getOwn(obj, 'metadata');
+  if (!isObject(meta) || !hasOwn(meta, 'managedFields')) return obj;
+  const { managedFields: _managedFields, ...rest } = meta;
+  return { ...obj, metadata: rest };
 }
 
 /** Removes the stripped fields from one manager's set; drops the manager when nothing is left. */

@@ -350,11 +350,11 @@ describe('serverSideApply: rejected configurations', () => {
     });
   });
 
-  it('fails like Kubernetes (500, no reason) on a configuration it cannot type', () => {
+  it("answers a configuration it cannot type with Kubernetes' message, as a 400 (Kubernetes: 500)", () => {
     const dup = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', namespace: 'default' }, spec: { containers: [{ name: 'c' }, { name: 'c' }] } };
     expect(status(() => apply(undefined, dup, 'm', T0))).toEqual({
-      code: 500,
-      reason: '',
+      code: 400,
+      reason: 'BadRequest',
       message: 'failed to create typed patch object (default/p; /v1, Kind=Pod): .spec.containers: duplicate entries for key [name="c"]',
     });
     const several = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p' }, spec: { containers: [{ image: 'x' }], bogus: 1 } };

@@ -1,0 +1,30 @@
+/** The `memkube` command itself: parses the command line and runs it (`main.ts` is how it is started). */
+import { parseServeArgs, serve, SERVE_USAGE } from './serve.js';
+
+const USAGE = `usage: memkube <command>\n\ncommands:\n  serve    serve a fake cluster over HTTP\n\n${SERVE_USAGE}`;
+
+async function main(argv: readonly string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  switch (command) {
+    case 'serve':
+      await serve(parseServeArgs(rest));
+      return 0;
+    case undefined:
+    case '-h':
+    case '--help':
+    case 'help':
+      process.stdout.write(`${USAGE}\n`);
+      return command === undefined ? 2 : 0;
+    default:
+      process.stderr.write(`unknown command ${JSON.stringify(command)}\n${USAGE}\n`);
+      return 2;
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (e: unknown) => {
+    process.stderr.write(`memkube: ${e instanceof Error ? e.message : String(e)}\n`);
+    process.exit(1);
+  },
+);
