@@ -11,8 +11,15 @@ export interface ServeProcess {
   stop(): Promise<void>;
 }
 
-export async function startServe(kubeconfig: string, extraArgs: readonly string[] = []): Promise<ServeProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'serve', '--port', '0', '--host', '127.0.0.1', '--kubeconfig', kubeconfig, ...extraArgs], {
+/** The command from `src/` under tsx (the default), or the built one `npm start` runs. */
+export type ServeEntry = 'src' | 'built';
+
+/** The built command: `dist/cli/main.js`, which loads the bundle `npm run build` makes. */
+export const BUILT_CLI = 'dist/cli/main.js';
+
+export async function startServe(kubeconfig: string, extraArgs: readonly string[] = [], entry: ServeEntry = 'src'): Promise<ServeProcess> {
+  const command = entry === 'src' ? ['--import', 'tsx', 'src/cli/main.ts'] : [BUILT_CLI];
+  const child = spawn(process.execPath, [...command, 'serve', '--port', '0', '--host', '127.0.0.1', '--kubeconfig', kubeconfig, ...extraArgs], {
     cwd: process.cwd(),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
