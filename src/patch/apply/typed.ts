@@ -47,60 +47,64 @@ function handle(atom: Atom, on: { map: () => void; scalar: () => void; list: () 
   else if (atom.list) on.list();
 }
 
+/**
+ * SMD's `compare` of one node. Written without per-call closures: this runs for every field of
+ * every write (field management), so it allocates only what the result needs.
+ */
 function compareNode(l: unknown, r: unknown, t: TypeRef, path: PathElement[], out: CompareOut): void {
   const atom = resolve(t);
   const al = deduce(atom, l);
   const ar = deduce(atom, r);
   const w: Walk = { inLeaf: false };
-
-  const doLeaf = (state: Walk) => {
-    if (state.inLeaf) return;
-    state.inLeaf = true;
-    if (l === undefined) out.added.insert(path);
-    else if (r === undefined) out.removed.insert(path);
-    else if (!valuesEqual(l, r)) out.modified.insert(path);
-  };
-
-  const run = (a: Atom, state: Walk) =>
-    handle(a, {
-      scalar: () => doLeaf(state),
-      map: () => {
-        const m = a.map!;
-        const lm = mapOf(l);
-        const rm = mapOf(r);
-        const lEmpty = !lm || ownKeys(lm).length === 0;
-        const rEmpty = !rm || ownKeys(rm).length === 0;
-        if (m.atomic || (lEmpty && rEmpty)) {
-          doLeaf(state);
-          return;
-        }
-        const keys = new Set<string>([...(lm ? ownKeys(lm) : []), ...(rm ? ownKeys(rm) : [])]);
-        for (const k of keys) {
-          compareNode(lm?.[k], rm?.[k], fieldTypeLenient(m, k), [...path, pathElement.field(k)], out);
-        }
-      },
-      list: () => {
-        const list = a.list!;
-        const ll = listOf(l);
-        const rl = listOf(r);
-        const empty = (!ll || ll.length === 0) && (!rl || rl.length === 0);
-        if (list.atomic || empty) {
-          doLeaf(state);
-          return;
-        }
-        compareListItems(list, ll ?? [], rl ?? [], path, out);
-      },
-    });
-
-  if (r === undefined) run(al, w);
-  else if (l === undefined || al === ar) run(ar, w);
+  if (r === undefined) compareAtom(al, l, r, path, out, w);
+  else if (l === undefined || al === ar) compareAtom(ar, l, r, path, out, w);
   else {
-    run(al, { ...w });
-    run(ar, w);
+    compareAtom(al, l, r, path, out, { ...w });
+    compareAtom(ar, l, r, path, out, w);
   }
   if (!w.inLeaf) {
     if (l === undefined) out.added.insert(path);
     else if (r === undefined) out.removed.insert(path);
+  }
+}
+
+/** The node compared as one leaf (once per walk state). */
+function compareLeaf(l: unknown, r: unknown, path: PathElement[], out: CompareOut, state: Walk): void {
+  if (state.inLeaf) return;
+  state.inLeaf = true;
+  if (l === undefined) out.added.insert(path);
+  else if (r === undefined) out.removed.insert(path);
+  else if (!valuesEqual(l, r)) out.modified.insert(path);
+}
+
+/** The node compared as the atom `a` says: a map's fields, a list's items, or a leaf. */
+function compareAtom(a: Atom, l: unknown, r: unknown, path: PathElement[], out: CompareOut, state: Walk): void {
+  if (a.map) {
+    const m = a.map;
+    const lm = mapOf(l);
+    const rm = mapOf(r);
+    const lEmpty = !lm || ownKeys(lm).length === 0;
+    const rEmpty = !rm || ownKeys(rm).length === 0;
+    if (m.atomic || (lEmpty && rEmpty)) {
+      compareLeaf(l, r, path, out, state);
+      return;
+    }
+    const keys = new Set<string>([...(lm ? ownKeys(lm) : []), ...(rm ? ownKeys(rm) : [])]);
+    for (const k of keys) {
+      compareNode(lm?.[k], rm?.[k], fieldTypeLenient(m, k), [...path, pathElement.field(k)], out);
+    }
+  } else if (a.scalar) {
+    compareLeaf(l, r, path, out, state);
+  } else if (a.list) {
+    const list = a.list;
+    const ll = listOf(l);
+    const rl = listOf(r);
+    const empty = (!ll || ll.length === 0) && (!rl || rl.length === 0);
+    if (list.atomic || empty) {
+      compareLeaf(l, r, path, out, state);
+      return;
+    }
+    compareListItems(list, ll ?? [], rl ?? [], path, out);
   }
 }
 

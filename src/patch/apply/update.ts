@@ -25,7 +25,8 @@ import {
   type ManagerState,
 } from './managed-fields.js';
 import { compare, type Comparison } from './typed.js';
-import { cloneJson, getOwn, hasOwn, isObject } from './value.js';
+import { deepFreeze } from '../../storage/freeze.js';
+import { cloneJson, getOwn, hasOwn, isObject, ownKeys } from './value.js';
 
 const f = pathElement.field;
 
@@ -65,9 +66,25 @@ export function filterComparison(c: Comparison, ignored: FieldSet | undefined): 
   return { removed: c.removed.recursiveDifference(ignored), modified: c.modified.recursiveDifference(ignored), added: c.added.recursiveDifference(ignored) };
 }
 
+/**
+ * The empty object as the typed Go object shows it (the live side of every create), made once per
+ * schema: it is the same for every create, and compare only reads it.
+ */
+const emptyWithGoZeroValues = new WeakMap<StructuralNode, unknown>();
+
+function goZeroValuesOf(obj: unknown, schema: StructuralNode): unknown {
+  if (isObject(obj) && ownKeys(obj).length > 0) return withGoZeroValues(viewWithoutManagedFields(obj), schema);
+  let empty = emptyWithGoZeroValues.get(schema);
+  if (empty === undefined) {
+    empty = deepFreeze(withGoZeroValues({}, schema));
+    emptyWithGoZeroValues.set(schema, empty);
+  }
+  return empty;
+}
+
 /** Compares two objects as Kubernetes' typed Go objects would compare. */
 export function compareObjects(live: unknown, updated: unknown, schema: StructuralNode, ignored?: FieldSet): Comparison {
-  return filterComparison(compare(withGoZeroValues(viewWithoutManagedFields(live), schema), withGoZeroValues(viewWithoutManagedFields(updated), schema), schema), ignored);
+  return filterComparison(compare(goZeroValuesOf(live, schema), withGoZeroValues(viewWithoutManagedFields(updated), schema), schema), ignored);
 }
 
 /**
