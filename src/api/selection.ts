@@ -8,6 +8,7 @@ import { fieldLabelNotSupportedMessage, parseFieldSelector, unknownFieldSelector
 import { parseLabelSelector, SelectorParseError as LabelParseError } from '../selectors/label-selector.js';
 import { parseShardSelector, ShardSelectorParseError, type ShardSelector } from '../selectors/shard-selector.js';
 import { badRequest } from './errors.js';
+import type { LabelPair } from '../storage/storage.js';
 import type { ListOptions } from './request.js';
 
 /** A compiled selection: `matches` answers for one object; `all` is true when nothing is filtered. */
@@ -19,6 +20,8 @@ export interface Selection {
   readonly exactName?: string;
   /** The namespace a field selector pins (`metadata.namespace=x`). */
   readonly exactNamespace?: string;
+  /** The `key=value` labels every matching object carries (for a storage's label index). */
+  readonly requiredLabels: readonly LabelPair[];
   matches(obj: Readonly<KubeObject>): boolean;
 }
 
@@ -82,6 +85,9 @@ export function compileSelection(kind: ResolvedKind, options: ListOptions | unde
     filtered: !all,
     exactName: getters.has('metadata.name') ? fieldSel.exactValue('metadata.name') : undefined,
     exactNamespace: getters.has('metadata.namespace') && kind.namespaced ? fieldSel.exactValue('metadata.namespace') : undefined,
+    requiredLabels: labels.requirements.flatMap((r) =>
+      r.operator === '=' || r.operator === '==' || (r.operator === 'in' && r.values.length === 1) ? [{ key: r.key, value: r.values[0]! }] : [],
+    ),
     matches(obj) {
       if (!labelsAll && !labelSel.matches(obj.metadata?.labels)) return false;
       if (!fieldsAll && !fieldSel.matches((f) => getters.get(f)?.(obj) ?? '')) return false;

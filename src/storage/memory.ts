@@ -47,6 +47,42 @@ interface Bucket {
   head: number;
   /** The newest retained change of each key. */
   readonly latest: Map<string, LogEntry>;
+  /** The keys of the current objects carrying each label (`labelEntry(key, value)`): lists with a label selector skip the others unread. */
+  readonly byLabel: Map<string, Set<string>>;
+}
+
+/** The index entry of one label: NUL cannot occur in a label key, so the pair is unambiguous. */
+function labelEntry(key: string, value: string): string {
+  return `${key}\u0000${value}`;
+}
+
+function labelsOf(value: StoredValue | undefined): Record<string, unknown> | undefined {
+  const labels = (value?.metadata as { labels?: unknown } | undefined)?.labels;
+  return labels !== null && typeof labels === 'object' ? (labels as Record<string, unknown>) : undefined;
+}
+
+/** Moves `key` in the label index from the labels of `before` to those of `after`. */
+function reindexLabels(b: Bucket, key: string, before: StoredValue | undefined, after: StoredValue | undefined): void {
+  const old = labelsOf(before);
+  const now = labelsOf(after);
+  if (old === now) return;
+  if (old) {
+    for (const [k, v] of Object.entries(old)) {
+      if (typeof v !== 'string' || now?.[k] === v) continue;
+      const entry = labelEntry(k, v);
+      const set = b.byLabel.get(entry);
+      if (set?.delete(key) && set.size === 0) b.byLabel.delete(entry);
+    }
+  }
+  if (now) {
+    for (const [k, v] of Object.entries(now)) {
+      if (typeof v !== 'string' || old?.[k] === v) continue;
+      const entry = labelEntry(k, v);
+      let set = b.byLabel.get(entry);
+      if (!set) b.byLabel.set(entry, (set = new Set()));
+      set.add(key);
+    }
+  }
 }
 
 /** Options of {@link MemoryStorage}. */
@@ -75,6 +111,8 @@ function stamp(value: Record<string, unknown>, revision: number): StoredValue {
   deepFreeze(value);
   return stored;
 }
+
+const EMPTY_KEYS: ReadonlySet<string> = new Set();
 
 /** Index of the first entry of `log` (from `head`) whose revision is `> revision`. */
 function firstAfter(log: readonly LogEntry[], head: number, revision: number): number {
@@ -152,6 +190,8 @@ export class MemoryStorage implements Storage {
 
     const limit = options.limit !== undefined && options.limit > 0 ? options.limit : Infinity;
     const filter = options.filter;
+    // Current objects lacking a required label are skipped by the index, without reading them.
+    const required = filter && options.labels?.length ? options.labels.map((l) => b.byLabel.get(labelEntry(l.key, l.value)) ?? EMPTY_KEYS) : undefined;
     const items: StoredObject[] = [];
     let more = false;
     let i = after === undefined ? b.order.lowerBound(prefix) : b.order.upperBound(after);
@@ -168,7 +208,9 @@ export class MemoryStorage implements Storage {
         key = goneKey;
         j++;
       } else break;
-      const obj = past.has(key) ? past.get(key) : b.objects.get(key);
+      const inPast = past.has(key);
+      if (required && !inPast && !required.every((keys) => keys.has(key))) continue;
+      const obj = inPast ? past.get(key) : b.objects.get(key);
       if (!obj || (filter && !filter(obj.value))) continue;
       if (items.length >= limit) {
         more = true;
@@ -269,7 +311,7 @@ export class MemoryStorage implements Storage {
   private bucket(name: string): Bucket {
     let b = this.buckets.get(name);
     if (!b) {
-      b = { objects: new Map(), order: new SortedKeys(), log: [], head: 0, latest: new Map() };
+      b = { objects: new Map(), order: new SortedKeys(), log: [], head: 0, latest: new Map(), byLabel: new Map() };
       this.buckets.set(name, b);
     }
     return b;
@@ -284,6 +326,7 @@ export class MemoryStorage implements Storage {
 
   /** Records a committed change in the history, then tells the listeners. */
   private commit(b: Bucket, key: string, before: StoredObject | undefined, event: StorageEvent): void {
+    reindexLabels(b, key, before?.value, event.type === 'DELETED' ? undefined : event.object);
     const entry: LogEntry = { revision: event.revision, time: this.now(), bucket: event.bucket, key, event, before, prior: b.latest.get(key) };
     b.log.push(entry);
     b.latest.set(key, entry);

@@ -43,8 +43,20 @@ export interface StorageListOptions {
   after?: string;
   /** Only objects for which this is true (applied while walking, so `limit` counts matches). */
   filter?: (value: StoredValue) => boolean;
+  /**
+   * Labels every object `filter` accepts carries (`key=value` requirements of a label selector): a
+   * hint that lets a storage skip objects by an index instead of reading each. `filter` still
+   * decides; a storage may ignore the hint.
+   */
+  labels?: readonly LabelPair[];
   /** At most this many items; then `more` tells whether anything (matching) is left. */
   limit?: number;
+}
+
+/** One `key=value` label. */
+export interface LabelPair {
+  readonly key: string;
+  readonly value: string;
 }
 
 /** The result of a list: the objects in key order and the revision the list was read at. */

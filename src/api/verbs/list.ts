@@ -143,6 +143,7 @@ export async function selectStored(ctx: EngineContext, kind: ResolvedKind, req: 
       after,
       limit,
       filter: selection.all ? undefined : (value) => selection.matches(value as KubeObject),
+      labels: selection.requiredLabels,
     });
   } catch (e) {
     if (e instanceof StorageCompactedError) throw token ? continueExpired(token) : listTooOld();

@@ -137,6 +137,7 @@ export async function watch(ctx: EngineContext, kind: ResolvedKind, req: ApiRequ
       const snapshot = await ctx.storage.list(kind.bucket, {
         namespace,
         filter: (value) => (name === undefined || (value.metadata as { name?: string } | undefined)?.name === name) && selection.matches(value as KubeObject),
+        labels: selection.requiredLabels,
       });
       for (const item of snapshot.items) channel.push({ type: 'ADDED', object: typed(item.value) }, false);
       start = snapshot.revision;
