@@ -1,5 +1,6 @@
 /** CertificateSigningRequest (certificates/v1, cluster-scoped), with `/approval` and `/status`. */
 import { fieldError, type FieldError } from '../../api/field-errors.js';
+import { jsonEqual } from '../../api/write-steps.js';
 import { defineKind, type KindContext } from '../../schema/define-kind.js';
 import { CertificateSigningRequest as CSRSchema, type CertificateSigningRequestCondition } from '../types/certificates-v1.js';
 import { checkSignature, fromBase64, goBytes, parseCertificate, parseCertificateRequest, pemDecode } from './pki.js';
@@ -177,7 +178,7 @@ function validateCSRUpdate(csr: Readonly<CertificateSigningRequest>, old: Readon
       const after = conditionsOf(csr).filter((c) => c.type === t);
       if (after.length < before.length) continue;
       if (after.length > before.length) errs.push(fieldError.forbidden('status.conditions', `updates may not add a condition of type ${JSON.stringify(t)}`));
-      else if (JSON.stringify(before) !== JSON.stringify(after)) {
+      else if (!jsonEqual(before, after)) {
         errs.push(fieldError.forbidden('status.conditions', `updates may not modify a condition of type ${JSON.stringify(t)}`));
       }
     }

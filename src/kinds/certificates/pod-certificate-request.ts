@@ -1,6 +1,7 @@
 /** PodCertificateRequest (certificates/v1, namespaced), status through `/status`. */
 import { z } from 'zod';
 import { fieldError, type FieldError } from '../../api/field-errors.js';
+import { jsonEqual } from '../../api/write-steps.js';
 import { defineKind, type KindContext } from '../../schema/define-kind.js';
 import { isDNS1123Subdomain } from '../../schema/validation/names.js';
 import { goJson } from '../../util/go-format.js';
@@ -96,7 +97,7 @@ function validateCreate(req: PodCertificateRequest, ctx: KindContext): FieldErro
 const conds = (r: Readonly<PodCertificateRequest>) => r.status?.conditions ?? [];
 const isIn = (r: Readonly<PodCertificateRequest>, type: string) => conds(r).some((c) => c.type === type && c.status === 'True');
 const terminal = (r: Readonly<PodCertificateRequest>) => TERMINAL.some((t) => isIn(r, t));
-const same = (a: unknown, b: unknown) => JSON.stringify(a ?? {}) === JSON.stringify(b ?? {});
+const same = (a: unknown, b: unknown) => jsonEqual(a ?? {}, b ?? {});
 const ms = (t: string) => Date.parse(t);
 
 function validateStatusUpdate(req: PodCertificateRequest, old: Readonly<PodCertificateRequest>, ctx: KindContext): FieldError[] {

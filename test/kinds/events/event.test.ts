@@ -210,6 +210,14 @@ describe('events.k8s.io/v1 updates', () => {
     expect((await events().get('web.1', ns)).note).toBe('scaled to 3');
   });
 
+  it('compares what an event reports by value, whatever order its keys come in', async () => {
+    const created = await events().create(modern(), ns);
+    // Clients serialize in their own key order: the same references, reordered, are no change.
+    const reordered = { ...created, regarding: { apiVersion: 'apps/v1', name: 'web', namespace: 'default', kind: 'StatefulSet' }, related: { name: 'web-0', namespace: 'default', kind: 'Pod' } };
+    const updated = await events().update(reordered, ns);
+    expect(updated.regarding).toEqual(created.regarding);
+  });
+
   it('lets a series be updated (the way recorders report repeats) and checks it', async () => {
     await events().create(modern(), ns);
     const patched = await events().patch('web.1', { series: { count: 5, lastObservedTime: '2026-01-01T00:10:00.000000Z' } }, { type: 'merge', ...ns });

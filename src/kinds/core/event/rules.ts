@@ -5,6 +5,7 @@
  * request sees as `reportingComponent`.
  */
 import { fieldError, GoPrinted, type FieldError } from '../../../api/field-errors.js';
+import { jsonEqual } from '../../../api/write-steps.js';
 import { isDNS1123Subdomain, isQualifiedName, utf8ByteLength } from '../../../schema/validation/names.js';
 import { FIELD_IMMUTABLE_ERROR_MSG } from '../../../schema/validation/object-meta.js';
 import { goQuote } from '../../../util/go-format.js';
@@ -103,7 +104,8 @@ function goTimeString(value: string | null | undefined): string {
   return `${m[1]} ${m[2]}${fraction ? `.${fraction}` : ''} +0000 UTC`;
 }
 
-const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+/** Equal as values (Go compares structs field by field), whatever order the keys came in. */
+const same = (a: unknown, b: unknown) => jsonEqual(a ?? null, b ?? null);
 
 /**
  * The strict rules for an update through events.k8s.io/v1: what the event reports is immutable
