@@ -13,7 +13,7 @@ import { conflict, notFound } from '../errors.js';
 import { isDryRun, requestedGracePeriod, validateDeleteOptions } from '../options.js';
 import type { ApiRequest, ApiResponse, DeleteOptions } from '../request.js';
 import { metaOf } from '../write-steps.js';
-import { removeIfFinalized } from './finalize.js';
+import { removeIfFinalizedReporting } from './finalize.js';
 
 const FOREGROUND = 'foregroundDeletion';
 const ORPHAN = 'orphan';
@@ -120,11 +120,19 @@ export async function deleteStored(
   }
   if (finalizers.length) meta.finalizers = finalizers;
   else delete meta.finalizers;
-  if (JSON.stringify(next) === JSON.stringify(old)) {
-    return { code: 200, body: await removeIfFinalized(ctx, kind, storage, current), warnings: [] };
-  }
-  const stored = await storage.update(key, next, current.revision);
-  return { code: 200, body: await removeIfFinalized(ctx, kind, storage, stored), warnings: [] };
+  const stored = JSON.stringify(next) === JSON.stringify(old) ? current : await storage.update(key, next, current.revision);
+  const { object, removed } = await removeIfFinalizedReporting(ctx, kind, storage, stored);
+  return { code: removed ? 200 : pendingDeletionCode(options), body: object, warnings: [] };
+}
+
+/**
+ * The status of a delete that left the object in place (finalizers or a grace period hold it):
+ * 202 Accepted only when the request asked for cascading deletion with `orphanDependents: false`,
+ * 200 otherwise — the API server keeps 200 for every other pending deletion so as not to break
+ * older clients (k8s.io/apiserver pkg/endpoints/handlers/delete.go, `DeleteResource`).
+ */
+function pendingDeletionCode(options: DeleteOptions | undefined): 200 | 202 {
+  return options?.orphanDependents === false ? 202 : 200;
 }
 
 /** The delete verb. */

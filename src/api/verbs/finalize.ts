@@ -20,13 +20,24 @@ export function readyToRemove(kind: ResolvedKind, obj: Readonly<KubeObject>, now
 
 /** Removes `stored` if it is marked for deletion and nothing holds it; answers the last state. */
 export async function removeIfFinalized(ctx: EngineContext, kind: ResolvedKind, storage: Storage, stored: StoredObject): Promise<KubeObject> {
-  const obj = stored.value as KubeObject;
-  if (!readyToRemove(kind, obj, ctx.clock.now())) return obj;
+  return (await removeIfFinalizedReporting(ctx, kind, storage, stored)).object;
+}
+
+/** {@link removeIfFinalized}, also telling whether this call removed the object from storage. */
+export async function removeIfFinalizedReporting(
+  ctx: EngineContext,
+  kind: ResolvedKind,
+  storage: Storage,
+  stored: StoredObject,
+): Promise<{ object: KubeObject; removed: boolean }> {
+  const object = stored.value as KubeObject;
+  if (!readyToRemove(kind, object, ctx.clock.now())) return { object, removed: false };
   try {
     await storage.delete({ bucket: kind.bucket, namespace: stored.namespace, name: stored.name }, stored.revision);
+    return { object, removed: true };
   } catch (e) {
     // Someone else already moved the object on; their write decides its fate.
     if (!(e instanceof StorageConflictError) && !(e instanceof StorageKeyError)) throw e;
+    return { object, removed: false };
   }
-  return obj;
 }
