@@ -10,6 +10,13 @@ import { listen } from '../http/listen.js';
 /** kube-apiserver's `--min-request-timeout` default: watches without a timeout end after 30 to 60 minutes. */
 export const DEFAULT_MIN_REQUEST_TIMEOUT_SECONDS = 1800;
 
+/**
+ * How long a namespace marked for deletion keeps its content under `memkube serve` before the
+ * namespace controller empties it: long enough for a client to delete the objects of a manifest
+ * after its Namespace, as against a real cluster.
+ */
+export const DEFAULT_SERVE_NAMESPACE_DELETION_DELAY_MS = 1000;
+
 /** Options of `memkube serve`. */
 export interface ServeOptions {
   port: number;
@@ -32,6 +39,8 @@ export interface ServeOptions {
   minRequestTimeoutSeconds?: number;
   /** Feature gates switched on or off (`createCluster`'s `featureGates`); unnamed gates stay on. */
   featureGates?: Record<string, boolean>;
+  /** `createCluster`'s `namespaceDeletionDelayMs`; {@link DEFAULT_SERVE_NAMESPACE_DELETION_DELAY_MS} by default. */
+  namespaceDeletionDelayMs?: number;
 }
 
 /** The usage text. */
@@ -39,6 +48,7 @@ export const SERVE_USAGE =
   'usage: memkube serve [--port 6443] [--host 127.0.0.1] [--kubeconfig FILE] [--load FILE ...] [--tls]\n' +
   '                     [--api-domain k8s.io] [--reserved-domain kubernetes.io] [--feature-gates Name=false,...]\n' +
   '                     [--history-retention 5m] [--continue-ttl 5m] [--bookmark-interval 1m] [--min-request-timeout 30m]\n' +
+  '                     [--namespace-deletion-delay 1s]\n' +
   '  durations are Go durations (300ms, 10s, 1m30s); --min-request-timeout 0 lets watches without timeoutSeconds run forever';
 
 /**
@@ -141,6 +151,9 @@ export function parseServeArgs(args: readonly string[]): ServeOptions {
       case '--feature-gates':
         o.featureGates = { ...o.featureGates, ...parseFeatureGates(value()) };
         break;
+      case '--namespace-deletion-delay':
+        o.namespaceDeletionDelayMs = parseDuration(flag, value());
+        break;
       case '--min-request-timeout':
         o.minRequestTimeoutSeconds = parseDuration(flag, value()) / 1000;
         break;
@@ -160,6 +173,7 @@ export async function serve(options: ServeOptions, out: (line: string) => void =
     continueTokenTtlMs: options.continueTokenTtlMs,
     bookmarkIntervalMs: options.bookmarkIntervalMs,
     featureGates: options.featureGates,
+    namespaceDeletionDelayMs: options.namespaceDeletionDelayMs ?? DEFAULT_SERVE_NAMESPACE_DELETION_DELAY_MS,
   });
   for (const file of options.load) {
     try {

@@ -14,6 +14,11 @@ export interface Controller {
   reconcile(key: string): Promise<void>;
   /** Work to queue when the cluster's clock moves (e.g. expired grace periods). */
   onClock?(now: number): readonly string[];
+  /**
+   * How long (real time, in ms) a key returned by `observe` waits before it is worked on; at once
+   * when absent or 0. `settle()` does waiting work at once, so tests never wait for it.
+   */
+  delayFor?(key: string): number;
 }
 
 interface Work {
@@ -28,13 +33,35 @@ export class ControllerLoop {
   private running: Promise<void> | undefined;
   private idleWaiters: (() => void)[] = [];
   private readonly failures = new Map<string, number>();
+  /** Work waiting for its delay, by work id. */
+  private readonly delayed = new Map<string, { work: Work; timer: ReturnType<typeof setTimeout> }>();
   private closed = false;
 
   constructor(private readonly controllers: readonly Controller[]) {}
 
   /** Feeds a storage event to every controller. */
   observe(event: StorageEvent): void {
-    for (const c of this.controllers) for (const key of c.observe(event)) this.enqueue(c, key);
+    for (const c of this.controllers) {
+      for (const key of c.observe(event)) {
+        const delay = c.delayFor?.(key) ?? 0;
+        if (delay > 0) this.enqueueAfter(c, key, delay);
+        else this.enqueue(c, key);
+      }
+    }
+  }
+
+  /** Queues work after `delayMs` of real time (once: a key already waiting keeps its time). */
+  enqueueAfter(controller: Controller, key: string, delayMs: number): void {
+    if (this.closed) return;
+    const id = `${controller.name}\u0000${key}`;
+    if (this.delayed.has(id) || this.queued.has(id)) return;
+    const timer = setTimeout(() => {
+      this.delayed.delete(id);
+      this.enqueue(controller, key);
+    }, delayMs);
+    // A waiting namespace deletion must not keep a process alive.
+    timer.unref?.();
+    this.delayed.set(id, { work: { controller, key }, timer });
   }
 
   /** Lets controllers queue time-based work after the clock moved. */
@@ -55,13 +82,28 @@ export class ControllerLoop {
   async settle(): Promise<void> {
     // Let already-resolved writes deliver their events first.
     await new Promise<void>((r) => setImmediate(r));
-    while (this.running) await this.running;
+    for (;;) {
+      this.startDelayedNow();
+      if (!this.running) return;
+      while (this.running) await this.running;
+    }
   }
 
   close(): void {
     this.closed = true;
     this.queue.length = 0;
     this.queued.clear();
+    for (const { timer } of this.delayed.values()) clearTimeout(timer);
+    this.delayed.clear();
+  }
+
+  /** Moves every waiting item into the queue without waiting for its delay. */
+  private startDelayedNow(): void {
+    for (const [id, { work, timer }] of [...this.delayed]) {
+      clearTimeout(timer);
+      this.delayed.delete(id);
+      this.enqueue(work.controller, work.key);
+    }
   }
 
   private async drain(): Promise<void> {

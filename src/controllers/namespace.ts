@@ -24,8 +24,20 @@ interface Condition {
   message: string;
 }
 
+/** Options of {@link namespaceController}. */
+export interface NamespaceControllerOptions {
+  /**
+   * Real time (ms) between a namespace being marked for deletion and the controller starting to
+   * empty it. A real cluster takes a moment here (discovery, then a list of every resource), and
+   * clients count on it: `kubectl delete -f` of a manifest that starts with its Namespace deletes
+   * the namespace's objects itself afterwards.
+   */
+  deletionDelayMs?: number;
+}
+
 /** Creates the namespace controller of a cluster. */
-export function namespaceController(ctx: EngineContext, send: Send): Controller {
+export function namespaceController(ctx: EngineContext, send: Send, options: NamespaceControllerOptions = {}): Controller {
+  const deletionDelayMs = options.deletionDelayMs ?? 0;
   const terminating = new Set<string>();
 
   const condition = (type: string, failed: boolean, okReason: string, okMessage: string, badReason: string, badMessage: string): Condition => ({
@@ -119,6 +131,8 @@ export function namespaceController(ctx: EngineContext, send: Send): Controller 
       // Content of a terminating namespace changed: check whether it is empty now.
       return event.namespace && terminating.has(event.namespace) && event.type === 'DELETED' ? [event.namespace] : [];
     },
+    // Only the first look at a terminating namespace waits; the controller then follows its content at once.
+    delayFor: (name) => (terminating.has(name) ? 0 : deletionDelayMs),
     reconcile,
   };
 }

@@ -26,6 +26,13 @@ describe('memkube serve arguments', () => {
     expect(() => parseServeArgs(['--history-retention'])).toThrow('--history-retention needs a value');
   });
 
+  it('takes the namespace deletion delay as a Go duration', () => {
+    expect(parseServeArgs(['--namespace-deletion-delay', '250ms']).namespaceDeletionDelayMs).toBe(250);
+    expect(parseServeArgs(['--namespace-deletion-delay=0']).namespaceDeletionDelayMs).toBe(0);
+    expect(parseServeArgs([]).namespaceDeletionDelayMs).toBeUndefined();
+    expect(() => parseServeArgs(['--namespace-deletion-delay', 'soon'])).toThrow('invalid --namespace-deletion-delay "soon"');
+  });
+
   it('takes --tls, --api-domain, --reserved-domain and repeated --load', () => {
     expect(parseServeArgs(['--tls', '--api-domain', 'example.com', '--reserved-domain=example.io', '--load', 'a.yaml', 'b.yaml', '--load=c.yaml'])).toEqual({
       port: 6443,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigMapKind, NamespaceKind, ServiceAccountKind } from '../../src/kinds/index.js';
-import { statusOf, useTestCluster } from '../support/cluster.js';
+import { statusOf, testCluster, useTestCluster } from '../support/cluster.js';
 
 const cluster = useTestCluster();
 
@@ -72,5 +72,38 @@ describe('namespaces', () => {
     expect(bad.message).toContain('spec.finalizers[0]: Invalid value: "nope": name is neither a standard finalizer name nor is it fully qualified');
     const viaFinalize = await namespaces().updateSubresource('finalize', { ...ns, spec: { finalizers: ['example.com/f'] } });
     expect(viaFinalize.spec?.finalizers).toEqual(['example.com/f']);
+  });
+
+  it('with a deletion delay, a terminating namespace keeps its content for its clients until the controller starts; settle() does not wait for the delay', async () => {
+    // An hour: a settle() that waited for the timer would time the test out.
+    const delayed = await testCluster({ namespaceDeletionDelayMs: 3_600_000 });
+    try {
+      const nss = delayed.client.resource(NamespaceKind);
+      const cms = delayed.client.resource(ConfigMapKind);
+      await nss.create({ metadata: { name: 'app' } });
+      await cms.create({ metadata: { name: 'one' } }, { namespace: 'app' });
+      await cms.create({ metadata: { name: 'two' } }, { namespace: 'app' });
+      await nss.delete('app');
+      // Several turns of the event loop: without the delay the controller would have emptied it by now.
+      for (let i = 0; i < 5; i++) await new Promise<void>((r) => setImmediate(r));
+      expect((await nss.get('app')).status?.phase).toBe('Terminating');
+      // What `kubectl delete -f` does after deleting the Namespace of a manifest: delete its objects itself.
+      expect(await cms.delete('one', { namespace: 'app' })).toMatchObject({ kind: 'Status', status: 'Success' });
+      expect((await cms.list({ namespace: 'app' })).items.map((c) => c.metadata?.name)).toEqual(['two']);
+      await delayed.settle();
+      expect((await cms.list({ namespace: 'app' })).items).toEqual([]);
+      expect((await statusOf(() => nss.get('app'))).code).toBe(404);
+    } finally {
+      await delayed.close();
+    }
+  });
+
+  it('without a delay (the default), the controller empties a terminating namespace right after the delete answers', async () => {
+    const cms = cluster.client.resource(ConfigMapKind);
+    await namespaces().create({ metadata: { name: 'app' } });
+    await cms.create({ metadata: { name: 'one' } }, { namespace: 'app' });
+    await namespaces().delete('app');
+    await cluster.settle();
+    expect((await statusOf(() => namespaces().get('app'))).code).toBe(404);
   });
 });

@@ -210,6 +210,14 @@ describe.each(KUBECTLS)('kubectl (%s) against memkube serve', (KUBECTL) => {
     expect(timedOut.stderr).toContain('timed out waiting for the condition on configmaps/c4');
   });
 
+  it('delete -f of a manifest that starts with its Namespace deletes everything in it, then the namespace goes', async () => {
+    await writeFile(join(dir, 'app.yaml'), `apiVersion: v1\nkind: Namespace\nmetadata:\n  name: doomed\n---\n${cmYaml('one', {}, 'doomed')}---\n${cmYaml('two', {}, 'doomed')}`);
+    expect(await ok('apply', '-f', 'app.yaml')).toBe('namespace/doomed created\nconfigmap/one created\nconfigmap/two created\n');
+    // The namespace stays Terminating with its content a moment, so kubectl's deletes of the rest find it.
+    expect(await ok('delete', '-f', 'app.yaml', '--wait=false')).toBe('namespace "doomed" deleted\nconfigmap "one" deleted\nconfigmap "two" deleted\n');
+    expect(await ok('wait', '--for=delete', 'namespace/doomed', '--timeout=15s')).toBe('namespace/doomed condition met\n');
+  });
+
   it('create --dry-run=server -f keeps nothing', async () => {
     await writeFile(join(dir, 'dry.yaml'), cmYaml('dry', { app: 'dry' }));
     expect(await ok('create', '--dry-run=server', '-f', 'dry.yaml')).toBe('configmap/dry created (server dry run)\n');
