@@ -53,6 +53,14 @@ export interface ClusterOptions {
   bookmarkIntervalMs?: number;
   /** How many unread events a watcher may fall behind before the server closes it; 1000 by default. */
   watchBufferSize?: number;
+  /**
+   * Real time (ms) a namespace marked for deletion stays `Terminating` with its content before the
+   * namespace controller starts emptying it; 0 (at once, after the delete answers) by default.
+   * `memkube serve` uses 1 s, so that clients deleting a namespace and then its objects (`kubectl
+   * delete -f` of a manifest that starts with its Namespace) find them as on a real cluster.
+   * `settle()` does the waiting work at once, so in-process tests stay deterministic.
+   */
+  namespaceDeletionDelayMs?: number;
 }
 
 /** Options of {@link Cluster.load}. */
@@ -140,7 +148,7 @@ export async function createCluster(options: ClusterOptions = {}): Promise<Clust
   const asSystem = (req: Omit<ApiRequest, 'user'>) => request({ ...req, user: SYSTEM_USER });
 
   const loop = new ControllerLoop([
-    namespaceController(ctx, asSystem),
+    namespaceController(ctx, asSystem, { deletionDelayMs: options.namespaceDeletionDelayMs }),
     serviceAccountController(ctx, asSystem),
     podTerminationController(ctx, asSystem),
     garbageCollector(ctx, asSystem),
