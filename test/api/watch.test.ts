@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { WatchEvent, WatchStream } from '../../src/api/request.js';
+import { CombinedClock } from '../../src/clock.js';
 import { ConfigMapKind, NamespaceKind } from '../../src/kinds/index.js';
-import { statusOf, testCluster, useTestCluster } from '../support/cluster.js';
+import { MemoryStorage } from '../../src/storage/memory.js';
+import type { StorageChangesOptions, StorageEvent } from '../../src/storage/storage.js';
+import { statusOf, T0, testCluster, useTestCluster } from '../support/cluster.js';
 
 const cluster = useTestCluster();
 const cms = () => cluster.client.resource(ConfigMapKind);
@@ -264,5 +267,143 @@ describe('watch lifetime', () => {
     const w2 = await cms().watch({ namespace: 'default' });
     w2.close();
     expect(cluster.activeWatchers).toBe(0);
+  });
+});
+
+const rvOf = (e: WatchEvent<unknown>) => (e.object as { metadata: { resourceVersion: string } }).metadata.resourceVersion;
+
+/** Merge-patches one ConfigMap `count` times, `inFlight` patches at a time; answers the resourceVersions written, in order. */
+async function patchMany(client: typeof cluster.client, namespace: string, name: string, count: number, inFlight = 20): Promise<string[]> {
+  const configMaps = client.resource(ConfigMapKind);
+  const written: number[] = [];
+  let next = 0;
+  const worker = async () => {
+    while (next < count) {
+      const n = next++;
+      const patched = await configMaps.patch(name, { data: { n: String(n) } }, { namespace, type: 'merge' });
+      written.push(Number(patched.metadata!.resourceVersion));
+    }
+  };
+  await Promise.all(Array.from({ length: inFlight }, worker));
+  return written.sort((a, b) => a - b).map(String);
+}
+
+describe('watch from an older resourceVersion', () => {
+  it('replays every change after it, however many: 1,000, 1,100 changes back, and from resourceVersion 1', async () => {
+    await cluster.client.resource(NamespaceKind).create({ metadata: { name: 'replay' } });
+    const created = await cms().create({ metadata: { name: 'c', namespace: 'replay' } });
+    const patched = await patchMany(cluster.client, 'replay', 'c', 1100);
+    expect(patched).toHaveLength(1100);
+    const cases: [string, string[]][] = [
+      [patched[patched.length - 1001]!, patched.slice(-1000)],
+      [created.metadata!.resourceVersion!, patched],
+      ['1', [created.metadata!.resourceVersion!, ...patched]],
+    ];
+    for (const [resourceVersion, expected] of cases) {
+      const w = await cms().watch({ namespace: 'replay', resourceVersion });
+      const events = await drain(w);
+      expect(events.map(rvOf)).toEqual(expected);
+      expect(events.map((e) => e.type)).toEqual(expected.map((rv) => (rv === created.metadata!.resourceVersion ? 'ADDED' : 'MODIFIED')));
+      expect(cluster.activeWatchers).toBe(1);
+      w.close();
+    }
+  });
+
+  it('counts only live events against the buffer: a long unread replay neither closes the watch nor shields a slow consumer', async () => {
+    const small = await testCluster({ watchBufferSize: 5 });
+    try {
+      const res = small.client.resource(ConfigMapKind);
+      const first = await res.create({ metadata: { name: 'c' } });
+      const patched = await patchMany(small.client, 'default', 'c', 50, 1);
+      const w = await res.watch({ namespace: 'default', resourceVersion: first.metadata!.resourceVersion });
+      // Five live changes on top of the 50 unread replayed ones: within the bound.
+      const live = await patchMany(small.client, 'default', 'c', 5, 1);
+      expect(small.activeWatchers).toBe(1);
+      const it = w[Symbol.asyncIterator]();
+      const read: string[] = [];
+      for (let i = 0; i < 55; i++) read.push(rvOf((await it.next()).value as WatchEvent<unknown>));
+      expect(read).toEqual([...patched, ...live]);
+      // Six unread live changes: the consumer fell behind and the watch is closed.
+      await patchMany(small.client, 'default', 'c', 6, 1);
+      await w.done;
+      expect(small.activeWatchers).toBe(0);
+      expect(await it.next()).toEqual({ value: undefined, done: true });
+    } finally {
+      await small.close();
+    }
+  });
+
+  it('resumes exactly at the head: nothing is replayed, then live changes follow', async () => {
+    const a = await cms().create({ metadata: { name: 'a' } });
+    const head = (await cms().list({ namespace: 'default' })).metadata.resourceVersion;
+    const w = await cms().watch({ namespace: 'default', resourceVersion: head });
+    expect(await drain(w)).toEqual([]);
+    const b = await cms().update({ ...a, data: { k: 'v' } });
+    const events = await drain(w);
+    expect(events.map((e) => [e.type, rvOf(e)])).toEqual([['MODIFIED', b.metadata!.resourceVersion]]);
+    w.close();
+  });
+
+  it('from before the first change of the kind (inside the history): replays every change of that kind and namespace', async () => {
+    const before = (await cluster.client.resource(NamespaceKind).list()).metadata.resourceVersion;
+    await cluster.client.resource(NamespaceKind).create({ metadata: { name: 'other' } });
+    const a = await cms().create({ metadata: { name: 'a' } });
+    await cms().create({ metadata: { name: 'x' } }, { namespace: 'other' });
+    const a2 = await cms().update({ ...a, data: { k: 'v' } });
+    const ns = await cms().watch({ namespace: 'default', resourceVersion: before });
+    expect((await drain(ns)).map((e) => [e.type, rvOf(e)])).toEqual([
+      ['ADDED', a.metadata!.resourceVersion],
+      ['MODIFIED', a2.metadata!.resourceVersion],
+    ]);
+    const all = await cms().watch({ resourceVersion: before });
+    expect(summary(await drain(all))).toEqual(['ADDED a', 'ADDED x', 'MODIFIED a']);
+    for (const w of [ns, all]) w.close();
+  });
+
+  it('sends the changes that commit while its start point is read once, after the replay, in order; too many of them close it', async () => {
+    // A storage whose changesSince waits until the test lets it answer, so writes land meanwhile.
+    class GatedStorage extends MemoryStorage {
+      gate: Promise<void> | undefined;
+      override async changesSince(bucket: string, revision: number, options?: StorageChangesOptions): Promise<StorageEvent[]> {
+        const changes = await super.changesSince(bucket, revision, options);
+        await this.gate;
+        // What committed since the read is the live traffic of the watch, not part of its replay.
+        return changes;
+      }
+    }
+    const clock = new CombinedClock({ frozenAt: T0 });
+    const storage = new GatedStorage({ now: () => clock.now() });
+    const gated = await testCluster({ clock, storage, watchBufferSize: 3 });
+    try {
+      const res = gated.client.resource(ConfigMapKind);
+      const a = await res.create({ metadata: { name: 'a' } });
+      const a2 = await res.update({ ...a, data: { n: '1' } });
+      const run = async (writes: number) => {
+        let open!: () => void;
+        storage.gate = new Promise<void>((r) => (open = r));
+        const pending = res.watch({ namespace: 'default', resourceVersion: a.metadata!.resourceVersion });
+        const written: string[] = [];
+        for (let i = 0; i < writes; i++) written.push((await res.patch('a', { data: { n: `live-${writes}-${i}` } }, { type: 'merge' })).metadata!.resourceVersion!);
+        open();
+        return { w: await pending, written };
+      };
+      // Three changes while the start is read (the bound: they are live, the replay is not): the
+      // replay, then them, once each.
+      const { w, written } = await run(3);
+      const events: string[] = [];
+      const it = w[Symbol.asyncIterator]();
+      for (let i = 0; i < 4; i++) events.push(rvOf((await it.next()).value as WatchEvent<unknown>));
+      expect(events).toEqual([a2.metadata!.resourceVersion, ...written]);
+      w.close();
+      // Four changes while the start is read: more live events than the bound, the watch is closed.
+      const { w: behind } = await run(4);
+      await behind.done;
+      expect(gated.activeWatchers).toBe(0);
+      const dropped = [];
+      for await (const e of behind) dropped.push(e);
+      expect(dropped).toEqual([]);
+    } finally {
+      await gated.close();
+    }
   });
 });

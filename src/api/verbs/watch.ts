@@ -52,8 +52,16 @@ export async function watch(ctx: EngineContext, kind: ResolvedKind, req: ApiRequ
 
   let start = -1; // revision the stream is at; -1 while the start point is being read
   let lastRevision = 0;
+  // Live changes that commit while the start point is read wait here, counted against the buffer
+  // like any live event; those the start point already covers are skipped by their revision.
   const early: StorageEvent[] = [];
-  const deliver = (e: StorageEvent) => {
+  const holdEarly = (e: StorageEvent) => {
+    if (!inScope(e)) return;
+    if (early.length >= ctx.watchBufferSize) channel.overflow();
+    else early.push(e);
+  };
+  /** Sends one change through the selection; `live: false` for the replay a watch starts with. */
+  const deliver = (e: StorageEvent, live = true) => {
     if (e.revision <= start || !inScope(e)) return;
     lastRevision = e.revision;
     const now = selection.matches(e.object as KubeObject);
@@ -64,7 +72,7 @@ export async function watch(ctx: EngineContext, kind: ResolvedKind, req: ApiRequ
     else if (now && before) type = 'MODIFIED';
     else if (now) type = 'ADDED';
     else if (before) type = 'DELETED';
-    if (type) channel.push({ type, object: typed(e.object) });
+    if (type) channel.push({ type, object: typed(e.object) }, live);
   };
 
   // Deadlines on the cluster clock: the timeout, and the next bookmark.
@@ -116,7 +124,7 @@ export async function watch(ctx: EngineContext, kind: ResolvedKind, req: ApiRequ
       bucket: kind.bucket,
       namespace,
       name,
-      onEvent: (e) => (start < 0 ? early.push(e) : deliver(e)),
+      onEvent: (e) => (start < 0 ? holdEarly(e) : deliver(e)),
       onClock,
     },
     deadline !== undefined || nextBookmark !== undefined,
@@ -147,9 +155,12 @@ export async function watch(ctx: EngineContext, kind: ResolvedKind, req: ApiRequ
     } else if (rv === undefined || rv === 0) {
       start = await ctx.storage.currentRevision();
     } else {
+      // The replay is the watch's start, not live traffic: however long it is, it is sent in full
+      // (cache_watcher.go `processInterval` sends it straight to the client, outside the bounded
+      // input channel), so it never closes the watch as a slow consumer.
       const changes = await ctx.storage.changesSince(kind.bucket, rv, { namespace });
       start = 0;
-      for (const e of changes) deliver(e);
+      for (const e of changes) deliver(e, false);
       start = Math.max(rv, lastRevision);
     }
   } catch (e) {

@@ -1,8 +1,13 @@
 /**
  * One watch's stream of events: a bounded buffer between the hub (which pushes synchronously as
- * changes commit) and the consumer (an async iterator). A consumer that falls `capacity` events
- * behind is cut off, as the API server closes a watcher that does not keep up: the stream ends
- * and its buffer is dropped, so memory never grows without bound.
+ * changes commit) and the consumer (an async iterator). A consumer that falls `capacity` live
+ * events behind is cut off, as the API server closes a watcher that does not keep up: the stream
+ * ends and its buffer is dropped, so memory never grows without bound.
+ *
+ * The events a watch starts with (the initial ADDED events, or the changes replayed from a
+ * resourceVersion) are not live: the API server sends them straight to the client
+ * (cache_watcher.go `processInterval`) and bounds only the channel live events go through, so
+ * they never count against `capacity`, however many there are.
  */
 import type { WatchEvent, WatchStream } from '../request.js';
 
@@ -10,7 +15,11 @@ import type { WatchEvent, WatchStream } from '../request.js';
 export class WatchChannel<T = unknown> implements WatchStream<T> {
   readonly done: Promise<void>;
   private buffer: WatchEvent<T>[] = [];
+  /** Parallel to `buffer`: whether each event is live (counted against `capacity`). */
+  private live: boolean[] = [];
   private head = 0;
+  /** Live events waiting for the consumer. */
+  private livePending = 0;
   private ended = false;
   private released = false;
   private fellBehind = false;
@@ -25,6 +34,11 @@ export class WatchChannel<T = unknown> implements WatchStream<T> {
   /** Events waiting for the consumer. */
   get pending(): number {
     return this.buffer.length - this.head;
+  }
+
+  /** Live events waiting for the consumer (what `capacity` bounds). */
+  get pendingLive(): number {
+    return this.livePending;
   }
 
   /** Whether the stream was closed because its consumer fell `capacity` events behind. */
@@ -44,18 +58,29 @@ export class WatchChannel<T = unknown> implements WatchStream<T> {
   }
 
   /**
-   * Adds an event; `bounded: false` for the initial events of a watch, which the API server sends
-   * apart from its bounded channel. A full buffer closes the watch.
+   * Adds an event; `bounded: false` for the events a watch starts with (initial or replayed) and
+   * for a final ERROR, which the API server sends apart from its bounded channel. A live event
+   * arriving while `capacity` live events are unread closes the watch.
    */
   push(event: WatchEvent<T>, bounded = true): void {
     if (this.ended) return;
-    if (bounded && this.pending >= this.capacity) {
-      this.fellBehind = true;
-      this.close();
-      return;
+    if (bounded) {
+      if (this.livePending >= this.capacity) {
+        this.overflow();
+        return;
+      }
+      this.livePending++;
     }
     this.buffer.push(event);
+    this.live.push(bounded);
     this.notify();
+  }
+
+  /** Closes the watch as one whose consumer fell behind (its unread events are dropped). */
+  overflow(): void {
+    if (this.ended) return;
+    this.fellBehind = true;
+    this.close();
   }
 
   /** Ends the stream after the events already buffered (timeout, ERROR event). */
@@ -69,7 +94,9 @@ export class WatchChannel<T = unknown> implements WatchStream<T> {
   /** Ends the stream at once, dropping whatever was not read. */
   close(): void {
     this.buffer = [];
+    this.live = [];
     this.head = 0;
+    this.livePending = 0;
     this.end();
   }
 
@@ -79,9 +106,11 @@ export class WatchChannel<T = unknown> implements WatchStream<T> {
         for (;;) {
           if (this.head < this.buffer.length) {
             const value = this.buffer[this.head]!;
+            if (this.live[this.head]) this.livePending--;
             this.buffer[this.head++] = undefined as unknown as WatchEvent<T>;
             if (this.head > 1024 && this.head * 2 > this.buffer.length) {
               this.buffer = this.buffer.slice(this.head);
+              this.live = this.live.slice(this.head);
               this.head = 0;
             }
             return { value, done: false };
