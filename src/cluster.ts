@@ -21,6 +21,7 @@ import { WatchHub } from './api/watch/hub.js';
 import { DEFAULT_CONTINUE_TOKEN_TTL_MS } from './api/verbs/list.js';
 import { DEFAULT_BOOKMARK_INTERVAL_MS, DEFAULT_WATCH_BUFFER_SIZE } from './api/verbs/watch.js';
 import { createFetchHandler, type FetchHandler } from './http/handler.js';
+import { errorResponse } from './http/errors.js';
 import { listen, type Listening, type ListenOptions } from './http/listen.js';
 import type { Storage } from './storage/storage.js';
 
@@ -98,8 +99,23 @@ export interface Cluster {
   listen(options?: ListenOptions): Promise<Listening>;
   /** How many watches are open (0 once every watch has ended or been closed). */
   readonly activeWatchers: number;
-  /** Stops controllers and closes storage. */
+  /**
+   * Shuts the cluster down: stops the controllers, ends every watch (an in-process `for await`
+   * over a watch finishes after the events it already holds, HTTP watch streams end, and
+   * {@link Cluster.activeWatchers} drops to 0), closes the servers `listen()` started, then the
+   * storage. Idempotent.
+   *
+   * A closed cluster serves nothing: every later call through {@link Cluster.client},
+   * {@link Cluster.request} or {@link Cluster.load} rejects with an `ApiError` 503
+   * `ServiceUnavailable` (`the cluster is closed`), {@link Cluster.fetch} answers that Status with
+   * HTTP 503, and {@link Cluster.listen} rejects with it.
+   */
   close(): Promise<void>;
+}
+
+/** What every request to a closed cluster answers: 503 ServiceUnavailable. */
+function clusterClosed(): ApiError {
+  return new ApiError({ code: 503, reason: 'ServiceUnavailable', message: 'the cluster is closed' });
 }
 
 /** Namespaces every Kubernetes cluster starts with. */
@@ -144,7 +160,8 @@ export async function createCluster(options: ClusterOptions = {}): Promise<Clust
     bookmarkIntervalMs: options.bookmarkIntervalMs ?? DEFAULT_BOOKMARK_INTERVAL_MS,
     watchBufferSize: options.watchBufferSize ?? DEFAULT_WATCH_BUFFER_SIZE,
   };
-  const request = (req: ApiRequest) => handle(ctx, req);
+  let closed = false;
+  const request = (req: ApiRequest) => (closed ? Promise.reject(clusterClosed()) : handle(ctx, req));
   const asSystem = (req: Omit<ApiRequest, 'user'>) => request({ ...req, user: SYSTEM_USER });
 
   const loop = new ControllerLoop([
@@ -192,8 +209,9 @@ export async function createCluster(options: ClusterOptions = {}): Promise<Clust
     apiDomain,
     reservedDomain,
     request,
-    fetch: (req) => (fetchHandler ??= createFetchHandler(cluster))(req),
+    fetch: (req) => (closed ? Promise.resolve(errorResponse(clusterClosed())) : (fetchHandler ??= createFetchHandler(cluster))(req)),
     async listen(listenOptions) {
+      if (closed) throw clusterClosed();
       const server = await listen((fetchHandler ??= createFetchHandler(cluster)), { ...listenOptions, now: clock.now() });
       servers.add(server);
       return { ...server, close: () => (servers.delete(server), server.close()) };
@@ -204,11 +222,18 @@ export async function createCluster(options: ClusterOptions = {}): Promise<Clust
       return watchHub.activeWatchers;
     },
     async close() {
-      await Promise.all([...servers].map((s) => s.close()));
-      servers.clear();
+      if (closed) return;
+      // Refuse new requests first, then end the watches (their streams end cleanly, before the
+      // servers drop the connections that carried them).
+      closed = true;
       loop.close();
       watchHub.close();
       stopClock();
+      // One turn lets the ended HTTP watch streams write their last chunk before their
+      // connections are closed.
+      await new Promise<void>((r) => setImmediate(r));
+      await Promise.all([...servers].map((s) => s.close()));
+      servers.clear();
       unsubscribe();
       await storage.close();
     },

@@ -126,6 +126,8 @@ export async function watch(ctx: EngineContext, kind: ResolvedKind, req: ApiRequ
       name,
       onEvent: (e) => (start < 0 ? holdEarly(e) : deliver(e)),
       onClock,
+      // The cluster is closing: the stream ends after what it already holds.
+      onClose: () => channel.end(),
     },
     deadline !== undefined || nextBookmark !== undefined,
   );

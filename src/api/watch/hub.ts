@@ -16,6 +16,8 @@ export interface HubWatcher {
   onEvent(event: StorageEvent): void;
   /** Called after the cluster clock moved, for watchers registered as timed. */
   onClock?(now: number): void;
+  /** Called when the hub closes (the cluster is closing): the watcher ends and unregisters. */
+  onClose?(): void;
 }
 
 interface BucketWatchers {
@@ -43,8 +45,10 @@ function removeFrom<K>(map: Map<K, Set<HubWatcher>>, key: K, w: HubWatcher): voi
 export class WatchHub {
   private readonly buckets = new Map<string, BucketWatchers>();
   private readonly timed = new Set<HubWatcher>();
-  private count = 0;
+  /** Every registered watcher, for closing them all. */
+  private readonly watchers = new Set<HubWatcher>();
   private revision = 0;
+  private closed = false;
   private readonly unsubscribe: () => void;
 
   constructor(storage: Storage) {
@@ -53,7 +57,7 @@ export class WatchHub {
 
   /** How many watchers are registered (0 once every watch has ended). */
   get activeWatchers(): number {
-    return this.count;
+    return this.watchers.size;
   }
 
   /** The newest revision the hub has seen. */
@@ -61,8 +65,15 @@ export class WatchHub {
     return this.revision;
   }
 
-  /** Registers a watcher; returns the function that removes it (idempotent). */
+  /**
+   * Registers a watcher; returns the function that removes it (idempotent). On a closed hub the
+   * watcher is closed at once (`onClose`) and never registered.
+   */
   register(w: HubWatcher, timed = false): () => void {
+    if (this.closed) {
+      w.onClose?.();
+      return () => undefined;
+    }
     let b = this.buckets.get(w.bucket);
     if (!b) this.buckets.set(w.bucket, (b = { all: new Set(), byNamespace: new Map(), byName: new Map() }));
     const bucket = b;
@@ -70,12 +81,12 @@ export class WatchHub {
     else if (w.namespace !== undefined) addTo(bucket.byNamespace, w.namespace, w);
     else bucket.all.add(w);
     if (timed) this.timed.add(w);
-    this.count++;
+    this.watchers.add(w);
     let registered = true;
     return () => {
       if (!registered) return;
       registered = false;
-      this.count--;
+      this.watchers.delete(w);
       this.timed.delete(w);
       if (w.name !== undefined) removeFrom(bucket.byName, nameKey(w.namespace ?? '', w.name), w);
       else if (w.namespace !== undefined) removeFrom(bucket.byNamespace, w.namespace, w);
@@ -89,9 +100,25 @@ export class WatchHub {
     for (const w of [...this.timed]) w.onClock?.(now);
   }
 
-  /** Stops receiving events (the cluster is closing). */
+  /**
+   * Stops receiving events and ends every watch (the cluster is closing); watches registered
+   * afterwards end at once.
+   */
   close(): void {
+    if (this.closed) return;
+    this.closed = true;
     this.unsubscribe();
+    for (const w of [...this.watchers]) {
+      try {
+        w.onClose?.();
+      } catch {
+        // One faulty watcher must not keep the others open.
+      }
+    }
+    // Whatever did not unregister itself on close is let go of all the same.
+    this.watchers.clear();
+    this.timed.clear();
+    this.buckets.clear();
   }
 
   private dispatch(event: StorageEvent): void {
