@@ -256,6 +256,10 @@ export interface KindDefinition<T extends KubeObject = KubeObject> extends KindD
 
 /** Declares a kind. Checks the declaration's own consistency at once. */
 export function defineKind<T extends KubeObject>(declaration: KindDeclaration<T>): KindDefinition<T> {
+  for (const v of declaration.versions) {
+    const foreign = foreignSchema(v.schema);
+    if (foreign !== undefined) throw new Error(`defineKind(${declaration.kind}): the schema of version ${v.name} ${foreign}`);
+  }
   const storage = declaration.versions.filter((v) => v.storage);
   if (storage.length !== 1) {
     throw new Error(`defineKind(${declaration.kind}): exactly one version must be the storage version, found ${storage.length}`);
@@ -270,6 +274,20 @@ export function defineKind<T extends KubeObject>(declaration: KindDeclaration<T>
     categories: declaration.categories ?? [],
     storageVersion: storage[0]!,
   };
+}
+
+/**
+ * Why `schema` is not a zod 4 schema (classic or mini, from 'zod' or 'zod/v4'), or undefined when
+ * it is one. The engine reads zod 4's internals (`_zod.def`); a zod 3 schema (`_def`, no `_zod`)
+ * would otherwise fail at the first request with an internal error far from its cause.
+ */
+function foreignSchema(schema: unknown): string | undefined {
+  const internals = typeof schema === 'object' && schema !== null ? (schema as { _zod?: { def?: unknown; version?: { major?: unknown } } })._zod : undefined;
+  if (typeof internals === 'object' && internals !== null && typeof internals.def === 'object' && internals.version?.major === 4) return undefined;
+  if (typeof schema === 'object' && schema !== null && '_def' in schema) {
+    return "is not a zod 4 schema (zod 3 schemas are not supported: import { z } from 'zod' version 4, or from 'zod/v4')";
+  }
+  return 'is not a zod 4 schema';
 }
 
 /** The object type of a kind definition. */
