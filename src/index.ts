@@ -57,6 +57,7 @@ export {
 export {
   defineKind,
   type DeleteStrategy,
+  type GenerationPolicy,
   type KindContext,
   type KindDeclaration,
   type KindDefinition,

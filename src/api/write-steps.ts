@@ -34,12 +34,18 @@ export function reconcileNamespace(kind: ResolvedKind, obj: KubeObject, requestN
   if (meta.namespace === '') delete meta.namespace;
 }
 
-/** Server-owned metadata of a new object; whatever the body said is replaced. */
-export function stampNewObjectMeta(ctx: EngineContext, obj: KubeObject): void {
+/**
+ * Server-owned metadata of a new object; whatever the body said is replaced. The generation is
+ * 1 for a kind with one; a kind without one keeps what the client sent, as Kubernetes does (its
+ * `FillObjectMetaSystemFields` leaves the generation alone and only strategies that keep one set it).
+ */
+export function stampNewObjectMeta(ctx: EngineContext, kind: ResolvedKind, obj: KubeObject): void {
   const meta = metaOf(obj);
   meta.uid = flatString(ctx.newUid());
   meta.creationTimestamp = timeText(ctx.clock.now());
-  meta.generation = 1;
+  if (kind.definition.generation !== false) meta.generation = 1;
+  // Go's zero: never serialized.
+  else if (meta.generation === 0) delete meta.generation;
   delete meta.resourceVersion;
   delete meta.deletionTimestamp;
   delete meta.deletionGracePeriodSeconds;
@@ -74,17 +80,23 @@ export function jsonEqual(a: unknown, b: unknown): boolean {
   return ak.every((k) => jsonEqual((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
 }
 
-/** The parts of an object that count towards `metadata.generation`: everything but metadata and status. */
-function specPart(obj: Readonly<KubeObject>): Record<string, unknown> {
-  const { metadata: _m, status: _s, apiVersion: _a, kind: _k, ...rest } = obj;
+/** The parts of a custom resource that count towards `metadata.generation`: everything but metadata. */
+function nonMetadata(obj: Readonly<KubeObject>): Record<string, unknown> {
+  const { metadata: _m, apiVersion: _a, kind: _k, ...rest } = obj;
   return rest;
 }
 
-/** Increments `metadata.generation` when anything outside metadata and status changed. */
-export function bumpGeneration(obj: KubeObject, old: Readonly<KubeObject>): void {
-  const meta = metaOf(obj);
-  const prev = old.metadata?.generation ?? 0;
-  meta.generation = jsonEqual(specPart(obj), specPart(old)) ? prev || 1 : prev + 1;
+/**
+ * Increments `metadata.generation` (already the stored one, from {@link keepServerMeta}) when the
+ * kind's policy says the update changed the object: any change outside metadata for `'object'`
+ * (never through `/status`, as Kubernetes' custom resource status strategy), the kind's own test
+ * for a `changed` policy, never for `false`.
+ */
+export function bumpGeneration(kind: ResolvedKind, obj: KubeObject, old: Readonly<KubeObject>, subresource: string | undefined): void {
+  const policy = kind.definition.generation ?? 'object';
+  if (policy === false) return;
+  const changed = policy === 'object' ? subresource !== 'status' && !jsonEqual(nonMetadata(obj), nonMetadata(old)) : policy.changed(obj, old);
+  if (changed) metaOf(obj).generation = (old.metadata?.generation ?? 0) + 1;
 }
 
 /** Every validation of an object: metadata, required fields, the kind's rules; one 422 for all. */

@@ -134,6 +134,20 @@ export interface ScaleSubresource {
   readonly labelSelectorPath?: string;
 }
 
+/**
+ * How the server keeps a kind's `metadata.generation` (see {@link KindDeclaration.generation}):
+ * - `'object'`: as for custom resources, 1 on create and one more on every update that changes
+ *   anything outside `metadata` (a `/status` write never does);
+ * - `false`: the server never sets it (ConfigMap, Service, ...): a create keeps what the client
+ *   sent, an update keeps the stored value, whatever the body says;
+ * - `{ changed }`: 1 on create, one more on every update for which `changed(obj, old)` is true
+ *   (most built-in kinds with a generation: the spec changed, semantically).
+ */
+export type GenerationPolicy<T extends KubeObject = KubeObject> =
+  | 'object'
+  | false
+  | { readonly changed: Bivariant<(obj: Readonly<T>, old: Readonly<T>) => boolean> };
+
 /** Hooks where a kind needs code. Each receives a mutable working copy unless noted. */
 export interface KindStrategy<T extends KubeObject = KubeObject> {
   /** Resets what a create may not set (e.g. status). Runs before defaulting. */
@@ -212,6 +226,14 @@ export interface KindDeclaration<T extends KubeObject = KubeObject> {
   readonly strategicMergePatch?: boolean;
   /** Whether PUT without `metadata.resourceVersion` is accepted. Default true. */
   readonly allowUnconditionalUpdate?: boolean;
+  /**
+   * Whether and when the server sets `metadata.generation`, as the kind's Kubernetes strategy
+   * does (its PrepareForCreate and PrepareForUpdate). Default `'object'`, the custom-resource
+   * behaviour: 1 on create, bumped by any change outside `metadata`. Whatever the policy, an
+   * update never takes a generation from its body, and a delete that only marks the object
+   * (grace period, finalizers) bumps a generation above 0, as every Kubernetes kind does.
+   */
+  readonly generation?: GenerationPolicy<T>;
   /** Feature gate that must be on for the kind to exist. */
   readonly featureGate?: string;
   /**

@@ -7,7 +7,7 @@ const cluster = useTestCluster();
 const cms = () => cluster.client.resource(ConfigMapKind);
 
 describe('create', () => {
-  it('sets uid, creationTimestamp, resourceVersion and generation from the server, whatever the body says', async () => {
+  it('sets uid, creationTimestamp and resourceVersion from the server, whatever the body says; a ConfigMap keeps the generation sent', async () => {
     const cm = await cms().create(
       {
         metadata: { name: 'a', uid: 'mine', creationTimestamp: '2000-01-01T00:00:00Z', generation: 7, selfLink: '/x', deletionTimestamp: '2000-01-01T00:00:00Z' },
@@ -17,7 +17,8 @@ describe('create', () => {
     );
     expect(cm.metadata?.uid).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     expect(cm.metadata?.creationTimestamp).toBe('2026-01-01T00:00:00Z');
-    expect(cm.metadata?.generation).toBe(1);
+    // A ConfigMap has no generation of its own: Kubernetes stores what the client sent.
+    expect(cm.metadata?.generation).toBe(7);
     expect(cm.metadata?.resourceVersion).toMatch(/^\d+$/);
     expect(cm.metadata?.selfLink).toBeUndefined();
     expect(cm.metadata?.deletionTimestamp).toBeUndefined();
@@ -27,7 +28,7 @@ describe('create', () => {
   it('stores keys in the order the real server writes them', async () => {
     const cm = await cms().create({ data: { k: 'v' }, metadata: { labels: { a: 'b' }, name: 'a' } } as never);
     expect(Object.keys(cm)).toEqual(['kind', 'apiVersion', 'metadata', 'data']);
-    expect(Object.keys(cm.metadata!)).toEqual(['name', 'namespace', 'uid', 'resourceVersion', 'generation', 'creationTimestamp', 'labels', 'managedFields']);
+    expect(Object.keys(cm.metadata!)).toEqual(['name', 'namespace', 'uid', 'resourceVersion', 'creationTimestamp', 'labels', 'managedFields']);
   });
 
   it('infers apiVersion and kind from the endpoint when absent', async () => {

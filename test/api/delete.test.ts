@@ -48,8 +48,10 @@ describe('delete', () => {
     const marked = await cms().delete('a');
     expect(marked).toMatchObject({
       kind: 'ConfigMap',
-      metadata: { name: 'a', deletionTimestamp: '2026-01-01T00:00:00Z', deletionGracePeriodSeconds: 0, finalizers: ['example.com/hold'], generation: 2 },
+      metadata: { name: 'a', deletionTimestamp: '2026-01-01T00:00:00Z', deletionGracePeriodSeconds: 0, finalizers: ['example.com/hold'] },
     });
+    // A ConfigMap has no generation, so marking it bumps none.
+    expect((marked as typeof a).metadata?.generation).toBeUndefined();
     const again = await cms().delete('a');
     expect((again as typeof a).metadata?.resourceVersion).toBe((marked as typeof a).metadata?.resourceVersion);
     const current = await cms().get('a');

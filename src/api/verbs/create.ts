@@ -37,7 +37,7 @@ export async function createObject(
   if (!managedFieldsDone) recordManagedFields(kind, version, req, obj, undefined, ctx.clock.now());
   // NamespaceLifecycle admission, before the strategy and validation.
   await checkNamespaceForCreate(ctx, kind, meta.name || meta.generateName || 'Unknown', meta.namespace);
-  stampNewObjectMeta(ctx, obj);
+  stampNewObjectMeta(ctx, kind, obj);
   if (def.resetStatusOnCreate ?? def.statusSubresource) delete obj.status;
   await def.strategy?.prepareForCreate?.(obj, kctx);
 

@@ -72,7 +72,7 @@ export async function writeOver(
   if (!managedFieldsDone) recordManagedFields(kind, version, req, next, old, ctx.clock.now());
   await def.strategy?.prepareForUpdate?.(next, old, kctx);
   def.strategy?.defaults?.(next, kctx);
-  bumpGeneration(next, old);
+  bumpGeneration(kind, next, old, req.subresource);
   await validateObject(kind, version, next, old, kctx);
   const warnings = [...decodeWarnings, ...(def.strategy?.warnings?.(next, old, kctx) ?? [])];
   // Kubernetes does not write an unchanged object: no new resourceVersion, no watch event.

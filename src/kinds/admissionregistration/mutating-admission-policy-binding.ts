@@ -7,6 +7,7 @@ import { validateLabelSelector } from '../core/shared/label-selector-validation.
 import { MutatingAdmissionPolicyBinding as V1, type ParamRef } from '../types/admissionregistration-v1.js';
 import { MutatingAdmissionPolicyBinding as V1Alpha1 } from '../types/admissionregistration-v1alpha1.js';
 import { MutatingAdmissionPolicyBinding as V1Beta1 } from '../types/admissionregistration-v1beta1.js';
+import { specGeneration } from '../core/shared/semantic-equal.js';
 import { defaultMatchResources, validateMatchResources, validateMutatingOperations, validateNotMatchingPolicies } from './match-resources.js';
 
 /** A MutatingAdmissionPolicyBinding object (the v1 shape; v1beta1 and v1alpha1 have the same one). */
@@ -79,6 +80,9 @@ export const MutatingAdmissionPolicyBindingKind = defineKind<MutatingAdmissionPo
   plural: 'mutatingadmissionpolicybindings',
   categories: ['api-extensions'],
   scope: 'Cluster',
+  // Generation 1 on create, one more for each change of the spec
+  // (pkg/registry/admissionregistration/mutatingadmissionpolicybinding/strategy.go).
+  generation: specGeneration(V1),
   versions: [
     { name: 'v1', schema: V1, served: true, storage: true },
     { name: 'v1beta1', schema: V1Beta1, served: true },

@@ -4,6 +4,7 @@ import { defineKind, type KindContext } from '../../schema/define-kind.js';
 import { MutatingAdmissionPolicy as V1 } from '../types/admissionregistration-v1.js';
 import { MutatingAdmissionPolicy as V1Alpha1 } from '../types/admissionregistration-v1alpha1.js';
 import { MutatingAdmissionPolicy as V1Beta1 } from '../types/admissionregistration-v1beta1.js';
+import { specGeneration } from '../core/shared/semantic-equal.js';
 import { defaultMatchResources, validateMatchResources, validateMutatingOperations, validateNotMatchingPolicies } from './match-resources.js';
 import { validateMatchConditions, validateMutation, validateParamKind, validateVariable } from './policy-rules.js';
 
@@ -69,6 +70,9 @@ export const MutatingAdmissionPolicyKind = defineKind<MutatingAdmissionPolicy>({
   plural: 'mutatingadmissionpolicies',
   categories: ['api-extensions'],
   scope: 'Cluster',
+  // Generation 1 on create, one more for each change of the spec
+  // (pkg/registry/admissionregistration/mutatingadmissionpolicy/strategy.go).
+  generation: specGeneration(V1),
   versions: [
     { name: 'v1', schema: V1, served: true, storage: true },
     { name: 'v1beta1', schema: V1Beta1, served: true },

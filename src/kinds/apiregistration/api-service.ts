@@ -72,6 +72,8 @@ export const APIServiceKind = defineKind<APIService>({
   kind: 'APIService',
   plural: 'apiservices',
   scope: 'Cluster',
+  // No generation: kube-aggregator's pkg/registry/apiservice/strategy.go never sets it.
+  generation: false,
   categories: ['api-extensions'],
   versions: [{ name: 'v1', schema: APIServiceSchema, served: true, storage: true }],
   nameValidator: validatePathSegmentName,

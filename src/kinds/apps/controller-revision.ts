@@ -31,6 +31,8 @@ export const ControllerRevisionKind = defineKind<ControllerRevision>({
   kind: 'ControllerRevision',
   plural: 'controllerrevisions',
   scope: 'Namespaced',
+  // No generation: pkg/registry/apps/controllerrevision/strategy.go never sets it.
+  generation: false,
   versions: [{ name: 'v1', schema: ControllerRevisionSchema, served: true, storage: true }],
   // `revision` is required by the schema but Kubernetes validates it in code (a missing one is 0).
   schemaRequired: false,

@@ -4,6 +4,7 @@ import { defineKind, type KindContext } from '../../schema/define-kind.js';
 import { dns1123LabelNameValidator } from '../../schema/validation/names.js';
 import { StatefulSet as StatefulSetSchema } from '../types/apps-v1.js';
 import { withZeroValues } from '../core/shared/zero-values.js';
+import { specGeneration } from '../core/shared/semantic-equal.js';
 import { QuantityDecodeError } from '../core/shared/resource-lists.js';
 import { podCreateWarnings } from '../core/pod/warnings.js';
 import { applyStatefulSetDefaults, MAX_UNAVAILABLE_STATEFUL_SET } from './statefulset/defaults.js';
@@ -46,6 +47,8 @@ export const StatefulSetKind = defineKind<StatefulSet>({
   shortNames: ['sts'],
   categories: ['all'],
   scope: 'Namespaced',
+  // Generation 1 on create, one more for each change of the spec (pkg/registry/apps/statefulset/strategy.go).
+  generation: specGeneration(StatefulSetSchema),
   versions: [{ name: 'v1', schema: StatefulSetSchema, served: true, storage: true }],
   nameValidator: dns1123LabelNameValidator,
   statusSubresource: true,

@@ -242,6 +242,8 @@ export const CertificateSigningRequestKind = defineKind<CertificateSigningReques
   plural: 'certificatesigningrequests',
   shortNames: ['csr'],
   scope: 'Cluster',
+  // No generation: pkg/registry/certificates/certificates/strategy.go never sets it.
+  generation: false,
   versions: [{ name: 'v1', schema: CSRSchema, served: true, storage: true }],
   nameValidator: () => [],
   statusSubresource: true,

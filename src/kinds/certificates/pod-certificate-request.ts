@@ -179,6 +179,8 @@ export const PodCertificateRequestKind = defineKind<PodCertificateRequest>({
   kind: 'PodCertificateRequest',
   plural: 'podcertificaterequests',
   scope: 'Namespaced',
+  // No generation: pkg/registry/certificates/podcertificaterequest/strategy.go never sets it.
+  generation: false,
   versions: [{ name: 'v1', schema: PodCertificateRequestSchema, served: true, storage: true }],
   statusSubresource: true,
   schemaRequired: false,

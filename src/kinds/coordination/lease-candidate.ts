@@ -63,6 +63,8 @@ export const LeaseCandidateKind = defineKind<LeaseCandidate>({
   kind: 'LeaseCandidate',
   plural: 'leasecandidates',
   scope: 'Namespaced',
+  // No generation: pkg/registry/coordination/leasecandidate/strategy.go never sets it.
+  generation: false,
   featureGate: COORDINATED_LEADER_ELECTION,
   versions: [{ name: 'v1beta1', schema: LeaseCandidateSchema, served: true, storage: true }],
   nameValidator: (name) => isConfigMapKey(name),

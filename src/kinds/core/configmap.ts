@@ -33,6 +33,8 @@ export const ConfigMapKind = defineKind<ConfigMap>({
   plural: 'configmaps',
   shortNames: ['cm'],
   scope: 'Namespaced',
+  // No generation: pkg/registry/core/configmap/strategy.go never sets it.
+  generation: false,
   versions: [{ name: 'v1', schema: ConfigMapSchema, served: true, storage: true }],
   printerColumns: [{ name: 'Data', type: 'integer', description: 'Number of keys', value: (cm) => Object.keys(cm.data ?? {}).length + Object.keys(cm.binaryData ?? {}).length }],
   strategy: {

@@ -17,6 +17,8 @@ export const EventKind = defineKind<Event>({
   plural: 'events',
   shortNames: ['ev'],
   scope: 'Namespaced',
+  // No generation: pkg/registry/core/event/strategy.go never sets it.
+  generation: false,
   versions: [{ name: 'v1', schema: EventSchema, served: true, storage: true }],
   allowCreateOnUpdate: true,
   nameValidator: validatePathSegmentName,

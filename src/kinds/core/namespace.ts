@@ -42,6 +42,8 @@ export const NamespaceKind = defineKind<Namespace>({
   plural: 'namespaces',
   shortNames: ['ns'],
   scope: 'Cluster',
+  // No generation: pkg/registry/core/namespace/strategy.go never sets it.
+  generation: false,
   versions: [{ name: 'v1', schema: NamespaceSchema, served: true, storage: true }],
   printerColumns: [{ name: 'Status', type: 'string', description: 'The status of the namespace', value: (ns) => ns.status?.phase }],
   nameValidator: validateNamespaceName,

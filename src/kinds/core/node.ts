@@ -26,6 +26,8 @@ export const NodeKind = defineKind<Node>({
   plural: 'nodes',
   shortNames: ['no'],
   scope: 'Cluster',
+  // No generation: pkg/registry/core/node/strategy.go never sets it.
+  generation: false,
   versions: [{ name: 'v1', schema: NodeSchema, served: true, storage: true }],
   printerColumns: [
     {

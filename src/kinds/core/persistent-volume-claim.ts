@@ -17,6 +17,8 @@ export const PersistentVolumeClaimKind = defineKind<PersistentVolumeClaim>({
   plural: 'persistentvolumeclaims',
   shortNames: ['pvc'],
   scope: 'Namespaced',
+  // No generation: pkg/registry/core/persistentvolumeclaim/strategy.go never sets it.
+  generation: false,
   versions: [{ name: 'v1', schema: PersistentVolumeClaimSchema, served: true, storage: true }],
   printerColumns: [
     { name: 'Status', type: 'string', value: (c) => c.status?.phase },

@@ -3,6 +3,7 @@ import { badRequest } from '../../api/errors.js';
 import { defineKind } from '../../schema/define-kind.js';
 import { Pod as PodSchema } from '../types/core-v1.js';
 import { withZeroValues } from './shared/zero-values.js';
+import { specGeneration } from './shared/semantic-equal.js';
 import { admitDefaultTolerations, admitPodCreate, keepPriority, preparePodStatus } from './pod/admission.js';
 import { applyPodDefaults } from './pod/defaults.js';
 import { validatePodUpdate } from './pod/update.js';
@@ -42,6 +43,9 @@ export const PodKind = defineKind<Pod>({
   shortNames: ['po'],
   categories: ['all'],
   scope: 'Namespaced',
+  // Generation 1 on create, one more for each change of the spec (pkg/registry/core/pod/strategy.go,
+  // updatePodGeneration, for updates, /ephemeralcontainers and /resize alike; /status keeps the spec).
+  generation: specGeneration(PodSchema),
   versions: [{ name: 'v1', schema: PodSchema, served: true, storage: true }],
   printerColumns: [
     {

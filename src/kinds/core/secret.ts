@@ -13,6 +13,8 @@ export const SecretKind = defineKind<Secret>({
   kind: 'Secret',
   plural: 'secrets',
   scope: 'Namespaced',
+  // No generation: pkg/registry/core/secret/strategy.go never sets it.
+  generation: false,
   versions: [{ name: 'v1', schema: SecretSchema, served: true, storage: true }],
   printerColumns: [
     { name: 'Type', type: 'string', value: (s) => s.type },

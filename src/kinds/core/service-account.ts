@@ -29,6 +29,8 @@ export const ServiceAccountKind = defineKind<ServiceAccount>({
   plural: 'serviceaccounts',
   shortNames: ['sa'],
   scope: 'Namespaced',
+  // No generation: pkg/registry/core/serviceaccount/strategy.go never sets it.
+  generation: false,
   versions: [{ name: 'v1', schema: ServiceAccountSchema, served: true, storage: true }],
   printerColumns: [{ name: 'Secrets', type: 'integer', value: (sa) => sa.secrets?.length ?? 0 }],
   deletion: { returnDeletedObject: true },

@@ -23,6 +23,8 @@ export const ServiceKind = defineKind<Service>({
   shortNames: ['svc'],
   categories: ['all'],
   scope: 'Namespaced',
+  // No generation: pkg/registry/core/service/strategy.go never sets it.
+  generation: false,
   versions: [{ name: 'v1', schema: ServiceSchema, served: true, storage: true }],
   printerColumns: [
     { name: 'Type', type: 'string', description: 'The type of the service.', value: (s) => s.spec?.type },

@@ -25,6 +25,8 @@ export const EventsV1EventKind = defineKind<EventsV1Event>({
   plural: 'events',
   shortNames: ['ev'],
   scope: 'Namespaced',
+  // No generation: pkg/registry/core/event/strategy.go (the shared storage) never sets it.
+  generation: false,
   versions: [{ name: 'v1', schema: EventSchema, served: true, storage: true, conversion: eventsV1Conversion }],
   sharesStorageWith: EventKind,
   allowCreateOnUpdate: true,

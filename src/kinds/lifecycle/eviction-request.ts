@@ -1,6 +1,7 @@
 /** EvictionRequest (lifecycle/v1alpha1, namespaced; gate EvictionRequestAPI). */
 import { defineKind } from '../../schema/define-kind.js';
 import { EvictionRequest as EvictionRequestSchema, type EvictionRequest } from './eviction-request-schema.js';
+import { specGeneration } from '../core/shared/semantic-equal.js';
 import { validateEvictionRequestSpec, validateEvictionRequestStatus } from './eviction-request-validation.js';
 
 export type { EvictionRequest } from './eviction-request-schema.js';
@@ -20,6 +21,8 @@ export const EvictionRequestKind = defineKind<EvictionRequest>({
   kind: 'EvictionRequest',
   plural: 'evictionrequests',
   scope: 'Namespaced',
+  // Generation 1 on create, one more for each change of the spec (pkg/registry/lifecycle/evictionrequest/strategy.go).
+  generation: specGeneration(EvictionRequestSchema),
   featureGate: EVICTION_REQUEST_API,
   versions: [{ name: 'v1alpha1', schema: EvictionRequestSchema, served: true, storage: true }],
   statusSubresource: true,

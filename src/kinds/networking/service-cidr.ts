@@ -37,6 +37,8 @@ export const ServiceCIDRKind = defineKind<ServiceCIDR>({
   kind: 'ServiceCIDR',
   plural: 'servicecidrs',
   scope: 'Cluster',
+  // No generation: pkg/registry/networking/servicecidr/strategy.go never sets it.
+  generation: false,
   versions: [{ name: 'v1', schema: ServiceCIDRSchema, served: true, storage: true }],
   statusSubresource: true,
   printerColumns: [{ name: 'CIDRs', type: 'string', description: 'cidrs defines the IP blocks in CIDR notation', value: (s) => (s.spec?.cidrs ?? []).join(',') }],

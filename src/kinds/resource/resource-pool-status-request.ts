@@ -22,6 +22,8 @@ export const ResourcePoolStatusRequestKind = defineKind<ResourcePoolStatusReques
   kind: 'ResourcePoolStatusRequest',
   plural: 'resourcepoolstatusrequests',
   scope: 'Cluster',
+  // No generation: pkg/registry/resource/resourcepoolstatusrequest/strategy.go never sets it.
+  generation: false,
   featureGate: DRA_RESOURCE_POOL_STATUS,
   versions: [{ name: 'v1alpha3', schema: ResourcePoolStatusRequestSchema, served: true, storage: true }],
   statusSubresource: true,

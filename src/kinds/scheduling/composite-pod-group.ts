@@ -43,6 +43,8 @@ export const CompositePodGroupKind = defineKind<CompositePodGroup>({
   kind: 'CompositePodGroup',
   plural: 'compositepodgroups',
   scope: 'Namespaced',
+  // No generation: pkg/registry/scheduling/compositepodgroup/strategy.go never sets it.
+  generation: false,
   featureGate: COMPOSITE_POD_GROUP,
   versions: [{ name: 'v1alpha3', schema: CompositePodGroupSchema, served: true, storage: true }],
   statusSubresource: true,

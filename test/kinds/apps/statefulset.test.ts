@@ -323,6 +323,16 @@ describe('StatefulSet updates', () => {
     expect(updated.status).toEqual({ replicas: 0, availableReplicas: 0 });
   });
 
+  it('keeps the generation when the spec is semantically unchanged (empty maps and lists, equal quantities)', async () => {
+    const created = await sts().create(web((s) => (s.spec!.template.spec!.containers[0]!.resources = { limits: { cpu: '1' } })));
+    const next = structuredClone(created);
+    next.spec!.template.spec!.nodeSelector = {};
+    next.spec!.template.spec!.tolerations = [];
+    next.spec!.template.spec!.containers[0]!.resources = { limits: { cpu: '1000m' } };
+    const updated = await sts().update(next);
+    expect(updated.metadata?.generation).toBe(1);
+  });
+
   it.each([
     ['serviceName', (s: StatefulSet) => (s.spec!.serviceName = 'other')],
     ['podManagementPolicy', (s: StatefulSet) => (s.spec!.podManagementPolicy = 'Parallel')],

@@ -1,0 +1,202 @@
+/**
+ * `metadata.generation` for every built-in kind, as its Kubernetes strategy keeps it: set to 1 and
+ * bumped on spec changes for Pod, StatefulSet, MutatingAdmissionPolicy(+Binding) and
+ * EvictionRequest; never set by the server for the others, which keep what a create sent.
+ */
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { KindDefinition, KubeObject } from '../../src/schema/define-kind.js';
+import * as k from '../../src/kinds/index.js';
+import { useTestCluster } from '../support/cluster.js';
+import { b64, csrDer, csrPem, keyPair } from './certificates/helpers.js';
+
+let csrRequest = '';
+let pcrStub = '';
+
+beforeAll(async () => {
+  const keys = await keyPair();
+  csrRequest = b64(csrPem(await csrDer(keys, { commonName: 'alice' })));
+  pcrStub = b64(await csrDer(keys));
+});
+
+const cluster = useTestCluster();
+const NS = { namespace: 'default' };
+
+interface Case {
+  readonly kind: KindDefinition;
+  /** A valid object named after `name`. */
+  readonly object: (name: string) => KubeObject;
+}
+
+const withoutGeneration: [string, Case][] = [
+  ['Namespace', { kind: k.NamespaceKind, object: (name) => ({ metadata: { name } }) }],
+  ['ConfigMap', { kind: k.ConfigMapKind, object: (name) => ({ metadata: { name }, data: { a: 'b' } }) }],
+  ['Secret', { kind: k.SecretKind, object: (name) => ({ metadata: { name }, data: { a: b64('b') } }) }],
+  ['ServiceAccount', { kind: k.ServiceAccountKind, object: (name) => ({ metadata: { name } }) }],
+  ['Node', { kind: k.NodeKind, object: (name) => ({ metadata: { name } }) }],
+  ['Service', { kind: k.ServiceKind, object: (name) => ({ metadata: { name }, spec: { ports: [{ port: 80 }] } }) }],
+  [
+    'PersistentVolumeClaim',
+    { kind: k.PersistentVolumeClaimKind, object: (name) => ({ metadata: { name }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } } }) },
+  ],
+  ['Event', { kind: k.EventKind, object: (name) => ({ metadata: { name }, involvedObject: { kind: 'Pod', namespace: 'default', name: 'p' }, reason: 'R', message: 'm' }) }],
+  [
+    'Event (events.k8s.io)',
+    {
+      kind: k.EventsV1EventKind,
+      object: (name) => ({
+        metadata: { name },
+        eventTime: '2026-01-01T00:00:00.000000Z',
+        reportingController: 'example.com/c',
+        reportingInstance: 'i',
+        action: 'A',
+        reason: 'R',
+        type: 'Normal',
+        regarding: { kind: 'Pod', namespace: 'default', name: 'p' },
+      }),
+    },
+  ],
+  ['ControllerRevision', { kind: k.ControllerRevisionKind, object: (name) => ({ metadata: { name }, data: { a: 1 }, revision: 1 }) }],
+  [
+    'CertificateSigningRequest',
+    { kind: k.CertificateSigningRequestKind, object: (name) => ({ metadata: { name }, spec: { request: csrRequest, signerName: 'example.com/signer', usages: ['client auth'] } }) },
+  ],
+  [
+    'PodCertificateRequest',
+    {
+      kind: k.PodCertificateRequestKind,
+      object: (name) => ({
+        metadata: { name },
+        spec: {
+          signerName: 'example.com/signer',
+          podName: 'pod-1',
+          podUID: 'pod-uid',
+          serviceAccountName: 'default',
+          serviceAccountUID: 'sa-uid',
+          nodeName: 'node-1',
+          nodeUID: 'node-uid',
+          stubPKCS10Request: pcrStub,
+        },
+      }),
+    },
+  ],
+  ['Lease', { kind: k.LeaseKind, object: (name) => ({ metadata: { name }, spec: { holderIdentity: 'a' } }) }],
+  [
+    'LeaseCandidate',
+    {
+      kind: k.LeaseCandidateKind,
+      object: (name) => ({ metadata: { name }, spec: { leaseName: 'kube-scheduler', binaryVersion: '1.36.0', emulationVersion: '1.35.0', strategy: 'OldestEmulationVersion' } }),
+    },
+  ],
+  ['ServiceCIDR', { kind: k.ServiceCIDRKind, object: (name) => ({ metadata: { name }, spec: { cidrs: ['10.0.0.0/16'] } }) }],
+  [
+    'APIService',
+    { kind: k.APIServiceKind, object: (name) => ({ metadata: { name: `${name}.example.com` }, spec: { group: 'example.com', version: name, groupPriorityMinimum: 1000, versionPriority: 15 } }) },
+  ],
+  [
+    'CompositePodGroup',
+    {
+      kind: k.CompositePodGroupKind,
+      object: (name) => ({ metadata: { name }, spec: { workloadRef: { workloadName: 'training', templateName: 'workers' }, schedulingPolicy: { gang: { minGroupCount: 2 } } } }),
+    },
+  ],
+  ['ResourcePoolStatusRequest', { kind: k.ResourcePoolStatusRequestKind, object: (name) => ({ metadata: { name }, spec: { driver: 'gpu.example.com', poolName: 'node-1' } }) }],
+];
+
+interface GenerationCase extends Case {
+  /** An update of the spec. */
+  readonly change: (obj: KubeObject) => void;
+}
+
+const policyRule = { apiGroups: [''], apiVersions: ['v1'], operations: ['CREATE'], resources: ['pods'] };
+const withGeneration: [string, GenerationCase][] = [
+  [
+    'Pod',
+    {
+      kind: k.PodKind,
+      object: (name) => ({ metadata: { name }, spec: { containers: [{ name: 'c', image: 'nginx:1' }] } }),
+      change: (p) => ((p.spec as { containers: { image: string }[] }).containers[0]!.image = 'nginx:2'),
+    },
+  ],
+  [
+    'StatefulSet',
+    {
+      kind: k.StatefulSetKind,
+      object: (name) => ({
+        metadata: { name },
+        spec: { serviceName: 'nginx', selector: { matchLabels: { app: 'web' } }, template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'c', image: 'nginx:1' }] } } },
+      }),
+      change: (s) => ((s.spec as { replicas: number }).replicas = 3),
+    },
+  ],
+  [
+    'MutatingAdmissionPolicy',
+    {
+      kind: k.MutatingAdmissionPolicyKind,
+      object: (name) => ({
+        metadata: { name },
+        spec: {
+          matchConstraints: { resourceRules: [policyRule] },
+          mutations: [{ patchType: 'ApplyConfiguration', applyConfiguration: { expression: 'Object{metadata: Object.metadata{labels: {"a": "b"}}}' } }],
+          reinvocationPolicy: 'Never',
+        },
+      }),
+      change: (p) => ((p.spec as { reinvocationPolicy: string }).reinvocationPolicy = 'IfNeeded'),
+    },
+  ],
+  [
+    'MutatingAdmissionPolicyBinding',
+    { kind: k.MutatingAdmissionPolicyBindingKind, object: (name) => ({ metadata: { name }, spec: { policyName: 'p' } }), change: (b) => ((b.spec as { policyName: string }).policyName = 'q') },
+  ],
+  [
+    'EvictionRequest',
+    {
+      kind: k.EvictionRequestKind,
+      object: (name) => ({
+        metadata: { name },
+        spec: { target: { pod: { name: 'web-0', uid: 'bd23f542-ac79-4b44-a628-9735e18b8037' } }, requester: 'acme.io/drainer', intent: 'Eviction' },
+      }),
+      change: (e) => ((e.spec as { intent: string }).intent = 'Withdrawn'),
+    },
+  ],
+];
+
+const client = (kind: KindDefinition) => cluster.client.resource(kind);
+const options = (kind: KindDefinition) => (kind.scope === 'Namespaced' ? NS : {});
+const withGenerationSent = (obj: KubeObject, generation: number): KubeObject => ({ ...obj, metadata: { ...obj.metadata, generation } });
+
+describe('kinds without a generation', () => {
+  it.each(withoutGeneration)('%s: none unless sent; a sent one is kept, an update never changes it', async (_name, { kind, object }) => {
+    const r = client(kind);
+    const plain = await r.create(object('g'), options(kind));
+    expect(plain.metadata?.generation).toBeUndefined();
+
+    const sent = await r.create(withGenerationSent(object('g2'), 5), options(kind));
+    expect(sent.metadata?.generation).toBe(5);
+    const relabelled = await r.update({ ...sent, metadata: { ...sent.metadata, generation: 9, labels: { changed: 'yes' } } }, options(kind));
+    expect(relabelled.metadata?.labels).toMatchObject({ changed: 'yes' });
+    expect(relabelled.metadata?.generation).toBe(5);
+  });
+
+  it('declares none', () => {
+    expect(withoutGeneration.map(([, c]) => c.kind.generation)).toEqual(withoutGeneration.map(() => false));
+  });
+});
+
+describe('kinds with a generation', () => {
+  it.each(withGeneration)('%s: 1 on create whatever was sent, bumped by a spec change only', async (_name, { kind, object, change }) => {
+    const r = client(kind);
+    const created = await r.create(withGenerationSent(object('g'), 5), options(kind));
+    expect(created.metadata?.generation).toBe(1);
+    const relabelled = await r.update({ ...created, metadata: { ...created.metadata, labels: { changed: 'yes' } } }, options(kind));
+    expect(relabelled.metadata?.generation).toBe(1);
+    const next = structuredClone(relabelled) as KubeObject;
+    change(next);
+    const changed = await r.update(next, options(kind));
+    expect(changed.metadata?.generation).toBe(2);
+  });
+
+  it('every built-in kind is covered above', () => {
+    const covered = new Set([...withoutGeneration, ...withGeneration].map(([, c]) => c.kind));
+    expect(k.builtinKinds.filter((kind) => !covered.has(kind)).map((kind) => kind.kind)).toEqual([]);
+  });
+});
