@@ -49,7 +49,6 @@ describe('StatefulSet defaults', () => {
             dnsPolicy: 'ClusterFirst',
             securityContext: {},
             schedulerName: 'default-scheduler',
-            enableServiceLinks: true,
           },
         },
         serviceName: 'nginx',
@@ -61,6 +60,44 @@ describe('StatefulSet defaults', () => {
       status: { replicas: 0, availableReplicas: 0 },
     });
     expect(created.metadata?.uid).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('gives the template only the PodSpec defaults: no requests from limits, no host ports, no enableServiceLinks, a negative grace period kept', async () => {
+    const created = await sts().create(
+      web((s) => {
+        const spec = s.spec!.template.spec!;
+        spec.terminationGracePeriodSeconds = -1;
+        spec.hostNetwork = true;
+        spec.containers[0]!.resources = { limits: { cpu: '1', memory: '1Gi' } };
+        spec.containers[0]!.ports = [{ containerPort: 8080 }];
+      }),
+    );
+    const spec = created.spec!.template.spec!;
+    expect(spec.terminationGracePeriodSeconds).toBe(-1);
+    expect(spec.containers[0]!.resources).toEqual({ limits: { cpu: '1', memory: '1Gi' } });
+    expect(spec.containers[0]!.ports).toEqual([{ containerPort: 8080, protocol: 'TCP' }]);
+    expect(spec.enableServiceLinks).toBeUndefined();
+  });
+
+  it('keeps a negative grace period and absent requests in the template through PUT and patch', async () => {
+    const created = await sts().create(web());
+    const put = structuredClone(created);
+    put.spec!.template.spec!.terminationGracePeriodSeconds = -1;
+    put.spec!.template.spec!.containers[0]!.resources = { limits: { cpu: '1' } };
+    const updated = await sts().update(put);
+    expect(updated.spec!.template.spec!.terminationGracePeriodSeconds).toBe(-1);
+    expect(updated.spec!.template.spec!.containers[0]!.resources).toEqual({ limits: { cpu: '1' } });
+
+    const patched = await sts().patch(
+      'web',
+      { spec: { template: { spec: { terminationGracePeriodSeconds: -2, containers: [{ name: 'nginx', resources: { limits: { memory: '1Gi' } } }] } } } },
+      { type: 'strategic' },
+    );
+    expect(patched.spec!.template.spec!.terminationGracePeriodSeconds).toBe(-2);
+    expect(patched.spec!.template.spec!.containers[0]!.resources).toEqual({ limits: { cpu: '1', memory: '1Gi' } });
+    const merged = await sts().patch('web', { spec: { template: { spec: { terminationGracePeriodSeconds: -3 } } } }, { type: 'merge' });
+    expect(merged.spec!.template.spec!.terminationGracePeriodSeconds).toBe(-3);
+    expect(merged.spec!.template.spec!.containers[0]!.resources).toEqual({ limits: { cpu: '1', memory: '1Gi' } });
   });
 
   it('drops maxUnavailable when MaxUnavailableStatefulSet is off', async () => {

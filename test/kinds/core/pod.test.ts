@@ -166,6 +166,15 @@ describe('Pod defaults on create', () => {
     expect(burstable.status!.qosClass).toBe('Burstable');
   });
 
+  it('still gets requests from limits and a negative grace period made 1 when written by patch', async () => {
+    const created = await pods().create(pod((p) => (p.spec!.containers[0]!.resources = { limits: { cpu: '1' } })), NS);
+    expect(created.spec!.containers[0]!.resources).toEqual({ limits: { cpu: '1' }, requests: { cpu: '1' } });
+    const s = await statusOf(() => pods().patch('x', { spec: { terminationGracePeriodSeconds: -1 } }, { type: 'merge', namespace: 'default' }));
+    // An update may only lower a negative grace period to 1: a stored 30 may not become 1.
+    expect(s.code).toBe(422);
+    expect(s.message).toContain('- \tTerminationGracePeriodSeconds: 30,\n+ \tTerminationGracePeriodSeconds: 1,');
+  });
+
   it('defaults pod-level requests from container requests and pod limits', async () => {
     const created = await pods().create(
       pod((p) => {

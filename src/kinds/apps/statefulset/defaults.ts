@@ -1,11 +1,10 @@
 /**
  * `SetObjectDefaults_StatefulSet` of Kubernetes v1.36 (`pkg/apis/apps/v1/defaults.go`): the
- * StatefulSet's own defaults, the Pod defaults for the template and the PersistentVolumeClaim
- * defaults for each claim template. Idempotent: it runs on every write, as decoding does.
+ * StatefulSet's own defaults, the pod template defaults (a PodSpec's, not a Pod's) and the
+ * PersistentVolumeClaim defaults for each claim template. Idempotent: it runs on every write, as decoding does.
  */
-import type { Pod } from '../../types/core-v1.js';
 import type { StatefulSet } from '../../types/apps-v1.js';
-import { applyPodDefaults } from '../../core/pod/defaults.js';
+import { applyPodTemplateDefaults } from '../../core/pod/defaults.js';
 import { defaultPersistentVolumeClaim } from '../../core/persistent-volume-claim/rules.js';
 
 /** Feature gate of `rollingUpdate.maxUnavailable` (beta, on by default in v1.36). */
@@ -30,14 +29,6 @@ export function applyStatefulSetDefaults(sts: StatefulSet, maxUnavailableEnabled
   if (!retention.whenScaled) retention.whenScaled = 'Retain';
   spec.replicas ??= 1;
   spec.revisionHistoryLimit ??= 10;
-  applyTemplateDefaults(spec.template);
+  applyPodTemplateDefaults(spec.template);
   for (const claim of spec.volumeClaimTemplates ?? []) defaultPersistentVolumeClaim(claim);
-}
-
-/** The Pod defaults, applied to a pod template (`SetDefaults_PodSpec` and the container defaults). */
-function applyTemplateDefaults(template: NonNullable<StatefulSet['spec']>['template']): void {
-  const pod: Pod = { spec: template.spec ?? { containers: [] } };
-  if (template.metadata) pod.metadata = template.metadata;
-  applyPodDefaults(pod);
-  template.spec = pod.spec!;
 }

@@ -2,9 +2,10 @@
  * The defaults Kubernetes applies to every Pod it decodes (`SetObjectDefaults_Pod` with the v1
  * defaulters of `pkg/apis/core/v1/defaults.go`, plus the v1 conversion quirks that have the same
  * effect: `serviceAccount` mirrors `serviceAccountName`, a negative grace period becomes 1,
- * `podIP` mirrors `podIPs[0]`). Idempotent: it runs on every write, as decoding does.
+ * `podIP` mirrors `podIPs[0]`), and the smaller set a pod template gets. Idempotent: it runs on
+ * every write, as decoding does.
  */
-import type { Container, EphemeralContainer, Pod, PodSpec, Probe, ResourceRequirements, Volume } from '../../types/core-v1.js';
+import type { Container, EphemeralContainer, Pod, PodSpec, PodTemplateSpec, Probe, ResourceRequirements, Volume } from '../../types/core-v1.js';
 import type { Quantity } from '../../../schema/quantity.js';
 import { normalizeQuantity, normalizeResourceList, quantityText, quantityValue } from '../shared/resource-lists.js';
 
@@ -21,6 +22,10 @@ export function applyPodDefaults(pod: Pod): void {
   spec.containers ??= [];
   normalizePodQuantities(pod);
   convertPodSpec(spec);
+  // Pod (not PodSpec) conversion, `Convert_v1_Pod_To_core_Pod`: a negative grace period is forced
+  // to 1; a pod template keeps what was written.
+  if (spec.terminationGracePeriodSeconds !== undefined && spec.terminationGracePeriodSeconds < 0) spec.terminationGracePeriodSeconds = 1;
+  // SetDefaults_Pod: defaults that only a Pod gets, never a pod template.
   defaultLimitsToRequests(spec.containers);
   defaultLimitsToRequests(spec.initContainers ?? []);
   defaultPodLevelResources(spec);
@@ -30,7 +35,26 @@ export function applyPodDefaults(pod: Pod): void {
       for (const port of c.ports ?? []) if (!port.hostPort) port.hostPort = port.containerPort;
     }
   }
-  // SetDefaults_PodSpec.
+  applyPodSpecDefaults(spec);
+  if (pod.status) defaultPodStatus(pod.status);
+}
+
+/**
+ * Applies the defaults of a pod template (a StatefulSet's `spec.template`, ...) in place: those of
+ * `SetObjectDefaults_<Kind>` for the embedded PodSpec, without `SetDefaults_Pod` (requests from
+ * limits, pod-level resources, `enableServiceLinks`, host ports) and without the Pod conversion's
+ * grace-period fix. Throws `QuantityDecodeError` for a malformed quantity.
+ */
+export function applyPodTemplateDefaults(template: PodTemplateSpec): void {
+  const spec = (template.spec ??= { containers: [] });
+  spec.containers ??= [];
+  normalizePodQuantities({ spec });
+  convertPodSpec(spec);
+  applyPodSpecDefaults(spec);
+}
+
+/** SetDefaults_PodSpec and the defaults of what a PodSpec holds (volumes, containers). */
+function applyPodSpecDefaults(spec: PodSpec): void {
   if (!spec.dnsPolicy) spec.dnsPolicy = 'ClusterFirst';
   if (!spec.restartPolicy) spec.restartPolicy = 'Always';
   spec.securityContext ??= {};
@@ -38,16 +62,13 @@ export function applyPodDefaults(pod: Pod): void {
   if (!spec.schedulerName) spec.schedulerName = 'default-scheduler';
   for (const volume of spec.volumes ?? []) defaultVolume(volume);
   for (const c of containersOf(spec)) defaultContainer(c);
-  if (pod.status) defaultPodStatus(pod.status);
 }
 
-/** What v1 → internal → v1 conversion changes in a PodSpec. */
+/** What v1 → internal → v1 conversion changes in a PodSpec (a Pod's or a template's). */
 function convertPodSpec(spec: PodSpec): void {
   if (!spec.serviceAccountName && spec.serviceAccount) spec.serviceAccountName = spec.serviceAccount;
   if (spec.serviceAccountName) spec.serviceAccount = spec.serviceAccountName;
   else delete spec.serviceAccount;
-  // Pod (not PodSpec) conversion: a negative grace period is forced to 1.
-  if (spec.terminationGracePeriodSeconds !== undefined && spec.terminationGracePeriodSeconds < 0) spec.terminationGracePeriodSeconds = 1;
 }
 
 /** SetDefaults_Pod: a limit without a request makes the request equal to the limit. */
