@@ -4,6 +4,7 @@
  */
 import { stringify } from 'yaml';
 import { ApiError } from '../api/errors.js';
+import { setOwn } from '../util/own.js';
 import { parseGoBool } from './query.js';
 
 /** One clause of an Accept header. */
@@ -29,7 +30,7 @@ export function parseAccept(accept: string | null): MediaRange[] {
       const k = p.slice(0, eq).trim().toLowerCase();
       const v = p.slice(eq + 1).trim().replace(/^"(.*)"$/, '$1');
       if (k === 'q') q = Number(v) || 0;
-      else params[k] = v;
+      else setOwn(params, k, v);
     }
     out.push({ type: t, params, q });
   }

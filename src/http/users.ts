@@ -5,6 +5,7 @@
  */
 import { ApiError } from '../api/errors.js';
 import type { UserInfo } from '../api/request.js';
+import { getOwn, setOwn } from '../util/own.js';
 
 /** The user of a request with no credentials. */
 export const ANONYMOUS: UserInfo = { username: 'system:anonymous', groups: ['system:unauthenticated'] };
@@ -23,7 +24,8 @@ export function userOf(headers: Headers, fallback: UserInfo = ANONYMOUS): UserIn
     } catch {
       /* keep it as sent */
     }
-    extra[key] = [...(extra[key] ?? []), ...value.split(',').map((v) => v.trim())];
+    // The key is the client's (`Impersonate-Extra-constructor`): an own member, never the prototype's.
+    setOwn(extra, key, [...((getOwn(extra, key) as string[] | undefined) ?? []), ...value.split(',').map((v) => v.trim())]);
   }
   if (username === null) {
     if (groups.length || uid !== null || Object.keys(extra).length) {

@@ -15,6 +15,7 @@
  * iterative where it walks a whole document, so deep documents cannot exhaust the stack.
  */
 import { compareGoStrings } from '../util/go-format.js';
+import { hasOwn, setOwn } from '../util/own.js';
 
 /** A JSON object as decoded by `JSON.parse` (own enumerable keys only). */
 export type JsonObject = Record<string, unknown>;
@@ -66,21 +67,7 @@ export function goTypeName(v: unknown): string {
   }
 }
 
-/** Own-property test (never the prototype chain). */
-export function hasOwn(o: object, k: string): boolean {
-  return Object.prototype.hasOwnProperty.call(o, k);
-}
-
-/** Sets an own property; `__proto__` is defined, never assigned, so no prototype changes. */
-export function setOwn(o: JsonObject, k: string, v: unknown): void {
-  if (k === '__proto__') Object.defineProperty(o, k, { value: v, writable: true, enumerable: true, configurable: true });
-  else o[k] = v;
-}
-
-/** Reads an own property (`undefined` when absent). */
-export function getOwn(o: JsonObject, k: string): unknown {
-  return hasOwn(o, k) ? o[k] : undefined;
-}
+export { getOwn, hasOwn, setOwn } from '../util/own.js';
 
 /** A deep copy of a JSON value; iterative, `__proto__`-safe, `undefined` members dropped like JSON. */
 export function deepClone<T>(value: T): T {

@@ -4,6 +4,7 @@
  * (Strict fails, Warn warns, Ignore drops silently), `null` means "unset", and the result is a
  * fresh object the caller's input cannot reach.
  */
+import { getOwn, setOwn } from '../util/own.js';
 import { quantityParseError } from './quantity.js';
 import { goZeroValue, type StructuralNode } from './structural.js';
 
@@ -116,7 +117,7 @@ function walk(input: unknown, node: StructuralNode, path: string, goPath: string
         }
         // null means unset, as in Go; undefined (in-process callers) is simply absent, as JSON would have it.
         if (v === null || v === undefined) continue;
-        out[k] = walk(v, child, childPath, goPath ? `${goPath}.${k}` : k, ownerName, w);
+        setOwn(out, k, walk(v, child, childPath, goPath ? `${goPath}.${k}` : k, ownerName, w));
       }
       return out;
     }
@@ -125,7 +126,8 @@ function walk(input: unknown, node: StructuralNode, path: string, goPath: string
       const out: Record<string, unknown> = {};
       for (const [k, v] of Object.entries(input as Record<string, unknown>)) {
         if (v === undefined) continue;
-        out[k] = v === null ? goZeroValue(node.values) : walk(v, node.values, `${path}.${k}`, goPath, owner, w);
+        // A map key is any string (a ConfigMap may hold `__proto__`): defined, never assigned.
+        setOwn(out, k, v === null ? goZeroValue(node.values) : walk(v, node.values, `${path}.${k}`, goPath, owner, w));
       }
       return out;
     }
@@ -196,10 +198,13 @@ export function missingRequired(value: unknown, node: StructuralNode, path = '')
         const obj = v as Record<string, unknown>;
         for (const r of n.required) {
           // Presence is what the schema requires (as for custom resources): "" is a value.
-          const x = obj[r];
+          const x = getOwn(obj, r);
           if (x === undefined || x === null) out.push(p ? `${p}.${r}` : r);
         }
-        for (const [k, child] of n.properties) if (obj[k] !== undefined) visit(obj[k], child, p ? `${p}.${k}` : k);
+        for (const [k, child] of n.properties) {
+          const x = getOwn(obj, k);
+          if (x !== undefined) visit(x, child, p ? `${p}.${k}` : k);
+        }
         return;
       }
       case 'map':

@@ -4,6 +4,7 @@
  * apply all walk. It keeps what those need: types, required fields and the `x-kubernetes-*` facts.
  */
 import { z } from 'zod';
+import { getOwn } from '../util/own.js';
 
 /** The `x-kubernetes-*` facts that patching and apply read. */
 export interface ListAndPatchFacts {
@@ -77,7 +78,7 @@ export function structuralFromJsonSchema(root: JsonSchema): StructuralNode {
     if (typeof s.$ref === 'string') {
       const name = decodeURIComponent(s.$ref.replace(/^#\/\$defs\//, ''));
       const local = { ...facts(s), ...extra };
-      const target = defs[name];
+      const target = getOwn(defs, name) as JsonSchema | undefined;
       if (!target) return { type: 'any', ...local };
       // Definitions are shared: build each once; properties attach per use through a wrapper.
       let node = byRef.get(name);

@@ -1,3 +1,5 @@
+import { setOwn } from '../util/own.js';
+
 /** Deep-freezes a JSON value so nothing holding it can change what is stored. */
 export function deepFreeze<T>(value: T): T {
   if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
@@ -19,10 +21,8 @@ export function freezeFresh<T>(value: T): T {
   if (Array.isArray(value)) return Object.freeze(value.map(freezeFresh)) as T;
   const out: Record<string, unknown> = {};
   for (const k of Object.keys(value)) {
-    const v = freezeFresh((value as Record<string, unknown>)[k]);
     // `__proto__` is an ordinary key in JSON (a ConfigMap may hold one): define it, never set the prototype.
-    if (k === '__proto__') Object.defineProperty(out, k, { value: v, enumerable: true, writable: true, configurable: true });
-    else out[k] = v;
+    setOwn(out, k, freezeFresh((value as Record<string, unknown>)[k]));
   }
   return Object.freeze(out) as T;
 }
@@ -32,6 +32,6 @@ export function cloneJson<T>(value: T): T {
   if (value === null || typeof value !== 'object') return value;
   if (Array.isArray(value)) return value.map(cloneJson) as T;
   const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(value as Record<string, unknown>)) out[k] = cloneJson(v);
+  for (const [k, v] of Object.entries(value as Record<string, unknown>)) setOwn(out, k, cloneJson(v));
   return out as T;
 }

@@ -11,7 +11,7 @@ import { comparePathElements, pathElement, pathElementString, PathElementMap, ty
 import { FieldSet, FieldSetBuilder } from './field-set.js';
 import { deduce, fieldType, fieldTypeLenient, resolve, type Atom, type ListAtom, type TypeRef } from './schema.js';
 import { ListItemError, listItemPathElement, tryListItemPathElement } from './to-field-set.js';
-import { cloneJson, goFormatFloat, isObject, ownKeys, setOwn, valuesEqual } from './value.js';
+import { cloneJson, getOwn, goFormatFloat, isObject, ownKeys, setOwn, valuesEqual } from './value.js';
 
 // ---------------------------------------------------------------------------------------------
 // Compare
@@ -91,7 +91,7 @@ function compareAtom(a: Atom, l: unknown, r: unknown, path: PathElement[], out: 
     }
     const keys = new Set<string>([...(lm ? ownKeys(lm) : []), ...(rm ? ownKeys(rm) : [])]);
     for (const k of keys) {
-      compareNode(lm?.[k], rm?.[k], fieldTypeLenient(m, k), [...path, pathElement.field(k)], out);
+      compareNode(lm && getOwn(lm, k), rm && getOwn(rm, k), fieldTypeLenient(m, k), [...path, pathElement.field(k)], out);
     }
   } else if (a.scalar) {
     compareLeaf(l, r, path, out, state);
@@ -215,7 +215,7 @@ function mergeNode(l: unknown, r: unknown, t: TypeRef, path: PathElement[], errs
         if (rm) for (const k of ownKeys(rm)) keys.add(k);
         const outMap: Record<string, unknown> = {};
         for (const k of keys) {
-          const v = mergeNode(lm?.[k], rm?.[k], fieldTypeLenient(m, k), [...path, pathElement.field(k)], errs);
+          const v = mergeNode(lm && getOwn(lm, k), rm && getOwn(rm, k), fieldTypeLenient(m, k), [...path, pathElement.field(k)], errs);
           if (v !== undefined) setOwn(outMap, k, v);
         }
         if (ownKeys(outMap).length > 0) state.out = outMap;

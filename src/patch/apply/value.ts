@@ -8,6 +8,7 @@
  * shows when a float is printed.
  */
 import { compareGoStrings, goJsonString, goQuote } from '../../util/go-format.js';
+import { setOwn } from '../../util/own.js';
 
 /** A JSON value. */
 export type JsonValue = null | boolean | number | string | JsonValue[] | JsonObject;
@@ -28,19 +29,15 @@ export function ownKeys(o: Record<string, unknown>): string[] {
 
 /** Own property lookup that never reaches the prototype (`__proto__`, `constructor`, ...). */
 export function getOwn(o: Record<string, unknown>, key: string): unknown {
-  return Object.prototype.hasOwnProperty.call(o, key) ? o[key] : undefined;
+  return Object.hasOwn(o, key) ? o[key] : undefined;
 }
 
 /** True when `o` has an own, defined property `key`. */
 export function hasOwn(o: Record<string, unknown>, key: string): boolean {
-  return Object.prototype.hasOwnProperty.call(o, key) && o[key] !== undefined;
+  return Object.hasOwn(o, key) && o[key] !== undefined;
 }
 
-/** Sets an own property, even one named `__proto__`, without touching the prototype. */
-export function setOwn(o: Record<string, unknown>, key: string, value: unknown): void {
-  if (key === '__proto__') Object.defineProperty(o, key, { value, enumerable: true, writable: true, configurable: true });
-  else o[key] = value;
-}
+export { setOwn } from '../../util/own.js';
 
 /** A deep copy of a JSON value (own keys only, `undefined` members dropped). */
 export function cloneJson<T>(v: T): T {

@@ -313,6 +313,16 @@ describe('serverSideApply: merge semantics', () => {
     expect(({} as Obj).x).toBeUndefined();
   });
 
+  it('keeps a live `constructor` or `toString` key another manager owns when an apply leaves it out', () => {
+    const first = apply(undefined, cmConfig(JSON.parse('{"constructor":"a","toString":"b","__proto__":"c"}') as Obj), 'a', T0);
+    const second = apply(first.object, cmConfig({ x: '1' }), 'b', at(1));
+    expect(JSON.stringify(second.object.data)).toBe('{"constructor":"a","toString":"b","__proto__":"c","x":"1"}');
+    // The same keys the manager dropped are removed, not read from Object.prototype.
+    const third = apply(second.object, cmConfig({}), 'a', at(2));
+    expect(JSON.stringify(third.object.data)).toBe('{"x":"1"}');
+    expect(fieldsOf(third.object)).toEqual({ 'a/Apply': { 'f:data': {} }, 'b/Apply': { 'f:data': { 'f:x': {} } } });
+  });
+
   it('does not mutate its inputs', () => {
     const live = apply(undefined, cmConfig({ a: '1' }), 'a', T0).object;
     const cfg = cmConfig({ a: '2', b: '1' });
