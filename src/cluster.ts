@@ -52,7 +52,10 @@ export interface ClusterOptions {
   continueTokenTtlMs?: number;
   /** How often a watch with `allowWatchBookmarks` gets a BOOKMARK, on the cluster clock; 1 minute by default. */
   bookmarkIntervalMs?: number;
-  /** How many unread events a watcher may fall behind before the server closes it; 1000 by default. */
+  /**
+   * How many unread live events a watcher may fall behind before the server closes it; 1000 by
+   * default. A watch's initial events and its replay from a resourceVersion do not count.
+   */
   watchBufferSize?: number;
   /**
    * Real time (ms) a namespace marked for deletion stays `Terminating` with its content before the

@@ -6,8 +6,9 @@
  *   current object, then the changes after that snapshot; with `sendInitialEvents=true` and
  *   `allowWatchBookmarks`, a BOOKMARK annotated `<api domain>/initial-events-end: "true"` marks
  *   the end of the initial events;
- * - a specific resourceVersion: the changes after it, replayed from the storage history; one that
- *   left the history is an ERROR event (410 Expired `too old resource version: X (Y)`), then the end.
+ * - a specific resourceVersion: every change after it, replayed from the storage history however
+ *   many there are; one that left the history is an ERROR event (410 Expired
+ *   `too old resource version: X (Y)`), then the end.
  *
  * Selectors filter with transitions: an object that stops matching is sent as DELETED (in its new
  * state), one that starts matching as ADDED.
@@ -30,7 +31,7 @@ export const DEFAULT_BOOKMARK_INTERVAL_MS = 60 * 1000;
 /** How long before a watch's deadline it gets its last bookmark (cacher.go: 2 s). */
 const PRE_TIMEOUT_BOOKMARK_MS = 2000;
 
-/** How many unread events a watcher may fall behind before it is closed. */
+/** How many unread live events a watcher may fall behind before it is closed (its initial events or replay do not count). */
 export const DEFAULT_WATCH_BUFFER_SIZE = 1000;
 
 /** The watch verb: answers the stream at once; events follow as they happen. */
