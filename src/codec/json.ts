@@ -1,8 +1,11 @@
 /**
  * JSON text to a value, reporting duplicate object keys the way Kubernetes' strict decoder names
  * them (`metadata.name`, `spec.containers[0].name`, `metadata.labels.app`). The value keeps the
- * last of duplicate keys, as Go's decoder does.
+ * last of duplicate keys, as Go's decoder does. On request it also records the raw text of
+ * scalars that `JSON.stringify` would spell differently (`80.0`, `"\u0061"`), beside the value
+ * (util/json-raw.ts), for the patch engines that must see what Go sees.
  */
+import { clearRawTexts, setRawText } from '../util/json-raw.js';
 
 /** A parsed JSON document. */
 export interface ParsedJson {
@@ -25,6 +28,16 @@ interface Frame {
   keys: Set<string>;
   index: number;
   expectKey: boolean;
+  /** The member name the next value belongs to (objects). */
+  key: string;
+  /** The parsed container this frame is, when raw texts are recorded (undefined when not tracked). */
+  holder: object | undefined;
+}
+
+/** Options of {@link parseJson}. */
+export interface ParseJsonOptions {
+  /** Record the raw text of scalars `JSON.stringify` would write differently (see util/json-raw.ts). */
+  rawScalars?: boolean;
 }
 
 function childPath(frame: Frame, key: string | number): string {
@@ -51,23 +64,59 @@ function closingQuote(text: string, open: number): number {
   }
 }
 
+/** `parent[slot]` when it is a container of the kind the text opens (`[` or `{`). */
+function childHolder(parent: object | undefined, slot: string | number, array: boolean): object | undefined {
+  if (parent === undefined) return undefined;
+  const child = typeof slot === 'number' ? (parent as unknown[])[slot] : Object.hasOwn(parent, slot) ? (parent as Record<string, unknown>)[slot] : undefined;
+  return typeof child === 'object' && child !== null && Array.isArray(child) === array ? child : undefined;
+}
+
+/** Forgets the raw texts recorded under `value` (an earlier occurrence of a duplicate key wrote them). */
+function clearSubtree(value: unknown): void {
+  const stack: unknown[] = [value];
+  while (stack.length) {
+    const v = stack.pop();
+    if (typeof v !== 'object' || v === null) continue;
+    clearRawTexts(v);
+    for (const c of Array.isArray(v) ? v : Object.values(v)) if (typeof c === 'object' && c !== null) stack.push(c);
+  }
+}
+
+const PLAIN_INTEGER = /^(?:-?[1-9][0-9]{0,14}|0)$/;
+
+/** The raw text of a number literal when `JSON.stringify` would spell its value differently. */
+function unusualNumber(token: string): string | undefined {
+  if (PLAIN_INTEGER.test(token)) return undefined;
+  return JSON.stringify(Number(token)) === token ? undefined : token;
+}
+
 /**
  * Finds duplicate keys in text already known to be valid JSON; iterative, so depth is no risk.
- * Nesting deeper than {@link MAX_JSON_DEPTH} is a {@link JsonSyntaxError}, as in Go.
+ * Nesting deeper than {@link MAX_JSON_DEPTH} is a {@link JsonSyntaxError}, as in Go. With `root`
+ * given, records the raw text of unusual scalars on the containers of `root` (the parsed text).
  */
-function findDuplicates(text: string): string[] {
+function findDuplicates(text: string, root?: { value: unknown }): string[] {
   const found: string[] = [];
   const seen = new Set<string>();
   const stack: Frame[] = [];
+  const recording = root !== undefined;
   let pendingPath = '';
+  // The next backslash at or after the scan position (-1: none left), to tell escaped strings cheaply.
+  let backslash = recording ? text.indexOf('\\') : -1;
   for (let i = 0; i < text.length; i++) {
     const c = text[i]!;
     const top = stack[stack.length - 1];
     if (c === '{' || c === '[') {
       const path = top ? pendingPath : '';
-      stack.push({ array: c === '[', path, keys: new Set(), index: 0, expectKey: c === '{' });
+      const array = c === '[';
+      let holder: object | undefined;
+      if (recording) {
+        if (!top) holder = typeof root.value === 'object' && root.value !== null && Array.isArray(root.value) === array ? root.value : undefined;
+        else holder = childHolder(top.holder, top.array ? top.index : top.key, array);
+      }
+      stack.push({ array, path, keys: new Set(), index: 0, expectKey: !array, key: '', holder });
       if (stack.length > MAX_JSON_DEPTH) throw new JsonSyntaxError(`invalid character '${c}' exceeded max depth`);
-      if (c === '[') pendingPath = childPath(stack[stack.length - 1]!, 0);
+      if (array) pendingPath = childPath(stack[stack.length - 1]!, 0);
     } else if (c === '}' || c === ']') {
       stack.pop();
     } else if (c === ',') {
@@ -80,27 +129,47 @@ function findDuplicates(text: string): string[] {
       if (top && !top.array && top.expectKey) {
         const key = JSON.parse(text.slice(i, j + 1)) as string;
         const path = childPath(top, key);
-        if (top.keys.has(key) && !seen.has(path)) {
-          seen.add(path);
-          found.push(path);
+        if (top.keys.has(key)) {
+          if (!seen.has(path)) {
+            seen.add(path);
+            found.push(path);
+          }
+          // The last occurrence is the value: forget what the earlier ones recorded.
+          if (top.holder) {
+            setRawText(top.holder, key, undefined);
+            if (Object.hasOwn(top.holder, key)) clearSubtree((top.holder as Record<string, unknown>)[key]);
+          }
         }
         top.keys.add(key);
         top.expectKey = false;
+        top.key = key;
         pendingPath = path;
+      } else if (top?.holder) {
+        if (backslash !== -1 && backslash < i) backslash = text.indexOf('\\', i);
+        if (backslash !== -1 && backslash < j) {
+          const raw = text.slice(i, j + 1);
+          if (JSON.stringify(JSON.parse(raw)) !== raw) setRawText(top.holder, top.array ? top.index : top.key, raw);
+        }
       }
       i = j;
+    } else if (top?.holder && (c === '-' || (c >= '0' && c <= '9'))) {
+      let j = i + 1;
+      while (j < text.length && /[0-9eE.+-]/.test(text[j]!)) j++;
+      const raw = unusualNumber(text.slice(i, j));
+      if (raw !== undefined) setRawText(top.holder, top.array ? top.index : top.key, raw);
+      i = j - 1;
     }
   }
   return found;
 }
 
 /** Parses JSON text; throws {@link JsonSyntaxError} for anything that is not JSON. */
-export function parseJson(text: string): ParsedJson {
+export function parseJson(text: string, options: ParseJsonOptions = {}): ParsedJson {
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (e) {
     throw new JsonSyntaxError((e as Error).message);
   }
-  return { value, duplicateFields: findDuplicates(text) };
+  return { value, duplicateFields: findDuplicates(text, options.rawScalars ? { value } : undefined) };
 }

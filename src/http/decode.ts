@@ -122,12 +122,12 @@ function summarize(bytes: Uint8Array): string {
   return Buffer.from(head).toString('hex') + more;
 }
 
-function parseText(text: string, yaml: boolean): DecodedRequestBody {
+function parseText(text: string, yaml: boolean, rawScalars = false): DecodedRequestBody {
   if (yaml) {
     const docs = parseYamlDocuments(text);
     return docs[0] ?? { value: null, duplicateFields: [] };
   }
-  return parseJson(text);
+  return parseJson(text, { rawScalars });
 }
 
 /**
@@ -165,11 +165,15 @@ function decodeProtobufBody(bytes: Uint8Array, kind: string): DecodedRequestBody
   }
 }
 
-/** Decodes a patch body: JSON for the three JSON patch types, YAML (or JSON) for apply. */
+/**
+ * Decodes a patch body: JSON for the three JSON patch types, YAML (or JSON) for apply. A JSON
+ * body keeps the raw text of its unusual scalars beside the value (util/json-raw.ts): a JSON
+ * patch `test` compares raw text and a strategic merge key written `80.0` is a float64, as in Go.
+ */
 export function decodePatchBody(patchType: PatchType, bytes: Uint8Array): DecodedRequestBody {
   const text = Buffer.from(bytes).toString('utf8');
   try {
-    return parseText(text, patchType === 'apply');
+    return parseText(text, patchType === 'apply', patchType !== 'apply');
   } catch (e) {
     if (e instanceof JsonSyntaxError) throw badRequest(`error decoding patch: ${goJsonError(text, e)}`);
     if (e instanceof YamlSyntaxError) throw badRequest(`error decoding YAML: yaml: ${e.message}`);

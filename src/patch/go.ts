@@ -177,42 +177,6 @@ export function goDeepEqual(a: unknown, b: unknown): boolean {
   return true;
 }
 
-/**
- * The byte length of Go's `json.Marshal` of a JSON value (compact, HTML-safe escaping), computed
- * without recursion. Numbers are measured as JavaScript prints them.
- */
-export function goJsonByteLength(value: unknown): number {
-  let total = 0;
-  const stack: unknown[] = [value];
-  while (stack.length) {
-    const v = stack.pop();
-    if (Array.isArray(v)) {
-      total += 2 + Math.max(0, v.length - 1);
-      for (const item of v) stack.push(item);
-    } else if (isJsonObject(v)) {
-      const keys = Object.keys(v);
-      total += 2 + Math.max(0, keys.length - 1) + keys.length;
-      for (const k of keys) {
-        total += goJsonString(k);
-        stack.push(v[k]);
-      }
-    } else if (typeof v === 'string') total += goJsonString(v);
-    else total += (JSON.stringify(v) ?? 'null').length;
-  }
-  return total;
-}
-
-function goJsonString(s: string): number {
-  const quoted = JSON.stringify(s);
-  let extra = 0;
-  for (const c of quoted) {
-    // `<`, `>`, `&` (1 byte) become `\u003c`... (6 bytes); U+2028/9 (3 bytes) become `\u2028` (6).
-    if (c === '<' || c === '>' || c === '&') extra += 5;
-    else if (c === '\u2028' || c === '\u2029') extra += 3;
-  }
-  return Buffer.byteLength(quoted, 'utf8') + extra;
-}
-
 /** `strconv.FormatFloat(f, 'g', -1, 64)`, which is what `%v` prints for a float64. */
 export function goFloat(n: number): string {
   if (Number.isNaN(n)) return 'NaN';

@@ -25,14 +25,23 @@
  * 422 with the generic message (see errors.ts). The mutations themselves go through
  * fast-json-patch once the v4 rules have resolved the target.
  *
- * Not reproducible from parsed values: evanphx compares `test` scalars by their JSON bytes, so in
- * Kubernetes `1.0` does not equal a stored `1` and `"<"` sent unescaped does not equal a stored
- * `"<"` (Go escapes it as `\u003c`); here scalars compare by value.
+ * `test` compares as evanphx's `lazyNode.equal` does: objects member by member (names decoded),
+ * arrays element by element, scalars by their compacted JSON bytes. The document's bytes are
+ * Go's encoding of the stored object (`<`, `>`, `&`, U+2028/9 escaped as `\u003c`...), the
+ * operation's are the patch text, so `"a<b"` sent unescaped does not equal a stored `a<b`, and
+ * `80.0`, `1e2` or `"\u0061"` do not equal `80`, `100` or `"a"`. The patch's text reaches this
+ * module beside the parsed value (util/json-raw.ts, recorded by the HTTP decoder); a value built
+ * in process stands for the text `JSON.stringify` writes. Values an earlier operation of the
+ * same patch put in place keep their patch text, as Go keeps the patch's bytes (`add` then `test`
+ * of the same text passes); `move` keeps them, `copy` compacts and HTML-escapes them (Go
+ * re-marshals the node). Not reproduced: `copy` measures object member names decoded, where Go
+ * counts the bytes the patch spelled them with.
  */
 import jsonpatch from 'fast-json-patch';
-import { goQuote } from '../util/go-format.js';
+import { goJsonString, goQuote } from '../util/go-format.js';
+import { writtenText } from '../util/json-raw.js';
 import { PatchError } from './errors.js';
-import { deepClone, GoPanic, goJsonByteLength, goKind, hasOwn, isJsonObject, nestingExceeds, setOwn, type JsonObject } from './go.js';
+import { deepClone, GoPanic, goKind, hasOwn, isJsonObject, nestingExceeds, setOwn, type JsonObject } from './go.js';
 
 /** How unknown and duplicate fields are treated (`PatchOptions.fieldValidation`). */
 export type FieldValidation = 'Ignore' | 'Warn' | 'Strict';
@@ -123,6 +132,140 @@ export function jsonPatchUnknownFields(patch: unknown): string[] {
     }
   });
   return out;
+}
+
+// --- the bytes behind the document's scalars -------------------------------------------------
+
+type Slot = string | number;
+
+/** Go's encoding of a stored scalar: the bytes the document holds before the patch touches it. */
+function goScalarText(v: unknown): string {
+  return typeof v === 'string' ? goJsonString(v) : (JSON.stringify(v) ?? 'null');
+}
+
+/** What Go's `compact(dst, src, escapeHTML=true)` makes of a scalar's bytes when a node is re-marshalled. */
+function escapeHtmlText(raw: string): string {
+  return raw.replace(/[<>&\u2028\u2029]/g, (c) => '\\u' + c.charCodeAt(0).toString(16).padStart(4, '0'));
+}
+
+/**
+ * The raw bytes evanphx holds for scalars of the working document, where they are not Go's
+ * encoding of the value: text an operation of the patch put there (and copies of it). Kept by
+ * holder (object or array of the working document) and member name or index.
+ */
+class DocText {
+  private readonly records = new WeakMap<object, Map<Slot, string>>();
+
+  /** The bytes of the scalar `value` at `holder[slot]`. */
+  text(holder: object | undefined, slot: Slot, value: unknown): string {
+    const raw = holder === undefined ? undefined : this.records.get(holder)?.get(slot);
+    return raw ?? goScalarText(value);
+  }
+
+  /** Notes that `holder[slot]` now holds `value` written as `raw` (undefined: a container, or Go's encoding). */
+  set(holder: object, slot: Slot, value: unknown, raw: string | undefined): void {
+    const m = this.records.get(holder);
+    if (raw === undefined || (typeof value !== 'object' && raw === goScalarText(value))) {
+      m?.delete(slot);
+      return;
+    }
+    if (m) m.set(slot, raw);
+    else this.records.set(holder, new Map([[slot, raw]]));
+  }
+
+  /** Array `arr` had an element inserted (delta 1) or removed (delta -1) at `at`: move the records behind it. */
+  shift(arr: unknown[], at: number, delta: 1 | -1): void {
+    const m = this.records.get(arr);
+    if (!m) return;
+    const moved: Array<[number, string]> = [];
+    for (const [slot, raw] of m) {
+      const i = slot as number;
+      if (i < at) continue;
+      m.delete(i);
+      if (delta === -1 && i === at) continue;
+      moved.push([i + delta, raw]);
+    }
+    for (const [i, raw] of moved) m.set(i, raw);
+  }
+}
+
+/** A value taken into the document: the copy to insert and, for a scalar, its bytes. */
+interface Imported {
+  value: unknown;
+  raw: string | undefined;
+}
+
+/**
+ * A fresh copy of the patch value `holder[slot]` for the document, its scalars keeping the text
+ * the patch wrote them with (Go inserts the operation's raw bytes). Iterative; `__proto__`-safe.
+ */
+function importValue(doc: DocText, holder: object, slot: Slot, value: unknown): Imported {
+  if (value === undefined) value = null;
+  if (typeof value !== 'object' || value === null) return { value, raw: writtenText(holder, slot, value) };
+  const root: Container = Array.isArray(value) ? [] : {};
+  const stack: Array<[Container, Container]> = [[value as Container, root]];
+  while (stack.length) {
+    const [src, dst] = stack.pop()!;
+    const take = (k: Slot, item: unknown): void => {
+      if (typeof item === 'object' && item !== null) {
+        const child: Container = Array.isArray(item) ? [] : {};
+        put(dst, k, child);
+        stack.push([item as Container, child]);
+      } else {
+        put(dst, k, item);
+        doc.set(dst, k, item, writtenText(src, k, item));
+      }
+    };
+    if (Array.isArray(src)) src.forEach((item, i) => take(i, item === undefined ? null : item));
+    else for (const k of Object.keys(src)) if (src[k] !== undefined) take(k, src[k]);
+  }
+  return { value: root, raw: undefined };
+}
+
+function put(c: Container, k: Slot, v: unknown): void {
+  if (Array.isArray(c)) c[k as number] = v;
+  else setOwn(c, k as string, v);
+}
+
+/**
+ * `deepCopy` of the document node `holder[slot]`: Go marshals it (compacted, HTML-escaped) and
+ * counts the bytes; the copy's scalars keep those bytes.
+ */
+function copyValue(doc: DocText, holder: object, slot: Slot, value: unknown): Imported & { size: number } {
+  if (typeof value !== 'object' || value === null) {
+    const raw = escapeHtmlText(doc.text(holder, slot, value));
+    return { value, raw, size: Buffer.byteLength(raw, 'utf8') };
+  }
+  let size = 0;
+  const root: Container = Array.isArray(value) ? [] : {};
+  const stack: Array<[Container, Container]> = [[value as Container, root]];
+  while (stack.length) {
+    const [src, dst] = stack.pop()!;
+    const take = (k: Slot, item: unknown): void => {
+      if (typeof item === 'object' && item !== null) {
+        const child: Container = Array.isArray(item) ? [] : {};
+        put(dst, k, child);
+        stack.push([item as Container, child]);
+      } else {
+        const raw = escapeHtmlText(doc.text(src, k, item));
+        size += Buffer.byteLength(raw, 'utf8');
+        put(dst, k, item);
+        doc.set(dst, k, item, raw);
+      }
+    };
+    if (Array.isArray(src)) {
+      size += 2 + Math.max(0, src.length - 1);
+      src.forEach((item, i) => take(i, item === undefined ? null : item));
+    } else {
+      const keys = Object.keys(src).filter((k) => src[k] !== undefined);
+      size += 2 + Math.max(0, keys.length - 1) + keys.length;
+      for (const k of keys) {
+        size += Buffer.byteLength(goJsonString(k), 'utf8');
+        take(k, src[k]);
+      }
+    }
+  }
+  return { value: root, raw: undefined, size };
 }
 
 // --- evanphx/json-patch v4 containers -------------------------------------------------------
@@ -229,17 +372,23 @@ function unsafeForLibrary(tokens: string[]): boolean {
   return tokens.some((t, i) => t === '__proto__' || (t === 'prototype' && tokens[i - 1] === 'constructor'));
 }
 
-type Mutation = { op: 'add' | 'replace'; value: unknown } | { op: 'remove' };
+type Mutation = { op: 'add' | 'replace'; value: unknown; raw: string | undefined } | { op: 'remove' };
 
 /** Writes through fast-json-patch at a target the v4 rules resolved; never touches prototypes. */
-function mutate(root: Container, t: Target, canonicalKey: string, m: Mutation): void {
+function mutate(s: State, t: Target, canonicalKey: string, m: Mutation): void {
+  const c = t.container;
+  if (Array.isArray(c)) {
+    const i = Number(canonicalKey);
+    if (m.op === 'add') s.text.shift(c, i, 1);
+    else if (m.op === 'remove') s.text.shift(c, i, -1);
+    if (m.op !== 'remove') s.text.set(c, i, m.value, m.raw);
+  } else s.text.set(c, canonicalKey, m.op === 'remove' ? undefined : m.value, m.op === 'remove' ? undefined : m.raw);
   const tokens = [...t.tokens, canonicalKey];
   if (!unsafeForLibrary(tokens)) {
     const op = m.op === 'remove' ? { op: 'remove' as const, path: pointer(tokens) } : { op: m.op, path: pointer(tokens), value: m.value };
-    jsonpatch.applyOperation(root, op, false, true, true);
+    jsonpatch.applyOperation(s.root, op, false, true, true);
     return;
   }
-  const c = t.container;
   if (Array.isArray(c)) {
     const i = Number(canonicalKey);
     if (m.op === 'add') c.splice(i, 0, m.value);
@@ -249,20 +398,27 @@ function mutate(root: Container, t: Target, canonicalKey: string, m: Mutation): 
   else setOwn(c, canonicalKey, m.value);
 }
 
-function conAdd(root: Container, t: Target, value: unknown): void {
+function conAdd(s: State, t: Target, v: Imported): void {
   const c = t.container;
-  if (Array.isArray(c)) mutate(root, t, String(addIndex(c, t.key)), { op: 'add', value });
-  else mutate(root, t, t.key, { op: hasOwn(c, t.key) ? 'replace' : 'add', value });
+  if (Array.isArray(c)) mutate(s, t, String(addIndex(c, t.key)), { op: 'add', ...v });
+  else mutate(s, t, t.key, { op: hasOwn(c, t.key) ? 'replace' : 'add', ...v });
 }
 
-function conRemove(root: Container, t: Target): void {
+function conRemove(s: State, t: Target): void {
   const c = t.container;
   if (Array.isArray(c)) {
-    mutate(root, t, String(removeIndex(c, t.key)), { op: 'remove' });
+    mutate(s, t, String(removeIndex(c, t.key)), { op: 'remove' });
     return;
   }
   if (!hasOwn(c, t.key)) throw new OpError(`Unable to remove nonexistent key: ${t.key}: ${ERR_MISSING}`);
-  mutate(root, t, t.key, { op: 'remove' });
+  mutate(s, t, t.key, { op: 'remove' });
+}
+
+/** `container.get(key)` with where the value sits (for its bytes): [value, canonical slot]. */
+function getSlot(c: Container, key: string): [unknown, Slot] {
+  if (!Array.isArray(c)) return [hasOwn(c, key) ? (c[key] ?? null) : null, key];
+  const i = arrayIndex(c, key);
+  return [c[i] ?? null, i];
 }
 
 // --- operation members ------------------------------------------------------------------------
@@ -295,19 +451,20 @@ function opValue(op: Op): unknown {
 }
 
 /**
- * `lazyNode.equal`: n is a non-null document value, o the operation's value. Go panics (nil
- * dereference) when an array element on either side is null.
+ * `lazyNode.equal`: n is a non-null document value at `nAt`, o the operation's value at `oAt`
+ * (holder and slot, for the bytes of scalars). Go panics (nil dereference) when an array element
+ * on either side is null.
  */
-function lazyEqual(n: unknown, o: unknown): boolean {
-  const stack: Array<[unknown, unknown]> = [[n, o]];
+function lazyEqual(text: DocText, n: unknown, nAt: [object | undefined, Slot], o: unknown, oAt: [object | undefined, Slot]): boolean {
+  const stack: Array<[unknown, object | undefined, Slot, unknown, object | undefined, Slot]> = [[n, nAt[0], nAt[1], o, oAt[0], oAt[1]]];
   while (stack.length) {
-    const [a, b] = stack.pop()!;
+    const [a, aHolder, aSlot, b, bHolder, bSlot] = stack.pop()!;
     if (b === null || b === undefined) return false;
     if (Array.isArray(a)) {
       if (!Array.isArray(b) || a.length !== b.length) return false;
       for (let i = a.length - 1; i >= 0; i--) {
         if (a[i] === null || b[i] === null) throw new GoPanic('runtime error: invalid memory address or nil pointer dereference');
-        stack.push([a[i], b[i]]);
+        stack.push([a[i], a, i, b[i], b, i]);
       }
     } else if (isJsonObject(a)) {
       if (!isJsonObject(b)) return false;
@@ -318,9 +475,10 @@ function lazyEqual(n: unknown, o: unknown): boolean {
         const av = a[k];
         const bv = b[k];
         if ((av === null) !== (bv === null)) return false;
-        if (av !== null) stack.push([av, bv]);
+        if (av !== null) stack.push([av, a, k, bv, b, k]);
       }
-    } else if (typeof b === 'object' || goKind(a) !== goKind(b) || a !== b) {
+    } else if (typeof b === 'object' || text.text(aHolder, aSlot, a) !== (bHolder === undefined ? JSON.stringify(b) : writtenText(bHolder, bSlot, b))) {
+      // Scalars: bytes.Equal of the compacted raw bytes (a scalar's bytes hold no blanks).
       return false;
     }
   }
@@ -331,6 +489,7 @@ interface State {
   root: Container;
   copied: number;
   maxCopy: number;
+  text: DocText;
 }
 
 function applyOp(s: State, op: Op): void {
@@ -342,7 +501,7 @@ function applyOp(s: State, op: Op): void {
       const t = findObject(s.root, path);
       if (!t) throw new OpError(`add operation does not apply: doc is missing path: "${path}": ${ERR_MISSING}`);
       try {
-        conAdd(s.root, t, deepClone(opValue(op) ?? null));
+        conAdd(s, t, importValue(s.text, op!, 'value', opValue(op)));
       } catch (e) {
         throw new OpError(`error in add for path: '${path}': ${(e as Error).message}`);
       }
@@ -354,7 +513,7 @@ function applyOp(s: State, op: Op): void {
       const t = findObject(s.root, path);
       if (!t) throw new OpError(`remove operation does not apply: doc is missing path: "${path}": ${ERR_MISSING}`);
       try {
-        conRemove(s.root, t);
+        conRemove(s, t);
       } catch (e) {
         throw new OpError(`error in remove for path: '${path}': ${(e as Error).message}`);
       }
@@ -367,7 +526,7 @@ function applyOp(s: State, op: Op): void {
         const v = opValue(op);
         if (v === undefined) throw new GoPanic('runtime error: invalid memory address or nil pointer dereference');
         if (typeof v !== 'object' || v === null) throw new OpError('replace operation value must be object or array: %!w(<nil>)');
-        s.root = deepClone(v as Container);
+        s.root = importValue(s.text, op!, 'value', v).value as Container;
         return;
       }
       const t = findObject(s.root, path);
@@ -381,7 +540,7 @@ function applyOp(s: State, op: Op): void {
         }
       }
       const exists = Array.isArray(t.container) || hasOwn(t.container, key);
-      mutate(s.root, t, key, { op: exists ? 'replace' : 'add', value: deepClone(opValue(op) ?? null) });
+      mutate(s, t, key, { op: exists ? 'replace' : 'add', ...importValue(s.text, op!, 'value', opValue(op)) });
       return;
     }
     case 'move': {
@@ -389,10 +548,12 @@ function applyOp(s: State, op: Op): void {
       if (from instanceof OpError) throw new OpError(`move operation failed to decode from: ${from.message}`);
       const src = findObject(s.root, from);
       if (!src) throw new OpError(`move operation does not apply: doc is missing from path: ${from}: ${ERR_MISSING}`);
-      let value: unknown;
+      let moved: Imported;
       try {
-        value = getIn(src.container, src.key);
-        conRemove(s.root, src);
+        // The node moves as it is: a scalar keeps its bytes.
+        const [value, slot] = getSlot(src.container, src.key);
+        moved = { value, raw: typeof value === 'object' && value !== null ? undefined : s.text.text(src.container, slot, value) };
+        conRemove(s, src);
       } catch (e) {
         throw new OpError(`error in move for path: '${src.key}': ${(e as Error).message}`);
       }
@@ -401,7 +562,7 @@ function applyOp(s: State, op: Op): void {
       const dst = findObject(s.root, path);
       if (!dst) throw new OpError(`move operation does not apply: doc is missing destination path: ${path}: ${ERR_MISSING}`);
       try {
-        conAdd(s.root, dst, value);
+        conAdd(s, dst, moved);
       } catch (e) {
         throw new OpError(`error in move for path: '${path}': ${(e as Error).message}`);
       }
@@ -414,14 +575,15 @@ function applyOp(s: State, op: Op): void {
       const failed = (): PatchError => new PatchError('test-failed', `testing value ${path} failed: ${ERR_TEST_FAILED}`);
       if (path === '') {
         if (expected === undefined) throw new GoPanic('runtime error: invalid memory address or nil pointer dereference');
-        if (lazyEqual(s.root, expected)) return;
+        if (lazyEqual(s.text, s.root, [undefined, ''], expected, [op!, 'value'])) return;
         throw failed();
       }
       const t = findObject(s.root, path);
       if (!t) throw new OpError(`test operation does not apply: is missing path: ${path}: ${ERR_MISSING}`);
       let actual: unknown;
+      let slot: Slot;
       try {
-        actual = getIn(t.container, t.key);
+        [actual, slot] = getSlot(t.container, t.key);
       } catch (e) {
         throw new OpError(`error in test for path: '${path}': ${(e as Error).message}`);
       }
@@ -430,7 +592,7 @@ function applyOp(s: State, op: Op): void {
         throw failed();
       }
       if (expected === undefined) throw failed();
-      if (lazyEqual(actual, expected)) return;
+      if (lazyEqual(s.text, actual, [t.container, slot], expected, [op!, 'value'])) return;
       throw failed();
     }
     case 'copy': {
@@ -439,8 +601,9 @@ function applyOp(s: State, op: Op): void {
       const src = findObject(s.root, from);
       if (!src) throw new OpError(`copy operation does not apply: doc is missing from path: ${from}: ${ERR_MISSING}`);
       let value: unknown;
+      let slot: Slot;
       try {
-        value = getIn(src.container, src.key);
+        [value, slot] = getSlot(src.container, src.key);
       } catch (e) {
         throw new OpError(`error in copy for from: '${from}': ${(e as Error).message}`);
       }
@@ -449,13 +612,13 @@ function applyOp(s: State, op: Op): void {
       const dst = findObject(s.root, path);
       if (!dst) throw new OpError(`copy operation does not apply: doc is missing destination path: ${path}: ${ERR_MISSING}`);
       // deepCopy marshals the node: a missing source copies nothing (0 bytes) and adds null.
-      const size = value === null ? 0 : goJsonByteLength(value);
-      s.copied += size;
+      const copy = value === null ? { value: null, raw: undefined, size: 0 } : copyValue(s.text, src.container, slot, value);
+      s.copied += copy.size;
       if (s.maxCopy > 0 && s.copied > s.maxCopy) {
         throw new OpError(`Unable to complete the copy, the accumulated size increase of copy is ${s.copied}, exceeding the limit ${s.maxCopy}`);
       }
       try {
-        conAdd(s.root, dst, deepClone(value));
+        conAdd(s, dst, copy);
       } catch (e) {
         throw new OpError(`error while adding value during copy: ${(e as Error).message}`);
       }
@@ -486,6 +649,7 @@ export function applyJsonPatch(doc: unknown, patch: unknown, options: JsonPatchO
     root: deepClone(doc as Container),
     copied: 0,
     maxCopy: options.maxCopyBytes ?? DEFAULT_JSON_PATCH_MAX_COPY_BYTES,
+    text: new DocText(),
   };
   for (const op of ops) {
     try {

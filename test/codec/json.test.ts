@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { JsonSyntaxError, parseJson } from '../../src/codec/json.js';
+import { hasRawTexts, rawTextOf, writtenText } from '../../src/util/json-raw.js';
 
 describe('parseJson', () => {
   it('reports duplicate keys with Kubernetes field paths; the last value wins', () => {
@@ -52,6 +53,55 @@ describe('parseJson', () => {
         }
       }),
       { numRuns: 1000 },
+    );
+  });
+});
+
+describe('parseJson with rawScalars', () => {
+  const parse = (text: string) => parseJson(text, { rawScalars: true }).value as Record<string, unknown>;
+
+  it('records the text of scalars JSON.stringify would spell differently, by holder and member', () => {
+    const v = parse('{"a":80.0,"b":80,"c":"\\u0061","d":"a<b","e":[1e2,2,"\\/",-0],"f":{"g":1.50}}');
+    expect(rawTextOf(v, 'a', 80)).toBe('80.0');
+    expect(rawTextOf(v, 'b', 80)).toBeUndefined();
+    expect(rawTextOf(v, 'c', 'a')).toBe('"\\u0061"');
+    expect(rawTextOf(v, 'd', 'a<b')).toBeUndefined();
+    const e = v.e as unknown[];
+    expect([0, 1, 2, 3].map((i) => rawTextOf(e, i, e[i]))).toEqual(['1e2', undefined, '"\\/"', '-0']);
+    expect(rawTextOf(v.f as object, 'g', 1.5)).toBe('1.50');
+    expect(writtenText(v, 'a', 80)).toBe('80.0');
+    expect(writtenText(v, 'b', 80)).toBe('80');
+  });
+
+  it('records nothing without the option, and nothing for ordinary documents', () => {
+    const plain = parseJson('{"a":80.0}').value as object;
+    expect(rawTextOf(plain, 'a', 80)).toBeUndefined();
+    const v = parse('{"a":1,"b":"x","c":[true,null,-12,0.5,"y"]}');
+    expect(hasRawTexts(v)).toBe(false);
+    expect(hasRawTexts(v.c as object)).toBe(false);
+  });
+
+  it('keeps what the last of duplicate keys wrote, as Go does', () => {
+    const v = parse('{"a":80.0,"a":80,"o":{"x":1.0,"y":2.0},"o":{"x":1},"p":{"x":1},"p":{"x":1.0}}');
+    expect(rawTextOf(v, 'a', 80)).toBeUndefined();
+    expect(rawTextOf(v.o as object, 'x', 1)).toBeUndefined();
+    expect(rawTextOf(v.o as object, 'y', 2)).toBeUndefined();
+    expect(rawTextOf(v.p as object, 'x', 1)).toBe('1.0');
+  });
+
+  it('ignores a record that no longer spells the value beside it', () => {
+    const v = parse('{"a":80.0}');
+    v.a = 81;
+    expect(rawTextOf(v, 'a', 81)).toBeUndefined();
+  });
+
+  it('agrees with JSON.parse on any JSON value, spelled any way', () => {
+    fc.assert(
+      fc.property(fc.jsonValue(), fc.boolean(), (v, spaced) => {
+        const text = JSON.stringify(v, null, spaced ? 1 : undefined);
+        expect(parseJson(text, { rawScalars: true }).value).toEqual(JSON.parse(text));
+      }),
+      { numRuns: 300 },
     );
   });
 });

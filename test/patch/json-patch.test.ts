@@ -9,6 +9,7 @@ import {
   PatchError,
   type JsonPatchOptions,
 } from '../../src/patch/index.js';
+import { parseJson } from '../../src/codec/json.js';
 
 // Expected texts are evanphx/json-patch v4.13.0 (gopkg.in/evanphx/json-patch.v4, patch.go) and
 // k8s.io/apiserver pkg/endpoints/handlers/patch.go (applyJSPatch).
@@ -122,6 +123,83 @@ describe('applyJsonPatch: evanphx/json-patch v4 behaviour Kubernetes has', () =>
 
   it('replaces the whole document at the root path and tests it', () => {
     expect(applyJsonPatch({ a: 1 }, [{ op: 'replace', path: '', value: { b: 2 } }, { op: 'test', path: '', value: { b: 2 } }])).toEqual({ b: 2 });
+  });
+});
+
+describe('applyJsonPatch: test compares bytes, as evanphx does', () => {
+  /** A patch as the HTTP decoder hands it over: parsed, with the raw text of unusual scalars. */
+  const wire = (text: string): unknown => parseJson(text, { rawScalars: true }).value;
+  const passes = (doc: unknown, text: string): boolean => {
+    try {
+      applyJsonPatch(doc, wire(text));
+      return true;
+    } catch (e) {
+      expect(e).toBeInstanceOf(PatchError);
+      expect((e as PatchError).kind).toBe('test-failed');
+      return false;
+    }
+  };
+  const doc = deepFreeze({ data: { lt: 'a<b', amp: 'x&y', ls: 'p\u2028q', a: 'a' }, n: 80, f: 1.5, l: [80, 'a'] });
+
+  it('compares a stored string with Go\'s HTML-safe encoding of it', () => {
+    expect(passes(doc, '[{"op":"test","path":"/data/lt","value":"a<b"}]')).toBe(false);
+    expect(passes(doc, '[{"op":"test","path":"/data/lt","value":"a\\u003cb"}]')).toBe(true);
+    expect(passes(doc, '[{"op":"test","path":"/data/amp","value":"x&y"}]')).toBe(false);
+    expect(passes(doc, '[{"op":"test","path":"/data/amp","value":"x\\u0026y"}]')).toBe(true);
+    expect(passes(doc, '[{"op":"test","path":"/data/ls","value":"p\u2028q"}]')).toBe(false);
+    expect(passes(doc, '[{"op":"test","path":"/data/ls","value":"p\\u2028q"}]')).toBe(true);
+    expect(passes(doc, '[{"op":"test","path":"/data/a","value":"a"}]')).toBe(true);
+    expect(passes(doc, '[{"op":"test","path":"/data/a","value":"\\u0061"}]')).toBe(false);
+  });
+
+  it('compares numbers as written: 80.0 and 8e1 are not 80, 1.50 is not 1.5', () => {
+    expect(passes(doc, '[{"op":"test","path":"/n","value":80}]')).toBe(true);
+    expect(passes(doc, '[{"op":"test","path":"/n","value":80.0}]')).toBe(false);
+    expect(passes(doc, '[{"op":"test","path":"/n","value":8e1}]')).toBe(false);
+    expect(passes(doc, '[{"op":"test","path":"/f","value":1.5}]')).toBe(true);
+    expect(passes(doc, '[{"op":"test","path":"/f","value":1.50}]')).toBe(false);
+    expect(passes(doc, '[{"op":"test","path":"/l","value":[80,"a"]}]')).toBe(true);
+    expect(passes(doc, '[{"op":"test","path":"/l","value":[80.0,"a"]}]')).toBe(false);
+    expect(passes(doc, '[{"op":"test","path":"","value":{"data":{"lt":"a\\u003cb","amp":"x\\u0026y","ls":"p\\u2028q","a":"a"},"n":80,"f":1.5,"l":[80,"a"]}}]')).toBe(true);
+    expect(passes(doc, '[{"op":"test","path":"","value":{"data":{"lt":"a<b","amp":"x\\u0026y","ls":"p\\u2028q","a":"a"},"n":80,"f":1.5,"l":[80,"a"]}}]')).toBe(false);
+  });
+
+  it('ignores blanks between tokens, which Go compacts away', () => {
+    expect(passes(doc, '[{"op":"test","path":"/l","value":[ 80 , "a" ]}]')).toBe(true);
+  });
+
+  it('compares values an earlier operation put in place with the patch\'s own text', () => {
+    expect(passes(doc, '[{"op":"add","path":"/data/k","value":"a<b"},{"op":"test","path":"/data/k","value":"a<b"}]')).toBe(true);
+    expect(passes(doc, '[{"op":"add","path":"/data/k","value":"a<b"},{"op":"test","path":"/data/k","value":"a\\u003cb"}]')).toBe(false);
+    expect(passes(doc, '[{"op":"replace","path":"/n","value":80.0},{"op":"test","path":"/n","value":80.0}]')).toBe(true);
+    expect(passes(doc, '[{"op":"replace","path":"/n","value":80.0},{"op":"test","path":"/n","value":80}]')).toBe(false);
+    expect(passes(doc, '[{"op":"add","path":"/o","value":{"x":[1.0, "<"]}},{"op":"test","path":"/o/x","value":[1.0,"<"]}]')).toBe(true);
+    expect(passes(doc, '[{"op":"add","path":"/o","value":{"x":[1.0]}},{"op":"test","path":"/o","value":{"x":[1]}}]')).toBe(false);
+    expect(passes(doc, '[{"op":"replace","path":"","value":{"v":"<"}},{"op":"test","path":"/v","value":"<"}]')).toBe(true);
+  });
+
+  it('keeps the bytes of moved values and HTML-escapes copied ones, as Go re-marshals a copy', () => {
+    const base = '[{"op":"add","path":"/data/k","value":"a<b"},';
+    expect(passes(doc, base + '{"op":"move","from":"/data/k","path":"/m"},{"op":"test","path":"/m","value":"a<b"}]')).toBe(true);
+    expect(passes(doc, base + '{"op":"copy","from":"/data/k","path":"/c"},{"op":"test","path":"/c","value":"a<b"}]')).toBe(false);
+    expect(passes(doc, base + '{"op":"copy","from":"/data/k","path":"/c"},{"op":"test","path":"/c","value":"a\\u003cb"}]')).toBe(true);
+    expect(passes(doc, base + '{"op":"copy","from":"/data/k","path":"/c"},{"op":"test","path":"/data/k","value":"a<b"}]')).toBe(true);
+    // Escapes other than the HTML-safe ones, and number spellings, survive a copy.
+    expect(passes(doc, '[{"op":"add","path":"/x","value":[1.0]},{"op":"copy","from":"/x","path":"/y"},{"op":"test","path":"/y/0","value":1.0}]')).toBe(true);
+  });
+
+  it('follows array elements as operations shift them', () => {
+    const ops = '[{"op":"add","path":"/l/0","value":80.0},{"op":"add","path":"/l/0","value":"z"},';
+    expect(passes(doc, ops + '{"op":"test","path":"/l","value":["z",80.0,80,"a"]}]')).toBe(true);
+    expect(passes(doc, ops + '{"op":"remove","path":"/l/0"},{"op":"test","path":"/l/0","value":80.0}]')).toBe(true);
+    expect(passes(doc, ops + '{"op":"remove","path":"/l/1"},{"op":"test","path":"/l","value":["z",80,"a"]}]')).toBe(true);
+    expect(passes(doc, ops + '{"op":"remove","path":"/l/1"},{"op":"test","path":"/l/1","value":80.0}]')).toBe(false);
+  });
+
+  it('takes a value built in process for the text JSON.stringify writes', () => {
+    expect(() => applyJsonPatch(doc, [{ op: 'test', path: '/data/lt', value: 'a<b' }])).toThrow(PatchError);
+    expect(applyJsonPatch(doc, [{ op: 'test', path: '/n', value: 80 }, { op: 'test', path: '/data/a', value: 'a' }])).toEqual(doc);
+    expect(applyJsonPatch(doc, [{ op: 'add', path: '/k', value: 'a<b' }, { op: 'test', path: '/k', value: 'a<b' }])).toMatchObject({ k: 'a<b' });
   });
 });
 
