@@ -9,12 +9,15 @@
  * Kubernetes decodes patch bodies with `sigs.k8s.io/json`'s `UnmarshalCaseSensitivePreserveInts`
  * and converts stored objects with `runtime.DefaultUnstructuredConverter`, so integral numbers
  * are `int64` and the rest `float64`. A JavaScript number cannot tell `1` from `1.0`; we classify
- * integral numbers below 2^63 as `int64`, everything else as `float64`.
+ * integral numbers below 2^63 as `int64`, everything else as `float64`, except where the patch
+ * text is known (util/json-raw.ts): there a number written with a `.` or an exponent is `float64`
+ * whatever its value ({@link goMemberKind}), as `PreserveInts` decodes it.
  *
  * Every helper is safe for `__proto__` keys (own properties only, defined, never assigned) and
  * iterative where it walks a whole document, so deep documents cannot exhaust the stack.
  */
 import { compareGoStrings } from '../util/go-format.js';
+import { isFloatLiteral, rawTextOf, rawTextsOf, setRawText } from '../util/json-raw.js';
 import { hasOwn, setOwn } from '../util/own.js';
 
 /** A JSON object as decoded by `JSON.parse` (own enumerable keys only). */
@@ -53,6 +56,18 @@ export function goKind(v: unknown): GoKind {
   }
 }
 
+/**
+ * The Go dynamic type of the value `holder[slot]` of a decoded patch: a number the patch text
+ * wrote as a float literal (`80.0`, `1e2`) is `float64` even when integral.
+ */
+export function goMemberKind(holder: object, slot: string | number, v: unknown): GoKind {
+  if (typeof v === 'number') {
+    const raw = rawTextOf(holder, slot, v);
+    if (raw !== undefined) return isFloatLiteral(raw) ? 'float64' : 'int64';
+  }
+  return goKind(v);
+}
+
 /** `reflect.TypeOf(v).String()` for a decoded JSON value; `%!s(<nil>)` for nil, as `%s` prints it. */
 export function goTypeName(v: unknown): string {
   switch (goKind(v)) {
@@ -69,13 +84,18 @@ export function goTypeName(v: unknown): string {
 
 export { getOwn, hasOwn, setOwn } from '../util/own.js';
 
-/** A deep copy of a JSON value; iterative, `__proto__`-safe, `undefined` members dropped like JSON. */
+/**
+ * A deep copy of a JSON value; iterative, `__proto__`-safe, `undefined` members dropped like JSON.
+ * The raw texts recorded for the source's scalars (util/json-raw.ts) are recorded for the copy.
+ */
 export function deepClone<T>(value: T): T {
   if (typeof value !== 'object' || value === null) return value;
   const root: unknown = Array.isArray(value) ? new Array<unknown>() : {};
   const stack: Array<[unknown, unknown]> = [[value, root]];
   while (stack.length) {
     const [src, dst] = stack.pop()!;
+    const raw = rawTextsOf(src as object);
+    if (raw) for (const [slot, text] of raw) setRawText(dst as object, slot, text);
     if (Array.isArray(src)) {
       const out = dst as unknown[];
       for (const item of src) {
@@ -120,11 +140,10 @@ export function nestingExceeds(value: unknown, max: number): boolean {
 
 /**
  * Go's `==` on two `interface{}` values holding decoded JSON: false when the dynamic types
- * differ, a runtime panic when both hold the same uncomparable type (map or slice).
+ * differ, a runtime panic when both hold the same uncomparable type (map or slice). The kinds
+ * default to the values' own ({@link goKind}); pass {@link goMemberKind}s for patch members.
  */
-export function goEqual(a: unknown, b: unknown): boolean {
-  const ka = goKind(a);
-  const kb = goKind(b);
+export function goEqual(a: unknown, b: unknown, ka: GoKind = goKind(a), kb: GoKind = goKind(b)): boolean {
   if (ka !== kb) return false;
   if (ka === 'map' || ka === 'slice') throw new GoPanic(`runtime error: comparing uncomparable type ${goTypeName(a)}`);
   if (ka === 'nil') return true;
@@ -133,10 +152,11 @@ export function goEqual(a: unknown, b: unknown): boolean {
 
 /**
  * A key that is equal for two scalars exactly when Go's `==` says they are equal (so it can index
- * a `Map`). `undefined` for maps and slices, which Go cannot hash or compare.
+ * a `Map`). `undefined` for maps and slices, which Go cannot hash or compare. `kind` defaults to
+ * the value's own ({@link goKind}); pass {@link goMemberKind} for a patch member.
  */
-export function scalarKey(v: unknown): string | undefined {
-  switch (goKind(v)) {
+export function scalarKey(v: unknown, kind: GoKind = goKind(v)): string | undefined {
+  switch (kind) {
     case 'nil':
       return 'n';
     case 'string':
@@ -144,11 +164,19 @@ export function scalarKey(v: unknown): string | undefined {
     case 'bool':
       return v ? 'T' : 'F';
     case 'int64':
+      return 'i' + String(v);
     case 'float64':
-      return 'd' + String(v);
+      // String(-0) is "0": Go's float64 -0 == 0 too.
+      return 'f' + String(v);
     default:
       return undefined;
   }
+}
+
+/** {@link scalarKey} of the member `holder[slot]` (its Go type as {@link goMemberKind} sees it). */
+export function memberScalarKey(holder: JsonObject, slot: string): string | undefined {
+  const v = holder[slot];
+  return scalarKey(v, goMemberKind(holder, slot, v));
 }
 
 /** `reflect.DeepEqual` on decoded JSON values (numbers compare by value, see the module note). */

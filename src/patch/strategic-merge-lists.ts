@@ -17,7 +17,7 @@
  *   puts it first.
  */
 import { smpServerError } from './errors.js';
-import { GoPanic, goKind, goSliceStable, hasOwn, isJsonObject, scalarKey, type JsonObject } from './go.js';
+import { GoPanic, goKind, goSliceStable, hasOwn, isJsonObject, memberScalarKey, scalarKey, type JsonObject } from './go.js';
 import {
   DELETE_DIRECTIVE,
   DIRECTIVE_MARKER,
@@ -137,7 +137,7 @@ export function partitionMapsByPresentInList(original: unknown[], partitionBy: u
   for (const v of original) {
     if (!isJsonObject(v)) throw errBadArgType('map', v);
     if (!hasOwn(v, mergeKey)) throw errNoMergeKey(v, mergeKey);
-    (index.find(v[mergeKey]) >= 0 ? patch : serverOnly).push(v);
+    (index.find(v) >= 0 ? patch : serverOnly).push(v);
   }
   return [patch, serverOnly];
 }
@@ -203,7 +203,7 @@ function mergeSliceWithSpecialElements(original: unknown[], patch: unknown[], me
   const byKey = new Map<string, number[]>();
   original.forEach((o, i) => {
     if (!isJsonObject(o) || !hasOwn(o, mergeKey)) return;
-    const sk = scalarKey(o[mergeKey]);
+    const sk = memberScalarKey(o, mergeKey);
     if (sk === undefined) return;
     const list = byKey.get(sk);
     if (list) list.push(i);
@@ -222,7 +222,7 @@ function mergeSliceWithSpecialElements(original: unknown[], patch: unknown[], me
     if (directive === DELETE_DIRECTIVE) {
       if (!hasOwn(typed, mergeKey)) throw errNoMergeKey(typed, mergeKey);
       const value = typed[mergeKey];
-      const sk = scalarKey(value);
+      const sk = memberScalarKey(typed, mergeKey);
       if (sk === undefined) {
         // deleteMatchingEntries compares the key with == : two maps (or slices) panic.
         const kind = goKind(value);
@@ -270,7 +270,7 @@ function mergeSliceWithoutSpecialElements(
   for (const v of patch) {
     const typed = v as JsonObject;
     if (!hasOwn(typed, mergeKey)) throw errNoMergeKey(typed, mergeKey);
-    const at = index.find(typed[mergeKey]);
+    const at = index.find(typed);
     if (at >= 0) {
       out[at] = mergeMap(out[at] as JsonObject, typed, schema, options);
       index.changed(at);

@@ -22,7 +22,7 @@
  */
 import type { StructuralNode } from '../schema/structural.js';
 import { ERR_NO_LIST_OF_LISTS, PatchError, smpServerError } from './errors.js';
-import { GoPanic, goKind, goS, goTypeName, goV, hasOwn, isJsonObject, scalarKey, type JsonObject } from './go.js';
+import { GoPanic, goKind, goS, goTypeName, goV, hasOwn, isJsonObject, memberScalarKey, scalarKey, type JsonObject } from './go.js';
 import { goQuote } from '../util/go-format.js';
 
 export const DIRECTIVE_MARKER = '$patch';
@@ -165,8 +165,9 @@ export function sliceElementType(...slices: unknown[][]): ReturnType<typeof goKi
   return prev;
 }
 
-function keyKind(v: unknown): string {
-  return scalarKey(v) ?? goKind(v);
+/** A map element's merge-key value as a lookup key: {@link memberScalarKey}, or the Go kind of a map or slice. */
+function keyKind(el: JsonObject, mergeKey: string): string {
+  return memberScalarKey(el, mergeKey) ?? goKind(el[mergeKey]);
 }
 
 /**
@@ -191,7 +192,7 @@ export class MergeKeyIndex {
   private keyOf(i: number): string | undefined {
     const el = this.list[i];
     if (!isJsonObject(el)) return '!';
-    return hasOwn(el, this.mergeKey) ? keyKind(el[this.mergeKey]) : undefined;
+    return hasOwn(el, this.mergeKey) ? keyKind(el, this.mergeKey) : undefined;
   }
 
   private note(i: number): void {
@@ -223,9 +224,10 @@ export class MergeKeyIndex {
     if (this.keyOf(i) !== this.keys[i]) this.rebuild();
   }
 
-  /** The index of the element whose merge key equals `value`, or -1. */
-  find(value: unknown): number {
-    const sk = scalarKey(value);
+  /** The index of the element whose merge key equals the merge key of `holder` (which has one), or -1. */
+  find(holder: JsonObject): number {
+    const value = holder[this.mergeKey];
+    const sk = memberScalarKey(holder, this.mergeKey);
     const match = sk === undefined ? -1 : this.first.get(sk) ?? -1;
     const panicAt = sk === undefined ? this.firstContainer.get(goKind(value)) ?? -1 : -1;
     const candidates = [match, panicAt, this.firstNonMap].filter((i) => i >= 0);
@@ -242,19 +244,22 @@ export class MergeKeyIndex {
  * lists of scalars, whose value) `==` the item's; O(1) per lookup with the same panics.
  */
 export function makeIndexer(list: unknown[], mergeKey: string, kind: string): (item: unknown) => number {
-  const val = (item: unknown): unknown => (kind === 'map' ? (isJsonObject(item) ? (hasOwn(item, mergeKey) ? item[mergeKey] : null) : null) : item);
+  const hasKey = (item: unknown): item is JsonObject => kind === 'map' && isJsonObject(item) && hasOwn(item, mergeKey);
+  const val = (item: unknown): unknown => (kind === 'map' ? (hasKey(item) ? item[mergeKey] : null) : item);
+  // A merge key the patch wrote as `80.0` is a float64, which `==` never finds equal to an int64.
+  const key = (item: unknown): string | undefined => (hasKey(item) ? memberScalarKey(item, mergeKey) : scalarKey(val(item)));
   const first = new Map<string, number>();
   const firstContainer = new Map<string, number>();
   list.forEach((item, i) => {
     const v = val(item);
-    const sk = scalarKey(v);
+    const sk = key(item);
     if (sk === undefined) {
       if (!firstContainer.has(goKind(v))) firstContainer.set(goKind(v), i);
     } else if (!first.has(sk)) first.set(sk, i);
   });
   return (item) => {
     const v = val(item);
-    const sk = scalarKey(v);
+    const sk = key(item);
     if (sk !== undefined) return first.get(sk) ?? -1;
     if (firstContainer.has(goKind(v))) throw new GoPanic(`runtime error: comparing uncomparable type ${goTypeName(v)}`);
     return -1;

@@ -19,6 +19,10 @@
  *   other live items interleaved by their live position. The patch list must follow the order
  *   of the directive, else 500 `The order in patch list: ... doesn't match $setElementOrder list: ...`.
  * - Other keys starting with `$` are ordinary (unknown) fields.
+ * - Merge keys compare with Go's `==` on the decoded types: the patch is decoded with
+ *   `PreserveInts`, so a key the patch text writes `80.0` or `8e1` is a float64 and matches no
+ *   live int64 `80` (the element is appended). The text comes with the patch (util/json-raw.ts);
+ *   numbers directly inside lists of scalars are classified by value only.
  *
  * Custom resources (no strategic metadata; `schema` undefined) are refused with 415, as the
  * apiextensions-apiserver does. See errors.ts for the status of every failure.
@@ -34,7 +38,7 @@ import {
   smpBadRequest,
   smpServerError,
 } from './errors.js';
-import { deepClone, GoPanic, goDeepEqual, goEqual, goKind, goV, hasOwn, isJsonObject, nestingExceeds, setOwn, type JsonObject } from './go.js';
+import { deepClone, GoPanic, goDeepEqual, goEqual, goKind, goMemberKind, goV, hasOwn, isJsonObject, nestingExceeds, setOwn, type JsonObject } from './go.js';
 import { jsonValueKind, MAX_JSON_NESTING_DEPTH } from './json-patch.js';
 import {
   mergeSliceHandler,
@@ -172,7 +176,9 @@ export function mergeKeyValueEqual(left: unknown, right: unknown, mergeKey: stri
   if (!isJsonObject(right)) throw errBadArgType('map', right);
   if (!hasOwn(left, mergeKey)) throw errNoMergeKey(left, mergeKey);
   if (!hasOwn(right, mergeKey)) throw errNoMergeKey(right, mergeKey);
-  return goEqual(left[mergeKey], right[mergeKey]);
+  const l = left[mergeKey];
+  const r = right[mergeKey];
+  return goEqual(l, r, goMemberKind(left, mergeKey, l), goMemberKind(right, mergeKey, r));
 }
 
 /**

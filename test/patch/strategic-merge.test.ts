@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { applyStrategicMergePatch, GENERIC_UNPROCESSABLE_MESSAGE, PANIC_MESSAGE, PatchError, UNSUPPORTED_SMP_MESSAGE } from '../../src/patch/index.js';
 import { structuralOf, type StructuralNode } from '../../src/schema/structural.js';
-import { Pod } from '../../src/kinds/types/core-v1.js';
+import { Pod, Service } from '../../src/kinds/types/core-v1.js';
+import { parseJson } from '../../src/codec/json.js';
 import { StatefulSet } from '../../src/kinds/types/apps-v1.js';
 
 // Semantics and messages: k8s.io/apimachinery pkg/util/strategicpatch/patch.go (mergeMap,
@@ -360,6 +361,62 @@ describe('kinds without strategic metadata', () => {
     expect(UNSUPPORTED_SMP_MESSAGE).toBe(
       'the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml',
     );
+  });
+});
+
+describe('merge keys keep the Go type the patch text gives them', () => {
+  // The apiserver decodes the patch with PreserveInts (a number with a `.` or an exponent is a
+  // float64) and converts the live object to int64s; `==` never finds float64(80) equal to int64(80).
+  const svcSchema = structuralOf(Service);
+  const svc = () => deepFreeze({ spec: { ports: [{ port: 80, protocol: 'TCP', targetPort: 80 }] } });
+  const wire = (text: string): unknown => parseJson(text, { rawScalars: true }).value;
+  const ports = (out: Obj) => out.spec.ports as Obj[];
+
+  it('appends an element whose merge key was written 80.0 or 8e1 instead of merging it into port 80', () => {
+    for (const port of ['80.0', '8e1', '80.00']) {
+      const out = applyStrategicMergePatch(svc(), wire(`{"spec":{"ports":[{"port":${port},"protocol":"TCP","name":"x"}]}}`), svcSchema) as Obj;
+      expect(ports(out)).toEqual([{ port: 80, protocol: 'TCP', name: 'x' }, { port: 80, protocol: 'TCP', targetPort: 80 }]);
+    }
+    const merged = applyStrategicMergePatch(svc(), wire('{"spec":{"ports":[{"port":80,"protocol":"TCP","name":"x"}]}}'), svcSchema) as Obj;
+    expect(ports(merged)).toEqual([{ port: 80, protocol: 'TCP', targetPort: 80, name: 'x' }]);
+    // -0 has no `.`: PreserveInts decodes it as int64 0.
+    const zero = applyStrategicMergePatch({ spec: { ports: [{ port: 0, protocol: 'TCP' }] } }, wire('{"spec":{"ports":[{"port":-0,"name":"z"}]}}'), svcSchema) as Obj;
+    expect(JSON.parse(JSON.stringify(ports(zero)))).toEqual([{ port: 0, protocol: 'TCP', name: 'z' }]);
+  });
+
+  it('matches two float64 keys with each other', () => {
+    const out = applyStrategicMergePatch(svc(), wire('{"spec":{"ports":[{"port":80.0,"name":"a"},{"port":8e1,"protocol":"UDP"}]}}'), svcSchema) as Obj;
+    expect(ports(out)).toEqual([{ port: 80, name: 'a', protocol: 'UDP' }, { port: 80, protocol: 'TCP', targetPort: 80 }]);
+  });
+
+  it('deletes nothing with `$patch: delete` on a key written 80.0', () => {
+    const out = applyStrategicMergePatch(svc(), wire('{"spec":{"ports":[{"port":80.0,"$patch":"delete"}]}}'), svcSchema) as Obj;
+    expect(ports(out)).toEqual([{ port: 80, protocol: 'TCP', targetPort: 80 }]);
+    const deleted = applyStrategicMergePatch(svc(), wire('{"spec":{"ports":[{"port":80,"$patch":"delete"}]}}'), svcSchema) as Obj;
+    expect(ports(deleted)).toEqual([]);
+  });
+
+  it('fails a `$setElementOrder` list whose key is an int64 where the patch list has the float64', () => {
+    const e = (() => {
+      try {
+        applyStrategicMergePatch(svc(), wire('{"spec":{"$setElementOrder/ports":[{"port":80}],"ports":[{"port":80.0,"protocol":"TCP"}]}}'), svcSchema);
+      } catch (err) {
+        return err as PatchError;
+      }
+      throw new Error('patch unexpectedly applied');
+    })();
+    expect(e).toBeInstanceOf(PatchError);
+    expect(e.toStatus()).toMatchObject({
+      code: 500,
+      message: 'The order in patch list:\n[map[port:80 protocol:TCP]]\n doesn\'t match $setElementOrder list:\n[map[port:80]]\n',
+    });
+    const both = applyStrategicMergePatch(svc(), wire('{"spec":{"$setElementOrder/ports":[{"port":80.0},{"port":80}],"ports":[{"port":80.0,"protocol":"UDP"}]}}'), svcSchema) as Obj;
+    expect(ports(both)).toEqual([{ port: 80, protocol: 'UDP' }, { port: 80, protocol: 'TCP', targetPort: 80 }]);
+  });
+
+  it('takes an in-process number for what JSON.stringify writes (80.0 is 80)', () => {
+    const out = smp(svc(), { spec: { ports: [{ port: 80.0, name: 'x' }] } }, svcSchema);
+    expect(ports(out)).toEqual([{ port: 80, protocol: 'TCP', targetPort: 80, name: 'x' }]);
   });
 });
 
