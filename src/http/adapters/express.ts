@@ -1,11 +1,14 @@
 /**
  * Express (4 and 5) middleware serving a cluster's Kubernetes API:
  * `app.use(memkubeExpress(cluster, { prefix: '/k8s' }))` or `app.use('/k8s', memkubeExpress(cluster))`.
- * Mount it before any body parser: it streams the raw body (a Buffer or string an earlier
- * `express.raw()`/`express.text()` left in `req.body` is used instead).
+ * Best mounted before any body parser: it streams the raw body. Behind one, it uses what the
+ * parser left (`earlier-body.ts`): a `req.rawBody` (a body-parser `verify` hook, Cloud
+ * Functions), the Buffer or string of express.raw()/express.text(), else the value express.json()
+ * parsed, written back as JSON.
  */
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { serveNodeRequest } from '../node-bridge.js';
+import { earlierBody, LOST, sendLostBody } from './earlier-body.js';
 import { mountedHandlers, pathnameOf, type AdapterOptions, type HttpCluster } from './mount.js';
 
 export type { AdapterOptions as MemkubeExpressOptions } from './mount.js';
@@ -16,15 +19,18 @@ export function memkubeExpress(cluster: HttpCluster, options: AdapterOptions = {
   return (req: Request, res: Response, next: NextFunction) => {
     const prefix = mounted.prefixAt(req.baseUrl);
     if (!mounted.serves(pathnameOf(req.originalUrl), prefix)) return next();
-    serveNodeRequest(mounted.handler(prefix), req, res, { path: req.originalUrl, body: parsedBody(req) }).catch(next);
+    const r = req as Request & { rawBody?: unknown; _body?: boolean };
+    const body = earlierBody(req, { raw: [r.rawBody, req.body], parsed: r._body === true || !isEmptyObject(req.body) ? [req.body] : [] });
+    if (body === LOST) return void sendLostBody('Express', res).catch(next);
+    serveNodeRequest(mounted.handler(prefix), req, res, { path: req.originalUrl, body }).catch(next);
   };
 }
 
-/** A body an earlier raw/text parser read, as bytes; undefined when the stream is still unread. */
-function parsedBody(req: Request): Uint8Array | undefined {
-  if (!req.readableEnded) return undefined;
-  const body: unknown = req.body;
-  if (body instanceof Uint8Array) return body;
-  if (typeof body === 'string') return new TextEncoder().encode(body);
-  return undefined;
+/**
+ * Express 4's body-parser sets `req.body = {}` before it looks at a request (and `_body` once it
+ * parsed one), so an empty object without `_body` says nothing of the body; body-parser 2 leaves
+ * `req.body` undefined unless it parsed.
+ */
+function isEmptyObject(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && Object.getPrototypeOf(value) === Object.prototype && Object.keys(value).length === 0;
 }

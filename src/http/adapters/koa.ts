@@ -1,12 +1,21 @@
 /**
  * Koa middleware serving a cluster's Kubernetes API: `app.use(memkubeKoa(cluster, { prefix: '/k8s' }))`
- * (under `koa-mount` too). Mount it before any body parser: it streams the raw body.
+ * (under `koa-mount` too). Best mounted before any body parser: it streams the raw body. Behind
+ * one, it uses what the parser left (`earlier-body.ts`): the exact text @koa/bodyparser and
+ * koa-bodyparser keep in `ctx.request.rawBody`, a Buffer or string body, else the parsed value
+ * (koa-body), written back as JSON.
  */
 import type { Middleware } from 'koa';
 import { serveNodeRequest } from '../node-bridge.js';
+import { earlierBody, LOST, sendLostBody } from './earlier-body.js';
 import { mountedHandlers, pathnameOf, type AdapterOptions, type HttpCluster } from './mount.js';
 
 export type { AdapterOptions as MemkubeKoaOptions } from './mount.js';
+
+interface ParsedBodies {
+  body?: unknown;
+  rawBody?: unknown;
+}
 
 /** Koa middleware serving `cluster`; requests outside `prefix` go to `next()`. */
 export function memkubeKoa(cluster: HttpCluster, options: AdapterOptions = {}): Middleware {
@@ -16,6 +25,11 @@ export function memkubeKoa(cluster: HttpCluster, options: AdapterOptions = {}): 
     const prefix = mounted.prefixAt((ctx as { mountPath?: string }).mountPath);
     if (!mounted.serves(pathnameOf(ctx.originalUrl), prefix)) return next();
     ctx.respond = false;
-    await serveNodeRequest(mounted.handler(prefix), ctx.req, ctx.res, { path: ctx.originalUrl });
+    // The parsers' `patchNode` option puts the same on the node request.
+    const request = ctx.request as ParsedBodies;
+    const req = ctx.req as ParsedBodies;
+    const body = earlierBody(ctx.req, { raw: [request.rawBody, req.rawBody, request.body, req.body], parsed: [request.body, req.body] });
+    if (body === LOST) return sendLostBody('Koa', ctx.res);
+    await serveNodeRequest(mounted.handler(prefix), ctx.req, ctx.res, { path: ctx.originalUrl, body });
   };
 }

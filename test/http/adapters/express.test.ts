@@ -1,6 +1,8 @@
 import express from 'express';
 import type { AddressInfo } from 'node:net';
 import { memkubeExpress } from '../../../src/http/adapters/express.js';
+import type { Cluster } from '../../../src/cluster.js';
+import { drainedBodySuite, parsedBodySuite } from './parsed-body-suite.js';
 import { adapterSuite } from './suite.js';
 
 const serve = (app: express.Express) =>
@@ -26,3 +28,32 @@ adapterSuite('express (app.use(path))', '/mnt/k8s', async (cluster) => {
   app.get('/other', (_req, res) => void res.send('other'));
   return serve(app);
 });
+
+const behind = (...parsers: express.RequestHandler[]) => async (cluster: Cluster) => {
+  const app = express();
+  app.use(...parsers);
+  app.use(memkubeExpress(cluster, { prefix: '/k8s' }));
+  return serve(app);
+};
+
+parsedBodySuite('express.json()', false, behind(express.json()));
+parsedBodySuite(
+  'express.json() for every JSON type and express.text() for YAML',
+  false,
+  behind(express.json({ type: ['application/json', 'application/*+json'] }), express.text({ type: ['application/yaml', 'application/apply-patch+yaml'] })),
+);
+parsedBodySuite('express.raw() for every type', true, behind(express.raw({ type: () => true })));
+parsedBodySuite(
+  'a body-parser verify hook keeping req.rawBody',
+  true,
+  behind(
+    express.json({
+      type: ['application/json', 'application/*+json'],
+      verify: (req, _res, buf) => void ((req as { rawBody?: Buffer }).rawBody = Buffer.from(buf)),
+    }),
+  ),
+);
+drainedBodySuite(
+  'a middleware that reads the body and keeps nothing',
+  behind((req, _res, next) => void req.resume().once('end', () => next())),
+);
