@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { z as z3 } from 'zod3';
 import { createCluster, defineKind, ObjectMetaSchema, type KindVersion } from '../../src/index.js';
 
-const declaration = (versions: KindVersion<{ spec?: unknown }>[]) => ({
+const declaration = (versions: KindVersion<Widget>[]) => ({
   group: 'toys.example.com',
   kind: 'Widget',
   plural: 'widgets',
@@ -17,6 +17,7 @@ const declaration = (versions: KindVersion<{ spec?: unknown }>[]) => ({
 });
 
 const zod4Widget = z.object({ apiVersion: z.string().optional(), kind: z.string().optional(), metadata: ObjectMetaSchema.optional(), spec: z.object({ color: z.string() }) });
+type Widget = z.infer<typeof zod4Widget>;
 const zod3Widget = z3.object({ apiVersion: z3.string().optional(), kind: z3.string().optional(), metadata: z3.object({ name: z3.string() }).partial(), spec: z3.object({ color: z3.string() }) });
 
 describe('defineKind schemas', () => {

@@ -49,7 +49,7 @@ parsedBodySuite(
   behind(
     express.json({
       type: ['application/json', 'application/*+json'],
-      verify: (req, _res, buf) => void ((req as { rawBody?: Buffer }).rawBody = Buffer.from(buf)),
+      verify: (req, _res, buf) => void Object.assign(req, { rawBody: Buffer.from(buf) }),
     }),
   ),
 );

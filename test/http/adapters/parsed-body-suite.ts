@@ -56,7 +56,7 @@ export function parsedBodySuite(setup: string, exact: boolean, start: (cluster: 
       expect(await strategic.json()).toMatchObject({ data: { x: '1', y: '2', z: '3' } });
       const jsonPatch = await send(at(`${CMS}/a`), 'PATCH', JSON.stringify([{ op: 'remove', path: '/data/x' }]), 'application/json-patch+json');
       expect(jsonPatch.status).toBe(200);
-      expect((await jsonPatch.json()).data).toEqual({ y: '2', z: '3' });
+      expect(((await jsonPatch.json()) as { data: unknown }).data).toEqual({ y: '2', z: '3' });
     });
 
     it('applies YAML (server-side apply), then updates with PUT', async () => {
@@ -76,13 +76,13 @@ export function parsedBodySuite(setup: string, exact: boolean, start: (cluster: 
         'application/json',
       );
       expect(put.status).toBe(200);
-      expect((await put.json()).data).toEqual({ mode: 'safe' });
+      expect(((await put.json()) as { data: unknown }).data).toEqual({ mode: 'safe' });
     });
 
     it(exact ? 'warns of a duplicate field in JSON, as sent' : 'gets JSON as parsed: a duplicate field is gone unseen', async () => {
       const res = await send(at(CMS), 'POST', '{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"dup"},"data":{"a":"1"},"data":{"b":"2"}}', 'application/json');
       expect(res.status).toBe(201);
-      expect((await res.json()).data).toEqual({ b: '2' });
+      expect(((await res.json()) as { data: unknown }).data).toEqual({ b: '2' });
       expect(res.headers.get('warning')).toBe(exact ? '299 - "duplicate field \\"data\\""' : null);
     });
 
