@@ -83,9 +83,9 @@ export interface WatchStream<T = unknown> extends AsyncIterable<WatchEvent<T>> {
   /** Resolves when the watch has ended, for whatever reason. */
   readonly done: Promise<void>;
   /**
-   * True once the server closed the watch because its consumer fell `watchBufferSize` events
-   * behind (the unread events were dropped): a transport then drops the connection rather than
-   * wait for a client that does not read.
+   * True once the server closed the watch because its consumer fell `watchBufferSize` live events
+   * behind (the initial or replayed events a watch starts with do not count; the unread events were
+   * dropped): a transport then drops the connection rather than wait for a client that does not read.
    */
   readonly overflowed?: boolean;
 }
