@@ -1,7 +1,9 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { Readable } from 'node:stream';
+import { describe, expect, it } from 'vitest';
 import { memkubeFastify } from '../../../src/http/adapters/fastify.js';
 import type { Cluster } from '../../../src/cluster.js';
+import { testCluster } from '../../support/cluster.js';
 import { drainedBodySuite, parsedBodySuite } from './parsed-body-suite.js';
 import { adapterSuite } from './suite.js';
 
@@ -51,3 +53,19 @@ drainedBodySuite(
     });
   }),
 );
+
+describe('behind a preParsing hook that hands Fastify a copy of the body', () => {
+  it('a copy over 3 MiB is 413, as the request itself would be', async () => {
+    const cluster = await testCluster();
+    const server = await behind((app) => app.addHook('preParsing', async (_request, _reply, payload) => Readable.from(payload)))(cluster);
+    try {
+      const big = JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'big' }, data: { a: 'x'.repeat(3 * 1024 * 1024) } });
+      const res = await fetch(`${server.url}/k8s/api/v1/namespaces/default/configmaps`, { method: 'POST', body: big, headers: { 'Content-Type': 'application/json' } });
+      expect(res.status).toBe(413);
+      expect(await res.json()).toMatchObject({ kind: 'Status', reason: 'RequestEntityTooLarge', code: 413 });
+    } finally {
+      await server.close();
+      await cluster.close();
+    }
+  });
+});

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Cluster } from '../../../src/cluster.js';
 import { ConfigMapKind } from '../../../src/kinds/index.js';
 import { testCluster } from '../../support/cluster.js';
+import { entry, envelope, msg, str } from '../protobuf/writer.js';
 import type { Started } from './suite.js';
 
 const CMS = '/api/v1/namespaces/default/configmaps';
@@ -45,6 +46,13 @@ export function parsedBodySuite(setup: string, exact: boolean, start: (cluster: 
       expect(yaml.status).toBe(201);
       expect(await yaml.json()).toMatchObject({ metadata: { name: 'y' }, data: { k: 'v' } });
       expect((await cluster.client.resource(ConfigMapKind).get('a', { namespace: 'default' })).data).toEqual({ x: '1' });
+    });
+
+    it('creates a ConfigMap sent as protobuf, as kubectl create configmap does', async () => {
+      const body = envelope('v1', 'ConfigMap', [msg(1, str(1, 'proto'), str(2, ''), str(3, '')), entry(2, 'a', 'b')]);
+      const res = await fetch(at(CMS), { method: 'POST', body, headers: { 'Content-Type': 'application/vnd.kubernetes.protobuf' }, signal: AbortSignal.timeout(PROMPT) });
+      expect(res.status).toBe(201);
+      expect(await res.json()).toMatchObject({ metadata: { name: 'proto' }, data: { a: 'b' } });
     });
 
     it('merge-patches, strategic-merge-patches and JSON-patches', async () => {
