@@ -69,6 +69,8 @@ interface Door {
   /** Every representation of a get the door has (HTTP: JSON, YAML, Table with the object). */
   gets(name: string): Promise<Json[]>;
   list(name: string): Promise<Answer>;
+  /** Lists the namespace's ConfigMaps by a label selector. */
+  select(selector: string): Promise<Answer>;
   update(name: string, text: string): Promise<Answer>;
   patch(name: string, type: 'json' | 'merge' | 'strategic', text: string): Promise<Answer>;
   apply(name: string, text: string, manager: string): Promise<Answer>;
@@ -94,6 +96,7 @@ const IN_PROCESS: Door = {
   get: (name) => inProcess(() => cms().get(name, { namespace: NS })),
   gets: async (name) => [(await IN_PROCESS.get(name)).body],
   list: (name) => inProcess(() => cms().list({ namespace: NS, fieldSelector: `metadata.name=${name}` })),
+  select: (selector) => inProcess(() => cms().list({ namespace: NS, labelSelector: selector })),
   update: (_name, text) => inProcess(() => cms().update(JSON.parse(text), { namespace: NS })),
   patch: (name, type, text) => inProcess(() => cms().patch(name, JSON.parse(text), { type, namespace: NS })),
   apply: (_name, text, manager) => inProcess(() => cms().apply(JSON.parse(text), { fieldManager: manager, namespace: NS })),
@@ -131,6 +134,7 @@ const HTTP: Door = {
     return [json, yaml, table.rows[0].object];
   },
   list: (name) => http('GET', `${COLLECTION}?fieldSelector=${encodeURIComponent(`metadata.name=${name}`)}`),
+  select: (selector) => http('GET', `${COLLECTION}?labelSelector=${encodeURIComponent(selector)}`),
   update: (name, text) => http('PUT', `${COLLECTION}/${name}`, text),
   patch: (name, type, text) => http('PATCH', `${COLLECTION}/${name}`, text, { 'Content-Type': PATCH_TYPES[type] }),
   apply: (name, text, manager) => http('PATCH', `${COLLECTION}/${name}?fieldManager=${manager}`, text, { 'Content-Type': 'application/apply-patch+yaml' }),
@@ -393,6 +397,35 @@ describe('hostile keys', () => {
       // Examples count towards numRuns: every key, verb and door once, then random ones.
       { examples: every, numRuns: every.length + 60 },
     );
+  });
+
+  it('as label selector keys select by own labels only, and `__proto__` is a 400', async () => {
+    for (const k of HOSTILE) {
+      for (const d of Object.values(DOORS)) {
+        const labeled = nextName();
+        const plain = nextName();
+        const tag = `t${serial}`;
+        if (k !== '__proto__') expect((await d.create(configMap(labeled, undefined, { labels: obj([[k, tag]]) }))).status).toBe(201);
+        expect((await d.create(configMap(plain, undefined, { labels: { other: tag } }))).status).toBe(201);
+        const names = async (selector: string): Promise<string[]> => {
+          const res = await d.select(selector);
+          if (k === '__proto__') {
+            expect(res.status).toBe(400);
+            expect(res.body.message).toMatch(/^unable to parse requirement: <nil>: Invalid value: "__proto__": name part must consist of alphanumeric characters/);
+            return [];
+          }
+          expect(res.status).toBe(200);
+          return (res.body.items as Json[]).map((o) => o.metadata.name as string).filter((n) => n === labeled || n === plain);
+        };
+        const want = (...n: string[]) => (k === '__proto__' ? [] : n);
+        expect(await names(`${k}=${tag}`)).toEqual(want(labeled));
+        expect(await names(`${k}`)).toEqual(want(labeled));
+        expect(await names(`!${k}`)).toEqual(want(plain));
+        expect(await names(`${k} notin (${tag})`)).toEqual(want(plain));
+        expect(await names(`${k} in (${tag}),other`)).toEqual(want());
+        expectPrototypeUntouched();
+      }
+    }
   });
 
   it('as label and annotation keys are stored when they are qualified names, and `__proto__` is a 422 that stores nothing', async () => {
