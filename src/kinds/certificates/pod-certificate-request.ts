@@ -1,10 +1,10 @@
 /** PodCertificateRequest (certificates/v1, namespaced), status through `/status`. */
 import { z } from 'zod';
 import { fieldError, type FieldError } from '../../api/field-errors.js';
-import { jsonEqual } from '../../api/write-steps.js';
 import { defineKind, type KindContext } from '../../schema/define-kind.js';
 import { isDNS1123Subdomain } from '../../schema/validation/names.js';
 import { goJson } from '../../util/go-format.js';
+import { fieldNode, semanticEqual } from '../core/shared/semantic-equal.js';
 import { ObjectMeta } from '../types/meta-v1.js';
 import { PodCertificateRequestSpec as BetaSpec, PodCertificateRequestStatus } from '../types/certificates-v1beta1.js';
 import { certTime, checkSignature, fromBase64, parseCertificate, parseCertificateRequest, pemDecode, publicKey, spkiDer } from './pki.js';
@@ -97,7 +97,12 @@ function validateCreate(req: PodCertificateRequest, ctx: KindContext): FieldErro
 const conds = (r: Readonly<PodCertificateRequest>) => r.status?.conditions ?? [];
 const isIn = (r: Readonly<PodCertificateRequest>, type: string) => conds(r).some((c) => c.type === type && c.status === 'True');
 const terminal = (r: Readonly<PodCertificateRequest>) => TERMINAL.some((t) => isIn(r, t));
-const same = (a: unknown, b: unknown) => jsonEqual(a ?? {}, b ?? {});
+/**
+ * `apiequality.Semantic.DeepEqual` of the spec or the status (both structs, so absent is `{}`; an
+ * empty map, list or `[]byte` equals an absent one), as `ValidateImmutableField` and
+ * `validateSemanticEquality` compare them.
+ */
+const same = (a: unknown, b: unknown, field: 'spec' | 'status') => semanticEqual(a ?? {}, b ?? {}, fieldNode(PodCertificateRequestSchema, field));
 const ms = (t: string) => Date.parse(t);
 
 function validateStatusUpdate(req: PodCertificateRequest, old: Readonly<PodCertificateRequest>, ctx: KindContext): FieldError[] {
@@ -118,7 +123,7 @@ function validateStatusUpdate(req: PodCertificateRequest, old: Readonly<PodCerti
   if (errs.length) return errs;
   const omit = (field: string, detail: string): FieldError => ({ type: 'FieldValueInvalid', field, detail });
   if (terminal(old)) {
-    return same(req.status, old.status) ? [] : [omit('status', 'immutable after PodCertificateRequest is issued, denied, or failed')];
+    return same(req.status, old.status, 'status') ? [] : [omit('status', 'immutable after PodCertificateRequest is issued, denied, or failed')];
   }
   if (isIn(req, 'Denied') || isIn(req, 'Failed')) {
     const { conditions, ...rest } = req.status ?? {};
@@ -126,7 +131,7 @@ function validateStatusUpdate(req: PodCertificateRequest, old: Readonly<PodCerti
     return Object.keys(rest).length ? [omit('status', 'non-condition status fields must be empty when denying or failing the PodCertificateRequest')] : [];
   }
   if (!isIn(req, 'Issued')) {
-    return same(req.status, old.status) ? [] : [omit('status', 'status is immutable unless transitioning to "Issued", "Denied", or "Failed"')];
+    return same(req.status, old.status, 'status') ? [] : [omit('status', 'status is immutable unless transitioning to "Issued", "Denied", or "Failed"')];
   }
   const chain = req.status?.certificateChain ?? '';
   const path = 'status.certificateChain';
@@ -209,7 +214,7 @@ export const PodCertificateRequestKind = defineKind<PodCertificateRequest>({
     validateUpdate(req, old, ctx) {
       if (ctx.subresource === 'status') return validateStatusUpdate(req, old, ctx);
       // All spec fields are immutable.
-      return same(req.spec, old.spec) ? [] : [fieldError.invalid('spec', JSON.parse(goJson(req.spec)) as unknown, 'field is immutable')];
+      return same(req.spec, old.spec, 'spec') ? [] : [fieldError.invalid('spec', JSON.parse(goJson(req.spec)) as unknown, 'field is immutable')];
     },
   },
 });

@@ -44,6 +44,7 @@ export const ConfigMapKind = defineKind<ConfigMap>({
       dropEmptyBag(cm, 'binaryData');
     },
     validate: (cm) => validateConfigMap(cm),
-    validateUpdate: (cm, old) => validateImmutableBags(cm, old, ['data', 'binaryData']),
+    // SetDefaults_ConfigMap makes `data` an empty map when absent; `binaryData` stays nil.
+    validateUpdate: (cm, old) => validateImmutableBags(cm, old, ['data', 'binaryData'], ['data']),
   },
 });

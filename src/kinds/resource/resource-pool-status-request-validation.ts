@@ -22,7 +22,16 @@ import {
   resourceFullyQualifiedName,
   resourcePoolName,
 } from '../lifecycle/declarative.js';
-import type { PartitionTypeStatus, PoolStatus, ResourcePoolStatusRequest, ResourcePoolStatusRequestSpec, ResourcePoolStatusRequestStatus, ShareableSummaryStatus } from './resource-pool-status-request-schema.js';
+import { fieldNode, semanticEqual } from '../core/shared/semantic-equal.js';
+import {
+  ResourcePoolStatusRequest as ResourcePoolStatusRequestSchema,
+  type PartitionTypeStatus,
+  type PoolStatus,
+  type ResourcePoolStatusRequest,
+  type ResourcePoolStatusRequestSpec,
+  type ResourcePoolStatusRequestStatus,
+  type ShareableSummaryStatus,
+} from './resource-pool-status-request-schema.js';
 
 /** The kind's feature gate. */
 export const DRA_RESOURCE_POOL_STATUS = 'DRAResourcePoolStatus';
@@ -63,7 +72,7 @@ export function validateResourcePoolStatusRequestSpec(rpsr: ResourcePoolStatusRe
 /** An update of the main resource: the spec may not change (`+k8s:immutable` on `spec`). */
 export function validateResourcePoolStatusRequestUpdate(rpsr: ResourcePoolStatusRequest, old: Readonly<ResourcePoolStatusRequest>): FieldError[] {
   const errs: FieldError[] = [];
-  if (!jsonEqual(rpsr.spec ?? {}, old.spec ?? {})) errs.push(fieldError.invalid(SPEC, null, IMMUTABLE_MSG));
+  if (!semanticEqual(rpsr.spec ?? {}, old.spec ?? {}, fieldNode(ResourcePoolStatusRequestSchema, SPEC))) errs.push(fieldError.invalid(SPEC, null, IMMUTABLE_MSG));
   // Spec §2.11: once status is set the whole object is immutable. Finalizers stay free so that a
   // completed request can still be deleted.
   if (!isUnset(old.status)) {
@@ -185,7 +194,8 @@ function validateConditions(status: Partial<ResourcePoolStatusRequestStatus>): F
 
 /** A `/status` write: a set status never changes; a first one is checked in full. */
 export function validateResourcePoolStatusRequestStatus(rpsr: ResourcePoolStatusRequest, old: Readonly<ResourcePoolStatusRequest>): FieldError[] {
-  if (!isUnset(old.status)) return jsonEqual(rpsr.status ?? null, old.status) ? [] : [fieldError.invalid(STATUS, null, IMMUTABLE_MSG)];
+  // Compared as apiequality.Semantic.DeepEqual compares: an empty list equals an absent one.
+  if (!isUnset(old.status)) return semanticEqual(rpsr.status ?? null, old.status, fieldNode(ResourcePoolStatusRequestSchema, STATUS)) ? [] : [fieldError.invalid(STATUS, null, IMMUTABLE_MSG)];
   const status = rpsr.status;
   if (isUnset(status)) return [];
   const errs: FieldError[] = [];

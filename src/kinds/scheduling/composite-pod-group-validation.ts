@@ -4,10 +4,10 @@
  * those of k8s.io/apimachinery/pkg/api/validate; the status with metav1 `ValidateConditions`.
  */
 import { child, fieldError, index, type FieldError } from '../../api/field-errors.js';
-import { jsonEqual } from '../../api/write-steps.js';
 import { isDNS1123Label, isDNS1123Subdomain, isQualifiedName } from '../../schema/validation/names.js';
 import { validateMetaConditions, type MetaCondition } from '../certificates/validation.js';
-import type { CompositePodGroup, CompositePodGroupSpec } from './composite-pod-group-schema.js';
+import { fieldNode, semanticEqual } from '../core/shared/semantic-equal.js';
+import { CompositePodGroup as CompositePodGroupSchema, type CompositePodGroup, type CompositePodGroupSpec } from './composite-pod-group-schema.js';
 
 /** The feature gate of the kind itself. */
 export const COMPOSITE_POD_GROUP = 'CompositePodGroup';
@@ -123,7 +123,9 @@ export function validateCompositePodGroupSpecUpdate(cpg: CompositePodGroup, old:
   ];
   // priorityClassName is a plain string in Go: unset and "" are the same value.
   const value = (s: Partial<CompositePodGroupSpec>, f: keyof CompositePodGroupSpec) => (f === 'priorityClassName' ? (s[f] ?? '') : s[f]);
-  return fields.filter((f) => !jsonEqual(value(spec, f), value(before, f))).map((f) => fieldError.invalid(child(SPEC, f), null, IMMUTABLE));
+  // `ImmutableByReflect` compares with apiequality.Semantic.DeepEqual: an empty list equals an absent one.
+  const same = (f: keyof CompositePodGroupSpec) => semanticEqual(value(spec, f), value(before, f), fieldNode(CompositePodGroupSchema, SPEC, f));
+  return fields.filter((f) => !same(f)).map((f) => fieldError.invalid(child(SPEC, f), null, IMMUTABLE));
 }
 
 function stripUndefined<T extends object>(o: T): Partial<T> {

@@ -392,6 +392,15 @@ describe('StatefulSet updates', () => {
     );
   });
 
+  it('takes an empty list or map for an absent one in the fields that may not change', async () => {
+    const created = await sts().create(web());
+    const next = structuredClone(created);
+    next.spec!.volumeClaimTemplates = [];
+    next.spec!.selector = { ...next.spec!.selector, matchExpressions: [] };
+    const updated = await sts().update(next);
+    expect(updated.metadata?.generation).toBe(1);
+  });
+
   it('forbids changing the selector, after the spec rules', async () => {
     const created = await sts().create(web());
     const next = structuredClone(created);

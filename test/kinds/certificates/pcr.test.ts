@@ -91,6 +91,26 @@ describe('PodCertificateRequest', () => {
     await c.close();
   });
 
+  it('compares spec and status semantically: an empty map or list is no change, an instant in another zone neither', async () => {
+    const c = await cluster();
+    const r = c.client.resource(PodCertificateRequestKind);
+    const made = await r.create(pcr() as never);
+    const annotated = await r.update({ ...made, spec: { ...made.spec, unverifiedUserAnnotations: {} } });
+    expect(annotated.spec.podName).toBe('pod-1');
+    const pending = await r.updateStatus({ ...annotated, status: { conditions: [] } });
+    expect(pending.status?.conditions ?? []).toEqual([]);
+    const denied = await r.updateStatus({
+      ...pending,
+      status: { conditions: [{ type: 'Denied', status: 'True', reason: 'No', message: '', lastTransitionTime: '2026-01-01T00:00:00Z' }] },
+    });
+    const again = await r.updateStatus({
+      ...denied,
+      status: { conditions: [{ type: 'Denied', status: 'True', reason: 'No', message: '', lastTransitionTime: '2026-01-01T01:00:00+01:00' }] },
+    });
+    expect(again.status?.conditions?.[0]?.type).toBe('Denied');
+    await c.close();
+  });
+
   it('issues through /status with consistent times; at most one terminal condition', async () => {
     const c = await cluster();
     const r = c.client.resource(PodCertificateRequestKind);

@@ -147,6 +147,15 @@ describe('ConfigMap immutable', () => {
     expect(await cms().get('frozen', { namespace: 'default' })).toEqual(cm);
   });
 
+  it('tells an empty binaryData from an absent one, as reflect.DeepEqual does, but not an empty data (defaulted on both sides)', async () => {
+    const cm = await create({ metadata: { name: 'bare' }, immutable: true });
+    const s = await statusOf(() => cms().update({ ...cm, binaryData: {} }, { namespace: 'default' }));
+    expect(s).toMatchObject({ code: 422, message: 'ConfigMap "bare" is invalid: binaryData: Forbidden: field is immutable when `immutable` is set' });
+    const same = await cms().update({ ...cm, data: {}, metadata: { ...cm.metadata, labels: { a: 'b' } } }, { namespace: 'default' });
+    expect(same.metadata?.labels).toEqual({ a: 'b' });
+    expect(same.data).toBeUndefined();
+  });
+
   it('reports immutability before key errors on update', async () => {
     const cm = await immutable();
     const s = await statusOf(() => cms().update({ ...cm, data: { 'a b': '1' } }, { namespace: 'default' }));

@@ -194,6 +194,15 @@ describe('PersistentVolumeClaim updates', () => {
     expect(await pvcs().get('data', { namespace: 'default' })).toEqual(p);
   });
 
+  it('compares the spec semantically: empty lists and maps are absent, an empty selector is not', async () => {
+    const p = await create(claim());
+    const same = await update({ ...p, spec: { ...p.spec, resources: { ...p.spec!.resources, limits: {} } } });
+    expect(same.spec?.resources?.requests).toEqual(p.spec!.resources!.requests);
+    const s = await statusOf(() => update({ ...same, spec: { ...same.spec, selector: {} } }));
+    expect(s.code).toBe(422);
+    expect(s.message).toBe(`PersistentVolumeClaim "data" is invalid: ${IMMUTABLE}  core.PersistentVolumeClaimSpec{\n+ \tSelector: {},\n  \t... // 8 identical fields\n  }`);
+  });
+
   it('shows what changed in the message, go-cmp style', async () => {
     const p = await create(claim());
     const s = await statusOf(() => update({ ...p, spec: { ...p.spec, accessModes: ['ReadWriteMany'] } }));

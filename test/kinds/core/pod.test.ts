@@ -711,6 +711,20 @@ describe('Pod update', () => {
     expect(labelled.status).toEqual({ phase: 'Pending', qosClass: 'BestEffort' });
   });
 
+  it('takes an empty map or list for an absent one, as semantic equality does', async () => {
+    const created = await pods().create(pod(), NS);
+    const patched = await pods().patch('x', { spec: { nodeSelector: {}, imagePullSecrets: [] } }, { type: 'merge', namespace: 'default' });
+    expect(patched.metadata!.generation).toBe(1);
+    const put = await pods().update({ ...patched, spec: { ...patched.spec!, readinessGates: [], containers: [{ ...patched.spec!.containers[0]!, args: [] }] } }, NS);
+    expect(put.metadata!.generation).toBe(1);
+    // A map that is not empty is a change; so is an empty struct where a pointer was nil.
+    const s = await statusOf(() => pods().patch('x', { spec: { nodeSelector: { disk: 'ssd' } } }, { type: 'merge', namespace: 'default' }));
+    expect(s.message).toContain('+ \tNodeSelector: {"disk":"ssd"},');
+    const t = await statusOf(() => pods().patch('x', { spec: { dnsConfig: {} } }, { type: 'merge', namespace: 'default' }));
+    expect(t.message?.startsWith(`Pod "x" is invalid: ${FORBIDDEN_PREFIX}`)).toBe(true);
+    expect((await pods().get('x', NS)).spec!.containers[0]!.image).toBe(created.spec!.containers[0]!.image);
+  });
+
   it('forbids other spec changes with the Kubernetes message', async () => {
     const created = await pods().create(pod(), NS);
     const s = await statusOf(() => pods().update({ ...created, spec: { ...created.spec!, restartPolicy: 'Never' } }, NS));

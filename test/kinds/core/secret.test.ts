@@ -228,6 +228,14 @@ describe('Secret updates', () => {
     expect(same.data).toEqual({ a: b64('1') });
   });
 
+  it('tells an empty data from an absent one on an immutable Secret, as reflect.DeepEqual does', async () => {
+    const s = await create({ metadata: { name: 'bare' }, immutable: true });
+    const err = await statusOf(() => update({ ...s, data: {} }));
+    expect(err.message).toBe('Secret "bare" is invalid: data: Forbidden: field is immutable when `immutable` is set');
+    const same = await update({ ...s, metadata: { ...s.metadata, labels: { a: 'b' } } });
+    expect(same.metadata?.labels).toEqual({ a: 'b' });
+  });
+
   it('validates type rules on update too', async () => {
     const s = await create({ metadata: { name: 'b' }, type: 'kubernetes.io/basic-auth', stringData: { username: 'u' } });
     const err = await statusOf(() => update({ ...s, data: {} }));

@@ -118,6 +118,17 @@ describe('ResourcePoolStatusRequest', () => {
     await rpsrs().delete('req');
   });
 
+  it('takes an empty list for an absent one when comparing a set status', async () => {
+    const created = await rpsrs().create(req());
+    const status = { poolCount: 0, conditions: [cond('Complete')] };
+    const done = await rpsrs().updateStatus({ ...created, status } as ResourcePoolStatusRequest);
+    const same = await rpsrs().updateStatus({ ...done, status: { ...status, pools: [] } } as ResourcePoolStatusRequest);
+    expect(same.status?.poolCount).toBe(0);
+    await invalid(() => rpsrs().updateStatus({ ...same, status: { ...status, pools: [pool()] } } as ResourcePoolStatusRequest), [
+      { field: 'status', message: 'Invalid value: null: field is immutable' },
+    ]);
+  });
+
   it('requires poolCount ≥ 0 and a Complete or Failed condition', async () => {
     await invalid(await withStatus({ conditions: [cond('Failed')] }), [{ field: 'status.poolCount', message: 'Required value' }]);
     await rpsrs().delete('req');

@@ -163,6 +163,15 @@ describe('CompositePodGroup', () => {
     expect((await cpgs().get('g', { namespace: 'default' })).spec).toEqual(cpg.spec);
   });
 
+  it('takes an empty topology list for an absent one, but not an empty schedulingConstraints for a nil one', async () => {
+    const cpg = await create('g', spec({ schedulingConstraints: {} }));
+    const same = await cpgs().update({ ...cpg, spec: { ...cpg.spec, schedulingConstraints: { topology: [] } } });
+    expect(same.spec.schedulingConstraints?.topology ?? []).toEqual([]);
+    const bare = await create('bare', spec());
+    const s = await statusOf(() => cpgs().update({ ...bare, spec: { ...bare.spec, schedulingConstraints: {} } }));
+    expect(s.message).toBe('CompositePodGroup.scheduling.k8s.io "bare" is invalid: spec.schedulingConstraints: Invalid value: null: field is immutable');
+  });
+
   it('rejects unsetting a field or a merge patch of the spec as immutable, and accepts metadata changes', async () => {
     const cpg = await create('g', spec({ priority: 5 }));
     const { priority: _dropped, ...withoutPriority } = cpg.spec;

@@ -5,13 +5,13 @@
  * not validated here (only its labels and annotations): pods are validated when they are created.
  */
 import { child, fieldError, index, type FieldError } from '../../../api/field-errors.js';
-import { jsonEqual } from '../../../api/write-steps.js';
 import { validateAnnotations, validateLabels, validateNonnegativeField } from '../../../schema/validation/object-meta.js';
 import { labelSelectorFromObject, SelectorParseError, type LabelSelector } from '../../../selectors/label-selector.js';
-import type { RollingUpdateStatefulSetStrategy, StatefulSet, StatefulSetSpec, StatefulSetStatus } from '../../types/apps-v1.js';
+import { StatefulSet as StatefulSetSchema, type RollingUpdateStatefulSetStrategy, type StatefulSet, type StatefulSetSpec, type StatefulSetStatus } from '../../types/apps-v1.js';
 import type { Pod } from '../../types/core-v1.js';
 import { podAnnotationErrors } from '../../core/pod/validation.js';
 import { validateLabelSelector } from '../../core/shared/label-selector-validation.js';
+import { fieldNode, semanticEqual } from '../../core/shared/semantic-equal.js';
 
 /** `IsValidPercent`'s message. */
 const PERCENT_MSG = "a valid percent string must be a numeric string followed by an ending '%' (e.g. '1%',  or '93%', regex used for validation is '[0-9]+%')";
@@ -177,7 +177,8 @@ export function validateStatefulSetUpdate(sts: StatefulSet, old: Readonly<Statef
     delete next[f];
     delete prev[f];
   }
-  return jsonEqual(next, prev) ? [] : [fieldError.forbidden('spec', STATEFULSET_SPEC_FORBIDDEN)];
+  // apiequality.Semantic.DeepEqual: an empty list or map is the same as an absent one.
+  return semanticEqual(next, prev, fieldNode(StatefulSetSchema, 'spec')) ? [] : [fieldError.forbidden('spec', STATEFULSET_SPEC_FORBIDDEN)];
 }
 
 /** `ValidateStatefulSetStatus`. */

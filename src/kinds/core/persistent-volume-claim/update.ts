@@ -1,7 +1,8 @@
 /** `ValidatePersistentVolumeClaimUpdate` of Kubernetes v1.36: what may change in a claim. */
 import { fieldError, type FieldError } from '../../../api/field-errors.js';
-import { jsonEqual } from '../../../api/write-steps.js';
-import type { PersistentVolumeClaim, PersistentVolumeClaimSpec } from '../../types/core-v1.js';
+import type { StructuralNode } from '../../../schema/structural.js';
+import { PersistentVolumeClaim as PersistentVolumeClaimSchema, type PersistentVolumeClaim, type PersistentVolumeClaimSpec } from '../../types/core-v1.js';
+import { childNode, fieldNode, semanticEqual } from '../shared/semantic-equal.js';
 import { betaStorageClassAnnotation, storageRequest } from './rules.js';
 import { compareQuantities, parseQuantity } from '../../../schema/quantity.js';
 
@@ -20,19 +21,9 @@ const GO_SPEC_FIELDS: Record<string, string> = {
   volumeAttributesClassName: 'VolumeAttributesClassName',
 };
 
-/** Drops empty lists and maps: Kubernetes' semantic equality treats them as absent. */
-function semantic(value: unknown): unknown {
-  if (Array.isArray(value)) return value.length ? value.map(semantic) : undefined;
-  if (value && typeof value === 'object') {
-    const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) {
-      const s = semantic(v);
-      if (s !== undefined) out[k] = s;
-    }
-    return Object.keys(out).length ? out : undefined;
-  }
-  return value;
-}
+/** PersistentVolumeClaimSpec's structural schema, for `apiequality.Semantic.DeepEqual`. */
+let specNode: StructuralNode | undefined;
+const spec = (): StructuralNode | undefined => (specNode ??= fieldNode(PersistentVolumeClaimSchema, 'spec'));
 
 /**
  * A diff of two specs in the spirit of go-cmp's output (Kubernetes appends `cmp.Diff` to the
@@ -42,9 +33,9 @@ function specDiff(oldSpec: Record<string, unknown>, newSpec: Record<string, unkn
   const lines = ['  core.PersistentVolumeClaimSpec{'];
   let same = 0;
   for (const [field, goName] of Object.entries(GO_SPEC_FIELDS)) {
-    const a = semantic(oldSpec[field]);
-    const b = semantic(newSpec[field]);
-    if (jsonEqual(a, b)) {
+    const a = oldSpec[field];
+    const b = newSpec[field];
+    if (semanticEqual(a, b, childNode(spec(), field))) {
       same++;
       continue;
     }
@@ -99,7 +90,9 @@ export function validatePersistentVolumeClaimUpdate(pvc: PersistentVolumeClaim, 
       else newSpec.volumeAttributesClassName = oldSpec.volumeAttributesClassName;
     }
   }
-  if (!jsonEqual(semantic(newSpec), semantic(oldSpec))) {
+  // Semantic equality: an empty list or map equals an absent one; an empty struct (`selector: {}`)
+  // is not a nil pointer.
+  if (!semanticEqual(newSpec, oldSpec, spec())) {
     errors.push(fieldError.forbidden('spec', `${IMMUTABLE_SPEC_DETAIL}\n${specDiff(oldSpec, newSpec)}`));
   }
 

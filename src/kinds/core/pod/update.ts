@@ -6,7 +6,9 @@
  */
 import { child, fieldError, index, type FieldError } from '../../../api/field-errors.js';
 import { inclusiveRangeError } from '../../../schema/validation/names.js';
-import type { Container, NodeAffinity, NodeSelectorTerm, Pod, PodSpec, Toleration } from '../../types/core-v1.js';
+import type { StructuralNode } from '../../../schema/structural.js';
+import { Pod as PodSchema, type Container, type NodeAffinity, type NodeSelectorTerm, type Pod, type PodSpec, type Toleration } from '../../types/core-v1.js';
+import { childNode, fieldNode, semanticEqual } from '../shared/semantic-equal.js';
 import { tolerationErrors } from './scheduling.js';
 
 const INT32_MAX = 2147483647;
@@ -23,23 +25,13 @@ export const UPDATABLE_POD_SPEC_FIELDS = [
 /** The fixed part of the Forbidden message; Kubernetes appends a newline and the spec diff. */
 export const POD_UPDATE_FORBIDDEN_PREFIX = `pod updates may not change fields other than ${UPDATABLE_POD_SPEC_FIELDS.join(',')}`;
 
-/** Semantic equality of JSON values: an empty list equals an absent one, as `apiequality.Semantic` has it. */
-export function semanticEqual(a: unknown, b: unknown): boolean {
-  const empty = (v: unknown) => v === undefined || v === null || (Array.isArray(v) && v.length === 0);
-  if (empty(a) && empty(b)) return true;
-  if (a === b) return true;
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
-  if (Array.isArray(a) !== Array.isArray(b)) return false;
-  if (Array.isArray(a)) {
-    const bb = b as unknown[];
-    return a.length === bb.length && a.every((x, i) => semanticEqual(x, bb[i]));
-  }
-  const ao = a as Record<string, unknown>;
-  const bo = b as Record<string, unknown>;
-  const keys = new Set([...Object.keys(ao), ...Object.keys(bo)]);
-  for (const k of keys) if (!semanticEqual(ao[k], bo[k])) return false;
-  return true;
-}
+/** The structural schema of PodSpec and the parts the update rule compares on their own. */
+let podSpecNode: StructuralNode | undefined;
+const specNode = (): StructuralNode | undefined => (podSpecNode ??= fieldNode(PodSchema, 'spec'));
+const nodeOf = (...path: string[]) => childNode(specNode(), ...path);
+
+/** `apiequality.Semantic.DeepEqual` of two parts of a PodSpec at `path` (an empty map or list equals an absent one). */
+const same = (a: unknown, b: unknown, ...path: string[]) => semanticEqual(a, b, nodeOf(...path));
 
 /** `ValidateContainerUpdates`: same number of containers, images present and trimmed. */
 function containerUpdateErrors(next: Container[], old: Container[], path: string): { errors: FieldError[]; stop: boolean } {
@@ -69,8 +61,8 @@ function onlyAdditions(next: NodeSelectorTerm, old: NodeSelectorTerm): boolean {
   const newExpr = next.matchExpressions ?? [];
   const newFields = next.matchFields ?? [];
   if (oldExpr.length === 0 && oldFields.length === 0 && (newExpr.length > 0 || newFields.length > 0)) return false;
-  if (oldExpr.length > 0 && (newExpr.length < oldExpr.length || !semanticEqual(newExpr.slice(0, oldExpr.length), oldExpr))) return false;
-  if (oldFields.length > 0 && (newFields.length < oldFields.length || !semanticEqual(newFields.slice(0, oldFields.length), oldFields))) return false;
+  if (oldExpr.length > 0 && (newExpr.length < oldExpr.length || !same(newExpr.slice(0, oldExpr.length), oldExpr, 'affinity', 'nodeAffinity', 'requiredDuringSchedulingIgnoredDuringExecution', 'nodeSelectorTerms', '[]', 'matchExpressions'))) return false;
+  if (oldFields.length > 0 && (newFields.length < oldFields.length || !same(newFields.slice(0, oldFields.length), oldFields, 'affinity', 'nodeAffinity', 'requiredDuringSchedulingIgnoredDuringExecution', 'nodeSelectorTerms', '[]', 'matchFields'))) return false;
   return true;
 }
 
@@ -115,7 +107,7 @@ export function validatePodUpdate(pod: Pod, oldPod: Readonly<Pod>): FieldError[]
   (spec.schedulingGates ?? []).forEach((g, i) => {
     if (!oldGates.has(g.name)) errs.push(fieldError.forbidden(child(index('spec.schedulingGates', i), 'name'), `only deletion is allowed, but found new scheduling gate '${g.name}'`));
   });
-  if (semanticEqual(spec, old)) return errs;
+  if (same(spec, old)) return errs;
 
   // Munge what may change back to the old values; anything left over is forbidden.
   const munged: PodSpec = structuredClone(spec);
@@ -126,7 +118,7 @@ export function validatePodUpdate(pod: Pod, oldPod: Readonly<Pod>): FieldError[]
   setOrDelete(munged, 'tolerations', old.tolerations);
   if ((old.terminationGracePeriodSeconds ?? 0) < 0 && munged.terminationGracePeriodSeconds === 1) munged.terminationGracePeriodSeconds = old.terminationGracePeriodSeconds;
   if (old.schedulingGates?.length) {
-    if (!semanticEqual(munged.nodeSelector, old.nodeSelector)) {
+    if (!same(munged.nodeSelector, old.nodeSelector, 'nodeSelector')) {
       for (const [k, v] of Object.entries(old.nodeSelector ?? {})) {
         if (munged.nodeSelector?.[k] !== v) {
           errs.push(fieldError.invalid('spec.nodeSelector', munged.nodeSelector ?? null, 'only additions to spec.nodeSelector are allowed (no mutations or deletions)'));
@@ -137,14 +129,14 @@ export function validatePodUpdate(pod: Pod, oldPod: Readonly<Pod>): FieldError[]
     }
     const oldNA = old.affinity?.nodeAffinity;
     const newNA = munged.affinity?.nodeAffinity;
-    if (!semanticEqual(oldNA, newNA)) {
+    if (!same(oldNA, newNA, 'affinity', 'nodeAffinity')) {
       errs.push(...nodeAffinityMutationErrors('spec.affinity.nodeAffinity', newNA, oldNA));
       if (!munged.affinity && oldNA) munged.affinity = { nodeAffinity: oldNA };
       else if (munged.affinity && !old.affinity && !munged.affinity.podAffinity && !munged.affinity.podAntiAffinity) delete munged.affinity;
       else if (munged.affinity) setOrDelete(munged.affinity, 'nodeAffinity', oldNA);
     }
   }
-  if (!semanticEqual(munged, old)) {
+  if (!same(munged, old)) {
     errs.push(fieldError.forbidden('spec', `${POD_UPDATE_FORBIDDEN_PREFIX}\n${specDiff(old, munged)}`));
   }
   return errs;
@@ -181,7 +173,7 @@ export function specDiff(old: PodSpec, next: PodSpec): string {
   for (const f of fields) {
     const a = (old as Record<string, unknown>)[f];
     const b = (next as Record<string, unknown>)[f];
-    if (semanticEqual(a, b)) {
+    if (same(a, b, f)) {
       identical++;
       continue;
     }

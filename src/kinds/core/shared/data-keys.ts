@@ -46,28 +46,46 @@ export function bagsDiffer(a: Readonly<Record<string, string>> | undefined, b: R
   return ak.some((k) => !Object.prototype.hasOwnProperty.call(b ?? {}, k) || a![k] !== b![k]);
 }
 
+/**
+ * The working objects whose bags a request sent as `{}`: Go decodes those to empty maps that are
+ * not nil, which `reflect.DeepEqual` tells from the nil map of a stored object (Kubernetes never
+ * stores an empty map), even after {@link dropEmptyBag} took them out.
+ */
+const sentEmpty = new WeakMap<object, Set<string>>();
+
 /** Drops a bag that is empty: Kubernetes never serializes an empty map (`omitempty`). */
-export function dropEmptyBag<T extends object>(obj: T, field: keyof T): void {
+export function dropEmptyBag<T extends object>(obj: T, field: keyof T & string): void {
   const bag = obj[field];
-  if (bag && typeof bag === 'object' && Object.keys(bag).length === 0) delete obj[field];
+  if (bag && typeof bag === 'object' && Object.keys(bag).length === 0) {
+    delete obj[field];
+    const fields = sentEmpty.get(obj) ?? new Set<string>();
+    fields.add(field);
+    sentEmpty.set(obj, fields);
+  }
 }
 
 /**
  * The `immutable` rules of an update: once set, `immutable` stays true and the named bags may not
- * change. Returns nothing when the old object was not immutable.
+ * change. Returns nothing when the old object was not immutable. Kubernetes compares the bags with
+ * `reflect.DeepEqual`, so an empty bag the request sent differs from an absent stored one, except
+ * for the bags in `defaulted` (a ConfigMap's `data`, which decoding defaults to an empty map on
+ * both sides).
  */
 export function validateImmutableBags<T extends { immutable?: boolean }>(
   obj: Readonly<T>,
   old: Readonly<T>,
   bags: readonly (keyof T & string)[],
+  defaulted: readonly (keyof T & string)[] = [],
 ): FieldError[] {
   if (old.immutable !== true) return [];
   const errors: FieldError[] = [];
   if (obj.immutable !== true) errors.push(fieldError.forbidden('immutable', IMMUTABLE_SET_DETAIL));
+  const emptied = sentEmpty.get(obj);
   for (const bag of bags) {
     const a = obj[bag] as Readonly<Record<string, string>> | undefined;
     const b = old[bag] as Readonly<Record<string, string>> | undefined;
-    if (bagsDiffer(a, b)) errors.push(fieldError.forbidden(bag, IMMUTABLE_SET_DETAIL));
+    const emptyNotNil = !!emptied?.has(bag) && !defaulted.includes(bag) && Object.keys(b ?? {}).length === 0;
+    if (emptyNotNil || bagsDiffer(a, b)) errors.push(fieldError.forbidden(bag, IMMUTABLE_SET_DETAIL));
   }
   return errors;
 }

@@ -3,8 +3,9 @@
  * update rules use to decide whether something changed. Go compares decoded structs, so what
  * counts as "the same" follows Go's types, read here from the kind's structural schema:
  * - a map or list that is empty equals an absent one (the forked `reflect.DeepEqual` behind
- *   `Semantic` treats a nil and an empty map or slice as equal);
- * - quantities compare by value (`Quantity.Cmp`), so `1000m` equals `1`;
+ *   `Semantic` treats a nil and an empty map or slice as equal), and so does an empty `[]byte`
+ *   (a base64 string, `format: byte`);
+ * - quantities compare by value (`Quantity.Cmp`), so `1000m` equals `1`, and times as instants;
  * - an absent struct is a nil pointer and differs from `{}`, an absent scalar from its zero
  *   value (optional struct and scalar fields are pointers in most Kubernetes types). The schema
  *   does not say which fields are not pointers (`hostNetwork`), so for those `false` and absent
@@ -58,6 +59,10 @@ export function semanticEqual(a: unknown, b: unknown, node?: StructuralNode): bo
       if (node.quantity) return quantityEqual(a, b);
       return a === b;
     case 'string':
+      if (node.format === 'byte' && !a && !b) return true;
+      // metav1.Time and MicroTime compare as instants (`a.UTC() == b.UTC()`).
+      if (node.format === 'date-time' && typeof a === 'string' && typeof b === 'string') return sameInstant(a, b);
+      return a === b;
     case 'integer':
     case 'number':
     case 'boolean':
@@ -65,6 +70,18 @@ export function semanticEqual(a: unknown, b: unknown, node?: StructuralNode): bo
     default:
       return schemalessEqual(a, b);
   }
+}
+
+function sameInstant(a: string, b: string): boolean {
+  const ta = Date.parse(a);
+  const tb = Date.parse(b);
+  return Number.isNaN(ta) || Number.isNaN(tb) ? a === b : ta === tb && fraction(a) === fraction(b);
+}
+
+/** The sub-millisecond digits of a timestamp (Date keeps milliseconds only; MicroTime has microseconds). */
+function fraction(t: string): string {
+  const m = /\.(\d+)/.exec(t);
+  return (m?.[1] ?? '').padEnd(9, '0').slice(3).replace(/0+$/, '');
 }
 
 function isPlainObject(v: unknown): v is Record<string, unknown> {
@@ -82,10 +99,21 @@ function schemalessEqual(a: unknown, b: unknown): boolean {
   return sameKeysEqual(a, b, () => undefined);
 }
 
-/** The structural node of a top-level field (`spec`) of a kind's schema. */
-export function fieldNode(schema: z.ZodType, field: string): StructuralNode | undefined {
-  const root = structuralOf(schema);
-  return root.type === 'object' ? root.properties.get(field) : undefined;
+/** The structural node of a field of a kind's schema, e.g. `fieldNode(Pod, 'spec')` for PodSpec. */
+export function fieldNode(schema: z.ZodType, ...path: string[]): StructuralNode | undefined {
+  return childNode(structuralOf(schema), ...path);
+}
+
+/** The structural node below `node` at `path` (struct fields; `[]` steps into list items, `{}` into map values). */
+export function childNode(node: StructuralNode | undefined, ...path: string[]): StructuralNode | undefined {
+  let at = node;
+  for (const step of path) {
+    if (!at) return undefined;
+    if (step === '[]') at = at.type === 'array' ? at.items : undefined;
+    else if (step === '{}') at = at.type === 'map' ? at.values : undefined;
+    else at = at.type === 'object' ? at.properties.get(step) : undefined;
+  }
+  return at;
 }
 
 /**

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { fieldNode, semanticEqual } from '../../../../src/kinds/core/shared/semantic-equal.js';
 import { Pod } from '../../../../src/kinds/types/core-v1.js';
+import { PodCertificateRequestSchema } from '../../../../src/kinds/certificates/pod-certificate-request.js';
 
 const podSpec = fieldNode(Pod, 'spec');
 const spec = (over: Record<string, unknown> = {}) => ({ containers: [{ name: 'c', image: 'nginx' }], ...over });
@@ -22,6 +23,15 @@ describe('semanticEqual (apiequality.Semantic.DeepEqual over JSON)', () => {
     const withSecurity = (securityContext?: object) => spec({ containers: [{ name: 'c', image: 'nginx', ...(securityContext ? { securityContext } : {}) }] });
     expect(semanticEqual(withSecurity({}), withSecurity(), podSpec)).toBe(false);
     expect(semanticEqual(spec({ automountServiceAccountToken: false }), spec(), podSpec)).toBe(false);
+  });
+
+  it('takes an empty []byte for an absent one and compares times as instants', () => {
+    const bytes = fieldNode(PodCertificateRequestSchema, 'spec');
+    expect(semanticEqual({ podName: 'p', stubPKCS10Request: '' }, { podName: 'p' }, bytes)).toBe(true);
+    expect(semanticEqual({ podName: 'p', stubPKCS10Request: 'AA==' }, { podName: 'p' }, bytes)).toBe(false);
+    const status = fieldNode(PodCertificateRequestSchema, 'status');
+    expect(semanticEqual({ notAfter: '2026-01-01T01:00:00+01:00' }, { notAfter: '2026-01-01T00:00:00Z' }, status)).toBe(true);
+    expect(semanticEqual({ notAfter: '2026-01-01T00:00:01Z' }, { notAfter: '2026-01-01T00:00:00Z' }, status)).toBe(false);
   });
 
   it('without a schema, only takes an empty list for an absent one', () => {
