@@ -293,6 +293,22 @@ describe('Service validation', () => {
     ]);
   });
 
+  it('takes a missing port for 0 (a plain int32 in Go), on create, PUT and a patch that removes it', async () => {
+    const noPort = { protocol: 'TCP', targetPort: 80 } as NonNullable<NonNullable<Service['spec']>['ports']>[number];
+    const message = 'Service "web" is invalid: spec.ports[0].port: Invalid value: 0: must be between 1 and 65535, inclusive';
+    expect(await causes(web({ ports: [noPort] }))).toEqual(['spec.ports[0].port: Invalid value: 0: must be between 1 and 65535, inclusive']);
+    expect(await causes(web({ ports: [{ protocol: 'TCP' } as typeof noPort] }))).toEqual([
+      'spec.ports[0].port: Invalid value: 0: must be between 1 and 65535, inclusive',
+      'spec.ports[0].targetPort: Invalid value: 0: must be between 1 and 65535, inclusive',
+    ]);
+    const svc = await create(web());
+    const put = await statusOf(() => update({ ...svc, spec: { ...svc.spec, ports: [noPort] } }));
+    expect(put).toMatchObject({ code: 422, message });
+    const patched = await statusOf(() => services().patch('web', [{ op: 'remove', path: '/spec/ports/0/port' }], { type: 'json', namespace: 'default' }));
+    expect(patched).toMatchObject({ code: 422, message });
+    expect((await services().get('web', { namespace: 'default' })).spec?.ports).toEqual(svc.spec?.ports);
+  });
+
   it('checks type, session affinity, selector and traffic policies', async () => {
     expect(await causes(web({ type: 'Magic' }))).toEqual(['spec.type: Unsupported value: "Magic": supported values: "ClusterIP", "ExternalName", "LoadBalancer", "NodePort"']);
     expect(await causes(web({ sessionAffinity: 'Sticky' }))).toEqual(['spec.sessionAffinity: Unsupported value: "Sticky": supported values: "ClientIP", "None"']);

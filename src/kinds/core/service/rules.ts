@@ -45,8 +45,9 @@ function validatePort(sp: ServicePort, requireName: boolean, names: Set<string>,
     if (names.has(name)) errors.push(fieldError.duplicate(child(path, 'name'), name));
     else names.add(name);
   }
-  // A missing port is reported by the engine (the schema requires it).
-  if (sp.port !== undefined) for (const msg of portNumErrors(sp.port)) errors.push(fieldError.invalid(child(path, 'port'), sp.port, msg));
+  // `port` is a plain int32 in Go: a missing one is 0, which is out of range.
+  const port = sp.port ?? 0;
+  for (const msg of portNumErrors(port)) errors.push(fieldError.invalid(child(path, 'port'), port, msg));
   const protocol = sp.protocol ?? '';
   if (protocol === '') errors.push(fieldError.required(child(path, 'protocol')));
   else if (!SUPPORTED_PROTOCOLS.includes(protocol)) errors.push(fieldError.notSupported(child(path, 'protocol'), protocol, SUPPORTED_PROTOCOLS));
