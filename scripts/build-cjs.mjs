@@ -12,6 +12,7 @@
  * - `dist/cjs/package.json` says `"type": "commonjs"`, so the `.d.ts` files copied from the ES
  *   build describe CommonJS modules to TypeScript (`moduleResolution: node16`), not ES ones.
  *
+ * `import.meta` and top-level await, which CommonJS has no equivalent for, fail the build.
  * `--dist DIR` builds from and into another directory than dist/ (the packaging test builds a
  * throwaway copy).
  */
@@ -64,7 +65,17 @@ const keepModuleGraph = {
 };
 
 rmSync(out, { recursive: true, force: true });
-const common = { platform: 'node', target: 'node20', format: 'cjs', logLevel: 'warning', absWorkingDir: root, sourcemap: true };
+// `import.meta` has no CommonJS equivalent (esbuild would leave it empty): a failed build, not a broken one.
+// Top-level await fails the CommonJS build by itself.
+const common = {
+  platform: 'node',
+  target: 'node20',
+  format: 'cjs',
+  logLevel: 'warning',
+  logOverride: { 'empty-import-meta': 'error' },
+  absWorkingDir: root,
+  sourcemap: true,
+};
 await build({
   ...common,
   entryPoints: filesUnder(src, (name) => name.endsWith('.ts') && !name.endsWith('.d.ts')),
