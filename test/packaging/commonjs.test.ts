@@ -220,7 +220,7 @@ describe('the packed package', () => {
   });
 
   it('Jest with its default configuration requires it', async () => {
-    const r = await run(process.execPath, [join(modules, 'jest/bin/jest.js'), '--ci', '--json', '--watchman=false'], app);
+    const r = await run(process.execPath, [join(modules, 'jest/bin/jest.js'), '--ci', '--json', '--watchman=false', `--cacheDirectory=${join(tmp, 'jest-cache')}`], app);
     const report = JSON.parse(r.stdout) as { numPassedTests: number; numFailedTests: number; testResults: { message: string }[] };
     expect(report.testResults.map((t) => t.message).join('\n')).toBe('');
     expect(report).toMatchObject({ numPassedTests: 2, numFailedTests: 0 });
