@@ -148,6 +148,12 @@ describe('Pod defaults on create', () => {
     expect(created.spec!.containers.map((c) => c.imagePullPolicy)).toEqual(cases.map(([, policy]) => policy));
   });
 
+  it('copies a limit named like an Object.prototype member into requests too, so both are reported', async () => {
+    const limits = JSON.parse('{"constructor":"1"}') as Record<string, string>;
+    const s = await statusOf(() => pods().create(pod((p) => (p.spec!.containers[0]!.resources = { limits })), NS));
+    expect(s.details?.causes?.map((c) => c.field)).toEqual(['spec.containers[0].resources.limits[constructor]', 'spec.containers[0].resources.requests[constructor]']);
+  });
+
   it('defaults requests from limits, canonicalizes quantities and computes the QoS class', async () => {
     const guaranteed = await pods().create(
       pod((p) => (p.spec!.containers[0]!.resources = { limits: { cpu: '0.5', memory: '1024Mi' } })),

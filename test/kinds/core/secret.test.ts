@@ -62,6 +62,16 @@ describe('Secret defaults', () => {
     expect(await secrets().get('a', { namespace: 'default' })).not.toHaveProperty('stringData');
   });
 
+  it('folds stringData keys named like Object.prototype members (__proto__, constructor) as ordinary keys', async () => {
+    const stringData = JSON.parse('{"__proto__":"p","constructor":"c"}') as Record<string, string>;
+    const s = await create({ metadata: { name: 'a' }, stringData });
+    expect(Object.keys(s.data ?? {}).sort()).toEqual(['__proto__', 'constructor']);
+    expect(Object.getOwnPropertyDescriptor(s.data, '__proto__')?.value).toBe(b64('p'));
+    const stored = await secrets().get('a', { namespace: 'default' });
+    expect(Object.getOwnPropertyDescriptor(stored.data, '__proto__')?.value).toBe(b64('p'));
+    expect(stored.data?.constructor).toBe(b64('c'));
+  });
+
   it('does not serialize an empty data map', async () => {
     const s = await create({ metadata: { name: 'a' }, data: {}, stringData: {} });
     expect(s).not.toHaveProperty('data');

@@ -8,6 +8,7 @@
 import type { Container, EphemeralContainer, Pod, PodSpec, PodTemplateSpec, Probe, ResourceRequirements, Volume } from '../../types/core-v1.js';
 import type { Quantity } from '../../../schema/quantity.js';
 import { normalizeQuantity, normalizeResourceList, quantityText, quantityValue } from '../shared/resource-lists.js';
+import { hasOwn, setOwn } from '../../../util/own.js';
 
 type AnyContainer = Container | EphemeralContainer;
 
@@ -77,7 +78,7 @@ function defaultLimitsToRequests(containers: Container[]): void {
     const limits = c.resources?.limits;
     if (!limits) continue;
     const requests = (c.resources!.requests ??= {});
-    for (const [name, value] of Object.entries(limits)) if (!(name in requests)) requests[name] = value;
+    for (const [name, value] of Object.entries(limits)) if (!hasOwn(requests, name)) setOwn(requests, name, value);
   }
 }
 
@@ -122,7 +123,7 @@ function defaultPodLevelResources(spec: PodSpec): void {
   if (Object.keys(resources.limits ?? {}).length > 0 || Object.keys(resources.requests ?? {}).length > 0) {
     const limits = { ...resources.limits };
     for (const [name, q] of aggregate(spec, (r) => r?.limits)) {
-      if (!name.startsWith('hugepages-') || name in (resources.requests ?? {}) || name in limits) continue;
+      if (!name.startsWith('hugepages-') || hasOwn(resources.requests ?? {}, name) || hasOwn(limits, name)) continue;
       limits[name] = quantityText(q);
     }
     if (Object.keys(limits).length > 0) resources.limits = limits;
@@ -130,9 +131,9 @@ function defaultPodLevelResources(spec: PodSpec): void {
   if (Object.keys(resources.limits ?? {}).length === 0) return;
   const requests = { ...resources.requests };
   for (const [name, q] of aggregate(spec, (r) => r?.requests)) {
-    if (!(name in requests) && POD_LEVEL_RESOURCES(name) && OVERCOMMITTABLE(name)) requests[name] = quantityText(q);
+    if (!hasOwn(requests, name) && POD_LEVEL_RESOURCES(name) && OVERCOMMITTABLE(name)) setOwn(requests, name, quantityText(q));
   }
-  for (const [name, value] of Object.entries(resources.limits ?? {})) if (!(name in requests) && POD_LEVEL_RESOURCES(name)) requests[name] = value;
+  for (const [name, value] of Object.entries(resources.limits ?? {})) if (!hasOwn(requests, name) && POD_LEVEL_RESOURCES(name)) setOwn(requests, name, value);
   if (Object.keys(requests).length > 0) resources.requests = requests;
 }
 

@@ -7,6 +7,7 @@ import type { Secret } from '../../types/core-v1.js';
 import { bagSize, MAX_DATA_SIZE, validateDataKeys, validateImmutableBags } from '../shared/data-keys.js';
 import { goUnmarshalObjectError } from '../shared/go-json-check.js';
 import { x509KeyPairError } from './tls.js';
+import { setOwn } from '../../../util/own.js';
 
 /** `core.SecretTypeOpaque`, the default type. */
 export const SECRET_TYPE_OPAQUE = 'Opaque';
@@ -30,7 +31,7 @@ export function secretTypes(reservedDomain: string) {
 export function foldStringData(secret: Secret): void {
   if (secret.stringData === undefined) return;
   const data = { ...secret.data };
-  for (const [k, v] of Object.entries(secret.stringData)) data[k] = Buffer.from(v, 'utf8').toString('base64');
+  for (const [k, v] of Object.entries(secret.stringData)) setOwn(data, k, Buffer.from(v, 'utf8').toString('base64'));
   secret.data = data;
   delete secret.stringData;
 }
