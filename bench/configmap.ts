@@ -1,5 +1,5 @@
 /**
- * The ConfigMap every benchmark writes: about 1 KB of JSON as sent, so the figures of issue 7
+ * The ConfigMap every benchmark writes: about 1 KB of JSON as sent, so the figures
  * ("1 KB ConfigMaps") mean the same thing in every suite and in the load generator.
  */
 

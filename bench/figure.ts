@@ -24,7 +24,7 @@ export interface FigureResult {
   baseline: Summary;
   /** ours / baseline, per round. */
   ratio: Summary;
-  /** Issue 7's bound, if any. */
+  /** The figure's bound, if any. */
   target?: Target;
   /** Whether the median ratio meets the target; undefined without one. */
   met?: boolean;

@@ -1,5 +1,5 @@
 /**
- * `npm run bench`: every figure of issue 7, each measured beside its baseline in the same run, in
+ * `npm run bench`: every benchmark figure, each measured beside its baseline in the same run, in
  * interleaved rounds (shared machines drift), printed as a table of median [min–max] with the
  * ratio ours / baseline and its target. See docs/performance.md.
  *

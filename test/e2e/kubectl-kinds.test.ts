@@ -1,5 +1,5 @@
 /**
- * The spec's newer kinds through real kubectl 1.33 against `memkube serve` (a child process,
+ * The newer kinds through real kubectl 1.33 against `memkube serve` (a child process,
  * stopped by PID): discovery, create/apply from YAML at each kind's group and version, reads
  * through another version or group, and a 422 as kubectl prints it.
  */

@@ -134,7 +134,7 @@ const POLICY_RESOURCES = new Set(['mutatingadmissionpolicies', 'mutatingadmissio
 export const MATCHES_POLICY_KINDS_MSG = 'must not match MutatingAdmissionPolicy or MutatingAdmissionPolicyBinding resources';
 
 /**
- * The spec's rule (2.13) that a mutating policy cannot match the policy or binding kinds. Kubernetes
+ * memkube's rule that a mutating policy cannot match the policy or binding kinds. Kubernetes
  * accepts such a rule and only exempts these resources when admitting; memkube refuses a resource
  * rule that names one of them (or a subresource of one) under the `admissionregistration` group or
  * a `*` group, and a `*` resource under the `admissionregistration` group itself. A rule of `*`

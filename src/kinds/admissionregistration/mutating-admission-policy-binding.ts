@@ -36,7 +36,7 @@ function validateParamRef(pr: ParamRef, path: string): FieldError[] {
   return errors;
 }
 
-/** `validateMutatingAdmissionPolicyBindingSpec`, plus the spec's rule against matching policy kinds. */
+/** `validateMutatingAdmissionPolicyBindingSpec`, plus memkube's rule against matching policy kinds. */
 function validateSpec(binding: MutatingAdmissionPolicyBinding, ctx: KindContext): FieldError[] {
   const spec = binding.spec ?? {};
   const errors: FieldError[] = [];

@@ -16,7 +16,7 @@ const FAILURE_POLICIES = ['Fail', 'Ignore'];
 /** `reinvocationPolicy` values, sorted as Kubernetes lists them. */
 const REINVOCATION_POLICIES = ['IfNeeded', 'Never'];
 
-/** `validateMutatingAdmissionPolicySpec`, in Kubernetes' order, plus the spec's rule against matching policy kinds. */
+/** `validateMutatingAdmissionPolicySpec`, in Kubernetes' order, plus memkube's rule against matching policy kinds. */
 function validateSpec(policy: MutatingAdmissionPolicy, ctx: KindContext): FieldError[] {
   const spec = policy.spec ?? {};
   const path = 'spec';

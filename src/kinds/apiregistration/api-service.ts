@@ -34,7 +34,7 @@ function validateSpec(api: APIService): FieldError[] {
 
   const caBytes = spec.caBundle ? base64DecodedLength(spec.caBundle) : 0;
   const skip = spec.insecureSkipTLSVerify ?? false;
-  // Not checked by Kubernetes v1.36; the spec's "PEM CA bundle" (§2.7), see ./ca-bundle.ts.
+  // Not checked by Kubernetes v1.36; a PEM CA bundle, see ./ca-bundle.ts.
   errors.push(...validateCABundle(spec.caBundle, 'spec.caBundle'));
   const svc = spec.service;
   if (!svc) {
@@ -54,8 +54,8 @@ function validateStatus(api: APIService): FieldError[] {
   return (api.status?.conditions ?? []).flatMap((c, i) => {
     const errs: FieldError[] = [];
     if (!(CONDITION_STATUSES as readonly string[]).includes(c.status)) errs.push(fieldError.notSupported(`status.conditions[${i}].status`, c.status, CONDITION_STATUSES));
-    // Kubernetes v1.36 does not check an APIService condition's reason; the spec's "one-word
-    // CamelCase" (§2.7) is enforced with metav1.Condition's reason rule and message.
+    // Kubernetes v1.36 does not check an APIService condition's reason; memkube's "one-word
+    // CamelCase" is enforced with metav1.Condition's reason rule and message.
     if (c.reason) for (const m of conditionReasonErrors(c.reason)) errs.push(fieldError.invalid(`status.conditions[${i}].reason`, c.reason, m));
     return errs;
   });

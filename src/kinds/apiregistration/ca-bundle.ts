@@ -2,8 +2,8 @@
  * The `spec.caBundle` format rule of APIService: a PEM bundle of CA certificates.
  *
  * Kubernetes v1.36 itself does not check the bundle's content (a wrong bundle only fails later, when
- * the aggregator dials the service); memkube enforces the spec's "PEM CA bundle" (spec §2.7) at
- * write time, as issue 6 asks. The message is memkube's own wording: upstream has none for it.
+ * the aggregator dials the service); memkube enforces a PEM CA bundle at write time (a
+ * departure). The message is memkube's own wording: upstream has none for it.
  */
 import { fieldError, type FieldError } from '../../api/field-errors.js';
 import { fromBase64, pemDecode } from '../certificates/pki.js';

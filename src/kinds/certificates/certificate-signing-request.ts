@@ -195,8 +195,7 @@ function validateCSRUpdate(csr: Readonly<CertificateSigningRequest>, old: Readon
 export const CERTIFICATE_NOT_APPROVED_MSG = 'certificate can only be set once the request is approved';
 
 /**
- * The spec's issuance rule (section 2.3 `status.certificate` and the state table of section 3): a
- * certificate is set only once the request is Approved, and a Denied or Failed request stays
+ * memkube's issuance rule: a certificate is set only once the request is Approved, and a Denied or Failed request stays
  * without one. Kubernetes v1.36 does not check this (the signers do), so the messages are ours.
  * It runs on the conditions after the write, so a Failed condition added in the same /status
  * update counts.

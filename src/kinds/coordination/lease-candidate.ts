@@ -18,8 +18,8 @@ function validateLeaseCandidateSpec(lc: LeaseCandidate): FieldError[] {
   const spec: Partial<LeaseCandidate['spec']> = lc.spec ?? {};
   const errors: FieldError[] = [];
   if (!spec.leaseName) errors.push(fieldError.required('spec.leaseName'));
-  // "Same limits as Lease.name" (spec §2.6): Lease names are DNS subdomains (LeaseKind keeps the
-  // default name validator). Kubernetes v1.36 does not check leaseName's format; issue 6 asks for it.
+  // The same limits as a Lease's name: Lease names are DNS subdomains (LeaseKind keeps the default
+  // name validator). Kubernetes v1.36 does not check leaseName's format; memkube does (a departure).
   else for (const msg of isDNS1123Subdomain(spec.leaseName)) errors.push(fieldError.invalid('spec.leaseName', spec.leaseName, msg));
 
   let ev: SemVer | undefined;

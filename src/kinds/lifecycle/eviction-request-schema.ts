@@ -1,7 +1,7 @@
 /**
  * The zod schema of EvictionRequest (lifecycle/v1alpha1). The kind is not in the reference OpenAPI,
  * so it is declared here by hand in the generated types' style, with the field names of Kubernetes
- * v1.36 (spec §2.8).
+ * v1.36.
  */
 import { z } from 'zod';
 import { Condition, ObjectMeta } from '../types/meta-v1.js';

@@ -14,7 +14,7 @@ import type { EvictionRequest, EvictionRequestSpec, EvictionRequestStatus } from
 
 /** `spec.intent` values. */
 export const EVICTION_REQUEST_INTENTS = ['Eviction', 'Withdrawn'] as const;
-/** At most this many `status.conditions` (spec §8). */
+/** At most this many `status.conditions`. */
 export const MAX_EVICTION_REQUEST_CONDITIONS = 100;
 
 const SPEC = 'spec';
@@ -67,7 +67,7 @@ function validateIntent(spec: Partial<EvictionRequestSpec>, old: Partial<Evictio
   return (EVICTION_REQUEST_INTENTS as readonly string[]).includes(value) ? [] : [fieldError.notSupported(path, value, EVICTION_REQUEST_INTENTS)];
 }
 
-/** The spec rules, on create (`old` undefined) or on an update of the main resource. */
+/** The rules of the spec, on create (`old` undefined) or on an update of the main resource. */
 export function validateEvictionRequestSpec(er: EvictionRequest, old: Readonly<EvictionRequest> | undefined, ctx: KindContext): FieldError[] {
   const spec: Partial<EvictionRequestSpec> = er.spec ?? {};
   const oldSpec: Partial<EvictionRequestSpec> | undefined = old ? (old.spec ?? {}) : undefined;

@@ -1,8 +1,8 @@
 /**
  * The zod schema of ResourcePoolStatusRequest (resource/v1alpha3). The generated types
- * (../types/resource-v1alpha3.ts) lack what spec §2.11 adds (`spec.defaultPartitionTypeAttribute`,
+ * (../types/resource-v1alpha3.ts) lack newer fields (`spec.defaultPartitionTypeAttribute`,
  * `PoolStatus.partitionSummary` and `shareableSummary`); they are extended here, in the generated
- * style, and the spec's shape wins.
+ * style.
  */
 import { z } from 'zod';
 import { Condition, ObjectMeta } from '../types/meta-v1.js';
@@ -70,7 +70,7 @@ export const ResourcePoolStatusRequestStatus = GeneratedStatus.extend({
 }).meta({ id: `${ID}.ResourcePoolStatusRequestStatus` });
 export type ResourcePoolStatusRequestStatus = z.infer<typeof ResourcePoolStatusRequestStatus>;
 
-/** A ResourcePoolStatusRequest object; `metadata` is required (spec §2.11). */
+/** A ResourcePoolStatusRequest object; `metadata` is required. */
 export const ResourcePoolStatusRequest = z
   .object({
     apiVersion: z.string().optional(),

@@ -1,9 +1,9 @@
 /**
  * ResourcePoolStatusRequest rules. Kubernetes v1.36 checks the kind declaratively (the texts are
  * those of k8s.io/apimachinery/pkg/api/validate); its hand-written part keeps a status, once set,
- * unchanged and checks conditions with metav1 `ValidateConditions`. Marked "spec §2.11" below: rules
- * the spec states that Kubernetes leaves to its controller; memkube has no such controller, so it
- * holds whoever writes the status to them.
+ * unchanged and checks conditions with metav1 `ValidateConditions`. Marked "completed request"
+ * below: what a completed request looks like, which Kubernetes leaves to its controller; memkube
+ * has no such controller, so it holds whoever writes the status to them.
  */
 import { child, fieldError, index, type FieldError } from '../../api/field-errors.js';
 import { jsonEqual } from '../../api/write-steps.js';
@@ -37,7 +37,7 @@ import {
 export const DRA_RESOURCE_POOL_STATUS = 'DRAResourcePoolStatus';
 /** The gate of `spec.defaultPartitionTypeAttribute`. */
 export const DRA_PARTITIONABLE_DEVICES_TYPE = 'DRAPartitionableDevicesType';
-/** `spec.limit` default and bounds (spec §8). */
+/** `spec.limit` default and bounds. */
 export const RESOURCE_POOL_STATUS_REQUEST_LIMIT = { default: 100, min: 1, max: 1000 } as const;
 /** The condition types of a processed request. */
 export const COMPLETE = 'Complete';
@@ -50,7 +50,7 @@ const MAX_CONDITIONS = 10;
 const MAX_SUMMARY_ITEMS = 32;
 const MAX_VALIDATION_ERROR_BYTES = 256;
 
-/** The spec rules of a new request. */
+/** The rules of a new request's spec. */
 export function validateResourcePoolStatusRequestSpec(rpsr: ResourcePoolStatusRequest, ctx: KindContext): FieldError[] {
   const spec: Partial<ResourcePoolStatusRequestSpec> = rpsr.spec ?? {};
   const errs: FieldError[] = [];
@@ -73,7 +73,7 @@ export function validateResourcePoolStatusRequestSpec(rpsr: ResourcePoolStatusRe
 export function validateResourcePoolStatusRequestUpdate(rpsr: ResourcePoolStatusRequest, old: Readonly<ResourcePoolStatusRequest>): FieldError[] {
   const errs: FieldError[] = [];
   if (!semanticEqual(rpsr.spec ?? {}, old.spec ?? {}, fieldNode(ResourcePoolStatusRequestSchema, SPEC))) errs.push(fieldError.invalid(SPEC, null, IMMUTABLE_MSG));
-  // Spec §2.11: once status is set the whole object is immutable. Finalizers stay free so that a
+  // Completed request: once status is set the whole object is immutable. Finalizers stay free so that a
   // completed request can still be deleted.
   if (!isUnset(old.status)) {
     for (const f of ['labels', 'annotations'] as const) {
@@ -121,7 +121,7 @@ function validateShareableSummary(path: string, summary: Partial<ShareableSummar
     const item = index(capPath, i);
     if (!c.name) errs.push(fieldError.required(child(item, 'name')));
     for (const f of ['total', 'consumed', 'available'] as const) if (isUnset(c[f])) errs.push(fieldError.required(child(item, f)));
-    // Spec §2.11: available = total − consumed, never negative.
+    // Completed request: available = total − consumed, never negative.
     const [total, consumed, available] = [c.total, c.consumed, c.available].map((q) => (isUnset(q) ? undefined : parseQuantity(q)));
     if (total && consumed && available) {
       const diff = total.nanos - consumed.nanos;
@@ -151,7 +151,7 @@ function validatePool(path: string, pool: Partial<PoolStatus>): FieldError[] {
   }
   if (pool.partitionSummary && pool.partitionSummary.length) errs.push(...validatePartitionSummary(child(path, 'partitionSummary'), pool.partitionSummary));
   if (!isUnset(pool.shareableSummary)) errs.push(...validateShareableSummary(child(path, 'shareableSummary'), pool.shareableSummary));
-  // Spec §2.11: availableDevices = totalDevices − allocatedDevices − unavailableDevices.
+  // Completed request: availableDevices = totalDevices − allocatedDevices − unavailableDevices.
   const { totalDevices: t, allocatedDevices: a, availableDevices: v, unavailableDevices: u } = pool;
   if (!isUnset(t) && !isUnset(a) && !isUnset(v) && !isUnset(u) && t >= 0 && a >= 0 && v >= 0 && u >= 0 && v !== t - a - u) {
     errs.push(fieldError.invalid(child(path, 'availableDevices'), v, 'must equal totalDevices - allocatedDevices - unavailableDevices'));
@@ -169,7 +169,7 @@ function validatePools(status: Partial<ResourcePoolStatusRequestStatus>, limit: 
   const pools = status.pools ?? [];
   if (pools.length > MAX_POOLS) return [fieldError.tooMany(path, pools.length, MAX_POOLS)];
   const errs = pools.flatMap((p, i) => validatePool(index(path, i), p ?? {}));
-  // Spec §2.11: the first `spec.limit` matches, sorted by driver then pool name.
+  // Completed request: the first `spec.limit` matches, sorted by driver then pool name.
   if (limit !== undefined && pools.length > limit) errs.push(fieldError.tooMany(path, pools.length, limit));
   for (let i = 1; i < pools.length; i++) {
     if (poolOrder(pools[i - 1] ?? {}, pools[i] ?? {}) > 0) {
@@ -185,7 +185,7 @@ function validateConditions(status: Partial<ResourcePoolStatusRequestStatus>): F
   const conditions = status.conditions ?? [];
   if (conditions.length > MAX_CONDITIONS) return [fieldError.tooMany(path, conditions.length, MAX_CONDITIONS)];
   const errs = validateMetaConditions(conditions as MetaCondition[], path);
-  // Spec §2.11: one of Complete and Failed is always set when status is populated.
+  // Completed request: one of Complete and Failed is always set when status is populated.
   if (!conditions.some((c) => c?.type === COMPLETE || c?.type === FAILED)) {
     errs.push(fieldError.required(path, `must contain a condition of type "${COMPLETE}" or "${FAILED}"`));
   }

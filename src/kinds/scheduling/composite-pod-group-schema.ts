@@ -1,7 +1,7 @@
 /**
  * The zod schema of CompositePodGroup (scheduling/v1alpha3). The kind is not in the reference
  * OpenAPI, so it is declared here by hand in the generated types' style. Layout as Kubernetes v1.36,
- * except `disruptionMode`, which the spec (§2.9) makes the string `Single` or `All`.
+ * except `disruptionMode`, which memkube serves as the string `Single` or `All` (a departure).
  */
 import { z } from 'zod';
 import { Condition, ObjectMeta } from '../types/meta-v1.js';

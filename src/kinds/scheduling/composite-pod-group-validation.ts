@@ -14,7 +14,7 @@ export const COMPOSITE_POD_GROUP = 'CompositePodGroup';
 /** The feature gate of `spec.preemptionPolicy`. */
 export const POD_GROUP_PREEMPTION_POLICY = 'PodGroupPreemptionPolicy';
 
-/** `spec.disruptionMode` values (spec §2.9); `Single` is the default. */
+/** `spec.disruptionMode` values (memkube serves a string where upstream has a struct); `Single` is the default. */
 export const DISRUPTION_MODES = ['All', 'Single'] as const;
 /** `spec.preemptionPolicy` values; `PreemptLowerPriority` is the default. */
 export const PREEMPTION_POLICIES = ['Never', 'PreemptLowerPriority'] as const;
@@ -134,7 +134,7 @@ function stripUndefined<T extends object>(o: T): Partial<T> {
 
 /**
  * `/status`: valid metav1 Conditions (unique `type`), and `CompositePodGroupInitiallyScheduled`,
- * once True, stays True (spec §3: terminal). Kubernetes v1.36 documents that rule but has no
+ * once True, stays True (the condition is terminal). Kubernetes v1.36 documents that rule but has no
  * validation message for it; memkube rejects the change as Forbidden on the condition's status
  * (or on `status.conditions` when the condition is dropped).
  */

@@ -101,7 +101,7 @@ describe('APIService', () => {
     });
   });
 
-  describe('caBundle must be a PEM bundle of CERTIFICATE blocks (spec 2.7; not checked by Kubernetes itself)', () => {
+  describe('caBundle must be a PEM bundle of CERTIFICATE blocks (not checked by Kubernetes itself)', () => {
     const NOT_PEM = 'spec.caBundle: Invalid value: must be a PEM-encoded CA bundle';
     let realCA = '';
     let realPair = '';

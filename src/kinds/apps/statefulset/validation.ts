@@ -138,13 +138,12 @@ export function validateStatefulSetSpec(spec: StatefulSetSpec, reservedDomain: s
   return errs;
 }
 
-/** The message of a claim template no container mounts (the spec's rule; Kubernetes v1.36 has none). */
+/** The message of a claim template no container mounts (memkube's rule; Kubernetes v1.36 has none). */
 export const CLAIM_TEMPLATE_UNMOUNTED_MSG = 'must match the name of a volumeMount in the pod template';
 
 /**
  * Each `volumeClaimTemplates` entry is mounted by name in some container or init container of the
- * template. The spec (section 2.12, `volumeClaimTemplates`) asks for it; upstream leaves it
- * to a TODO, and a claim nobody mounts would only be found when pods run.
+ * template: memkube's rule (a departure); upstream leaves it to a TODO, and a claim nobody mounts would only be found when pods run.
  */
 function claimTemplateMountErrors(spec: StatefulSetSpec, path: string): FieldError[] {
   const claims = spec.volumeClaimTemplates ?? [];
