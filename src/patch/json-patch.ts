@@ -202,8 +202,22 @@ interface Imported {
 function importValue(doc: DocText, holder: object, slot: Slot, value: unknown): Imported {
   if (value === undefined) value = null;
   if (typeof value !== 'object' || value === null) return { value, raw: writtenText(holder, slot, value) };
+  const root = copyTree(value as Container, (src, k, item, dst) => doc.set(dst, k, item, writtenText(src, k, item)));
+  return { value: root, raw: undefined };
+}
+
+/**
+ * Copies a JSON tree iteratively (`__proto__`-safe; `undefined` members dropped, `undefined`
+ * elements made null), telling `onScalar` of every scalar with its holder in the source and in the
+ * copy, and `onContainer` of every object (its member names) and array (its length).
+ */
+function copyTree(
+  value: Container,
+  onScalar: (src: Container, k: Slot, item: unknown, dst: Container) => void,
+  onContainer?: (names: readonly string[] | undefined, length: number) => void,
+): Container {
   const root: Container = Array.isArray(value) ? [] : {};
-  const stack: Array<[Container, Container]> = [[value as Container, root]];
+  const stack: Array<[Container, Container]> = [[value, root]];
   while (stack.length) {
     const [src, dst] = stack.pop()!;
     const take = (k: Slot, item: unknown): void => {
@@ -213,13 +227,19 @@ function importValue(doc: DocText, holder: object, slot: Slot, value: unknown): 
         stack.push([item as Container, child]);
       } else {
         put(dst, k, item);
-        doc.set(dst, k, item, writtenText(src, k, item));
+        onScalar(src, k, item, dst);
       }
     };
-    if (Array.isArray(src)) src.forEach((item, i) => take(i, item === undefined ? null : item));
-    else for (const k of Object.keys(src)) if (src[k] !== undefined) take(k, src[k]);
+    if (Array.isArray(src)) {
+      onContainer?.(undefined, src.length);
+      src.forEach((item, i) => take(i, item === undefined ? null : item));
+    } else {
+      const keys = Object.keys(src).filter((k) => src[k] !== undefined);
+      onContainer?.(keys, keys.length);
+      for (const k of keys) take(k, src[k]);
+    }
   }
-  return { value: root, raw: undefined };
+  return root;
 }
 
 function put(c: Container, k: Slot, v: unknown): void {
@@ -237,34 +257,19 @@ function copyValue(doc: DocText, holder: object, slot: Slot, value: unknown): Im
     return { value, raw, size: Buffer.byteLength(raw, 'utf8') };
   }
   let size = 0;
-  const root: Container = Array.isArray(value) ? [] : {};
-  const stack: Array<[Container, Container]> = [[value as Container, root]];
-  while (stack.length) {
-    const [src, dst] = stack.pop()!;
-    const take = (k: Slot, item: unknown): void => {
-      if (typeof item === 'object' && item !== null) {
-        const child: Container = Array.isArray(item) ? [] : {};
-        put(dst, k, child);
-        stack.push([item as Container, child]);
-      } else {
-        const raw = escapeHtmlText(doc.text(src, k, item));
-        size += Buffer.byteLength(raw, 'utf8');
-        put(dst, k, item);
-        doc.set(dst, k, item, raw);
-      }
-    };
-    if (Array.isArray(src)) {
-      size += 2 + Math.max(0, src.length - 1);
-      src.forEach((item, i) => take(i, item === undefined ? null : item));
-    } else {
-      const keys = Object.keys(src).filter((k) => src[k] !== undefined);
-      size += 2 + Math.max(0, keys.length - 1) + keys.length;
-      for (const k of keys) {
-        size += Buffer.byteLength(goJsonString(k), 'utf8');
-        take(k, src[k]);
-      }
-    }
-  }
+  const root = copyTree(
+    value as Container,
+    (src, k, item, dst) => {
+      const raw = escapeHtmlText(doc.text(src, k, item));
+      size += Buffer.byteLength(raw, 'utf8');
+      doc.set(dst, k, item, raw);
+    },
+    (names, length) => {
+      // Brackets and commas, and for an object each member's name and colon.
+      size += 2 + Math.max(0, length - 1);
+      if (names) for (const k of names) size += 1 + Buffer.byteLength(goJsonString(k), 'utf8');
+    },
+  );
   return { value: root, raw: undefined, size };
 }
 

@@ -13,6 +13,7 @@ import { createFetchHandler } from '../../src/http/handler.js';
 import { listen, type Listening } from '../../src/http/listen.js';
 import { ConfigMapKind, NamespaceKind } from '../../src/kinds/index.js';
 import { testCluster } from '../support/cluster.js';
+import { patchMany } from '../support/patch-many.js';
 
 const RETENTION_MS = 60_000;
 
@@ -48,21 +49,6 @@ afterEach(async () => {
   await cluster.close();
 });
 
-/** Merge-patches one ConfigMap `count` times, 20 patches in flight (in-process); answers the resourceVersions written, in order. */
-async function patchMany(namespace: string, name: string, count: number): Promise<string[]> {
-  const configMaps = cluster.client.resource(ConfigMapKind);
-  const written: number[] = [];
-  let next = 0;
-  const worker = async () => {
-    while (next < count) {
-      const n = next++;
-      written.push(Number((await configMaps.patch(name, { data: { n: String(n) } }, { namespace, type: 'merge' })).metadata!.resourceVersion));
-    }
-  };
-  await Promise.all(Array.from({ length: 20 }, worker));
-  return written.sort((a, b) => a - b).map(String);
-}
-
 /** A raw client-node `Watch` that records what it sees. */
 async function record(path: string, resourceVersion: string) {
   const events: { type: string; rv?: string; code?: number; message?: string }[] = [];
@@ -82,7 +68,7 @@ describe('client-node from a stale resourceVersion', () => {
   it('Watch: from 1,100 changes back every change is replayed, in order; from a compacted one ERROR 410, then the end', async () => {
     await cluster.client.resource(NamespaceKind).create({ metadata: { name: 'stale' } });
     const created = await cluster.client.resource(ConfigMapKind).create({ metadata: { name: 'c', namespace: 'stale' } });
-    const patched = await patchMany('stale', 'c', 1100);
+    const patched = await patchMany(cluster, 'stale', 'c', 1100);
     const w = await record('/api/v1/namespaces/stale/configmaps', created.metadata!.resourceVersion!);
     await eventually(() => expect(w.events.length).toBeGreaterThanOrEqual(1100));
     expect(w.events).toEqual(patched.map((rv) => ({ type: 'MODIFIED', rv })));
@@ -103,7 +89,7 @@ describe('client-node from a stale resourceVersion', () => {
     await configMaps.create({ metadata: { name: 'kept', namespace: 'old-list' } });
     await configMaps.create({ metadata: { name: 'gone', namespace: 'old-list' } });
     const stale = await core.listNamespacedConfigMap({ namespace: 'old-list' });
-    await patchMany('old-list', 'kept', 1100);
+    await patchMany(cluster, 'old-list', 'kept', 1100);
     await configMaps.delete('gone', { namespace: 'old-list' });
     await configMaps.create({ metadata: { name: 'new', namespace: 'old-list' } });
 

@@ -11,6 +11,7 @@ import type { Listening } from '../../src/http/listen.js';
 import { ConfigMapKind, NamespaceKind } from '../../src/kinds/index.js';
 import { testCluster } from '../support/cluster.js';
 import { eventually, openWatch } from '../reliability/watch-stream.js';
+import { patchMany } from '../support/patch-many.js';
 
 let cluster: Cluster;
 let server: Listening;
@@ -23,27 +24,12 @@ afterEach(async () => {
   await cluster.close();
 });
 
-/** Merge-patches one ConfigMap `count` times, 20 patches in flight; answers the resourceVersions written, in order. */
-async function patchMany(namespace: string, name: string, count: number): Promise<string[]> {
-  const configMaps = cluster.client.resource(ConfigMapKind);
-  const written: number[] = [];
-  let next = 0;
-  const worker = async () => {
-    while (next < count) {
-      const n = next++;
-      written.push(Number((await configMaps.patch(name, { data: { n: String(n) } }, { namespace, type: 'merge' })).metadata!.resourceVersion));
-    }
-  };
-  await Promise.all(Array.from({ length: 20 }, worker));
-  return written.sort((a, b) => a - b).map(String);
-}
-
 describe('HTTP watch from an older resourceVersion', () => {
   it('replays every change after it on the wire, 1,000 or 1,100 changes back or from 1, then stays open for live changes', async () => {
     await cluster.client.resource(NamespaceKind).create({ metadata: { name: 'replay' } });
     const configMaps = cluster.client.resource(ConfigMapKind);
     const created = await configMaps.create({ metadata: { name: 'c', namespace: 'replay' } });
-    const patched = await patchMany('replay', 'c', 1100);
+    const patched = await patchMany(cluster, 'replay', 'c', 1100);
     const createdRv = created.metadata!.resourceVersion!;
     const cases: [string, string[]][] = [
       [patched[patched.length - 1001]!, patched.slice(-1000)],
