@@ -58,6 +58,7 @@ export {
   defineKind,
   type DeleteStrategy,
   type GenerationPolicy,
+  type Bivariant,
   type KindContext,
   type KindDeclaration,
   type KindDefinition,
@@ -85,6 +86,7 @@ export {
   type Storage,
   type StorageEvent,
   type StorageListOptions,
+  type LabelPair,
   type StorageListResult,
   type StoredObject,
   type StoredValue,
@@ -92,7 +94,7 @@ export {
 export * as kinds from './kinds/index.js';
 /** The zod schema of `metav1.ObjectMeta`, for declaring kinds of your own. */
 export { ObjectMeta as ObjectMetaSchema } from './kinds/types/meta-v1.js';
-export { parseJson, JsonSyntaxError, type ParsedJson } from './codec/json.js';
+export { parseJson, JsonSyntaxError, type ParsedJson, type ParseJsonOptions } from './codec/json.js';
 export { parseYamlDocuments, YamlSyntaxError, type ParsedYamlDocument } from './codec/yaml.js';
 export { createFetchHandler, kubeconfigFor, type FetchHandler, type FetchHandlerOptions, type HttpCluster, type ListenOptions, type Listening } from './http/index.js';
 /** The patch engines (JSON patch, merge patch, strategic merge patch, patch creation), as pure functions. */
