@@ -1,11 +1,12 @@
 /**
  * `createCluster`: wires the registry, storage, engine, controllers and clock into one cluster.
  */
-import { newUid, randomNameSuffix, type EngineContext } from './api/context.js';
+import { newUid, type EngineContext } from './api/context.js';
+import { randomNameSuffix } from './machinery/random-suffix.js';
 import { parseYamlDocuments, YamlSyntaxError } from './codec/yaml.js';
 import { handle } from './api/engine.js';
-import { ApiError, badRequest } from './api/errors.js';
-import type { ApiRequest, ApiResponse, UserInfo } from './api/request.js';
+import { ApiError, badRequest } from './machinery/errors.js';
+import type { ApiRequest, ApiResponse, UserInfo } from './machinery/request.js';
 import { ADMIN_USER, Client, type ResourceTarget, type WarningHandler } from './client/client.js';
 import { CombinedClock, type ManualClock } from './clock.js';
 import { ControllerLoop } from './controllers/controller-loop.js';

@@ -14,8 +14,8 @@ export {
   type StatusReason,
   type GroupKind,
   type GroupResource,
-} from './api/errors.js';
-export { fieldError, fieldErrorMessage, aggregateMessage, type FieldError, type FieldErrorType } from './api/field-errors.js';
+} from './machinery/errors.js';
+export { fieldError, fieldErrorMessage, aggregateMessage, type FieldError, type FieldErrorType } from './machinery/field-errors.js';
 export type {
   ApiRequest,
   ApiResponse,
@@ -32,7 +32,7 @@ export type {
   WatchEventType,
   WatchStream,
   WriteOptions,
-} from './api/request.js';
+} from './machinery/request.js';
 export type { DeletedStatus } from './api/verbs/delete.js';
 export {
   Client,

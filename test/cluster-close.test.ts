@@ -3,8 +3,8 @@
  * every door answers 503 ServiceUnavailable instead of hanging or quietly working.
  */
 import { describe, expect, it } from 'vitest';
-import { ApiError } from '../src/api/errors.js';
-import type { WatchEvent, WatchStream } from '../src/api/request.js';
+import { ApiError } from '../src/machinery/errors.js';
+import type { WatchEvent, WatchStream } from '../src/machinery/request.js';
 import { ConfigMapKind, NamespaceKind } from '../src/kinds/index.js';
 import { statusOf, testCluster } from './support/cluster.js';
 import { openWatch } from './reliability/watch-stream.js';

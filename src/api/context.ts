@@ -7,7 +7,7 @@ import type { KindContext, KubeObject } from '../schema/define-kind.js';
 import { apiVersionOf, type KindRegistry, type ResolvedKind } from '../schema/registry.js';
 import { DryRunStorage } from '../storage/dry-run.js';
 import type { Storage } from '../storage/storage.js';
-import type { ApiRequest } from './request.js';
+import type { ApiRequest } from '../machinery/request.js';
 import type { WatchHub } from './watch/hub.js';
 
 /** Settings and services shared by all verbs of one cluster. */
@@ -32,16 +32,6 @@ export interface EngineContext {
   readonly bookmarkIntervalMs: number;
   /** How many unread events a watcher may fall behind before it is closed. */
   readonly watchBufferSize: number;
-}
-
-/** Kubernetes' alphabet for generated names: no vowels, no confusable characters. */
-const NAME_ALPHABET = 'bcdfghjklmnpqrstvwxz2456789';
-
-/** Five random characters from Kubernetes' generated-name alphabet. */
-export function randomNameSuffix(): string {
-  let s = '';
-  for (let i = 0; i < 5; i++) s += NAME_ALPHABET[Math.floor(Math.random() * NAME_ALPHABET.length)];
-  return s;
 }
 
 /** A new UUID, as object uids are. */

@@ -7,8 +7,8 @@
 import { decodeWithSchema, DecodeTypeError } from '../schema/decode.js';
 import type { KubeObject } from '../schema/define-kind.js';
 import { apiVersionOf, type KindRegistry, type ResolvedKind } from '../schema/registry.js';
-import { badRequest } from './errors.js';
-import type { FieldValidation } from './request.js';
+import { badRequest } from '../machinery/errors.js';
+import type { FieldValidation } from '../machinery/request.js';
 
 /** A decoded body and the warnings decoding produced. */
 export interface DecodedBody {

@@ -5,8 +5,8 @@
 import type { KubeObject } from '../schema/define-kind.js';
 import type { ResolvedKind } from '../schema/registry.js';
 import type { EngineContext } from './context.js';
-import { ApiError, badRequest, internalError, methodNotSupported } from './errors.js';
-import type { ApiRequest, ApiResponse } from './request.js';
+import { ApiError, badRequest, internalError, methodNotSupported } from '../machinery/errors.js';
+import type { ApiRequest, ApiResponse } from '../machinery/request.js';
 import { create } from './verbs/create.js';
 import { deleteCollection } from './verbs/delete-collection.js';
 import { deleteOne } from './verbs/delete.js';

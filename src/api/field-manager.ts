@@ -6,7 +6,7 @@ import { FieldSet } from '../patch/apply/field-set.js';
 import { recordUpdate } from '../patch/apply/update.js';
 import type { KubeObject } from '../schema/define-kind.js';
 import { apiVersionOf, type ResolvedKind } from '../schema/registry.js';
-import type { ApiRequest } from './request.js';
+import type { ApiRequest } from '../machinery/request.js';
 
 /** Kubernetes' `prefixFromUserAgent`: `kubectl/v1.33.0 (linux/amd64) ...` manages as `kubectl`. */
 export function managerFromUserAgent(userAgent: string | undefined): string {

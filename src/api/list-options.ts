@@ -4,9 +4,9 @@
  * answers for resource versions that are too old or too new.
  */
 import type { Storage } from '../storage/storage.js';
-import { ApiError, badRequest, invalid } from './errors.js';
-import { fieldError, type FieldError } from './field-errors.js';
-import type { ListOptions } from './request.js';
+import { ApiError, badRequest, invalid } from '../machinery/errors.js';
+import { fieldError, type FieldError } from '../machinery/field-errors.js';
+import type { ListOptions } from '../machinery/request.js';
 
 /** `metav1.ResourceVersionMatch` values. */
 export const EXACT = 'Exact';

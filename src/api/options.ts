@@ -2,9 +2,9 @@
  * Validation of request options (`CreateOptions`, `UpdateOptions`, `PatchOptions`, `DeleteOptions`),
  * done before anything else so an invalid option means nothing is processed.
  */
-import { badRequest, invalid } from './errors.js';
-import { fieldError, type FieldError } from './field-errors.js';
-import type { DeleteOptions, FieldValidation, PatchType, WriteOptions } from './request.js';
+import { badRequest, invalid } from '../machinery/errors.js';
+import { fieldError, type FieldError } from '../machinery/field-errors.js';
+import type { DeleteOptions, FieldValidation, PatchType, WriteOptions } from '../machinery/request.js';
 
 const META_GROUP = 'meta.k8s.io';
 const FIELD_MANAGER_MAX = 128;

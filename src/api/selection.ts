@@ -7,9 +7,9 @@ import type { ResolvedKind } from '../schema/registry.js';
 import { fieldLabelNotSupportedMessage, parseFieldSelector, unknownFieldSelectorMessage, SelectorParseError as FieldParseError } from '../selectors/field-selector.js';
 import { parseLabelSelector, SelectorParseError as LabelParseError } from '../selectors/label-selector.js';
 import { parseShardSelector, ShardSelectorParseError, type ShardSelector } from '../selectors/shard-selector.js';
-import { badRequest } from './errors.js';
+import { badRequest } from '../machinery/errors.js';
 import type { LabelPair } from '../storage/storage.js';
-import type { ListOptions } from './request.js';
+import type { ListOptions } from '../machinery/request.js';
 
 /** A compiled selection: `matches` answers for one object; `all` is true when nothing is filtered. */
 export interface Selection {

@@ -3,13 +3,14 @@
  * function so the order in the verbs reads like the pipeline in docs/engine.md.
  */
 import { flatString, timeText } from '../util/flat-string.js';
+import { jsonEqual } from '../util/json-equal.js';
 import { missingRequired } from '../schema/decode.js';
 import type { KindContext, KubeObject, ObjectMetaLike } from '../schema/define-kind.js';
 import type { ResolvedKind } from '../schema/registry.js';
 import { validateObjectMeta, validateObjectMetaUpdate } from '../schema/validation/object-meta.js';
 import { dns1123SubdomainNameValidator } from '../schema/validation/names.js';
-import { badRequest, forbidden, invalid, notFound } from './errors.js';
-import { fieldError, type FieldError } from './field-errors.js';
+import { badRequest, forbidden, invalid, notFound } from '../machinery/errors.js';
+import { fieldError, type FieldError } from '../machinery/field-errors.js';
 import type { EngineContext } from './context.js';
 
 /** The metadata of a working object, created if absent. */
@@ -63,21 +64,6 @@ export function keepServerMeta(obj: KubeObject, old: Readonly<KubeObject>): void
   }
   // managedFields stay as sent: the field manager decides (absent keeps the stored ones, [] clears).
   delete meta.selfLink;
-}
-
-/** True when `a` and `b` are the same JSON value. */
-export function jsonEqual(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (typeof a !== typeof b || a === null || b === null || typeof a !== 'object') return false;
-  if (Array.isArray(a)) {
-    if (!Array.isArray(b) || a.length !== b.length) return false;
-    return a.every((x, i) => jsonEqual(x, b[i]));
-  }
-  if (Array.isArray(b)) return false;
-  const ak = Object.keys(a as object).filter((k) => (a as Record<string, unknown>)[k] !== undefined);
-  const bk = Object.keys(b as object).filter((k) => (b as Record<string, unknown>)[k] !== undefined);
-  if (ak.length !== bk.length) return false;
-  return ak.every((k) => jsonEqual((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
 }
 
 /** The parts of a custom resource that count towards `metadata.generation`: everything but metadata. */

@@ -2,8 +2,8 @@
  * The in-process client: builds `ApiRequest`s directly (no JSON round trip) and hands them to the
  * engine. Results are the caller's own mutable copies; nothing a caller holds reaches the store.
  */
-import type { Status } from '../api/errors.js';
-import type { ApiRequest, ApiResponse, DeleteOptions, GroupVersionResource, PatchType, UserInfo, WatchEvent, WatchStream } from '../api/request.js';
+import type { Status } from '../machinery/errors.js';
+import type { ApiRequest, ApiResponse, DeleteOptions, GroupVersionResource, PatchType, UserInfo, WatchEvent, WatchStream } from '../machinery/request.js';
 import type { ObjectList } from '../api/verbs/list.js';
 import type { DeletedStatus } from '../api/verbs/delete.js';
 import type { KindDefinition, KubeObject } from '../schema/define-kind.js';

@@ -9,8 +9,8 @@
  * Dependents are found through an index of owner uids kept from storage events, not by scanning.
  */
 import type { EngineContext } from '../api/context.js';
-import { isApiError } from '../api/errors.js';
-import type { ApiRequest, ApiResponse } from '../api/request.js';
+import { isApiError } from '../machinery/errors.js';
+import type { ApiRequest, ApiResponse } from '../machinery/request.js';
 import type { KubeObject } from '../schema/define-kind.js';
 import type { ResolvedKind } from '../schema/registry.js';
 import { cloneJson } from '../storage/freeze.js';

@@ -5,8 +5,8 @@
  */
 import type { EngineContext } from '../api/context.js';
 import { formatTime } from '../clock.js';
-import { isApiError } from '../api/errors.js';
-import type { ApiRequest, ApiResponse } from '../api/request.js';
+import { isApiError } from '../machinery/errors.js';
+import type { ApiRequest, ApiResponse } from '../machinery/request.js';
 import type { KubeObject } from '../schema/define-kind.js';
 import type { StorageEvent } from '../storage/storage.js';
 import type { Controller } from './controller-loop.js';

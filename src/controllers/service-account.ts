@@ -3,8 +3,8 @@
  * real cluster (pods name it unless they say otherwise, and admission requires it to exist).
  */
 import type { EngineContext } from '../api/context.js';
-import { isApiError } from '../api/errors.js';
-import type { ApiRequest, ApiResponse } from '../api/request.js';
+import { isApiError } from '../machinery/errors.js';
+import type { ApiRequest, ApiResponse } from '../machinery/request.js';
 import type { KubeObject } from '../schema/define-kind.js';
 import type { StorageEvent } from '../storage/storage.js';
 import type { Controller } from './controller-loop.js';

@@ -3,8 +3,8 @@
  * keys reported, YAML, Kubernetes protobuf for the built-in kinds, the four patch types), with
  * Kubernetes' 400/413/415 answers.
  */
-import { ApiError, badRequest } from '../api/errors.js';
-import type { DeleteOptions, PatchType } from '../api/request.js';
+import { ApiError, badRequest } from '../machinery/errors.js';
+import type { DeleteOptions, PatchType } from '../machinery/request.js';
 import { JsonSyntaxError, parseJson } from '../codec/json.js';
 import { parseYamlDocuments, YamlSyntaxError } from '../codec/yaml.js';
 import { decodeProtobufObject, PROTOBUF_MEDIA_TYPE, ProtobufError, UnknownProtobufKindError } from './protobuf/index.js';

@@ -3,7 +3,7 @@
  * `/apis/<group>/<version>`) and aggregated discovery (`apidiscovery.k8s.io/v2`
  * APIGroupDiscoveryList), which kubectl asks for first.
  */
-import type { Verb } from '../api/request.js';
+import type { Verb } from '../machinery/request.js';
 import type { KindRegistry, ResolvedKind } from '../schema/registry.js';
 import { byVersionPriority } from '../schema/version-priority.js';
 

@@ -3,7 +3,7 @@
  * protobuf is answered in JSON so clients fall back), `pretty`, and the body itself.
  */
 import { stringify } from 'yaml';
-import { ApiError } from '../api/errors.js';
+import { ApiError } from '../machinery/errors.js';
 import { setOwn } from '../util/own.js';
 import { parseGoBool } from './query.js';
 

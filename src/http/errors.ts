@@ -2,7 +2,7 @@
  * Failures as Kubernetes answers them: a `metav1.Status` body with its code. Anything that is not
  * an ApiError becomes a 500 InternalError Status; nothing escapes as a crash.
  */
-import { ApiError, compactStatus, internalError } from '../api/errors.js';
+import { ApiError, compactStatus, internalError } from '../machinery/errors.js';
 import { encodeResponse } from './encode.js';
 
 /** The ApiError for any thrown value. */

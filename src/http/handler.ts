@@ -3,12 +3,12 @@
  * runs the one engine through `cluster.request`, and encodes. Runtime adapters (node:http in
  * `listen.ts`) only forward to it.
  */
-import type { ApiRequest, UserInfo, Verb } from '../api/request.js';
+import type { ApiRequest, UserInfo, Verb } from '../machinery/request.js';
 import type { Cluster } from '../cluster.js';
 import type { ResolvedKind } from '../schema/registry.js';
 import { storedJsonText } from '../storage/json-text.js';
 import type { StoredValue } from '../storage/storage.js';
-import { compactStatus } from '../api/errors.js';
+import { compactStatus } from '../machinery/errors.js';
 import { decodeDeleteOptions, decodeObjectBody, decodePatchBody, MAX_BODY_BYTES, patchTypeOf, readBody } from './decode.js';
 import {
   aggregatedDiscovery,

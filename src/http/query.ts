@@ -3,8 +3,8 @@
  * booleans are true unless absent, `false` or `0` (any case); integers are Go's
  * `strconv.ParseInt`, and a malformed one is a 400 with Go's message.
  */
-import { badRequest } from '../api/errors.js';
-import type { ApiRequest, DeleteOptions, GetOptions, ListOptions, Verb, WriteOptions } from '../api/request.js';
+import { badRequest } from '../machinery/errors.js';
+import type { ApiRequest, DeleteOptions, GetOptions, ListOptions, Verb, WriteOptions } from '../machinery/request.js';
 
 /** `Convert_Slice_string_To_bool`: only `false` and `0` (and absence) are false; even `?watch=` is true. */
 export function queryBool(params: URLSearchParams, name: string): boolean | undefined {

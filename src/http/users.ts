@@ -3,8 +3,8 @@
  * impersonates someone with `Impersonate-User`, `Impersonate-Group`, `Impersonate-Uid` and
  * `Impersonate-Extra-<key>` (as kubectl's `--as`, `--as-group`, `--as-uid` send them).
  */
-import { ApiError } from '../api/errors.js';
-import type { UserInfo } from '../api/request.js';
+import { ApiError } from '../machinery/errors.js';
+import type { UserInfo } from '../machinery/request.js';
 import { getOwn, setOwn } from '../util/own.js';
 
 /** The user of a request with no credentials. */

@@ -5,7 +5,7 @@
  * body (a {@link WatchOverflowError}), so the transport drops the connection instead of waiting
  * for a client that does not read.
  */
-import type { WatchEvent, WatchStream } from '../api/request.js';
+import type { WatchEvent, WatchStream } from '../machinery/request.js';
 import { encodeBody } from './encode.js';
 
 /** Why a watch body errored: the server closed the watch because its client fell behind. */

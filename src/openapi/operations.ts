@@ -5,7 +5,7 @@
  * `patchCoreV1NamespacedPodStatus`, and `x-kubernetes-action` / `x-kubernetes-group-version-kind`
  * on each operation. Watch is the list operation with its `watch` parameter.
  */
-import type { Verb } from '../api/request.js';
+import type { Verb } from '../machinery/request.js';
 import { DELETE_OPTIONS, PATCH, STATUS, type Gvk, type KindSchemaNames } from './schemas.js';
 
 /** A parameter of an operation. */

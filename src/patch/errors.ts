@@ -23,7 +23,7 @@
  * Conflicts and failed preconditions are client-side (`kubectl apply` computing a three-way
  * patch) and have no HTTP answer.
  */
-import type { StatusDetails, StatusReason } from '../api/errors.js';
+import type { StatusDetails, StatusReason } from '../machinery/errors.js';
 
 /** What went wrong, which decides the HTTP answer. */
 export type PatchErrorKind =

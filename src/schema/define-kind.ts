@@ -3,8 +3,8 @@
  * only this; adding a kind is adding one `defineKind({...})`.
  */
 import type { z } from 'zod';
-import type { FieldError } from '../api/field-errors.js';
-import type { UserInfo, Verb } from '../api/request.js';
+import type { FieldError } from '../machinery/field-errors.js';
+import type { UserInfo, Verb } from '../machinery/request.js';
 import type { NameValidator } from './validation/names.js';
 
 /**

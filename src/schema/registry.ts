@@ -2,7 +2,7 @@
  * The registry of kinds a cluster serves, with the API domain resolved. It answers "which kind
  * does this group/version/resource name" for every door.
  */
-import type { GroupVersionResource } from '../api/request.js';
+import type { GroupVersionResource } from '../machinery/request.js';
 import { cloneJson } from '../storage/freeze.js';
 import type { KindDefinition, KindVersion, KubeObject } from './define-kind.js';
 import { structuralOf, type StructuralNode } from './structural.js';

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import type { Cluster } from '../../src/cluster.js';
-import { ApiError } from '../../src/api/errors.js';
-import type { ApiRequest } from '../../src/api/request.js';
+import { ApiError } from '../../src/machinery/errors.js';
+import type { ApiRequest } from '../../src/machinery/request.js';
 import { testCluster } from '../support/cluster.js';
 
 let cluster: Cluster;

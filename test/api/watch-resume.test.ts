@@ -8,7 +8,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { WatchEvent, WatchStream } from '../../src/api/request.js';
+import type { WatchEvent, WatchStream } from '../../src/machinery/request.js';
 import type { Cluster } from '../../src/cluster.js';
 import { ConfigMapKind, NamespaceKind, SecretKind } from '../../src/kinds/index.js';
 import type { KubeObject } from '../../src/schema/define-kind.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { WatchEvent, WatchStream } from '../../src/api/request.js';
+import type { WatchEvent, WatchStream } from '../../src/machinery/request.js';
 import { CombinedClock } from '../../src/clock.js';
 import { ConfigMapKind, NamespaceKind } from '../../src/kinds/index.js';
 import { MemoryStorage } from '../../src/storage/memory.js';

@@ -10,7 +10,7 @@
 import fc from 'fast-check';
 import { parse as parseYaml } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiError } from '../../src/api/errors.js';
+import { ApiError } from '../../src/machinery/errors.js';
 import type { Cluster } from '../../src/cluster.js';
 import type { Listening } from '../../src/http/listen.js';
 import { ConfigMapKind, NamespaceKind } from '../../src/kinds/index.js';

@@ -1,7 +1,7 @@
 /** Test helpers: a cluster on a frozen clock, and a way to capture thrown ApiErrors. */
 import { afterEach, beforeEach } from 'vitest';
 import { createCluster, type Cluster, type ClusterOptions } from '../../src/cluster.js';
-import { ApiError, type Status } from '../../src/api/errors.js';
+import { ApiError, type Status } from '../../src/machinery/errors.js';
 
 /** The instant every test cluster starts at. */
 export const T0 = new Date('2026-01-01T00:00:00Z');

@@ -7,10 +7,10 @@ import type { ResolvedKind } from '../../schema/registry.js';
 import { StorageKeyError } from '../../storage/storage.js';
 import { kindContext, objectKey, storageFor, type EngineContext } from '../context.js';
 import { decodeBody } from '../decode-body.js';
-import { alreadyExists, badRequest } from '../errors.js';
+import { alreadyExists, badRequest } from '../../machinery/errors.js';
 import { recordManagedFields } from '../field-manager.js';
 import { fieldValidationOf, isDryRun, validateWriteOptions } from '../options.js';
-import type { ApiRequest, ApiResponse } from '../request.js';
+import type { ApiRequest, ApiResponse } from '../../machinery/request.js';
 import { checkNamespaceForCreate, inServerOrder, metaOf, reconcileNamespace, stampNewObjectMeta, validateObject } from '../write-steps.js';
 
 /** Kubernetes retries a generated name this many times when it collides. */

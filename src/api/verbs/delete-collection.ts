@@ -4,7 +4,7 @@ import { apiVersionOf, type ResolvedKind } from '../../schema/registry.js';
 import { StorageConflictError, StorageKeyError } from '../../storage/storage.js';
 import type { EngineContext } from '../context.js';
 import { validateDeleteOptions } from '../options.js';
-import type { ApiRequest, ApiResponse } from '../request.js';
+import type { ApiRequest, ApiResponse } from '../../machinery/request.js';
 import { deleteStored } from './delete.js';
 import type { ObjectList } from './list.js';
 import { selectStored } from './list.js';

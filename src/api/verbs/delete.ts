@@ -9,9 +9,9 @@ import type { ResolvedKind } from '../../schema/registry.js';
 import { cloneJson } from '../../storage/freeze.js';
 import { StorageConflictError, StorageKeyError, type StoredObject } from '../../storage/storage.js';
 import { kindContext, objectKey, storageFor, type EngineContext } from '../context.js';
-import { conflict, notFound } from '../errors.js';
+import { conflict, notFound } from '../../machinery/errors.js';
 import { isDryRun, requestedGracePeriod, validateDeleteOptions } from '../options.js';
-import type { ApiRequest, ApiResponse, DeleteOptions } from '../request.js';
+import type { ApiRequest, ApiResponse, DeleteOptions } from '../../machinery/request.js';
 import { metaOf } from '../write-steps.js';
 import { removeIfFinalizedReporting } from './finalize.js';
 

@@ -6,9 +6,9 @@
 import type { KubeObject } from '../../schema/define-kind.js';
 import type { ResolvedKind } from '../../schema/registry.js';
 import { objectKey, type EngineContext } from '../context.js';
-import { notFound } from '../errors.js';
+import { notFound } from '../../machinery/errors.js';
 import { parseResourceVersion, waitForRevision } from '../list-options.js';
-import type { ApiRequest, ApiResponse } from '../request.js';
+import type { ApiRequest, ApiResponse } from '../../machinery/request.js';
 
 /** The get verb (an item or its `/status`). */
 export async function get(ctx: EngineContext, kind: ResolvedKind, req: ApiRequest): Promise<ApiResponse<KubeObject>> {

@@ -12,9 +12,9 @@ import type { KubeObject } from '../../schema/define-kind.js';
 import { apiVersionOf, type ResolvedKind } from '../../schema/registry.js';
 import { StorageCompactedError, StorageFutureRevisionError, type StoredObject } from '../../storage/storage.js';
 import type { EngineContext } from '../context.js';
-import { ApiError, badRequest } from '../errors.js';
+import { ApiError, badRequest } from '../../machinery/errors.js';
 import { EXACT, listTooOld, NOT_OLDER_THAN, parseResourceVersion, tooLargeResourceVersion, validateListOptions, waitForRevision } from '../list-options.js';
-import type { ApiRequest, ApiResponse } from '../request.js';
+import type { ApiRequest, ApiResponse } from '../../machinery/request.js';
 import { compileSelection } from '../selection.js';
 
 /** A `<Kind>List` object. */

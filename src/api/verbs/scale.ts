@@ -17,11 +17,11 @@ import { labelSelectorFromObject, SelectorParseError, type LabelSelectorObject }
 import { cloneJson } from '../../storage/freeze.js';
 import { Scale as ScaleSchema, type Scale } from '../../kinds/types/autoscaling-v1.js';
 import { objectKey, type EngineContext } from '../context.js';
-import { badRequest, conflict, invalid, notFound, OBJECT_MODIFIED } from '../errors.js';
-import { fieldError } from '../field-errors.js';
+import { badRequest, conflict, invalid, notFound, OBJECT_MODIFIED } from '../../machinery/errors.js';
+import { fieldError } from '../../machinery/field-errors.js';
 import { managerOf } from '../field-manager.js';
 import { fieldValidationOf, validatePatchOptions, validateWriteOptions } from '../options.js';
-import type { ApiRequest, ApiResponse, PatchType } from '../request.js';
+import type { ApiRequest, ApiResponse, PatchType } from '../../machinery/request.js';
 import { parseResourceVersion } from './update.js';
 import { writeOver } from './update.js';
 import { PATCH_TYPES, patchFailure, unsupportedPatchType } from './patch.js';

@@ -9,12 +9,13 @@ import { StorageConflictError, StorageKeyError, type StoredObject } from '../../
 import { cloneJson } from '../../storage/freeze.js';
 import { kindContext, objectKey, storageFor, type EngineContext } from '../context.js';
 import { decodeBody } from '../decode-body.js';
-import { badRequest, conflict, invalid, notFound, OBJECT_MODIFIED } from '../errors.js';
-import { fieldError } from '../field-errors.js';
+import { badRequest, conflict, invalid, notFound, OBJECT_MODIFIED } from '../../machinery/errors.js';
+import { fieldError } from '../../machinery/field-errors.js';
 import { recordManagedFields } from '../field-manager.js';
 import { fieldValidationOf, isDryRun, validateWriteOptions } from '../options.js';
-import type { ApiRequest, ApiResponse } from '../request.js';
-import { bumpGeneration, inServerOrder, jsonEqual, keepServerMeta, metaOf, reconcileNamespace, validateObject } from '../write-steps.js';
+import type { ApiRequest, ApiResponse } from '../../machinery/request.js';
+import { jsonEqual } from '../../util/json-equal.js';
+import { bumpGeneration, inServerOrder, keepServerMeta, metaOf, reconcileNamespace, validateObject } from '../write-steps.js';
 import { createObject } from './create.js';
 import { removeIfFinalized } from './finalize.js';
 

@@ -9,7 +9,7 @@
  * (cache_watcher.go `processInterval`) and bounds only the channel live events go through, so
  * they never count against `capacity`, however many there are.
  */
-import type { WatchEvent, WatchStream } from '../request.js';
+import type { WatchEvent, WatchStream } from '../../machinery/request.js';
 
 /** A {@link WatchStream} fed by the server. */
 export class WatchChannel<T = unknown> implements WatchStream<T> {

@@ -7,7 +7,7 @@
  * body was read and left nothing usable is answered at once with a Status naming the fix.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { ApiError } from '../../api/errors.js';
+import { ApiError } from '../../machinery/errors.js';
 import { errorResponse } from '../errors.js';
 import { sendFetchResponse } from '../node-bridge.js';
 

@@ -4,7 +4,7 @@
  * Kubernetes applies to them (`validateMatchResources`, `validateNamedRuleWithOperations`,
  * `validateRule`, `validateResources` of pkg/apis/admissionregistration/validation).
  */
-import { child, fieldError, index, type FieldError } from '../../api/field-errors.js';
+import { child, fieldError, index, type FieldError } from '../../machinery/field-errors.js';
 import { isPathSegmentName } from '../../schema/validation/names.js';
 import { validateLabelSelector } from '../core/shared/label-selector-validation.js';
 import type { MatchResources, NamedRuleWithOperations } from '../types/admissionregistration-v1.js';

@@ -1,5 +1,5 @@
 /** MutatingAdmissionPolicyBinding (admissionregistration v1, v1beta1, v1alpha1; cluster-scoped). */
-import { child, fieldError, type FieldError } from '../../api/field-errors.js';
+import { child, fieldError, type FieldError } from '../../machinery/field-errors.js';
 import { defineKind, type KindContext } from '../../schema/define-kind.js';
 import { isDNS1123Subdomain, isPathSegmentName } from '../../schema/validation/names.js';
 import { labelSelectorFromObject, type LabelSelectorObject } from '../../selectors/label-selector.js';

@@ -1,5 +1,5 @@
 /** MutatingAdmissionPolicy (admissionregistration v1, v1beta1, v1alpha1; cluster-scoped). */
-import { child, fieldError, index, type FieldError } from '../../api/field-errors.js';
+import { child, fieldError, index, type FieldError } from '../../machinery/field-errors.js';
 import { defineKind, type KindContext } from '../../schema/define-kind.js';
 import { MutatingAdmissionPolicy as V1 } from '../types/admissionregistration-v1.js';
 import { MutatingAdmissionPolicy as V1Alpha1 } from '../types/admissionregistration-v1alpha1.js';

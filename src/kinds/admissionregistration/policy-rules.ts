@@ -4,7 +4,7 @@
  * (pkg/apis/admissionregistration/validation). CEL expressions are not compiled: only the checks
  * Kubernetes makes before compiling (an expression must not be blank) are enforced.
  */
-import { child, fieldError, index, type FieldError } from '../../api/field-errors.js';
+import { child, fieldError, index, type FieldError } from '../../machinery/field-errors.js';
 import { isDNS1035Label, isDNS1123Subdomain, isQualifiedName } from '../../schema/validation/names.js';
 import type { MatchCondition, Mutation, ParamKind, Variable } from '../types/admissionregistration-v1.js';
 

@@ -1,5 +1,5 @@
 /** APIService (apiregistration/v1, cluster-scoped). */
-import { fieldError, type FieldError } from '../../api/field-errors.js';
+import { fieldError, type FieldError } from '../../machinery/field-errors.js';
 import { defineKind } from '../../schema/define-kind.js';
 import { inclusiveRangeError, isDNS1035Label, isDNS1123Subdomain, isPathSegmentName, validatePathSegmentName } from '../../schema/validation/names.js';
 import { base64DecodedLength } from '../core/shared/data-keys.js';

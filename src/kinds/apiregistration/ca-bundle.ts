@@ -5,7 +5,7 @@
  * the aggregator dials the service); memkube enforces a PEM CA bundle at write time (a
  * departure). The message is memkube's own wording: upstream has none for it.
  */
-import { fieldError, type FieldError } from '../../api/field-errors.js';
+import { fieldError, type FieldError } from '../../machinery/field-errors.js';
 import { fromBase64, pemDecode } from '../certificates/pki.js';
 
 /** The detail of a caBundle that is not a PEM bundle of certificates (memkube's wording, see above). */

@@ -1,6 +1,6 @@
 /** ControllerRevision (apps/v1). */
-import { fieldError, type FieldError } from '../../api/field-errors.js';
-import { jsonEqual } from '../../api/write-steps.js';
+import { fieldError, type FieldError } from '../../machinery/field-errors.js';
+import { jsonEqual } from '../../util/json-equal.js';
 import { defineKind } from '../../schema/define-kind.js';
 import { FIELD_IMMUTABLE_ERROR_MSG, validateNonnegativeField } from '../../schema/validation/object-meta.js';
 import { ControllerRevision as ControllerRevisionSchema } from '../types/apps-v1.js';

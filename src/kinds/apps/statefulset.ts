@@ -1,5 +1,5 @@
 /** StatefulSet (apps/v1). */
-import { badRequest } from '../../api/errors.js';
+import { badRequest } from '../../machinery/errors.js';
 import { defineKind, type KindContext } from '../../schema/define-kind.js';
 import { dns1123LabelNameValidator } from '../../schema/validation/names.js';
 import { StatefulSet as StatefulSetSchema } from '../types/apps-v1.js';

@@ -1,6 +1,6 @@
 /** CertificateSigningRequest (certificates/v1, cluster-scoped), with `/approval` and `/status`. */
-import { fieldError, type FieldError } from '../../api/field-errors.js';
-import { jsonEqual } from '../../api/write-steps.js';
+import { fieldError, type FieldError } from '../../machinery/field-errors.js';
+import { jsonEqual } from '../../util/json-equal.js';
 import { defineKind, type KindContext } from '../../schema/define-kind.js';
 import { CertificateSigningRequest as CSRSchema, type CertificateSigningRequestCondition } from '../types/certificates-v1.js';
 import { checkSignature, fromBase64, goBytes, parseCertificate, parseCertificateRequest, pemDecode } from './pki.js';

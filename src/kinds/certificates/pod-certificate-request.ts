@@ -1,6 +1,6 @@
 /** PodCertificateRequest (certificates/v1, namespaced), status through `/status`. */
 import { z } from 'zod';
-import { fieldError, type FieldError } from '../../api/field-errors.js';
+import { fieldError, type FieldError } from '../../machinery/field-errors.js';
 import { defineKind, type KindContext } from '../../schema/define-kind.js';
 import { isDNS1123Subdomain } from '../../schema/validation/names.js';
 import { goJson } from '../../util/go-format.js';

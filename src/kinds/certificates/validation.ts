@@ -1,5 +1,5 @@
 /** Validation shared by the certificates kinds (Kubernetes' `ValidateSignerName`, metav1 conditions, ...). */
-import { fieldError, key, type FieldError } from '../../api/field-errors.js';
+import { fieldError, key, type FieldError } from '../../machinery/field-errors.js';
 import { isDNS1123Label, isDNS1123Subdomain, isQualifiedName, regexError } from '../../schema/validation/names.js';
 import { annotationsTooLarge, TOTAL_ANNOTATION_SIZE_LIMIT_BYTES } from '../../schema/validation/object-meta.js';
 

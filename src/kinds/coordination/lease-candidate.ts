@@ -1,5 +1,5 @@
 /** LeaseCandidate (coordination/v1beta1, namespaced; gate CoordinatedLeaderElection). */
-import { fieldError, type FieldError } from '../../api/field-errors.js';
+import { fieldError, type FieldError } from '../../machinery/field-errors.js';
 import { defineKind } from '../../schema/define-kind.js';
 import { isConfigMapKey, isDNS1123Subdomain } from '../../schema/validation/names.js';
 import { FIELD_IMMUTABLE_ERROR_MSG } from '../../schema/validation/object-meta.js';

@@ -1,5 +1,5 @@
 /** Lease (coordination/v1, namespaced). */
-import { fieldError, type FieldError } from '../../api/field-errors.js';
+import { fieldError, type FieldError } from '../../machinery/field-errors.js';
 import { defineKind } from '../../schema/define-kind.js';
 import { Lease as LeaseSchema } from '../types/coordination-v1.js';
 import { normalizeMicroTimes } from './micro-time.js';

@@ -2,7 +2,7 @@
  * `metav1.MicroTime` as Kubernetes decodes it: `time.Parse` with the layout
  * `2006-01-02T15:04:05.000000Z07:00` (exactly six fraction digits), re-serialized in UTC.
  */
-import { badRequest } from '../../api/errors.js';
+import { badRequest } from '../../machinery/errors.js';
 
 const LAYOUT = '2006-01-02T15:04:05.000000Z07:00';
 const HEAD = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})/;

@@ -1,5 +1,5 @@
 /** `ValidateCoordinatedLeaseStrategy`, shared by Lease and LeaseCandidate. */
-import { fieldError, type FieldError } from '../../api/field-errors.js';
+import { fieldError, type FieldError } from '../../machinery/field-errors.js';
 import { isQualifiedName } from '../../schema/validation/names.js';
 
 /** The coordinated leader election gate. */

@@ -1,5 +1,5 @@
 /** ConfigMap (core v1). */
-import { fieldError, key, type FieldError } from '../../api/field-errors.js';
+import { fieldError, key, type FieldError } from '../../machinery/field-errors.js';
 import { isConfigMapKey } from '../../schema/validation/names.js';
 import { defineKind } from '../../schema/define-kind.js';
 import { ConfigMap as ConfigMapSchema } from '../types/core-v1.js';

@@ -1,6 +1,6 @@
 /** Namespace (core v1, cluster-scoped). */
-import { fieldError, type FieldError } from '../../api/field-errors.js';
-import { forbidden } from '../../api/errors.js';
+import { fieldError, type FieldError } from '../../machinery/field-errors.js';
+import { forbidden } from '../../machinery/errors.js';
 import { defineKind } from '../../schema/define-kind.js';
 import { validateNamespaceName } from '../../schema/validation/names.js';
 import { validateFinalizerName } from '../../schema/validation/object-meta.js';

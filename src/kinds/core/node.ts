@@ -1,5 +1,5 @@
 /** Node (core v1, cluster-scoped). */
-import { badRequest } from '../../api/errors.js';
+import { badRequest } from '../../machinery/errors.js';
 import { defineKind } from '../../schema/define-kind.js';
 import { Node as NodeSchema } from '../types/core-v1.js';
 import { withZeroValues } from './shared/zero-values.js';

@@ -1,5 +1,5 @@
 /** Pod (core v1). */
-import { badRequest } from '../../api/errors.js';
+import { badRequest } from '../../machinery/errors.js';
 import { defineKind } from '../../schema/define-kind.js';
 import { Pod as PodSchema } from '../types/core-v1.js';
 import { withZeroValues } from './shared/zero-values.js';

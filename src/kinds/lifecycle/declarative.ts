@@ -3,7 +3,7 @@
  * lifecycle and resource kinds use, with their exact messages. Kubernetes v1.36 validates these
  * kinds only declaratively, so these texts (not the older hand-written ones) are what clients see.
  */
-import { fieldError, type FieldError } from '../../api/field-errors.js';
+import { fieldError, type FieldError } from '../../machinery/field-errors.js';
 import { isCIdentifier, isDNS1123Subdomain, isQualifiedName, maxLenBytesError, maxLenError, regexError, utf8ByteLength, DNS1123_SUBDOMAIN_FMT } from '../../schema/validation/names.js';
 
 const SUBDOMAIN_MAX = 253;

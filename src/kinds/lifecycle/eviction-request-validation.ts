@@ -5,8 +5,8 @@
  * API and reserved domains for requesters. As declarative validation does, an update re-checks only
  * the fields it changed.
  */
-import { child, fieldError, type FieldError } from '../../api/field-errors.js';
-import { jsonEqual } from '../../api/write-steps.js';
+import { child, fieldError, type FieldError } from '../../machinery/field-errors.js';
+import { jsonEqual } from '../../util/json-equal.js';
 import type { KindContext } from '../../schema/define-kind.js';
 import { validateMetaConditions, type MetaCondition } from '../certificates/validation.js';
 import { GO_NIL, IMMUTABLE_MSG, isUnset, longName, minError, prefixedLabelKey, uuid } from './declarative.js';

@@ -2,7 +2,7 @@
  * CIDR parsing as Go's `netutils.ParseCIDRSloppy` and `netip.ParsePrefix` see it, and
  * Kubernetes' strict `IsValidCIDR` (canonical form required).
  */
-import { fieldError, type FieldError } from '../../api/field-errors.js';
+import { fieldError, type FieldError } from '../../machinery/field-errors.js';
 
 interface ParsedCIDR {
   family: 'IPv4' | 'IPv6';

@@ -1,5 +1,5 @@
 /** ServiceCIDR (networking/v1, cluster-scoped). */
-import { fieldError, type FieldError } from '../../api/field-errors.js';
+import { fieldError, type FieldError } from '../../machinery/field-errors.js';
 import { defineKind } from '../../schema/define-kind.js';
 import { FIELD_IMMUTABLE_ERROR_MSG } from '../../schema/validation/object-meta.js';
 import { ServiceCIDR as ServiceCIDRSchema } from '../types/networking-v1.js';

@@ -5,8 +5,8 @@
  * below: what a completed request looks like, which Kubernetes leaves to its controller; memkube
  * has no such controller, so it holds whoever writes the status to them.
  */
-import { child, fieldError, index, type FieldError } from '../../api/field-errors.js';
-import { jsonEqual } from '../../api/write-steps.js';
+import { child, fieldError, index, type FieldError } from '../../machinery/field-errors.js';
+import { jsonEqual } from '../../util/json-equal.js';
 import type { KindContext } from '../../schema/define-kind.js';
 import { parseQuantity } from '../../schema/quantity.js';
 import { utf8ByteLength } from '../../schema/validation/names.js';

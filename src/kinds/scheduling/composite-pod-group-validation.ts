@@ -3,7 +3,7 @@
  * (`+k8s:required`, `+k8s:format=k8s-long-name`, unions, `+k8s:immutable`, ...), whose messages are
  * those of k8s.io/apimachinery/pkg/api/validate; the status with metav1 `ValidateConditions`.
  */
-import { child, fieldError, index, type FieldError } from '../../api/field-errors.js';
+import { child, fieldError, index, type FieldError } from '../../machinery/field-errors.js';
 import { isDNS1123Label, isDNS1123Subdomain, isQualifiedName } from '../../schema/validation/names.js';
 import { validateMetaConditions, type MetaCondition } from '../certificates/validation.js';
 import { fieldNode, semanticEqual } from '../core/shared/semantic-equal.js';

@@ -12,7 +12,7 @@
  * - The first apply to an object with no managedFields hands its existing fields to
  *   `before-first-apply` (an Update manager), so applying over them conflicts.
  */
-import { ApiError, type StatusCause } from '../../api/errors.js';
+import { ApiError, type StatusCause } from '../../machinery/errors.js';
 import type { StructuralNode } from '../../schema/structural.js';
 import { compareGoStrings, goQuote } from '../../util/go-format.js';
 import { pathString, type FieldPath } from './field-path.js';

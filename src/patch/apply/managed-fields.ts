@@ -14,7 +14,7 @@
  *   into `ancient-changes`, one bucket per apiVersion ({@link capUpdateManagers}).
  */
 import { formatTime } from '../../clock.js';
-import { fieldError, type FieldError } from '../../api/field-errors.js';
+import { fieldError, type FieldError } from '../../machinery/field-errors.js';
 import { goJsonString, goQuote, utf8ByteLength } from '../../util/go-format.js';
 import { FieldSet, FieldsV1Error, storedFieldsV1Of } from './field-set.js';
 import { getOwn, goJsonInOrder, isObject } from './value.js';

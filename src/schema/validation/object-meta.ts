@@ -9,7 +9,7 @@
  * validates; values of the wrong type are skipped here rather than reported.
  */
 
-import { child, fieldError, index, type FieldError } from '../../api/field-errors.js';
+import { child, fieldError, index, type FieldError } from '../../machinery/field-errors.js';
 import { isQualifiedName, isValidLabelValue, utf8ByteLength, validateNamespaceName, validatePathSegmentName, type NameValidator } from './names.js';
 
 export interface ObjectMetaValidationOptions {

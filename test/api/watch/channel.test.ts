@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { WatchEvent } from '../../../src/api/request.js';
+import type { WatchEvent } from '../../../src/machinery/request.js';
 import { WatchChannel } from '../../../src/api/watch/channel.js';
 
 const ev = (n: number): WatchEvent<number> => ({ type: 'MODIFIED', object: n });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import type { Cluster } from '../../../src/cluster.js';
-import { ApiError } from '../../../src/api/errors.js';
+import { ApiError } from '../../../src/machinery/errors.js';
 import { NamespaceKind, PodKind, ServiceAccountKind } from '../../../src/kinds/index.js';
 import type { Pod } from '../../../src/kinds/core/pod.js';
 import { normalizeQuantity } from '../../../src/kinds/core/shared/resource-lists.js';

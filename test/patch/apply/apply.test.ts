@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { structuralOf } from '../../../src/schema/structural.js';
 import { ConfigMap, Pod } from '../../../src/kinds/types/core-v1.js';
 import { StatefulSet } from '../../../src/kinds/types/apps-v1.js';
-import { ApiError } from '../../../src/api/errors.js';
+import { ApiError } from '../../../src/machinery/errors.js';
 import {
   ApplyConflictError,
   conflictCauses,

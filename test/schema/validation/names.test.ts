@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { aggregateMessage, fieldError } from '../../../src/api/field-errors.js';
+import { aggregateMessage, fieldError } from '../../../src/machinery/field-errors.js';
 import {
   DNS1035_LABEL_FMT,
   DNS1123_LABEL_FMT,

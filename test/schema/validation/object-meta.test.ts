@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { aggregateMessage, fieldErrorMessage, type FieldError } from '../../../src/api/field-errors.js';
+import { aggregateMessage, fieldErrorMessage, type FieldError } from '../../../src/machinery/field-errors.js';
 import { nameIsDNS1035Label, nameIsDNSLabel, nameIsDNSSubdomain, validatePathSegmentName } from '../../../src/schema/validation/names.js';
 import {
   validateLabels,

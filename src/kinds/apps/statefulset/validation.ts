@@ -4,7 +4,7 @@
  * Kubernetes' order. ObjectMeta is checked by the engine. As upstream, the template's PodSpec is
  * not validated here (only its labels and annotations): pods are validated when they are created.
  */
-import { child, fieldError, index, type FieldError } from '../../../api/field-errors.js';
+import { child, fieldError, index, type FieldError } from '../../../machinery/field-errors.js';
 import { validateAnnotations, validateLabels, validateNonnegativeField } from '../../../schema/validation/object-meta.js';
 import { labelSelectorFromObject, SelectorParseError, type LabelSelector } from '../../../selectors/label-selector.js';
 import { StatefulSet as StatefulSetSchema, type RollingUpdateStatefulSetStrategy, type StatefulSet, type StatefulSetSpec, type StatefulSetStatus } from '../../types/apps-v1.js';

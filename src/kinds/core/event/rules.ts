@@ -4,8 +4,8 @@
  * `events.k8s.io/v1`; paths name the core fields, except `reportingController`, which a core
  * request sees as `reportingComponent`.
  */
-import { fieldError, GoPrinted, type FieldError } from '../../../api/field-errors.js';
-import { jsonEqual } from '../../../api/write-steps.js';
+import { fieldError, GoPrinted, type FieldError } from '../../../machinery/field-errors.js';
+import { jsonEqual } from '../../../util/json-equal.js';
 import { isDNS1123Subdomain, isQualifiedName, utf8ByteLength } from '../../../schema/validation/names.js';
 import { FIELD_IMMUTABLE_ERROR_MSG } from '../../../schema/validation/object-meta.js';
 import { goQuote } from '../../../util/go-format.js';

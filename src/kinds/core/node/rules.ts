@@ -4,7 +4,7 @@
  * admission taint, `ValidateNode` and `ValidateNodeUpdate` (with Kubernetes' own paths, e.g.
  * taints reported under `metadata.taints`).
  */
-import { child, fieldError, index, type FieldError } from '../../../api/field-errors.js';
+import { child, fieldError, index, type FieldError } from '../../../machinery/field-errors.js';
 import { isConfigMapKey, isDNS1123Subdomain, isQualifiedName, isValidLabelValue, validateNamespaceName } from '../../../schema/validation/names.js';
 import type { Node, NodeConfigSource, Taint } from '../../types/core-v1.js';
 import { cidrFamily, legacyCIDRErrors, positiveFieldErrors } from '../pod/formats.js';

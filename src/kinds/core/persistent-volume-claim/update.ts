@@ -1,5 +1,5 @@
 /** `ValidatePersistentVolumeClaimUpdate` of Kubernetes v1.36: what may change in a claim. */
-import { fieldError, type FieldError } from '../../../api/field-errors.js';
+import { fieldError, type FieldError } from '../../../machinery/field-errors.js';
 import type { StructuralNode } from '../../../schema/structural.js';
 import { PersistentVolumeClaim as PersistentVolumeClaimSchema, type PersistentVolumeClaim, type PersistentVolumeClaimSpec } from '../../types/core-v1.js';
 import { childNode, fieldNode, semanticEqual } from '../shared/semantic-equal.js';

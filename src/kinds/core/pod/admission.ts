@@ -4,8 +4,8 @@
  * pod strategy's `PrepareForCreate` (status, QoS class, scheduling-gated condition, matchLabelKeys
  * merged into selectors).
  */
-import { randomNameSuffix } from '../../../api/context.js';
-import { forbidden } from '../../../api/errors.js';
+import { randomNameSuffix } from '../../../machinery/random-suffix.js';
+import { forbidden } from '../../../machinery/errors.js';
 import type { KindContext, KubeObject } from '../../../schema/define-kind.js';
 import { goQuote } from '../../../util/go-format.js';
 import type { Container, Pod, PodAffinityTerm, Toleration } from '../../types/core-v1.js';

@@ -4,7 +4,7 @@
  * names, images, ports, environment, volume mounts and devices, probes, lifecycle hooks,
  * resources, resize and restart policies, security contexts.
  */
-import { child, fieldError, index, type FieldError } from '../../../api/field-errors.js';
+import { child, fieldError, index, type FieldError } from '../../../machinery/field-errors.js';
 import { regexError } from '../../../schema/validation/names.js';
 import { validateNonnegativeField } from '../../../schema/validation/object-meta.js';
 import type { Container, HTTPGetAction, LifecycleHandler, Probe, Volume } from '../../types/core-v1.js';

@@ -3,7 +3,7 @@
  * and of the downward API selectors shared with volumes (`validateObjectFieldSelector`,
  * `validateContainerResourceFieldSelector`).
  */
-import { child, fieldError, index, type FieldError } from '../../../api/field-errors.js';
+import { child, fieldError, index, type FieldError } from '../../../machinery/field-errors.js';
 import { isConfigMapKey, isDNS1123Subdomain, isQualifiedName, nameIsDNSSubdomain } from '../../../schema/validation/names.js';
 import type { Container, EnvVar } from '../../types/core-v1.js';
 import { dns1123LabelErrors, isRelaxedEnvVarName, pathNoBackstepsErrors } from './formats.js';

@@ -4,7 +4,7 @@
  * names, relaxed environment variable names, user and group ids, local paths, IP addresses and
  * CIDRs (legacy fields, with v1.36's strict checks), label selectors.
  */
-import { fieldError, type FieldError } from '../../../api/field-errors.js';
+import { fieldError, type FieldError } from '../../../machinery/field-errors.js';
 import { inclusiveRangeError, isDNS1123Label, isDNS1123Subdomain, isQualifiedName, maxLenError } from '../../../schema/validation/names.js';
 
 /** `isNotPositiveErrorMsg`. */

@@ -2,7 +2,7 @@
  * Validation of container and pod-level resources (`validateResourceRequirements`,
  * `ValidateContainerResourceName`, `ValidateResourceQuantityValue`, resource claims).
  */
-import { child, fieldError, index, key, type FieldError } from '../../../api/field-errors.js';
+import { child, fieldError, index, key, type FieldError } from '../../../machinery/field-errors.js';
 import { isQualifiedName } from '../../../schema/validation/names.js';
 import type { ResourceRequirements } from '../../types/core-v1.js';
 import { dns1123LabelErrors } from './formats.js';

@@ -3,7 +3,7 @@
  * node/pod (anti-)affinity, topology spread constraints, DNS config, host aliases, readiness and
  * scheduling gates, image pull secrets (`pkg/apis/core/validation/validation.go`).
  */
-import { child, fieldError, index, type FieldError } from '../../../api/field-errors.js';
+import { child, fieldError, index, type FieldError } from '../../../machinery/field-errors.js';
 import { isDNS1123Subdomain, isValidLabelValue, regexError, validateNamespaceName } from '../../../schema/validation/names.js';
 import { validateLabelName } from '../../../schema/validation/object-meta.js';
 import type { LabelSelector } from '../../types/meta-v1.js';

@@ -2,7 +2,7 @@
  * Security contexts of a Pod (`validatePodSpecSecurityContext` and the profile checks shared with
  * container security contexts): ids, sysctls, seccomp and AppArmor profiles, Windows options.
  */
-import { child, fieldError, index, type FieldError } from '../../../api/field-errors.js';
+import { child, fieldError, index, type FieldError } from '../../../machinery/field-errors.js';
 import { isDNS1123Subdomain } from '../../../schema/validation/names.js';
 import type { AppArmorProfile, PodSecurityContext, PodSpec, SeccompProfile, SecurityContext, WindowsSecurityContextOptions } from '../../types/core-v1.js';
 import { isValidID, localDescendingPathErrors } from './formats.js';

@@ -4,7 +4,7 @@
  * grace period set to 1, and for gated pods additions to node selection), and the Forbidden error
  * with the spec diff Kubernetes prints for anything else.
  */
-import { child, fieldError, index, type FieldError } from '../../../api/field-errors.js';
+import { child, fieldError, index, type FieldError } from '../../../machinery/field-errors.js';
 import { inclusiveRangeError } from '../../../schema/validation/names.js';
 import type { StructuralNode } from '../../../schema/structural.js';
 import { Pod as PodSchema, type Container, type NodeAffinity, type NodeSelectorTerm, type Pod, type PodSpec, type Toleration } from '../../types/core-v1.js';

@@ -3,7 +3,7 @@
  * (`pkg/apis/core/validation/validation.go`, v1.36), in Kubernetes' order. ObjectMeta itself is
  * checked by the engine before this runs.
  */
-import { child, fieldError, index, key, type FieldError } from '../../../api/field-errors.js';
+import { child, fieldError, index, key, type FieldError } from '../../../machinery/field-errors.js';
 import { inclusiveRangeError, isDNS1123Subdomain } from '../../../schema/validation/names.js';
 import { validateLabels, validateNonnegativeField } from '../../../schema/validation/object-meta.js';
 import type { Pod, PodSpec } from '../../types/core-v1.js';

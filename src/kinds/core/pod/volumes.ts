@@ -4,7 +4,7 @@
  * gcePersistentDisk is checked under `persistentDisk`, a downwardAPI clash is reported at
  * `downwarAPI`).
  */
-import { child, fieldError, index, key, type FieldError } from '../../../api/field-errors.js';
+import { child, fieldError, index, key, type FieldError } from '../../../machinery/field-errors.js';
 import { isDNS1123Subdomain } from '../../../schema/validation/names.js';
 import { validateAnnotations, validateLabels } from '../../../schema/validation/object-meta.js';
 import { goQuote } from '../../../util/go-format.js';

@@ -2,7 +2,7 @@
  * Secret rules of Kubernetes v1.36: `stringData` folding, `ValidateSecret` (keys, size, the
  * per-type requirements), `ValidateSecretUpdate` and the TLS key-pair warning.
  */
-import { fieldError, key, type FieldError } from '../../../api/field-errors.js';
+import { fieldError, key, type FieldError } from '../../../machinery/field-errors.js';
 import type { Secret } from '../../types/core-v1.js';
 import { bagSize, MAX_DATA_SIZE, validateDataKeys, validateImmutableBags } from '../shared/data-keys.js';
 import { goUnmarshalObjectError } from '../shared/go-json-check.js';

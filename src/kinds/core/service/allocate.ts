@@ -4,8 +4,8 @@
  * check node port. A failure is the 422 (or, for an exhausted range, 500) Kubernetes answers with,
  * before any other validation runs.
  */
-import { internalError, invalid } from '../../../api/errors.js';
-import { fieldError, index, type FieldError } from '../../../api/field-errors.js';
+import { internalError, invalid } from '../../../machinery/errors.js';
+import { fieldError, index, type FieldError } from '../../../machinery/field-errors.js';
 import type { KindContext } from '../../../schema/define-kind.js';
 import type { Service, ServiceSpec } from '../../types/core-v1.js';
 import { ServiceAllocator } from './allocator.js';

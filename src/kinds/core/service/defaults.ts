@@ -3,7 +3,7 @@
  * `SetDefaults_Service` (v1 defaults), `NormalizeClusterIPs`, `patchAllocatedValues` and
  * `dropTypeDependentFields`.
  */
-import { jsonEqual } from '../../../api/write-steps.js';
+import { jsonEqual } from '../../../util/json-equal.js';
 import type { Service, ServiceSpec } from '../../types/core-v1.js';
 
 export const CLUSTER_IP_NONE = 'None';

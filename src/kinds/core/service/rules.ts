@@ -2,7 +2,7 @@
  * Service validation of Kubernetes v1.36: `ValidateService` (without the ObjectMeta part, which
  * the engine checks), with Kubernetes' messages and field paths. Update rules: service-update-rules.ts.
  */
-import { child, fieldError, index, key, type FieldError } from '../../../api/field-errors.js';
+import { child, fieldError, index, key, type FieldError } from '../../../machinery/field-errors.js';
 import { inclusiveRangeError, isDNS1123Label, isDNS1123Subdomain, isQualifiedName, maxLenError } from '../../../schema/validation/names.js';
 import { validateLabels } from '../../../schema/validation/object-meta.js';
 import type { Service, ServicePort, ServiceSpec } from '../../types/core-v1.js';

@@ -1,5 +1,5 @@
 /** `ValidateServiceUpdate` of Kubernetes v1.36 (without ObjectMeta): the transition rules, then `ValidateService`. */
-import { fieldError, index, type FieldError } from '../../../api/field-errors.js';
+import { fieldError, index, type FieldError } from '../../../machinery/field-errors.js';
 import type { Service, ServiceSpec } from '../../types/core-v1.js';
 import { isHeadless, needsHealthCheck } from './defaults.js';
 import { validateService } from './rules.js';

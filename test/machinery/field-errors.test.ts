@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { aggregateMessage, fieldError, fieldErrorBody, fieldErrorMessage } from '../../src/api/field-errors.js';
-import { invalid } from '../../src/api/errors.js';
+import { aggregateMessage, fieldError, fieldErrorBody, fieldErrorMessage } from '../../src/machinery/field-errors.js';
+import { invalid } from '../../src/machinery/errors.js';
 
 describe('field errors render as Kubernetes field.Error', () => {
   it('shows values for Invalid/NotSupported/Duplicate and hides them for Required/Forbidden/TooLong', () => {
