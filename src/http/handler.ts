@@ -3,9 +3,9 @@
  * runs the one engine through `cluster.request`, and encodes. Runtime adapters (node:http in
  * `listen.ts`) only forward to it.
  */
-import type { ApiRequest, UserInfo, Verb } from '../machinery/request.js';
-import type { Cluster } from '../cluster.js';
-import type { ResolvedKind } from '../schema/registry.js';
+import type { Clock } from '../clock.js';
+import type { ApiRequest, ApiResponse, UserInfo, Verb } from '../machinery/request.js';
+import type { KindRegistry, ResolvedKind } from '../schema/registry.js';
 import { storedJsonText } from '../storage/json-text.js';
 import type { StoredValue } from '../storage/storage.js';
 import { compactStatus } from '../machinery/errors.js';
@@ -31,8 +31,18 @@ import { ANONYMOUS, userOf } from './users.js';
 import { healthResponse, versionInfo } from './version.js';
 import { isWatchStream, watchResponse } from './watch.js';
 
-/** What the HTTP door needs of a cluster. */
-export type HttpCluster = Pick<Cluster, 'registry' | 'request' | 'clock'>;
+/**
+ * What the HTTP door needs of a cluster. Declared here rather than taken from `Cluster` so that the
+ * door does not depend on the module that wires it: a `Cluster` fits it as it is.
+ */
+export interface HttpCluster {
+  /** The kinds served: routes, discovery and the OpenAPI documents come from it. */
+  readonly registry: KindRegistry;
+  /** Runs one request through the engine. */
+  request(req: ApiRequest): Promise<ApiResponse>;
+  /** The now that the ages in tables (`kubectl get`, also of watch events) count from. */
+  readonly clock: Clock;
+}
 
 /** Options of {@link createFetchHandler}. */
 export interface FetchHandlerOptions {
