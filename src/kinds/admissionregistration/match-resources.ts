@@ -6,7 +6,7 @@
  */
 import { child, fieldError, index, type FieldError } from '../../machinery/field-errors.js';
 import { isPathSegmentName } from '../../schema/validation/names.js';
-import { validateLabelSelector } from '../core/shared/label-selector-validation.js';
+import { validateLabelSelector } from '../shared/label-selector-validation.js';
 import type { MatchResources, NamedRuleWithOperations } from '../types/admissionregistration-v1.js';
 
 /** `matchPolicy` values, sorted as Kubernetes lists them. */

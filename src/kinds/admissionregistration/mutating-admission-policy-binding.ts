@@ -3,11 +3,11 @@ import { child, fieldError, type FieldError } from '../../machinery/field-errors
 import { defineKind, type KindContext } from '../../schema/define-kind.js';
 import { isDNS1123Subdomain, isPathSegmentName } from '../../schema/validation/names.js';
 import { labelSelectorFromObject, type LabelSelectorObject } from '../../selectors/label-selector.js';
-import { validateLabelSelector } from '../core/shared/label-selector-validation.js';
+import { validateLabelSelector } from '../shared/label-selector-validation.js';
 import { MutatingAdmissionPolicyBinding as V1, type ParamRef } from '../types/admissionregistration-v1.js';
 import { MutatingAdmissionPolicyBinding as V1Alpha1 } from '../types/admissionregistration-v1alpha1.js';
 import { MutatingAdmissionPolicyBinding as V1Beta1 } from '../types/admissionregistration-v1beta1.js';
-import { specGeneration } from '../core/shared/semantic-equal.js';
+import { specGeneration } from '../shared/semantic-equal.js';
 import { defaultMatchResources, validateMatchResources, validateMutatingOperations, validateNotMatchingPolicies } from './match-resources.js';
 
 /** A MutatingAdmissionPolicyBinding object (the v1 shape; v1beta1 and v1alpha1 have the same one). */

@@ -4,7 +4,7 @@ import { defineKind, type KindContext } from '../../schema/define-kind.js';
 import { MutatingAdmissionPolicy as V1 } from '../types/admissionregistration-v1.js';
 import { MutatingAdmissionPolicy as V1Alpha1 } from '../types/admissionregistration-v1alpha1.js';
 import { MutatingAdmissionPolicy as V1Beta1 } from '../types/admissionregistration-v1beta1.js';
-import { specGeneration } from '../core/shared/semantic-equal.js';
+import { specGeneration } from '../shared/semantic-equal.js';
 import { defaultMatchResources, validateMatchResources, validateMutatingOperations, validateNotMatchingPolicies } from './match-resources.js';
 import { validateMatchConditions, validateMutation, validateParamKind, validateVariable } from './policy-rules.js';
 

@@ -2,8 +2,8 @@
 import { fieldError, type FieldError } from '../../machinery/field-errors.js';
 import { defineKind } from '../../schema/define-kind.js';
 import { inclusiveRangeError, isDNS1035Label, isDNS1123Subdomain, isPathSegmentName, validatePathSegmentName } from '../../schema/validation/names.js';
-import { base64DecodedLength } from '../core/shared/data-keys.js';
-import { conditionReasonErrors } from '../certificates/validation.js';
+import { base64DecodedLength } from '../shared/data-keys.js';
+import { conditionReasonErrors } from '../shared/conditions.js';
 import { APIService as APIServiceSchema } from '../types/apiregistration-v1.js';
 import { validateCABundle } from './ca-bundle.js';
 

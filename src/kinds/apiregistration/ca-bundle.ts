@@ -6,7 +6,7 @@
  * departure). The message is memkube's own wording: upstream has none for it.
  */
 import { fieldError, type FieldError } from '../../machinery/field-errors.js';
-import { fromBase64, pemDecode } from '../certificates/pki.js';
+import { fromBase64, pemDecode } from '../../pki/x509.js';
 
 /** The detail of a caBundle that is not a PEM bundle of certificates (memkube's wording, see above). */
 export const CA_BUNDLE_NOT_PEM_MSG = 'must be a PEM-encoded CA bundle';

@@ -3,7 +3,7 @@ import { fieldError, type FieldError } from '../../machinery/field-errors.js';
 import { jsonEqual } from '../../util/json-equal.js';
 import { defineKind, type KindContext } from '../../schema/define-kind.js';
 import { CertificateSigningRequest as CSRSchema, type CertificateSigningRequestCondition } from '../types/certificates-v1.js';
-import { checkSignature, fromBase64, goBytes, parseCertificate, parseCertificateRequest, pemDecode } from './pki.js';
+import { checkSignature, fromBase64, goBytes, parseCertificate, parseCertificateRequest, pemDecode } from '../../pki/x509.js';
 import { validateSignerName } from './validation.js';
 
 /** A CertificateSigningRequest object. */

@@ -4,11 +4,12 @@ import { fieldError, type FieldError } from '../../machinery/field-errors.js';
 import { defineKind, type KindContext } from '../../schema/define-kind.js';
 import { isDNS1123Subdomain } from '../../schema/validation/names.js';
 import { goJson } from '../../util/go-format.js';
-import { fieldNode, semanticEqual } from '../core/shared/semantic-equal.js';
+import { fieldNode, semanticEqual } from '../shared/semantic-equal.js';
 import { ObjectMeta } from '../types/meta-v1.js';
 import { PodCertificateRequestSpec as BetaSpec, PodCertificateRequestStatus } from '../types/certificates-v1beta1.js';
-import { certTime, checkSignature, fromBase64, parseCertificate, parseCertificateRequest, pemDecode, publicKey, spkiDer } from './pki.js';
-import { goDurationString, goTimeString, isReservedSignerName, validateMetaConditions, validateSignerName, validateUserAnnotations } from './validation.js';
+import { certTime, checkSignature, fromBase64, parseCertificate, parseCertificateRequest, pemDecode, publicKey, spkiDer } from '../../pki/x509.js';
+import { validateMetaConditions } from '../shared/conditions.js';
+import { goDurationString, goTimeString, isReservedSignerName, validateSignerName, validateUserAnnotations } from './validation.js';
 
 /** The v1 spec: the beta spec without the alpha-era `pkixPublicKey` and `proofOfPossession`. */
 export const PodCertificateRequestSpecV1 = BetaSpec.omit({ pkixPublicKey: true, proofOfPossession: true }).meta({

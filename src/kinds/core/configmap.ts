@@ -3,7 +3,7 @@ import { fieldError, key, type FieldError } from '../../machinery/field-errors.j
 import { isConfigMapKey } from '../../schema/validation/names.js';
 import { defineKind } from '../../schema/define-kind.js';
 import { ConfigMap as ConfigMapSchema } from '../types/core-v1.js';
-import { bagSize, dropEmptyBag, MAX_DATA_SIZE, validateDataKeys, validateImmutableBags } from './shared/data-keys.js';
+import { bagSize, dropEmptyBag, MAX_DATA_SIZE, validateDataKeys, validateImmutableBags } from '../shared/data-keys.js';
 
 /** A ConfigMap object. */
 export type ConfigMap = ConfigMapSchema;

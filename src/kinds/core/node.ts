@@ -2,9 +2,9 @@
 import { badRequest } from '../../machinery/errors.js';
 import { defineKind } from '../../schema/define-kind.js';
 import { Node as NodeSchema } from '../types/core-v1.js';
-import { withZeroValues } from './shared/zero-values.js';
+import { withZeroValues } from '../shared/zero-values.js';
 import { applyNodeDefaults, prepareNodeCreate, prepareNodeUpdate, validateNode, validateNodeUpdate } from './node/rules.js';
-import { QuantityDecodeError } from './shared/resource-lists.js';
+import { QuantityDecodeError } from '../shared/resource-lists.js';
 
 /** A Node object. */
 export type Node = NodeSchema;

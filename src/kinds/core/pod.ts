@@ -2,14 +2,14 @@
 import { badRequest } from '../../machinery/errors.js';
 import { defineKind } from '../../schema/define-kind.js';
 import { Pod as PodSchema } from '../types/core-v1.js';
-import { withZeroValues } from './shared/zero-values.js';
-import { specGeneration } from './shared/semantic-equal.js';
+import { withZeroValues } from '../shared/zero-values.js';
+import { specGeneration } from '../shared/semantic-equal.js';
 import { admitDefaultTolerations, admitPodCreate, keepPriority, preparePodStatus } from './pod/admission.js';
 import { applyPodDefaults } from './pod/defaults.js';
 import { validatePodUpdate } from './pod/update.js';
 import { validatePod } from './pod/validation.js';
 import { podCreateWarnings } from './pod/warnings.js';
-import { QuantityDecodeError } from './shared/resource-lists.js';
+import { QuantityDecodeError } from '../shared/resource-lists.js';
 
 /** A Pod object. */
 export type Pod = PodSchema;

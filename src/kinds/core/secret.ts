@@ -1,7 +1,7 @@
 /** Secret (core v1). */
 import { defineKind } from '../../schema/define-kind.js';
 import { Secret as SecretSchema } from '../types/core-v1.js';
-import { dropEmptyBag } from './shared/data-keys.js';
+import { dropEmptyBag } from '../shared/data-keys.js';
 import { foldStringData, SECRET_TYPE_OPAQUE, secretWarnings, validateSecret, validateSecretUpdate } from './secret/rules.js';
 
 /** A Secret object. */

@@ -8,8 +8,8 @@
 import { child, fieldError, type FieldError } from '../../machinery/field-errors.js';
 import { jsonEqual } from '../../util/json-equal.js';
 import type { KindContext } from '../../schema/define-kind.js';
-import { validateMetaConditions, type MetaCondition } from '../certificates/validation.js';
-import { GO_NIL, IMMUTABLE_MSG, isUnset, longName, minError, prefixedLabelKey, uuid } from './declarative.js';
+import { validateMetaConditions, type MetaCondition } from '../shared/conditions.js';
+import { GO_NIL, IMMUTABLE_MSG, isUnset, longName, minError, prefixedLabelKey, uuid } from '../shared/declarative.js';
 import type { EvictionRequest, EvictionRequestSpec, EvictionRequestStatus } from './eviction-request-schema.js';
 
 /** `spec.intent` values. */

@@ -1,7 +1,7 @@
 /** EvictionRequest (lifecycle/v1alpha1, namespaced; gate EvictionRequestAPI). */
 import { defineKind } from '../../schema/define-kind.js';
 import { EvictionRequest as EvictionRequestSchema, type EvictionRequest } from './eviction-request-schema.js';
-import { specGeneration } from '../core/shared/semantic-equal.js';
+import { specGeneration } from '../shared/semantic-equal.js';
 import { validateEvictionRequestSpec, validateEvictionRequestStatus } from './eviction-request-validation.js';
 
 export type { EvictionRequest } from './eviction-request-schema.js';

@@ -10,7 +10,7 @@ import { jsonEqual } from '../../util/json-equal.js';
 import type { KindContext } from '../../schema/define-kind.js';
 import { parseQuantity } from '../../schema/quantity.js';
 import { utf8ByteLength } from '../../schema/validation/names.js';
-import { validateMetaConditions, type MetaCondition } from '../certificates/validation.js';
+import { validateMetaConditions, type MetaCondition } from '../shared/conditions.js';
 import {
   IMMUTABLE_MSG,
   isUnset,
@@ -21,8 +21,8 @@ import {
   minimum,
   resourceFullyQualifiedName,
   resourcePoolName,
-} from '../lifecycle/declarative.js';
-import { fieldNode, semanticEqual } from '../core/shared/semantic-equal.js';
+} from '../shared/declarative.js';
+import { fieldNode, semanticEqual } from '../shared/semantic-equal.js';
 import {
   ResourcePoolStatusRequest as ResourcePoolStatusRequestSchema,
   type PartitionTypeStatus,

@@ -5,8 +5,8 @@
  */
 import { child, fieldError, index, type FieldError } from '../../machinery/field-errors.js';
 import { isDNS1123Label, isDNS1123Subdomain, isQualifiedName } from '../../schema/validation/names.js';
-import { validateMetaConditions, type MetaCondition } from '../certificates/validation.js';
-import { fieldNode, semanticEqual } from '../core/shared/semantic-equal.js';
+import { validateMetaConditions, type MetaCondition } from '../shared/conditions.js';
+import { fieldNode, semanticEqual } from '../shared/semantic-equal.js';
 import { CompositePodGroup as CompositePodGroupSchema, type CompositePodGroup, type CompositePodGroupSpec } from './composite-pod-group-schema.js';
 
 /** The feature gate of the kind itself. */

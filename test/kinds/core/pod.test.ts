@@ -4,7 +4,7 @@ import type { Cluster } from '../../../src/cluster.js';
 import { ApiError } from '../../../src/machinery/errors.js';
 import { NamespaceKind, PodKind, ServiceAccountKind } from '../../../src/kinds/index.js';
 import type { Pod } from '../../../src/kinds/core/pod.js';
-import { normalizeQuantity } from '../../../src/kinds/core/shared/resource-lists.js';
+import { normalizeQuantity } from '../../../src/kinds/shared/resource-lists.js';
 import { statusOf, useTestCluster } from '../../support/cluster.js';
 
 const cluster = useTestCluster();

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { goUnmarshalObjectError } from '../../../src/kinds/core/shared/go-json-check.js';
+import { goUnmarshalObjectError } from '../../../src/kinds/shared/go-json-check.js';
 import { SecretKind, type Secret } from '../../../src/kinds/index.js';
 import { statusOf, useTestCluster } from '../../support/cluster.js';
 

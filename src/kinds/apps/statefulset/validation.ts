@@ -10,8 +10,8 @@ import { labelSelectorFromObject, SelectorParseError, type LabelSelector } from 
 import { StatefulSet as StatefulSetSchema, type RollingUpdateStatefulSetStrategy, type StatefulSet, type StatefulSetSpec, type StatefulSetStatus } from '../../types/apps-v1.js';
 import type { Pod } from '../../types/core-v1.js';
 import { podAnnotationErrors } from '../../core/pod/validation.js';
-import { validateLabelSelector } from '../../core/shared/label-selector-validation.js';
-import { fieldNode, semanticEqual } from '../../core/shared/semantic-equal.js';
+import { validateLabelSelector } from '../../shared/label-selector-validation.js';
+import { fieldNode, semanticEqual } from '../../shared/semantic-equal.js';
 
 /** `IsValidPercent`'s message. */
 const PERCENT_MSG = "a valid percent string must be a numeric string followed by an ending '%' (e.g. '1%',  or '93%', regex used for validation is '[0-9]+%')";

@@ -10,7 +10,7 @@ import type { Node, NodeConfigSource, Taint } from '../../types/core-v1.js';
 import { cidrFamily, legacyCIDRErrors, positiveFieldErrors } from '../pod/formats.js';
 import { resourceQuantityErrors } from '../pod/resources.js';
 import { taintEffectErrors } from '../pod/scheduling.js';
-import { normalizeResourceList } from '../shared/resource-lists.js';
+import { normalizeResourceList } from '../../shared/resource-lists.js';
 
 /** Decode-time defaults and conversion. Throws `QuantityDecodeError` for a malformed quantity. */
 export function applyNodeDefaults(node: Node): void {

@@ -5,7 +5,7 @@
 import { child, fieldError, key, type FieldError } from '../../../machinery/field-errors.js';
 import { isDNS1123Subdomain, validateNamespaceName } from '../../../schema/validation/names.js';
 import type { PersistentVolumeClaim, PersistentVolumeClaimSpec, TypedLocalObjectReference, TypedObjectReference } from '../../types/core-v1.js';
-import { validateLabelSelector } from '../shared/label-selector-validation.js';
+import { validateLabelSelector } from '../../shared/label-selector-validation.js';
 import { canonicalQuantity, formatQuantity, parseQuantity, type Quantity } from '../../../schema/quantity.js';
 
 export const SUPPORTED_ACCESS_MODES = ['ReadOnlyMany', 'ReadWriteMany', 'ReadWriteOnce', 'ReadWriteOncePod'] as const;

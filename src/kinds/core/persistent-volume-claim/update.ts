@@ -2,7 +2,7 @@
 import { fieldError, type FieldError } from '../../../machinery/field-errors.js';
 import type { StructuralNode } from '../../../schema/structural.js';
 import { PersistentVolumeClaim as PersistentVolumeClaimSchema, type PersistentVolumeClaim, type PersistentVolumeClaimSpec } from '../../types/core-v1.js';
-import { childNode, fieldNode, semanticEqual } from '../shared/semantic-equal.js';
+import { childNode, fieldNode, semanticEqual } from '../../shared/semantic-equal.js';
 import { betaStorageClassAnnotation, storageRequest } from './rules.js';
 import { compareQuantities, parseQuantity } from '../../../schema/quantity.js';
 

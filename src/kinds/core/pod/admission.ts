@@ -10,7 +10,7 @@ import type { KindContext, KubeObject } from '../../../schema/define-kind.js';
 import { goQuote } from '../../../util/go-format.js';
 import type { Container, Pod, PodAffinityTerm, Toleration } from '../../types/core-v1.js';
 import type { LabelSelector } from '../../types/meta-v1.js';
-import { quantityValue } from '../shared/resource-lists.js';
+import { quantityValue } from '../../shared/resource-lists.js';
 import { enforcesMountableSecrets, forbiddenSecretReference, type MountableSecretsAccount } from './mountable-secrets.js';
 
 const PODS = { group: '', resource: 'pods' };

@@ -19,7 +19,7 @@ import {
   pathNoBackstepsErrors,
 } from './formats.js';
 import { validatePersistentVolumeClaimSpec } from '../persistent-volume-claim/rules.js';
-import { quantityValue } from '../shared/resource-lists.js';
+import { quantityValue } from '../../shared/resource-lists.js';
 
 /** `ValidateVolumes`: the errors, and the valid volumes by name (for mounts to refer to). */
 export function validateVolumes(volumes: Volume[], podName: string | undefined, path: string): { volumes: Map<string, Volume>; errors: FieldError[] } {

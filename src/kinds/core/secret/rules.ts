@@ -4,8 +4,8 @@
  */
 import { fieldError, key, type FieldError } from '../../../machinery/field-errors.js';
 import type { Secret } from '../../types/core-v1.js';
-import { bagSize, MAX_DATA_SIZE, validateDataKeys, validateImmutableBags } from '../shared/data-keys.js';
-import { goUnmarshalObjectError } from '../shared/go-json-check.js';
+import { bagSize, MAX_DATA_SIZE, validateDataKeys, validateImmutableBags } from '../../shared/data-keys.js';
+import { goUnmarshalObjectError } from '../../shared/go-json-check.js';
 import { x509KeyPairError } from './tls.js';
 import { setOwn } from '../../../util/own.js';
 

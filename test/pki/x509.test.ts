@@ -1,6 +1,6 @@
 /** The PEM decoder behind the certificates kinds and APIService's caBundle: Go's `pem.Decode`. */
 import { describe, expect, it } from 'vitest';
-import { pemDecode } from '../../../src/kinds/certificates/pki.js';
+import { pemDecode } from '../../src/pki/x509.js';
 
 const block = (type: string, body = 'AAEC', headers = '') => `-----BEGIN ${type}-----\n${headers}${body}\n-----END ${type}-----\n`;
 

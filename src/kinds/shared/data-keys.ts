@@ -3,8 +3,8 @@
  * key format, the 1 MiB size limit and the `immutable` flag (Kubernetes' `ValidateConfigMap`,
  * `ValidateSecret` and their `...Update` variants).
  */
-import { fieldError, key, type FieldError } from '../../../machinery/field-errors.js';
-import { isConfigMapKey, utf8ByteLength } from '../../../schema/validation/names.js';
+import { fieldError, key, type FieldError } from '../../machinery/field-errors.js';
+import { isConfigMapKey, utf8ByteLength } from '../../schema/validation/names.js';
 
 /** `core.MaxSecretSize`: the most bytes the values of a ConfigMap or Secret may hold together. */
 export const MAX_DATA_SIZE = 1024 * 1024;

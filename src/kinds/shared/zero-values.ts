@@ -3,8 +3,8 @@
  * see an object the way Kubernetes' validation (which works on decoded Go structs) sees it.
  */
 import type { z } from 'zod';
-import type { KubeObject } from '../../../schema/define-kind.js';
-import { structuralOf, type StructuralNode } from '../../../schema/structural.js';
+import type { KubeObject } from '../../schema/define-kind.js';
+import { structuralOf, type StructuralNode } from '../../schema/structural.js';
 
 function zeroOf(node: StructuralNode): unknown {
   switch (node.type) {

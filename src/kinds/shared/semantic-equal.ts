@@ -12,9 +12,9 @@
  *   still count as different here, where Go sees the same zero value.
  */
 import type { z } from 'zod';
-import { compareQuantities, parseQuantity } from '../../../schema/quantity.js';
-import { structuralOf, type StructuralNode } from '../../../schema/structural.js';
-import type { KubeObject } from '../../../schema/define-kind.js';
+import { compareQuantities, parseQuantity } from '../../schema/quantity.js';
+import { structuralOf, type StructuralNode } from '../../schema/structural.js';
+import type { KubeObject } from '../../schema/define-kind.js';
 
 function isEmptyCollection(v: unknown): boolean {
   if (v === undefined || v === null) return true;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { fieldNode, semanticEqual } from '../../../../src/kinds/core/shared/semantic-equal.js';
-import { Pod } from '../../../../src/kinds/types/core-v1.js';
-import { PodCertificateRequestSchema } from '../../../../src/kinds/certificates/pod-certificate-request.js';
+import { fieldNode, semanticEqual } from '../../../src/kinds/shared/semantic-equal.js';
+import { Pod } from '../../../src/kinds/types/core-v1.js';
+import { PodCertificateRequestSchema } from '../../../src/kinds/certificates/pod-certificate-request.js';
 
 const podSpec = fieldNode(Pod, 'spec');
 const spec = (over: Record<string, unknown> = {}) => ({ containers: [{ name: 'c', image: 'nginx' }], ...over });

@@ -2,10 +2,10 @@
  * `ValidateLabelSelector` of k8s.io/apimachinery/pkg/apis/meta/v1/validation, for selectors held in
  * objects (a PVC's `spec.selector`; workloads will need it too).
  */
-import { child, fieldError, index, type FieldError } from '../../../machinery/field-errors.js';
-import { isValidLabelValue } from '../../../schema/validation/names.js';
-import { validateLabelName, validateLabels } from '../../../schema/validation/object-meta.js';
-import type { LabelSelector } from '../../types/meta-v1.js';
+import { child, fieldError, index, type FieldError } from '../../machinery/field-errors.js';
+import { isValidLabelValue } from '../../schema/validation/names.js';
+import { validateLabelName, validateLabels } from '../../schema/validation/object-meta.js';
+import type { LabelSelector } from '../types/meta-v1.js';
 
 /** `ValidateLabelSelector` (metav1) with label values checked. */
 export function validateLabelSelector(selector: LabelSelector | undefined, path: string): FieldError[] {

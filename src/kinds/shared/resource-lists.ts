@@ -3,9 +3,9 @@
  * error Kubernetes gives for a malformed quantity, the text a quantity is stored and returned as
  * (Go keeps the original text when it already was canonical, `Quantity.s`), and
  * `SetDefaults_ResourceList` (values rounded up to milli precision). Values and canonical text come
- * from `./quantity.js`.
+ * from `src/schema/quantity.ts`.
  */
-import { formatQuantity, parseQuantity, type Quantity } from '../../../schema/quantity.js';
+import { formatQuantity, parseQuantity, type Quantity } from '../../schema/quantity.js';
 
 /** `resource.ErrFormatWrong`. */
 export const QUANTITY_FORMAT_ERROR = "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'";

@@ -1,7 +1,8 @@
 /**
- * The X.509 and PKCS#10 checks the certificates kinds need, with the messages Go's `encoding/pem`
- * and `crypto/x509` produce: a PEM decoder that behaves like Go's `pem.Decode` (text around blocks
- * skipped, headers kept), CSR parsing with signature verification, certificate parsing.
+ * The X.509 and PKCS#10 checks that the certificates kinds and APIService's `caBundle` need, with
+ * the messages Go's `encoding/pem` and `crypto/x509` produce: a PEM decoder that behaves like Go's
+ * `pem.Decode` (text around blocks skipped, headers kept), CSR parsing with signature verification,
+ * certificate parsing.
  */
 import { createPublicKey, verify as cryptoVerify, type KeyObject } from 'node:crypto';
 import * as asn1js from 'asn1js';
