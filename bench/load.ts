@@ -125,7 +125,8 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
       }
       const t0 = performance.now();
       let done = false;
-      let timer: NodeJS.Timeout | undefined;
+      // Set once the request exists; `finish` may run before that (a request node:http refuses).
+      let timer: NodeJS.Timeout | undefined = undefined;
       const finish = (status: number | undefined, error?: Error) => {
         if (done) return;
         done = true;

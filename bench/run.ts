@@ -57,7 +57,7 @@ function parseArgs(argv: readonly string[]): Args {
       case '--help':
       case '-h':
         process.stdout.write(`${USAGE}\n`);
-        process.exit(0);
+        return process.exit(0);
       default:
         throw new Error(`unknown flag ${JSON.stringify(flag)}\n\n${USAGE}`);
     }

@@ -18,7 +18,7 @@ describe.skipIf(!existsSync(KUBECTL))('kubectl 1.33 generators (protobuf bodies)
   let dir: string;
   let server: ServeProcess | undefined;
 
-  const { kubectl, ok } = kubectlRunner(KUBECTL, () => join(dir, 'kubeconfig'), () => dir);
+  const { ok } = kubectlRunner(KUBECTL, () => join(dir, 'kubeconfig'), () => dir);
 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'memkube-e2e-gen-'));

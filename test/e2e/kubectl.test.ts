@@ -3,7 +3,7 @@
  * The generators (`kubectl create configmap ...`, which send protobuf) are covered by
  * kubectl-generators.test.ts.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
