@@ -92,13 +92,16 @@ export interface HttpRequest {
 export type HttpAnswer = Response | EncodedAnswer;
 
 /** The handler behind a {@link FetchHandler}, on {@link HttpRequest}s. */
-export type HttpCore = (request: HttpRequest) => Promise<HttpAnswer>;
+export type HttpRequestHandler = (request: HttpRequest) => Promise<HttpAnswer>;
 
-const HTTP_CORE = Symbol('memkube.httpCore');
+const HTTP_REQUEST_HANDLER = Symbol('memkube.httpRequestHandler');
 
-/** The core of a handler made by {@link createFetchHandler} (undefined for any other function). */
-export function httpCoreOf(handler: FetchHandler): HttpCore | undefined {
-  return (handler as FetchHandler & { [HTTP_CORE]?: HttpCore })[HTTP_CORE];
+/**
+ * The handler on {@link HttpRequest}s behind a {@link FetchHandler} made by {@link createFetchHandler}
+ * (undefined for any other function): node:http doors use it to serve without building Fetch objects.
+ */
+export function httpRequestHandlerOf(handler: FetchHandler): HttpRequestHandler | undefined {
+  return (handler as FetchHandler & { [HTTP_REQUEST_HANDLER]?: HttpRequestHandler })[HTTP_REQUEST_HANDLER];
 }
 
 /** The {@link HttpRequest} of a Fetch `Request`. */
@@ -128,12 +131,12 @@ export function answerAsResponse(answer: HttpAnswer): Response {
 
 /** Creates the Fetch-standard handler of a cluster. */
 export function createFetchHandler(cluster: HttpCluster, options: FetchHandlerOptions = {}): FetchHandler {
-  const core = createHttpCore(cluster, options);
+  const core = createHttpRequestHandler(cluster, options);
   const handler: FetchHandler = async (request) => answerAsResponse(await core(fetchHttpRequest(request)));
-  return Object.assign(handler, { [HTTP_CORE]: core });
+  return Object.assign(handler, { [HTTP_REQUEST_HANDLER]: core });
 }
 
-function createHttpCore(cluster: HttpCluster, options: FetchHandlerOptions): HttpCore {
+function createHttpRequestHandler(cluster: HttpCluster, options: FetchHandlerOptions): HttpRequestHandler {
   const maxBody = options.maxBodyBytes ?? MAX_BODY_BYTES;
   const defaultUser = options.defaultUser ?? ANONYMOUS;
   const minRequestTimeout = options.minRequestTimeoutSeconds ?? 0;

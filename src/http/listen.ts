@@ -8,7 +8,7 @@ import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { stringify } from 'yaml';
 import { generateServingCertificate } from '../pki/self-signed.js';
-import { httpCoreOf, type FetchHandler } from './handler.js';
+import { httpRequestHandlerOf, type FetchHandler } from './handler.js';
 import { sendFetchResponse as sendResponse, serveNodeRequestWithCore, toFetchRequest as toRequest } from './node-bridge.js';
 
 /** Options of `cluster.listen()`. */
@@ -75,7 +75,7 @@ export async function listen(handler: FetchHandler, options: ListenAdapterOption
   const scheme = options.tls ? 'https' : 'http';
   let base = `${scheme}://${hostForUrl}`;
   // A handler made by createFetchHandler is served through its core, without Fetch objects.
-  const core = httpCoreOf(handler);
+  const core = httpRequestHandlerOf(handler);
   const onRequest = (req: IncomingMessage, res: ServerResponse) => {
     if (core) {
       void serveNodeRequestWithCore(core, req, res, base);

@@ -8,7 +8,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { TLSSocket } from 'node:tls';
 import { entityTooLarge } from './decode.js';
 import type { EncodedAnswer } from './encode.js';
-import { httpCoreOf, type FetchHandler, type HttpAnswer, type HttpCore, type HttpRequest } from './handler.js';
+import { httpRequestHandlerOf, type FetchHandler, type HttpAnswer, type HttpRequestHandler, type HttpRequest } from './handler.js';
 
 /**
  * The Fetch `Request` of a node request. `path` (the request target, `req.url` by default) is read
@@ -259,7 +259,7 @@ async function sendAnswer(answer: HttpAnswer, res: ServerResponse): Promise<void
  * fails (it answers API errors itself, as Status).
  */
 export async function serveNodeRequestWithCore(
-  core: HttpCore,
+  core: HttpRequestHandler,
   req: IncomingMessage,
   res: ServerResponse,
   base: string | URL,
@@ -300,7 +300,7 @@ export async function serveNodeRequest(
   res: ServerResponse,
   options: { base?: string; path?: string; body?: Uint8Array } = {},
 ): Promise<void> {
-  const core = httpCoreOf(handler);
+  const core = httpRequestHandlerOf(handler);
   if (core) return serveNodeRequestWithCore(core, req, res, options.base ?? originOf(req), options.path, options.body);
   let request: Request;
   try {
