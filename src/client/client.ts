@@ -7,7 +7,7 @@ import type { ApiRequest, ApiResponse, DeleteOptions, GroupVersionResource, Patc
 import type { ObjectList } from '../api/verbs/list.js';
 import type { DeletedStatus } from '../api/verbs/delete.js';
 import type { KindDefinition, KubeObject } from '../schema/define-kind.js';
-import { cloneJson } from '../storage/freeze.js';
+import { cloneJson } from '../util/json-clone.js';
 import type { Scale } from '../kinds/types/autoscaling-v1.js';
 
 /** Sends one request to the engine. */

@@ -13,7 +13,7 @@ import { isApiError } from '../machinery/errors.js';
 import type { ApiRequest, ApiResponse } from '../machinery/request.js';
 import type { KubeObject } from '../schema/define-kind.js';
 import type { ResolvedKind } from '../schema/registry.js';
-import { cloneJson } from '../storage/freeze.js';
+import { cloneJson } from '../util/json-clone.js';
 import type { StorageEvent } from '../storage/storage.js';
 import type { Controller } from './controller-loop.js';
 

@@ -27,21 +27,11 @@
 import { stringify } from 'yaml';
 import type { StructuralNode } from '../schema/structural.js';
 import { ERR_BAD_JSON_DOC, ERR_NO_LIST_OF_LISTS, PatchError, smpServerError } from './errors.js';
-import {
-  deepClone,
-  goDeepEqual,
-  goEqual,
-  goKind,
-  goLess,
-  goLessEq,
-  goS,
-  goSort,
-  goV,
-  hasOwn,
-  isJsonObject,
-  setOwn,
-  type JsonObject,
-} from './go.js';
+import { goPrintString, goPrintValue } from '../util/go-print.js';
+import { goLess, goLessEq, goSort } from '../util/go-sort.js';
+import { goDeepEqual, goInterfaceEqual, goKind, isJsonObject, type JsonObject } from '../util/go-value.js';
+import { cloneJsonDocument } from '../util/json-clone.js';
+import { hasOwn, setOwn } from '../util/own.js';
 import { createMergePatch, mergePatchValues } from './merge-patch.js';
 import { deduplicateScalarsGo, normalizeSliceOrder } from './strategic-merge-lists.js';
 import {
@@ -103,7 +93,7 @@ const NO_DIFF_OPTIONS: DiffOptions = {
 
 /** `sortScalars`: Go's sort.Sort by the `%v` text with `<=` (in place). */
 function sortScalars(list: unknown[]): unknown[] {
-  return goSort(list, (a, b) => goLessEq(goV(a), goV(b)));
+  return goSort(list, (a, b) => goLessEq(goPrintValue(a), goPrintValue(b)));
 }
 
 /** `diffMaps`: the patch that turns `original` into `modified`. */
@@ -246,8 +236,8 @@ function diffListsOfScalars(original: unknown[], modified: unknown[], opts: Diff
   while (i < originalScalars.length || j < modifiedScalars.length) {
     const oIn = i < originalScalars.length;
     const mIn = j < modifiedScalars.length;
-    const o = oIn ? goV(originalScalars[i]) : '';
-    const m = mIn ? goV(modifiedScalars[j]) : '';
+    const o = oIn ? goPrintValue(originalScalars[i]) : '';
+    const m = mIn ? goPrintValue(modifiedScalars[j]) : '';
     if (oIn && mIn && o === m) {
       i++;
       j++;
@@ -266,7 +256,7 @@ function diffListsOfScalars(original: unknown[], modified: unknown[], opts: Diff
 function sortByMergeKey(list: unknown[], mergeKey: string): unknown[] {
   if (list.length === 0) return list;
   sliceElementType(list);
-  const key = (v: unknown): string => goV(isJsonObject(v) && hasOwn(v, mergeKey) ? v[mergeKey] : null);
+  const key = (v: unknown): string => goPrintValue(isJsonObject(v) && hasOwn(v, mergeKey) ? v[mergeKey] : null);
   return goSort(list.slice(), (a, b) => goLessEq(key(a), key(b)));
 }
 
@@ -289,8 +279,8 @@ function diffListsOfMaps(original: unknown[], modified: unknown[], schema: Patch
     const mIn = j < ms.length;
     const oKey = oIn ? mergeKeyOf(os[i], mergeKey) : undefined;
     const mKey = mIn ? mergeKeyOf(ms[j], mergeKey) : undefined;
-    const o = oIn ? goV(oKey) : '';
-    const m = mIn ? goV(mKey) : '';
+    const o = oIn ? goPrintValue(oKey) : '';
+    const m = mIn ? goPrintValue(mKey) : '';
     if (oIn && mIn && o === m) {
       const value = diffMaps(os[i] as JsonObject, ms[j] as JsonObject, schema, opts);
       if (Object.keys(value).length > 0) {
@@ -318,12 +308,12 @@ function diffListsOfMaps(original: unknown[], modified: unknown[], schema: Patch
 function asDocument(v: unknown): JsonObject {
   if (v === null || v === undefined) return {};
   if (!isJsonObject(v)) throw new PatchError('invalid-patch', ERR_BAD_JSON_DOC);
-  return deepClone(v);
+  return cloneJsonDocument(v);
 }
 
 function checkPreconditions(patch: JsonObject, preconditions: PatchPrecondition[] | undefined): void {
   for (const fn of preconditions ?? []) {
-    if (!fn(patch)) throw new PatchError('precondition-failed', `precondition failed for: ${goV(patch)}`);
+    if (!fn(patch)) throw new PatchError('precondition-failed', `precondition failed for: ${goPrintValue(patch)}`);
   }
 }
 
@@ -403,7 +393,7 @@ function mergingMapFieldsHaveConflicts(left: unknown, right: unknown, schema: Pa
     const okRight = hasOwn(right, DIRECTIVE_MARKER);
     if (okLeft || okRight) {
       if (okLeft !== okRight) return true;
-      if (!goEqual(left[DIRECTIVE_MARKER], right[DIRECTIVE_MARKER])) return true;
+      if (!goInterfaceEqual(left[DIRECTIVE_MARKER], right[DIRECTIVE_MARKER])) return true;
     }
     if (strategy === REPLACE_DIRECTIVE) return false;
     return mapsHaveConflicts(left, right, schema);
@@ -437,9 +427,9 @@ function mapsHaveConflicts(left: JsonObject, right: JsonObject, schema: PatchSch
 function sliceOfMapsToMapOfMaps(list: unknown[], mergeKey: string): Map<string, unknown> {
   const out = new Map<string, unknown>();
   for (const v of list) {
-    if (!isJsonObject(v)) throw smpServerError(`invalid element type in merging list:${goV(list)}`);
-    if (!hasOwn(v, mergeKey)) throw smpServerError(`cannot find merge key \`${mergeKey}\` in merging list element:${goV(v)}`);
-    out.set(goS(v[mergeKey]), v);
+    if (!isJsonObject(v)) throw smpServerError(`invalid element type in merging list:${goPrintValue(list)}`);
+    if (!hasOwn(v, mergeKey)) throw smpServerError(`cannot find merge key \`${mergeKey}\` in merging list element:${goPrintValue(v)}`);
+    out.set(goPrintString(v[mergeKey]), v);
   }
   return out;
 }
@@ -513,9 +503,9 @@ function threeWayJsonMergePatch(original: JsonObject, modified: JsonObject, curr
       `patch:\n${toYaml(addAndChange)}\nconflicts with changes made from original to current:\n${toYaml(deletions)}\n`,
     );
   }
-  const patch = mergePatchValues(deepClone(deletions), deepClone(addAndChange)) as JsonObject;
+  const patch = mergePatchValues(cloneJsonDocument(deletions), cloneJsonDocument(addAndChange)) as JsonObject;
   for (const fn of options.preconditions ?? []) {
-    if (!fn(patch)) throw new PatchError('precondition-failed', `precondition failed for: ${goV(patch)}`);
+    if (!fn(patch)) throw new PatchError('precondition-failed', `precondition failed for: ${goPrintValue(patch)}`);
   }
   return patch;
 }

@@ -35,5 +35,6 @@ export {
   type PatchPrecondition,
   type ThreeWayOptions,
 } from './create-patch.js';
-export { goV as goFormatValue, type JsonObject } from './go.js';
+export { goPrintValue as goFormatValue } from '../util/go-print.js';
+export type { JsonObject } from '../util/go-value.js';
 export type { PatchMeta, PatchSchema } from './strategic-merge-meta.js';

@@ -41,7 +41,10 @@ import jsonpatch from 'fast-json-patch';
 import { goJsonString, goQuote } from '../util/go-format.js';
 import { writtenText } from '../util/json-raw.js';
 import { PatchError } from './errors.js';
-import { deepClone, GoPanic, goKind, hasOwn, isJsonObject, nestingExceeds, setOwn, type JsonObject } from './go.js';
+import { goKind, GoPanic, isJsonObject, type JsonObject } from '../util/go-value.js';
+import { cloneJsonDocument } from '../util/json-clone.js';
+import { nestingExceeds } from '../util/json-nesting.js';
+import { hasOwn, setOwn } from '../util/own.js';
 
 /** How unknown and duplicate fields are treated (`PatchOptions.fieldValidation`). */
 export type FieldValidation = 'Ignore' | 'Warn' | 'Strict';
@@ -651,7 +654,7 @@ export function applyJsonPatch(doc: unknown, patch: unknown, options: JsonPatchO
     throw new PatchError('apply-failed', `json: cannot unmarshal ${jsonValueKind(doc)} into Go value of type jsonpatch.partialDoc`);
   }
   const state: State = {
-    root: deepClone(doc as Container),
+    root: cloneJsonDocument(doc as Container),
     copied: 0,
     maxCopy: options.maxCopyBytes ?? DEFAULT_JSON_PATCH_MAX_COPY_BYTES,
     text: new DocText(),

@@ -20,7 +20,10 @@
  * strategic metadata): changed members, `null` for removed ones, arrays replaced whole.
  */
 import { PatchError } from './errors.js';
-import { deepClone, hasOwn, isJsonObject, nestingExceeds, setOwn, type JsonObject } from './go.js';
+import { isJsonObject, type JsonObject } from '../util/go-value.js';
+import { cloneJsonDocument } from '../util/json-clone.js';
+import { nestingExceeds } from '../util/json-nesting.js';
+import { hasOwn, setOwn } from '../util/own.js';
 import { jsonValueKind, MAX_JSON_NESTING_DEPTH, type FieldValidation } from './json-patch.js';
 
 /** Options of {@link applyMergePatch}. */
@@ -116,7 +119,7 @@ export function applyMergePatch(doc: unknown, patch: unknown, options: MergePatc
       `error decoding patch: json: cannot unmarshal ${jsonValueKind(patch)} into Go value of type map[string]interface {}`,
     );
   }
-  return mergePatchValues(deepClone(doc), deepClone(patch));
+  return mergePatchValues(cloneJsonDocument(doc), cloneJsonDocument(patch));
 }
 
 // --- CreateMergePatch ---------------------------------------------------------------------------
@@ -170,14 +173,14 @@ function getDiff(a: JsonObject, b: JsonObject): JsonObject {
     for (const key of Object.keys(f.b)) {
       const bv = f.b[key];
       if (!hasOwn(f.a, key)) {
-        setOwn(f.into, key, deepClone(bv));
+        setOwn(f.into, key, cloneJsonDocument(bv));
         continue;
       }
       const av = f.a[key];
       // encoding/json decodes every number as float64, so only the JSON kind matters.
-      if (jsonValueKind(av) !== jsonValueKind(bv)) setOwn(f.into, key, deepClone(bv));
+      if (jsonValueKind(av) !== jsonValueKind(bv)) setOwn(f.into, key, cloneJsonDocument(bv));
       else if (isJsonObject(av)) stack.push({ a: av, b: bv as JsonObject, into: {}, parent: f.into, key, expanded: false });
-      else if (!matches(av, bv)) setOwn(f.into, key, deepClone(bv));
+      else if (!matches(av, bv)) setOwn(f.into, key, cloneJsonDocument(bv));
     }
     for (const key of Object.keys(f.a)) if (!hasOwn(f.b, key)) setOwn(f.into, key, null);
   }

@@ -17,7 +17,9 @@
  *   puts it first.
  */
 import { smpServerError } from './errors.js';
-import { GoPanic, goKind, goSliceStable, hasOwn, isJsonObject, memberScalarKey, scalarKey, type JsonObject } from './go.js';
+import { goSliceStable } from '../util/go-sort.js';
+import { goKind, GoPanic, isJsonObject, type JsonObject, memberScalarKey, scalarKey } from '../util/go-value.js';
+import { hasOwn } from '../util/own.js';
 import {
   DELETE_DIRECTIVE,
   DIRECTIVE_MARKER,

@@ -22,7 +22,9 @@
  */
 import type { StructuralNode } from '../schema/structural.js';
 import { ERR_NO_LIST_OF_LISTS, PatchError, smpServerError } from './errors.js';
-import { GoPanic, goKind, goS, goTypeName, goV, hasOwn, isJsonObject, memberScalarKey, scalarKey, type JsonObject } from './go.js';
+import { goPrintString, goPrintValue } from '../util/go-print.js';
+import { goKind, GoPanic, goTypeName, isJsonObject, type JsonObject, memberScalarKey, scalarKey } from '../util/go-value.js';
+import { hasOwn } from '../util/own.js';
 import { goQuote } from '../util/go-format.js';
 
 export const DIRECTIVE_MARKER = '$patch';
@@ -128,7 +130,7 @@ export function extractRetainKeysPatchStrategy(strategies: string[]): [boolean, 
 
 /** `mergepatch.ErrNoMergeKey`. */
 export function errNoMergeKey(m: unknown, key: string): PatchError {
-  return smpServerError(`map: ${goV(m)} does not contain declared merge key: ${key}`);
+  return smpServerError(`map: ${goPrintValue(m)} does not contain declared merge key: ${key}`);
 }
 
 /** `mergepatch.ErrBadArgType(expected, actual)` for an expected map or slice. */
@@ -139,7 +141,7 @@ export function errBadArgType(expected: 'map' | 'slice', actual: unknown): Patch
 
 /** `mergepatch.ErrBadPatchType`: `unknown patch type: %s in map: %v`. */
 export function errBadPatchType(directive: unknown, m: JsonObject): PatchError {
-  return smpServerError(`unknown patch type: ${goS(directive)} in map: ${goV(m)}`);
+  return smpServerError(`unknown patch type: ${goPrintString(directive)} in map: ${goPrintValue(m)}`);
 }
 
 /**
@@ -157,7 +159,7 @@ export function sliceElementType(...slices: unknown[][]): ReturnType<typeof goKi
         prev = cur;
         if (prev === 'slice') throw new PatchError('unprocessable', ERR_NO_LIST_OF_LISTS);
       } else if (prev !== cur) {
-        throw smpServerError(`list element types are not identical: ${goV(slices)}`);
+        throw smpServerError(`list element types are not identical: ${goPrintValue(slices)}`);
       }
     }
   }

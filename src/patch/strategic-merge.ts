@@ -38,7 +38,11 @@ import {
   smpBadRequest,
   smpServerError,
 } from './errors.js';
-import { deepClone, GoPanic, goDeepEqual, goEqual, goKind, goMemberKind, goV, hasOwn, isJsonObject, nestingExceeds, setOwn, type JsonObject } from './go.js';
+import { goPrintValue } from '../util/go-print.js';
+import { goDeepEqual, goInterfaceEqual, goKind, goMemberKind, GoPanic, isJsonObject, type JsonObject } from '../util/go-value.js';
+import { cloneJsonDocument } from '../util/json-clone.js';
+import { nestingExceeds } from '../util/json-nesting.js';
+import { hasOwn, setOwn } from '../util/own.js';
 import { jsonValueKind, MAX_JSON_NESTING_DEPTH } from './json-patch.js';
 import {
   mergeSliceHandler,
@@ -143,7 +147,7 @@ function applyRetainKeysDirective(original: JsonObject, patch: JsonObject, optio
       const inOriginal = original[RETAIN_KEYS_DIRECTIVE];
       if (!goDeepEqual(inOriginal, retainKeys)) {
         throw smpServerError(
-          `${goV(inOriginal)} and ${goV(retainKeys)} are not deep equal: this may happen when calculating the 3-way diff patch`,
+          `${goPrintValue(inOriginal)} and ${goPrintValue(retainKeys)} are not deep equal: this may happen when calculating the 3-way diff patch`,
         );
       }
     } else setOwn(original, RETAIN_KEYS_DIRECTIVE, retainKeys);
@@ -171,14 +175,14 @@ function extractKey(s: string, prefix: string): string {
 
 /** `mergeKeyValueEqual`: Go `==` of two elements' merge keys (of the elements themselves without a key). */
 export function mergeKeyValueEqual(left: unknown, right: unknown, mergeKey: string): boolean {
-  if (mergeKey === '') return goEqual(left, right);
+  if (mergeKey === '') return goInterfaceEqual(left, right);
   if (!isJsonObject(left)) throw errBadArgType('map', left);
   if (!isJsonObject(right)) throw errBadArgType('map', right);
   if (!hasOwn(left, mergeKey)) throw errNoMergeKey(left, mergeKey);
   if (!hasOwn(right, mergeKey)) throw errNoMergeKey(right, mergeKey);
   const l = left[mergeKey];
   const r = right[mergeKey];
-  return goEqual(l, r, goMemberKind(left, mergeKey, l), goMemberKind(right, mergeKey, r));
+  return goInterfaceEqual(l, r, goMemberKind(left, mergeKey, l), goMemberKind(right, mergeKey, r));
 }
 
 /**
@@ -200,7 +204,7 @@ function validatePatchWithSetOrderList(patchList: unknown[], setOrderList: unkno
   }
   if (p < nonDelete.length && o >= setOrderList.length) {
     throw smpServerError(
-      `The order in patch list:\n${goV(patchList)}\n doesn't match ${SET_ELEMENT_ORDER_PREFIX} list:\n${goV(setOrderList)}\n`,
+      `The order in patch list:\n${goPrintValue(patchList)}\n doesn't match ${SET_ELEMENT_ORDER_PREFIX} list:\n${goPrintValue(setOrderList)}\n`,
     );
   }
 }
@@ -339,10 +343,10 @@ export function applyStrategicMergePatch(original: unknown, patch: unknown, sche
   }
   if (original !== null && original !== undefined && !isJsonObject(original)) throw smpBadRequest(ERR_BAD_JSON_DOC);
   // A `null` patch decodes to a nil map: nothing to merge.
-  const target = deepClone((original ?? {}) as JsonObject);
+  const target = cloneJsonDocument((original ?? {}) as JsonObject);
   if (patch === null) return target;
   try {
-    return mergeMap(target, deepClone(patch), new PatchSchema(schema), SERVER_MERGE_OPTIONS);
+    return mergeMap(target, cloneJsonDocument(patch), new PatchSchema(schema), SERVER_MERGE_OPTIONS);
   } catch (e) {
     throw asPatchError(e);
   }

@@ -6,7 +6,8 @@
  */
 import { getOwn, setOwn } from '../util/own.js';
 import { quantityParseError } from './quantity.js';
-import { goZeroValue, type StructuralNode } from './structural.js';
+import { goZeroValue } from './go-zero-value.js';
+import type { StructuralNode } from './structural.js';
 
 /** A type mismatch, reported the way Go's encoding/json reports it. */
 export class DecodeTypeError extends Error {

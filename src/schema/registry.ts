@@ -3,7 +3,7 @@
  * does this group/version/resource name" for every door.
  */
 import type { GroupVersionResource } from '../machinery/request.js';
-import { cloneJson } from '../storage/freeze.js';
+import { cloneJson } from '../util/json-clone.js';
 import type { KindDefinition, KindVersion, KubeObject } from './define-kind.js';
 import { structuralOf, type StructuralNode } from './structural.js';
 

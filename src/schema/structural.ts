@@ -155,25 +155,3 @@ export function structuralOf(schema: z.ZodType): StructuralNode {
   }
   return node;
 }
-
-/**
- * Go's zero value for a JSON `null` in a list item or map value of this schema: `""`, `0`,
- * `false`, `{}` for structs and maps, `null` for lists, times (a zero `metav1.Time` marshals as
- * null) and anything else.
- */
-export function goZeroValue(node: StructuralNode): unknown {
-  switch (node.type) {
-    case 'string':
-      return node.format === 'date-time' ? null : '';
-    case 'integer':
-    case 'number':
-      return 0;
-    case 'boolean':
-      return false;
-    case 'object':
-    case 'map':
-      return {};
-    default:
-      return null;
-  }
-}

@@ -26,12 +26,3 @@ export function freezeFresh<T>(value: T): T {
   }
   return Object.freeze(out) as T;
 }
-
-/** A mutable deep copy of a JSON value (faster than structuredClone for plain JSON). */
-export function cloneJson<T>(value: T): T {
-  if (value === null || typeof value !== 'object') return value;
-  if (Array.isArray(value)) return value.map(cloneJson) as T;
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(value as Record<string, unknown>)) setOwn(out, k, cloneJson(v));
-  return out as T;
-}

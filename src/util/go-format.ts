@@ -1,6 +1,6 @@
 /**
  * How Go prints things, for messages that must match the Kubernetes API server byte for byte:
- * `%q` quoting, `encoding/json` string escaping, byte lengths and byte order of strings.
+ * `%q` quoting, `encoding/json` string escaping, byte lengths and byte order of strings, floats.
  */
 
 const printable = /^[\p{L}\p{M}\p{N}\p{P}\p{S}]$/u;
@@ -78,4 +78,23 @@ export function compareGoStrings(a: string, b: string): number {
 /** Go's `json.Marshal` of a JSON value (HTML-safe escaping of `<`, `>`, `&`, U+2028, U+2029). */
 export function goJson(value: unknown): string {
   return (JSON.stringify(value) ?? 'null').replace(/[<>&\u2028\u2029]/g, (c) => '\\u' + hex(c.charCodeAt(0), 4));
+}
+
+/**
+ * `strconv.FormatFloat(f, 'g', -1, 64)`, which is what `%v` prints for a float64: the shortest
+ * digits that read back as `f`, in `%e` form when the exponent is < -4 or >= 6.
+ */
+export function goFormatFloat(f: number): string {
+  if (Number.isNaN(f)) return 'NaN';
+  if (f === Infinity) return '+Inf';
+  if (f === -Infinity) return '-Inf';
+  if (f === 0) return Object.is(f, -0) ? '-0' : '0';
+  const [mant = '0', e = '0'] = f.toExponential().split('e');
+  const exp = Number(e);
+  if (exp < -4 || exp >= 6) {
+    const digits = String(Math.abs(exp)).padStart(2, '0');
+    return `${mant}e${exp < 0 ? '-' : '+'}${digits}`;
+  }
+  // Between those exponents JavaScript writes the same shortest digits without an exponent.
+  return String(f);
 }

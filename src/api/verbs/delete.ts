@@ -6,7 +6,7 @@
 import { formatTime } from '../../clock.js';
 import type { KubeObject } from '../../schema/define-kind.js';
 import type { ResolvedKind } from '../../schema/registry.js';
-import { cloneJson } from '../../storage/freeze.js';
+import { cloneJson } from '../../util/json-clone.js';
 import { StorageConflictError, StorageKeyError, type StoredObject } from '../../storage/storage.js';
 import { kindContext, objectKey, storageFor, type EngineContext } from '../context.js';
 import { conflict, notFound } from '../../machinery/errors.js';

@@ -5,7 +5,7 @@
  * Apply creates the object when it does not exist.
  */
 import { isPatchError, type PatchError } from '../../patch/errors.js';
-import { goV } from '../../patch/go.js';
+import { goPrintValue as goV } from '../../util/go-print.js';
 import { applyJsonPatch } from '../../patch/json-patch.js';
 import { applyMergePatch } from '../../patch/merge-patch.js';
 import { UNSUPPORTED_SMP_MESSAGE } from '../../patch/errors.js';

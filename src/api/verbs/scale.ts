@@ -14,7 +14,7 @@ import type { KubeObject, ScaleSubresource } from '../../schema/define-kind.js';
 import type { ResolvedKind } from '../../schema/registry.js';
 import { structuralOf, type StructuralNode } from '../../schema/structural.js';
 import { labelSelectorFromObject, SelectorParseError, type LabelSelectorObject } from '../../selectors/label-selector.js';
-import { cloneJson } from '../../storage/freeze.js';
+import { cloneJson } from '../../util/json-clone.js';
 import { Scale as ScaleSchema, type Scale } from '../../kinds/types/autoscaling-v1.js';
 import { objectKey, type EngineContext } from '../context.js';
 import { badRequest, conflict, invalid, notFound, OBJECT_MODIFIED } from '../../machinery/errors.js';

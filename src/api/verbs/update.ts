@@ -6,7 +6,7 @@
 import type { KubeObject } from '../../schema/define-kind.js';
 import type { ResolvedKind } from '../../schema/registry.js';
 import { StorageConflictError, StorageKeyError, type StoredObject } from '../../storage/storage.js';
-import { cloneJson } from '../../storage/freeze.js';
+import { cloneJson } from '../../util/json-clone.js';
 import { kindContext, objectKey, storageFor, type EngineContext } from '../context.js';
 import { decodeBody } from '../decode-body.js';
 import { badRequest, conflict, invalid, notFound, OBJECT_MODIFIED } from '../../machinery/errors.js';

@@ -32,7 +32,11 @@ import { toFieldSet } from './to-field-set.js';
 import { compare, ensureNamedFieldsAreMembers, merge, MergeError, removeItems, typedErrorsMessage, validateTyped } from './typed.js';
 import { goEncoded, withGoZeroValues } from './go-zero.js';
 import { asManaged, filterComparison, managedTime, stripManager, updateManagers, withoutManagedFields } from './update.js';
-import { cloneJson, getOwn, goJsonValue, hasOwn, isObject, setOwn, valuesEqual } from './value.js';
+import { isJsonObject } from '../../util/go-value.js';
+import { cloneJsonDocument } from '../../util/json-clone.js';
+import { jsonEqual } from '../../util/json-equal.js';
+import { getOwn, setOwn } from '../../util/own.js';
+import { goJsonValue, hasDefinedOwn } from './value.js';
 
 /** The annotation `kubectl apply` (client-side) keeps its last configuration in. */
 export const LAST_APPLIED_ANNOTATION = 'kubectl.kubernetes.io/last-applied-configuration';
@@ -140,8 +144,8 @@ function str(v: unknown): string {
 }
 
 function metaOf(obj: unknown): Record<string, unknown> | undefined {
-  const m = isObject(obj) ? getOwn(obj, 'metadata') : undefined;
-  return isObject(m) ? m : undefined;
+  const m = isJsonObject(obj) ? getOwn(obj, 'metadata') : undefined;
+  return isJsonObject(m) ? m : undefined;
 }
 
 /** What {@link serverSideApply} needs. */
@@ -290,14 +294,14 @@ function smdApply(
   }
   for (const [other, s] of [...managed]) if (s.fields.empty) managed.delete(other);
   stripManager(managed, id);
-  const same = valuesEqual(liveGo, newGo);
+  const same = jsonEqual(liveGo, newGo);
   return { object: same ? undefined : newRaw, managed };
 }
 
 /** The field set the last-applied annotation allows `kubectl` to take over (`allowedConflictsFromLastApplied`). */
 function allowedFromLastApplied(live: Record<string, unknown>, opts: ServerSideApplyOptions): FieldSet | undefined {
   const annotations = getOwn(metaOf(live) ?? {}, 'annotations');
-  const text = isObject(annotations) ? getOwn(annotations, LAST_APPLIED_ANNOTATION) : undefined;
+  const text = isJsonObject(annotations) ? getOwn(annotations, LAST_APPLIED_ANNOTATION) : undefined;
   if (typeof text !== 'string' || text === '') return undefined;
   let last: unknown;
   try {
@@ -305,7 +309,7 @@ function allowedFromLastApplied(live: Record<string, unknown>, opts: ServerSideA
   } catch {
     return undefined;
   }
-  if (!isObject(last) || str(getOwn(last, 'apiVersion')) !== gvString(opts.apiVersion)) return undefined;
+  if (!isJsonObject(last) || str(getOwn(last, 'apiVersion')) !== gvString(opts.apiVersion)) return undefined;
   if (validateTyped(last, opts.schema).length > 0) return undefined;
   const lastSet = toFieldSet(last, opts.schema);
   const cmp = compare(last, withGoZeroValues(withoutManagedFields(live), opts.schema), opts.schema);
@@ -314,10 +318,10 @@ function allowedFromLastApplied(live: Record<string, unknown>, opts: ServerSideA
 
 /** `buildLastApplied`: the configuration without the annotation, as the unstructured JSON encoder writes it. */
 function buildLastApplied(config: Record<string, unknown>): string {
-  const copy = cloneJson(config);
+  const copy = cloneJsonDocument(config);
   const meta = metaOf(copy);
   const annotations = meta ? getOwn(meta, 'annotations') : undefined;
-  if (isObject(annotations)) delete annotations[LAST_APPLIED_ANNOTATION];
+  if (isJsonObject(annotations)) delete annotations[LAST_APPLIED_ANNOTATION];
   return `${goJsonValue(copy)}\n`;
 }
 
@@ -329,7 +333,7 @@ function buildLastApplied(config: Record<string, unknown>): string {
  * .spec.containers: duplicate entries for key [name="c"]`; Kubernetes answers that with a 500).
  */
 export function serverSideApply(opts: ServerSideApplyOptions): ServerSideApplyResult {
-  const liveIn = isObject(opts.live) ? opts.live : undefined;
+  const liveIn = isJsonObject(opts.live) ? opts.live : undefined;
   let managed: ManagedFields;
   try {
     managed = opts.managed ? asManaged(opts.managed) : decodeManagedFields(metaOf(liveIn)?.managedFields);
@@ -338,7 +342,7 @@ export function serverSideApply(opts: ServerSideApplyOptions): ServerSideApplyRe
     throw e;
   }
 
-  const config = isObject(opts.applied) ? opts.applied : {};
+  const config = isJsonObject(opts.applied) ? opts.applied : {};
   const appliedVersion = str(getOwn(config, 'apiVersion'));
   const appliedKind = str(getOwn(config, 'kind'));
   if (opts.kind !== undefined) {
@@ -350,7 +354,7 @@ export function serverSideApply(opts: ServerSideApplyOptions): ServerSideApplyRe
   }
 
   const configMeta = metaOf(config);
-  if (configMeta && hasOwn(configMeta, 'managedFields') && configMeta.managedFields !== null) throw badRequest('metadata.managedFields must be nil');
+  if (configMeta && hasDefinedOwn(configMeta, 'managedFields') && configMeta.managedFields !== null) throw badRequest('metadata.managedFields must be nil');
   const errors = validateTyped(config, opts.schema);
   if (errors.length > 0) {
     const meta = configMeta ?? {};
@@ -408,7 +412,7 @@ export function serverSideApply(opts: ServerSideApplyOptions): ServerSideApplyRe
   if (opts.manager === 'kubectl') {
     const meta = metaOf(object);
     const annotations = meta ? getOwn(meta, 'annotations') : undefined;
-    const current = isObject(annotations) ? getOwn(annotations, LAST_APPLIED_ANNOTATION) : undefined;
+    const current = isJsonObject(annotations) ? getOwn(annotations, LAST_APPLIED_ANNOTATION) : undefined;
     if (typeof current === 'string' && current.length > 0) setOwn(annotations as Record<string, unknown>, LAST_APPLIED_ANNOTATION, buildLastApplied(config));
   }
 

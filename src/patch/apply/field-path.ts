@@ -9,7 +9,8 @@
  */
 import { compareGoStrings } from '../../util/go-format.js';
 import { GoJsonIter } from './go-json-iter.js';
-import { compareValues, goJsonValue, valuesEqual, valueToString, type JsonValue } from './value.js';
+import { jsonEqual } from '../../util/json-equal.js';
+import { compareValues, goJsonValue, type JsonValue, valueToString } from './value.js';
 
 /** One field of a map-list key: the key field's name and the item's value for it. */
 export interface KeyField {
@@ -81,10 +82,10 @@ export function pathElementsEqual(a: PathElement, b: PathElement): boolean {
       return a.name === (b as typeof a).name;
     case 'key': {
       const bf = (b as typeof a).fields;
-      return a.fields.length === bf.length && a.fields.every((f, i) => f.name === bf[i]!.name && valuesEqual(f.value, bf[i]!.value));
+      return a.fields.length === bf.length && a.fields.every((f, i) => f.name === bf[i]!.name && jsonEqual(f.value, bf[i]!.value));
     }
     case 'value':
-      return valuesEqual(a.value, (b as typeof a).value);
+      return jsonEqual(a.value, (b as typeof a).value);
     case 'index':
       return a.index === (b as typeof a).index;
   }

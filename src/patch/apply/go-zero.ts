@@ -9,8 +9,12 @@
  * map that is empty, or a field that is `null`, does not exist in the typed object. To compute the
  * same field sets, stored and updated objects are seen through this view.
  */
-import { goZeroValue, type StructNode, type StructuralNode } from '../../schema/structural.js';
-import { cloneJson, hasOwn, isObject, ownKeys, setOwn } from './value.js';
+import { goScalarZeroValue, goZeroValue } from '../../schema/go-zero-value.js';
+import type { StructNode, StructuralNode } from '../../schema/structural.js';
+import { isJsonObject } from '../../util/go-value.js';
+import { cloneJsonDocument } from '../../util/json-clone.js';
+import { setOwn } from '../../util/own.js';
+import { hasDefinedOwn, ownKeys } from './value.js';
 
 /**
  * Optional (omitempty) struct fields that are not pointers in the Go types, by the definition
@@ -63,6 +67,17 @@ function isNonPointerStruct(parent: StructNode, name: string, root: boolean): bo
   return parent.id !== undefined && (NON_POINTER_STRUCT_FIELDS[parent.id]?.includes(name) ?? false);
 }
 
+/**
+ * Whether an optional (omitempty) field holding `value` is absent from the Go object: a nil
+ * pointer, an empty slice or an empty map is not there (a null time is the zero time, kept).
+ */
+function omittedWhenEmpty(child: StructuralNode, value: unknown): boolean {
+  if (value === null) return !(child.type === 'string' && child.format === 'date-time');
+  if (child.type === 'array') return Array.isArray(value) && value.length === 0;
+  if (child.type === 'map') return isJsonObject(value) && ownKeys(value).length === 0;
+  return false;
+}
+
 /** The Go zero value of a field, as the typed object shows it; `undefined` when it is omitted. */
 function zeroOf(node: StructuralNode, nonPointerStruct: boolean): unknown {
   switch (node.type) {
@@ -75,12 +90,10 @@ function zeroOf(node: StructuralNode, nonPointerStruct: boolean): unknown {
     case 'any':
       return null;
     case 'string':
-      return node.format === 'date-time' ? null : '';
     case 'integer':
     case 'number':
-      return 0;
     case 'boolean':
-      return false;
+      return goScalarZeroValue(node);
     case 'int-or-string':
       return node.quantity ? '0' : 0;
   }
@@ -91,16 +104,11 @@ function fillStruct(v: Record<string, unknown>, node: StructNode, root: boolean)
   for (const k of ownKeys(v)) {
     const child = node.properties.get(k);
     const value = v[k];
-    // omitempty: a nil pointer, an empty slice or an empty map is not there.
-    if (child && !node.required.has(k) && !isNonPointerStruct(node, k, root)) {
-      if (value === null && !(child.type === 'string' && child.format === 'date-time')) continue;
-      if (child.type === 'array' && Array.isArray(value) && value.length === 0) continue;
-      if (child.type === 'map' && isObject(value) && ownKeys(value).length === 0) continue;
-    }
-    setOwn(out, k, child ? fill(value, child, false) : cloneJson(value));
+    if (child && !node.required.has(k) && !isNonPointerStruct(node, k, root) && omittedWhenEmpty(child, value)) continue;
+    setOwn(out, k, child ? fill(value, child, false) : cloneJsonDocument(value));
   }
   for (const [name, child] of node.properties) {
-    if (hasOwn(v, name)) continue;
+    if (hasDefinedOwn(v, name)) continue;
     if (isNonPointerTime(node, name)) {
       setOwn(out, name, null);
       continue;
@@ -115,14 +123,14 @@ function fillStruct(v: Record<string, unknown>, node: StructNode, root: boolean)
 }
 
 function fill(v: unknown, node: StructuralNode, root: boolean): unknown {
-  if (node.type === 'object' && isObject(v)) return fillStruct(v, node, root);
+  if (node.type === 'object' && isJsonObject(v)) return fillStruct(v, node, root);
   if (node.type === 'array' && Array.isArray(v)) return v.map((x) => fill(x, node.items, false));
-  if (node.type === 'map' && isObject(v)) {
+  if (node.type === 'map' && isJsonObject(v)) {
     const out: Record<string, unknown> = {};
     for (const k of ownKeys(v)) setOwn(out, k, fill(v[k], node.values, false));
     return out;
   }
-  return cloneJson(v);
+  return cloneJsonDocument(v);
 }
 
 /**
@@ -137,30 +145,26 @@ export function withGoZeroValues(obj: unknown, schema: StructuralNode): unknown 
 function encoded(v: unknown, node: StructuralNode): unknown {
   switch (node.type) {
     case 'object': {
-      if (!isObject(v)) return cloneJson(v);
+      if (!isJsonObject(v)) return cloneJsonDocument(v);
       const out: Record<string, unknown> = {};
       for (const k of ownKeys(v)) {
         const child = node.properties.get(k);
         const value = v[k];
-        if (child && !node.required.has(k)) {
-          if (value === null && !(child.type === 'string' && child.format === 'date-time')) continue;
-          if (child.type === 'array' && Array.isArray(value) && value.length === 0) continue;
-          if (child.type === 'map' && isObject(value) && ownKeys(value).length === 0) continue;
-        }
-        setOwn(out, k, child ? (value === null && child.type === 'object' ? {} : encoded(value, child)) : cloneJson(value));
+        if (child && !node.required.has(k) && omittedWhenEmpty(child, value)) continue;
+        setOwn(out, k, child ? (value === null && child.type === 'object' ? {} : encoded(value, child)) : cloneJsonDocument(value));
       }
       return out;
     }
     case 'map': {
-      if (!isObject(v)) return cloneJson(v);
+      if (!isJsonObject(v)) return cloneJsonDocument(v);
       const out: Record<string, unknown> = {};
       for (const k of ownKeys(v)) setOwn(out, k, v[k] === null ? goZeroValue(node.values) : encoded(v[k], node.values));
       return out;
     }
     case 'array':
-      return Array.isArray(v) ? v.map((x) => (x === null ? goZeroValue(node.items) : encoded(x, node.items))) : cloneJson(v);
+      return Array.isArray(v) ? v.map((x) => (x === null ? goZeroValue(node.items) : encoded(x, node.items))) : cloneJsonDocument(v);
     default:
-      return cloneJson(v);
+      return cloneJsonDocument(v);
   }
 }
 

@@ -17,7 +17,9 @@ import { formatTime } from '../../clock.js';
 import { fieldError, type FieldError } from '../../machinery/field-errors.js';
 import { goJsonString, goQuote, utf8ByteLength } from '../../util/go-format.js';
 import { FieldSet, FieldsV1Error, storedFieldsV1Of } from './field-set.js';
-import { getOwn, goJsonInOrder, isObject } from './value.js';
+import { isJsonObject } from '../../util/go-value.js';
+import { getOwn } from '../../util/own.js';
+import { goJsonInOrder } from './value.js';
 
 /** `metav1.ManagedFieldsOperationType`. */
 export type ManagedFieldsOperation = 'Apply' | 'Update';
@@ -114,7 +116,7 @@ const ENTRY_FIELDS = ['manager', 'operation', 'apiVersion', 'time', 'fieldsType'
 /** The fields of an entry, read as own properties only. */
 function ownFields(raw: unknown): Partial<Record<(typeof ENTRY_FIELDS)[number], unknown>> {
   const out: Partial<Record<(typeof ENTRY_FIELDS)[number], unknown>> = {};
-  if (!isObject(raw)) return out;
+  if (!isJsonObject(raw)) return out;
   for (const k of ENTRY_FIELDS) {
     const v = getOwn(raw, k);
     if (v !== undefined) out[k] = v;
@@ -227,7 +229,7 @@ export function encodeManagedFields(managed: ManagedFields): ManagedFieldsEntry[
 }
 
 function isZeroEntry(raw: unknown): boolean {
-  if (!isObject(raw)) return false;
+  if (!isJsonObject(raw)) return false;
   const e = ownFields(raw);
   const emptyStr = (k: 'manager' | 'operation' | 'apiVersion' | 'fieldsType' | 'subresource') => e[k] === undefined || e[k] === null || e[k] === '';
   return (

@@ -13,7 +13,8 @@
  *   a scalar leaf, an atomic list, or a granular map of deduced values.
  */
 import type { StructuralNode } from '../../schema/structural.js';
-import { isObject, type JsonValue } from './value.js';
+import { isJsonObject } from '../../util/go-value.js';
+import { type JsonValue } from './value.js';
 
 /** A type reference: a structural node, one of SMD's built-in untyped types, or nothing known. */
 export type TypeRef = StructuralNode | typeof DEDUCED | typeof UNTYPED_ATOMIC | undefined;
@@ -164,7 +165,7 @@ export function deduce(atom: Atom, v: unknown): Atom {
   if (v === undefined || v === null) return atom;
   if (typeof v === 'number' || typeof v === 'string' || typeof v === 'boolean') return atom.scalar ? (atom.onlyScalar ?? atom) : atom;
   if (Array.isArray(v)) return atom.list ? (atom.onlyList ?? atom) : atom;
-  if (isObject(v)) return atom.map ? (atom.onlyMap ?? atom) : atom;
+  if (isJsonObject(v)) return atom.map ? (atom.onlyMap ?? atom) : atom;
   return atom;
 }
 

@@ -13,7 +13,8 @@ import type { StructuralNode } from '../../schema/structural.js';
 import { pathElement, PathElementMap, type FieldPath, type KeyField, type PathElement } from './field-path.js';
 import { FieldSetBuilder, type FieldSet } from './field-set.js';
 import { deduce, fieldTypeLenient, resolve, type ListAtom, type TypeRef } from './schema.js';
-import { hasOwn, isObject, ownKeys, type JsonValue } from './value.js';
+import { isJsonObject } from '../../util/go-value.js';
+import { hasDefinedOwn, type JsonValue, ownKeys } from './value.js';
 
 /** Why a list item has no path element. */
 export class ListItemError extends Error {}
@@ -28,10 +29,10 @@ export function listItemPathElement(list: ListAtom, item: unknown): PathElement 
   if (list.atomic) throw new ListItemError('invalid indexing of non-associative list');
   if (list.keys.length > 0) {
     if (item === null) throw new ListItemError('associative list with keys may not have a null element');
-    if (!isObject(item)) throw new ListItemError('associative list with keys may not have non-map elements');
+    if (!isJsonObject(item)) throw new ListItemError('associative list with keys may not have non-map elements');
     const fields: KeyField[] = [];
     for (const name of list.keys) {
-      if (hasOwn(item, name)) fields.push({ name, value: item[name] as JsonValue });
+      if (hasDefinedOwn(item, name)) fields.push({ name, value: item[name] as JsonValue });
       else if (list.keyDefaults.has(name)) fields.push({ name, value: list.keyDefaults.get(name)! });
     }
     if (fields.length === 0) {
@@ -41,7 +42,7 @@ export function listItemPathElement(list: ListAtom, item: unknown): PathElement 
     }
     return pathElement.key(fields);
   }
-  if (isObject(item)) throw new ListItemError("associative list without keys has an element that's a map type");
+  if (isJsonObject(item)) throw new ListItemError("associative list without keys has an element that's a map type");
   if (Array.isArray(item)) throw new ListItemError('not supported: associative list with lists as elements');
   if (item === null) throw new ListItemError("associative list without keys has an element that's an explicit null");
   return pathElement.value(item as JsonValue);
@@ -65,12 +66,12 @@ function walk(v: unknown, t: TypeRef, path: PathElement[], out: FieldSetBuilder)
       out.insert(path);
       return;
     }
-    if (!isObject(v)) return;
+    if (!isJsonObject(v)) return;
     for (const key of ownKeys(v)) {
       const val = v[key];
       const childPath = [...path, pathElement.field(key)];
       walk(val, fieldTypeLenient(m, key), childPath, out);
-      if (val === null || (isObject(val) && ownKeys(val).length === 0)) out.insert(childPath);
+      if (val === null || (isJsonObject(val) && ownKeys(val).length === 0)) out.insert(childPath);
       else if (!m.fields?.has(key)) out.insert(childPath);
     }
     return;

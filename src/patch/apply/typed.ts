@@ -11,7 +11,13 @@ import { comparePathElements, pathElement, pathElementString, PathElementMap, ty
 import { FieldSet, FieldSetBuilder } from './field-set.js';
 import { deduce, fieldType, fieldTypeLenient, resolve, type Atom, type ListAtom, type TypeRef } from './schema.js';
 import { ListItemError, listItemPathElement, tryListItemPathElement } from './to-field-set.js';
-import { cloneJson, getOwn, goFormatFloat, isObject, ownKeys, setOwn, valuesEqual } from './value.js';
+import { goFormatFloat } from '../../util/go-format.js';
+import { goPrintValue } from '../../util/go-print.js';
+import { isJsonObject } from '../../util/go-value.js';
+import { cloneJsonDocument } from '../../util/json-clone.js';
+import { jsonEqual } from '../../util/json-equal.js';
+import { getOwn, setOwn } from '../../util/own.js';
+import { ownKeys } from './value.js';
 
 // ---------------------------------------------------------------------------------------------
 // Compare
@@ -34,7 +40,7 @@ interface Walk {
 }
 
 function mapOf(v: unknown): Record<string, unknown> | undefined {
-  return isObject(v) ? v : undefined;
+  return isJsonObject(v) ? v : undefined;
 }
 
 function listOf(v: unknown): unknown[] | undefined {
@@ -74,7 +80,7 @@ function compareLeaf(l: unknown, r: unknown, path: PathElement[], out: CompareOu
   state.inLeaf = true;
   if (l === undefined) out.added.insert(path);
   else if (r === undefined) out.removed.insert(path);
-  else if (!valuesEqual(l, r)) out.modified.insert(path);
+  else if (!jsonEqual(l, r)) out.modified.insert(path);
 }
 
 /** The node compared as the atom `a` says: a map's fields, a list's items, or a leaf. */
@@ -139,7 +145,7 @@ function compareListItems(list: ListAtom, lhs: unknown[], rhs: unknown[], path: 
     if (lList.length <= 1 && rList.length <= 1) {
       compareNode(lList[0], rList[0], list.elem, p, out);
     } else if (lList.length >= 2 && rList.length >= 2) {
-      if (lList.length !== rList.length || !lList.every((x, i) => valuesEqual(x, rList[i]))) out.modified.insert(p);
+      if (lList.length !== rList.length || !lList.every((x, i) => jsonEqual(x, rList[i]))) out.modified.insert(p);
     } else if (lList.length >= 2) {
       if (rList.length !== 0) compareNode(undefined, rList[0], list.elem, p, out);
       out.removed.insert(p);
@@ -196,7 +202,7 @@ function mergeNode(l: unknown, r: unknown, t: TypeRef, path: PathElement[], errs
       scalar: () => {
         if (state.inLeaf) return;
         state.inLeaf = true;
-        state.out = r !== undefined ? cloneJson(r) : cloneJson(l);
+        state.out = r !== undefined ? cloneJsonDocument(r) : cloneJsonDocument(l);
       },
       map: () => {
         const m = a.map!;
@@ -207,7 +213,7 @@ function mergeNode(l: unknown, r: unknown, t: TypeRef, path: PathElement[], errs
         if (m.atomic || (lEmpty && rEmpty)) {
           if (state.inLeaf) return;
           state.inLeaf = true;
-          state.out = r !== undefined ? cloneJson(r) : cloneJson(l);
+          state.out = r !== undefined ? cloneJsonDocument(r) : cloneJsonDocument(l);
           return;
         }
         if (!lm && !rm) return;
@@ -228,7 +234,7 @@ function mergeNode(l: unknown, r: unknown, t: TypeRef, path: PathElement[], errs
         if (list.atomic || empty) {
           if (state.inLeaf) return;
           state.inLeaf = true;
-          state.out = r !== undefined ? cloneJson(r) : cloneJson(l);
+          state.out = r !== undefined ? cloneJsonDocument(r) : cloneJsonDocument(l);
           return;
         }
         if (!ll && !rl) return;
@@ -365,7 +371,7 @@ function removeNode(v: unknown, toRemove: FieldSet, t: TypeRef): unknown {
   const atom = deduce(resolve(t), v);
   if (atom.map) {
     const m = atom.map;
-    if (!isObject(v)) return null;
+    if (!isJsonObject(v)) return null;
     const keys = ownKeys(v);
     if (keys.length === 0 || m.atomic) return null;
     const out: Record<string, unknown> = {};
@@ -373,11 +379,11 @@ function removeNode(v: unknown, toRemove: FieldSet, t: TypeRef): unknown {
       const pe = pathElement.field(k);
       if (toRemove.hasMember(pe)) continue;
       const sub = toRemove.withPrefix(pe);
-      setOwn(out, k, sub.empty ? cloneJson(v[k]) : removeNode(v[k], sub, fieldTypeLenient(m, k)));
+      setOwn(out, k, sub.empty ? cloneJsonDocument(v[k]) : removeNode(v[k], sub, fieldTypeLenient(m, k)));
     }
     return ownKeys(out).length ? out : null;
   }
-  if (atom.scalar) return cloneJson(v);
+  if (atom.scalar) return cloneJsonDocument(v);
   if (atom.list) {
     const l = atom.list;
     if (!Array.isArray(v) || v.length === 0 || l.atomic) return null;
@@ -386,11 +392,11 @@ function removeNode(v: unknown, toRemove: FieldSet, t: TypeRef): unknown {
       const pe = tryListItemPathElement(l, item);
       if (pe && toRemove.hasMember(pe)) continue;
       const sub = pe ? toRemove.withPrefix(pe) : FieldSet.EMPTY;
-      items.push(sub.empty ? cloneJson(item) : removeNode(item, sub, l.elem));
+      items.push(sub.empty ? cloneJsonDocument(item) : removeNode(item, sub, l.elem));
     }
     return items.length ? items : null;
   }
-  return cloneJson(v);
+  return cloneJsonDocument(v);
 }
 
 /** SMD's `TypedValue.RemoveItems`: `value` without the paths of `toRemove`. */
@@ -430,22 +436,6 @@ function ensureInto(set: FieldSet, t: TypeRef, b: FieldSetBuilder): void {
 // ---------------------------------------------------------------------------------------------
 // Validation (typing an apply configuration)
 
-/** Go's `%v` of a decoded JSON value (`interface{}`). */
-function goV(v: unknown): string {
-  if (v === null || v === undefined) return '<nil>';
-  if (typeof v === 'number') return Number.isInteger(v) ? String(v) : goFormatFloat(v);
-  if (typeof v === 'string') return v;
-  if (typeof v === 'boolean') return String(v);
-  if (Array.isArray(v)) return `[${v.map(goV).join(' ')}]`;
-  if (isObject(v)) {
-    return `map[${ownKeys(v)
-      .sort()
-      .map((k) => `${k}:${goV(v[k])}`)
-      .join(' ')}]`;
-  }
-  return String(v);
-}
-
 /** Go's `%#v` of a decoded JSON value. */
 function goSharpV(v: unknown): string {
   if (v === null || v === undefined) return 'interface {}(nil)';
@@ -453,7 +443,7 @@ function goSharpV(v: unknown): string {
   if (typeof v === 'string') return JSON.stringify(v);
   if (typeof v === 'boolean') return String(v);
   if (Array.isArray(v)) return `[]interface {}{${v.map(goSharpV).join(', ')}}`;
-  if (isObject(v)) {
+  if (isJsonObject(v)) {
     return `map[string]interface {}{${ownKeys(v)
       .sort()
       .map((k) => `${JSON.stringify(k)}:${goSharpV(v[k])}`)
@@ -467,7 +457,7 @@ function goTypeOf(v: unknown): string {
   if (typeof v === 'string') return 'string';
   if (typeof v === 'boolean') return 'bool';
   if (Array.isArray(v)) return '[]interface {}';
-  if (isObject(v)) return 'map[string]interface {}';
+  if (isJsonObject(v)) return 'map[string]interface {}';
   return '<nil>';
 }
 
@@ -480,9 +470,9 @@ function validateScalar(kind: NonNullable<Atom['scalar']>, v: unknown): string |
     case 'string':
       return typeof v === 'string' ? undefined : `expected string, got &value.valueUnstructured{Value:${goSharpV(v)}}`;
     case 'boolean':
-      return typeof v === 'boolean' ? undefined : `expected boolean, got &{${goV(v)}}`;
+      return typeof v === 'boolean' ? undefined : `expected boolean, got &{${goPrintValue(v)}}`;
     default:
-      return scalar ? undefined : `expected any scalar, got &{${goV(v)}}`;
+      return scalar ? undefined : `expected any scalar, got &{${goPrintValue(v)}}`;
   }
 }
 
@@ -491,8 +481,8 @@ function validateNode(v: unknown, t: TypeRef, path: string, errs: TypedError[]):
   if (atom.map) {
     const m = atom.map;
     if (v === null) return;
-    if (!isObject(v)) {
-      errs.push({ path, message: `expected map, got &{${goV(v)}}` });
+    if (!isJsonObject(v)) {
+      errs.push({ path, message: `expected map, got &{${goPrintValue(v)}}` });
       return;
     }
     for (const k of ownKeys(v)) {
@@ -515,7 +505,7 @@ function validateNode(v: unknown, t: TypeRef, path: string, errs: TypedError[]):
     const l = atom.list;
     if (v === null || v === undefined) return;
     if (!Array.isArray(v)) {
-      errs.push({ path, message: `expected list, got &{${goV(v)}}` });
+      errs.push({ path, message: `expected list, got &{${goPrintValue(v)}}` });
       return;
     }
     const observed = new PathElementMap<true>();

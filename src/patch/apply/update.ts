@@ -26,7 +26,10 @@ import {
 } from './managed-fields.js';
 import { compare, type Comparison } from './typed.js';
 import { deepFreeze } from '../../storage/freeze.js';
-import { cloneJson, getOwn, hasOwn, isObject, ownKeys } from './value.js';
+import { isJsonObject } from '../../util/go-value.js';
+import { cloneJsonDocument } from '../../util/json-clone.js';
+import { getOwn } from '../../util/own.js';
+import { hasDefinedOwn, ownKeys } from './value.js';
 
 const f = pathElement.field;
 
@@ -54,9 +57,9 @@ export function managedTime(now: number | Date | string): string {
 
 /** `obj` without `metadata.managedFields` (a copy). */
 export function withoutManagedFields(obj: unknown): Record<string, unknown> {
-  const copy = cloneJson(isObject(obj) ? obj : {}) as Record<string, unknown>;
+  const copy = cloneJsonDocument(isJsonObject(obj) ? obj : {}) as Record<string, unknown>;
   const meta = getOwn(copy, 'metadata');
-  if (isObject(meta)) delete meta.managedFields;
+  if (isJsonObject(meta)) delete meta.managedFields;
   return copy;
 }
 
@@ -73,7 +76,7 @@ export function filterComparison(c: Comparison, ignored: FieldSet | undefined): 
 const emptyWithGoZeroValues = new WeakMap<StructuralNode, unknown>();
 
 function goZeroValuesOf(obj: unknown, schema: StructuralNode): unknown {
-  if (isObject(obj) && ownKeys(obj).length > 0) return withGoZeroValues(viewWithoutManagedFields(obj), schema);
+  if (isJsonObject(obj) && ownKeys(obj).length > 0) return withGoZeroValues(viewWithoutManagedFields(obj), schema);
   let empty = emptyWithGoZeroValues.get(schema);
   if (empty === undefined) {
     empty = deepFreeze(withGoZeroValues({}, schema));
@@ -92,9 +95,9 @@ export function compareObjects(live: unknown, updated: unknown, schema: Structur
  * so nothing but the two levels that change is copied here (not the whole object).
  */
 function viewWithoutManagedFields(obj: unknown): Record<string, unknown> {
-  if (!isObject(obj)) return {};
+  if (!isJsonObject(obj)) return {};
   const meta = getOwn(obj, 'metadata');
-  if (!isObject(meta) || !hasOwn(meta, 'managedFields')) return obj;
+  if (!isJsonObject(meta) || !hasDefinedOwn(meta, 'managedFields')) return obj;
   const { managedFields: _managedFields, ...rest } = meta;
   return { ...obj, metadata: rest };
 }
@@ -182,8 +185,8 @@ export interface RecordUpdateOptions {
 }
 
 function metaOf(obj: unknown): Record<string, unknown> | undefined {
-  const m = isObject(obj) ? getOwn(obj, 'metadata') : undefined;
-  return isObject(m) ? m : undefined;
+  const m = isJsonObject(obj) ? getOwn(obj, 'metadata') : undefined;
+  return isJsonObject(m) ? m : undefined;
 }
 
 /** Managers given as entries or already decoded. */
@@ -209,6 +212,6 @@ export function recordUpdate(opts: RecordUpdateOptions): ManagedFieldsEntry[] {
     const next = updateManagers({ ...opts, managed, live: opts.live ?? {}, time: managedTime(opts.now) });
     return encodeManagedFields(next);
   } catch {
-    return Array.isArray(liveEntries) ? (cloneJson(liveEntries) as ManagedFieldsEntry[]) : [];
+    return Array.isArray(liveEntries) ? (cloneJsonDocument(liveEntries) as ManagedFieldsEntry[]) : [];
   }
 }
