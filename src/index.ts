@@ -59,6 +59,7 @@ export {
   type DeleteStrategy,
   type GenerationPolicy,
   type Bivariant,
+  type ImmutableField,
   type KindContext,
   type KindDeclaration,
   type KindDefinition,

@@ -8,6 +8,7 @@ import { missingRequired } from '../schema/decode.js';
 import type { KindContext, KubeObject, ObjectMetaLike } from '../schema/define-kind.js';
 import type { ResolvedKind } from '../schema/registry.js';
 import { validateObjectMeta, validateObjectMetaUpdate } from '../schema/validation/object-meta.js';
+import { immutableFieldErrors } from '../schema/validation/immutable-fields.js';
 import { dns1123SubdomainNameValidator } from '../schema/validation/names.js';
 import { badRequest, forbidden, invalid, notFound } from '../machinery/errors.js';
 import { fieldError, type FieldError } from '../machinery/field-errors.js';
@@ -105,6 +106,7 @@ export async function validateObject(
     }
   }
   // On update, Kubernetes reports the transition rules (immutability) before the object's own rules.
+  if (old && kctx.subresource === undefined) errors.push(...immutableFieldErrors(def, obj, old));
   if (old && def.strategy?.validateUpdate) errors.push(...(await def.strategy.validateUpdate(obj, old, kctx)));
   if (def.strategy?.validate) errors.push(...(await def.strategy.validate(obj, kctx)));
   if (errors.length) {

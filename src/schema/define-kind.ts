@@ -5,7 +5,10 @@
 import type { z } from 'zod';
 import type { FieldError } from '../machinery/field-errors.js';
 import type { UserInfo, Verb } from '../machinery/request.js';
+import type { ImmutableField } from './validation/immutable-fields.js';
 import type { NameValidator } from './validation/names.js';
+
+export type { ImmutableField } from './validation/immutable-fields.js';
 
 /**
  * A function type checked bivariantly (like a method), so a kind of a specific object type can be
@@ -219,6 +222,16 @@ export interface KindDeclaration<T extends KubeObject = KubeObject> {
    * messages (Kubernetes validates them in code, not from the schema) turn it off.
    */
   readonly schemaRequired?: boolean;
+  /**
+   * Fields that may not change once the object exists (Kubernetes' `ValidateImmutableField`, the
+   * declarative `+k8s:immutable`): an update of the main resource that changes one is refused with
+   * `<path>: Invalid value: <new value>: field is immutable`, after the metadata and required-field
+   * errors and before `validateUpdate`'s. A path (`'spec.leaseName'`) compares JSON values and shows
+   * the new one; an {@link ImmutableField} says how an absent value counts, how values compare (Go's
+   * semantic equality) and what the error shows. Rules that are more than "may not change" (a
+   * field that may change only in some states) stay in `validateUpdate`.
+   */
+  readonly immutableFields?: readonly (string | ImmutableField)[];
   /**
    * Whether strategic merge patch is served; true by default. Kinds without patch metadata
    * (custom resources) answer it with 415, as Kubernetes does.

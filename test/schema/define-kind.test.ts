@@ -47,6 +47,31 @@ describe('defineKind', () => {
     await cluster.close();
   });
 
+  it('refuses an update that changes a declared immutable field, before the kind\'s own update rules', async () => {
+    const LockedKind = defineKind<z.infer<typeof Widget>>({
+      group: 'toys.{api_domain}',
+      kind: 'Locked',
+      plural: 'lockeds',
+      scope: 'Namespaced',
+      versions: [{ name: 'v1', schema: Widget, served: true, storage: true }],
+      immutableFields: ['spec.color', { path: 'spec.size', shown: 'nil' }],
+      strategy: {
+        validateUpdate: (w, old) => (w.spec.size === old.spec.size ? [] : [fieldError.forbidden('spec', 'no changes')]),
+      },
+    });
+    const cluster = await testCluster({ kinds: [LockedKind] });
+    const locked = cluster.client.resource(LockedKind);
+    const w = await locked.create({ metadata: { name: 'w' }, spec: { size: 1, color: 'red' } });
+    const relabeled = await locked.update({ ...w, metadata: { ...w.metadata, labels: { a: 'b' } } });
+    expect(relabeled.metadata?.labels).toEqual({ a: 'b' });
+    const s = await statusOf(() => locked.update({ ...relabeled, spec: { size: 2, color: 'blue' } }));
+    expect(s).toMatchObject({ code: 422, reason: 'Invalid' });
+    expect(s.message).toBe(
+      'Locked.toys.k8s.io "w" is invalid: [spec.color: Invalid value: "blue": field is immutable, spec.size: Invalid value: null: field is immutable, spec: Forbidden: no changes]',
+    );
+    await cluster.close();
+  });
+
   it('refuses a declaration without exactly one storage version', () => {
     expect(() =>
       defineKind({ group: '', kind: 'X', plural: 'xs', scope: 'Cluster', versions: [{ name: 'v1', schema: Widget as never }] }),

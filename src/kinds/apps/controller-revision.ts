@@ -2,7 +2,8 @@
 import { fieldError, type FieldError } from '../../machinery/field-errors.js';
 import { jsonEqual } from '../../util/json-equal.js';
 import { defineKind } from '../../schema/define-kind.js';
-import { FIELD_IMMUTABLE_ERROR_MSG, validateNonnegativeField } from '../../schema/validation/object-meta.js';
+import { immutableFieldError } from '../../schema/validation/immutable-fields.js';
+import { validateNonnegativeField } from '../../schema/validation/object-meta.js';
 import { ControllerRevision as ControllerRevisionSchema } from '../types/apps-v1.js';
 
 /** A ControllerRevision object. */
@@ -51,8 +52,10 @@ export const ControllerRevisionKind = defineKind<ControllerRevision>({
       return ctx.operation === 'create' ? validateControllerRevision(rev) : [];
     },
     validateUpdate(rev, old) {
+      // In code rather than `immutableFields`: `ValidateControllerRevisionUpdate` reports it after
+      // the revision's own rules, and declared fields are reported before them.
       const errs = validateControllerRevision(rev);
-      if (!jsonEqual(rev.data, old.data)) errs.push(fieldError.invalid('data', rev.data ?? null, FIELD_IMMUTABLE_ERROR_MSG));
+      if (!jsonEqual(rev.data, old.data)) errs.push(immutableFieldError('data', rev.data ?? null));
       return errs;
     },
   },

@@ -195,6 +195,8 @@ export const PodCertificateRequestKind = defineKind<PodCertificateRequest>({
     { name: 'Signer', type: 'string', value: (r) => r.spec?.signerName },
     { name: 'Pod', type: 'string', value: (r) => r.spec?.podName },
   ],
+  // All spec fields are immutable; the error shows the new spec as Go prints it.
+  immutableFields: [{ path: 'spec', equal: (now, before) => same(now, before, 'spec'), shown: (spec) => JSON.parse(goJson(spec)) as unknown }],
   strategy: {
     prepareForCreate(req) {
       delete req.status;
@@ -213,9 +215,7 @@ export const PodCertificateRequestKind = defineKind<PodCertificateRequest>({
       return ctx.operation === 'create' ? validateCreate(req, ctx) : [];
     },
     validateUpdate(req, old, ctx) {
-      if (ctx.subresource === 'status') return validateStatusUpdate(req, old, ctx);
-      // All spec fields are immutable.
-      return same(req.spec, old.spec, 'spec') ? [] : [fieldError.invalid('spec', JSON.parse(goJson(req.spec)) as unknown, 'field is immutable')];
+      return ctx.subresource === 'status' ? validateStatusUpdate(req, old, ctx) : [];
     },
   },
 });

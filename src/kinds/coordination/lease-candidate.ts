@@ -2,7 +2,6 @@
 import { fieldError, type FieldError } from '../../machinery/field-errors.js';
 import { defineKind } from '../../schema/define-kind.js';
 import { isConfigMapKey, isDNS1123Subdomain } from '../../schema/validation/names.js';
-import { FIELD_IMMUTABLE_ERROR_MSG } from '../../schema/validation/object-meta.js';
 import { LeaseCandidate as LeaseCandidateSchema } from '../types/coordination-v1beta1.js';
 import { normalizeMicroTimes } from './micro-time.js';
 import { compareSemVer, isZeroSemVer, parseSemVer, type SemVer } from './semver.js';
@@ -77,6 +76,8 @@ export const LeaseCandidateKind = defineKind<LeaseCandidate>({
     { name: 'EmulationVersion', type: 'string', value: (lc) => lc.spec?.emulationVersion },
   ],
   selectableFields: { 'spec.leaseName': (lc) => lc.spec?.leaseName },
+  // leaseName is a Go string: unset is "".
+  immutableFields: [{ path: 'spec.leaseName', zero: '' }],
   strategy: {
     prepareForCreate(lc) {
       normalizeMicroTimes(lc.spec, MICRO_TIME_FIELDS, 'LeaseCandidate', 'v1beta1');
@@ -85,9 +86,5 @@ export const LeaseCandidateKind = defineKind<LeaseCandidate>({
       normalizeMicroTimes(lc.spec, MICRO_TIME_FIELDS, 'LeaseCandidate', 'v1beta1');
     },
     validate: (lc) => validateLeaseCandidateSpec(lc),
-    validateUpdate(lc, old) {
-      const name = lc.spec?.leaseName ?? '';
-      return name !== (old.spec?.leaseName ?? '') ? [fieldError.invalid('spec.leaseName', name, FIELD_IMMUTABLE_ERROR_MSG)] : [];
-    },
   },
 });

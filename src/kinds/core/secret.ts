@@ -21,6 +21,8 @@ export const SecretKind = defineKind<Secret>({
     { name: 'Data', type: 'integer', value: (s) => Object.keys(s.data ?? {}).length },
   ],
   selectableFields: { type: (s) => s.type },
+  // `ValidateSecretUpdate`: the type is a Go string (unset is "") and may not change.
+  immutableFields: [{ path: 'type', zero: '' }],
   strategy: {
     defaults(secret) {
       // Decoding a v1 Secret folds stringData into data and defaults the type (before any rule runs,

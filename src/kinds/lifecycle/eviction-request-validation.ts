@@ -8,8 +8,9 @@
 import { child, fieldError, type FieldError } from '../../machinery/field-errors.js';
 import { jsonEqual } from '../../util/json-equal.js';
 import type { KindContext } from '../../schema/define-kind.js';
+import { immutableFieldError } from '../../schema/validation/immutable-fields.js';
 import { validateMetaConditions, type MetaCondition } from '../shared/conditions.js';
-import { GO_NIL, IMMUTABLE_MSG, isUnset, longName, minError, prefixedLabelKey, uuid } from '../shared/declarative.js';
+import { GO_NIL, isUnset, longName, minError, prefixedLabelKey, uuid } from '../shared/declarative.js';
 import type { EvictionRequest, EvictionRequestSpec, EvictionRequestStatus } from './eviction-request-schema.js';
 
 /** `spec.intent` values. */
@@ -35,7 +36,7 @@ function validateTarget(spec: Partial<EvictionRequestSpec>, old: Partial<Evictio
   const path = child(SPEC, 'target');
   const target = spec.target ?? {};
   if (old && jsonEqual(spec.target ?? {}, old.target ?? {})) return [];
-  if (old) return [fieldError.invalid(path, GO_NIL, IMMUTABLE_MSG)];
+  if (old) return [immutableFieldError(path, GO_NIL)];
   if (isUnset(target.pod)) return [fieldError.invalid(path, '', 'must specify one of: `pod`')];
   const pod = child(path, 'pod');
   const errs: FieldError[] = [];
@@ -53,7 +54,7 @@ function validateRequester(spec: Partial<EvictionRequestSpec>, old: Partial<Evic
   const value = spec.requester ?? '';
   if (old && value === (old.requester ?? '')) return [];
   const errs: FieldError[] = [];
-  if (old) errs.push(fieldError.invalid(path, GO_NIL, IMMUTABLE_MSG));
+  if (old) errs.push(immutableFieldError(path, GO_NIL));
   if (value === '') errs.push(fieldError.required(path));
   if (errs.length) return errs;
   return [...reservedRequesterDomain(path, value, ctx), ...prefixedLabelKey(path, value)];

@@ -1,7 +1,7 @@
 /** ServiceCIDR (networking/v1, cluster-scoped). */
 import { fieldError, type FieldError } from '../../machinery/field-errors.js';
 import { defineKind } from '../../schema/define-kind.js';
-import { FIELD_IMMUTABLE_ERROR_MSG } from '../../schema/validation/object-meta.js';
+import { semanticEqualAt } from '../shared/semantic-equal.js';
 import { ServiceCIDR as ServiceCIDRSchema } from '../types/networking-v1.js';
 import { cidrFamily, validateCIDR } from './cidr.js';
 
@@ -25,9 +25,6 @@ function validateSpec(sc: ServiceCIDR): FieldError[] {
   return cidrs.flatMap((c, i) => validateCIDR(`${PATH}[${i}]`, c));
 }
 
-const sameList = (a: readonly string[] | undefined, b: readonly string[] | undefined) =>
-  (a ?? []).length === (b ?? []).length && (a ?? []).every((x, i) => x === b?.[i]);
-
 /**
  * ServiceCIDR: one or two canonical CIDRs, one per family, checked on create; `spec.cidrs` is
  * immutable; status (conditions merged on `type`) through `/status`.
@@ -42,6 +39,8 @@ export const ServiceCIDRKind = defineKind<ServiceCIDR>({
   versions: [{ name: 'v1', schema: ServiceCIDRSchema, served: true, storage: true }],
   statusSubresource: true,
   printerColumns: [{ name: 'CIDRs', type: 'string', description: 'cidrs defines the IP blocks in CIDR notation', value: (s) => (s.spec?.cidrs ?? []).join(',') }],
+  // An empty list equals an absent one (apiequality.Semantic.DeepEqual in ValidateImmutableField).
+  immutableFields: [{ path: PATH, equal: semanticEqualAt(ServiceCIDRSchema, 'spec', 'cidrs') }],
   strategy: {
     defaults(sc) {
       // The status is a Go struct, not a pointer: the real server always serializes it, `{}` when empty.
@@ -49,9 +48,5 @@ export const ServiceCIDRKind = defineKind<ServiceCIDR>({
     },
     // Kubernetes validates the CIDRs on create only; an update checks that they did not change.
     validate: (sc, ctx) => (ctx.operation === 'create' ? validateSpec(sc) : []),
-    validateUpdate(sc, old, ctx) {
-      if (ctx.subresource === 'status') return [];
-      return sameList(sc.spec?.cidrs, old.spec?.cidrs) ? [] : [fieldError.invalid(PATH, sc.spec?.cidrs ?? null, FIELD_IMMUTABLE_ERROR_MSG)];
-    },
   },
 });

@@ -11,8 +11,9 @@ import type { KindContext } from '../../schema/define-kind.js';
 import { parseQuantity } from '../../schema/quantity.js';
 import { utf8ByteLength } from '../../schema/validation/names.js';
 import { validateMetaConditions, type MetaCondition } from '../shared/conditions.js';
+import { immutableFieldError, type ImmutableField } from '../../schema/validation/immutable-fields.js';
 import {
-  IMMUTABLE_MSG,
+  GO_NIL,
   isUnset,
   longName,
   longNameCaseless,
@@ -22,7 +23,7 @@ import {
   resourceFullyQualifiedName,
   resourcePoolName,
 } from '../shared/declarative.js';
-import { fieldNode, semanticEqual } from '../shared/semantic-equal.js';
+import { fieldNode, semanticEqual, semanticEqualAt } from '../shared/semantic-equal.js';
 import {
   ResourcePoolStatusRequest as ResourcePoolStatusRequestSchema,
   type PartitionTypeStatus,
@@ -69,16 +70,23 @@ export function validateResourcePoolStatusRequestSpec(rpsr: ResourcePoolStatusRe
   return errs;
 }
 
-/** An update of the main resource: the spec may not change (`+k8s:immutable` on `spec`). */
+/**
+ * The spec may not change (`+k8s:immutable` on `spec`, a struct: absent is `{}`; compared as
+ * apiequality.Semantic.DeepEqual compares, an empty list equals an absent one).
+ */
+export const RESOURCE_POOL_STATUS_REQUEST_IMMUTABLE_FIELDS: readonly ImmutableField[] = [
+  { path: SPEC, zero: {}, equal: semanticEqualAt(ResourcePoolStatusRequestSchema, SPEC), shown: 'nil' },
+];
+
+/** An update of the main resource, besides the immutable spec: a completed request keeps its labels and annotations. */
 export function validateResourcePoolStatusRequestUpdate(rpsr: ResourcePoolStatusRequest, old: Readonly<ResourcePoolStatusRequest>): FieldError[] {
   const errs: FieldError[] = [];
-  if (!semanticEqual(rpsr.spec ?? {}, old.spec ?? {}, fieldNode(ResourcePoolStatusRequestSchema, SPEC))) errs.push(fieldError.invalid(SPEC, null, IMMUTABLE_MSG));
   // Completed request: once status is set the whole object is immutable. Finalizers stay free so that a
   // completed request can still be deleted.
   if (!isUnset(old.status)) {
     for (const f of ['labels', 'annotations'] as const) {
       const now = rpsr.metadata?.[f] ?? {};
-      if (!jsonEqual(now, old.metadata?.[f] ?? {})) errs.push(fieldError.invalid(`metadata.${f}`, null, IMMUTABLE_MSG));
+      if (!jsonEqual(now, old.metadata?.[f] ?? {})) errs.push(immutableFieldError(`metadata.${f}`, GO_NIL));
     }
   }
   return errs;
@@ -195,7 +203,7 @@ function validateConditions(status: Partial<ResourcePoolStatusRequestStatus>): F
 /** A `/status` write: a set status never changes; a first one is checked in full. */
 export function validateResourcePoolStatusRequestStatus(rpsr: ResourcePoolStatusRequest, old: Readonly<ResourcePoolStatusRequest>): FieldError[] {
   // Compared as apiequality.Semantic.DeepEqual compares: an empty list equals an absent one.
-  if (!isUnset(old.status)) return semanticEqual(rpsr.status ?? null, old.status, fieldNode(ResourcePoolStatusRequestSchema, STATUS)) ? [] : [fieldError.invalid(STATUS, null, IMMUTABLE_MSG)];
+  if (!isUnset(old.status)) return semanticEqual(rpsr.status ?? null, old.status, fieldNode(ResourcePoolStatusRequestSchema, STATUS)) ? [] : [immutableFieldError(STATUS, GO_NIL)];
   const status = rpsr.status;
   if (isUnset(status)) return [];
   const errs: FieldError[] = [];

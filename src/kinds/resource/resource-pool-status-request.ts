@@ -3,6 +3,7 @@ import { defineKind } from '../../schema/define-kind.js';
 import { ResourcePoolStatusRequest as ResourcePoolStatusRequestSchema, type ResourcePoolStatusRequest } from './resource-pool-status-request-schema.js';
 import {
   DRA_RESOURCE_POOL_STATUS,
+  RESOURCE_POOL_STATUS_REQUEST_IMMUTABLE_FIELDS,
   RESOURCE_POOL_STATUS_REQUEST_LIMIT,
   validateResourcePoolStatusRequestSpec,
   validateResourcePoolStatusRequestStatus,
@@ -29,6 +30,7 @@ export const ResourcePoolStatusRequestKind = defineKind<ResourcePoolStatusReques
   statusSubresource: true,
   schemaRequired: false,
   allowUnconditionalUpdate: false,
+  immutableFields: RESOURCE_POOL_STATUS_REQUEST_IMMUTABLE_FIELDS,
   strategy: {
     defaults(rpsr) {
       if (rpsr.spec && (rpsr.spec.limit === undefined || rpsr.spec.limit === null)) rpsr.spec.limit = RESOURCE_POOL_STATUS_REQUEST_LIMIT.default;

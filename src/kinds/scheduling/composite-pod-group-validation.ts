@@ -6,7 +6,9 @@
 import { child, fieldError, index, type FieldError } from '../../machinery/field-errors.js';
 import { isDNS1123Label, isDNS1123Subdomain, isQualifiedName } from '../../schema/validation/names.js';
 import { validateMetaConditions, type MetaCondition } from '../shared/conditions.js';
-import { fieldNode, semanticEqual } from '../shared/semantic-equal.js';
+import { immutableFieldError, type ImmutableField } from '../../schema/validation/immutable-fields.js';
+import { GO_NIL } from '../shared/declarative.js';
+import { semanticEqualAt } from '../shared/semantic-equal.js';
 import { CompositePodGroup as CompositePodGroupSchema, type CompositePodGroup, type CompositePodGroupSpec } from './composite-pod-group-schema.js';
 
 /** The feature gate of the kind itself. */
@@ -24,8 +26,6 @@ export const HIGHEST_USER_DEFINABLE_PRIORITY = 1_000_000_000;
 export const INITIALLY_SCHEDULED = 'CompositePodGroupInitiallyScheduled';
 
 const SPEC = 'spec';
-/** `validate.Immutable`'s detail (a Forbidden error: no value shown). */
-const IMMUTABLE = 'field is immutable';
 
 /** `+k8s:format=k8s-long-name`: each `IsDNS1123Subdomain` message as an Invalid error. */
 const longName = (path: string, v: string) => isDNS1123Subdomain(v).map((m) => fieldError.invalid(path, v, m));
@@ -104,32 +104,44 @@ export function validateCompositePodGroupSpec(cpg: CompositePodGroup): FieldErro
 }
 
 /**
- * Every spec field is immutable (`+k8s:immutable`: `Invalid value: null: field is immutable` on the field
- * that changed). `oldDefaults` stands in for Kubernetes' defaulting of the stored object on read,
- * so that an object stored before a default existed compares as Kubernetes would see it.
+ * Every spec field is immutable (`+k8s:immutable`: `Invalid value: null: field is immutable` on the
+ * field that changed); `ImmutableByReflect` compares with apiequality.Semantic.DeepEqual, where an
+ * empty list equals an absent one. `preemptionPolicy` is checked in code
+ * ({@link validateCompositePodGroupPreemptionPolicyUpdate}): the default its stored value gains
+ * depends on a feature gate. `disruptionMode` stands absent in an object stored before it had a
+ * default, which Kubernetes' defaulting on read fills in.
  */
-export function validateCompositePodGroupSpecUpdate(cpg: CompositePodGroup, old: Readonly<CompositePodGroup>, oldDefaults: Partial<CompositePodGroupSpec>): FieldError[] {
-  const spec: Partial<CompositePodGroupSpec> = cpg.spec ?? {};
-  const before: Partial<CompositePodGroupSpec> = { ...oldDefaults, ...stripUndefined(old.spec ?? {}) };
-  const fields: (keyof CompositePodGroupSpec)[] = [
-    'parentCompositePodGroupName',
-    'workloadRef',
-    'schedulingPolicy',
-    'schedulingConstraints',
-    'disruptionMode',
-    'priorityClassName',
-    'priority',
-    'preemptionPolicy',
+export function compositePodGroupImmutableFields(disruptionModeDefault: string): readonly ImmutableField[] {
+  const field = (f: keyof CompositePodGroupSpec, more: Partial<ImmutableField> = {}): ImmutableField => ({
+    path: child(SPEC, f),
+    equal: semanticEqualAt(CompositePodGroupSchema, SPEC, f),
+    shown: 'nil',
+    ...more,
+  });
+  return [
+    field('parentCompositePodGroupName'),
+    field('workloadRef'),
+    field('schedulingPolicy'),
+    field('schedulingConstraints'),
+    field('disruptionMode', { storedDefault: disruptionModeDefault }),
+    // A plain string in Go: unset and "" are the same value.
+    field('priorityClassName', { zero: '' }),
+    field('priority'),
   ];
-  // priorityClassName is a plain string in Go: unset and "" are the same value.
-  const value = (s: Partial<CompositePodGroupSpec>, f: keyof CompositePodGroupSpec) => (f === 'priorityClassName' ? (s[f] ?? '') : s[f]);
-  // `ImmutableByReflect` compares with apiequality.Semantic.DeepEqual: an empty list equals an absent one.
-  const same = (f: keyof CompositePodGroupSpec) => semanticEqual(value(spec, f), value(before, f), fieldNode(CompositePodGroupSchema, SPEC, f));
-  return fields.filter((f) => !same(f)).map((f) => fieldError.invalid(child(SPEC, f), null, IMMUTABLE));
 }
 
-function stripUndefined<T extends object>(o: T): Partial<T> {
-  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
+/**
+ * `spec.preemptionPolicy` is immutable too (after the declared fields, in the order of the spec).
+ * `storedDefault` stands for Kubernetes' defaulting of the stored object on read, which fills the
+ * field only when the PodGroupPreemptionPolicy gate is on.
+ */
+const samePreemptionPolicy = semanticEqualAt(CompositePodGroupSchema, SPEC, 'preemptionPolicy');
+
+export function validateCompositePodGroupPreemptionPolicyUpdate(cpg: CompositePodGroup, old: Readonly<CompositePodGroup>, storedDefault: string | undefined): FieldError[] {
+  const path = child(SPEC, 'preemptionPolicy');
+  const now = cpg.spec?.preemptionPolicy;
+  const before = old.spec?.preemptionPolicy ?? storedDefault;
+  return samePreemptionPolicy(now, before) ? [] : [immutableFieldError(path, GO_NIL)];
 }
 
 /**

@@ -3,9 +3,10 @@ import { defineKind, type KindContext } from '../../schema/define-kind.js';
 import { CompositePodGroup as CompositePodGroupSchema, type CompositePodGroupSpec } from './composite-pod-group-schema.js';
 import {
   COMPOSITE_POD_GROUP,
+  compositePodGroupImmutableFields,
   POD_GROUP_PREEMPTION_POLICY,
+  validateCompositePodGroupPreemptionPolicyUpdate,
   validateCompositePodGroupSpec,
-  validateCompositePodGroupSpecUpdate,
   validateCompositePodGroupStatusUpdate,
 } from './composite-pod-group-validation.js';
 
@@ -24,11 +25,9 @@ function dropDisabledFields(cpg: CompositePodGroup, old: Readonly<CompositePodGr
   if (cpg.spec) delete cpg.spec.preemptionPolicy;
 }
 
-/** The defaults Kubernetes would fill in when it reads an object, given the gates. */
-function specDefaults(ctx: KindContext): Partial<CompositePodGroupSpec> {
-  const defaults: Partial<CompositePodGroupSpec> = { disruptionMode: DEFAULT_DISRUPTION_MODE };
-  if (ctx.featureEnabled(POD_GROUP_PREEMPTION_POLICY)) defaults.preemptionPolicy = DEFAULT_PREEMPTION_POLICY;
-  return defaults;
+/** The default Kubernetes gives a stored `preemptionPolicy` when it reads the object, given the gate. */
+function storedPreemptionPolicy(ctx: KindContext): string | undefined {
+  return ctx.featureEnabled(POD_GROUP_PREEMPTION_POLICY) ? DEFAULT_PREEMPTION_POLICY : undefined;
 }
 
 /**
@@ -50,6 +49,7 @@ export const CompositePodGroupKind = defineKind<CompositePodGroup>({
   statusSubresource: true,
   // Required fields are checked in code, with Kubernetes' paths and messages.
   schemaRequired: false,
+  immutableFields: compositePodGroupImmutableFields(DEFAULT_DISRUPTION_MODE),
   strategy: {
     prepareForCreate(cpg, ctx) {
       dropDisabledFields(cpg, undefined, ctx);
@@ -67,7 +67,7 @@ export const CompositePodGroupKind = defineKind<CompositePodGroup>({
     validate: (cpg, ctx) => (ctx.operation === 'create' ? validateCompositePodGroupSpec(cpg) : []),
     validateUpdate(cpg, old, ctx) {
       if (ctx.subresource === 'status') return validateCompositePodGroupStatusUpdate(cpg, old);
-      return validateCompositePodGroupSpecUpdate(cpg, old, specDefaults(ctx));
+      return validateCompositePodGroupPreemptionPolicyUpdate(cpg, old, storedPreemptionPolicy(ctx));
     },
   },
 });

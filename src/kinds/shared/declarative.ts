@@ -8,10 +8,8 @@ import { isCIdentifier, isDNS1123Subdomain, isQualifiedName, maxLenBytesError, m
 
 const SUBDOMAIN_MAX = 253;
 
-/** `validate.Immutable`'s detail: an Invalid error whose value is Go's nil (printed `null`). */
-export const IMMUTABLE_MSG = 'field is immutable';
-
 /**
+ * Go's nil as a bad value (`validate.Immutable` shows it: `immutableFieldError(path, GO_NIL)`).
  * Go renders a nil bad value as the string "null", quoted (`Invalid value: "null"`); passing this
  * string reproduces that.
  */

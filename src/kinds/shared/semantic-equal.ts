@@ -104,6 +104,16 @@ export function fieldNode(schema: z.ZodType, ...path: string[]): StructuralNode 
   return childNode(structuralOf(schema), ...path);
 }
 
+/**
+ * `semanticEqual` at a field of a kind's schema, as the `equal` of a declared immutable field
+ * (`ImmutableField`): `semanticEqualAt(ServiceCIDRSchema, 'spec', 'cidrs')`. The structural node is
+ * found at the first comparison, not when the kind is declared.
+ */
+export function semanticEqualAt(schema: z.ZodType, ...path: string[]): (a: unknown, b: unknown) => boolean {
+  let node: StructuralNode | undefined;
+  return (a, b) => semanticEqual(a, b, (node ??= fieldNode(schema, ...path)));
+}
+
 /** The structural node below `node` at `path` (struct fields; `[]` steps into list items, `{}` into map values). */
 export function childNode(node: StructuralNode | undefined, ...path: string[]): StructuralNode | undefined {
   let at = node;

@@ -10,6 +10,7 @@
  */
 
 import { child, fieldError, index, type FieldError } from '../../machinery/field-errors.js';
+import { immutableFieldError } from './immutable-fields.js';
 import { isQualifiedName, isValidLabelValue, utf8ByteLength, validateNamespaceName, validatePathSegmentName, type NameValidator } from './names.js';
 
 export interface ObjectMetaValidationOptions {
@@ -40,7 +41,6 @@ export const STANDARD_FINALIZERS: ReadonlySet<string> = new Set([FINALIZER_KUBER
 /** `TotalAnnotationSizeLimitB`: keys plus values, in bytes. */
 export const TOTAL_ANNOTATION_SIZE_LIMIT_BYTES = 256 * 1024;
 
-export const FIELD_IMMUTABLE_ERROR_MSG = 'field is immutable';
 export const IS_NEGATIVE_ERROR_MSG = 'must be greater than or equal to 0';
 
 type Meta = Readonly<Record<string, unknown>>;
@@ -298,7 +298,7 @@ function timeValue(value: unknown): { key: string; shown: unknown } {
 }
 
 function immutable(path: string, newVal: unknown, oldVal: unknown, shown: unknown): FieldError[] {
-  return Object.is(newVal, oldVal) ? [] : [fieldError.invalid(path, shown, FIELD_IMMUTABLE_ERROR_MSG)];
+  return Object.is(newVal, oldVal) ? [] : [immutableFieldError(path, shown)];
 }
 
 /** Go's `%q` / `strconv.Quote`. */

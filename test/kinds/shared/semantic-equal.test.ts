@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fieldNode, semanticEqual } from '../../../src/kinds/shared/semantic-equal.js';
+import { fieldNode, semanticEqual, semanticEqualAt } from '../../../src/kinds/shared/semantic-equal.js';
 import { Pod } from '../../../src/kinds/types/core-v1.js';
 import { PodCertificateRequestSchema } from '../../../src/kinds/certificates/pod-certificate-request.js';
 
@@ -39,5 +39,12 @@ describe('semanticEqual (apiequality.Semantic.DeepEqual over JSON)', () => {
     expect(semanticEqual({ a: {} }, {})).toBe(false);
     expect(semanticEqual({ a: [1, { b: 2 }] }, { a: [1, { b: 2 }] })).toBe(true);
     expect(semanticEqual({ a: [1] }, { a: [2] })).toBe(false);
+  });
+
+  it('semanticEqualAt compares at a field of a schema', () => {
+    const sameTolerations = semanticEqualAt(Pod, 'spec', 'tolerations');
+    expect(sameTolerations([], undefined)).toBe(true);
+    expect(sameTolerations([{ key: 'a' }], [{ key: 'a' }])).toBe(true);
+    expect(sameTolerations([{ key: 'a' }], undefined)).toBe(false);
   });
 });

@@ -7,7 +7,7 @@
 import { fieldError, GoPrinted, type FieldError } from '../../../machinery/field-errors.js';
 import { jsonEqual } from '../../../util/json-equal.js';
 import { isDNS1123Subdomain, isQualifiedName, utf8ByteLength } from '../../../schema/validation/names.js';
-import { FIELD_IMMUTABLE_ERROR_MSG } from '../../../schema/validation/object-meta.js';
+import { immutableFieldError } from '../../../schema/validation/immutable-fields.js';
 import { goQuote } from '../../../util/go-format.js';
 import type { Event } from '../../types/core-v1.js';
 
@@ -115,7 +115,7 @@ export function validateStrictEventUpdate(event: Event, old: Readonly<Event>): F
   const errors: FieldError[] = [];
   if (!same(event.series, old.series)) errors.push(...validateSeries(event));
   const immutable = (path: string, changed: boolean, shown: unknown) => {
-    if (changed) errors.push(fieldError.invalid(path, shown, FIELD_IMMUTABLE_ERROR_MSG));
+    if (changed) errors.push(immutableFieldError(path, shown));
   };
   const source = event.source ?? {};
   immutable('involvedObject', !same(event.involvedObject, old.involvedObject), new GoPrinted(goObjectReference(event.involvedObject)));

@@ -1,6 +1,7 @@
 /** `ValidatePersistentVolumeClaimUpdate` of Kubernetes v1.36: what may change in a claim. */
 import { fieldError, type FieldError } from '../../../machinery/field-errors.js';
 import type { StructuralNode } from '../../../schema/structural.js';
+import { immutableFieldError } from '../../../schema/validation/immutable-fields.js';
 import { PersistentVolumeClaim as PersistentVolumeClaimSchema, type PersistentVolumeClaim, type PersistentVolumeClaimSpec } from '../../types/core-v1.js';
 import { childNode, fieldNode, semanticEqual } from '../../shared/semantic-equal.js';
 import { betaStorageClassAnnotation, storageRequest } from './rules.js';
@@ -71,7 +72,7 @@ export function validatePersistentVolumeClaimUpdate(pvc: PersistentVolumeClaim, 
   } else {
     const before = oldAnnotations[annotation] ?? '';
     const after = newAnnotations[annotation] ?? '';
-    if (before !== after) errors.push(fieldError.invalid(`metadata.annotations.${annotation}`, after, 'field is immutable'));
+    if (before !== after) errors.push(immutableFieldError(`metadata.annotations.${annotation}`, after));
     // A class may be set on a claim that had none (and no conflicting annotation).
     if (pvc.spec?.storageClassName !== undefined && old.spec?.storageClassName === undefined && (!oldHasAnnotation || pvc.spec.storageClassName === oldAnnotations[annotation])) {
       newSpec.storageClassName = oldSpec.storageClassName;
@@ -104,7 +105,7 @@ export function validatePersistentVolumeClaimUpdate(pvc: PersistentVolumeClaim, 
     errors.push(fieldError.forbidden('spec.resources.requests.storage', 'field can not be less than status.capacity'));
   }
   if ((pvc.spec?.volumeMode ?? null) !== (old.spec?.volumeMode ?? null)) {
-    errors.push(fieldError.invalid('volumeMode', pvc.spec?.volumeMode ?? null, 'field is immutable'));
+    errors.push(immutableFieldError('volumeMode', pvc.spec?.volumeMode ?? null));
   }
   const oldClass = old.spec?.volumeAttributesClassName;
   const newClass = pvc.spec?.volumeAttributesClassName;

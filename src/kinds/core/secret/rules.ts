@@ -90,12 +90,12 @@ export function validateSecret(secret: Secret, reservedDomain: string): FieldErr
   return errors;
 }
 
-/** `ValidateSecretUpdate` (type immutable, the `immutable` flag), then `ValidateSecret`. */
+/**
+ * `ValidateSecretUpdate` but for the type, whose immutability the kind declares (`immutableFields`):
+ * the `immutable` flag. `ValidateSecret` follows as the kind's `validate`.
+ */
 export function validateSecretUpdate(secret: Secret, old: Readonly<Secret>): FieldError[] {
-  const errors: FieldError[] = [];
-  if ((secret.type ?? '') !== (old.type ?? '')) errors.push(fieldError.invalid('type', secret.type ?? '', 'field is immutable'));
-  errors.push(...validateImmutableBags(secret, old, ['data']));
-  return errors;
+  return validateImmutableBags(secret, old, ['data']);
 }
 
 /** The warning for a TLS Secret whose certificate and key are not a pair. */

@@ -1,5 +1,6 @@
 /** `ValidateServiceUpdate` of Kubernetes v1.36 (without ObjectMeta): the transition rules, then `ValidateService`. */
 import { fieldError, index, type FieldError } from '../../../machinery/field-errors.js';
+import { FIELD_IMMUTABLE_ERROR_MSG } from '../../../schema/validation/immutable-fields.js';
 import type { Service, ServiceSpec } from '../../types/core-v1.js';
 import { isHeadless, needsHealthCheck } from './defaults.js';
 import { validateService } from './rules.js';
@@ -60,7 +61,7 @@ export function validateServiceUpdate(svc: Service, old: Readonly<Service>): Fie
     errors.push(fieldError.invalid('spec.loadBalancerClass', spec.loadBalancerClass ?? null, 'may not change once set'));
   }
   if (needsHealthCheck(prev) && needsHealthCheck(spec) && spec.healthCheckNodePort !== prev.healthCheckNodePort) {
-    errors.push(fieldError.forbidden('spec.healthCheckNodePort', 'field is immutable'));
+    errors.push(fieldError.forbidden('spec.healthCheckNodePort', FIELD_IMMUTABLE_ERROR_MSG));
   }
   return errors;
 }
