@@ -4,13 +4,14 @@
  * `ValidateSecret` and their `...Update` variants).
  */
 import { fieldError, key, type FieldError } from '../../machinery/field-errors.js';
+import { FIELD_IMMUTABLE_ERROR_MSG } from '../../schema/validation/immutable-fields.js';
 import { isConfigMapKey, utf8ByteLength } from '../../schema/validation/names.js';
 
 /** `core.MaxSecretSize`: the most bytes the values of a ConfigMap or Secret may hold together. */
 export const MAX_DATA_SIZE = 1024 * 1024;
 
-/** The Forbidden detail for changes to an immutable ConfigMap or Secret. */
-export const IMMUTABLE_SET_DETAIL = 'field is immutable when `immutable` is set';
+/** The Forbidden detail for changes to an immutable ConfigMap or Secret (`ValidateConfigMapUpdate`, `ValidateSecretUpdate`). */
+export const IMMUTABLE_SET_DETAIL = `${FIELD_IMMUTABLE_ERROR_MSG} when \`immutable\` is set`;
 
 /** `IsConfigMapKey` for every key of a bag, reported at `<path>[<key>]`. */
 export function validateDataKeys(bag: Readonly<Record<string, string>> | undefined, path: string): FieldError[] {
