@@ -18,7 +18,7 @@ const LAYERS = [
   ['src/schema/'],
   ['src/selectors/', 'src/patch/'],
   ['src/kinds/'],
-  ['src/openapi/'],
+  ['src/openapi/', 'src/admission/'],
   ['src/api/'],
   ['src/controllers/', 'src/client/'],
   ['src/http/'],
@@ -92,6 +92,15 @@ module.exports = {
       severity: 'error',
       from: { path: '^src/(openapi|api|controllers|client|http)/' },
       to: { path: '^src/kinds/', pathNot: '^src/kinds/types/' },
+    },
+    {
+      name: 'no-verb-to-verb',
+      comment:
+        'A verb of src/api/verbs/ only turns its request into a change for the store (src/api/store/); what two verbs ' +
+        'share belongs in the store or beside it in src/api/, never in another verb.',
+      severity: 'error',
+      from: { path: '^src/api/verbs/([^/]+)$' },
+      to: { path: '^src/api/verbs/', pathNot: '^src/api/verbs/$1$' },
     },
     {
       name: 'no-src-to-tests',

@@ -1,6 +1,7 @@
 /**
- * `createCluster`: wires the registry, storage, engine, controllers and clock into one cluster.
+ * `createCluster`: wires the registry, storage, engine, admission chain, controllers and clock into one cluster.
  */
+import { admissionChain, type AdmissionConfig } from './admission/chain.js';
 import { newUid, type EngineContext } from './api/context.js';
 import { randomNameSuffix } from './machinery/random-suffix.js';
 import { parseYamlDocuments, YamlSyntaxError } from './codec/yaml.js';
@@ -19,7 +20,7 @@ import type { KindDefinition, KubeObject } from './schema/define-kind.js';
 import { KindRegistry } from './schema/registry.js';
 import { MemoryStorage } from './storage/memory.js';
 import { WatchHub } from './api/watch/hub.js';
-import { DEFAULT_CONTINUE_TOKEN_TTL_MS } from './api/verbs/list.js';
+import { DEFAULT_CONTINUE_TOKEN_TTL_MS } from './api/list-pages.js';
 import { DEFAULT_BOOKMARK_INTERVAL_MS, DEFAULT_WATCH_BUFFER_SIZE } from './api/verbs/watch.js';
 import { createFetchHandler, type FetchHandler } from './http/handler.js';
 import { errorResponse } from './http/errors.js';
@@ -66,6 +67,13 @@ export interface ClusterOptions {
    * `settle()` does the waiting work at once, so in-process tests stay deterministic.
    */
   namespaceDeletionDelayMs?: number;
+  /**
+   * Which admission plugins run, as kube-apiserver's `--enable-admission-plugins` and
+   * `--disable-admission-plugins` choose them: kube-apiserver's default plugins are on (those memkube
+   * implements: NamespaceLifecycle, ServiceAccount, Priority, DefaultTolerationSeconds); `disable`
+   * turns some off. An unknown name throws an {@link AdmissionConfigError} with kube-apiserver's message.
+   */
+  admission?: AdmissionConfig;
 }
 
 /** Options of {@link Cluster.load}. */
@@ -149,6 +157,7 @@ export async function createCluster(options: ClusterOptions = {}): Promise<Clust
     registry.add(kind);
   }
 
+  const admission = admissionChain(options.admission);
   const ctx: EngineContext = {
     registry,
     storage,
@@ -159,6 +168,7 @@ export async function createCluster(options: ClusterOptions = {}): Promise<Clust
     newUid,
     randomSuffix: randomNameSuffix,
     kindState: new Map(),
+    admission,
     watchHub,
     continueTokenTtlMs: options.continueTokenTtlMs ?? DEFAULT_CONTINUE_TOKEN_TTL_MS,
     bookmarkIntervalMs: options.bookmarkIntervalMs ?? DEFAULT_BOOKMARK_INTERVAL_MS,

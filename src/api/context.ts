@@ -1,7 +1,9 @@
 /**
- * What every verb handler receives: the cluster's registry, storage, clock and settings.
+ * What every verb and the store receive: the cluster's registry, storage, clock, admission chain
+ * and settings.
  */
 import { randomUUID } from 'node:crypto';
+import type { AdmissionChain } from '../admission/chain.js';
 import type { Clock } from '../clock.js';
 import type { KindContext, KubeObject } from '../schema/define-kind.js';
 import { apiVersionOf, type KindRegistry, type ResolvedKind } from '../schema/registry.js';
@@ -24,6 +26,8 @@ export interface EngineContext {
   randomSuffix(): string;
   /** Per-cluster state of kinds (see `KindContext.state`). */
   readonly kindState: Map<string, unknown>;
+  /** The enabled admission plugins, run by every create, update and delete. */
+  readonly admission: AdmissionChain;
   /** Fans committed changes out to watches. */
   readonly watchHub: WatchHub;
   /** How long a list's continue token stays valid, on the cluster clock. */

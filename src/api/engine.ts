@@ -1,6 +1,8 @@
 /**
- * The engine: one pipeline for every request, whatever door it came through. It resolves the
- * kind, checks the verb against the kind and subresource, and hands over to the verb.
+ * The engine: one entry for every request, whatever door it came through. It resolves the kind,
+ * checks the verb against the kind and subresource, and hands over to the verb, which turns the
+ * request into a change for the store (src/api/store/); a write's answer is converted back to the
+ * request's version here.
  */
 import type { KubeObject } from '../schema/define-kind.js';
 import type { ResolvedKind } from '../schema/registry.js';
@@ -38,8 +40,8 @@ function hasSubresource(kind: ResolvedKind, name: string): boolean {
   return kind.definition.updateSubresources?.[name] !== undefined;
 }
 
-/** A write's answer as served at the request's version (a delete may answer a Status instead). */
-function presented<B>(kind: ResolvedKind, version: string, res: ApiResponse<B>): ApiResponse<B> {
+/** A write's answer converted to the request's version (a delete may answer a Status instead, left as is). */
+function atRequestedVersion<B>(kind: ResolvedKind, version: string, res: ApiResponse<B>): ApiResponse<B> {
   const body = res.body as KubeObject | undefined;
   if (!body || body.apiVersion !== kind.stored.apiVersion || body.kind !== kind.stored.kind) return res;
   return { ...res, body: kind.present(version, body) as B };
@@ -72,13 +74,13 @@ export async function handle(ctx: EngineContext, req: ApiRequest): Promise<ApiRe
       case 'watch':
         return await watch(ctx, kind, req, version);
       case 'create':
-        return presented(kind, version, await create(ctx, kind, req, version));
+        return atRequestedVersion(kind, version, await create(ctx, kind, req, version));
       case 'update':
-        return presented(kind, version, await update(ctx, kind, req, version));
+        return atRequestedVersion(kind, version, await update(ctx, kind, req, version));
       case 'patch':
-        return presented(kind, version, await patch(ctx, kind, req, version));
+        return atRequestedVersion(kind, version, await patch(ctx, kind, req, version));
       case 'delete':
-        return presented(kind, version, await deleteOne(ctx, kind, req));
+        return atRequestedVersion(kind, version, await deleteOne(ctx, kind, req));
       case 'deletecollection':
         return await deleteCollection(ctx, kind, req, version);
       default:

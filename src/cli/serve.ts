@@ -1,8 +1,10 @@
 /**
  * `memkube serve`: a fake cluster over HTTP (or HTTPS with `--tls`). Prints one line with the URL once it accepts
- * requests, writes a kubeconfig, loads manifests, and stops cleanly on SIGTERM/SIGINT.
+ * requests, writes a kubeconfig, loads manifests, and stops cleanly on SIGTERM/SIGINT. Its flags are
+ * kube-apiserver's where it has one (`--feature-gates`, `--enable-admission-plugins`, ...).
  */
 import { readFile, writeFile } from 'node:fs/promises';
+import { admissionChain, type AdmissionConfig } from '../admission/chain.js';
 import { createCluster } from '../cluster.js';
 import { createFetchHandler } from '../http/handler.js';
 import { listen } from '../http/listen.js';
@@ -41,6 +43,8 @@ export interface ServeOptions {
   featureGates?: Record<string, boolean>;
   /** `createCluster`'s `namespaceDeletionDelayMs`; {@link DEFAULT_SERVE_NAMESPACE_DELETION_DELAY_MS} by default. */
   namespaceDeletionDelayMs?: number;
+  /** Admission plugins turned on or off (`createCluster`'s `admission`). */
+  admission?: AdmissionConfig;
 }
 
 /** The usage text. */
@@ -49,6 +53,7 @@ export const SERVE_USAGE =
   '                     [--api-domain k8s.io] [--reserved-domain kubernetes.io] [--feature-gates Name=false,...]\n' +
   '                     [--history-retention 5m] [--continue-ttl 5m] [--bookmark-interval 1m] [--min-request-timeout 30m]\n' +
   '                     [--namespace-deletion-delay 1s]\n' +
+  '                     [--enable-admission-plugins Name,...] [--disable-admission-plugins Name,...]\n' +
   '  durations are Go durations (300ms, 10s, 1m30s); --min-request-timeout 0 lets watches without timeoutSeconds run forever';
 
 /**
@@ -92,6 +97,14 @@ function domain(flag: string, text: string): string {
     throw new Error(`invalid ${flag} ${JSON.stringify(text)}: a lower-case DNS domain such as example.com`);
   }
   return text;
+}
+
+/** A kube-apiserver string-slice flag value: comma-separated names, blanks ignored. */
+function nameList(text: string): string[] {
+  return text
+    .split(',')
+    .map((name) => name.trim())
+    .filter(Boolean);
 }
 
 /** Parses the arguments after `serve`; throws with a message for bad ones. */
@@ -157,10 +170,18 @@ export function parseServeArgs(args: readonly string[]): ServeOptions {
       case '--min-request-timeout':
         o.minRequestTimeoutSeconds = parseDuration(flag, value()) / 1000;
         break;
+      case '--enable-admission-plugins':
+        o.admission = { ...o.admission, enable: [...(o.admission?.enable ?? []), ...nameList(value())] };
+        break;
+      case '--disable-admission-plugins':
+        o.admission = { ...o.admission, disable: [...(o.admission?.disable ?? []), ...nameList(value())] };
+        break;
       default:
         throw new Error(`unknown argument ${JSON.stringify(arg)}\n${SERVE_USAGE}`);
     }
   }
+  // Unknown plugin names fail here, with kube-apiserver's words, before anything starts.
+  if (o.admission) admissionChain(o.admission);
   return o;
 }
 
@@ -174,6 +195,7 @@ export async function serve(options: ServeOptions, out: (line: string) => void =
     bookmarkIntervalMs: options.bookmarkIntervalMs,
     featureGates: options.featureGates,
     namespaceDeletionDelayMs: options.namespaceDeletionDelayMs ?? DEFAULT_SERVE_NAMESPACE_DELETION_DELAY_MS,
+    admission: options.admission,
   });
   for (const file of options.load) {
     try {

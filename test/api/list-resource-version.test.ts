@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CONTINUE_EXPIRED_MESSAGE } from '../../src/api/verbs/list.js';
+import { CONTINUE_EXPIRED_MESSAGE } from '../../src/api/list-pages.js';
 import { ConfigMapKind } from '../../src/kinds/index.js';
 import { statusOf, useTestCluster } from '../support/cluster.js';
 

@@ -58,3 +58,22 @@ describe('memkube serve arguments', () => {
     }
   });
 });
+
+describe('memkube serve admission flags', () => {
+  it('takes --enable-admission-plugins and --disable-admission-plugins as comma-separated, repeatable lists', () => {
+    expect(parseServeArgs(['--disable-admission-plugins', 'ServiceAccount, Priority', '--disable-admission-plugins=LimitRanger']).admission).toEqual({
+      disable: ['ServiceAccount', 'Priority', 'LimitRanger'],
+    });
+    expect(parseServeArgs(['--enable-admission-plugins=NamespaceLifecycle']).admission).toEqual({ enable: ['NamespaceLifecycle'] });
+    expect(parseServeArgs([]).admission).toBeUndefined();
+  });
+
+  it("rejects unknown plugin names with kube-apiserver's words", () => {
+    expect(() => parseServeArgs(['--enable-admission-plugins', 'Bogus'])).toThrow('enable-admission-plugins plugin "Bogus" is unknown');
+    expect(() => parseServeArgs(['--disable-admission-plugins', 'Bogus'])).toThrow('disable-admission-plugins plugin "Bogus" is unknown');
+    expect(() => parseServeArgs(['--enable-admission-plugins', 'Priority', '--disable-admission-plugins', 'Priority'])).toThrow(
+      '[Priority] in enable-admission-plugins and disable-admission-plugins overlapped',
+    );
+    expect(() => parseServeArgs(['--enable-admission-plugins'])).toThrow('--enable-admission-plugins needs a value');
+  });
+});

@@ -1,13 +1,12 @@
-/** deletecollection: delete every object a list with the same options would return. */
+/** deletecollection: the store deletes every object a list with the same options would return. */
 import type { KubeObject } from '../../schema/define-kind.js';
 import { apiVersionOf, type ResolvedKind } from '../../schema/registry.js';
 import { StorageConflictError, StorageKeyError } from '../../storage/storage.js';
 import type { EngineContext } from '../context.js';
 import { validateDeleteOptions } from '../options.js';
 import type { ApiRequest, ApiResponse } from '../../machinery/request.js';
-import { deleteStored } from './delete.js';
-import type { ObjectList } from './list.js';
-import { selectStored } from './list.js';
+import { selectStored, type ObjectList } from '../list-pages.js';
+import { deleteStored } from '../store/delete.js';
 
 /** The deletecollection verb; answers the list of objects it deleted or marked. */
 export async function deleteCollection(ctx: EngineContext, kind: ResolvedKind, req: ApiRequest, version: string): Promise<ApiResponse<ObjectList>> {
@@ -18,7 +17,7 @@ export async function deleteCollection(ctx: EngineContext, kind: ResolvedKind, r
   const items: KubeObject[] = [];
   for (const stored of selected.items) {
     try {
-      await deleteStored(ctx, kind, stored, options);
+      await deleteStored(ctx, kind, req, stored, options);
       // Kubernetes answers the items as they were listed, before deletion.
       items.push(kind.present(version, stored.value as KubeObject));
     } catch (e) {

@@ -1,30 +1,25 @@
 /**
  * The `scale` subresource, for every kind that declares `scale` (as CRDs declare it): GET answers
  * an `autoscaling/v1` Scale built from the object; PUT and PATCH (of the Scale) change only the
- * replicas of the object and write it through the normal update pipeline, as Kubernetes'
- * `ScaleREST` does (the Scale's `resourceVersion` and `uid` are preconditions).
+ * replicas of the object and write it through the store's update like any other change, as
+ * Kubernetes' `ScaleREST` does (the Scale's `resourceVersion` and `uid` are preconditions).
  */
-import { isPatchError } from '../../patch/errors.js';
-import { applyJsonPatch } from '../../patch/json-patch.js';
-import { applyMergePatch } from '../../patch/merge-patch.js';
-import { applyStrategicMergePatch } from '../../patch/strategic-merge.js';
-import { serverSideApply } from '../../patch/apply/apply.js';
 import { decodeWithSchema, DecodeTypeError } from '../../schema/decode.js';
 import type { KubeObject, ScaleSubresource } from '../../schema/define-kind.js';
 import type { ResolvedKind } from '../../schema/registry.js';
 import { structuralOf, type StructuralNode } from '../../schema/structural.js';
 import { labelSelectorFromObject, SelectorParseError, type LabelSelectorObject } from '../../selectors/label-selector.js';
 import { cloneJson } from '../../util/json-clone.js';
+import type { StoredObject } from '../../storage/storage.js';
 import { Scale as ScaleSchema, type Scale } from '../../kinds/types/autoscaling-v1.js';
-import { objectKey, type EngineContext } from '../context.js';
 import { badRequest, conflict, invalid, notFound, OBJECT_MODIFIED } from '../../machinery/errors.js';
 import { fieldError } from '../../machinery/field-errors.js';
-import { managerOf } from '../field-manager.js';
+import type { ApiRequest, ApiResponse } from '../../machinery/request.js';
+import { objectKey, type EngineContext } from '../context.js';
 import { fieldValidationOf, validatePatchOptions, validateWriteOptions } from '../options.js';
-import type { ApiRequest, ApiResponse, PatchType } from '../../machinery/request.js';
-import { parseResourceVersion } from './update.js';
-import { writeOver } from './update.js';
-import { PATCH_TYPES, patchFailure, unsupportedPatchType } from './patch.js';
+import { patchTypeOf, runPatchEngine } from '../patch-engines.js';
+import { parseUpdateResourceVersion } from '../preconditions.js';
+import { updateObject, type ObjectChange } from '../store/update.js';
 
 const SCALE_API_VERSION = 'autoscaling/v1';
 let scaleNode: StructuralNode | undefined;
@@ -120,19 +115,8 @@ function validateScale(scale: Scale, name: string): void {
   }
 }
 
-/**
- * Writes the replicas of `scale` into the stored object through the update pipeline (one
- * attempt; 'retry' when a concurrent write won and the Scale named no resourceVersion).
- */
-async function writeScale(
-  ctx: EngineContext,
-  kind: ResolvedKind,
-  req: ApiRequest,
-  version: string,
-  current: NonNullable<Awaited<ReturnType<EngineContext['storage']['get']>>>,
-  scale: Scale,
-  warnings: string[],
-): Promise<ApiResponse<Scale> | 'retry'> {
+/** The object with the replicas of `scale`, after the Scale's preconditions (uid, resourceVersion). */
+function scaledObject(kind: ResolvedKind, current: StoredObject, scale: Scale, warnings: readonly string[]): ObjectChange {
   const decl = kind.definition.scale!;
   const gr = { group: kind.group, resource: kind.definition.plural };
   validateScale(scale, current.name);
@@ -146,12 +130,10 @@ async function writeScale(
     );
   }
   const rv = scale.metadata?.resourceVersion;
-  if (rv && parseResourceVersion(rv) !== current.revision) throw conflict(gr, current.name, OBJECT_MODIFIED);
+  if (rv && parseUpdateResourceVersion(rv) !== current.revision) throw conflict(gr, current.name, OBJECT_MODIFIED);
   const next = cloneJson(stored) as KubeObject;
   writePath(next as Record<string, unknown>, decl.specReplicasPath, scale.spec?.replicas ?? 0);
-  const result = await writeOver(ctx, kind, req, version, current, next, warnings, !!rv);
-  if (result === 'retry') return 'retry';
-  return { code: 200, body: scaleOf(decl, result.body), warnings: result.warnings };
+  return { object: next, warnings, conditional: !!rv };
 }
 
 /** Checks the Scale's name (and namespace) against the request, as the update handler does. */
@@ -173,66 +155,38 @@ export async function scale(ctx: EngineContext, kind: ResolvedKind, req: ApiRequ
     if (!stored) throw notFound(gr, name);
     return { code: 200, body: scaleOf(decl, stored.value as KubeObject), warnings: [] };
   }
+  let newScale: (current: StoredObject) => { scale: Scale; warnings: string[] };
   if (req.verb === 'update') {
     validateWriteOptions('UpdateOptions', req.writeOptions);
-    const { scale: body, warnings } = decodeScale(req.body, req);
-    checkIdentity(kind, body, req);
-    for (;;) {
-      const current = await ctx.storage.get(key);
+    const put = decodeScale(req.body, req);
+    checkIdentity(kind, put.scale, req);
+    newScale = () => put;
+  } else {
+    const type = patchTypeOf(req);
+    validatePatchOptions(type, req.writeOptions);
+    newScale = (current) => {
+      const patched = runPatchEngine(type, scaleOf(decl, current.value as KubeObject), req, {
+        schema: scaleSchema(),
+        apiVersion: SCALE_API_VERSION,
+        kind: 'Scale',
+        // The Scale is a view that no manager owns: an apply to it takes the replicas (ownership
+        // conflicts with the parent's managers are not modelled).
+        forceApply: true,
+        now: ctx.clock.now(),
+      });
+      // The applied Scale's managedFields are the view's, never the object's.
+      if (type === 'apply') delete ((patched as KubeObject).metadata as Record<string, unknown> | undefined)?.managedFields;
+      const decoded = decodeScale(patched, req);
+      checkIdentity(kind, decoded.scale, req);
+      return decoded;
+    };
+  }
+  const result = await updateObject(ctx, kind, req, version, key, {
+    tryUpdate(current) {
       if (!current) throw notFound(gr, name);
-      const result = await writeScale(ctx, kind, req, version, current, body, warnings);
-      if (result !== 'retry') return result;
-    }
-  }
-  // patch
-  const type = req.patchType;
-  if (!type || !PATCH_TYPES.includes(type)) throw unsupportedPatchType();
-  validatePatchOptions(type, req.writeOptions);
-  for (;;) {
-    const current = await ctx.storage.get(key);
-    if (!current) throw notFound(gr, name);
-    const old = scaleOf(decl, current.value as KubeObject);
-    const patched = patchScale(type, old, req, ctx);
-    const { scale: body, warnings } = decodeScale(patched, req);
-    checkIdentity(kind, body, req);
-    const result = await writeScale(ctx, kind, req, version, current, body, warnings);
-    if (result !== 'retry') return result;
-  }
-}
-
-/** Applies the request's patch to the Scale of the stored object. */
-function patchScale(type: PatchType, old: Scale, req: ApiRequest, ctx: EngineContext): unknown {
-  const fieldValidation = fieldValidationOf(req.writeOptions);
-  try {
-    switch (type) {
-      case 'json':
-        return applyJsonPatch(old, req.body, { fieldValidation });
-      case 'merge':
-        return applyMergePatch(old, req.body, { fieldValidation });
-      case 'strategic':
-        return applyStrategicMergePatch(old, req.body, scaleSchema());
-      case 'apply': {
-        const result = serverSideApply({
-          live: old,
-          applied: req.body,
-          manager: managerOf(req),
-          apiVersion: SCALE_API_VERSION,
-          kind: 'Scale',
-          subresource: 'scale',
-          schema: scaleSchema(),
-          // The Scale is a view that no manager owns: an apply to it takes the replicas (ownership
-          // conflicts with the parent's managers are not modelled).
-          force: true,
-          now: ctx.clock.now(),
-        });
-        const obj = result.object;
-        const meta = obj.metadata as Record<string, unknown> | undefined;
-        if (meta) delete meta.managedFields;
-        return obj;
-      }
-    }
-  } catch (e) {
-    if (isPatchError(e)) throw patchFailure(e);
-    throw e;
-  }
+      const { scale: body, warnings } = newScale(current);
+      return scaledObject(kind, current, body, warnings);
+    },
+  });
+  return { code: 200, body: scaleOf(decl, result.body!), warnings: result.warnings };
 }

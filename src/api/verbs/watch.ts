@@ -23,7 +23,7 @@ import { parseResourceVersion, tooLargeResourceVersion, tooOldResourceVersion, v
 import type { ApiRequest, ApiResponse, WatchEvent, WatchStream } from '../../machinery/request.js';
 import { compileSelection } from '../selection.js';
 import { WatchChannel } from '../watch/channel.js';
-import { SHARDED_LIST_AND_WATCH } from './list.js';
+import { SHARDED_LIST_AND_WATCH } from '../list-pages.js';
 
 /** How often a watch that allows bookmarks gets one (Kubernetes: about every minute). */
 export const DEFAULT_BOOKMARK_INTERVAL_MS = 60 * 1000;

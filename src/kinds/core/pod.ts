@@ -4,7 +4,7 @@ import { defineKind } from '../../schema/define-kind.js';
 import { Pod as PodSchema } from '../types/core-v1.js';
 import { withZeroValues } from '../shared/zero-values.js';
 import { specGeneration } from '../shared/semantic-equal.js';
-import { admitDefaultTolerations, admitPodCreate, keepPriority, preparePodStatus } from './pod/admission.js';
+import { preparePodStatus } from './pod/prepare-for-create.js';
 import { applyPodDefaults } from './pod/defaults.js';
 import { validatePodUpdate } from './pod/update.js';
 import { validatePod } from './pod/validation.js';
@@ -35,7 +35,7 @@ function podStatusText(p: Pod): string {
   return reason;
 }
 
-/** Pod: defaults, admission (service account, tolerations, priority), validation and the update rule of Kubernetes v1.36. */
+/** Pod: defaults, status on create, validation and the update rule of Kubernetes v1.36 (its admission plugins are src/admission/). */
 export const PodKind = defineKind<Pod>({
   group: '',
   kind: 'Pod',
@@ -81,17 +81,13 @@ export const PodKind = defineKind<Pod>({
   // Pod rules check required fields in code, with Kubernetes' own paths and messages.
   schemaRequired: false,
   strategy: {
-    async prepareForCreate(pod, ctx) {
-      defaultPod(pod);
-      await admitPodCreate(pod, ctx);
+    prepareForCreate(pod) {
       // Admission may have added volumes and mounts; they get their defaults too.
       defaultPod(pod);
       preparePodStatus(pod);
     },
-    prepareForUpdate(pod, old, ctx) {
+    prepareForUpdate(pod) {
       defaultPod(pod);
-      admitDefaultTolerations(pod, ctx);
-      keepPriority(pod, old);
     },
     defaults(pod) {
       defaultPod(pod);

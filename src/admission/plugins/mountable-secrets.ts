@@ -4,7 +4,7 @@
  * set to true, a new pod may use only the secrets the account lists in `secrets`, and only the
  * image pull secrets it lists in `imagePullSecrets`.
  */
-import type { Container, Pod } from '../../types/core-v1.js';
+import type { Container, Pod } from '../../kinds/types/core-v1.js';
 
 /** The parts of a ServiceAccount the check reads. */
 export interface MountableSecretsAccount {

@@ -1,0 +1,81 @@
+/**
+ * The admission chain of a cluster: the enabled plugins in kube-apiserver's order, every mutating
+ * half first, then (after validation) every validating half, as k8s.io/apiserver's
+ * `admission.chainAdmissionHandler` runs them. Which plugins are on is configured as
+ * `--enable-admission-plugins` / `--disable-admission-plugins` configure kube-apiserver
+ * (k8s.io/apiserver pkg/server/options/admission.go, `Validate` and `enabledPluginNames`).
+ */
+import type { AdmissionAttributes, AdmissionCluster } from './attributes.js';
+import { BUILTIN_PLUGINS } from './builtin-plugins.js';
+import type { AdmissionPlugin } from './plugin.js';
+import { ALL_ORDERED_PLUGINS, DEFAULT_ON_PLUGINS } from './plugin-names.js';
+
+/** Which admission plugins run, beyond kube-apiserver's defaults. */
+export interface AdmissionConfig {
+  /** Plugins to turn on in addition to the default ones (`--enable-admission-plugins`). */
+  readonly enable?: readonly string[];
+  /** Plugins to turn off, default ones included (`--disable-admission-plugins`). */
+  readonly disable?: readonly string[];
+}
+
+/** A configuration kube-apiserver would refuse, with its messages. */
+export class AdmissionConfigError extends Error {
+  constructor(readonly problems: readonly string[]) {
+    // Go's aggregate error prints one error as is and several as a bracketed list.
+    super(problems.length === 1 ? problems[0] : `[${problems.join(', ')}]`);
+    this.name = 'AdmissionConfigError';
+  }
+}
+
+/** The enabled plugins of one cluster, in order. */
+export class AdmissionChain {
+  private readonly mutating: readonly AdmissionPlugin[];
+  private readonly validating: readonly AdmissionPlugin[];
+
+  constructor(readonly plugins: readonly AdmissionPlugin[]) {
+    this.mutating = plugins.filter((p) => p.admit);
+    this.validating = plugins.filter((p) => p.validate);
+  }
+
+  /** The names of the enabled plugins, in the order they run. */
+  get names(): string[] {
+    return this.plugins.map((p) => p.name);
+  }
+
+  /** Runs every mutating plugin; the first refusal stops the request. */
+  async admit(attributes: AdmissionAttributes, cluster: AdmissionCluster): Promise<void> {
+    for (const plugin of this.mutating) await plugin.admit!(attributes, cluster);
+  }
+
+  /** Runs every validating plugin; the first refusal stops the request. */
+  async validate(attributes: AdmissionAttributes, cluster: AdmissionCluster): Promise<void> {
+    for (const plugin of this.validating) await plugin.validate!(attributes, cluster);
+  }
+}
+
+const KNOWN = new Set(ALL_ORDERED_PLUGINS);
+const IMPLEMENTED = new Map(BUILTIN_PLUGINS.map((p) => [p.name, p]));
+
+/**
+ * The chain a configuration turns on: kube-apiserver's defaults, plus `enable`, minus `disable`.
+ * Names kube-apiserver does not know are refused with its words; so is turning on a plugin memkube
+ * does not implement (a default one it does not implement, like LimitRanger, is simply not run).
+ */
+export function admissionChain(config: AdmissionConfig = {}): AdmissionChain {
+  const enable = config.enable ?? [];
+  const disable = config.disable ?? [];
+  const problems: string[] = [];
+  for (const name of enable) if (!KNOWN.has(name)) problems.push(`enable-admission-plugins plugin ${JSON.stringify(name)} is unknown`);
+  for (const name of disable) if (!KNOWN.has(name)) problems.push(`disable-admission-plugins plugin ${JSON.stringify(name)} is unknown`);
+  const overlap = [...new Set(enable.filter((name) => disable.includes(name)))].sort();
+  if (overlap.length) problems.push(`[${overlap.join(' ')}] in enable-admission-plugins and disable-admission-plugins overlapped`);
+  for (const name of enable) {
+    if (KNOWN.has(name) && !IMPLEMENTED.has(name) && !DEFAULT_ON_PLUGINS.has(name)) {
+      problems.push(`enable-admission-plugins plugin ${JSON.stringify(name)} is not implemented by memkube`);
+    }
+  }
+  if (problems.length) throw new AdmissionConfigError(problems);
+  const on = (name: string) => !disable.includes(name) && (DEFAULT_ON_PLUGINS.has(name) || enable.includes(name));
+  const plugins = ALL_ORDERED_PLUGINS.filter(on).flatMap((name) => IMPLEMENTED.get(name) ?? []);
+  return new AdmissionChain(plugins);
+}

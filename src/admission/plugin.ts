@@ -1,0 +1,15 @@
+/**
+ * An admission plugin: a name from kube-apiserver's list and a mutating half, a validating half,
+ * or both (`admission.MutationInterface` and `admission.ValidationInterface`). A plugin decides
+ * itself which operations and resources it handles; a refusal is a thrown `ApiError`.
+ */
+import type { AdmissionAttributes, AdmissionCluster } from './attributes.js';
+
+export interface AdmissionPlugin {
+  /** The name kube-apiserver's `--enable-admission-plugins` knows it by. */
+  readonly name: string;
+  /** Runs before validation and may change `attributes.object`. */
+  admit?(attributes: AdmissionAttributes, cluster: AdmissionCluster): void | Promise<void>;
+  /** Runs after validation and may only refuse. */
+  validate?(attributes: AdmissionAttributes, cluster: AdmissionCluster): void | Promise<void>;
+}
