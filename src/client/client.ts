@@ -3,7 +3,7 @@
  * engine. Results are the caller's own mutable copies; nothing a caller holds reaches the store.
  */
 import type { Status } from '../machinery/errors.js';
-import type { ApiRequest, ApiResponse, DeleteOptions, GroupVersionResource, PatchType, UserInfo, WatchEvent, WatchStream } from '../machinery/request.js';
+import type { ApiRequest, ApiResponse, DeleteOptions, GroupVersionResource, ListOptions, PatchType, UserInfo, WatchEvent, WatchStream } from '../machinery/request.js';
 import type { ObjectList } from '../api/verbs/list.js';
 import type { DeletedStatus } from '../api/verbs/delete.js';
 import type { KindDefinition, KubeObject } from '../schema/define-kind.js';
@@ -57,30 +57,18 @@ export interface ClientGetOptions extends CallOptions {
 }
 
 /** Options of list; without `namespace`, a namespaced kind is listed across all namespaces. */
-export interface ClientListOptions {
+export interface ClientListOptions
+  extends Pick<ListOptions, 'labelSelector' | 'fieldSelector' | 'limit' | 'continue' | 'resourceVersion' | 'resourceVersionMatch' | 'shardSelector'> {
   namespace?: string;
-  labelSelector?: string;
-  fieldSelector?: string;
-  limit?: number;
-  continue?: string;
-  resourceVersion?: string;
-  resourceVersionMatch?: string;
-  /** Alpha (ShardedListAndWatch): `shardRange(object.metadata.uid, '0x0', '0x8000000000000000')`. */
-  shardSelector?: string;
 }
 
 /** Options of watch; without `namespace`, a namespaced kind is watched across all namespaces. */
-export interface ClientWatchOptions {
+export interface ClientWatchOptions
+  extends Pick<
+    ListOptions,
+    'labelSelector' | 'fieldSelector' | 'shardSelector' | 'resourceVersion' | 'resourceVersionMatch' | 'allowWatchBookmarks' | 'sendInitialEvents' | 'timeoutSeconds'
+  > {
   namespace?: string;
-  labelSelector?: string;
-  fieldSelector?: string;
-  /** Alpha (ShardedListAndWatch): `shardRange(object.metadata.uid, '0x0', '0x8000000000000000')`. */
-  shardSelector?: string;
-  resourceVersion?: string;
-  resourceVersionMatch?: string;
-  allowWatchBookmarks?: boolean;
-  sendInitialEvents?: boolean;
-  timeoutSeconds?: number;
 }
 
 /** Options of delete. */

@@ -5,7 +5,8 @@
  * format: int-or-string`, and `anyOf`/`oneOf`/`nullable` go.
  */
 import type { KindRegistry } from '../schema/registry.js';
-import { kindPaths, type Operation, type OperationParameter } from './operations.js';
+import type { Operation, OperationParameter } from './operations.js';
+import { documentPaths, producedMediaTypes, responseDescription } from './paths.js';
 import { definitionSet, groupVersions, type JsonSchema } from './schemas.js';
 
 /** A neutral (OpenAPI 3.0) schema as Swagger 2.0. */
@@ -47,15 +48,14 @@ function parameter(p: OperationParameter): JsonSchema {
 const ref = (name: string) => ({ $ref: `#/definitions/${name}` });
 
 function operation(o: Operation): JsonSchema {
-  const TEXT: Record<string, string> = { '200': 'OK', '201': 'Created', '202': 'Accepted' };
   const responses: JsonSchema = {};
-  for (const [code, def] of Object.entries(o.responses)) responses[code] = { description: TEXT[code] ?? code, schema: ref(def) };
+  for (const [code, def] of Object.entries(o.responses)) responses[code] = { description: responseDescription(code), schema: ref(def) };
   responses['401'] = { description: 'Unauthorized' };
   const params = o.parameters.map(parameter);
   if (o.body) params.unshift({ name: 'body', in: 'body', ...(o.method === 'delete' ? {} : { required: true }), schema: ref(o.body) });
   return {
     ...(o.consumes.length ? { consumes: o.consumes } : {}),
-    produces: o.watchable ? ['application/json', 'application/yaml', 'application/json;stream=watch'] : ['application/json', 'application/yaml'],
+    produces: producedMediaTypes(o),
     schemes: ['https'],
     tags: [o.tag],
     operationId: o.operationId,
@@ -70,15 +70,7 @@ function operation(o: Operation): JsonSchema {
 export function v2Document(registry: KindRegistry, version: string): JsonSchema {
   const entries = [...groupVersions(registry).values()].flatMap((gv) => gv.kinds.map((kind) => ({ kind, version: gv.version })));
   const set = definitionSet(entries);
-  const paths: JsonSchema = {};
-  for (const names of set.kinds) {
-    for (const item of kindPaths(names)) {
-      const entry: JsonSchema = {};
-      for (const o of item.operations) entry[o.method] = operation(o);
-      entry.parameters = item.parameters.map(parameter);
-      paths[item.path] = entry;
-    }
-  }
+  const paths = documentPaths(set.kinds, { operation, parameter });
   const definitions = Object.fromEntries(Object.keys(set.definitions).sort().map((name) => [name, toV2Schema(set.definitions[name])]));
   return { swagger: '2.0', info: { title: 'Kubernetes', version }, paths, definitions };
 }

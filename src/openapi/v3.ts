@@ -4,7 +4,8 @@
  * `paths` with every served resource's operations.
  */
 import type { KindRegistry } from '../schema/registry.js';
-import { kindPaths, type Operation, type OperationParameter } from './operations.js';
+import type { Operation, OperationParameter } from './operations.js';
+import { documentPaths, producedMediaTypes, responseDescription } from './paths.js';
 import { definitionSet, groupVersions, NEUTRAL_REF, type JsonSchema } from './schemas.js';
 
 const V3_REF = '#/components/schemas/';
@@ -27,11 +28,10 @@ function parameter(p: OperationParameter): JsonSchema {
 const ref = (name: string) => ({ $ref: `${V3_REF}${name}` });
 
 function operation(o: Operation): JsonSchema {
-  const produces = o.watchable ? ['application/json', 'application/yaml', 'application/json;stream=watch'] : ['application/json', 'application/yaml'];
+  const produces = producedMediaTypes(o);
   const responses: JsonSchema = {};
-  const TEXT: Record<string, string> = { '200': 'OK', '201': 'Created', '202': 'Accepted' };
   for (const [code, def] of Object.entries(o.responses)) {
-    responses[code] = { description: TEXT[code] ?? code, content: Object.fromEntries(produces.map((t) => [t, { schema: ref(def) }])) };
+    responses[code] = { description: responseDescription(code), content: Object.fromEntries(produces.map((t) => [t, { schema: ref(def) }])) };
   }
   responses['401'] = { description: 'Unauthorized' };
   return {
@@ -55,15 +55,7 @@ export function v3Document(registry: KindRegistry, key: string, version: string)
   const gv = groupVersions(registry).get(key);
   if (!gv) return undefined;
   const set = definitionSet(gv.kinds.map((kind) => ({ kind, version: gv.version })));
-  const paths: JsonSchema = {};
-  for (const names of set.kinds) {
-    for (const item of kindPaths(names)) {
-      const entry: JsonSchema = {};
-      for (const o of item.operations) entry[o.method] = operation(o);
-      entry.parameters = item.parameters.map(parameter);
-      paths[item.path] = entry;
-    }
-  }
+  const paths = documentPaths(set.kinds, { operation, parameter });
   const schemas = Object.fromEntries(Object.keys(set.definitions).sort().map((name) => [name, toV3Refs(set.definitions[name])]));
   return { openapi: '3.0.0', info: { title: 'Kubernetes', version }, paths, components: { schemas } };
 }
