@@ -22,6 +22,7 @@
 import { PatchError } from './errors.js';
 import { isJsonObject, type JsonObject } from '../util/go-value.js';
 import { cloneJsonDocument } from '../util/json-clone.js';
+import { jsonEqual } from '../util/json-equal.js';
 import { nestingExceeds } from '../util/json-nesting.js';
 import { hasOwn, setOwn } from '../util/own.js';
 import { jsonValueKind, MAX_JSON_NESTING_DEPTH, type FieldValidation } from './json-patch.js';
@@ -124,29 +125,6 @@ export function applyMergePatch(doc: unknown, patch: unknown, options: MergePatc
 
 // --- CreateMergePatch ---------------------------------------------------------------------------
 
-function matches(a: unknown, b: unknown): boolean {
-  // evanphx matchesValue/matchesArray: same Go types and equal contents.
-  const stack: Array<[unknown, unknown]> = [[a, b]];
-  while (stack.length) {
-    const [x, y] = stack.pop()!;
-    if (jsonValueKind(x) !== jsonValueKind(y)) return false;
-    if (Array.isArray(x)) {
-      const ya = y as unknown[];
-      if (x.length !== ya.length) return false;
-      x.forEach((item, i) => stack.push([item, ya[i]]));
-    } else if (isJsonObject(x)) {
-      const yo = y as JsonObject;
-      const keys = Object.keys(yo);
-      if (keys.length !== Object.keys(x).length) return false;
-      for (const k of keys) {
-        if (!hasOwn(x, k)) return false;
-        stack.push([x[k], yo[k]]);
-      }
-    } else if (x !== y) return false;
-  }
-  return true;
-}
-
 /**
  * evanphx `getDiff(a, b)`: the merge patch turning object a into object b (added or changed
  * members, null for removed ones, nested objects diffed and dropped when empty). Iterative.
@@ -180,7 +158,8 @@ function getDiff(a: JsonObject, b: JsonObject): JsonObject {
       // encoding/json decodes every number as float64, so only the JSON kind matters.
       if (jsonValueKind(av) !== jsonValueKind(bv)) setOwn(f.into, key, cloneJsonDocument(bv));
       else if (isJsonObject(av)) stack.push({ a: av, b: bv as JsonObject, into: {}, parent: f.into, key, expanded: false });
-      else if (!matches(av, bv)) setOwn(f.into, key, cloneJsonDocument(bv));
+      // evanphx matchesValue: same Go types and equal contents.
+      else if (!jsonEqual(av, bv)) setOwn(f.into, key, cloneJsonDocument(bv));
     }
     for (const key of Object.keys(f.a)) if (!hasOwn(f.b, key)) setOwn(f.into, key, null);
   }

@@ -15,6 +15,10 @@
 import { ApiError, type StatusCause } from '../../machinery/errors.js';
 import type { StructuralNode } from '../../schema/structural.js';
 import { compareGoStrings, goQuote } from '../../util/go-format.js';
+import { isJsonObject } from '../../util/go-value.js';
+import { cloneJsonDocument } from '../../util/json-clone.js';
+import { jsonEqual } from '../../util/json-equal.js';
+import { getOwn, setOwn } from '../../util/own.js';
 import { pathString, type FieldPath } from './field-path.js';
 import { FieldSet } from './field-set.js';
 import {
@@ -32,10 +36,6 @@ import { toFieldSet } from './to-field-set.js';
 import { compare, ensureNamedFieldsAreMembers, merge, MergeError, removeItems, typedErrorsMessage, validateTyped } from './typed.js';
 import { goEncoded, withGoZeroValues } from './go-zero.js';
 import { asManaged, filterComparison, managedTime, stripManager, updateManagers, withoutManagedFields } from './update.js';
-import { isJsonObject } from '../../util/go-value.js';
-import { cloneJsonDocument } from '../../util/json-clone.js';
-import { jsonEqual } from '../../util/json-equal.js';
-import { getOwn, setOwn } from '../../util/own.js';
 import { goJsonValue, hasDefinedOwn } from './value.js';
 
 /** The annotation `kubectl apply` (client-side) keeps its last configuration in. */

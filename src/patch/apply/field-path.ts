@@ -8,8 +8,8 @@
  * `f:name`, `k:{"name":"c"}`, `v:"x"`, `i:0`.
  */
 import { compareGoStrings } from '../../util/go-format.js';
-import { GoJsonIter } from './go-json-iter.js';
 import { jsonEqual } from '../../util/json-equal.js';
+import { GoJsonIter } from './go-json-iter.js';
 import { compareValues, goJsonValue, type JsonValue, valueToString } from './value.js';
 
 /** One field of a map-list key: the key field's name and the item's value for it. */

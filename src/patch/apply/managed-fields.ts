@@ -16,9 +16,9 @@
 import { formatTime } from '../../clock.js';
 import { fieldError, type FieldError } from '../../machinery/field-errors.js';
 import { goJsonString, goQuote, utf8ByteLength } from '../../util/go-format.js';
-import { FieldSet, FieldsV1Error, storedFieldsV1Of } from './field-set.js';
 import { isJsonObject } from '../../util/go-value.js';
 import { getOwn } from '../../util/own.js';
+import { FieldSet, FieldsV1Error, storedFieldsV1Of } from './field-set.js';
 import { goJsonInOrder } from './value.js';
 
 /** `metav1.ManagedFieldsOperationType`. */

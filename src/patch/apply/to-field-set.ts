@@ -10,10 +10,10 @@
  *   map key's value.
  */
 import type { StructuralNode } from '../../schema/structural.js';
+import { isJsonObject } from '../../util/go-value.js';
 import { pathElement, PathElementMap, type FieldPath, type KeyField, type PathElement } from './field-path.js';
 import { FieldSetBuilder, type FieldSet } from './field-set.js';
 import { deduce, fieldTypeLenient, resolve, type ListAtom, type TypeRef } from './schema.js';
-import { isJsonObject } from '../../util/go-value.js';
 import { hasDefinedOwn, type JsonValue, ownKeys } from './value.js';
 
 /** Why a list item has no path element. */

@@ -7,16 +7,16 @@
  * "Absent" (Go's nil `Value`) is `undefined`; JSON `null` is a present value.
  */
 import type { StructuralNode } from '../../schema/structural.js';
-import { comparePathElements, pathElement, pathElementString, PathElementMap, type PathElement } from './field-path.js';
-import { FieldSet, FieldSetBuilder } from './field-set.js';
-import { deduce, fieldType, fieldTypeLenient, resolve, type Atom, type ListAtom, type TypeRef } from './schema.js';
-import { ListItemError, listItemPathElement, tryListItemPathElement } from './to-field-set.js';
 import { goFormatFloat } from '../../util/go-format.js';
 import { goPrintValue } from '../../util/go-print.js';
 import { isJsonObject } from '../../util/go-value.js';
 import { cloneJsonDocument } from '../../util/json-clone.js';
 import { jsonEqual } from '../../util/json-equal.js';
 import { getOwn, setOwn } from '../../util/own.js';
+import { comparePathElements, pathElement, pathElementString, PathElementMap, type PathElement } from './field-path.js';
+import { FieldSet, FieldSetBuilder } from './field-set.js';
+import { deduce, fieldType, fieldTypeLenient, resolve, type Atom, type ListAtom, type TypeRef } from './schema.js';
+import { ListItemError, listItemPathElement, tryListItemPathElement } from './to-field-set.js';
 import { ownKeys } from './value.js';
 
 // ---------------------------------------------------------------------------------------------
