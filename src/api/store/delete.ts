@@ -89,9 +89,9 @@ function finalizersAfter(existing: readonly string[], options: DeleteOptions | u
 
 /**
  * Deletes `current` as it was read (one attempt; a concurrent write fails with the storage's
- * conflict). deletecollection calls it for each listed object; {@link deleteObject} retries it.
+ * conflict). {@link deleteObject} retries it; {@link deleteListed} calls it for each listed object.
  */
-export async function deleteStored(
+async function deleteStored(
   ctx: EngineContext,
   kind: ResolvedKind,
   req: ApiRequest,
@@ -164,4 +164,27 @@ export async function deleteObject(ctx: EngineContext, kind: ResolvedKind, req: 
       throw e;
     }
   }
+}
+
+/**
+ * Deletes the objects a deletecollection listed, each as it was listed (Kubernetes' `DeleteCollection`
+ * deletes them one by one); answers the ones it deleted or marked. Objects gone or changed since the
+ * list are skipped, as Kubernetes skips objects that vanished meanwhile. Preconditions name one
+ * object; on a collection they do not apply.
+ */
+export async function deleteListed(ctx: EngineContext, kind: ResolvedKind, req: ApiRequest, listed: readonly StoredObject[]): Promise<StoredObject[]> {
+  const options = req.deleteOptions ? { ...req.deleteOptions, preconditions: undefined } : undefined;
+  const kctx = kindContext(ctx, req, 'delete');
+  await ctx.admission.admit(admissionAttributes(kind, req, 'DELETE', undefined, undefined), kctx);
+  const deleted: StoredObject[] = [];
+  for (const stored of listed) {
+    try {
+      await deleteStored(ctx, kind, req, stored, options, kctx);
+      deleted.push(stored);
+    } catch (e) {
+      if (e instanceof StorageKeyError || e instanceof StorageConflictError) continue;
+      throw e;
+    }
+  }
+  return deleted;
 }
