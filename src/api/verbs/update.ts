@@ -6,14 +6,13 @@
  */
 import type { KubeObject } from '../../schema/define-kind.js';
 import type { ResolvedKind } from '../../schema/registry.js';
-import type { StoredObject } from '../../storage/storage.js';
 import { badRequest, conflict, invalid, OBJECT_MODIFIED } from '../../machinery/errors.js';
 import { fieldError } from '../../machinery/field-errors.js';
 import type { ApiRequest, ApiResponse } from '../../machinery/request.js';
 import { objectKey, type EngineContext } from '../context.js';
 import { decodeBody } from '../decode-body.js';
 import { fieldValidationOf, validateWriteOptions } from '../options.js';
-import { parseUpdateResourceVersion } from '../preconditions.js';
+import { checkUidPrecondition, parseUpdateResourceVersion } from '../preconditions.js';
 import { updateObject } from '../store/update.js';
 import { metaOf, reconcileNamespace } from '../write-steps.js';
 
@@ -43,20 +42,4 @@ export async function update(ctx: EngineContext, kind: ResolvedKind, req: ApiReq
       return change;
     },
   });
-}
-
-/**
- * A uid in the body of an update is a precondition. Kubernetes reports its failure from the storage
- * layer, hence the StorageError wording.
- */
-function checkUidPrecondition(kind: ResolvedKind, current: StoredObject, body: KubeObject): void {
-  const uid = body.metadata?.uid;
-  const stored = (current.value.metadata as { uid?: string } | undefined)?.uid;
-  if (!uid || uid === stored) return;
-  const key = `/registry/${kind.group ? `${kind.group}/` : ''}${kind.definition.plural}/${current.namespace ? `${current.namespace}/` : ''}${current.name}`;
-  throw conflict(
-    { group: kind.group, resource: kind.definition.plural },
-    current.name,
-    `StorageError: invalid object, Code: 4, Key: ${key}, ResourceVersion: 0, AdditionalErrorMsg: Precondition failed: UID in precondition: ${uid}, UID in object meta: ${stored ?? ''}`,
-  );
 }
