@@ -4,6 +4,7 @@
  * @packageDocumentation
  */
 export { createCluster, INITIAL_NAMESPACES, type Cluster, type ClusterOptions, type LoadOptions } from './cluster.js';
+export { AdmissionConfigError, type AdmissionConfig } from './admission/chain.js';
 export { CombinedClock, formatTime, formatMicroTime, type Clock, type ClockListener, type ManualClock } from './clock.js';
 export {
   ApiError,

@@ -1,6 +1,7 @@
 /**
- * The steps of the write pipeline shared by create, update and (later) patch. Each is a small
- * function so the order in the verbs reads like the pipeline in docs/engine.md.
+ * The steps of the write pipeline the store (src/api/store/) and the verbs share: namespace,
+ * server-owned metadata, generation, validation, the server's key order. Each is a small function
+ * so the store reads like the pipeline in docs/engine.md.
  */
 import { flatString, timeText } from '../util/flat-string.js';
 import { jsonEqual } from '../util/json-equal.js';
@@ -10,7 +11,7 @@ import type { ResolvedKind } from '../schema/registry.js';
 import { validateObjectMeta, validateObjectMetaUpdate } from '../schema/validation/object-meta.js';
 import { immutableFieldErrors } from '../schema/validation/immutable-fields.js';
 import { dns1123SubdomainNameValidator } from '../schema/validation/names.js';
-import { badRequest, forbidden, invalid, notFound } from '../machinery/errors.js';
+import { badRequest, invalid } from '../machinery/errors.js';
 import { fieldError, type FieldError } from '../machinery/field-errors.js';
 import type { EngineContext } from './context.js';
 
@@ -114,25 +115,6 @@ export async function validateObject(
     const stored = kind.stored.apiVersion;
     const group = def.sharesStorageWith ? stored.slice(0, Math.max(0, stored.lastIndexOf('/'))) : kind.group;
     throw invalid({ group, kind: kind.stored.kind }, obj.metadata?.name ?? '', errors);
-  }
-}
-
-/**
- * NamespaceLifecycle admission: a namespaced object needs an existing namespace, and a namespace
- * being terminated accepts no new content.
- */
-export async function checkNamespaceForCreate(ctx: EngineContext, kind: ResolvedKind, name: string, namespace: string | undefined): Promise<void> {
-  if (!kind.namespaced || !namespace) return;
-  const ns = await ctx.storage.get({ bucket: 'core/namespaces', namespace: '', name: namespace });
-  if (!ns) throw notFound({ group: '', resource: 'namespaces' }, namespace);
-  const status = (ns.value.status ?? {}) as { phase?: string };
-  if (status.phase === 'Terminating' || (ns.value.metadata as ObjectMetaLike | undefined)?.deletionTimestamp) {
-    throw forbidden(
-      { group: kind.group, resource: kind.definition.plural },
-      name,
-      `unable to create new content in namespace ${namespace} because it is being terminated`,
-      [{ reason: 'NamespaceTerminating', message: `namespace ${namespace} is being terminated`, field: 'metadata.namespace' }],
-    );
   }
 }
 
