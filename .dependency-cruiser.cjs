@@ -26,9 +26,9 @@ const LAYERS = [
   ['src/index.ts', 'src/cli/'],
 ];
 
-const escape = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const escapeRegExp = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 /** `src/util/` matches the folder's files, `src/clock.ts` the file alone. */
-const pattern = (entry) => (entry.endsWith('/') ? `^${escape(entry)}` : `^${escape(entry)}$`);
+const pattern = (entry) => (entry.endsWith('/') ? `^${escapeRegExp(entry)}` : `^${escapeRegExp(entry)}$`);
 const label = (entry) => entry.replace(/^src\//, '').replace(/\/$/, '').replace(/\.ts$/, '');
 const anyOf = (entries) => entries.map(pattern);
 

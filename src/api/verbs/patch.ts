@@ -5,7 +5,7 @@
  * never fails on optimistic locking unless it sets `metadata.resourceVersion` itself. Apply
  * creates the object when it does not exist.
  */
-import { goPrintValue as goV } from '../../util/go-print.js';
+import { goPrintValue } from '../../util/go-print.js';
 import { UNSUPPORTED_SMP_MESSAGE } from '../../patch/errors.js';
 import type { KubeObject } from '../../schema/define-kind.js';
 import { apiVersionOf, type ResolvedKind } from '../../schema/registry.js';
@@ -31,7 +31,7 @@ function decodePatched(ctx: EngineContext, kind: ResolvedKind, version: string, 
     return decodeBody(ctx.registry, kind, version, patched, fieldValidationOf(req.writeOptions), req.duplicateFields);
   } catch (e) {
     if (type === 'strategic' && e instanceof ApiError && e.code === 400) {
-      throw invalid({ group: '', kind: '' }, '', [fieldError.invalid('patch', goV(req.body), e.message.replace(/^.*? cannot be handled as a \w+: /, ''))]);
+      throw invalid({ group: '', kind: '' }, '', [fieldError.invalid('patch', goPrintValue(req.body), e.message.replace(/^.*? cannot be handled as a \w+: /, ''))]);
     }
     throw e;
   }

@@ -1,6 +1,6 @@
 /** CompositePodGroup (scheduling/v1alpha3, namespaced; feature gate CompositePodGroup). */
 import { defineKind, type KindContext } from '../../schema/define-kind.js';
-import { CompositePodGroup as CompositePodGroupSchema, type CompositePodGroupSpec } from './composite-pod-group-schema.js';
+import { CompositePodGroup as CompositePodGroupSchema } from './composite-pod-group-schema.js';
 import {
   COMPOSITE_POD_GROUP,
   compositePodGroupImmutableFields,

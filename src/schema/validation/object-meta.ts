@@ -96,6 +96,8 @@ export function validateLabels(labels: unknown, path: string): FieldError[] {
  * `i`, where JavaScript's `toLowerCase` gives `i̇`, and there is no final-sigma rule).
  */
 function goToLower(value: string): string {
+  // ASCII only (NUL included): JavaScript's lower-casing agrees with Go's there.
+  // eslint-disable-next-line no-control-regex
   if (/^[\x00-\x7f]*$/.test(value)) return value.toLowerCase();
   let out = '';
   for (const ch of value) {

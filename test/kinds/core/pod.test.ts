@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import type { Cluster } from '../../../src/cluster.js';
 import { ApiError } from '../../../src/machinery/errors.js';
 import { NamespaceKind, PodKind, ServiceAccountKind } from '../../../src/kinds/index.js';
 import type { Pod } from '../../../src/kinds/core/pod.js';

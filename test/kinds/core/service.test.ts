@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import type { Cluster } from '../../../src/cluster.js';
 import { ServiceKind, type Service } from '../../../src/kinds/index.js';
 import { statusOf, testCluster, useTestCluster } from '../../support/cluster.js';
 

@@ -1,9 +1,11 @@
-/** `ValidateServiceUpdate` of Kubernetes v1.36 (without ObjectMeta): the transition rules, then `ValidateService`. */
+/**
+ * `ValidateServiceUpdate` of Kubernetes v1.36 (without ObjectMeta): the transition rules; the kind's
+ * `validate` hook runs `ValidateService` on every write.
+ */
 import { fieldError, index, type FieldError } from '../../../machinery/field-errors.js';
 import { FIELD_IMMUTABLE_ERROR_MSG } from '../../../schema/validation/immutable-fields.js';
 import type { Service, ServiceSpec } from '../../types/core-v1.js';
 import { isHeadless, needsHealthCheck } from './defaults.js';
-import { validateService } from './rules.js';
 
 /** `validateUpgradeDowngradeClusterIPs` on a single-stack cluster. */
 function validateClusterIPsUpdate(spec: ServiceSpec, old: Readonly<ServiceSpec>): FieldError[] {
