@@ -29,7 +29,11 @@ const LAYERS = [
 const escapeRegExp = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 /** `src/util/` matches the folder's files, `src/clock.ts` the file alone. */
 const pattern = (entry) => (entry.endsWith('/') ? `^${escapeRegExp(entry)}` : `^${escapeRegExp(entry)}$`);
-const label = (entry) => entry.replace(/^src\//, '').replace(/\/$/, '').replace(/\.ts$/, '');
+const label = (entry) =>
+  entry
+    .replace(/^src\//, '')
+    .replace(/\/$/, '')
+    .replace(/\.ts$/, '');
 const anyOf = (entries) => entries.map(pattern);
 
 const upward = LAYERS.flatMap((layer, i) => {

@@ -75,7 +75,11 @@ export function figure(
  * Runs `rounds` interleaved rounds (ours, baseline, ours, baseline, ...) and collects one sample of
  * each per round, so drift on a shared machine hits both sides alike.
  */
-export async function interleave(rounds: number, ours: () => Promise<number>, baseline: () => Promise<number>): Promise<{ ours: number[]; baseline: number[] }> {
+export async function interleave(
+  rounds: number,
+  ours: () => Promise<number>,
+  baseline: () => Promise<number>,
+): Promise<{ ours: number[]; baseline: number[] }> {
   const a: number[] = [];
   const b: number[] = [];
   for (let r = 0; r < rounds; r++) {

@@ -143,15 +143,12 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
       };
       let req: ReturnType<typeof send>;
       try {
-        req = send(
-          { protocol: base.protocol, hostname: base.hostname, port: base.port, path, method, headers, agent },
-          (res: IncomingMessage) => {
-            // Read the whole body: an answer counts once its last byte arrived.
-            res.on('data', () => {});
-            res.on('end', () => finish(res.statusCode));
-            res.on('error', (e) => finish(undefined, e));
-          },
-        );
+        req = send({ protocol: base.protocol, hostname: base.hostname, port: base.port, path, method, headers, agent }, (res: IncomingMessage) => {
+          // Read the whole body: an answer counts once its last byte arrived.
+          res.on('data', () => {});
+          res.on('end', () => finish(res.statusCode));
+          res.on('error', (e) => finish(undefined, e));
+        });
       } catch (e) {
         // e.g. a header value node:http refuses: an error of this request, not of the run.
         finish(undefined, e instanceof Error ? e : new Error(String(e)));
@@ -263,9 +260,15 @@ export function parseLoadArgs(argv: readonly string[]): LoadCommand {
       return n;
     };
     switch (flag) {
-      case '--url': url = value(); break;
-      case '--path': path = value(); break;
-      case '--method': method = value(); break;
+      case '--url':
+        url = value();
+        break;
+      case '--path':
+        path = value();
+        break;
+      case '--method':
+        method = value();
+        break;
       case '--header': {
         const h = value();
         const colon = h.indexOf(':');
@@ -273,20 +276,48 @@ export function parseLoadArgs(argv: readonly string[]): LoadCommand {
         headers[h.slice(0, colon).trim()] = h.slice(colon + 1).trim();
         break;
       }
-      case '--body': body = value(); break;
-      case '--body-file': body = readFileSync(value()); break;
-      case '--content-type': contentType = value(); break;
-      case '--create-configmaps': createConfigMaps = true; break;
-      case '--namespace': namespace = value(); break;
-      case '--concurrency': options.concurrency = count(); break;
-      case '--duration': options.durationMs = parseDuration(value()); break;
-      case '--requests': options.requests = count(); break;
-      case '--warmup': options.warmupMs = parseDuration(value()); break;
-      case '--timeout': options.timeoutMs = parseDuration(value()); break;
-      case '--insecure': options.insecure = true; break;
-      case '--json': json = true; break;
-      case '--help': case '-h': help = true; break;
-      default: throw new Error(`unknown flag ${JSON.stringify(flag)}`);
+      case '--body':
+        body = value();
+        break;
+      case '--body-file':
+        body = readFileSync(value());
+        break;
+      case '--content-type':
+        contentType = value();
+        break;
+      case '--create-configmaps':
+        createConfigMaps = true;
+        break;
+      case '--namespace':
+        namespace = value();
+        break;
+      case '--concurrency':
+        options.concurrency = count();
+        break;
+      case '--duration':
+        options.durationMs = parseDuration(value());
+        break;
+      case '--requests':
+        options.requests = count();
+        break;
+      case '--warmup':
+        options.warmupMs = parseDuration(value());
+        break;
+      case '--timeout':
+        options.timeoutMs = parseDuration(value());
+        break;
+      case '--insecure':
+        options.insecure = true;
+        break;
+      case '--json':
+        json = true;
+        break;
+      case '--help':
+      case '-h':
+        help = true;
+        break;
+      default:
+        throw new Error(`unknown flag ${JSON.stringify(flag)}`);
     }
   }
   if (help) return { options: { url: url ?? '' }, json, help };
@@ -310,7 +341,10 @@ export function parseLoadArgs(argv: readonly string[]): LoadCommand {
 /** The result as the text the command prints. */
 export function formatLoadResult(r: LoadResult): string {
   const lat = r.latencyMs;
-  const codes = Object.entries(r.statusCodes).map(([code, n]) => `${code} ×${n}`).join(', ') || 'none';
+  const codes =
+    Object.entries(r.statusCodes)
+      .map(([code, n]) => `${code} ×${n}`)
+      .join(', ') || 'none';
   const lines = [
     `${r.method} ${r.url}  concurrency ${r.concurrency}, ${r.seconds.toFixed(2)} s`,
     `requests:   ${r.requests} answered, ${formatNumber(r.requestsPerSecond)} req/s`,

@@ -45,7 +45,10 @@ function parseArgs(argv: readonly string[]): Args {
         args.json = true;
         break;
       case '--only':
-        args.only = (argv[++i] ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+        args.only = (argv[++i] ?? '')
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean);
         break;
       case '--rounds':
         args.rounds = Number(argv[++i]);
@@ -92,7 +95,11 @@ function table(figures: readonly FigureResult[], errors: readonly FigureError[])
   ]);
   for (const e of errors) rows.push([`${e.id}: ${e.title}`, 'ERROR', e.error.split('\n')[0]!.slice(0, 120), '', '', 'NO']);
   const widths = header.map((h, c) => Math.max(h.length, ...rows.map((r) => r[c]!.length)));
-  const line = (cells: string[]) => cells.map((cell, c) => cell.padEnd(widths[c]!)).join(' | ').trimEnd();
+  const line = (cells: string[]) =>
+    cells
+      .map((cell, c) => cell.padEnd(widths[c]!))
+      .join(' | ')
+      .trimEnd();
   return [line(header), widths.map((w) => '-'.repeat(w)).join('-|-'), ...rows.map(line)].join('\n');
 }
 

@@ -56,7 +56,8 @@ const keepModuleGraph = {
       if (args.kind === 'entry-point') return undefined;
       const bare = args.path.split('/')[0];
       if (vendored.includes(bare)) {
-        if (args.path !== bare) throw new Error(`build-cjs: ${args.importer} imports ${args.path}: only the package roots of ${vendored.join(', ')} are vendored`);
+        if (args.path !== bare)
+          throw new Error(`build-cjs: ${args.importer} imports ${args.path}: only the package roots of ${vendored.join(', ')} are vendored`);
         return { path: `${requirePath(args.importer, join(out, 'vendor', bare))}.js`, external: true };
       }
       return { path: args.path, external: true };

@@ -100,17 +100,7 @@ interface OpenApiDocument {
   definitions: Record<string, OpenApiSchema>;
 }
 
-const KNOWN_KEYS = new Set([
-  'description',
-  'type',
-  'format',
-  '$ref',
-  'items',
-  'additionalProperties',
-  'properties',
-  'required',
-  'enum',
-]);
+const KNOWN_KEYS = new Set(['description', 'type', 'format', '$ref', 'items', 'additionalProperties', 'properties', 'required', 'enum']);
 
 const QUANTITY = 'io.k8s.apimachinery.pkg.api.resource.Quantity';
 const INT_OR_STRING = 'io.k8s.apimachinery.pkg.util.intstr.IntOrString';
@@ -139,7 +129,10 @@ function moduleOf(def: string): string {
   m = /\.pkg\.apis\.([a-z0-9-]+)\.(v[a-z0-9]+)$/.exec(pkg);
   if (m) return `${m[1]}-${m[2]}`;
   if (pkg.startsWith('io.k8s.apimachinery.pkg.')) return 'primitives';
-  return pkg.replace(/^io\.k8s\./, '').replace(/[^a-z0-9]+/gi, '-').toLowerCase();
+  return pkg
+    .replace(/^io\.k8s\./, '')
+    .replace(/[^a-z0-9]+/gi, '-')
+    .toLowerCase();
 }
 
 const refTarget = (ref: string): string => {
@@ -319,8 +312,7 @@ function nameIn(mod: ModuleState, target: string): string {
   if (!imported) mod.imports.set(file, (imported = new Map()));
   const existing = imported.get(target);
   if (existing) return existing;
-  const taken = (n: string): boolean =>
-    mod.localNames.has(n) || [...mod.imports.values()].some((m) => [...m.values()].includes(n)) || n === 'z';
+  const taken = (n: string): boolean => mod.localNames.has(n) || [...mod.imports.values()].some((m) => [...m.values()].includes(n)) || n === 'z';
   let local = name;
   if (taken(local)) local = `${camel(file)}${name}`;
   for (let i = 2; taken(local); i++) local = `${camel(file)}${name}${i}`;
@@ -335,8 +327,7 @@ function extensionMeta(schema: OpenApiSchema): Record<string, unknown> {
   return meta;
 }
 
-const withMeta = (expr: string, meta: Record<string, unknown>): string =>
-  Object.keys(meta).length ? `${expr}.meta(${lit(meta)})` : expr;
+const withMeta = (expr: string, meta: Record<string, unknown>): string => (Object.keys(meta).length ? `${expr}.meta(${lit(meta)})` : expr);
 
 function checkKeys(schema: OpenApiSchema, where: string): void {
   for (const k of Object.keys(schema)) {

@@ -69,7 +69,23 @@ interface ProtoMessage {
   nullableList: boolean;
 }
 
-const SCALARS = new Set(['string', 'bool', 'int32', 'int64', 'uint32', 'uint64', 'sint32', 'sint64', 'bytes', 'double', 'float', 'fixed32', 'fixed64', 'sfixed32', 'sfixed64']);
+const SCALARS = new Set([
+  'string',
+  'bool',
+  'int32',
+  'int64',
+  'uint32',
+  'uint64',
+  'sint32',
+  'sint64',
+  'bytes',
+  'double',
+  'float',
+  'fixed32',
+  'fixed64',
+  'sfixed32',
+  'sfixed64',
+]);
 
 function resolveType(type: string, pkg: string): string {
   if (SCALARS.has(type)) return type;
@@ -177,7 +193,11 @@ function addPackage(protoText: string, goTexts: string[], groupVersion?: string)
   }
 }
 
-for (const p of MACHINERY_PACKAGES) addPackage(show(machineryDir, p.proto), p.go.map((g) => show(machineryDir, g)));
+for (const p of MACHINERY_PACKAGES)
+  addPackage(
+    show(machineryDir, p.proto),
+    p.go.map((g) => show(machineryDir, g)),
+  );
 for (const p of API_PACKAGES) {
   const group = /const GroupName = "([^"]*)"/.exec(show(apiDir, `${p.split('/')[0]!}/${p.split('/')[1]!}/register.go`))?.[1] ?? '';
   const version = p.split('/')[1]!;
@@ -189,7 +209,15 @@ kinds['v1/DeleteOptions'] = 'meta.v1.DeleteOptions';
 kinds['meta.k8s.io/v1/DeleteOptions'] = 'meta.v1.DeleteOptions';
 
 /** Messages the decoder handles itself (their JSON form is not an object of their fields). */
-const SPECIAL = new Set(['meta.v1.Time', 'meta.v1.MicroTime', 'meta.v1.Duration', 'meta.v1.FieldsV1', 'resource.Quantity', 'intstr.IntOrString', 'runtime.RawExtension']);
+const SPECIAL = new Set([
+  'meta.v1.Time',
+  'meta.v1.MicroTime',
+  'meta.v1.Duration',
+  'meta.v1.FieldsV1',
+  'resource.Quantity',
+  'intstr.IntOrString',
+  'runtime.RawExtension',
+]);
 
 // Only the messages reachable from the kinds.
 const reachable = new Set<string>();

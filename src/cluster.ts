@@ -289,7 +289,11 @@ async function loadManifests(
     }
     const found = registry.lookupKind(obj.apiVersion, obj.kind);
     if (!found) {
-      throw new ApiError({ code: 404, reason: 'NotFound', message: `no matches for kind ${JSON.stringify(obj.kind)} in version ${JSON.stringify(obj.apiVersion)}` });
+      throw new ApiError({
+        code: 404,
+        reason: 'NotFound',
+        message: `no matches for kind ${JSON.stringify(obj.kind)} in version ${JSON.stringify(obj.apiVersion)}`,
+      });
     }
     const res = await request({
       verb: 'create',

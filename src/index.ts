@@ -98,7 +98,15 @@ export * as kinds from './kinds/index.js';
 export { ObjectMeta as ObjectMetaSchema } from './kinds/types/meta-v1.js';
 export { parseJson, JsonSyntaxError, type ParsedJson, type ParseJsonOptions } from './codec/json.js';
 export { parseYamlDocuments, YamlSyntaxError, type ParsedYamlDocument } from './codec/yaml.js';
-export { createFetchHandler, kubeconfigFor, type FetchHandler, type FetchHandlerOptions, type HttpCluster, type ListenOptions, type Listening } from './http/index.js';
+export {
+  createFetchHandler,
+  kubeconfigFor,
+  type FetchHandler,
+  type FetchHandlerOptions,
+  type HttpCluster,
+  type ListenOptions,
+  type Listening,
+} from './http/index.js';
 /** The patch engines (JSON patch, merge patch, strategic merge patch, patch creation), as pure functions. */
 export * as patch from './patch/index.js';
 /** Server-side apply and field management (FieldsV1 sets, managedFields, apply with conflicts). */

@@ -48,9 +48,7 @@ items:
 
   it('load() answers clear errors for unknown kinds and broken YAML', async () => {
     const cluster = await testCluster();
-    expect((await statusOf(() => cluster.load('apiVersion: v9\nkind: Nope\nmetadata: {name: x}'))).message).toBe(
-      'no matches for kind "Nope" in version "v9"',
-    );
+    expect((await statusOf(() => cluster.load('apiVersion: v9\nkind: Nope\nmetadata: {name: x}'))).message).toBe('no matches for kind "Nope" in version "v9"');
     expect((await statusOf(() => cluster.load('a: [b'))).code).toBe(400);
     expect((await statusOf(() => cluster.load('- just\n- a list'))).code).toBe(400);
     await cluster.close();

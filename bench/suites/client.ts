@@ -168,7 +168,9 @@ export const clientSuite: Suite = {
         async () => 1e6 / (await timePerOp(ROUND_MS, baseOp)),
       );
       for (const cluster of opened.splice(0)) await cluster.close();
-      results.push(figure({ id: c.id, title: c.title, unit: 'ops/s', baselineName: c.baselineName, note: `one call at a time, ${ROUND_MS} ms per round` }, a, z));
+      results.push(
+        figure({ id: c.id, title: c.title, unit: 'ops/s', baselineName: c.baselineName, note: `one call at a time, ${ROUND_MS} ms per round` }, a, z),
+      );
     }
     return results;
   },

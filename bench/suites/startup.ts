@@ -35,7 +35,11 @@ export const startupSuite: Suite = {
   figures: [{ id: 'startup', title: 'startup: spawn → first GET /version' }],
   needsBuild: true,
   async run(rounds) {
-    const { ours, baseline } = await interleave(rounds, () => startupMs(MEMKUBE_SERVE_ARGS), () => startupMs(BARE_SERVER_ARGS));
+    const { ours, baseline } = await interleave(
+      rounds,
+      () => startupMs(MEMKUBE_SERVE_ARGS),
+      () => startupMs(BARE_SERVER_ARGS),
+    );
     return [
       figure(
         {

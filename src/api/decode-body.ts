@@ -34,7 +34,9 @@ function summarize(body: unknown): string {
 
 /** 400 for a body whose apiVersion/kind cannot even be read. */
 function unrecognized(kindName: string, body: unknown, why: string) {
-  return badRequest(`the object provided is unrecognized (must be of type ${kindName}): couldn't get version/kind; json parse error: ${why} (${summarize(body)})`);
+  return badRequest(
+    `the object provided is unrecognized (must be of type ${kindName}): couldn't get version/kind; json parse error: ${why} (${summarize(body)})`,
+  );
 }
 
 const GO_TYPE_HEADER = 'struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" }';
@@ -82,10 +84,14 @@ export function decodeBody(
     const prefix = `${bodyKind} in version ${JSON.stringify(bodyVersion)} cannot be handled as a ${kindName}`;
     const other = registry.lookupKind(apiVersion, bodyKind);
     if (!other) {
-      throw badRequest(`${prefix}: no kind ${JSON.stringify(bodyKind)} is registered for version ${JSON.stringify(apiVersion)} in scheme "k8s.io/kubernetes/pkg/api/legacyscheme/scheme.go:30"`);
+      throw badRequest(
+        `${prefix}: no kind ${JSON.stringify(bodyKind)} is registered for version ${JSON.stringify(apiVersion)} in scheme "k8s.io/kubernetes/pkg/api/legacyscheme/scheme.go:30"`,
+      );
     }
     if (other.kind !== kind) {
-      throw badRequest(`${prefix}: converting (${versionedTypeName(other.version, bodyKind)}) to (${internalTypeName(kind.group, kindName)}): unknown conversion`);
+      throw badRequest(
+        `${prefix}: converting (${versionedTypeName(other.version, bodyKind)}) to (${internalTypeName(kind.group, kindName)}): unknown conversion`,
+      );
     }
     throw badRequest(`the API version in the data (${apiVersion}) does not match the expected API version (${expectedApiVersion})`);
   }

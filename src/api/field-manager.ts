@@ -36,7 +36,14 @@ export function resetFields(kind: ResolvedKind, subresource: string | undefined)
  * `next.metadata.managedFields`. Field sets are those of the request's version, as Kubernetes keeps
  * them: where that version has another shape, the diff is taken between the two objects as served.
  */
-export function recordManagedFields(kind: ResolvedKind, version: string, req: ApiRequest, next: KubeObject, old: Readonly<KubeObject> | undefined, now: number): void {
+export function recordManagedFields(
+  kind: ResolvedKind,
+  version: string,
+  req: ApiRequest,
+  next: KubeObject,
+  old: Readonly<KubeObject> | undefined,
+  now: number,
+): void {
   const converts = kind.converts(version);
   const entries = recordUpdate({
     live: old && converts ? kind.present(version, old as KubeObject) : old,

@@ -36,7 +36,8 @@ export function validateListOptions(options: ListOptions, watch: boolean): void 
       if (!rv) errors.push(fieldError.forbidden('resourceVersionMatch', 'resourceVersionMatch is forbidden unless resourceVersion is provided'));
       if (options.continue) errors.push(fieldError.forbidden('resourceVersionMatch', 'resourceVersionMatch is forbidden when continue is provided'));
       if (match !== EXACT && match !== NOT_OLDER_THAN) errors.push(fieldError.notSupported('resourceVersionMatch', match, [EXACT, NOT_OLDER_THAN, '']));
-      if (match === EXACT && rv === '0') errors.push(fieldError.forbidden('resourceVersionMatch', 'resourceVersionMatch "exact" is forbidden for resourceVersion "0"'));
+      if (match === EXACT && rv === '0')
+        errors.push(fieldError.forbidden('resourceVersionMatch', 'resourceVersionMatch "exact" is forbidden for resourceVersion "0"'));
     }
     if (options.sendInitialEvents !== undefined) errors.push(fieldError.forbidden('sendInitialEvents', 'sendInitialEvents is forbidden for list'));
   }
@@ -60,7 +61,9 @@ export function parseResourceVersion(text: string | undefined): number | undefin
   if (text === undefined || text === '') return undefined;
   if (text === '0') return 0;
   const bad = (why: string): never => {
-    throw badRequest(`invalid resource version: resourceVersion: Invalid value: ${JSON.stringify(text)}: strconv.ParseUint: parsing ${JSON.stringify(text)}: ${why}`);
+    throw badRequest(
+      `invalid resource version: resourceVersion: Invalid value: ${JSON.stringify(text)}: strconv.ParseUint: parsing ${JSON.stringify(text)}: ${why}`,
+    );
   };
   if (!/^[0-9]+$/.test(text)) return bad('invalid syntax');
   const value = BigInt(text);

@@ -73,7 +73,8 @@ function decodeContinue(text: string): ContinueToken {
   if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) return bad('json: cannot unmarshal into Go value of type storage.continueToken');
   const t = parsed as { v?: unknown; rv?: unknown; start?: unknown; t?: unknown };
   if (t.v !== TOKEN_VERSION) return bad('server does not recognize this encoded version');
-  if (t.rv !== undefined && (typeof t.rv !== 'number' || !Number.isSafeInteger(t.rv))) return bad('json: cannot unmarshal into Go struct field continueToken.rv of type int64');
+  if (t.rv !== undefined && (typeof t.rv !== 'number' || !Number.isSafeInteger(t.rv)))
+    return bad('json: cannot unmarshal into Go struct field continueToken.rv of type int64');
   if (t.start !== undefined && typeof t.start !== 'string') return bad('json: cannot unmarshal into Go struct field continueToken.start of type string');
   const rv = (t.rv as number | undefined) ?? 0;
   const start = (t.start as string | undefined) ?? '';

@@ -4,7 +4,12 @@
  */
 import type { KubeObject } from '../schema/define-kind.js';
 import type { ResolvedKind } from '../schema/registry.js';
-import { fieldLabelNotSupportedMessage, parseFieldSelector, unknownFieldSelectorMessage, SelectorParseError as FieldParseError } from '../selectors/field-selector.js';
+import {
+  fieldLabelNotSupportedMessage,
+  parseFieldSelector,
+  unknownFieldSelectorMessage,
+  SelectorParseError as FieldParseError,
+} from '../selectors/field-selector.js';
 import { parseLabelSelector, SelectorParseError as LabelParseError } from '../selectors/label-selector.js';
 import { parseShardSelector, ShardSelectorParseError, type ShardSelector } from '../selectors/shard-selector.js';
 import { badRequest } from '../machinery/errors.js';

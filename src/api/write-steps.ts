@@ -97,9 +97,7 @@ export async function validateObject(
 ): Promise<void> {
   const def = kind.definition;
   const options = { namespaced: kind.namespaced, nameValidator: def.nameValidator ?? dns1123SubdomainNameValidator };
-  const errors: FieldError[] = old
-    ? validateObjectMetaUpdate(metaOf(obj), old.metadata ?? {}, options)
-    : validateObjectMeta(metaOf(obj), options);
+  const errors: FieldError[] = old ? validateObjectMetaUpdate(metaOf(obj), old.metadata ?? {}, options) : validateObjectMeta(metaOf(obj), options);
   // The object is in the storage shape: a version with another shape is checked by its rules.
   if (def.schemaRequired !== false && !kind.converts(version)) {
     for (const path of missingRequired(obj, kind.structural(version))) {

@@ -72,7 +72,7 @@ export function parseFeatureGates(text: string): Record<string, boolean> {
   return gates;
 }
 
-const DURATION_UNITS: Record<string, number> = { ns: 1e-6, us: 1e-3, 'µs': 1e-3, ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+const DURATION_UNITS: Record<string, number> = { ns: 1e-6, us: 1e-3, µs: 1e-3, ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
 
 /** Go's `time.ParseDuration` (non-negative), in milliseconds; throws for anything else. */
 export function parseDuration(flag: string, text: string): number {

@@ -3,7 +3,17 @@
  * engine. Results are the caller's own mutable copies; nothing a caller holds reaches the store.
  */
 import type { Status } from '../machinery/errors.js';
-import type { ApiRequest, ApiResponse, DeleteOptions, GroupVersionResource, ListOptions, PatchType, UserInfo, WatchEvent, WatchStream } from '../machinery/request.js';
+import type {
+  ApiRequest,
+  ApiResponse,
+  DeleteOptions,
+  GroupVersionResource,
+  ListOptions,
+  PatchType,
+  UserInfo,
+  WatchEvent,
+  WatchStream,
+} from '../machinery/request.js';
 import type { ObjectList } from '../api/verbs/list.js';
 import type { DeletedStatus } from '../api/verbs/delete.js';
 import type { KindDefinition, KubeObject } from '../schema/define-kind.js';
@@ -57,17 +67,25 @@ export interface ClientGetOptions extends CallOptions {
 }
 
 /** Options of list; without `namespace`, a namespaced kind is listed across all namespaces. */
-export interface ClientListOptions
-  extends Pick<ListOptions, 'labelSelector' | 'fieldSelector' | 'limit' | 'continue' | 'resourceVersion' | 'resourceVersionMatch' | 'shardSelector'> {
+export interface ClientListOptions extends Pick<
+  ListOptions,
+  'labelSelector' | 'fieldSelector' | 'limit' | 'continue' | 'resourceVersion' | 'resourceVersionMatch' | 'shardSelector'
+> {
   namespace?: string;
 }
 
 /** Options of watch; without `namespace`, a namespaced kind is watched across all namespaces. */
-export interface ClientWatchOptions
-  extends Pick<
-    ListOptions,
-    'labelSelector' | 'fieldSelector' | 'shardSelector' | 'resourceVersion' | 'resourceVersionMatch' | 'allowWatchBookmarks' | 'sendInitialEvents' | 'timeoutSeconds'
-  > {
+export interface ClientWatchOptions extends Pick<
+  ListOptions,
+  | 'labelSelector'
+  | 'fieldSelector'
+  | 'shardSelector'
+  | 'resourceVersion'
+  | 'resourceVersionMatch'
+  | 'allowWatchBookmarks'
+  | 'sendInitialEvents'
+  | 'timeoutSeconds'
+> {
   namespace?: string;
 }
 

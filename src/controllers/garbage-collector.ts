@@ -114,7 +114,11 @@ export function garbageCollector(ctx: EngineContext, send: Send): Controller {
       else {
         await rewrite(ref, (obj) => {
           const refs = (obj.metadata?.ownerReferences ?? []) as { uid?: string }[];
-          setList(obj.metadata!, 'ownerReferences', refs.filter((r) => r.uid !== uid));
+          setList(
+            obj.metadata!,
+            'ownerReferences',
+            refs.filter((r) => r.uid !== uid),
+          );
           return true;
         });
       }
@@ -126,7 +130,11 @@ export function garbageCollector(ctx: EngineContext, send: Send): Controller {
     await rewrite(ref, (obj) => {
       const list = obj.metadata?.finalizers ?? [];
       if (!list.includes(finalizer)) return false;
-      setList(obj.metadata!, 'finalizers', list.filter((f) => f !== finalizer));
+      setList(
+        obj.metadata!,
+        'finalizers',
+        list.filter((f) => f !== finalizer),
+      );
       return true;
     });
   }
@@ -142,7 +150,11 @@ export function garbageCollector(ctx: EngineContext, send: Send): Controller {
         await rewrite(dep, (obj) => {
           const refs = (obj.metadata?.ownerReferences ?? []) as { uid?: string }[];
           if (!refs.some((r) => r.uid === uid)) return false;
-          setList(obj.metadata!, 'ownerReferences', refs.filter((r) => r.uid !== uid));
+          setList(
+            obj.metadata!,
+            'ownerReferences',
+            refs.filter((r) => r.uid !== uid),
+          );
           return true;
         });
       }

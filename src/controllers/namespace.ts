@@ -96,10 +96,38 @@ export function namespaceController(ctx: EngineContext, send: Send, options: Nam
     const finalizerText = [...finalizers].map(([f, n]) => `${f} in ${n} resource instances`).join(', ');
     const conditions: Condition[] = [
       condition('NamespaceDeletionDiscoveryFailure', false, 'ResourcesDiscovered', 'All resources successfully discovered', 'DiscoveryFailed', ''),
-      condition('NamespaceDeletionGroupVersionParsingFailure', false, 'ParsedGroupVersions', 'All legacy kube types successfully parsed', 'GroupVersionParsingFailed', ''),
-      condition('NamespaceDeletionContentFailure', false, 'ContentDeleted', 'All content successfully deleted, may be waiting on finalization', 'ContentDeletionFailed', ''),
-      condition('NamespaceContentRemaining', left > 0, 'ContentRemoved', 'All content successfully removed', 'SomeResourcesRemain', `Some resources are remaining: ${leftByResource.join(', ')}`),
-      condition('NamespaceFinalizersRemaining', left > 0 && finalizers.size > 0, 'ContentHasNoFinalizers', 'All content-preserving finalizers finished', 'SomeFinalizersRemain', `Some content in the namespace has finalizers remaining: ${finalizerText}`),
+      condition(
+        'NamespaceDeletionGroupVersionParsingFailure',
+        false,
+        'ParsedGroupVersions',
+        'All legacy kube types successfully parsed',
+        'GroupVersionParsingFailed',
+        '',
+      ),
+      condition(
+        'NamespaceDeletionContentFailure',
+        false,
+        'ContentDeleted',
+        'All content successfully deleted, may be waiting on finalization',
+        'ContentDeletionFailed',
+        '',
+      ),
+      condition(
+        'NamespaceContentRemaining',
+        left > 0,
+        'ContentRemoved',
+        'All content successfully removed',
+        'SomeResourcesRemain',
+        `Some resources are remaining: ${leftByResource.join(', ')}`,
+      ),
+      condition(
+        'NamespaceFinalizersRemaining',
+        left > 0 && finalizers.size > 0,
+        'ContentHasNoFinalizers',
+        'All content-preserving finalizers finished',
+        'SomeFinalizersRemain',
+        `Some content in the namespace has finalizers remaining: ${finalizerText}`,
+      ),
     ];
     await writeConditions(name, conditions);
     if (left > 0) return;

@@ -148,7 +148,9 @@ export function decodeObjectBody(contentType: string | null, bytes: Uint8Array, 
       );
     }
     if (e instanceof YamlSyntaxError) {
-      throw badRequest(`the object provided is unrecognized (must be of type ${kind}): error converting YAML to JSON: yaml: ${e.message} (${summarize(bytes)})`);
+      throw badRequest(
+        `the object provided is unrecognized (must be of type ${kind}): error converting YAML to JSON: yaml: ${e.message} (${summarize(bytes)})`,
+      );
     }
     throw e;
   }

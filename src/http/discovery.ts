@@ -25,7 +25,8 @@ export interface SubresourceInfo {
 /** The subresources of a kind, with their verbs. */
 export function subresourcesOf(kind: ResolvedKind): SubresourceInfo[] {
   const out: SubresourceInfo[] = [];
-  if (kind.definition.scale) out.push({ name: 'scale', verbs: ['get', 'patch', 'update'], responseKind: { group: 'autoscaling', version: 'v1', kind: 'Scale' } });
+  if (kind.definition.scale)
+    out.push({ name: 'scale', verbs: ['get', 'patch', 'update'], responseKind: { group: 'autoscaling', version: 'v1', kind: 'Scale' } });
   if (kind.definition.statusSubresource) out.push({ name: 'status', verbs: ['get', 'patch', 'update'] });
   for (const name of Object.keys(kind.definition.updateSubresources ?? {})) out.push({ name, verbs: ['update'] });
   return out;
@@ -98,7 +99,14 @@ export function apiResourceList(registry: KindRegistry, group: string, version: 
     );
     for (const sub of subresourcesOf(k)) {
       const other = sub.responseKind ? { group: sub.responseKind.group, version: sub.responseKind.version } : {};
-      resources.push({ name: `${d.plural}/${sub.name}`, singularName: '', namespaced: k.namespaced, ...other, kind: sub.responseKind?.kind ?? d.kind, verbs: sub.verbs });
+      resources.push({
+        name: `${d.plural}/${sub.name}`,
+        singularName: '',
+        namespaced: k.namespaced,
+        ...other,
+        kind: sub.responseKind?.kind ?? d.kind,
+        verbs: sub.verbs,
+      });
     }
   }
   return { kind: 'APIResourceList', apiVersion: 'v1', groupVersion: group ? `${group}/${version}` : version, resources };

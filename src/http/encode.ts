@@ -28,13 +28,20 @@ export function parseAccept(accept: string | null): MediaRange[] {
       const eq = p.indexOf('=');
       if (eq < 0) continue;
       const k = p.slice(0, eq).trim().toLowerCase();
-      const v = p.slice(eq + 1).trim().replace(/^"(.*)"$/, '$1');
+      const v = p
+        .slice(eq + 1)
+        .trim()
+        .replace(/^"(.*)"$/, '$1');
       if (k === 'q') q = Number(v) || 0;
       else setOwn(params, k, v);
     }
     out.push({ type: t, params, q });
   }
-  return out.map((m, i) => ({ m, i })).filter(({ m }) => m.q > 0).sort((a, b) => b.m.q - a.m.q || a.i - b.i).map(({ m }) => m);
+  return out
+    .map((m, i) => ({ m, i }))
+    .filter(({ m }) => m.q > 0)
+    .sort((a, b) => b.m.q - a.m.q || a.i - b.i)
+    .map(({ m }) => m);
 }
 
 /** The shape of the answer. */

@@ -189,7 +189,13 @@ function trimSlash(pathname: string): string {
 }
 
 /** Discovery, version, health and OpenAPI; undefined for resource paths. */
-function nonResourceResponse(cluster: HttpCluster, request: HttpRequest, url: URL, pretty: boolean, prefix: string): Promise<HttpAnswer> | HttpAnswer | undefined {
+function nonResourceResponse(
+  cluster: HttpCluster,
+  request: HttpRequest,
+  url: URL,
+  pretty: boolean,
+  prefix: string,
+): Promise<HttpAnswer> | HttpAnswer | undefined {
   const path = trimSlash(url.pathname);
   const parts = path.split('/').filter(Boolean);
   const isResource = (parts[0] === 'api' && parts.length > 2) || (parts[0] === 'apis' && parts.length > 3);
@@ -201,7 +207,10 @@ function nonResourceResponse(cluster: HttpCluster, request: HttpRequest, url: UR
   const accept = request.header('accept');
   const registry = cluster.registry;
   if (path === '/') {
-    return json({ paths: ['/api', '/api/v1', '/apis', ...groupPaths(cluster), '/healthz', '/livez', '/openapi/v2', '/openapi/v3', '/readyz', '/version'] }, pretty);
+    return json(
+      { paths: ['/api', '/api/v1', '/apis', ...groupPaths(cluster), '/healthz', '/livez', '/openapi/v2', '/openapi/v3', '/readyz', '/version'] },
+      pretty,
+    );
   }
   if (path === '/version') return json(versionInfo(), pretty);
   const health = healthResponse(path, url.searchParams);

@@ -126,7 +126,10 @@ export function openApiResponse(registry: KindRegistry, request: Request, url: U
   if (path === '/openapi/v2') return respond(v2Served(registry, wantsProtobuf(request.headers.get('accept'))), request);
   if (path === '/openapi/v3') {
     const body = json(openApiV3Index(registry, prefix));
-    return new Response(request.method === 'HEAD' ? null : body, { status: 200, headers: { 'Content-Type': 'application/json', 'Content-Length': String(body.length) } });
+    return new Response(request.method === 'HEAD' ? null : body, {
+      status: 200,
+      headers: { 'Content-Type': 'application/json', 'Content-Length': String(body.length) },
+    });
   }
   if (!path.startsWith('/openapi/v3/')) return undefined;
   const key = path.slice('/openapi/v3/'.length);

@@ -90,7 +90,7 @@ function withKind(kind: ResolvedKind, version: string, obj: KubeObject): KubeObj
 /** The Table of a get (one object) or list answer. */
 export function toTable(kind: ResolvedKind, version: string, body: unknown, includeObject: IncludeObject, now: number, tableVersion = 'v1'): unknown {
   const cols = columnsOf(kind.definition);
-  const objects = isList(body) ? body.items ?? [] : [body as KubeObject];
+  const objects = isList(body) ? (body.items ?? []) : [body as KubeObject];
   const metadata: Record<string, unknown> = {};
   if (isList(body)) {
     for (const k of ['resourceVersion', 'continue', 'remainingItemCount']) if (body.metadata?.[k] !== undefined) metadata[k] = body.metadata[k];
@@ -101,7 +101,13 @@ export function toTable(kind: ResolvedKind, version: string, body: unknown, incl
     kind: 'Table',
     apiVersion: `meta.k8s.io/${tableVersion}`,
     metadata,
-    columnDefinitions: cols.map((c) => ({ name: c.name, type: c.type === 'date' ? 'string' : c.type, format: c.format ?? '', description: c.description ?? '', priority: c.priority ?? 0 })),
+    columnDefinitions: cols.map((c) => ({
+      name: c.name,
+      type: c.type === 'date' ? 'string' : c.type,
+      format: c.format ?? '',
+      description: c.description ?? '',
+      priority: c.priority ?? 0,
+    })),
     rows: objects.map((o) => {
       const row: Record<string, unknown> = { cells: cols.map((c) => cell(c, o, now)) };
       if (includeObject === 'Metadata') row.object = partialMetadata(o);
@@ -115,7 +121,12 @@ export function toTable(kind: ResolvedKind, version: string, body: unknown, incl
 export function toPartialMetadata(body: unknown, metaVersion = 'v1'): unknown {
   const apiVersion = `meta.k8s.io/${metaVersion}`;
   if (isList(body)) {
-    return { kind: 'PartialObjectMetadataList', apiVersion, metadata: body.metadata ?? {}, items: (body.items ?? []).map((o) => ({ ...partialMetadata(o), apiVersion })) };
+    return {
+      kind: 'PartialObjectMetadataList',
+      apiVersion,
+      metadata: body.metadata ?? {},
+      items: (body.items ?? []).map((o) => ({ ...partialMetadata(o), apiVersion })),
+    };
   }
   return { ...partialMetadata(body as KubeObject), apiVersion };
 }

@@ -43,5 +43,10 @@ export function userOf(headers: Headers, fallback: UserInfo = ANONYMOUS): UserIn
 
 function splitHeader(headers: Headers, name: string): string[] {
   const v = headers.get(name);
-  return v === null ? [] : v.split(',').map((s) => s.trim()).filter(Boolean);
+  return v === null
+    ? []
+    : v
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean);
 }

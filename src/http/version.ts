@@ -36,7 +36,10 @@ export function healthResponse(pathname: string, params: URLSearchParams): Respo
   if (!which || !Object.hasOwn(CHECKS, which) || parts.length > 2) return undefined;
   const checks = CHECKS[which]!;
   const text = (body: string, status = 200) =>
-    new Response(body, { status, headers: { 'Content-Type': 'text/plain; charset=utf-8', 'X-Content-Type-Options': 'nosniff', 'Cache-Control': 'no-cache, private' } });
+    new Response(body, {
+      status,
+      headers: { 'Content-Type': 'text/plain; charset=utf-8', 'X-Content-Type-Options': 'nosniff', 'Cache-Control': 'no-cache, private' },
+    });
   if (parts.length === 2) {
     const check = parts[1]!;
     return checks.includes(check) ? text('ok') : text('404 page not found\n', 404);

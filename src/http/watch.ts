@@ -47,7 +47,10 @@ export function watchResponse(
         const event = next.value;
         const object = options.transform && event.type !== 'ERROR' && event.type !== 'BOOKMARK' ? options.transform(event, index) : event.object;
         index++;
-        const line = options.format === 'yaml' ? `---\n${encodeBody({ type: event.type, object }, 'yaml', false)}` : encodeBody({ type: event.type, object }, 'json', false);
+        const line =
+          options.format === 'yaml'
+            ? `---\n${encodeBody({ type: event.type, object }, 'yaml', false)}`
+            : encodeBody({ type: event.type, object }, 'json', false);
         controller.enqueue(encoder.encode(line));
       } catch (e) {
         stream.close();

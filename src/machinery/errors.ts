@@ -143,9 +143,7 @@ export function invalid(gk: GroupKind, name: string, errors: readonly FieldError
   return new ApiError({
     code: 422,
     reason: 'Invalid',
-    message: errors.length
-      ? `${qk} ${JSON.stringify(name)} is invalid: ${aggregateMessage(errors)}`
-      : `${qk} ${JSON.stringify(name)} is invalid`,
+    message: errors.length ? `${qk} ${JSON.stringify(name)} is invalid: ${aggregateMessage(errors)}` : `${qk} ${JSON.stringify(name)} is invalid`,
     details: {
       name,
       group: gk.group || undefined,

@@ -98,23 +98,64 @@ export function kindPaths(names: KindSchemaNames): PathItem[] {
   const serves = (verb: Verb) => !(d.unsupportedVerbs ?? []).includes(verb);
   const patchTypes = d.strategicMergePatch === false ? PATCH_TYPES.filter((t) => !t.includes('strategic')) : PATCH_TYPES;
   const op = (o: Omit<Operation, 'tag' | 'gvk' | 'consumes'> & { consumes?: string[] }): Operation => ({ tag, gvk, consumes: [], ...o });
-  const read = (suffix: string) => op({ method: 'get', operationId: `read${id}${ns}${d.kind}${suffix}`, action: 'get', parameters: [], responses: { '200': names.object } });
+  const read = (suffix: string) =>
+    op({ method: 'get', operationId: `read${id}${ns}${d.kind}${suffix}`, action: 'get', parameters: [], responses: { '200': names.object } });
   const replace = (suffix: string) =>
-    op({ method: 'put', operationId: `replace${id}${ns}${d.kind}${suffix}`, action: 'put', parameters: WRITE, body: names.object, consumes: JSON_BODY, responses: { '200': names.object, '201': names.object } });
+    op({
+      method: 'put',
+      operationId: `replace${id}${ns}${d.kind}${suffix}`,
+      action: 'put',
+      parameters: WRITE,
+      body: names.object,
+      consumes: JSON_BODY,
+      responses: { '200': names.object, '201': names.object },
+    });
   const patch = (suffix: string) =>
-    op({ method: 'patch', operationId: `patch${id}${ns}${d.kind}${suffix}`, action: 'patch', parameters: [...WRITE, q('force', 'boolean')], body: PATCH, consumes: patchTypes, responses: { '200': names.object, '201': names.object } });
+    op({
+      method: 'patch',
+      operationId: `patch${id}${ns}${d.kind}${suffix}`,
+      action: 'patch',
+      parameters: [...WRITE, q('force', 'boolean')],
+      body: PATCH,
+      consumes: patchTypes,
+      responses: { '200': names.object, '201': names.object },
+    });
 
   const items: PathItem[] = [];
   const collectionOps: Operation[] = [];
   if (serves('list') || serves('watch')) {
-    collectionOps.push(op({ method: 'get', operationId: `list${id}${ns}${d.kind}`, action: 'list', parameters: LIST, responses: { '200': names.list }, watchable: true }));
+    collectionOps.push(
+      op({ method: 'get', operationId: `list${id}${ns}${d.kind}`, action: 'list', parameters: LIST, responses: { '200': names.list }, watchable: true }),
+    );
   }
   if (serves('create')) {
-    collectionOps.push(op({ method: 'post', operationId: `create${id}${ns}${d.kind}`, action: 'post', parameters: WRITE, body: names.object, consumes: JSON_BODY, responses: { '200': names.object, '201': names.object, '202': names.object } }));
+    collectionOps.push(
+      op({
+        method: 'post',
+        operationId: `create${id}${ns}${d.kind}`,
+        action: 'post',
+        parameters: WRITE,
+        body: names.object,
+        consumes: JSON_BODY,
+        responses: { '200': names.object, '201': names.object, '202': names.object },
+      }),
+    );
   }
   if (serves('deletecollection')) {
     collectionOps.push(
-      op({ method: 'delete', operationId: `delete${id}Collection${ns}${d.kind}`, action: 'deletecollection', parameters: [...LIST.filter((p) => p.name !== 'watch' && p.name !== 'allowWatchBookmarks'), ...DELETE.filter((p) => p.name !== 'dryRun'), q('dryRun')].sort(byName), body: DELETE_OPTIONS, consumes: JSON_BODY, responses: { '200': STATUS } }),
+      op({
+        method: 'delete',
+        operationId: `delete${id}Collection${ns}${d.kind}`,
+        action: 'deletecollection',
+        parameters: [
+          ...LIST.filter((p) => p.name !== 'watch' && p.name !== 'allowWatchBookmarks'),
+          ...DELETE.filter((p) => p.name !== 'dryRun'),
+          q('dryRun'),
+        ].sort(byName),
+        body: DELETE_OPTIONS,
+        consumes: JSON_BODY,
+        responses: { '200': STATUS },
+      }),
     );
   }
   if (collectionOps.length) items.push({ path: collection, parameters: [...scope, PRETTY], operations: collectionOps });
@@ -124,7 +165,17 @@ export function kindPaths(names: KindSchemaNames): PathItem[] {
   if (serves('update')) itemOps.push(replace(''));
   if (serves('patch')) itemOps.push(patch(''));
   if (serves('delete')) {
-    itemOps.push(op({ method: 'delete', operationId: `delete${id}${ns}${d.kind}`, action: 'delete', parameters: DELETE, body: DELETE_OPTIONS, consumes: JSON_BODY, responses: { '200': d.deletion?.returnDeletedObject ? names.object : STATUS, '202': d.deletion?.returnDeletedObject ? names.object : STATUS } }));
+    itemOps.push(
+      op({
+        method: 'delete',
+        operationId: `delete${id}${ns}${d.kind}`,
+        action: 'delete',
+        parameters: DELETE,
+        body: DELETE_OPTIONS,
+        consumes: JSON_BODY,
+        responses: { '200': d.deletion?.returnDeletedObject ? names.object : STATUS, '202': d.deletion?.returnDeletedObject ? names.object : STATUS },
+      }),
+    );
   }
   if (itemOps.length) items.push({ path: `${collection}/{name}`, parameters: [NAME, ...scope, PRETTY], operations: itemOps });
 
@@ -135,7 +186,20 @@ export function kindPaths(names: KindSchemaNames): PathItem[] {
     items.push({ path: `${collection}/{name}/${sub}`, parameters: [NAME, ...scope, PRETTY], operations: [replace(upper(camel(sub)))] });
   }
   if (kind.namespaced && (serves('list') || serves('watch'))) {
-    items.push({ path: `${prefix}/${d.plural}`, parameters: [...LIST, PRETTY].sort(byName), operations: [op({ method: 'get', operationId: `list${id}${d.kind}ForAllNamespaces`, action: 'list', parameters: [], responses: { '200': names.list }, watchable: true })] });
+    items.push({
+      path: `${prefix}/${d.plural}`,
+      parameters: [...LIST, PRETTY].sort(byName),
+      operations: [
+        op({
+          method: 'get',
+          operationId: `list${id}${d.kind}ForAllNamespaces`,
+          action: 'list',
+          parameters: [],
+          responses: { '200': names.list },
+          watchable: true,
+        }),
+      ],
+    });
   }
   return items;
 }

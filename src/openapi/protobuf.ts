@@ -80,10 +80,21 @@ export function schema(s: JsonSchema): Bytes[] {
   const ap = s.additionalProperties;
   if (ap !== undefined) parts.push(msg(21, typeof ap === 'boolean' ? [Uint8Array.from([16, ap ? 1 : 0])] : [msg(1, schema(ap as JsonSchema))]));
   if (s.type !== undefined) parts.push(msg(22, strs(1, Array.isArray(s.type) ? s.type : [s.type])));
-  if (s.items !== undefined) parts.push(msg(23, (Array.isArray(s.items) ? s.items : [s.items]).map((i) => msg(1, schema(i as JsonSchema)))));
+  if (s.items !== undefined)
+    parts.push(
+      msg(
+        23,
+        (Array.isArray(s.items) ? s.items : [s.items]).map((i) => msg(1, schema(i as JsonSchema))),
+      ),
+    );
   if (Array.isArray(s.allOf)) for (const a of s.allOf) parts.push(msg(24, schema(a as JsonSchema)));
   if (s.properties && typeof s.properties === 'object') {
-    parts.push(msg(25, Object.entries(s.properties as JsonSchema).map(([name, p]) => msg(1, [...str(1, name), msg(2, schema(p as JsonSchema))]))));
+    parts.push(
+      msg(
+        25,
+        Object.entries(s.properties as JsonSchema).map(([name, p]) => msg(1, [...str(1, name), msg(2, schema(p as JsonSchema))])),
+      ),
+    );
   }
   parts.push(...str(26, s.discriminator as string | undefined), ...bool(27, s.readOnly));
   parts.push(...extensions(31, s));
@@ -93,7 +104,14 @@ export function schema(s: JsonSchema): Bytes[] {
 /** `ParametersItem` of a Swagger parameter object. */
 function parameter(p: JsonSchema): Bytes[] {
   if (p.in === 'body') {
-    const body = [...str(1, p.description as string | undefined), ...str(2, p.name as string), ...str(3, 'body'), ...bool(4, p.required), msg(5, schema(p.schema as JsonSchema)), ...extensions(6, p)];
+    const body = [
+      ...str(1, p.description as string | undefined),
+      ...str(2, p.name as string),
+      ...str(3, 'body'),
+      ...bool(4, p.required),
+      msg(5, schema(p.schema as JsonSchema)),
+      ...extensions(6, p),
+    ];
     return [msg(1, [msg(1, body)])];
   }
   // Query (3) and path (4) sub-schemas share the first fields; `type` is 6 for query, 5 for path.
@@ -104,7 +122,12 @@ function parameter(p: JsonSchema): Bytes[] {
 }
 
 function operation(o: JsonSchema): Bytes[] {
-  const parts: Bytes[] = [...strs(1, o.tags), ...str(2, o.summary as string | undefined), ...str(3, o.description as string | undefined), ...str(5, o.operationId as string | undefined)];
+  const parts: Bytes[] = [
+    ...strs(1, o.tags),
+    ...str(2, o.summary as string | undefined),
+    ...str(3, o.description as string | undefined),
+    ...str(5, o.operationId as string | undefined),
+  ];
   parts.push(...strs(6, o.produces), ...strs(7, o.consumes));
   for (const p of (o.parameters as JsonSchema[] | undefined) ?? []) parts.push(msg(8, parameter(p)));
   const responses = Object.entries((o.responses as JsonSchema | undefined) ?? {}).map(([code, r]) => {

@@ -71,6 +71,10 @@ export function v2Document(registry: KindRegistry, version: string): JsonSchema 
   const entries = [...groupVersions(registry).values()].flatMap((gv) => gv.kinds.map((kind) => ({ kind, version: gv.version })));
   const set = definitionSet(entries);
   const paths = documentPaths(set.kinds, { operation, parameter });
-  const definitions = Object.fromEntries(Object.keys(set.definitions).sort().map((name) => [name, toV2Schema(set.definitions[name])]));
+  const definitions = Object.fromEntries(
+    Object.keys(set.definitions)
+      .sort()
+      .map((name) => [name, toV2Schema(set.definitions[name])]),
+  );
   return { swagger: '2.0', info: { title: 'Kubernetes', version }, paths, definitions };
 }

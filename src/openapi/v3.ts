@@ -38,7 +38,14 @@ function operation(o: Operation): JsonSchema {
     tags: [o.tag],
     operationId: o.operationId,
     ...(o.parameters.length ? { parameters: o.parameters.map(parameter) } : {}),
-    ...(o.body ? { requestBody: { content: Object.fromEntries(o.consumes.map((t) => [t, { schema: ref(o.body!) }])), ...(o.method === 'delete' ? {} : { required: true }) } } : {}),
+    ...(o.body
+      ? {
+          requestBody: {
+            content: Object.fromEntries(o.consumes.map((t) => [t, { schema: ref(o.body!) }])),
+            ...(o.method === 'delete' ? {} : { required: true }),
+          },
+        }
+      : {}),
     responses,
     'x-kubernetes-action': o.action,
     'x-kubernetes-group-version-kind': o.gvk,
@@ -56,6 +63,10 @@ export function v3Document(registry: KindRegistry, key: string, version: string)
   if (!gv) return undefined;
   const set = definitionSet(gv.kinds.map((kind) => ({ kind, version: gv.version })));
   const paths = documentPaths(set.kinds, { operation, parameter });
-  const schemas = Object.fromEntries(Object.keys(set.definitions).sort().map((name) => [name, toV3Refs(set.definitions[name])]));
+  const schemas = Object.fromEntries(
+    Object.keys(set.definitions)
+      .sort()
+      .map((name) => [name, toV3Refs(set.definitions[name])]),
+  );
   return { openapi: '3.0.0', info: { title: 'Kubernetes', version }, paths, components: { schemas } };
 }

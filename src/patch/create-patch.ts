@@ -210,10 +210,7 @@ function diffLists(original: unknown[], modified: unknown[], schema: PatchSchema
   const patchList = normalizeSliceOrder(additions, modified, mergeKey, kind);
   let order: unknown[] = [];
   // `original` has been sorted in place by diffListsOfScalars, as in Go.
-  if (
-    opts.setElementOrder &&
-    ((!opts.ignoreDeletions && deletions.length > 0) || (!opts.ignoreChangesAndAdditions && !goDeepEqual(original, modified)))
-  ) {
+  if (opts.setElementOrder && ((!opts.ignoreDeletions && deletions.length > 0) || (!opts.ignoreChangesAndAdditions && !goDeepEqual(original, modified)))) {
     order = modified;
   }
   return [patchList, deletions, order];
@@ -372,10 +369,7 @@ export function createThreeWayMergePatch(
     if (options.overwrite === false) {
       const changed = diffMaps(o, c, lookup, NO_DIFF_OPTIONS);
       if (mergingMapsHaveConflicts(patch, changed, lookup)) {
-        throw new PatchError(
-          'conflict',
-          `patch:\n${toYaml(patch)}\nconflicts with changes made from original to current:\n${toYaml(changed)}\n`,
-        );
+        throw new PatchError('conflict', `patch:\n${toYaml(patch)}\nconflicts with changes made from original to current:\n${toYaml(changed)}\n`);
       }
     }
     return patch;
@@ -498,10 +492,7 @@ function threeWayJsonMergePatch(original: JsonObject, modified: JsonObject, curr
   const addAndChange = keepOrDeleteNull(createMergePatch(current, modified) as JsonObject, false);
   const deletions = keepOrDeleteNull(createMergePatch(original, modified) as JsonObject, true);
   if (hasConflicts(addAndChange, deletions)) {
-    throw new PatchError(
-      'conflict',
-      `patch:\n${toYaml(addAndChange)}\nconflicts with changes made from original to current:\n${toYaml(deletions)}\n`,
-    );
+    throw new PatchError('conflict', `patch:\n${toYaml(addAndChange)}\nconflicts with changes made from original to current:\n${toYaml(deletions)}\n`);
   }
   const patch = mergePatchValues(cloneJsonDocument(deletions), cloneJsonDocument(addAndChange)) as JsonObject;
   for (const fn of options.preconditions ?? []) {

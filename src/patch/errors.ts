@@ -65,11 +65,7 @@ export const GENERIC_UNPROCESSABLE_MESSAGE = 'the server rejected our request du
 export const PANIC_MESSAGE = 'This request caused apiserver to panic. Look in the logs for details.';
 
 /** The patch media types a custom resource serves (CBORServingAndStorage is alpha, off by default). */
-export const CUSTOM_RESOURCE_PATCH_TYPES = [
-  'application/json-patch+json',
-  'application/merge-patch+json',
-  'application/apply-patch+yaml',
-] as const;
+export const CUSTOM_RESOURCE_PATCH_TYPES = ['application/json-patch+json', 'application/merge-patch+json', 'application/apply-patch+yaml'] as const;
 
 /** The 415 message for a strategic merge patch on a kind without strategic metadata. */
 export const UNSUPPORTED_SMP_MESSAGE = `the body of the request was in an unknown format - accepted media types include: ${CUSTOM_RESOURCE_PATCH_TYPES.join(', ')}`;

@@ -306,7 +306,7 @@ function invalidIndex(idx: bigint): OpError {
 
 /** `container.get(key)`: the member (null when missing or null) or an error for arrays. */
 function getIn(c: Container, key: string): unknown {
-  if (!Array.isArray(c)) return hasOwn(c, key) ? c[key] ?? null : null;
+  if (!Array.isArray(c)) return hasOwn(c, key) ? (c[key] ?? null) : null;
   return c[arrayIndex(c, key)] ?? null;
 }
 
@@ -645,10 +645,7 @@ export function applyJsonPatch(doc: unknown, patch: unknown, options: JsonPatchO
   if (nestingExceeds(patch, MAX_JSON_NESTING_DEPTH)) throw new PatchError('invalid-patch', 'invalid JSON patch');
   const ops = checkDecodable(patch, options.fieldValidation ?? 'Warn');
   if (ops.length > MAX_JSON_PATCH_OPERATIONS) {
-    throw new PatchError(
-      'too-large',
-      `The allowed maximum operations in a JSON patch is ${MAX_JSON_PATCH_OPERATIONS}, got ${ops.length}`,
-    );
+    throw new PatchError('too-large', `The allowed maximum operations in a JSON patch is ${MAX_JSON_PATCH_OPERATIONS}, got ${ops.length}`);
   }
   if (typeof doc !== 'object' || doc === null) {
     throw new PatchError('apply-failed', `json: cannot unmarshal ${jsonValueKind(doc)} into Go value of type jsonpatch.partialDoc`);

@@ -115,10 +115,7 @@ export function applyMergePatch(doc: unknown, patch: unknown, options: MergePatc
   if (nestingExceeds(patch, MAX_JSON_NESTING_DEPTH)) throw new PatchError('invalid-patch', 'invalid JSON patch');
   const validation = options.fieldValidation ?? 'Warn';
   if ((validation === 'Warn' || validation === 'Strict') && patch !== null && !isJsonObject(patch)) {
-    throw new PatchError(
-      'invalid-patch',
-      `error decoding patch: json: cannot unmarshal ${jsonValueKind(patch)} into Go value of type map[string]interface {}`,
-    );
+    throw new PatchError('invalid-patch', `error decoding patch: json: cannot unmarshal ${jsonValueKind(patch)} into Go value of type map[string]interface {}`);
   }
   return mergePatchValues(cloneJsonDocument(doc), cloneJsonDocument(patch));
 }

@@ -339,4 +339,3 @@ export function mergeSliceHandler(
   if (strategy === MERGE_DIRECTIVE || isDeleteList) return mergeSlice(original, patch, schema, mergeKey, options, isDeleteList, mergeMap, view);
   return patch;
 }
-

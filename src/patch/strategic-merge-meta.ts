@@ -230,8 +230,8 @@ export class MergeKeyIndex {
   find(holder: JsonObject): number {
     const value = holder[this.mergeKey];
     const sk = memberScalarKey(holder, this.mergeKey);
-    const match = sk === undefined ? -1 : this.first.get(sk) ?? -1;
-    const panicAt = sk === undefined ? this.firstContainer.get(goKind(value)) ?? -1 : -1;
+    const match = sk === undefined ? -1 : (this.first.get(sk) ?? -1);
+    const panicAt = sk === undefined ? (this.firstContainer.get(goKind(value)) ?? -1) : -1;
     const candidates = [match, panicAt, this.firstNonMap].filter((i) => i >= 0);
     if (!candidates.length) return -1;
     const at = Math.min(...candidates);

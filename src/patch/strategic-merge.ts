@@ -251,9 +251,7 @@ function mergePatchIntoOriginal(original: JsonObject, patch: JsonObject, schema:
     } else continue;
 
     const [items, serverOnly] =
-      meta.mergeKey === ''
-        ? partitionPrimitivesByPresentInList(merged, setOrder)
-        : partitionMapsByPresentInList(merged, setOrder, meta.mergeKey);
+      meta.mergeKey === '' ? partitionPrimitivesByPresentInList(merged, setOrder) : partitionMapsByPresentInList(merged, setOrder, meta.mergeKey);
     const kind = sliceElementType(originalList, patchList);
     const serverOrder = live.slots ?? originalList;
     setOwn(original, originalKey, normalizeElementOrder(items, serverOnly, setOrder, serverOrder, meta.mergeKey, kind));

@@ -55,8 +55,9 @@ export function ipAddressBytes(host: string): Uint8Array | undefined {
   if (family === 4) return new Uint8Array(ip.split('.').map(Number));
   if (family !== 6) return undefined;
   // An embedded IPv4 tail (`::ffff:1.2.3.4`) becomes its two 16-bit groups.
-  const text = ip.replace(/(\d+)\.(\d+)\.(\d+)\.(\d+)$/, (_, a: string, b: string, c: string, d: string) =>
-    `${((+a << 8) | +b).toString(16)}:${((+c << 8) | +d).toString(16)}`,
+  const text = ip.replace(
+    /(\d+)\.(\d+)\.(\d+)\.(\d+)$/,
+    (_, a: string, b: string, c: string, d: string) => `${((+a << 8) | +b).toString(16)}:${((+c << 8) | +d).toString(16)}`,
   );
   const groups = (s: string) => (s === '' ? [] : s.split(':').map((g) => parseInt(g, 16)));
   const [head, rest] = text.split('::') as [string, string | undefined];
@@ -137,13 +138,19 @@ async function issue(o: IssueOptions): Promise<{ der: ArrayBuffer; keyId: Uint8A
     extension(
       pkijs.id_KeyUsage,
       true,
-      o.isCA ? keyUsage(KEY_USAGE.digitalSignature, KEY_USAGE.keyEncipherment, KEY_USAGE.keyCertSign) : keyUsage(KEY_USAGE.digitalSignature, KEY_USAGE.keyEncipherment),
+      o.isCA
+        ? keyUsage(KEY_USAGE.digitalSignature, KEY_USAGE.keyEncipherment, KEY_USAGE.keyCertSign)
+        : keyUsage(KEY_USAGE.digitalSignature, KEY_USAGE.keyEncipherment),
     ),
     extension(pkijs.id_SubjectKeyIdentifier, false, new asn1js.OctetString({ valueHex: keyId })),
   ];
   if (o.authorityKeyId) {
     extensions.push(
-      extension(pkijs.id_AuthorityKeyIdentifier, false, new pkijs.AuthorityKeyIdentifier({ keyIdentifier: new asn1js.OctetString({ valueHex: o.authorityKeyId }) })),
+      extension(
+        pkijs.id_AuthorityKeyIdentifier,
+        false,
+        new pkijs.AuthorityKeyIdentifier({ keyIdentifier: new asn1js.OctetString({ valueHex: o.authorityKeyId }) }),
+      ),
     );
   }
   if (!o.isCA) extensions.push(extension(pkijs.id_ExtKeyUsage, false, new pkijs.ExtKeyUsage({ keyPurposes: [OID_SERVER_AUTH] })));

@@ -175,10 +175,17 @@ export function checkSignature(csr: pkijs.CertificationRequest): string | undefi
   const alg = SIGNATURE_ALGORITHMS[csr.signatureAlgorithm.algorithmId];
   if (!alg) return 'x509: cannot verify signature: algorithm unimplemented';
   const key = publicKey(csr.subjectPublicKeyInfo);
-  const failure = alg.kind === 'rsa' ? 'crypto/rsa: verification error' : alg.kind === 'ecdsa' ? 'x509: ECDSA verification failure' : 'x509: Ed25519 verification failure';
+  const failure =
+    alg.kind === 'rsa' ? 'crypto/rsa: verification error' : alg.kind === 'ecdsa' ? 'x509: ECDSA verification failure' : 'x509: Ed25519 verification failure';
   const keyType = key?.asymmetricKeyType;
   const matches = alg.kind === 'rsa' ? keyType === 'rsa' : alg.kind === 'ecdsa' ? keyType === 'ec' : keyType === 'ed25519';
-  if (!key || !matches) return 'x509: signature algorithm specifies an ' + (alg.kind === 'rsa' ? 'RSA' : alg.kind === 'ecdsa' ? 'ECDSA' : 'Ed25519') + ' public key, but have public key of type ' + goKeyType(keyType);
+  if (!key || !matches)
+    return (
+      'x509: signature algorithm specifies an ' +
+      (alg.kind === 'rsa' ? 'RSA' : alg.kind === 'ecdsa' ? 'ECDSA' : 'Ed25519') +
+      ' public key, but have public key of type ' +
+      goKeyType(keyType)
+    );
   try {
     const ok = cryptoVerify(alg.hash, csr.tbsView, key, csr.signatureValue.valueBlock.valueHexView);
     return ok ? undefined : failure;

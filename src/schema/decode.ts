@@ -87,7 +87,6 @@ function base64Error(raw: string): string | undefined {
   return undefined;
 }
 
-
 interface Walk {
   unknown: string[];
 }
@@ -134,9 +133,7 @@ function walk(input: unknown, node: StructuralNode, path: string, goPath: string
     }
     case 'array': {
       if (!Array.isArray(input)) return fail();
-      return input.map((item, i) =>
-        item === null ? goZeroValue(node.items) : walk(item, node.items, `${path}[${i}]`, goPath, owner, w),
-      );
+      return input.map((item, i) => (item === null ? goZeroValue(node.items) : walk(item, node.items, `${path}[${i}]`, goPath, owner, w)));
     }
     case 'string': {
       if (typeof input !== 'string') return fail();

@@ -147,9 +147,7 @@ export interface ScaleSubresource {
  *   (most built-in kinds with a generation: the spec changed, semantically).
  */
 export type GenerationPolicy<T extends KubeObject = KubeObject> =
-  | 'object'
-  | false
-  | { readonly changed: Bivariant<(obj: Readonly<T>, old: Readonly<T>) => boolean> };
+  'object' | false | { readonly changed: Bivariant<(obj: Readonly<T>, old: Readonly<T>) => boolean> };
 
 /** Hooks where a kind needs code. Each receives a mutable working copy unless noted. */
 export interface KindStrategy<T extends KubeObject = KubeObject> {

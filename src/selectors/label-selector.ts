@@ -88,8 +88,7 @@ export class SelectorParseError extends Error {
 
 /** `field.Invalid(path, value, detail).Error()`. */
 function invalid(path: string, value: string | readonly string[] | null, detail: string): string {
-  const rendered =
-    typeof value === 'string' ? goQuote(value) : value === null ? 'null' : `[${value.map(goJsonString).join(',')}]`;
+  const rendered = typeof value === 'string' ? goQuote(value) : value === null ? 'null' : `[${value.map(goJsonString).join(',')}]`;
   return `${path}: Invalid value: ${rendered}${detail ? `: ${detail}` : ''}`;
 }
 
@@ -303,8 +302,7 @@ const symbolTokens: ReadonlyMap<string, Tok> = new Map<string, Tok>([
 /** ' ', '\t', '\r', '\n' — nothing else counts as whitespace. */
 const isWhitespace = (c: number): boolean => c === 0x20 || c === 0x09 || c === 0x0d || c === 0x0a;
 /** = ! ( ) , > < */
-const isSpecial = (c: number): boolean =>
-  c === 0x3d || c === 0x21 || c === 0x28 || c === 0x29 || c === 0x2c || c === 0x3e || c === 0x3c;
+const isSpecial = (c: number): boolean => c === 0x3d || c === 0x21 || c === 0x28 || c === 0x29 || c === 0x2c || c === 0x3e || c === 0x3c;
 
 /**
  * The Go lexer, faithfully: it reads bytes and uses 0 both for "end of input" and for a NUL
@@ -575,9 +573,7 @@ export function labelSelectorFromObject(sel: LabelSelectorObject | null | undefi
     reqs.push(req);
   }
   for (const expr of expressions) {
-    const op = Object.prototype.hasOwnProperty.call(expressionOperators, expr.operator)
-      ? expressionOperators[expr.operator]
-      : undefined;
+    const op = Object.prototype.hasOwnProperty.call(expressionOperators, expr.operator) ? expressionOperators[expr.operator] : undefined;
     if (op === undefined) throw new SelectorParseError(`${goQuote(String(expr.operator))} is not a valid label selector operator`);
     const { req, errors } = newRequirement(expr.key, op, expr.values ?? []);
     if (errors.length) throw new SelectorParseError(aggregate(errors));

@@ -64,11 +64,15 @@ const HEX = /^0x[0-9a-fA-F]{1,17}$/;
 
 function parseBound(text: string, which: string, whole: string): bigint {
   if (!HEX.test(text)) {
-    throw new ShardSelectorParseError(`invalid shard selector ${JSON.stringify(whole)}: ${which} bound ${JSON.stringify(text)} must be a hexadecimal number with a 0x prefix`);
+    throw new ShardSelectorParseError(
+      `invalid shard selector ${JSON.stringify(whole)}: ${which} bound ${JSON.stringify(text)} must be a hexadecimal number with a 0x prefix`,
+    );
   }
   const value = BigInt(text);
   if (value > HASH_SPACE) {
-    throw new ShardSelectorParseError(`invalid shard selector ${JSON.stringify(whole)}: ${which} bound ${text} is out of the hash range [0x0, 0x10000000000000000]`);
+    throw new ShardSelectorParseError(
+      `invalid shard selector ${JSON.stringify(whole)}: ${which} bound ${text} is out of the hash range [0x0, 0x10000000000000000]`,
+    );
   }
   return value;
 }
@@ -86,12 +90,16 @@ export function parseShardSelector(text: string): ShardSelector {
       }
       const field = m[1]!;
       if (!(FIELDS as readonly string[]).includes(field)) {
-        throw new ShardSelectorParseError(`invalid shard selector ${JSON.stringify(text)}: unsupported field ${JSON.stringify(field)}: supported fields are "object.metadata.uid", "object.metadata.namespace"`);
+        throw new ShardSelectorParseError(
+          `invalid shard selector ${JSON.stringify(text)}: unsupported field ${JSON.stringify(field)}: supported fields are "object.metadata.uid", "object.metadata.namespace"`,
+        );
       }
       const lower = parseBound(m[2] ?? m[3]!, 'lower', text);
       const upper = parseBound(m[4] ?? m[5]!, 'upper', text);
       if (lower >= upper) {
-        throw new ShardSelectorParseError(`invalid shard selector ${JSON.stringify(text)}: lower bound ${m[2] ?? m[3]} must be less than upper bound ${m[4] ?? m[5]}`);
+        throw new ShardSelectorParseError(
+          `invalid shard selector ${JSON.stringify(text)}: lower bound ${m[2] ?? m[3]} must be less than upper bound ${m[4] ?? m[5]}`,
+        );
       }
       ranges.push({ field: field as ShardField, lower, upper });
     }

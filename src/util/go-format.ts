@@ -25,13 +25,27 @@ export function goQuote(s: string): string {
       out += String.fromCodePoint(cp);
     } else {
       switch (cp) {
-        case 0x07: out += '\\a'; break;
-        case 0x08: out += '\\b'; break;
-        case 0x0c: out += '\\f'; break;
-        case 0x0a: out += '\\n'; break;
-        case 0x0d: out += '\\r'; break;
-        case 0x09: out += '\\t'; break;
-        case 0x0b: out += '\\v'; break;
+        case 0x07:
+          out += '\\a';
+          break;
+        case 0x08:
+          out += '\\b';
+          break;
+        case 0x0c:
+          out += '\\f';
+          break;
+        case 0x0a:
+          out += '\\n';
+          break;
+        case 0x0d:
+          out += '\\r';
+          break;
+        case 0x09:
+          out += '\\t';
+          break;
+        case 0x0b:
+          out += '\\v';
+          break;
         default:
           if (cp < 0x20 || cp === 0x7f) out += '\\x' + hex(cp, 2);
           else if (cp < 0x10000) out += '\\u' + hex(cp, 4);

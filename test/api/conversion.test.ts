@@ -65,7 +65,10 @@ describe('a kind served at several versions', () => {
     expect((await at('v2').patch('w', { spec: { count: 2 } }, { type: 'merge', ...ns })).spec).toEqual({ count: 2, color: 'blue' });
     expect((await at('v2').patch('w', [{ op: 'replace', path: '/spec/count', value: 3 }], { type: 'json', ...ns })).spec).toEqual({ count: 3, color: 'blue' });
     expect((await at('v2').patch('w', { spec: { count: 4 } }, { type: 'strategic', ...ns })).spec).toEqual({ count: 4, color: 'blue' });
-    const applied = await at('v2').apply({ apiVersion: 'example.com/v2', kind: 'Widget', metadata: { name: 'w' }, spec: { count: 6 } }, { fieldManager: 'tool', force: true, ...ns });
+    const applied = await at('v2').apply(
+      { apiVersion: 'example.com/v2', kind: 'Widget', metadata: { name: 'w' }, spec: { count: 6 } },
+      { fieldManager: 'tool', force: true, ...ns },
+    );
     expect(applied.spec).toEqual({ count: 6, color: 'blue' });
     expect((await at('v1').get('w', ns)).spec).toEqual({ size: 6, color: 'blue' });
     // A patch naming the other version's field sets a field this version does not have.
@@ -100,7 +103,7 @@ describe('a kind served at several versions', () => {
     expect((await at('v1').list(ns)).items).toEqual([]);
   });
 
-  it('rejects fields of the other version strictly, by the request version\'s schema', async () => {
+  it("rejects fields of the other version strictly, by the request version's schema", async () => {
     const s = await statusOf(() => at('v2').create({ metadata: { name: 'w' }, spec: { size: 1 } }, { ...ns, fieldValidation: 'Strict' }));
     expect(s).toMatchObject({ code: 400, message: 'Widget in version "v2" cannot be handled as a Widget: strict decoding error: unknown field "spec.size"' });
   });

@@ -10,7 +10,14 @@ describe('create', () => {
   it('sets uid, creationTimestamp and resourceVersion from the server, whatever the body says; a ConfigMap keeps the generation sent', async () => {
     const cm = await cms().create(
       {
-        metadata: { name: 'a', uid: 'mine', creationTimestamp: '2000-01-01T00:00:00Z', generation: 7, selfLink: '/x', deletionTimestamp: '2000-01-01T00:00:00Z' },
+        metadata: {
+          name: 'a',
+          uid: 'mine',
+          creationTimestamp: '2000-01-01T00:00:00Z',
+          generation: 7,
+          selfLink: '/x',
+          deletionTimestamp: '2000-01-01T00:00:00Z',
+        },
         data: { k: 'v' },
       },
       { namespace: 'default' },
@@ -72,7 +79,10 @@ describe('create', () => {
       code: 422,
       reason: 'Invalid',
       message: 'ConfigMap "" is invalid: metadata.name: Required value: name or generateName is required',
-      details: { kind: 'ConfigMap', causes: [{ reason: 'FieldValueRequired', field: 'metadata.name', message: 'Required value: name or generateName is required' }] },
+      details: {
+        kind: 'ConfigMap',
+        causes: [{ reason: 'FieldValueRequired', field: 'metadata.name', message: 'Required value: name or generateName is required' }],
+      },
     });
   });
 
@@ -90,7 +100,11 @@ describe('create', () => {
   it('answers 400 when the body namespace differs from the request namespace', async () => {
     await cluster.client.resource(NamespaceKind).create({ metadata: { name: 'other' } });
     const s = await statusOf(() => cms().create({ metadata: { name: 'a', namespace: 'other' } }, { namespace: 'default' }));
-    expect(s).toMatchObject({ code: 400, reason: 'BadRequest', message: 'the namespace of the provided object does not match the namespace sent on the request' });
+    expect(s).toMatchObject({
+      code: 400,
+      reason: 'BadRequest',
+      message: 'the namespace of the provided object does not match the namespace sent on the request',
+    });
   });
 
   it('drops a namespace given for a cluster-scoped kind', async () => {
@@ -110,14 +124,18 @@ describe('create', () => {
       'ConfigMap in version "v1" cannot be handled as a ConfigMap: no kind "ConfigMap" is registered for version "apps/v1" in scheme "k8s.io/kubernetes/pkg/api/legacyscheme/scheme.go:30"',
     );
     const bad = await statusOf(() => cms().create({ apiVersion: 'a/b/c', metadata: { name: 'a' } }));
-    expect(bad.message).toMatch(/^the object provided is unrecognized \(must be of type ConfigMap\): couldn't get version\/kind; json parse error: unexpected GroupVersion string: a\/b\/c/);
+    expect(bad.message).toMatch(
+      /^the object provided is unrecognized \(must be of type ConfigMap\): couldn't get version\/kind; json parse error: unexpected GroupVersion string: a\/b\/c/,
+    );
   });
 
   it('rejects bodies that are not objects with 400 and stores nothing', async () => {
     for (const body of [[], 'text', 42, true]) {
       const s = await statusOf(() => cms().create(body as never));
       expect(s.code).toBe(400);
-      expect(s.message).toMatch(/^the object provided is unrecognized \(must be of type ConfigMap\): couldn't get version\/kind; json parse error: json: cannot unmarshal \w+ into Go value of type struct/);
+      expect(s.message).toMatch(
+        /^the object provided is unrecognized \(must be of type ConfigMap\): couldn't get version\/kind; json parse error: json: cannot unmarshal \w+ into Go value of type struct/,
+      );
     }
     expect((await cms().list({ namespace: 'default' })).items).toEqual([]);
   });
@@ -126,10 +144,13 @@ describe('create', () => {
     const s = await statusOf(() => cms().create({ metadata: { name: 5 } } as never));
     expect(s).toMatchObject({
       code: 400,
-      message: 'ConfigMap in version "v1" cannot be handled as a ConfigMap: json: cannot unmarshal number into Go struct field ObjectMeta.metadata.name of type string',
+      message:
+        'ConfigMap in version "v1" cannot be handled as a ConfigMap: json: cannot unmarshal number into Go struct field ObjectMeta.metadata.name of type string',
     });
     const data = await statusOf(() => cms().create({ metadata: { name: 'a' }, data: { k: 1 } } as never));
-    expect(data.message).toBe('ConfigMap in version "v1" cannot be handled as a ConfigMap: json: cannot unmarshal number into Go struct field ConfigMap.data of type string');
+    expect(data.message).toBe(
+      'ConfigMap in version "v1" cannot be handled as a ConfigMap: json: cannot unmarshal number into Go struct field ConfigMap.data of type string',
+    );
   });
 
   it('validates labels and the 256 KiB total size of annotations', async () => {
@@ -185,7 +206,8 @@ describe('unknown and duplicate fields (fieldValidation)', () => {
     expect(s).toMatchObject({
       code: 400,
       reason: 'BadRequest',
-      message: 'ConfigMap in version "v1" cannot be handled as a ConfigMap: strict decoding error: unknown field "metadata.bogus", unknown field "extra", duplicate field "metadata.name"',
+      message:
+        'ConfigMap in version "v1" cannot be handled as a ConfigMap: strict decoding error: unknown field "metadata.bogus", unknown field "extra", duplicate field "metadata.name"',
     });
     expect((await cms().list({ namespace: 'default' })).items).toHaveLength(0);
   });
@@ -201,10 +223,10 @@ describe('unknown and duplicate fields (fieldValidation)', () => {
     const warnings: string[] = [];
     await cluster.client
       .resource({ version: 'v1', resource: 'pods' })
-      .create(
-        { metadata: { name: 'p' }, spec: { containers: [{ name: 'c', image: 'i', nope: true }], overhead: {} }, junk: 1 } as never,
-        { onWarning: (w) => warnings.push(...w), dryRun: true },
-      )
+      .create({ metadata: { name: 'p' }, spec: { containers: [{ name: 'c', image: 'i', nope: true }], overhead: {} }, junk: 1 } as never, {
+        onWarning: (w) => warnings.push(...w),
+        dryRun: true,
+      })
       .catch(() => undefined);
     expect(warnings).toContain('unknown field "spec.containers[0].nope"');
   });
@@ -243,6 +265,8 @@ describe('request options', () => {
 
   it('rejects an unknown fieldValidation value', async () => {
     const s = await statusOf(() => cms().create({ metadata: { name: 'a' } }, { fieldValidation: 'Loose' }));
-    expect(s.message).toBe('CreateOptions.meta.k8s.io "" is invalid: fieldValidation: Unsupported value: "Loose": supported values: "", "Ignore", "Strict", "Warn"');
+    expect(s.message).toBe(
+      'CreateOptions.meta.k8s.io "" is invalid: fieldValidation: Unsupported value: "Loose": supported values: "", "Ignore", "Strict", "Warn"',
+    );
   });
 });

@@ -10,7 +10,13 @@ describe('delete', () => {
   it('removes an object at once and answers a Success Status for kinds that do not return the object', async () => {
     const a = await cms().create({ metadata: { name: 'a' } });
     const res = await cms().delete('a');
-    expect(res).toEqual({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', details: { name: 'a', kind: 'configmaps', uid: a.metadata!.uid } });
+    expect(res).toEqual({
+      kind: 'Status',
+      apiVersion: 'v1',
+      metadata: {},
+      status: 'Success',
+      details: { name: 'a', kind: 'configmaps', uid: a.metadata!.uid },
+    });
     expect((await statusOf(() => cms().get('a'))).code).toBe(404);
   });
 
@@ -78,7 +84,8 @@ describe('delete', () => {
     const both = await statusOf(() => cms().delete('a', { propagationPolicy: 'Orphan', orphanDependents: true }));
     expect(both).toMatchObject({
       code: 422,
-      message: 'DeleteOptions.meta.k8s.io "" is invalid: propagationPolicy: Invalid value: "Orphan": orphanDependents and deletionPropagation cannot be both set',
+      message:
+        'DeleteOptions.meta.k8s.io "" is invalid: propagationPolicy: Invalid value: "Orphan": orphanDependents and deletionPropagation cannot be both set',
     });
     const bad = await statusOf(() => cms().delete('a', { propagationPolicy: 'Sideways' }));
     expect(bad.message).toBe(

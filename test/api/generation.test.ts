@@ -19,7 +19,14 @@ const schema = z.object({
 /** A kind declared without a policy: custom resources' behaviour. */
 const Gadget = defineKind({ group: 'example.com', kind: 'Gadget', plural: 'gadgets', scope: 'Namespaced', versions: [{ name: 'v1', storage: true, schema }] });
 /** The same with a status subresource. */
-const Widget = defineKind({ group: 'example.com', kind: 'Widget', plural: 'widgets', scope: 'Namespaced', statusSubresource: true, versions: [{ name: 'v1', storage: true, schema }] });
+const Widget = defineKind({
+  group: 'example.com',
+  kind: 'Widget',
+  plural: 'widgets',
+  scope: 'Namespaced',
+  statusSubresource: true,
+  versions: [{ name: 'v1', storage: true, schema }],
+});
 /** A kind whose generation counts only changes of `spec.size`. */
 const Sizer = defineKind({
   group: 'example.com',

@@ -47,9 +47,19 @@ describe('hostile input', () => {
       fc.asyncProperty(
         fc.constantFrom(...RESOURCES),
         fc.constantFrom('create', 'update', 'delete', 'get'),
-        fc.oneof(fc.anything(), fc.record({ metadata: fc.record({ name: hostileString, labels: fc.dictionary(hostileString, hostileString) }, { requiredKeys: [] }), spec: fc.anything() }, { requiredKeys: [] })),
+        fc.oneof(
+          fc.anything(),
+          fc.record(
+            { metadata: fc.record({ name: hostileString, labels: fc.dictionary(hostileString, hostileString) }, { requiredKeys: [] }), spec: fc.anything() },
+            { requiredKeys: [] },
+          ),
+        ),
         hostileString,
-        fc.record({ dryRun: fc.option(fc.array(hostileString, { maxLength: 2 }), { nil: undefined }), fieldManager: fc.option(hostileString, { nil: undefined }), fieldValidation: fc.option(hostileString, { nil: undefined }) }),
+        fc.record({
+          dryRun: fc.option(fc.array(hostileString, { maxLength: 2 }), { nil: undefined }),
+          fieldManager: fc.option(hostileString, { nil: undefined }),
+          fieldValidation: fc.option(hostileString, { nil: undefined }),
+        }),
         async (resource, verb, body, name, writeOptions) => {
           const code = await codeOf({
             verb: verb as ApiRequest['verb'],

@@ -61,7 +61,10 @@ describe('list pages', () => {
     const cases: [string, string][] = [
       ['!!!', 'invalid continue token: continue key is not valid: illegal base64 data at input byte 0'],
       [forge({ v: 'other/v1', rv: 1, start: 'a' }), 'invalid continue token: continue key is not valid: server does not recognize this encoded version'],
-      [forge({ v: 'meta.k8s.io/v1', rv: 0, start: 'a' }), 'invalid continue token: continue key is not valid: incorrect encoded start resourceVersion (version meta.k8s.io/v1)'],
+      [
+        forge({ v: 'meta.k8s.io/v1', rv: 0, start: 'a' }),
+        'invalid continue token: continue key is not valid: incorrect encoded start resourceVersion (version meta.k8s.io/v1)',
+      ],
       [forge({ v: 'meta.k8s.io/v1', rv: 5, start: '' }), 'invalid continue token: continue key is not valid: encoded start key empty (version meta.k8s.io/v1)'],
       [forge({ v: 'meta.k8s.io/v1', rv: 5, start: '../x' }), 'invalid continue token: continue key is not valid: ../x'],
     ];
@@ -133,7 +136,10 @@ describe('list resourceVersion', () => {
   it('rejects invalid combinations as ValidateListOptions does (422 on ListOptions.meta.k8s.io)', async () => {
     await seed(['a']);
     const cases: [Record<string, unknown>, string][] = [
-      [{ resourceVersionMatch: 'Exact' }, 'ListOptions.meta.k8s.io "" is invalid: resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden unless resourceVersion is provided'],
+      [
+        { resourceVersionMatch: 'Exact' },
+        'ListOptions.meta.k8s.io "" is invalid: resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden unless resourceVersion is provided',
+      ],
       [
         { resourceVersion: '0', resourceVersionMatch: 'Exact' },
         'ListOptions.meta.k8s.io "" is invalid: resourceVersionMatch: Forbidden: resourceVersionMatch "exact" is forbidden for resourceVersion "0"',
@@ -150,9 +156,21 @@ describe('list resourceVersion', () => {
     for (const [options, message] of cases) {
       expect(await statusOf(() => cms().list({ namespace: 'default', ...options }))).toMatchObject({ code: 422, reason: 'Invalid', message });
     }
-    const initial = await statusOf(() => cluster.request({ verb: 'list', resource: { group: '', version: 'v1', resource: 'configmaps' }, listOptions: { sendInitialEvents: true }, user: { username: 'x', groups: [] } }));
-    expect(initial).toMatchObject({ code: 422, message: 'ListOptions.meta.k8s.io "" is invalid: sendInitialEvents: Forbidden: sendInitialEvents is forbidden for list' });
-    expect(initial.details?.causes).toEqual([{ reason: 'FieldValueForbidden', field: 'sendInitialEvents', message: 'Forbidden: sendInitialEvents is forbidden for list' }]);
+    const initial = await statusOf(() =>
+      cluster.request({
+        verb: 'list',
+        resource: { group: '', version: 'v1', resource: 'configmaps' },
+        listOptions: { sendInitialEvents: true },
+        user: { username: 'x', groups: [] },
+      }),
+    );
+    expect(initial).toMatchObject({
+      code: 422,
+      message: 'ListOptions.meta.k8s.io "" is invalid: sendInitialEvents: Forbidden: sendInitialEvents is forbidden for list',
+    });
+    expect(initial.details?.causes).toEqual([
+      { reason: 'FieldValueForbidden', field: 'sendInitialEvents', message: 'Forbidden: sendInitialEvents is forbidden for list' },
+    ]);
   });
 
   it('answers 400 for garbage resourceVersions and non-integer limits, and treats negative or huge limits as Kubernetes does', async () => {
@@ -164,7 +182,7 @@ describe('list resourceVersion', () => {
     }
     expect((await statusOf(() => cms().get('a', { resourceVersion: 'abc' }))).message).toBe(
       'invalid resource version: resourceVersion: Invalid value: "abc": strconv.ParseUint: parsing "abc": invalid syntax',
-   );
+    );
     expect((await statusOf(() => cms().list({ namespace: 'default', limit: 1.5 }))).code).toBe(400);
     expect((await statusOf(() => cms().list({ namespace: 'default', limit: Number.NaN }))).code).toBe(400);
     expect(names(await cms().list({ namespace: 'default', limit: -5 }))).toEqual(['a', 'b']);

@@ -26,7 +26,10 @@ describe('patch: JSON patch (RFC 6902)', () => {
   it('answers a failing test or a bad path with 422 and applies nothing', async () => {
     await cms().create({ metadata: { name: 'a' }, data: { x: '1' } });
     for (const patch of [
-      [{ op: 'add', path: '/data/y', value: '2' }, { op: 'test', path: '/data/x', value: 'nope' }],
+      [
+        { op: 'add', path: '/data/y', value: '2' },
+        { op: 'test', path: '/data/x', value: 'nope' },
+      ],
       [{ op: 'remove', path: '/data/missing' }],
     ]) {
       const s = await statusOf(() => cms().patch('a', patch, { type: 'json' }));
@@ -60,7 +63,15 @@ describe('patch: merge patch (RFC 7386)', () => {
 });
 
 describe('patch: strategic merge patch', () => {
-  const pod = { metadata: { name: 'p' }, spec: { containers: [{ name: 'a', image: 'a:1', env: [{ name: 'X', value: '1' }] }, { name: 'b', image: 'b:1' }] } };
+  const pod = {
+    metadata: { name: 'p' },
+    spec: {
+      containers: [
+        { name: 'a', image: 'a:1', env: [{ name: 'X', value: '1' }] },
+        { name: 'b', image: 'b:1' },
+      ],
+    },
+  };
 
   it('merges containers by name and env by name, as Kubernetes does', async () => {
     await pods().create(pod);
@@ -97,7 +108,13 @@ describe('patch: strategic merge patch', () => {
       plural: 'things',
       scope: 'Namespaced',
       strategicMergePatch: false,
-      versions: [{ name: 'v1', storage: true, schema: z.object({ apiVersion: z.string().optional(), kind: z.string().optional(), metadata: ObjectMetaSchema.optional() }) }],
+      versions: [
+        {
+          name: 'v1',
+          storage: true,
+          schema: z.object({ apiVersion: z.string().optional(), kind: z.string().optional(), metadata: ObjectMetaSchema.optional() }),
+        },
+      ],
     });
     const c = await testCluster({ kinds: [Thing] });
     await c.client.resource(Thing).create({ metadata: { name: 't' } });
@@ -131,7 +148,10 @@ describe('patch semantics', () => {
     await cms().patch('a', { bogus: 1 }, { type: 'merge', onWarning: (w) => warnings.push(...w) });
     expect(warnings).toEqual(['unknown field "bogus"']);
     const strict = await statusOf(() => cms().patch('a', { bogus: 1 }, { type: 'merge', fieldValidation: 'Strict' }));
-    expect(strict).toMatchObject({ code: 400, message: 'ConfigMap in version "v1" cannot be handled as a ConfigMap: strict decoding error: unknown field "bogus"' });
+    expect(strict).toMatchObject({
+      code: 400,
+      message: 'ConfigMap in version "v1" cannot be handled as a ConfigMap: strict decoding error: unknown field "bogus"',
+    });
   });
 
   it('changes only status through /status', async () => {

@@ -48,7 +48,16 @@ describe('GET /scale', () => {
 
   it('does not serve create or delete', async () => {
     await sts().create(web());
-    const status = await statusOf(() => cluster.request({ verb: 'delete', resource: { group: 'apps', version: 'v1', resource: 'statefulsets' }, subresource: 'scale', namespace: 'default', name: 'web', user: { username: 'admin', groups: ['system:masters'] } }));
+    const status = await statusOf(() =>
+      cluster.request({
+        verb: 'delete',
+        resource: { group: 'apps', version: 'v1', resource: 'statefulsets' },
+        subresource: 'scale',
+        namespace: 'default',
+        name: 'web',
+        user: { username: 'admin', groups: ['system:masters'] },
+      }),
+    );
     expect(status.code).toBe(405);
   });
 });
@@ -82,7 +91,8 @@ describe('PUT /scale', () => {
     expect(status).toMatchObject({
       code: 409,
       reason: 'Conflict',
-      message: 'Operation cannot be fulfilled on statefulsets.apps "web": the object has been modified; please apply your changes to the latest version and try again',
+      message:
+        'Operation cannot be fulfilled on statefulsets.apps "web": the object has been modified; please apply your changes to the latest version and try again',
     });
   });
 
@@ -90,7 +100,9 @@ describe('PUT /scale', () => {
     await sts().create(web());
     const status = await statusOf(() => sts().updateScale({ metadata: { name: 'web', uid: 'other' }, spec: { replicas: 2 } }));
     expect(status.code).toBe(409);
-    expect(status.message).toMatch(/^Operation cannot be fulfilled on statefulsets\/scale\.apps "web": Precondition failed: UID in precondition: other, UID in object meta: /);
+    expect(status.message).toMatch(
+      /^Operation cannot be fulfilled on statefulsets\/scale\.apps "web": Precondition failed: UID in precondition: other, UID in object meta: /,
+    );
   });
 
   it('rejects negative replicas on the Scale', async () => {
@@ -100,13 +112,28 @@ describe('PUT /scale', () => {
       code: 422,
       reason: 'Invalid',
       message: 'Scale.autoscaling "web" is invalid: spec.replicas: Invalid value: -1: must be greater than or equal to 0',
-      details: { name: 'web', group: 'autoscaling', kind: 'Scale', causes: [{ reason: 'FieldValueInvalid', message: 'Invalid value: -1: must be greater than or equal to 0', field: 'spec.replicas' }] },
+      details: {
+        name: 'web',
+        group: 'autoscaling',
+        kind: 'Scale',
+        causes: [{ reason: 'FieldValueInvalid', message: 'Invalid value: -1: must be greater than or equal to 0', field: 'spec.replicas' }],
+      },
     });
   });
 
   it('checks the name against the URL', async () => {
     await sts().create(web());
-    const status = await statusOf(() => cluster.request({ verb: 'update', resource: { group: 'apps', version: 'v1', resource: 'statefulsets' }, subresource: 'scale', namespace: 'default', name: 'web', body: { metadata: { name: 'other' } }, user: { username: 'admin', groups: ['system:masters'] } }));
+    const status = await statusOf(() =>
+      cluster.request({
+        verb: 'update',
+        resource: { group: 'apps', version: 'v1', resource: 'statefulsets' },
+        subresource: 'scale',
+        namespace: 'default',
+        name: 'web',
+        body: { metadata: { name: 'other' } },
+        user: { username: 'admin', groups: ['system:masters'] },
+      }),
+    );
     expect(status).toMatchObject({ code: 400, message: 'the name of the object (other) does not match the name on the URL (web)' });
   });
 
@@ -197,7 +224,9 @@ describe('/scale over HTTP', () => {
   });
 
   it('is listed in aggregated discovery with its response kind', async () => {
-    const res = await cluster.fetch(new Request('http://memkube/apis', { headers: { accept: 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList' } }));
+    const res = await cluster.fetch(
+      new Request('http://memkube/apis', { headers: { accept: 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList' } }),
+    );
     const body = (await res.json()) as { items: { metadata: { name: string }; versions: { resources: { resource: string; subresources?: unknown[] }[] }[] }[] };
     const apps = body.items.find((g) => g.metadata.name === 'apps')!;
     const resource = apps.versions[0]!.resources.find((r) => r.resource === 'statefulsets')!;
@@ -210,7 +239,9 @@ describe('/scale over HTTP', () => {
   it('GET and PATCH /scale answer a Scale', async () => {
     await sts().create(web());
     const url = 'http://memkube/apis/apps/v1/namespaces/default/statefulsets/web/scale';
-    const patched = await cluster.fetch(new Request(url, { method: 'PATCH', headers: { 'content-type': 'application/merge-patch+json' }, body: JSON.stringify({ spec: { replicas: 3 } }) }));
+    const patched = await cluster.fetch(
+      new Request(url, { method: 'PATCH', headers: { 'content-type': 'application/merge-patch+json' }, body: JSON.stringify({ spec: { replicas: 3 } }) }),
+    );
     expect(patched.status).toBe(200);
     expect(await patched.json()).toMatchObject({ kind: 'Scale', apiVersion: 'autoscaling/v1', spec: { replicas: 3 } });
     const got = await cluster.fetch(new Request(url));

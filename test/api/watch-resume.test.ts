@@ -91,11 +91,12 @@ const command: fc.Arbitrary<Command> = fc.oneof(
   { weight: 1, arbitrary: fc.record({ op: fc.constant('tick' as const), ms: fc.integer({ min: 0, max: 250 }) }) },
 );
 /** `undefined` (no such filter) three times in four. */
-const mostlyNone = <T>(a: fc.Arbitrary<T>): fc.Arbitrary<T | undefined> => fc.oneof({ weight: 3, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: a });
-const resume: fc.Arbitrary<Resume> = fc.oneof(
-  fc.record({ at: fc.constantFrom('one' as const, 'start' as const, 'head' as const) }),
-  { weight: 3, arbitrary: fc.record({ at: fc.constant('write' as const), index: fc.nat() }) },
-);
+const mostlyNone = <T>(a: fc.Arbitrary<T>): fc.Arbitrary<T | undefined> =>
+  fc.oneof({ weight: 3, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: a });
+const resume: fc.Arbitrary<Resume> = fc.oneof(fc.record({ at: fc.constantFrom('one' as const, 'start' as const, 'head' as const) }), {
+  weight: 3,
+  arbitrary: fc.record({ at: fc.constant('write' as const), index: fc.nat() }),
+});
 const watchSpec: fc.Arbitrary<WatchSpec> = fc.record({
   kind: fc.integer({ min: 0, max: KINDS.length - 1 }),
   ns: fc.option(fc.integer({ min: 0, max: NAMESPACES.length - 1 }), { nil: undefined }),
@@ -268,11 +269,20 @@ describe('watch from a resourceVersion (property)', () => {
   it('replays histories far longer than the watch buffer', async () => {
     // Deterministic and long: 60 writes, then watches of every shape from before the first one.
     const commands: Command[] = [];
-    for (let i = 0; i < 60; i++) commands.push({ op: 'write', kind: i % 2, ns: (i >> 1) % 2, name: (i >> 2) % 3, team: i % 3 === 0 ? 'a' : i % 3 === 1 ? 'b' : undefined, remove: i % 7 === 6 });
+    for (let i = 0; i < 60; i++)
+      commands.push({
+        op: 'write',
+        kind: i % 2,
+        ns: (i >> 1) % 2,
+        name: (i >> 2) % 3,
+        team: i % 3 === 0 ? 'a' : i % 3 === 1 ? 'b' : undefined,
+        remove: i % 7 === 6,
+      });
     const specs: WatchSpec[] = [];
     for (let kind = 0; kind < KINDS.length; kind++)
       for (const ns of [undefined, 0, 1])
-        for (const name of [undefined, 1]) for (let selector = 0; selector < SELECTORS.length; selector++) specs.push({ kind, ns, name, selector, resume: { at: 'start' } });
+        for (const name of [undefined, 1])
+          for (let selector = 0; selector < SELECTORS.length; selector++) specs.push({ kind, ns, name, selector, resume: { at: 'start' } });
     await check(commands, false, specs, [{ op: 'write', kind: 0, ns: 0, name: 0, team: 'a', remove: false }]);
   });
 });

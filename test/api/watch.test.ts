@@ -28,7 +28,10 @@ async function drain<T>(stream: WatchStream<T>): Promise<WatchEvent<T>[]> {
 }
 
 const summary = (events: WatchEvent<unknown>[]) =>
-  events.map((e) => `${e.type} ${(e.object as { metadata?: { name?: string } }).metadata?.name ?? (e.object as { metadata?: { resourceVersion?: string } }).metadata?.resourceVersion}`);
+  events.map(
+    (e) =>
+      `${e.type} ${(e.object as { metadata?: { name?: string } }).metadata?.name ?? (e.object as { metadata?: { resourceVersion?: string } }).metadata?.resourceVersion}`,
+  );
 
 describe('watch start points', () => {
   it('unset and 0: synthetic ADDED for current objects, then changes; objects carry apiVersion and kind', async () => {
@@ -103,22 +106,36 @@ describe('watch start points', () => {
     const it = w2[Symbol.asyncIterator]();
     let e = await it.next();
     while (e.value?.type !== 'BOOKMARK') e = await it.next();
-    expect((e.value.object as { metadata: { annotations: Record<string, string> } }).metadata.annotations).toEqual({ 'example.com/initial-events-end': 'true' });
+    expect((e.value.object as { metadata: { annotations: Record<string, string> } }).metadata.annotations).toEqual({
+      'example.com/initial-events-end': 'true',
+    });
     w2.close();
     await other.close();
   });
 
   it('rejects invalid option combinations as Kubernetes does', async () => {
     const cases: [Record<string, unknown>, number, string][] = [
-      [{ sendInitialEvents: true }, 422, 'ListOptions.meta.k8s.io "" is invalid: resourceVersionMatch: Forbidden: sendInitialEvents requires setting resourceVersionMatch to NotOlderThan'],
-      [{ resourceVersionMatch: 'NotOlderThan' }, 422, 'ListOptions.meta.k8s.io "" is invalid: resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided'],
+      [
+        { sendInitialEvents: true },
+        422,
+        'ListOptions.meta.k8s.io "" is invalid: resourceVersionMatch: Forbidden: sendInitialEvents requires setting resourceVersionMatch to NotOlderThan',
+      ],
+      [
+        { resourceVersionMatch: 'NotOlderThan' },
+        422,
+        'ListOptions.meta.k8s.io "" is invalid: resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided',
+      ],
       [
         { sendInitialEvents: true, resourceVersionMatch: 'Exact' },
         422,
         'ListOptions.meta.k8s.io "" is invalid: [resourceVersionMatch: Forbidden: sendInitialEvents requires setting resourceVersionMatch to NotOlderThan, resourceVersionMatch: Unsupported value: "Exact": supported values: "NotOlderThan"]',
       ],
       [{ continue: 'abc' }, 400, 'a continue token is not allowed for watch: continue is only supported on list'],
-      [{ resourceVersion: 'garbage' }, 400, 'invalid resource version: resourceVersion: Invalid value: "garbage": strconv.ParseUint: parsing "garbage": invalid syntax'],
+      [
+        { resourceVersion: 'garbage' },
+        400,
+        'invalid resource version: resourceVersion: Invalid value: "garbage": strconv.ParseUint: parsing "garbage": invalid syntax',
+      ],
       [{ labelSelector: 'a in (' }, 400, ''],
       [{ shardSelector: 'shardRange(x)' }, 400, ''],
     ];
@@ -158,11 +175,12 @@ describe('watch filtering', () => {
     await cms().create({ metadata: { name: 'y' } });
     await cms().create({ metadata: { name: 'x' } }, { namespace: 'other' });
     expect(summary(await drain(ns))).toEqual(['ADDED x', 'ADDED y']);
-    expect((await drain(all)).map((e) => `${(e.object as { metadata: { namespace: string; name: string } }).metadata.namespace}/${(e.object as { metadata: { name: string } }).metadata.name}`)).toEqual([
-      'default/x',
-      'default/y',
-      'other/x',
-    ]);
+    expect(
+      (await drain(all)).map(
+        (e) =>
+          `${(e.object as { metadata: { namespace: string; name: string } }).metadata.namespace}/${(e.object as { metadata: { name: string } }).metadata.name}`,
+      ),
+    ).toEqual(['default/x', 'default/y', 'other/x']);
     expect(summary(await drain(one))).toEqual(['ADDED x']);
     for (const w of [ns, all, one]) w.close();
     expect(cluster.activeWatchers).toBe(0);
@@ -195,7 +213,10 @@ describe('watch lifetime', () => {
     cluster.clock.advance(1);
     const events = await drain(w);
     expect(events).toHaveLength(1);
-    expect(events[0]).toEqual({ type: 'BOOKMARK', object: { kind: 'ConfigMap', apiVersion: 'v1', metadata: { resourceVersion: expect.stringMatching(/^\d+$/) } } });
+    expect(events[0]).toEqual({
+      type: 'BOOKMARK',
+      object: { kind: 'ConfigMap', apiVersion: 'v1', metadata: { resourceVersion: expect.stringMatching(/^\d+$/) } },
+    });
     cluster.clock.advance(60_000);
     expect((await drain(w)).map((e) => e.type)).toEqual(['BOOKMARK']);
     expect(await drain(plain)).toEqual([]);
@@ -383,7 +404,8 @@ describe('watch from an older resourceVersion', () => {
         storage.gate = new Promise<void>((r) => (open = r));
         const pending = res.watch({ namespace: 'default', resourceVersion: a.metadata!.resourceVersion });
         const written: string[] = [];
-        for (let i = 0; i < writes; i++) written.push((await res.patch('a', { data: { n: `live-${writes}-${i}` } }, { type: 'merge' })).metadata!.resourceVersion!);
+        for (let i = 0; i < writes; i++)
+          written.push((await res.patch('a', { data: { n: `live-${writes}-${i}` } }, { type: 'merge' })).metadata!.resourceVersion!);
         open();
         return { w: await pending, written };
       };

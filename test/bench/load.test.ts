@@ -121,8 +121,26 @@ describe('bench/load.ts command line', () => {
   });
 
   it('parses flags, with GET by default and POST when a body is given', () => {
-    const get = parseLoadArgs(['--url', 'http://127.0.0.1:1', '--path', '/version', '--concurrency', '16', '--duration', '5s', '--header', 'Authorization: Bearer t']);
-    expect(get.options).toMatchObject({ url: 'http://127.0.0.1:1', path: '/version', method: 'GET', concurrency: 16, durationMs: 5000, headers: { Authorization: 'Bearer t' } });
+    const get = parseLoadArgs([
+      '--url',
+      'http://127.0.0.1:1',
+      '--path',
+      '/version',
+      '--concurrency',
+      '16',
+      '--duration',
+      '5s',
+      '--header',
+      'Authorization: Bearer t',
+    ]);
+    expect(get.options).toMatchObject({
+      url: 'http://127.0.0.1:1',
+      path: '/version',
+      method: 'GET',
+      concurrency: 16,
+      durationMs: 5000,
+      headers: { Authorization: 'Bearer t' },
+    });
     const post = parseLoadArgs(['--url', 'http://127.0.0.1:1', '--body', '{}', '--json']);
     expect(post.options.method).toBe('POST');
     expect(post.json).toBe(true);
@@ -131,12 +149,15 @@ describe('bench/load.ts command line', () => {
     expect(() => parseLoadArgs(['--url', 'http://x', '--concurrency', '0'])).toThrow(/positive whole number/);
     expect(() => parseLoadArgs(['--url', 'http://x', '--bogus'])).toThrow(/unknown flag/);
     expect(() => parseLoadArgs(['--url', 'http://x', '--create-configmaps', '--body', '{}'])).toThrow(/makes its own bodies/);
-    for (const flag of ['--url', '--path', '--method', '--create-configmaps', '--concurrency', '--duration', '--requests', '--json']) expect(LOAD_USAGE).toContain(flag);
+    for (const flag of ['--url', '--path', '--method', '--create-configmaps', '--concurrency', '--duration', '--requests', '--json'])
+      expect(LOAD_USAGE).toContain(flag);
   });
 
   it('runs as a command and prints JSON', async () => {
     const { url, seen } = await tinyServer();
-    const child = spawn(process.execPath, ['--import', 'tsx', 'bench/load.ts', '--url', url, '--requests', '25', '--concurrency', '5', '--json'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', 'bench/load.ts', '--url', url, '--requests', '25', '--concurrency', '5', '--json'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
     const code = await new Promise((resolve) => child.on('exit', resolve));

@@ -5,7 +5,9 @@ import { hasRawTexts, rawTextOf, writtenText } from '../../src/util/json-raw.js'
 
 describe('parseJson', () => {
   it('reports duplicate keys with Kubernetes field paths; the last value wins', () => {
-    const r = parseJson('{"metadata":{"name":"a","name":"b","labels":{"x":"1","x":"2"}},"spec":{"containers":[{"name":"c"},{"name":"d","image":"i","image":"j"}]},"kind":"Pod","kind":"Pod"}');
+    const r = parseJson(
+      '{"metadata":{"name":"a","name":"b","labels":{"x":"1","x":"2"}},"spec":{"containers":[{"name":"c"},{"name":"d","image":"i","image":"j"}]},"kind":"Pod","kind":"Pod"}',
+    );
     expect(r.duplicateFields).toEqual(['metadata.name', 'metadata.labels.x', 'spec.containers[1].image', 'kind']);
     expect((r.value as { metadata: { name: string } }).metadata.name).toBe('b');
   });

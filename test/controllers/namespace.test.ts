@@ -42,13 +42,21 @@ describe('namespaces', () => {
       code: 403,
       reason: 'Forbidden',
       message: 'configmaps "late" is forbidden: unable to create new content in namespace team because it is being terminated',
-      details: { name: 'late', kind: 'configmaps', causes: [{ reason: 'NamespaceTerminating', message: 'namespace team is being terminated', field: 'metadata.namespace' }] },
+      details: {
+        name: 'late',
+        kind: 'configmaps',
+        causes: [{ reason: 'NamespaceTerminating', message: 'namespace team is being terminated', field: 'metadata.namespace' }],
+      },
     });
 
     await cluster.settle();
     const waiting = await namespaces().get('team');
     const remaining = waiting.status?.conditions?.find((c) => c.type === 'NamespaceContentRemaining');
-    expect(remaining).toMatchObject({ status: 'True', reason: 'SomeResourcesRemain', message: 'Some resources are remaining: configmaps has 1 resource instances' });
+    expect(remaining).toMatchObject({
+      status: 'True',
+      reason: 'SomeResourcesRemain',
+      message: 'Some resources are remaining: configmaps has 1 resource instances',
+    });
     expect((await cms.list({ namespace: 'team' })).items.map((c) => c.metadata?.name)).toEqual(['held']);
 
     const held = await cms.get('held', { namespace: 'team' });

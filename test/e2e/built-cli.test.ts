@@ -19,7 +19,11 @@ const BUILT = existsSync('dist/cli/memkube.cjs') && existsSync(BUILT_CLI);
 describe.skipIf(!existsSync(KUBECTL) || !BUILT)('the built memkube command (npm run build) with kubectl 1.33', () => {
   let dir: string;
   let server: ServeProcess | undefined;
-  const { kubectl, ok } = kubectlRunner(KUBECTL, () => join(dir, 'kubeconfig'), () => dir);
+  const { kubectl, ok } = kubectlRunner(
+    KUBECTL,
+    () => join(dir, 'kubeconfig'),
+    () => dir,
+  );
 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'memkube-built-'));

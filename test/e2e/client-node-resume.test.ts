@@ -56,7 +56,8 @@ async function record(path: string, resourceVersion: string) {
   const controller = await new Watch(kc).watch(
     path,
     { resourceVersion },
-    (type, obj: V1ConfigMap & { code?: number; message?: string }) => events.push(type === 'ERROR' ? { type, code: obj.code, message: obj.message } : { type, rv: obj.metadata?.resourceVersion }),
+    (type, obj: V1ConfigMap & { code?: number; message?: string }) =>
+      events.push(type === 'ERROR' ? { type, code: obj.code, message: obj.message } : { type, rv: obj.metadata?.resourceVersion }),
     (err) => (ended = err ?? null),
   );
   return { events, ended: () => ended, stop: () => controller.abort() };
@@ -80,7 +81,9 @@ describe('client-node from a stale resourceVersion', () => {
     const last = await cluster.client.resource(ConfigMapKind).patch('c', { data: { n: 'after' } }, { namespace: 'stale', type: 'merge' });
     const expired = await record('/api/v1/namespaces/stale/configmaps', created.metadata!.resourceVersion!);
     await eventually(() => expect(expired.ended()).toBe(null));
-    expect(expired.events).toEqual([{ type: 'ERROR', code: 410, message: `too old resource version: ${created.metadata!.resourceVersion} (${Number(last.metadata!.resourceVersion) - 1})` }]);
+    expect(expired.events).toEqual([
+      { type: 'ERROR', code: 410, message: `too old resource version: ${created.metadata!.resourceVersion} (${Number(last.metadata!.resourceVersion) - 1})` },
+    ]);
   }, 60_000);
 
   it('an informer whose list answered a revision 1,100 changes back catches up from the replay, without listing again', async () => {

@@ -140,7 +140,11 @@ describe('@kubernetes/client-node against memkube serve', () => {
     });
     expect(created.note).toBe('scaled to 3');
     const asCore = await core.readNamespacedEvent({ name: 'scaled.1', namespace });
-    expect(asCore).toMatchObject({ message: 'scaled to 3', reportingComponent: 'example.com/controller', involvedObject: { kind: 'StatefulSet', name: 'web' } });
+    expect(asCore).toMatchObject({
+      message: 'scaled to 3',
+      reportingComponent: 'example.com/controller',
+      involvedObject: { kind: 'StatefulSet', name: 'web' },
+    });
     expect(asCore.metadata?.resourceVersion).toBe(created.metadata?.resourceVersion);
     const bad = await statusOf(events.createNamespacedEvent({ namespace, body: { metadata: { name: 'bad' }, eventTime: new Date('2026-01-01T00:00:00Z') } }));
     expect(bad.code).toBe(422);
@@ -179,7 +183,14 @@ describe('@kubernetes/client-node against memkube serve', () => {
       PatchStrategy.ServerSideApply,
     );
     expect((made as V1ConfigMap).metadata?.uid).toBeTruthy();
-    const merged = await objects.patch({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'applied-new', namespace }, data: { y: '2' } }, undefined, undefined, undefined, undefined, PatchStrategy.MergePatch);
+    const merged = await objects.patch(
+      { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'applied-new', namespace }, data: { y: '2' } },
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+      PatchStrategy.MergePatch,
+    );
     expect((merged as V1ConfigMap).data).toEqual({ x: '1', y: '2' });
     await objects.delete({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'applied-new', namespace } });
     await core.deleteNamespacedConfigMap({ name: 'patched', namespace });
@@ -332,7 +343,10 @@ describe('@kubernetes/client-node against memkube serve', () => {
     await informer.start();
     try {
       const label = (app: string) =>
-        core.patchNamespacedConfigMap({ name: 'sel', namespace, body: { metadata: { labels: { app } } } }, setHeaderOptions('Content-Type', PatchStrategy.MergePatch));
+        core.patchNamespacedConfigMap(
+          { name: 'sel', namespace, body: { metadata: { labels: { app } } } },
+          setHeaderOptions('Content-Type', PatchStrategy.MergePatch),
+        );
       await core.createNamespacedConfigMap({ namespace, body: cm('sel', {}, { app: 'in' }) });
       await label('out');
       await label('in');
@@ -407,7 +421,13 @@ describe('@kubernetes/client-node informer relists after 410 Gone', () => {
     expect(events).toEqual([
       {
         type: 'ERROR',
-        object: expect.objectContaining({ kind: 'Status', status: 'Failure', reason: 'Expired', code: 410, message: expect.stringMatching(/^too old resource version: \d+ \(\d+\)$/) }),
+        object: expect.objectContaining({
+          kind: 'Status',
+          status: 'Failure',
+          reason: 'Expired',
+          code: 410,
+          message: expect.stringMatching(/^too old resource version: \d+ \(\d+\)$/),
+        }),
       },
     ]);
 

@@ -18,7 +18,11 @@ describe.skipIf(!existsSync(KUBECTL))('kubectl 1.33 generators (protobuf bodies)
   let dir: string;
   let server: ServeProcess | undefined;
 
-  const { ok } = kubectlRunner(KUBECTL, () => join(dir, 'kubeconfig'), () => dir);
+  const { ok } = kubectlRunner(
+    KUBECTL,
+    () => join(dir, 'kubeconfig'),
+    () => dir,
+  );
 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'memkube-e2e-gen-'));
@@ -76,16 +80,7 @@ describe.skipIf(!existsSync(KUBECTL))('kubectl 1.33 generators (protobuf bodies)
       },
     },
     {
-      args: [
-        'run',
-        'busy',
-        '--image=busybox',
-        '--restart=Never',
-        '--',
-        'sh',
-        '-c',
-        'sleep 1',
-      ],
+      args: ['run', 'busy', '--image=busybox', '--restart=Never', '--', 'sh', '-c', 'sleep 1'],
       created: 'pod/busy created',
       get: ['pod', 'busy'],
       expected: { spec: { restartPolicy: 'Never', containers: [{ name: 'busy', image: 'busybox', args: ['sh', '-c', 'sleep 1'] }] } },
@@ -118,7 +113,9 @@ describe.skipIf(!existsSync(KUBECTL))('kubectl 1.33 generators (protobuf bodies)
   it.each(generators)('kubectl $args.0 $args.1 $args.2 (protobuf) reads back like the JSON manifest', async ({ args, created, get, expected }) => {
     expect(await ok('-n', 'gen', ...args)).toBe(`${created}\n`);
     const file = `${get.join('-')}.json`;
-    const dryRunArgs = args.includes('--') ? [...args.slice(0, args.indexOf('--')), '--dry-run=client', '-o', 'json', ...args.slice(args.indexOf('--'))] : [...args, '--dry-run=client', '-o', 'json'];
+    const dryRunArgs = args.includes('--')
+      ? [...args.slice(0, args.indexOf('--')), '--dry-run=client', '-o', 'json', ...args.slice(args.indexOf('--'))]
+      : [...args, '--dry-run=client', '-o', 'json'];
     await writeFile(join(dir, file), await ok('-n', 'manifest', ...dryRunArgs));
     expect(await ok('-n', 'manifest', 'create', '-f', file)).toBe(`${created}\n`);
     const gen = normalize(await ok('-n', 'gen', 'get', ...get, '-o', 'json'));

@@ -85,7 +85,11 @@ spec:
 describe.skipIf(!existsSync(KUBECTL))('kubectl 1.33 and the spec kinds', () => {
   let dir: string;
   let server: ServeProcess | undefined;
-  const { kubectl, ok } = kubectlRunner(KUBECTL, () => join(dir, 'kubeconfig'), () => dir);
+  const { kubectl, ok } = kubectlRunner(
+    KUBECTL,
+    () => join(dir, 'kubeconfig'),
+    () => dir,
+  );
 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'memkube-kinds-'));
@@ -118,8 +122,12 @@ describe.skipIf(!existsSync(KUBECTL))('kubectl 1.33 and the spec kinds', () => {
 
   it('creates an events.k8s.io Event and reads it as a core Event', async () => {
     expect(await ok('create', '-f', 'event.yaml')).toBe('event.events.k8s.io/web.1 created\n');
-    expect(await ok('get', 'events.v1.events.k8s.io', 'web.1', '-o', 'jsonpath={.note}|{.regarding.name}|{.reportingController}')).toBe('scaled to 3|web|example.com/controller');
-    expect(await ok('get', 'events.v1.', 'web.1', '-o', 'jsonpath={.apiVersion}|{.message}|{.involvedObject.name}|{.reportingComponent}')).toBe('v1|scaled to 3|web|example.com/controller');
+    expect(await ok('get', 'events.v1.events.k8s.io', 'web.1', '-o', 'jsonpath={.note}|{.regarding.name}|{.reportingController}')).toBe(
+      'scaled to 3|web|example.com/controller',
+    );
+    expect(await ok('get', 'events.v1.', 'web.1', '-o', 'jsonpath={.apiVersion}|{.message}|{.involvedObject.name}|{.reportingComponent}')).toBe(
+      'v1|scaled to 3|web|example.com/controller',
+    );
   });
 
   it('prints the strict events.k8s.io rules as kubectl prints a 422', async () => {
@@ -131,7 +139,9 @@ describe.skipIf(!existsSync(KUBECTL))('kubectl 1.33 and the spec kinds', () => {
 
   it('applies a CompositePodGroup and shows its defaults', async () => {
     expect(await ok('apply', '-f', 'cpg.yaml')).toBe('compositepodgroup.scheduling.k8s.io/training created\n');
-    expect(await ok('get', 'compositepodgroups', 'training', '-o', 'jsonpath={.spec.disruptionMode}|{.spec.preemptionPolicy}')).toBe('Single|PreemptLowerPriority');
+    expect(await ok('get', 'compositepodgroups', 'training', '-o', 'jsonpath={.spec.disruptionMode}|{.spec.preemptionPolicy}')).toBe(
+      'Single|PreemptLowerPriority',
+    );
     const r = await kubectl('patch', 'compositepodgroup', 'training', '--type=merge', '-p', '{"spec":{"disruptionMode":"All"}}');
     expect(r.code).not.toBe(0);
     expect(r.stderr).toContain('spec.disruptionMode: Invalid value: null: field is immutable');
@@ -140,20 +150,30 @@ describe.skipIf(!existsSync(KUBECTL))('kubectl 1.33 and the spec kinds', () => {
   it('applies a MutatingAdmissionPolicy at v1beta1 and reads it at every served version', async () => {
     expect(await ok('apply', '-f', 'map.yaml')).toBe('mutatingadmissionpolicy.admissionregistration.k8s.io/add-label created\n');
     for (const v of ['v1', 'v1beta1', 'v1alpha1']) {
-      const out = await ok('get', `mutatingadmissionpolicies.${v}.admissionregistration.k8s.io`, 'add-label', '-o', 'jsonpath={.apiVersion}|{.spec.failurePolicy}|{.spec.reinvocationPolicy}');
+      const out = await ok(
+        'get',
+        `mutatingadmissionpolicies.${v}.admissionregistration.k8s.io`,
+        'add-label',
+        '-o',
+        'jsonpath={.apiVersion}|{.spec.failurePolicy}|{.spec.reinvocationPolicy}',
+      );
       expect(out).toBe(`admissionregistration.k8s.io/${v}|Fail|Never`);
     }
     // Applying again patches the atomic resourceRules list (the server defaulted its scope, as
     // Kubernetes does, so kubectl sees a difference); the defaults come back and nothing is written.
     const rv = await ok('get', 'mutatingadmissionpolicies', 'add-label', '-o', 'jsonpath={.metadata.resourceVersion}');
     expect(await ok('apply', '-f', 'map.yaml')).toBe('mutatingadmissionpolicy.admissionregistration.k8s.io/add-label configured\n');
-    expect(await ok('get', 'mutatingadmissionpolicies', 'add-label', '-o', 'jsonpath={.metadata.resourceVersion}|{.spec.matchConstraints.resourceRules[0].scope}')).toBe(`${rv}|*`);
+    expect(
+      await ok('get', 'mutatingadmissionpolicies', 'add-label', '-o', 'jsonpath={.metadata.resourceVersion}|{.spec.matchConstraints.resourceRules[0].scope}'),
+    ).toBe(`${rv}|*`);
   });
 
   it('creates an EvictionRequest and a ResourcePoolStatusRequest with their defaults', async () => {
     expect(await ok('create', '-f', 'er.yaml')).toBe('evictionrequest.lifecycle.k8s.io/drain-web-0 created\n');
     expect(await ok('get', 'evictionrequests', 'drain-web-0', '-o', 'jsonpath={.spec.intent}|{.spec.target.pod.name}')).toBe('Eviction|web-0');
-    expect(await ok('patch', 'evictionrequest', 'drain-web-0', '--type=merge', '-p', '{"spec":{"intent":"Withdrawn"}}')).toBe('evictionrequest.lifecycle.k8s.io/drain-web-0 patched\n');
+    expect(await ok('patch', 'evictionrequest', 'drain-web-0', '--type=merge', '-p', '{"spec":{"intent":"Withdrawn"}}')).toBe(
+      'evictionrequest.lifecycle.k8s.io/drain-web-0 patched\n',
+    );
     expect(await ok('create', '-f', 'rpsr.yaml')).toBe('resourcepoolstatusrequest.resource.k8s.io/gpus created\n');
     expect(await ok('get', 'resourcepoolstatusrequests', 'gpus', '-o', 'jsonpath={.spec.limit}')).toBe('100');
   });

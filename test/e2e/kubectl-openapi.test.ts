@@ -106,7 +106,10 @@ describe.skipIf(!existsSync(KUBECTL))('kubectl 1.33 OpenAPI clients against memk
     expect(await ok('apply', '-f', 'list.yaml')).toBe('configmap/listed created\npod/listed created\n');
     expect(await ok('apply', '-f', 'list.yaml')).toBe('configmap/listed unchanged\npod/listed unchanged\n');
     // The v2 schema is really used: an unknown field is caught on the client.
-    await writeFile(join(dir, 'bad-list.yaml'), 'apiVersion: v1\nkind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: bad\n  bogus: 1\n');
+    await writeFile(
+      join(dir, 'bad-list.yaml'),
+      'apiVersion: v1\nkind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: bad\n  bogus: 1\n',
+    );
     const bad = await kubectl('apply', '-f', 'bad-list.yaml');
     expect(bad.code).not.toBe(0);
     expect(bad.stderr).toContain('unknown field "bogus" in io.k8s.api.core.v1.ConfigMap');
@@ -114,7 +117,24 @@ describe.skipIf(!existsSync(KUBECTL))('kubectl 1.33 OpenAPI clients against memk
 
   it('apply -f of a multi-document YAML, then diff -f', async () => {
     const manifest = (value: string) =>
-      ['apiVersion: v1', 'kind: ConfigMap', 'metadata:', '  name: multi-a', 'data:', `  k: "${value}"`, '---', 'apiVersion: v1', 'kind: Pod', 'metadata:', '  name: multi-b', 'spec:', '  containers:', '  - name: c', '    image: nginx', ''].join('\n');
+      [
+        'apiVersion: v1',
+        'kind: ConfigMap',
+        'metadata:',
+        '  name: multi-a',
+        'data:',
+        `  k: "${value}"`,
+        '---',
+        'apiVersion: v1',
+        'kind: Pod',
+        'metadata:',
+        '  name: multi-b',
+        'spec:',
+        '  containers:',
+        '  - name: c',
+        '    image: nginx',
+        '',
+      ].join('\n');
     await writeFile(join(dir, 'multi.yaml'), manifest('1'));
     expect(await ok('apply', '-f', 'multi.yaml')).toBe('configmap/multi-a created\npod/multi-b created\n');
     expect(await ok('diff', '-f', 'multi.yaml')).toBe('');

@@ -35,7 +35,11 @@ describe.skipIf(!existsSync(KUBECTL))('kubectl scale statefulset', () => {
   let dir: string;
   let server: ServeProcess | undefined;
 
-  const { kubectl, ok } = kubectlRunner(KUBECTL, () => join(dir, 'kubeconfig'), () => dir);
+  const { kubectl, ok } = kubectlRunner(
+    KUBECTL,
+    () => join(dir, 'kubeconfig'),
+    () => dir,
+  );
 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'memkube-scale-'));

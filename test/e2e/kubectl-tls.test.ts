@@ -56,7 +56,15 @@ describe('memkube serve --tls', () => {
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'memkube-e2e-tls-'));
     await writeFile(join(dir, 'objects.yaml'), MANIFEST);
-    server = await startServe(kubeconfig(), ['--tls', '--load', join(dir, 'objects.yaml'), '--reserved-domain', 'example.test', '--api-domain', 'example.test']);
+    server = await startServe(kubeconfig(), [
+      '--tls',
+      '--load',
+      join(dir, 'objects.yaml'),
+      '--reserved-domain',
+      'example.test',
+      '--api-domain',
+      'example.test',
+    ]);
   });
 
   afterAll(async () => {
@@ -77,7 +85,13 @@ describe('memkube serve --tls', () => {
     const r = await kubectl('get', 'ns', '-o', 'name');
     expect(r.stderr.replace(/^WARNING: version difference.*\n/m, '')).toBe('');
     expect(r.code).toBe(0);
-    expect(r.stdout.split('\n').filter(Boolean).sort()).toEqual(['namespace/default', 'namespace/kube-node-lease', 'namespace/kube-public', 'namespace/kube-system', 'namespace/loaded']);
+    expect(r.stdout.split('\n').filter(Boolean).sort()).toEqual([
+      'namespace/default',
+      'namespace/kube-node-lease',
+      'namespace/kube-public',
+      'namespace/kube-system',
+      'namespace/loaded',
+    ]);
   });
 
   it.runIf(existsSync(KUBECTL))('kubectl sees what --load created, with --reserved-domain applied', async () => {

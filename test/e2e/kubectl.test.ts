@@ -19,7 +19,11 @@ describe.each(KUBECTLS)('kubectl (%s) against memkube serve', (KUBECTL) => {
   let dir: string;
   let server: ServeProcess | undefined;
 
-  const { kubectl, ok } = kubectlRunner(KUBECTL, () => join(dir, 'kubeconfig'), () => dir);
+  const { kubectl, ok } = kubectlRunner(
+    KUBECTL,
+    () => join(dir, 'kubeconfig'),
+    () => dir,
+  );
 
   /** A long-running kubectl (`get -w`, `wait`): its output as it comes, stopped by its PID. */
   const background = (...args: string[]) => {
@@ -49,7 +53,11 @@ describe.each(KUBECTLS)('kubectl (%s) against memkube serve', (KUBECTL) => {
   };
   const cmYaml = (name: string, labels: Record<string, string> = {}, namespace?: string) =>
     `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${name}\n${namespace ? `  namespace: ${namespace}\n` : ''}` +
-    (Object.keys(labels).length ? `  labels:\n${Object.entries(labels).map(([k, v]) => `    ${k}: ${v}\n`).join('')}` : '') +
+    (Object.keys(labels).length
+      ? `  labels:\n${Object.entries(labels)
+          .map(([k, v]) => `    ${k}: ${v}\n`)
+          .join('')}`
+      : '') +
     'data:\n  k: v\n';
 
   beforeAll(async () => {
@@ -111,7 +119,9 @@ describe.each(KUBECTLS)('kubectl (%s) against memkube serve', (KUBECTL) => {
     expect(await ok('patch', 'cm', 'x', '--type=strategic', '-p', '{"data":{"s":"3"}}')).toBe('configmap/x patched\n');
     expect(await ok('label', 'cm', 'x', 'env=prod')).toBe('configmap/x labeled\n');
     expect(await ok('annotate', 'cm', 'x', 'note=hi')).toBe('configmap/x annotated\n');
-    expect(await ok('get', 'cm', 'x', '-o', 'jsonpath={.data} {.metadata.labels.env} {.metadata.annotations.note}')).toBe('{"a":"1","j":"2","m":"1","s":"3"} prod hi');
+    expect(await ok('get', 'cm', 'x', '-o', 'jsonpath={.data} {.metadata.labels.env} {.metadata.annotations.note}')).toBe(
+      '{"a":"1","j":"2","m":"1","s":"3"} prod hi',
+    );
     expect(await ok('delete', 'cm', 'x')).toBe('configmap "x" deleted\n');
     const gone = await kubectl('get', 'cm', 'x');
     expect(gone.stderr).toContain('Error from server (NotFound): configmaps "x" not found');
@@ -161,7 +171,12 @@ describe.each(KUBECTLS)('kubectl (%s) against memkube serve', (KUBECTL) => {
     expect(await ok('create', '-f', 'many.yaml')).toBe(['c1', 'c2', 'c3', 'c4', 'c5'].map((n) => `configmap/${n} created\n`).join(''));
 
     const chunked = await ok('-n', 'listed', 'get', 'cm', '--chunk-size=2');
-    expect(chunked.split('\n').filter(Boolean).map((l) => l.split(/\s+/)[0])).toEqual(['NAME', 'c1', 'c2', 'c3', 'c4', 'c5']);
+    expect(
+      chunked
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => l.split(/\s+/)[0]),
+    ).toEqual(['NAME', 'c1', 'c2', 'c3', 'c4', 'c5']);
     const chunkedVerbose = await kubectl('-n', 'listed', 'get', 'cm', '--chunk-size=2', '-o', 'name', '-v=6');
     expect(chunkedVerbose.stdout).toBe('configmap/c1\nconfigmap/c2\nconfigmap/c3\nconfigmap/c4\nconfigmap/c5\n');
     // Three requests: limit=2, then two continues.
@@ -176,10 +191,18 @@ describe.each(KUBECTLS)('kubectl (%s) against memkube serve', (KUBECTL) => {
     expect(bad.stderr).toContain('Error from server (BadRequest)');
     expect(bad.stderr).toContain('"data.k" is not a known field selector');
 
-    const list = JSON.parse(await ok('-n', 'listed', 'get', 'cm', '-o', 'json')) as { kind: string; apiVersion: string; items: { kind: string; metadata: { name: string } }[] };
+    const list = JSON.parse(await ok('-n', 'listed', 'get', 'cm', '-o', 'json')) as {
+      kind: string;
+      apiVersion: string;
+      items: { kind: string; metadata: { name: string } }[];
+    };
     expect(list.kind).toBe('List');
     expect(list.items.map((i) => [i.kind, i.metadata.name])).toEqual(['c1', 'c2', 'c3', 'c4', 'c5'].map((n) => ['ConfigMap', n]));
-    const one = JSON.parse(await ok('-n', 'listed', 'get', 'cm', 'c2', '-o', 'json')) as { apiVersion: string; kind: string; metadata: { labels: Record<string, string> } };
+    const one = JSON.parse(await ok('-n', 'listed', 'get', 'cm', 'c2', '-o', 'json')) as {
+      apiVersion: string;
+      kind: string;
+      metadata: { labels: Record<string, string> };
+    };
     expect(one).toMatchObject({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { labels: { app: 'odd' } } });
     expect(await ok('-n', 'listed', 'get', 'cm', '-o', 'name')).toBe(['c1', 'c2', 'c3', 'c4', 'c5'].map((n) => `configmap/${n}\n`).join(''));
     expect(await ok('-n', 'listed', 'get', 'cm', '-o', 'jsonpath={range .items[*]}{.metadata.name}={.metadata.labels.app}{"\\n"}{end}')).toBe(
@@ -211,7 +234,10 @@ describe.each(KUBECTLS)('kubectl (%s) against memkube serve', (KUBECTL) => {
   });
 
   it('delete -f of a manifest that starts with its Namespace deletes everything in it, then the namespace goes', async () => {
-    await writeFile(join(dir, 'app.yaml'), `apiVersion: v1\nkind: Namespace\nmetadata:\n  name: doomed\n---\n${cmYaml('one', {}, 'doomed')}---\n${cmYaml('two', {}, 'doomed')}`);
+    await writeFile(
+      join(dir, 'app.yaml'),
+      `apiVersion: v1\nkind: Namespace\nmetadata:\n  name: doomed\n---\n${cmYaml('one', {}, 'doomed')}---\n${cmYaml('two', {}, 'doomed')}`,
+    );
     expect(await ok('apply', '-f', 'app.yaml')).toBe('namespace/doomed created\nconfigmap/one created\nconfigmap/two created\n');
     // The namespace stays Terminating with its content a moment, so kubectl's deletes of the rest find it.
     expect(await ok('delete', '-f', 'app.yaml', '--wait=false')).toBe('namespace "doomed" deleted\nconfigmap "one" deleted\nconfigmap "two" deleted\n');

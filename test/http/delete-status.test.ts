@@ -54,7 +54,11 @@ describe('delete answers 202 Accepted where the API server does', () => {
 
   it('202 for a pod held by its grace period', async () => {
     const pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p' }, spec: { nodeName: 'n1', containers: [{ name: 'c', image: 'busybox' }] } };
-    const created = await fetch(url('/api/v1/namespaces/default/pods'), { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(pod) });
+    const created = await fetch(url('/api/v1/namespaces/default/pods'), {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify(pod),
+    });
     expect(created.status).toBe(201);
     const res = await del('/api/v1/namespaces/default/pods/p', { orphanDependents: false, gracePeriodSeconds: 30 });
     expect(res.status).toBe(202);

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { useTestCluster } from '../support/cluster.js';
 
 const BASE = 'http://memkube.test';
-const AGGREGATED = 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,application/json;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDiscoveryList,application/json';
+const AGGREGATED =
+  'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,application/json;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDiscoveryList,application/json';
 
 describe('discovery', () => {
   const cluster = useTestCluster();
@@ -13,9 +14,14 @@ describe('discovery', () => {
 
   it('/api and /apis (legacy)', async () => {
     expect((await get('/api')).body).toMatchObject({ kind: 'APIVersions', versions: ['v1'] });
-    const apis = (await get('/apis')).body as { kind: string; groups: { name: string; versions: { version: string }[]; preferredVersion: { version: string } }[] };
+    const apis = (await get('/apis')).body as {
+      kind: string;
+      groups: { name: string; versions: { version: string }[]; preferredVersion: { version: string } }[];
+    };
     expect(apis.kind).toBe('APIGroupList');
-    expect(apis.groups.map((g) => g.name)).toEqual(expect.arrayContaining(['apps', 'certificates.k8s.io', 'coordination.k8s.io', 'networking.k8s.io', 'apiregistration.k8s.io']));
+    expect(apis.groups.map((g) => g.name)).toEqual(
+      expect.arrayContaining(['apps', 'certificates.k8s.io', 'coordination.k8s.io', 'networking.k8s.io', 'apiregistration.k8s.io']),
+    );
     // Versions of a group in Kubernetes' priority order; the first is preferred.
     const coordination = apis.groups.find((g) => g.name === 'coordination.k8s.io')!;
     expect(coordination.versions.map((v) => v.version)).toEqual(['v1', 'v1beta1']);

@@ -24,14 +24,29 @@ describe('cluster.fetch', () => {
     expect(res.status).toBe(200);
     expect(await res.json()).toMatchObject({ kind: 'ConfigMap', data: { a: '1' } });
 
-    res = await call('/api/v1/namespaces/default/configmaps/x', json('PUT', { ...cm('x', { a: '2' }), metadata: { name: 'x', resourceVersion: created.metadata.resourceVersion } }));
+    res = await call(
+      '/api/v1/namespaces/default/configmaps/x',
+      json('PUT', { ...cm('x', { a: '2' }), metadata: { name: 'x', resourceVersion: created.metadata.resourceVersion } }),
+    );
     expect(res.status).toBe(200);
 
-    res = await call('/api/v1/namespaces/default/configmaps/x', { method: 'PATCH', body: '{"data":{"b":"3"}}', headers: { 'Content-Type': 'application/merge-patch+json' } });
+    res = await call('/api/v1/namespaces/default/configmaps/x', {
+      method: 'PATCH',
+      body: '{"data":{"b":"3"}}',
+      headers: { 'Content-Type': 'application/merge-patch+json' },
+    });
     expect(await res.json()).toMatchObject({ data: { a: '2', b: '3' } });
-    res = await call('/api/v1/namespaces/default/configmaps/x', { method: 'PATCH', body: '[{"op":"remove","path":"/data/a"}]', headers: { 'Content-Type': 'application/json-patch+json' } });
+    res = await call('/api/v1/namespaces/default/configmaps/x', {
+      method: 'PATCH',
+      body: '[{"op":"remove","path":"/data/a"}]',
+      headers: { 'Content-Type': 'application/json-patch+json' },
+    });
     expect(await res.json()).toMatchObject({ data: { b: '3' } });
-    res = await call('/api/v1/namespaces/default/configmaps/x', { method: 'PATCH', body: '{"data":{"c":"4"}}', headers: { 'Content-Type': 'application/strategic-merge-patch+json' } });
+    res = await call('/api/v1/namespaces/default/configmaps/x', {
+      method: 'PATCH',
+      body: '{"data":{"c":"4"}}',
+      headers: { 'Content-Type': 'application/strategic-merge-patch+json' },
+    });
     expect(await res.json()).toMatchObject({ data: { b: '3', c: '4' } });
     res = await call('/api/v1/namespaces/default/configmaps/x?fieldManager=me&force=true', {
       method: 'PATCH',
@@ -126,7 +141,9 @@ describe('cluster.fetch', () => {
       expect(res.status).toBe(400);
       expect(await res.json()).toMatchObject({
         reason: 'BadRequest',
-        message: expect.stringMatching(/^the object provided is unrecognized \(must be of type ConfigMap\): couldn't get version\/kind; json parse error: invalid character 'b' .* \(\{bad\)$/),
+        message: expect.stringMatching(
+          /^the object provided is unrecognized \(must be of type ConfigMap\): couldn't get version\/kind; json parse error: invalid character 'b' .* \(\{bad\)$/,
+        ),
       });
     });
 
@@ -138,7 +155,11 @@ describe('cluster.fetch', () => {
 
     it('malformed patch is 400', async () => {
       await cluster.client.resource({ version: 'v1', resource: 'configmaps' }).create(cm('p'), { namespace: 'default' });
-      const res = await call('/api/v1/namespaces/default/configmaps/p', { method: 'PATCH', body: '{', headers: { 'Content-Type': 'application/merge-patch+json' } });
+      const res = await call('/api/v1/namespaces/default/configmaps/p', {
+        method: 'PATCH',
+        body: '{',
+        headers: { 'Content-Type': 'application/merge-patch+json' },
+      });
       expect(res.status).toBe(400);
     });
 
@@ -158,7 +179,15 @@ describe('cluster.fetch', () => {
     });
 
     it('an unknown path is 404 with Kubernetes Status', async () => {
-      for (const path of ['/foo', '/api/v2', '/apis/nope.io', '/api/v1/widgets', '/api/v1/namespaces/default/nodes/n', '/api/v1/configmaps/x', '/api/v1/namespaces/default/configmaps/x/nope']) {
+      for (const path of [
+        '/foo',
+        '/api/v2',
+        '/apis/nope.io',
+        '/api/v1/widgets',
+        '/api/v1/namespaces/default/nodes/n',
+        '/api/v1/configmaps/x',
+        '/api/v1/namespaces/default/configmaps/x/nope',
+      ]) {
         const res = await call(path);
         expect(res.status, path).toBe(404);
         expect(await res.json()).toMatchObject({ kind: 'Status', reason: 'NotFound', message: 'the server could not find the requested resource', code: 404 });

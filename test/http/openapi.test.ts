@@ -29,7 +29,9 @@ function objects(node: unknown, out: Json[] = []): Json[] {
   return out;
 }
 
-const served = cluster.registry.kinds().flatMap((k) => k.versions.map((v) => ({ kind: k, version: v.name, key: k.group ? `apis/${k.group}/${v.name}` : `api/${v.name}` })));
+const served = cluster.registry
+  .kinds()
+  .flatMap((k) => k.versions.map((v) => ({ kind: k, version: v.name, key: k.group ? `apis/${k.group}/${v.name}` : `api/${v.name}` })));
 
 describe('/openapi/v3', () => {
   it('indexes every served group-version at a hash URL', async () => {
@@ -86,10 +88,17 @@ describe('/openapi/v3', () => {
       const doc = await getJson(`/openapi/v3/${key}`);
       const schemas = (doc.components as { schemas: Record<string, Json> }).schemas;
       const gvk = { group: kind.group, version, kind: kind.definition.kind };
-      const withGvk = (k: string) => Object.values(schemas).filter((s) => (s['x-kubernetes-group-version-kind'] as Json[] | undefined)?.some((g) => g.group === gvk.group && g.version === version && g.kind === k));
+      const withGvk = (k: string) =>
+        Object.values(schemas).filter((s) =>
+          (s['x-kubernetes-group-version-kind'] as Json[] | undefined)?.some((g) => g.group === gvk.group && g.version === version && g.kind === k),
+        );
       expect(withGvk(gvk.kind), gvk.kind).toHaveLength(1);
       expect(withGvk(`${gvk.kind}List`), `${gvk.kind}List`).toHaveLength(1);
-      const ops = Object.values(doc.paths as Record<string, Json>).flatMap((item) => Object.entries(item).filter(([m]) => m !== 'parameters').map(([m, op]) => ({ m, op: op as Json })));
+      const ops = Object.values(doc.paths as Record<string, Json>).flatMap((item) =>
+        Object.entries(item)
+          .filter(([m]) => m !== 'parameters')
+          .map(([m, op]) => ({ m, op: op as Json })),
+      );
       const mine = ops.filter(({ op }) => JSON.stringify(op['x-kubernetes-group-version-kind']) === JSON.stringify(gvk));
       const actions = new Set(mine.map(({ op }) => op['x-kubernetes-action']));
       for (const a of ['get', 'list', 'post', 'put', 'patch', 'delete']) expect(actions, `${gvk.kind} ${a}`).toContain(a);
@@ -123,7 +132,10 @@ describe('/openapi/v3', () => {
       'x-kubernetes-list-map-keys': ['name'],
     });
     expect(schemas['io.k8s.api.core.v1.Pod']).toMatchObject({ 'x-kubernetes-group-version-kind': [{ group: '', kind: 'Pod', version: 'v1' }] });
-    expect(schemas['io.k8s.apimachinery.pkg.util.intstr.IntOrString']).toMatchObject({ 'x-kubernetes-int-or-string': true, anyOf: [{ type: 'integer', format: 'int32' }, { type: 'string' }] });
+    expect(schemas['io.k8s.apimachinery.pkg.util.intstr.IntOrString']).toMatchObject({
+      'x-kubernetes-int-or-string': true,
+      anyOf: [{ type: 'integer', format: 'int32' }, { type: 'string' }],
+    });
     expect((schemas['io.k8s.api.core.v1.ContainerPort']!.properties as Json).containerPort).toEqual({ type: 'integer', format: 'int32' });
     expect(schemas['io.k8s.api.core.v1.Container']!.required).toEqual(['name']);
   });
@@ -170,7 +182,13 @@ describe('/openapi/v2', () => {
     expect(defs['io.k8s.apimachinery.pkg.util.intstr.IntOrString']).toMatchObject({ type: 'string', format: 'int-or-string' });
     expect((defs['io.k8s.api.core.v1.Pod']!.properties as Json).spec).toEqual({ $ref: '#/definitions/io.k8s.api.core.v1.PodSpec' });
     for (const { kind, version } of served) {
-      expect(Object.values(defs).some((s) => (s['x-kubernetes-group-version-kind'] as Json[] | undefined)?.some((g) => g.group === kind.group && g.version === version && g.kind === kind.definition.kind))).toBe(true);
+      expect(
+        Object.values(defs).some((s) =>
+          (s['x-kubernetes-group-version-kind'] as Json[] | undefined)?.some(
+            (g) => g.group === kind.group && g.version === version && g.kind === kind.definition.kind,
+          ),
+        ),
+      ).toBe(true);
     }
     const patch = (doc.paths as Record<string, Json>)['/api/v1/namespaces/{namespace}/configmaps/{name}']!.patch as Json;
     expect((patch.parameters as Json[]).map((p) => p.name)).toEqual(expect.arrayContaining(['body', 'fieldValidation']));

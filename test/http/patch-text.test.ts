@@ -17,15 +17,32 @@ describe('patch bodies keep their text', () => {
   const jsonPatch = (name: string, text: string) => call('PATCH', `/api/v1/namespaces/default/configmaps/${name}`, text, 'application/json-patch+json');
 
   it('fails a JSON patch test of a stored `a<b` sent unescaped (Go stores `"a\\u003cb"`), with the generic 422', async () => {
-    const created = await call('POST', '/api/v1/namespaces/default/configmaps', JSON.stringify({ metadata: { name: 'c' }, data: { k: 'a<b', a: 'a' } }), 'application/json');
+    const created = await call(
+      'POST',
+      '/api/v1/namespaces/default/configmaps',
+      JSON.stringify({ metadata: { name: 'c' }, data: { k: 'a<b', a: 'a' } }),
+      'application/json',
+    );
     expect(created.status).toBe(201);
     const failed = await jsonPatch('c', '[{"op":"test","path":"/data/k","value":"a<b"},{"op":"replace","path":"/data/a","value":"changed"}]');
     expect(failed).toEqual({
       status: 422,
-      body: { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'the server rejected our request due to an error in our request', reason: 'Invalid', details: {}, code: 422 },
+      body: {
+        kind: 'Status',
+        apiVersion: 'v1',
+        metadata: {},
+        status: 'Failure',
+        message: 'the server rejected our request due to an error in our request',
+        reason: 'Invalid',
+        details: {},
+        code: 422,
+      },
     });
     expect((await jsonPatch('c', '[{"op":"test","path":"/data/a","value":"\\u0061"}]')).status).toBe(422);
-    const ok = await jsonPatch('c', '[{"op":"test","path":"/data/k","value":"a\\u003cb"},{"op":"test","path":"/data/a","value":"a"},{"op":"replace","path":"/data/a","value":"changed"}]');
+    const ok = await jsonPatch(
+      'c',
+      '[{"op":"test","path":"/data/k","value":"a\\u003cb"},{"op":"test","path":"/data/a","value":"a"},{"op":"replace","path":"/data/a","value":"changed"}]',
+    );
     expect(ok.status).toBe(200);
     expect(ok.body.data).toEqual({ k: 'a<b', a: 'changed' });
     // A value the same patch put in place compares with the patch's own text.
@@ -34,7 +51,12 @@ describe('patch bodies keep their text', () => {
   });
 
   it('fails a JSON patch test of a stored 80 written 80.0', async () => {
-    const created = await call('POST', '/api/v1/namespaces/default/services', JSON.stringify({ metadata: { name: 's' }, spec: { ports: [{ port: 80 }] } }), 'application/json');
+    const created = await call(
+      'POST',
+      '/api/v1/namespaces/default/services',
+      JSON.stringify({ metadata: { name: 's' }, spec: { ports: [{ port: 80 }] } }),
+      'application/json',
+    );
     expect(created.status).toBe(201);
     const path = '/api/v1/namespaces/default/services/s';
     expect((await call('PATCH', path, '[{"op":"test","path":"/spec/ports/0/port","value":80.0}]', 'application/json-patch+json')).status).toBe(422);
@@ -43,7 +65,12 @@ describe('patch bodies keep their text', () => {
   });
 
   it('appends a Service port whose merge key is written 80.0, so the Service is invalid', async () => {
-    await call('POST', '/api/v1/namespaces/default/services', JSON.stringify({ metadata: { name: 's' }, spec: { ports: [{ port: 80, protocol: 'TCP' }] } }), 'application/json');
+    await call(
+      'POST',
+      '/api/v1/namespaces/default/services',
+      JSON.stringify({ metadata: { name: 's' }, spec: { ports: [{ port: 80, protocol: 'TCP' }] } }),
+      'application/json',
+    );
     const path = '/api/v1/namespaces/default/services/s';
     const smp = (text: string) => call('PATCH', path, text, 'application/strategic-merge-patch+json');
     const dup = '{"Name":"","Protocol":"TCP","AppProtocol":null,"Port":80,"TargetPort":0,"NodePort":0}';

@@ -21,9 +21,12 @@ describe('parseResourcePath', () => {
     expect(parseResourcePath(path)).toMatchObject(expected);
   });
 
-  it.each(['/', '/api', '/api/v1', '/apis/apps', '/apis/apps/v1', '/foo/v1/x', '/api/v1/namespaces/a/configmaps/x/status/extra'])('%s is not a resource path', (path) => {
-    expect(parseResourcePath(path)).toBeUndefined();
-  });
+  it.each(['/', '/api', '/api/v1', '/apis/apps', '/apis/apps/v1', '/foo/v1/x', '/api/v1/namespaces/a/configmaps/x/status/extra'])(
+    '%s is not a resource path',
+    (path) => {
+      expect(parseResourcePath(path)).toBeUndefined();
+    },
+  );
 });
 
 describe('query parameters', () => {

@@ -69,7 +69,15 @@ describe('HTTP watch from an older resourceVersion', () => {
     expect(w.events).toEqual([
       {
         type: 'ERROR',
-        object: { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', code: 410, reason: 'Expired', message: `too old resource version: ${a.metadata!.resourceVersion} (${compacted})` },
+        object: {
+          kind: 'Status',
+          apiVersion: 'v1',
+          metadata: {},
+          status: 'Failure',
+          code: 410,
+          reason: 'Expired',
+          message: `too old resource version: ${a.metadata!.resourceVersion} (${compacted})`,
+        },
       },
     ]);
   });

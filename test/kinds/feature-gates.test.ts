@@ -29,7 +29,9 @@ describe('feature gates', () => {
     expect(Object.keys(v3)).toContain('apis/coordination.k8s.io/v1');
     expect(Object.keys(v3)).not.toContain('apis/coordination.k8s.io/v1beta1');
     // The in-process client cannot reach it either.
-    await expect(c.client.resource({ group: 'coordination.k8s.io', version: 'v1beta1', resource: 'leasecandidates' }).list({ namespace: 'default' })).rejects.toMatchObject({ code: 404 });
+    await expect(
+      c.client.resource({ group: 'coordination.k8s.io', version: 'v1beta1', resource: 'leasecandidates' }).list({ namespace: 'default' }),
+    ).rejects.toMatchObject({ code: 404 });
     await c.close();
   });
 });

@@ -36,9 +36,18 @@ const withoutGeneration: [string, Case][] = [
   ['Service', { kind: k.ServiceKind, object: (name) => ({ metadata: { name }, spec: { ports: [{ port: 80 }] } }) }],
   [
     'PersistentVolumeClaim',
-    { kind: k.PersistentVolumeClaimKind, object: (name) => ({ metadata: { name }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } } }) },
+    {
+      kind: k.PersistentVolumeClaimKind,
+      object: (name) => ({ metadata: { name }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } } }),
+    },
   ],
-  ['Event', { kind: k.EventKind, object: (name) => ({ metadata: { name }, involvedObject: { kind: 'Pod', namespace: 'default', name: 'p' }, reason: 'R', message: 'm' }) }],
+  [
+    'Event',
+    {
+      kind: k.EventKind,
+      object: (name) => ({ metadata: { name }, involvedObject: { kind: 'Pod', namespace: 'default', name: 'p' }, reason: 'R', message: 'm' }),
+    },
+  ],
   [
     'Event (events.k8s.io)',
     {
@@ -58,7 +67,10 @@ const withoutGeneration: [string, Case][] = [
   ['ControllerRevision', { kind: k.ControllerRevisionKind, object: (name) => ({ metadata: { name }, data: { a: 1 }, revision: 1 }) }],
   [
     'CertificateSigningRequest',
-    { kind: k.CertificateSigningRequestKind, object: (name) => ({ metadata: { name }, spec: { request: csrRequest, signerName: 'example.com/signer', usages: ['client auth'] } }) },
+    {
+      kind: k.CertificateSigningRequestKind,
+      object: (name) => ({ metadata: { name }, spec: { request: csrRequest, signerName: 'example.com/signer', usages: ['client auth'] } }),
+    },
   ],
   [
     'PodCertificateRequest',
@@ -84,22 +96,37 @@ const withoutGeneration: [string, Case][] = [
     'LeaseCandidate',
     {
       kind: k.LeaseCandidateKind,
-      object: (name) => ({ metadata: { name }, spec: { leaseName: 'kube-scheduler', binaryVersion: '1.36.0', emulationVersion: '1.35.0', strategy: 'OldestEmulationVersion' } }),
+      object: (name) => ({
+        metadata: { name },
+        spec: { leaseName: 'kube-scheduler', binaryVersion: '1.36.0', emulationVersion: '1.35.0', strategy: 'OldestEmulationVersion' },
+      }),
     },
   ],
   ['ServiceCIDR', { kind: k.ServiceCIDRKind, object: (name) => ({ metadata: { name }, spec: { cidrs: ['10.0.0.0/16'] } }) }],
   [
     'APIService',
-    { kind: k.APIServiceKind, object: (name) => ({ metadata: { name: `${name}.example.com` }, spec: { group: 'example.com', version: name, groupPriorityMinimum: 1000, versionPriority: 15 } }) },
+    {
+      kind: k.APIServiceKind,
+      object: (name) => ({
+        metadata: { name: `${name}.example.com` },
+        spec: { group: 'example.com', version: name, groupPriorityMinimum: 1000, versionPriority: 15 },
+      }),
+    },
   ],
   [
     'CompositePodGroup',
     {
       kind: k.CompositePodGroupKind,
-      object: (name) => ({ metadata: { name }, spec: { workloadRef: { workloadName: 'training', templateName: 'workers' }, schedulingPolicy: { gang: { minGroupCount: 2 } } } }),
+      object: (name) => ({
+        metadata: { name },
+        spec: { workloadRef: { workloadName: 'training', templateName: 'workers' }, schedulingPolicy: { gang: { minGroupCount: 2 } } },
+      }),
     },
   ],
-  ['ResourcePoolStatusRequest', { kind: k.ResourcePoolStatusRequestKind, object: (name) => ({ metadata: { name }, spec: { driver: 'gpu.example.com', poolName: 'node-1' } }) }],
+  [
+    'ResourcePoolStatusRequest',
+    { kind: k.ResourcePoolStatusRequestKind, object: (name) => ({ metadata: { name }, spec: { driver: 'gpu.example.com', poolName: 'node-1' } }) },
+  ],
 ];
 
 interface GenerationCase extends Case {
@@ -123,7 +150,11 @@ const withGeneration: [string, GenerationCase][] = [
       kind: k.StatefulSetKind,
       object: (name) => ({
         metadata: { name },
-        spec: { serviceName: 'nginx', selector: { matchLabels: { app: 'web' } }, template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'c', image: 'nginx:1' }] } } },
+        spec: {
+          serviceName: 'nginx',
+          selector: { matchLabels: { app: 'web' } },
+          template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'c', image: 'nginx:1' }] } },
+        },
       }),
       change: (s) => ((s.spec as { replicas: number }).replicas = 3),
     },
@@ -145,7 +176,11 @@ const withGeneration: [string, GenerationCase][] = [
   ],
   [
     'MutatingAdmissionPolicyBinding',
-    { kind: k.MutatingAdmissionPolicyBindingKind, object: (name) => ({ metadata: { name }, spec: { policyName: 'p' } }), change: (b) => ((b.spec as { policyName: string }).policyName = 'q') },
+    {
+      kind: k.MutatingAdmissionPolicyBindingKind,
+      object: (name) => ({ metadata: { name }, spec: { policyName: 'p' } }),
+      change: (b) => ((b.spec as { policyName: string }).policyName = 'q'),
+    },
   ],
   [
     'EvictionRequest',

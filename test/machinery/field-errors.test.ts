@@ -29,7 +29,12 @@ describe('field errors render as Kubernetes field.Error', () => {
       code: 422,
       reason: 'Invalid',
       message: 'StatefulSet.apps "web" is invalid: spec.selector: Required value',
-      details: { name: 'web', group: 'apps', kind: 'StatefulSet', causes: [{ reason: 'FieldValueRequired', message: 'Required value', field: 'spec.selector' }] },
+      details: {
+        name: 'web',
+        group: 'apps',
+        kind: 'StatefulSet',
+        causes: [{ reason: 'FieldValueRequired', message: 'Required value', field: 'spec.selector' }],
+      },
     });
   });
 });

@@ -220,7 +220,11 @@ describe('the packed package', () => {
   });
 
   it('Jest with its default configuration requires it', async () => {
-    const r = await run(process.execPath, [join(modules, 'jest/bin/jest.js'), '--ci', '--json', '--watchman=false', `--cacheDirectory=${join(tmp, 'jest-cache')}`], app);
+    const r = await run(
+      process.execPath,
+      [join(modules, 'jest/bin/jest.js'), '--ci', '--json', '--watchman=false', `--cacheDirectory=${join(tmp, 'jest-cache')}`],
+      app,
+    );
     const report = JSON.parse(r.stdout) as { numPassedTests: number; numFailedTests: number; testResults: { message: string }[] };
     expect(report.testResults.map((t) => t.message).join('\n')).toBe('');
     expect(report).toMatchObject({ numPassedTests: 2, numFailedTests: 0 });
@@ -236,7 +240,14 @@ describe('the packed package', () => {
   it('attw finds no problem with the types of any entry point', async () => {
     const r = await run(process.execPath, [join(modules, '@arethetypeswrong/cli/dist/index.js'), tarball, '--no-definitely-typed', '--format', 'json'], app);
     const report = JSON.parse(r.stdout) as { analysis: { entrypoints: Record<string, unknown> }; problems?: Record<string, unknown[]> };
-    expect(Object.keys(report.analysis.entrypoints)).toEqual(['.', './adapters/express', './adapters/fastify', './adapters/koa', './adapters/hono', './package.json']);
+    expect(Object.keys(report.analysis.entrypoints)).toEqual([
+      '.',
+      './adapters/express',
+      './adapters/fastify',
+      './adapters/koa',
+      './adapters/hono',
+      './package.json',
+    ]);
     expect(report.problems ?? {}).toEqual({});
     expect(r.code).toBe(0);
   });

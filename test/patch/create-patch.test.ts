@@ -40,7 +40,14 @@ const base = (): Obj => ({
   metadata: { name: 'web', labels: { app: 'web', x: '1' }, finalizers: ['a', 'b'] },
   spec: {
     containers: [
-      { name: 'a', image: 'i1', env: [{ name: 'E1', value: '1' }, { name: 'E2', value: '2' }] },
+      {
+        name: 'a',
+        image: 'i1',
+        env: [
+          { name: 'E1', value: '1' },
+          { name: 'E2', value: '2' },
+        ],
+      },
       { name: 'b', image: 'i2' },
     ],
     tolerations: [{ key: 't1', operator: 'Exists' }],
@@ -79,14 +86,26 @@ describe('createStrategicMergePatch (kubectl two-way)', () => {
   });
 
   it('diffs env inside a container', () => {
-    expect(twoWay((m) => (m.spec.containers[0].env = [{ name: 'E2', value: 'two' }, { name: 'E3', value: '3' }]))).toEqual({
+    expect(
+      twoWay(
+        (m) =>
+          (m.spec.containers[0].env = [
+            { name: 'E2', value: 'two' },
+            { name: 'E3', value: '3' },
+          ]),
+      ),
+    ).toEqual({
       spec: {
         '$setElementOrder/containers': [{ name: 'a' }, { name: 'b' }],
         containers: [
           {
             name: 'a',
             '$setElementOrder/env': [{ name: 'E2' }, { name: 'E3' }],
-            env: [{ name: 'E2', value: 'two' }, { name: 'E3', value: '3' }, { name: 'E1', $patch: 'delete' }],
+            env: [
+              { name: 'E2', value: 'two' },
+              { name: 'E3', value: '3' },
+              { name: 'E1', $patch: 'delete' },
+            ],
           },
         ],
       },
@@ -143,9 +162,7 @@ describe('createStrategicMergePatch (kubectl two-way)', () => {
   it('fails on list elements without their merge key', () => {
     const modified = base();
     modified.spec.containers[1] = { image: 'x' };
-    expect(errorOf(() => createStrategicMergePatch(base(), modified, schema)).message).toBe(
-      'map: map[image:x] does not contain declared merge key: name',
-    );
+    expect(errorOf(() => createStrategicMergePatch(base(), modified, schema)).message).toBe('map: map[image:x] does not contain declared merge key: name');
   });
 
   it('checks preconditions', () => {
@@ -338,9 +355,13 @@ describe('patch computation properties', () => {
   });
 
   it('three-way JSON merge patch (no strategic metadata) keeps fields only the live object has', () => {
-    const doc = fc.dictionary(fc.constantFrom('a', 'b', 'c'), fc.oneof(str, fc.dictionary(fc.constantFrom('x', 'y'), str, { maxKeys: 2 }), fc.array(str, { maxLength: 2 })), {
-      maxKeys: 3,
-    });
+    const doc = fc.dictionary(
+      fc.constantFrom('a', 'b', 'c'),
+      fc.oneof(str, fc.dictionary(fc.constantFrom('x', 'y'), str, { maxKeys: 2 }), fc.array(str, { maxLength: 2 })),
+      {
+        maxKeys: 3,
+      },
+    );
     fc.assert(
       fc.property(doc, doc, (original, modified) => {
         const current = { ...clone(original), status: { ok: true } };

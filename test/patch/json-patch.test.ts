@@ -63,7 +63,10 @@ describe('applyJsonPatch: RFC 6902 operations', () => {
 
   it('never touches its inputs and copies values it inserts', () => {
     const value = { x: [1] };
-    const patch = [{ op: 'add', path: '/v', value }, { op: 'add', path: '/v/x/-', value: 2 }];
+    const patch = [
+      { op: 'add', path: '/v', value },
+      { op: 'add', path: '/v/x/-', value: 2 },
+    ];
     const out = applyJsonPatch(pod(), patch) as { v: unknown };
     expect(out.v).toEqual({ x: [1, 2] });
     expect(value).toEqual({ x: [1] });
@@ -71,7 +74,10 @@ describe('applyJsonPatch: RFC 6902 operations', () => {
 
   it('is atomic: a failing operation applies nothing', () => {
     const doc = { a: 1 };
-    const e = fail(doc, [{ op: 'add', path: '/b', value: 2 }, { op: 'test', path: '/a', value: 2 }]);
+    const e = fail(doc, [
+      { op: 'add', path: '/b', value: 2 },
+      { op: 'test', path: '/a', value: 2 },
+    ]);
     expect(e.kind).toBe('test-failed');
     expect(doc).toEqual({ a: 1 });
   });
@@ -94,11 +100,21 @@ describe('applyJsonPatch: evanphx/json-patch v4 behaviour Kubernetes has', () =>
   });
 
   it('add and replace without a value store null', () => {
-    expect(applyJsonPatch({ a: 1 }, [{ op: 'add', path: '/b' }, { op: 'replace', path: '/a' }])).toEqual({ a: null, b: null });
+    expect(
+      applyJsonPatch({ a: 1 }, [
+        { op: 'add', path: '/b' },
+        { op: 'replace', path: '/a' },
+      ]),
+    ).toEqual({ a: null, b: null });
   });
 
   it('test without a value, or with null, passes on a missing or null member', () => {
-    expect(applyJsonPatch({ a: null }, [{ op: 'test', path: '/missing' }, { op: 'test', path: '/a', value: null }])).toEqual({ a: null });
+    expect(
+      applyJsonPatch({ a: null }, [
+        { op: 'test', path: '/missing' },
+        { op: 'test', path: '/a', value: null },
+      ]),
+    ).toEqual({ a: null });
     expect(fail({ a: 1 }, [{ op: 'test', path: '/a' }]).message).toBe('testing value /a failed: test failed');
     expect(fail({ a: 1 }, [{ op: 'test', path: '/a', value: null }]).message).toBe('testing value /a failed: test failed');
   });
@@ -122,7 +138,12 @@ describe('applyJsonPatch: evanphx/json-patch v4 behaviour Kubernetes has', () =>
   });
 
   it('replaces the whole document at the root path and tests it', () => {
-    expect(applyJsonPatch({ a: 1 }, [{ op: 'replace', path: '', value: { b: 2 } }, { op: 'test', path: '', value: { b: 2 } }])).toEqual({ b: 2 });
+    expect(
+      applyJsonPatch({ a: 1 }, [
+        { op: 'replace', path: '', value: { b: 2 } },
+        { op: 'test', path: '', value: { b: 2 } },
+      ]),
+    ).toEqual({ b: 2 });
   });
 });
 
@@ -141,7 +162,7 @@ describe('applyJsonPatch: test compares bytes, as evanphx does', () => {
   };
   const doc = deepFreeze({ data: { lt: 'a<b', amp: 'x&y', ls: 'p\u2028q', a: 'a' }, n: 80, f: 1.5, l: [80, 'a'] });
 
-  it('compares a stored string with Go\'s HTML-safe encoding of it', () => {
+  it("compares a stored string with Go's HTML-safe encoding of it", () => {
     expect(passes(doc, '[{"op":"test","path":"/data/lt","value":"a<b"}]')).toBe(false);
     expect(passes(doc, '[{"op":"test","path":"/data/lt","value":"a\\u003cb"}]')).toBe(true);
     expect(passes(doc, '[{"op":"test","path":"/data/amp","value":"x&y"}]')).toBe(false);
@@ -160,15 +181,19 @@ describe('applyJsonPatch: test compares bytes, as evanphx does', () => {
     expect(passes(doc, '[{"op":"test","path":"/f","value":1.50}]')).toBe(false);
     expect(passes(doc, '[{"op":"test","path":"/l","value":[80,"a"]}]')).toBe(true);
     expect(passes(doc, '[{"op":"test","path":"/l","value":[80.0,"a"]}]')).toBe(false);
-    expect(passes(doc, '[{"op":"test","path":"","value":{"data":{"lt":"a\\u003cb","amp":"x\\u0026y","ls":"p\\u2028q","a":"a"},"n":80,"f":1.5,"l":[80,"a"]}}]')).toBe(true);
-    expect(passes(doc, '[{"op":"test","path":"","value":{"data":{"lt":"a<b","amp":"x\\u0026y","ls":"p\\u2028q","a":"a"},"n":80,"f":1.5,"l":[80,"a"]}}]')).toBe(false);
+    expect(
+      passes(doc, '[{"op":"test","path":"","value":{"data":{"lt":"a\\u003cb","amp":"x\\u0026y","ls":"p\\u2028q","a":"a"},"n":80,"f":1.5,"l":[80,"a"]}}]'),
+    ).toBe(true);
+    expect(passes(doc, '[{"op":"test","path":"","value":{"data":{"lt":"a<b","amp":"x\\u0026y","ls":"p\\u2028q","a":"a"},"n":80,"f":1.5,"l":[80,"a"]}}]')).toBe(
+      false,
+    );
   });
 
   it('ignores blanks between tokens, which Go compacts away', () => {
     expect(passes(doc, '[{"op":"test","path":"/l","value":[ 80 , "a" ]}]')).toBe(true);
   });
 
-  it('compares values an earlier operation put in place with the patch\'s own text', () => {
+  it("compares values an earlier operation put in place with the patch's own text", () => {
     expect(passes(doc, '[{"op":"add","path":"/data/k","value":"a<b"},{"op":"test","path":"/data/k","value":"a<b"}]')).toBe(true);
     expect(passes(doc, '[{"op":"add","path":"/data/k","value":"a<b"},{"op":"test","path":"/data/k","value":"a\\u003cb"}]')).toBe(false);
     expect(passes(doc, '[{"op":"replace","path":"/n","value":80.0},{"op":"test","path":"/n","value":80.0}]')).toBe(true);
@@ -198,18 +223,38 @@ describe('applyJsonPatch: test compares bytes, as evanphx does', () => {
 
   it('takes a value built in process for the text JSON.stringify writes', () => {
     expect(() => applyJsonPatch(doc, [{ op: 'test', path: '/data/lt', value: 'a<b' }])).toThrow(PatchError);
-    expect(applyJsonPatch(doc, [{ op: 'test', path: '/n', value: 80 }, { op: 'test', path: '/data/a', value: 'a' }])).toEqual(doc);
-    expect(applyJsonPatch(doc, [{ op: 'add', path: '/k', value: 'a<b' }, { op: 'test', path: '/k', value: 'a<b' }])).toMatchObject({ k: 'a<b' });
+    expect(
+      applyJsonPatch(doc, [
+        { op: 'test', path: '/n', value: 80 },
+        { op: 'test', path: '/data/a', value: 'a' },
+      ]),
+    ).toEqual(doc);
+    expect(
+      applyJsonPatch(doc, [
+        { op: 'add', path: '/k', value: 'a<b' },
+        { op: 'test', path: '/k', value: 'a<b' },
+      ]),
+    ).toMatchObject({ k: 'a<b' });
   });
 });
 
 describe('applyJsonPatch: failures', () => {
   const cases: Array<[string, unknown, unknown, string]> = [
     ['failing test', { a: 1 }, [{ op: 'test', path: '/a', value: 2 }], 'testing value /a failed: test failed'],
-    ['add under a missing parent', { a: 1 }, [{ op: 'add', path: '/x/y', value: 1 }], 'add operation does not apply: doc is missing path: "/x/y": missing value'],
+    [
+      'add under a missing parent',
+      { a: 1 },
+      [{ op: 'add', path: '/x/y', value: 1 }],
+      'add operation does not apply: doc is missing path: "/x/y": missing value',
+    ],
     ['add at the root', { a: 1 }, [{ op: 'add', path: '', value: {} }], 'add operation does not apply: doc is missing path: "": missing value'],
     ['add without a path', { a: 1 }, [{ op: 'add', value: 1 }], 'add operation failed to decode path: missing value'],
-    ['add past the end', { l: [1] }, [{ op: 'add', path: '/l/2', value: 1 }], "error in add for path: '/l/2': Unable to access invalid index: 2: invalid index referenced"],
+    [
+      'add past the end',
+      { l: [1] },
+      [{ op: 'add', path: '/l/2', value: 1 }],
+      "error in add for path: '/l/2': Unable to access invalid index: 2: invalid index referenced",
+    ],
     [
       'add at a non-numeric index',
       { l: [1] },
@@ -217,8 +262,18 @@ describe('applyJsonPatch: failures', () => {
       `error in add for path: '/l/x': value was not a proper array index: 'x': strconv.Atoi: parsing "x": invalid syntax`,
     ],
     ['remove a missing member', { a: 1 }, [{ op: 'remove', path: '/b' }], "error in remove for path: '/b': Unable to remove nonexistent key: b: missing value"],
-    ['remove past the end', { l: [1] }, [{ op: 'remove', path: '/l/1' }], "error in remove for path: '/l/1': Unable to access invalid index: 1: invalid index referenced"],
-    ['remove a too negative index', { l: [1] }, [{ op: 'remove', path: '/l/-2' }], "error in remove for path: '/l/-2': Unable to access invalid index: -2: invalid index referenced"],
+    [
+      'remove past the end',
+      { l: [1] },
+      [{ op: 'remove', path: '/l/1' }],
+      "error in remove for path: '/l/1': Unable to access invalid index: 1: invalid index referenced",
+    ],
+    [
+      'remove a too negative index',
+      { l: [1] },
+      [{ op: 'remove', path: '/l/-2' }],
+      "error in remove for path: '/l/-2': Unable to access invalid index: -2: invalid index referenced",
+    ],
     [
       'remove at an index out of int64 range',
       { l: [1] },
@@ -226,21 +281,66 @@ describe('applyJsonPatch: failures', () => {
       `error in remove for path: '/l/99999999999999999999': strconv.Atoi: parsing "99999999999999999999": value out of range`,
     ],
     ['remove under a scalar', { a: 1 }, [{ op: 'remove', path: '/a/b' }], 'remove operation does not apply: doc is missing path: "/a/b": missing value'],
-    ['replace past the end', { l: [1] }, [{ op: 'replace', path: '/l/1', value: 2 }], 'replace operation does not apply: doc is missing key: /l/1: missing value'],
+    [
+      'replace past the end',
+      { l: [1] },
+      [{ op: 'replace', path: '/l/1', value: 2 }],
+      'replace operation does not apply: doc is missing key: /l/1: missing value',
+    ],
     ['replace without a path', { a: 1 }, [{ op: 'replace', value: 2 }], 'replace operation failed to decode path: operation missing path field: missing value'],
     ['replace the root with a scalar', { a: 1 }, [{ op: 'replace', path: '', value: 5 }], 'replace operation value must be object or array: %!w(<nil>)'],
-    ['replace under a missing parent', { a: 1 }, [{ op: 'replace', path: '/x/y', value: 1 }], 'replace operation does not apply: doc is missing path: /x/y: missing value'],
-    ['move from a missing member', { a: 1 }, [{ op: 'move', from: '/b', path: '/c' }], "error in move for path: 'b': Unable to remove nonexistent key: b: missing value"],
+    [
+      'replace under a missing parent',
+      { a: 1 },
+      [{ op: 'replace', path: '/x/y', value: 1 }],
+      'replace operation does not apply: doc is missing path: /x/y: missing value',
+    ],
+    [
+      'move from a missing member',
+      { a: 1 },
+      [{ op: 'move', from: '/b', path: '/c' }],
+      "error in move for path: 'b': Unable to remove nonexistent key: b: missing value",
+    ],
     ['move without from', { a: 1 }, [{ op: 'move', path: '/c' }], 'move operation failed to decode from: operation, missing from field: missing value'],
-    ['move from a missing parent', { a: 1 }, [{ op: 'move', from: '/x/y', path: '/c' }], 'move operation does not apply: doc is missing from path: /x/y: missing value'],
-    ['move into itself', { a: { b: 1 } }, [{ op: 'move', from: '/a', path: '/a/b' }], 'move operation does not apply: doc is missing destination path: /a/b: missing value'],
+    [
+      'move from a missing parent',
+      { a: 1 },
+      [{ op: 'move', from: '/x/y', path: '/c' }],
+      'move operation does not apply: doc is missing from path: /x/y: missing value',
+    ],
+    [
+      'move into itself',
+      { a: { b: 1 } },
+      [{ op: 'move', from: '/a', path: '/a/b' }],
+      'move operation does not apply: doc is missing destination path: /a/b: missing value',
+    ],
     ['move without a path', { a: 1 }, [{ op: 'move', from: '/a' }], 'move operation failed to decode path: operation missing path field: missing value'],
     ['copy without from', { a: 1 }, [{ op: 'copy', path: '/b' }], 'copy operation failed to decode from: operation, missing from field: missing value'],
-    ['copy from a missing parent', { a: 1 }, [{ op: 'copy', from: '/x/y', path: '/b' }], 'copy operation does not apply: doc is missing from path: /x/y: missing value'],
-    ['copy from past the end', { l: [1] }, [{ op: 'copy', from: '/l/3', path: '/b' }], "error in copy for from: '/l/3': Unable to access invalid index: 3: invalid index referenced"],
+    [
+      'copy from a missing parent',
+      { a: 1 },
+      [{ op: 'copy', from: '/x/y', path: '/b' }],
+      'copy operation does not apply: doc is missing from path: /x/y: missing value',
+    ],
+    [
+      'copy from past the end',
+      { l: [1] },
+      [{ op: 'copy', from: '/l/3', path: '/b' }],
+      "error in copy for from: '/l/3': Unable to access invalid index: 3: invalid index referenced",
+    ],
     ['copy without a path', { a: 1 }, [{ op: 'copy', from: '/a' }], 'copy operation failed to decode path: missing value'],
-    ['copy to a missing parent', { a: 1 }, [{ op: 'copy', from: '/a', path: '/x/y' }], 'copy operation does not apply: doc is missing destination path: /x/y: missing value'],
-    ['copy past the end', { a: 1, l: [] }, [{ op: 'copy', from: '/a', path: '/l/1' }], 'error while adding value during copy: Unable to access invalid index: 1: invalid index referenced'],
+    [
+      'copy to a missing parent',
+      { a: 1 },
+      [{ op: 'copy', from: '/a', path: '/x/y' }],
+      'copy operation does not apply: doc is missing destination path: /x/y: missing value',
+    ],
+    [
+      'copy past the end',
+      { a: 1, l: [] },
+      [{ op: 'copy', from: '/a', path: '/l/1' }],
+      'error while adding value during copy: Unable to access invalid index: 1: invalid index referenced',
+    ],
     ['test under a missing parent', { a: 1 }, [{ op: 'test', path: '/x/y', value: 1 }], 'test operation does not apply: is missing path: /x/y: missing value'],
     ['test a bad index', { l: [1] }, [{ op: 'test', path: '/l/x', value: 1 }], `error in test for path: '/l/x': strconv.Atoi: parsing "x": invalid syntax`],
     ['test without a path', { a: 1 }, [{ op: 'test', value: 1 }], 'test operation failed to decode path: operation missing path field: missing value'],
@@ -276,11 +376,7 @@ describe('applyJsonPatch: failures', () => {
   });
 
   it('panics (500, plain text) where evanphx dereferences nil', () => {
-    for (const patch of [
-      [{ op: 'replace', path: '' }],
-      [{ op: 'test', path: '' }],
-      [{ op: 'test', path: '/a', value: [null] }],
-    ]) {
+    for (const patch of [[{ op: 'replace', path: '' }], [{ op: 'test', path: '' }], [{ op: 'test', path: '/a', value: [null] }]]) {
       const e = fail({ a: [null] }, patch);
       expect(e.kind).toBe('panic');
       expect(e.toStatus()).toEqual({ code: 500, message: PANIC_MESSAGE, plainText: true });

@@ -192,6 +192,7 @@ function sortKeys(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(sortKeys);
   if (typeof v !== 'object' || v === null) return v;
   const out: Record<string, unknown> = {};
-  for (const k of Object.keys(v).sort()) Object.defineProperty(out, k, { value: sortKeys((v as Record<string, unknown>)[k]), enumerable: true, writable: true, configurable: true });
+  for (const k of Object.keys(v).sort())
+    Object.defineProperty(out, k, { value: sortKeys((v as Record<string, unknown>)[k]), enumerable: true, writable: true, configurable: true });
   return out;
 }

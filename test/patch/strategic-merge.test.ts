@@ -139,7 +139,12 @@ describe('lists of maps merged by patchMergeKey', () => {
 
   it('merges ownerReferences by uid', () => {
     const out = smp(pod(), {
-      metadata: { ownerReferences: [{ uid: 'u1', controller: true }, { uid: 'u2', apiVersion: 'v1', kind: 'ConfigMap', name: 'cm' }] },
+      metadata: {
+        ownerReferences: [
+          { uid: 'u1', controller: true },
+          { uid: 'u2', apiVersion: 'v1', kind: 'ConfigMap', name: 'cm' },
+        ],
+      },
     });
     expect(out.metadata.ownerReferences).toEqual([
       { apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'rs', uid: 'u1', controller: true },
@@ -219,7 +224,12 @@ describe('maps', () => {
   it('takes values for absent keys without nulls or directive maps', () => {
     const out = smp(pod(), {
       metadata: { annotations: { a: null, b: 'x' } },
-      spec: { initContainers: [{ name: 'i', $patch: 'delete' }, { name: 'j', env: [{ name: 'E', value: null }] }] },
+      spec: {
+        initContainers: [
+          { name: 'i', $patch: 'delete' },
+          { name: 'j', env: [{ name: 'E', value: null }] },
+        ],
+      },
     });
     expect(out.metadata.annotations).toEqual({ b: 'x' });
     expect(out.spec.initContainers).toEqual([{ name: 'j', env: [{ name: 'E' }] }]);
@@ -239,9 +249,7 @@ describe('fields the schema does not know', () => {
     const e = fail(p, { spec: { bogus: { b: 1 } } });
     expect(e.message).toBe('unable to find api field in struct PodSpec for the json field "bogus"');
     expect(e.toStatus()).toEqual({ code: 500, message: e.message });
-    expect(fail(pod(), { spec: { '$setElementOrder/bogus': [] } }).message).toBe(
-      'unable to find api field in struct PodSpec for the json field "bogus"',
-    );
+    expect(fail(pod(), { spec: { '$setElementOrder/bogus': [] } }).message).toBe('unable to find api field in struct PodSpec for the json field "bogus"');
   });
 
   it('finds fields case-insensitively, as Go does', () => {
@@ -254,9 +262,7 @@ describe('fields the schema does not know', () => {
       'merging an object in json but data type is not struct, instead is: map',
     );
     // The live value is checked to be a list before the field is looked up.
-    expect(fail(pod(), { metadata: { '$setElementOrder/labels': [] } }).message).toBe(
-      'expected a []interface {}, but received a map[string]interface {}',
-    );
+    expect(fail(pod(), { metadata: { '$setElementOrder/labels': [] } }).message).toBe('expected a []interface {}, but received a map[string]interface {}');
     const unlabelled = pod();
     delete unlabelled.metadata.labels;
     expect(fail(unlabelled, { metadata: { '$setElementOrder/labels': [] } }).message).toBe('expected slice or array type, but got: struct');
@@ -273,7 +279,11 @@ describe('malformed patches (400 BadRequest)', () => {
     ['a misspelt deletion prefix', { metadata: { '$deleteFromPrimitiveListX/finalizers': ['a'] } }, 'invalid patch format of primitive list'],
     ['$setElementOrder without a field', { metadata: { $setElementOrder: ['a'] } }, 'invalid patch format of setElementOrder list'],
     ['$retainKeys that is not a list', { spec: { $retainKeys: 'containers' } }, 'invalid patch format of retainKeys'],
-    ['$retainKeys missing a patched key', { spec: { volumes: [{ name: 'v', $retainKeys: ['name'], hostPath: { path: '/x' } }] } }, 'invalid patch format of retainKeys'],
+    [
+      '$retainKeys missing a patched key',
+      { spec: { volumes: [{ name: 'v', $retainKeys: ['name'], hostPath: { path: '/x' } }] } },
+      'invalid patch format of retainKeys',
+    ],
   ];
   it.each(cases)('%s', (_name, patch, message) => {
     expect(fail(pod(), patch).toStatus()).toEqual({ code: 400, reason: 'BadRequest', message });
@@ -291,21 +301,41 @@ describe('invalid directives and lists (500 with the Go error text)', () => {
     ['$patch: merge on a map', { metadata: { $patch: 'merge', name: 'n' } }, 'unknown patch type: merge in map: map[$patch:merge name:n]'],
     ['$patch: merge in a list', { spec: { containers: [{ name: 'a', $patch: 'merge' }] } }, 'merging lists cannot yet be specified in the patch'],
     ['an unknown $patch in a list', { spec: { containers: [{ name: 'a', $patch: 'bogus' }] } }, 'unknown patch type: bogus in map: map[$patch:bogus name:a]'],
-    ['an element without its merge key', { spec: { containers: [{ image: 'z', resources: { limits: { cpu: 1 } } }] } }, 'map: map[image:z resources:map[limits:map[cpu:1]]] does not contain declared merge key: name'],
-    ['a delete directive without its merge key', { spec: { containers: [{ $patch: 'delete' }] } }, 'map: map[$patch:delete] does not contain declared merge key: name'],
+    [
+      'an element without its merge key',
+      { spec: { containers: [{ image: 'z', resources: { limits: { cpu: 1 } } }] } },
+      'map: map[image:z resources:map[limits:map[cpu:1]]] does not contain declared merge key: name',
+    ],
+    [
+      'a delete directive without its merge key',
+      { spec: { containers: [{ $patch: 'delete' }] } },
+      'map: map[$patch:delete] does not contain declared merge key: name',
+    ],
     ['mixed element types', { metadata: { finalizers: [1.5, 'x'] } }, 'list element types are not identical: [[a b] [1.5 x]]'],
     [
       'a patch list out of $setElementOrder order',
       { metadata: { '$setElementOrder/finalizers': ['a', 'b'], finalizers: ['c'] } },
-      'The order in patch list:\n[c]\n doesn\'t match $setElementOrder list:\n[a b]\n',
+      "The order in patch list:\n[c]\n doesn't match $setElementOrder list:\n[a b]\n",
     ],
     [
       'a map list out of $setElementOrder order',
-      { spec: { '$setElementOrder/containers': [{ name: 'a' }, { name: 'b' }], containers: [{ name: 'b', image: 'x' }, { name: 'a', image: 'y' }] } },
+      {
+        spec: {
+          '$setElementOrder/containers': [{ name: 'a' }, { name: 'b' }],
+          containers: [
+            { name: 'b', image: 'x' },
+            { name: 'a', image: 'y' },
+          ],
+        },
+      },
       "The order in patch list:\n[map[image:x name:b] map[image:y name:a]]\n doesn't match $setElementOrder list:\n[map[name:a] map[name:b]]\n",
     ],
     ['a $setElementOrder that is not a list', { metadata: { '$setElementOrder/finalizers': 'x' } }, 'expected a []interface {}, but received a string'],
-    ['a $setElementOrder entry without the merge key', { spec: { '$setElementOrder/containers': [{ image: 'x' }] } }, 'map: map[image:x] does not contain declared merge key: name'],
+    [
+      'a $setElementOrder entry without the merge key',
+      { spec: { '$setElementOrder/containers': [{ image: 'x' }] } },
+      'map: map[image:x] does not contain declared merge key: name',
+    ],
   ];
   it.each(cases)('%s', (_name, patch, message) => {
     const e = fail(pod(), patch);
@@ -375,18 +405,28 @@ describe('merge keys keep the Go type the patch text gives them', () => {
   it('appends an element whose merge key was written 80.0 or 8e1 instead of merging it into port 80', () => {
     for (const port of ['80.0', '8e1', '80.00']) {
       const out = applyStrategicMergePatch(svc(), wire(`{"spec":{"ports":[{"port":${port},"protocol":"TCP","name":"x"}]}}`), svcSchema) as Obj;
-      expect(ports(out)).toEqual([{ port: 80, protocol: 'TCP', name: 'x' }, { port: 80, protocol: 'TCP', targetPort: 80 }]);
+      expect(ports(out)).toEqual([
+        { port: 80, protocol: 'TCP', name: 'x' },
+        { port: 80, protocol: 'TCP', targetPort: 80 },
+      ]);
     }
     const merged = applyStrategicMergePatch(svc(), wire('{"spec":{"ports":[{"port":80,"protocol":"TCP","name":"x"}]}}'), svcSchema) as Obj;
     expect(ports(merged)).toEqual([{ port: 80, protocol: 'TCP', targetPort: 80, name: 'x' }]);
     // -0 has no `.`: PreserveInts decodes it as int64 0.
-    const zero = applyStrategicMergePatch({ spec: { ports: [{ port: 0, protocol: 'TCP' }] } }, wire('{"spec":{"ports":[{"port":-0,"name":"z"}]}}'), svcSchema) as Obj;
+    const zero = applyStrategicMergePatch(
+      { spec: { ports: [{ port: 0, protocol: 'TCP' }] } },
+      wire('{"spec":{"ports":[{"port":-0,"name":"z"}]}}'),
+      svcSchema,
+    ) as Obj;
     expect(JSON.parse(JSON.stringify(ports(zero)))).toEqual([{ port: 0, protocol: 'TCP', name: 'z' }]);
   });
 
   it('matches two float64 keys with each other', () => {
     const out = applyStrategicMergePatch(svc(), wire('{"spec":{"ports":[{"port":80.0,"name":"a"},{"port":8e1,"protocol":"UDP"}]}}'), svcSchema) as Obj;
-    expect(ports(out)).toEqual([{ port: 80, name: 'a', protocol: 'UDP' }, { port: 80, protocol: 'TCP', targetPort: 80 }]);
+    expect(ports(out)).toEqual([
+      { port: 80, name: 'a', protocol: 'UDP' },
+      { port: 80, protocol: 'TCP', targetPort: 80 },
+    ]);
   });
 
   it('deletes nothing with `$patch: delete` on a key written 80.0', () => {
@@ -408,10 +448,17 @@ describe('merge keys keep the Go type the patch text gives them', () => {
     expect(e).toBeInstanceOf(PatchError);
     expect(e.toStatus()).toMatchObject({
       code: 500,
-      message: 'The order in patch list:\n[map[port:80 protocol:TCP]]\n doesn\'t match $setElementOrder list:\n[map[port:80]]\n',
+      message: "The order in patch list:\n[map[port:80 protocol:TCP]]\n doesn't match $setElementOrder list:\n[map[port:80]]\n",
     });
-    const both = applyStrategicMergePatch(svc(), wire('{"spec":{"$setElementOrder/ports":[{"port":80.0},{"port":80}],"ports":[{"port":80.0,"protocol":"UDP"}]}}'), svcSchema) as Obj;
-    expect(ports(both)).toEqual([{ port: 80, protocol: 'UDP' }, { port: 80, protocol: 'TCP', targetPort: 80 }]);
+    const both = applyStrategicMergePatch(
+      svc(),
+      wire('{"spec":{"$setElementOrder/ports":[{"port":80.0},{"port":80}],"ports":[{"port":80.0,"protocol":"UDP"}]}}'),
+      svcSchema,
+    ) as Obj;
+    expect(ports(both)).toEqual([
+      { port: 80, protocol: 'UDP' },
+      { port: 80, protocol: 'TCP', targetPort: 80 },
+    ]);
   });
 
   it('takes an in-process number for what JSON.stringify writes (80.0 is 80)', () => {
@@ -464,7 +511,24 @@ describe('hostile input', () => {
   });
 
   it('only ever fails with PatchError on arbitrary patches', () => {
-    const key = fc.constantFrom('metadata', 'spec', 'labels', 'finalizers', 'containers', 'name', 'image', 'env', 'volumes', '$patch', '$retainKeys', '$setElementOrder/containers', '$deleteFromPrimitiveList/finalizers', '$setElementOrder/finalizers', '__proto__', 'tolerations');
+    const key = fc.constantFrom(
+      'metadata',
+      'spec',
+      'labels',
+      'finalizers',
+      'containers',
+      'name',
+      'image',
+      'env',
+      'volumes',
+      '$patch',
+      '$retainKeys',
+      '$setElementOrder/containers',
+      '$deleteFromPrimitiveList/finalizers',
+      '$setElementOrder/finalizers',
+      '__proto__',
+      'tolerations',
+    );
     const { value } = fc.letrec((tie) => ({
       value: fc.oneof(
         { maxDepth: 4 },

@@ -33,14 +33,19 @@ interface ConfigMap {
 
 describe('concurrent read-modify-write', () => {
   it(`${CLIENTS} clients × ${INCREMENTS} increments end at exactly ${CLIENTS * INCREMENTS}, with conflicts and no 5xx`, async () => {
-    const created = await sendJson(server.url, '/api/v1/namespaces/default/configmaps', 'POST', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'counter' }, data: { count: '0' } });
+    const created = await sendJson(server.url, '/api/v1/namespaces/default/configmaps', 'POST', {
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: 'counter' },
+      data: { count: '0' },
+    });
     expect(created.status).toBe(201);
 
     const agent = keepAliveAgent(CLIENTS);
     const statuses = new Map<number, number>();
     const count = (status: number) => statuses.set(status, (statuses.get(status) ?? 0) + 1);
     const client = async () => {
-      for (let done = 0; done < INCREMENTS; ) {
+      for (let done = 0; done < INCREMENTS;) {
         const got = await send(server.url, PATH, { agent });
         count(got.status);
         if (got.status !== 200) throw new Error(`GET answered ${got.status}: ${got.text}`);

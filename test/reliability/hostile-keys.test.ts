@@ -124,7 +124,9 @@ const HTTP: Door = {
   name: 'http',
   create: (text) => http('POST', COLLECTION, text),
   createProtobuf: (name, data) =>
-    http('POST', COLLECTION, envelope('v1', 'ConfigMap', [msg(1, str(1, name)), ...data.map(([k, v]) => entry(2, k, v))]), { 'Content-Type': 'application/vnd.kubernetes.protobuf' }),
+    http('POST', COLLECTION, envelope('v1', 'ConfigMap', [msg(1, str(1, name)), ...data.map(([k, v]) => entry(2, k, v))]), {
+      'Content-Type': 'application/vnd.kubernetes.protobuf',
+    }),
   get: (name) => http('GET', `${COLLECTION}/${name}`),
   async gets(name) {
     const json = (await HTTP.get(name)).body;
@@ -193,15 +195,42 @@ const pointer = (k: string) => `/data/${k.replace(/~/g, '~0').replace(/\//g, '~1
 const DATA_CASES: Record<string, (door: Door, k: Key, v: string) => Promise<void>> = {
   async create(door, k, v) {
     const name = nextName();
-    const res = await door.create(configMap(name, obj([[k, v], ['other', 'o']])));
+    const res = await door.create(
+      configMap(
+        name,
+        obj([
+          [k, v],
+          ['other', 'o'],
+        ]),
+      ),
+    );
     expect(res.status, JSON.stringify(res.body)).toBe(201);
-    await expectData(door, name, obj([[k, v], ['other', 'o']]), res);
+    await expectData(
+      door,
+      name,
+      obj([
+        [k, v],
+        ['other', 'o'],
+      ]),
+      res,
+    );
   },
   async protobuf(door, k, v) {
     const name = nextName();
-    const res = await door.createProtobuf(name, [[k, v], ['other', 'o']]);
+    const res = await door.createProtobuf(name, [
+      [k, v],
+      ['other', 'o'],
+    ]);
     expect(res.status, JSON.stringify(res.body)).toBe(201);
-    await expectData(door, name, obj([[k, v], ['other', 'o']]), res);
+    await expectData(
+      door,
+      name,
+      obj([
+        [k, v],
+        ['other', 'o'],
+      ]),
+      res,
+    );
   },
   async 'impersonated extra'(door, k, v) {
     const name = nextName();
@@ -209,8 +238,23 @@ const DATA_CASES: Record<string, (door: Door, k: Key, v: string) => Promise<void
     const extra = obj([[k.toLowerCase(), [v]]]);
     const res =
       door.name === 'http'
-        ? await http('GET', `${COLLECTION}/${name}`, undefined, { 'Impersonate-User': 'bob', 'Impersonate-Group': 'system:masters', [`Impersonate-Extra-${k}`]: encodeURIComponent(v) })
-        : await inProcess(async () => (await cluster.request({ verb: 'get', resource: { group: '', version: 'v1', resource: 'configmaps' }, namespace: NS, name, user: { username: 'bob', groups: ['system:masters'], extra } })).body);
+        ? await http('GET', `${COLLECTION}/${name}`, undefined, {
+            'Impersonate-User': 'bob',
+            'Impersonate-Group': 'system:masters',
+            [`Impersonate-Extra-${k}`]: encodeURIComponent(v),
+          })
+        : await inProcess(
+            async () =>
+              (
+                await cluster.request({
+                  verb: 'get',
+                  resource: { group: '', version: 'v1', resource: 'configmaps' },
+                  namespace: NS,
+                  name,
+                  user: { username: 'bob', groups: ['system:masters'], extra },
+                })
+              ).body,
+          );
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(canon(res.body.data)).toBe(canon(obj([[k, v]])));
   },
@@ -234,24 +278,64 @@ const DATA_CASES: Record<string, (door: Door, k: Key, v: string) => Promise<void
     const created = await seed(door, name, [['other', 'o']]);
     const res = await door.update(name, configMap(name, obj([[k, v]]), { resourceVersion: created.metadata.resourceVersion }));
     await expectData(door, name, obj([[k, v]]), res);
-    const again = await door.update(name, configMap(name, obj([[k, `${v}2`], ['other', 'o']]), { resourceVersion: res.body.metadata.resourceVersion }));
-    await expectData(door, name, obj([[k, `${v}2`], ['other', 'o']]), again);
+    const again = await door.update(
+      name,
+      configMap(
+        name,
+        obj([
+          [k, `${v}2`],
+          ['other', 'o'],
+        ]),
+        { resourceVersion: res.body.metadata.resourceVersion },
+      ),
+    );
+    await expectData(
+      door,
+      name,
+      obj([
+        [k, `${v}2`],
+        ['other', 'o'],
+      ]),
+      again,
+    );
   },
   async 'json add'(door, k, v) {
     const name = nextName();
     await seed(door, name, [['other', 'o']]);
     const res = await door.patch(name, 'json', JSON.stringify([{ op: 'add', path: pointer(k), value: v }]));
-    await expectData(door, name, obj([['other', 'o'], [k, v]]), res);
+    await expectData(
+      door,
+      name,
+      obj([
+        ['other', 'o'],
+        [k, v],
+      ]),
+      res,
+    );
   },
   async 'json replace'(door, k, v) {
     const name = nextName();
-    await seed(door, name, [[k, 'before'], ['other', 'o']]);
+    await seed(door, name, [
+      [k, 'before'],
+      ['other', 'o'],
+    ]);
     const res = await door.patch(name, 'json', JSON.stringify([{ op: 'replace', path: pointer(k), value: v }]));
-    await expectData(door, name, obj([[k, v], ['other', 'o']]), res);
+    await expectData(
+      door,
+      name,
+      obj([
+        [k, v],
+        ['other', 'o'],
+      ]),
+      res,
+    );
   },
   async 'json remove'(door, k, v) {
     const name = nextName();
-    await seed(door, name, [[k, v], ['other', 'o']]);
+    await seed(door, name, [
+      [k, v],
+      ['other', 'o'],
+    ]);
     const res = await door.patch(name, 'json', JSON.stringify([{ op: 'remove', path: pointer(k) }]));
     await expectData(door, name, { other: 'o' }, res);
   },
@@ -267,19 +351,50 @@ const DATA_CASES: Record<string, (door: Door, k: Key, v: string) => Promise<void
     const name = nextName();
     await seed(door, name, [['other', v]]);
     const res = await door.patch(name, 'json', JSON.stringify([{ op: 'copy', from: '/data/other', path: pointer(k) }]));
-    await expectData(door, name, obj([['other', v], [k, v]]), res);
+    await expectData(
+      door,
+      name,
+      obj([
+        ['other', v],
+        [k, v],
+      ]),
+      res,
+    );
   },
   async 'json test'(door, k, v) {
     const name = nextName();
-    const created = await seed(door, name, [[k, v], ['other', 'o']]);
+    const created = await seed(door, name, [
+      [k, v],
+      ['other', 'o'],
+    ]);
     // Go compares the stored value's HTML-safe encoding with the text sent: over HTTP send that
     // text; in process the value stands for JSON.stringify's text, equal unless it holds <, >, &.
     const sent = door.name === 'http' ? goJsonString(v) : JSON.stringify(v);
     const same = sent === goJsonString(v);
-    const res = await door.patch(name, 'json', `[{"op":"test","path":"${pointer(k)}","value":${sent}},{"op":"replace","path":"/data/other","value":"changed"}]`);
-    if (same) await expectData(door, name, obj([[k, v], ['other', 'changed']]), res);
+    const res = await door.patch(
+      name,
+      'json',
+      `[{"op":"test","path":"${pointer(k)}","value":${sent}},{"op":"replace","path":"/data/other","value":"changed"}]`,
+    );
+    if (same)
+      await expectData(
+        door,
+        name,
+        obj([
+          [k, v],
+          ['other', 'changed'],
+        ]),
+        res,
+      );
     else expect(res.status).toBe(422);
-    const wrong = await door.patch(name, 'json', JSON.stringify([{ op: 'test', path: pointer(k), value: `${v}?` }, { op: 'remove', path: pointer(k) }]));
+    const wrong = await door.patch(
+      name,
+      'json',
+      JSON.stringify([
+        { op: 'test', path: pointer(k), value: `${v}?` },
+        { op: 'remove', path: pointer(k) },
+      ]),
+    );
     expect(wrong.status).toBe(422);
     expect(wrong.body.message).toBe('the server rejected our request due to an error in our request');
     const after = await door.get(name);
@@ -290,7 +405,15 @@ const DATA_CASES: Record<string, (door: Door, k: Key, v: string) => Promise<void
     const name = nextName();
     await seed(door, name, [['other', 'o']]);
     const res = await door.patch(name, 'merge', JSON.stringify({ data: obj([[k, v]]) }));
-    await expectData(door, name, obj([['other', 'o'], [k, v]]), res);
+    await expectData(
+      door,
+      name,
+      obj([
+        ['other', 'o'],
+        [k, v],
+      ]),
+      res,
+    );
     const removed = await door.patch(name, 'merge', JSON.stringify({ data: obj([[k, null]]) }));
     await expectData(door, name, { other: 'o' }, removed);
   },
@@ -298,19 +421,54 @@ const DATA_CASES: Record<string, (door: Door, k: Key, v: string) => Promise<void
     const name = nextName();
     await seed(door, name, [['other', 'o']]);
     const res = await door.patch(name, 'strategic', JSON.stringify({ data: obj([[k, v]]) }));
-    await expectData(door, name, obj([['other', 'o'], [k, v]]), res);
+    await expectData(
+      door,
+      name,
+      obj([
+        ['other', 'o'],
+        [k, v],
+      ]),
+      res,
+    );
     const removed = await door.patch(name, 'strategic', JSON.stringify({ data: obj([[k, null]]) }));
     await expectData(door, name, { other: 'o' }, removed);
   },
   async apply(door, k, v) {
     const name = nextName();
-    const res = await door.apply(name, configMap(name, obj([[k, v], ['other', 'o']])), 'hostile');
-    await expectData(door, name, obj([[k, v], ['other', 'o']]), res);
+    const res = await door.apply(
+      name,
+      configMap(
+        name,
+        obj([
+          [k, v],
+          ['other', 'o'],
+        ]),
+      ),
+      'hostile',
+    );
+    await expectData(
+      door,
+      name,
+      obj([
+        [k, v],
+        ['other', 'o'],
+      ]),
+      res,
+    );
     expect(res.body.metadata.managedFields[0].fieldsV1).toEqual(JSON.parse(`{"f:data":{${JSON.stringify(`f:${k}`)}:{},"f:other":{}}}`));
     // Another manager's apply without the key leaves it; applied again without the key by the
     // manager that set it, the key is removed.
     const other = await door.apply(name, configMap(name, { more: 'm' }), 'other');
-    await expectData(door, name, obj([[k, v], ['other', 'o'], ['more', 'm']]), other);
+    await expectData(
+      door,
+      name,
+      obj([
+        [k, v],
+        ['other', 'o'],
+        ['more', 'm'],
+      ]),
+      other,
+    );
     const second = await door.apply(name, configMap(name, { other: 'o' }), 'hostile');
     await expectData(door, name, { other: 'o', more: 'm' }, second);
   },
@@ -388,7 +546,9 @@ const value = fc.string({ minLength: 1, maxLength: 12 });
 describe('hostile keys', () => {
   it('as ConfigMap data keys are stored and answered exactly by every verb, in process and over HTTP', async () => {
     const verbs = Object.keys(DATA_CASES);
-    const every = HOSTILE.flatMap((k) => verbs.flatMap((verb) => (['in-process', 'http'] as const).map((d) => [k, verb, d, 'v<&>1'] as [Key, string, Door['name'], string])));
+    const every = HOSTILE.flatMap((k) =>
+      verbs.flatMap((verb) => (['in-process', 'http'] as const).map((d) => [k, verb, d, 'v<&>1'] as [Key, string, Door['name'], string])),
+    );
     await fc.assert(
       fc.asyncProperty(key, fc.constantFrom(...verbs), door, value, async (k, verb, d, v) => {
         await DATA_CASES[verb]!(DOORS[d], k, v);
@@ -411,7 +571,9 @@ describe('hostile keys', () => {
           const res = await d.select(selector);
           if (k === '__proto__') {
             expect(res.status).toBe(400);
-            expect(res.body.message).toMatch(/^unable to parse requirement: <nil>: Invalid value: "__proto__": name part must consist of alphanumeric characters/);
+            expect(res.body.message).toMatch(
+              /^unable to parse requirement: <nil>: Invalid value: "__proto__": name part must consist of alphanumeric characters/,
+            );
             return [];
           }
           expect(res.status).toBe(200);
@@ -432,7 +594,9 @@ describe('hostile keys', () => {
     const verbs = Object.keys(META_CASES);
     const fields: MetaField[] = ['labels', 'annotations'];
     const every = HOSTILE.flatMap((k) =>
-      verbs.flatMap((verb) => fields.flatMap((f) => (['in-process', 'http'] as const).map((d) => [k, verb, f, d, 'v<&>1'] as [Key, string, MetaField, Door['name'], string]))),
+      verbs.flatMap((verb) =>
+        fields.flatMap((f) => (['in-process', 'http'] as const).map((d) => [k, verb, f, d, 'v<&>1'] as [Key, string, MetaField, Door['name'], string])),
+      ),
     );
     await fc.assert(
       fc.asyncProperty(key, fc.constantFrom(...verbs), fc.constantFrom(...fields), door, value, async (k, verb, f, d, v) => {

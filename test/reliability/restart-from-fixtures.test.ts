@@ -29,13 +29,30 @@ interface Manifest {
 }
 
 /** Values a YAML or JSON round trip could mangle if the loader got it wrong. */
-const TRICKY = ['0123', 'true', 'null', '', 'multi\nline\ntext\n', '  leading and trailing  ', 'ünïcødé ✓ 😀', '#not a comment', 'key: value', '- item', '1e3', '"quoted"'];
+const TRICKY = [
+  '0123',
+  'true',
+  'null',
+  '',
+  'multi\nline\ntext\n',
+  '  leading and trailing  ',
+  'ünïcødé ✓ 😀',
+  '#not a comment',
+  'key: value',
+  '- item',
+  '1e3',
+  '"quoted"',
+];
 
 function namespaceOf(i: number): string {
   return i % 11 === 10 ? 'default' : NAMESPACES[i % NAMESPACES.length]!;
 }
 
-const namespaces: Manifest[] = NAMESPACES.map((name, i) => ({ apiVersion: 'v1', kind: 'Namespace', metadata: { name, labels: { fixture: 'yes', index: String(i) } } }));
+const namespaces: Manifest[] = NAMESPACES.map((name, i) => ({
+  apiVersion: 'v1',
+  kind: 'Namespace',
+  metadata: { name, labels: { fixture: 'yes', index: String(i) } },
+}));
 const configMaps: Manifest[] = Array.from({ length: CONFIGMAPS }, (_, i) => ({
   apiVersion: 'v1',
   kind: 'ConfigMap',
@@ -104,7 +121,8 @@ describe('serve --load', () => {
     const ns = await list('namespaces');
     expect(sorted(ns.keys())).toEqual(sorted([...SYSTEM_NAMESPACES, ...NAMESPACES]));
     // Kubernetes labels every namespace with its name.
-    for (const m of namespaces) expect(ns.get(m.metadata.name)!.metadata.labels).toEqual({ ...m.metadata.labels, 'kubernetes.io/metadata.name': m.metadata.name });
+    for (const m of namespaces)
+      expect(ns.get(m.metadata.name)!.metadata.labels).toEqual({ ...m.metadata.labels, 'kubernetes.io/metadata.name': m.metadata.name });
 
     const cms = await list('configmaps');
     expect(sorted(cms.keys())).toEqual(sorted(configMaps.map(keyOf)));

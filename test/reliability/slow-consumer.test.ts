@@ -68,10 +68,10 @@ async function writeWhileWatching(onWrite: () => boolean): Promise<{ received: n
   for (let i = 0; i < WRITES; i++) {
     const metadata = { name: `cm-${i % 10}`, namespace: 'slow' };
     const data = { i: String(i), blob: String(i % 10).repeat(BLOB) };
-    const written = (await configMaps.get(metadata.name, { namespace: 'slow' }).then(
+    const written = await configMaps.get(metadata.name, { namespace: 'slow' }).then(
       () => configMaps.update({ metadata, data }),
       () => configMaps.create({ metadata, data }),
-    ));
+    );
     lastWritten = written.metadata!.resourceVersion!;
     // The reader is a client that keeps up: it is never more than 10 events behind.
     await until(() => reader.count() - initial >= i - 10);

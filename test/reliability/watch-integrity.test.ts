@@ -111,7 +111,7 @@ async function writer(index: number, history: History, statuses: number[]): Prom
       const name = `w${index}-o${n}`;
       const key = `${namespace}/${name}`;
       const team = next() < 0.5 ? 'a' : 'b';
-      const states = history.get(key) ?? (history.set(key, []).get(key)!);
+      const states = history.get(key) ?? history.set(key, []).get(key)!;
       const current = live.get(key);
       const collection = `/api/v1/namespaces/${namespace}/configmaps`;
       if (!current) {
@@ -144,7 +144,7 @@ const turn = () => new Promise<void>((r) => setImmediate(r));
 
 describe('watch integrity', () => {
   it('200 watchers each get exactly their events, once, in order, while 5,000 writes land; none is left after', async () => {
-    const start = (await send(server.url, '/api/v1/configmaps'));
+    const start = await send(server.url, '/api/v1/configmaps');
     const rv0 = (JSON.parse(start.text) as { metadata: { resourceVersion: string } }).metadata.resourceVersion;
 
     const specs: WatcherSpec[] = [];
@@ -222,7 +222,9 @@ describe('watch integrity', () => {
         const got = seen.get(key)!;
         // Plain comparisons first (hundreds of thousands of events); expect() only for the diff.
         const show = (list: readonly { type: string; rv?: string; count?: string }[]) => list.map((e) => `${e.type} ${e.rv ?? '(deletion)'} ${e.count ?? ''}`);
-        const same = got.length === want.length && got.every((g, j) => g.type === want[j]!.type && (want[j]!.rv === undefined || (g.rv === want[j]!.rv && g.count === want[j]!.count)));
+        const same =
+          got.length === want.length &&
+          got.every((g, j) => g.type === want[j]!.type && (want[j]!.rv === undefined || (g.rv === want[j]!.rv && g.count === want[j]!.count)));
         if (!same) expect(show(got), `${specs[i]!.path} ${key}`).toEqual(show(want));
         got.forEach((g, j) => {
           const x = want[j]!;
@@ -230,7 +232,8 @@ describe('watch integrity', () => {
           // A deletion: its revision is no write's, and the same for every watcher that saw it.
           const id = `${key}#${x.deletion}`;
           const agreed = deletionRv.get(id) ?? deletionRv.set(id, g.rv).get(id)!;
-          if (writeRvs.has(g.rv) || g.rv !== agreed) throw new Error(`${specs[i]!.path}: deletion ${id} at resourceVersion ${g.rv} (a write's: ${writeRvs.has(g.rv)}; others saw ${agreed})`);
+          if (writeRvs.has(g.rv) || g.rv !== agreed)
+            throw new Error(`${specs[i]!.path}: deletion ${id} at resourceVersion ${g.rv} (a write's: ${writeRvs.has(g.rv)}; others saw ${agreed})`);
         });
       }
     });

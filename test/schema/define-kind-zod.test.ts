@@ -16,9 +16,19 @@ const declaration = (versions: KindVersion<Widget>[]) => ({
   versions,
 });
 
-const zod4Widget = z.object({ apiVersion: z.string().optional(), kind: z.string().optional(), metadata: ObjectMetaSchema.optional(), spec: z.object({ color: z.string() }) });
+const zod4Widget = z.object({
+  apiVersion: z.string().optional(),
+  kind: z.string().optional(),
+  metadata: ObjectMetaSchema.optional(),
+  spec: z.object({ color: z.string() }),
+});
 type Widget = z.infer<typeof zod4Widget>;
-const zod3Widget = z3.object({ apiVersion: z3.string().optional(), kind: z3.string().optional(), metadata: z3.object({ name: z3.string() }).partial(), spec: z3.object({ color: z3.string() }) });
+const zod3Widget = z3.object({
+  apiVersion: z3.string().optional(),
+  kind: z3.string().optional(),
+  metadata: z3.object({ name: z3.string() }).partial(),
+  spec: z3.object({ color: z3.string() }),
+});
 
 describe('defineKind schemas', () => {
   it('refuses a zod 3 schema, naming the version and the fix', () => {
@@ -48,7 +58,12 @@ describe('defineKind schemas', () => {
 
   it('takes zod 4 schemas, from zod and from zod/v4', async () => {
     const { z: zv4 } = await import('zod/v4');
-    const fromV4 = zv4.object({ apiVersion: zv4.string().optional(), kind: zv4.string().optional(), metadata: ObjectMetaSchema.optional(), spec: zv4.object({ color: zv4.string() }) });
+    const fromV4 = zv4.object({
+      apiVersion: zv4.string().optional(),
+      kind: zv4.string().optional(),
+      metadata: ObjectMetaSchema.optional(),
+      spec: zv4.object({ color: zv4.string() }),
+    });
     for (const schema of [zod4Widget, fromV4]) {
       const Widget = defineKind(declaration([{ name: 'v1', schema, served: true, storage: true }]));
       const cluster = await createCluster({ kinds: [Widget] });

@@ -47,7 +47,7 @@ describe('defineKind', () => {
     await cluster.close();
   });
 
-  it('refuses an update that changes a declared immutable field, before the kind\'s own update rules', async () => {
+  it("refuses an update that changes a declared immutable field, before the kind's own update rules", async () => {
     const LockedKind = defineKind<z.infer<typeof Widget>>({
       group: 'toys.{api_domain}',
       kind: 'Locked',
@@ -73,8 +73,8 @@ describe('defineKind', () => {
   });
 
   it('refuses a declaration without exactly one storage version', () => {
-    expect(() =>
-      defineKind({ group: '', kind: 'X', plural: 'xs', scope: 'Cluster', versions: [{ name: 'v1', schema: Widget as never }] }),
-    ).toThrow('exactly one version must be the storage version');
+    expect(() => defineKind({ group: '', kind: 'X', plural: 'xs', scope: 'Cluster', versions: [{ name: 'v1', schema: Widget as never }] })).toThrow(
+      'exactly one version must be the storage version',
+    );
   });
 });

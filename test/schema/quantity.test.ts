@@ -16,9 +16,11 @@ describe('quantities', () => {
   });
 
   it('never throws on random text', () => {
-    fc.assert(fc.property(fc.string({ maxLength: 40 }), (t) => {
-      const e = quantityParseError(t);
-      expect(e === undefined || typeof e === 'string').toBe(true);
-    }));
+    fc.assert(
+      fc.property(fc.string({ maxLength: 40 }), (t) => {
+        const e = quantityParseError(t);
+        expect(e === undefined || typeof e === 'string').toBe(true);
+      }),
+    );
   });
 });

@@ -23,14 +23,14 @@ describe('version priority', () => {
   });
 
   const version = fc.oneof(
-    fc.tuple(fc.integer({ min: 0, max: 30 }), fc.constantFrom('', 'alpha', 'beta'), fc.integer({ min: 0, max: 30 })).map(([a, t, b]) => (t ? `v${a}${t}${b}` : `v${a}`)),
+    fc
+      .tuple(fc.integer({ min: 0, max: 30 }), fc.constantFrom('', 'alpha', 'beta'), fc.integer({ min: 0, max: 30 }))
+      .map(([a, t, b]) => (t ? `v${a}${t}${b}` : `v${a}`)),
     fc.string({ maxLength: 6 }),
   );
 
   it('is antisymmetric and sorts into an order that respects the comparison', () => {
-    fc.assert(
-      fc.property(version, version, (a, b) => Math.sign(compareKubeVersions(a, b)) === -Math.sign(compareKubeVersions(b, a))),
-    );
+    fc.assert(fc.property(version, version, (a, b) => Math.sign(compareKubeVersions(a, b)) === -Math.sign(compareKubeVersions(b, a))));
     fc.assert(
       fc.property(fc.array(version, { maxLength: 12 }), (vs) => {
         const sorted = sortVersions(vs);
@@ -43,12 +43,16 @@ describe('version priority', () => {
 
   it('puts every kube-like version before every other string', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 0, max: 99 }), fc.string().filter((s) => !/^v\d+((alpha|beta)\d+)?$/.test(s)), (n, other) => compareKubeVersions(`v${n}alpha1`, other) > 0),
+      fc.property(
+        fc.integer({ min: 0, max: 99 }),
+        fc.string().filter((s) => !/^v\d+((alpha|beta)\d+)?$/.test(s)),
+        (n, other) => compareKubeVersions(`v${n}alpha1`, other) > 0,
+      ),
     );
   });
 });
 
-describe('discovery orders a group\'s versions by priority', () => {
+describe("discovery orders a group's versions by priority", () => {
   const Thing = z.object({ apiVersion: z.string().optional(), kind: z.string().optional(), metadata: ObjectMetaSchema.optional() });
   const ThingKind = defineKind({
     group: 'things.{api_domain}',

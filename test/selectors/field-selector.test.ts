@@ -210,9 +210,7 @@ describe('supported fields', () => {
 // ---------------------------------------------------------------------------------------------
 // Properties
 
-const fieldName = fc
-  .array(fc.constantFrom(...'abcXY09._-/ é'.split('')), { minLength: 1, maxLength: 10 })
-  .map((a) => a.join(''));
+const fieldName = fc.array(fc.constantFrom(...'abcXY09._-/ é'.split('')), { minLength: 1, maxLength: 10 }).map((a) => a.join(''));
 const fieldValue = fc.oneof(
   fc.array(fc.constantFrom(...'ab9,=\\!. é'.split(''), '\u{1F600}'), { maxLength: 8 }).map((a) => a.join('')),
   fc.string({ maxLength: 8 }),
@@ -262,15 +260,21 @@ describe('properties', () => {
   it('random strings only ever throw SelectorParseError', () => {
     const alphabet = fc.constantFrom(...'ab=!,\\ \t\0é'.split(''), '\u{1F600}', '==', '!=', '\\,', '\\=');
     fc.assert(
-      fc.property(fc.oneof(fc.string({ unit: 'binary', maxLength: 40 }), fc.array(alphabet, { maxLength: 30 }).map((a) => a.join(''))), (text) => {
-        try {
-          const sel = parseFieldSelector(text);
-          expect(typeof sel.toString()).toBe('string');
-        } catch (e) {
-          expect(e).toBeInstanceOf(SelectorParseError);
-          expect((e as Error).message.length).toBeGreaterThan(0);
-        }
-      }),
+      fc.property(
+        fc.oneof(
+          fc.string({ unit: 'binary', maxLength: 40 }),
+          fc.array(alphabet, { maxLength: 30 }).map((a) => a.join('')),
+        ),
+        (text) => {
+          try {
+            const sel = parseFieldSelector(text);
+            expect(typeof sel.toString()).toBe('string');
+          } catch (e) {
+            expect(e).toBeInstanceOf(SelectorParseError);
+            expect((e as Error).message.length).toBeGreaterThan(0);
+          }
+        },
+      ),
       { numRuns: 2000 },
     );
   });

@@ -273,10 +273,7 @@ describe('parseLabelSelector: error messages (exact Kubernetes text)', () => {
       `unable to parse requirement: <nil>: Invalid value: "a/b/c": a valid label key ${NAME_REGEX} with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')`,
     ],
     [`${'a'.repeat(64)}`, `unable to parse requirement: <nil>: Invalid value: "${'a'.repeat(64)}": name part must be no more than 63 bytes`],
-    [
-      `${'a'.repeat(254)}/b`,
-      `unable to parse requirement: <nil>: Invalid value: "${'a'.repeat(254)}/b": prefix part must be no more than 253 bytes`,
-    ],
+    [`${'a'.repeat(254)}/b`, `unable to parse requirement: <nil>: Invalid value: "${'a'.repeat(254)}/b": prefix part must be no more than 253 bytes`],
     ['é', `unable to parse requirement: <nil>: Invalid value: "é": name part ${NAME_REGEX}`],
     [
       'é'.repeat(32),
@@ -293,10 +290,7 @@ describe('parseLabelSelector: error messages (exact Kubernetes text)', () => {
     ['a!=b.', `unable to parse requirement: values[0][a]: Invalid value: "b.": ${VALUE_REGEX}`],
     ['a=' + 'x'.repeat(64), `unable to parse requirement: values[0][a]: Invalid value: "${'x'.repeat(64)}": must be no more than 63 bytes`],
     ['a=' + '-'.repeat(64), `unable to parse requirement: values[0][a]: Invalid value: "${'-'.repeat(64)}": must be no more than 63 bytes; ${VALUE_REGEX}`],
-    [
-      'a in (z, -b, -a)',
-      `unable to parse requirement: [values[0][a]: Invalid value: "-a": ${VALUE_REGEX}, values[1][a]: Invalid value: "-b": ${VALUE_REGEX}]`,
-    ],
+    ['a in (z, -b, -a)', `unable to parse requirement: [values[0][a]: Invalid value: "-a": ${VALUE_REGEX}, values[1][a]: Invalid value: "-b": ${VALUE_REGEX}]`],
     ['example.com/k in (ok,b_)', `unable to parse requirement: values[0][example.com/k]: Invalid value: "b_": ${VALUE_REGEX}`],
     ['a=日本', `unable to parse requirement: values[0][a]: Invalid value: "日本": ${VALUE_REGEX}`],
     ['a=\u{1F600}', `unable to parse requirement: values[0][a]: Invalid value: "\u{1F600}": ${VALUE_REGEX}`],
@@ -496,7 +490,10 @@ const labelName = fc
   .tuple(keyChar, fc.array(midChar, { maxLength: 8 }), keyChar)
   .map(([a, m, b]) => a + m.join('') + b)
   .chain((s) => fc.constantFrom(s, s[0]!));
-const labelKey = fc.oneof(labelName, fc.tuple(fc.constantFrom('example.com', 'a-b.c', 'k8s.io'), labelName).map(([p, n]) => `${p}/${n}`));
+const labelKey = fc.oneof(
+  labelName,
+  fc.tuple(fc.constantFrom('example.com', 'a-b.c', 'k8s.io'), labelName).map(([p, n]) => `${p}/${n}`),
+);
 const labelValue = fc.oneof(fc.constant(''), labelName);
 const intValue = fc.bigInt({ min: 0n, max: 9223372036854775807n }).map(String);
 
@@ -565,16 +562,22 @@ describe('properties', () => {
   it('random strings only ever throw SelectorParseError', () => {
     const alphabet = fc.constantFrom(...'ab=!(),<> \t\n\r\0in/.-_é\u{1F600}\\"'.split(''), 'in', 'notin', ' in ', ' notin ');
     fc.assert(
-      fc.property(fc.oneof(fc.string({ unit: 'binary', maxLength: 40 }), fc.array(alphabet, { maxLength: 30 }).map((a) => a.join(''))), (text) => {
-        try {
-          const sel = parseLabelSelector(text);
-          // Whatever parses also re-parses to the same thing.
-          expect(parseLabelSelector(sel.toString()).toString()).toBe(sel.toString());
-        } catch (e) {
-          expect(e).toBeInstanceOf(SelectorParseError);
-          expect((e as Error).message.length).toBeGreaterThan(0);
-        }
-      }),
+      fc.property(
+        fc.oneof(
+          fc.string({ unit: 'binary', maxLength: 40 }),
+          fc.array(alphabet, { maxLength: 30 }).map((a) => a.join('')),
+        ),
+        (text) => {
+          try {
+            const sel = parseLabelSelector(text);
+            // Whatever parses also re-parses to the same thing.
+            expect(parseLabelSelector(sel.toString()).toString()).toBe(sel.toString());
+          } catch (e) {
+            expect(e).toBeInstanceOf(SelectorParseError);
+            expect((e as Error).message.length).toBeGreaterThan(0);
+          }
+        },
+      ),
       { numRuns: 2000 },
     );
   });

@@ -25,9 +25,7 @@ describe('parseShardSelector', () => {
   });
 
   it('joins ranges with || and hashes the namespace too', () => {
-    const s = parseShardSelector(
-      "shardRange(object.metadata.namespace, '0x0', '0x1') || shardRange(object.metadata.namespace, '0x1', '0x10000000000000000')",
-    );
+    const s = parseShardSelector("shardRange(object.metadata.namespace, '0x0', '0x1') || shardRange(object.metadata.namespace, '0x1', '0x10000000000000000')");
     expect(s.ranges).toHaveLength(2);
     expect(s.matches(obj('x', 'anything'))).toBe(true);
     expect(parseShardSelector('').empty()).toBe(true);

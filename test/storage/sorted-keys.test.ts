@@ -11,29 +11,33 @@ function lowerBound(keys: readonly string[], key: string): number {
 describe('SortedKeys', () => {
   it('agrees with a sorted array across chunk splits and merges (thousands of keys)', () => {
     fc.assert(
-      fc.property(fc.array(fc.tuple(fc.nat(9), fc.integer({ min: 0, max: 3000 })), { minLength: 1500, maxLength: 4000 }), fc.array(fc.string({ maxLength: 3 }), { maxLength: 20 }), (ops, probes) => {
-        const keys = new SortedKeys();
-        const model = new Set<string>();
-        for (const [op, n] of ops) {
-          const k = `ns${n % 7}/n${n}`;
-          if (op < 3) {
-            keys.remove(k);
-            model.delete(k);
-          } else {
-            keys.insert(k);
-            model.add(k);
+      fc.property(
+        fc.array(fc.tuple(fc.nat(9), fc.integer({ min: 0, max: 3000 })), { minLength: 1500, maxLength: 4000 }),
+        fc.array(fc.string({ maxLength: 3 }), { maxLength: 20 }),
+        (ops, probes) => {
+          const keys = new SortedKeys();
+          const model = new Set<string>();
+          for (const [op, n] of ops) {
+            const k = `ns${n % 7}/n${n}`;
+            if (op < 3) {
+              keys.remove(k);
+              model.delete(k);
+            } else {
+              keys.insert(k);
+              model.add(k);
+            }
           }
-        }
-        const sorted = [...model].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-        expect(keys.size).toBe(sorted.length);
-        for (let i = 0; i < sorted.length; i++) expect(keys.at(i)).toBe(sorted[i]);
-        expect(keys.at(sorted.length)).toBeUndefined();
-        for (const p of [...probes, 'ns3/', 'ns3/n1', 'ns9/', '']) {
-          expect(keys.lowerBound(p)).toBe(lowerBound(sorted, p));
-          expect(keys.upperBound(p)).toBe(lowerBound(sorted, p) + (sorted.includes(p) ? 1 : 0));
-        }
-        expect([...keys.range('ns3/')]).toEqual(sorted.filter((k) => k.startsWith('ns3/')));
-      }),
+          const sorted = [...model].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+          expect(keys.size).toBe(sorted.length);
+          for (let i = 0; i < sorted.length; i++) expect(keys.at(i)).toBe(sorted[i]);
+          expect(keys.at(sorted.length)).toBeUndefined();
+          for (const p of [...probes, 'ns3/', 'ns3/n1', 'ns9/', '']) {
+            expect(keys.lowerBound(p)).toBe(lowerBound(sorted, p));
+            expect(keys.upperBound(p)).toBe(lowerBound(sorted, p) + (sorted.includes(p) ? 1 : 0));
+          }
+          expect([...keys.range('ns3/')]).toEqual(sorted.filter((k) => k.startsWith('ns3/')));
+        },
+      ),
       { numRuns: 20 },
     );
   });

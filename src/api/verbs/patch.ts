@@ -31,14 +31,23 @@ function decodePatched(ctx: EngineContext, kind: ResolvedKind, version: string, 
     return decodeBody(ctx.registry, kind, version, patched, fieldValidationOf(req.writeOptions), req.duplicateFields);
   } catch (e) {
     if (type === 'strategic' && e instanceof ApiError && e.code === 400) {
-      throw invalid({ group: '', kind: '' }, '', [fieldError.invalid('patch', goPrintValue(req.body), e.message.replace(/^.*? cannot be handled as a \w+: /, ''))]);
+      throw invalid({ group: '', kind: '' }, '', [
+        fieldError.invalid('patch', goPrintValue(req.body), e.message.replace(/^.*? cannot be handled as a \w+: /, '')),
+      ]);
     }
     throw e;
   }
 }
 
 /** The new object a patch makes of the stored one (absent: only apply, which creates it). */
-function patchedObject(ctx: EngineContext, kind: ResolvedKind, req: ApiRequest, version: string, type: PatchType, current: StoredObject | undefined): ObjectChange {
+function patchedObject(
+  ctx: EngineContext,
+  kind: ResolvedKind,
+  req: ApiRequest,
+  version: string,
+  type: PatchType,
+  current: StoredObject | undefined,
+): ObjectChange {
   const gr = { group: kind.group, resource: kind.definition.plural };
   if (!current && type !== 'apply') throw notFound(gr, req.name ?? '');
   const patched = runPatchEngine(type, current && kind.present(version, current.value as KubeObject), req, {

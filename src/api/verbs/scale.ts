@@ -85,9 +85,12 @@ function decodeScale(body: unknown, req: ApiRequest): { scale: Scale; warnings: 
   const kind = typeof raw.kind === 'string' && raw.kind ? raw.kind : 'Scale';
   if (kind !== 'Scale') {
     const v = apiVersion.includes('/') ? apiVersion.slice(apiVersion.indexOf('/') + 1) : apiVersion;
-    throw badRequest(`${kind} in version ${JSON.stringify(v)} cannot be handled as a Scale: no kind ${JSON.stringify(kind)} is registered for version ${JSON.stringify(apiVersion)} in scheme "k8s.io/kubernetes/pkg/api/legacyscheme/scheme.go:30"`);
+    throw badRequest(
+      `${kind} in version ${JSON.stringify(v)} cannot be handled as a Scale: no kind ${JSON.stringify(kind)} is registered for version ${JSON.stringify(apiVersion)} in scheme "k8s.io/kubernetes/pkg/api/legacyscheme/scheme.go:30"`,
+    );
   }
-  if (apiVersion !== SCALE_API_VERSION) throw badRequest(`the API version in the data (${apiVersion}) does not match the expected API version (${SCALE_API_VERSION})`);
+  if (apiVersion !== SCALE_API_VERSION)
+    throw badRequest(`the API version in the data (${apiVersion}) does not match the expected API version (${SCALE_API_VERSION})`);
   let decoded;
   try {
     decoded = decodeWithSchema(raw, scaleSchema());

@@ -5,15 +5,7 @@
  * (RawExtension, FieldsV1) parsed. A scalar is emitted only when it was on the wire, and then not
  * when its Go field is a non-pointer `omitempty` one holding its zero value. Unknown fields are skipped.
  */
-import {
-  F_INLINE,
-  F_MAP,
-  F_OMITEMPTY,
-  F_OMITZERO,
-  F_REPEATED,
-  type FieldDescriptor,
-  type MessageDescriptor,
-} from './descriptor.js';
+import { F_INLINE, F_MAP, F_OMITEMPTY, F_OMITZERO, F_REPEATED, type FieldDescriptor, type MessageDescriptor } from './descriptor.js';
 import { MESSAGES } from './descriptors.generated.js';
 import { ProtobufError, WIRE_BYTES, WIRE_FIXED32, WIRE_FIXED64, WIRE_VARINT, WireReader } from './wire.js';
 
@@ -27,7 +19,15 @@ export function hasMessage(name: string): boolean {
   return Object.hasOwn(MESSAGES, name) || SPECIAL.has(name);
 }
 
-const SPECIAL = new Set(['meta.v1.Time', 'meta.v1.MicroTime', 'meta.v1.Duration', 'meta.v1.FieldsV1', 'resource.Quantity', 'intstr.IntOrString', 'runtime.RawExtension']);
+const SPECIAL = new Set([
+  'meta.v1.Time',
+  'meta.v1.MicroTime',
+  'meta.v1.Duration',
+  'meta.v1.FieldsV1',
+  'resource.Quantity',
+  'intstr.IntOrString',
+  'runtime.RawExtension',
+]);
 
 const byNumber = new Map<string, Map<number, FieldDescriptor>>();
 

@@ -62,7 +62,8 @@ function validateResources(resources: readonly string[], path: string): FieldErr
     if (res === '*') wildcardRes.add(sub);
   });
   if (resources.length > 1 && doubleWildcard) errors.push(fieldError.invalid(path, resources, "if '*/*' is present, must not specify other resources"));
-  if (singleWildcard && withoutSubresource) errors.push(fieldError.invalid(path, resources, "if '*' is present, must not specify other resources without subresources"));
+  if (singleWildcard && withoutSubresource)
+    errors.push(fieldError.invalid(path, resources, "if '*' is present, must not specify other resources without subresources"));
   return errors;
 }
 
@@ -80,18 +81,21 @@ function validateNamedRule(rule: NamedRuleWithOperations, path: string): FieldEr
   const operations = rule.operations ?? [];
   const opsPath = child(path, 'operations');
   if (operations.length === 0) errors.push(fieldError.required(opsPath));
-  if (operations.length > 1 && hasWildcard(operations)) errors.push(fieldError.invalid(opsPath, operations, "if '*' is present, must not specify other operations"));
+  if (operations.length > 1 && hasWildcard(operations))
+    errors.push(fieldError.invalid(opsPath, operations, "if '*' is present, must not specify other operations"));
   operations.forEach((op, i) => {
     if (!OPERATIONS.includes(op)) errors.push(fieldError.notSupported(index(opsPath, i), op, OPERATIONS));
   });
 
   const groups = rule.apiGroups ?? [];
   if (groups.length === 0) errors.push(fieldError.required(child(path, 'apiGroups')));
-  if (groups.length > 1 && hasWildcard(groups)) errors.push(fieldError.invalid(child(path, 'apiGroups'), groups, "if '*' is present, must not specify other API groups"));
+  if (groups.length > 1 && hasWildcard(groups))
+    errors.push(fieldError.invalid(child(path, 'apiGroups'), groups, "if '*' is present, must not specify other API groups"));
   const versions = rule.apiVersions ?? [];
   const versionsPath = child(path, 'apiVersions');
   if (versions.length === 0) errors.push(fieldError.required(versionsPath));
-  if (versions.length > 1 && hasWildcard(versions)) errors.push(fieldError.invalid(versionsPath, versions, "if '*' is present, must not specify other API versions"));
+  if (versions.length > 1 && hasWildcard(versions))
+    errors.push(fieldError.invalid(versionsPath, versions, "if '*' is present, must not specify other API versions"));
   versions.forEach((v, i) => {
     if (v === '') errors.push(fieldError.required(index(versionsPath, i)));
   });
@@ -149,7 +153,8 @@ export function validateNotMatchingPolicies(mr: MatchResources, path: string, ap
     if (!ownGroup && !groups.includes('*')) return;
     (rule.resources ?? []).forEach((resSub, j) => {
       const res = resSub.split('/', 1)[0]!;
-      if (POLICY_RESOURCES.has(res) || (ownGroup && res === '*')) errors.push(fieldError.forbidden(index(child(index(child(path, 'resourceRules'), i), 'resources'), j), MATCHES_POLICY_KINDS_MSG));
+      if (POLICY_RESOURCES.has(res) || (ownGroup && res === '*'))
+        errors.push(fieldError.forbidden(index(child(index(child(path, 'resourceRules'), i), 'resources'), j), MATCHES_POLICY_KINDS_MSG));
     });
   });
   return errors;

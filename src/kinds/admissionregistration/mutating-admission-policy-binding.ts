@@ -32,7 +32,8 @@ function validateParamRef(pr: ParamRef, path: string): FieldError[] {
   if (name === '' && !pr.selector) errors.push(fieldError.required(path, 'one of name or selector must be specified'));
   const action = pr.parameterNotFoundAction ?? '';
   if (action === '') errors.push(fieldError.required(child(path, 'parameterNotFoundAction')));
-  else if (!PARAMETER_NOT_FOUND_ACTIONS.includes(action)) errors.push(fieldError.notSupported(child(path, 'parameterNotFoundAction'), action, PARAMETER_NOT_FOUND_ACTIONS));
+  else if (!PARAMETER_NOT_FOUND_ACTIONS.includes(action))
+    errors.push(fieldError.notSupported(child(path, 'parameterNotFoundAction'), action, PARAMETER_NOT_FOUND_ACTIONS));
   return errors;
 }
 
@@ -91,7 +92,12 @@ export const MutatingAdmissionPolicyBindingKind = defineKind<MutatingAdmissionPo
   schemaRequired: false,
   allowUnconditionalUpdate: false,
   printerColumns: [
-    { name: 'PolicyName', type: 'string', description: 'PolicyName indicates the policy definition which the policy binding binded to', value: (b) => b.spec?.policyName ?? '' },
+    {
+      name: 'PolicyName',
+      type: 'string',
+      description: 'PolicyName indicates the policy definition which the policy binding binded to',
+      value: (b) => b.spec?.policyName ?? '',
+    },
     { name: 'ParamRef', type: 'string', description: 'ParamRef indicates the param resource which sets the configration param', value: paramRefColumn },
   ],
   strategy: {

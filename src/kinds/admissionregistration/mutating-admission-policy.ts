@@ -23,7 +23,8 @@ function validateSpec(policy: MutatingAdmissionPolicy, ctx: KindContext): FieldE
   const errors: FieldError[] = [];
 
   if (spec.failurePolicy === undefined) errors.push(fieldError.required(child(path, 'failurePolicy')));
-  else if (!FAILURE_POLICIES.includes(spec.failurePolicy)) errors.push(fieldError.notSupported(child(path, 'failurePolicy'), spec.failurePolicy, FAILURE_POLICIES));
+  else if (!FAILURE_POLICIES.includes(spec.failurePolicy))
+    errors.push(fieldError.notSupported(child(path, 'failurePolicy'), spec.failurePolicy, FAILURE_POLICIES));
 
   if (spec.paramKind) errors.push(...validateParamKind(spec.paramKind, child(path, 'paramKind')));
 
@@ -48,7 +49,8 @@ function validateSpec(policy: MutatingAdmissionPolicy, ctx: KindContext): FieldE
 
   const reinvocation = spec.reinvocationPolicy ?? '';
   if (reinvocation === '') errors.push(fieldError.required(child(path, 'reinvocationPolicy')));
-  else if (!REINVOCATION_POLICIES.includes(reinvocation)) errors.push(fieldError.notSupported(child(path, 'reinvocationPolicy'), reinvocation, REINVOCATION_POLICIES));
+  else if (!REINVOCATION_POLICIES.includes(reinvocation))
+    errors.push(fieldError.notSupported(child(path, 'reinvocationPolicy'), reinvocation, REINVOCATION_POLICIES));
   return errors;
 }
 
@@ -82,7 +84,12 @@ export const MutatingAdmissionPolicyKind = defineKind<MutatingAdmissionPolicy>({
   schemaRequired: false,
   allowUnconditionalUpdate: false,
   printerColumns: [
-    { name: 'Mutations', type: 'integer', description: 'Mutation indicates the number of mutations rules defined in this configuration', value: (p) => (p.spec?.mutations ?? []).length },
+    {
+      name: 'Mutations',
+      type: 'integer',
+      description: 'Mutation indicates the number of mutations rules defined in this configuration',
+      value: (p) => (p.spec?.mutations ?? []).length,
+    },
     { name: 'ParamKind', type: 'string', description: 'ParamKind specifies the kind of resources used to parameterize this policy', value: paramKindColumn },
   ],
   strategy: {

@@ -53,7 +53,8 @@ function validateSpec(api: APIService): FieldError[] {
 function validateStatus(api: APIService): FieldError[] {
   return (api.status?.conditions ?? []).flatMap((c, i) => {
     const errs: FieldError[] = [];
-    if (!(CONDITION_STATUSES as readonly string[]).includes(c.status)) errs.push(fieldError.notSupported(`status.conditions[${i}].status`, c.status, CONDITION_STATUSES));
+    if (!(CONDITION_STATUSES as readonly string[]).includes(c.status))
+      errs.push(fieldError.notSupported(`status.conditions[${i}].status`, c.status, CONDITION_STATUSES));
     // Kubernetes v1.36 does not check an APIService condition's reason; memkube's "one-word
     // CamelCase" is enforced with metav1.Condition's reason rule and message.
     if (c.reason) for (const m of conditionReasonErrors(c.reason)) errs.push(fieldError.invalid(`status.conditions[${i}].reason`, c.reason, m));

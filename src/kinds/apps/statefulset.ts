@@ -85,14 +85,19 @@ export const StatefulSetKind = defineKind<StatefulSet>({
     },
     validateUpdate(sts, old, ctx) {
       if (ctx.subresource === 'status') return validateStatefulSetStatusUpdate(sts, old as StatefulSet);
-      return [...specRules(sts, ctx), ...validateStatefulSetUpdate(withZeroValues(sts, StatefulSetSchema), withZeroValues(old as StatefulSet, StatefulSetSchema))];
+      return [
+        ...specRules(sts, ctx),
+        ...validateStatefulSetUpdate(withZeroValues(sts, StatefulSetSchema), withZeroValues(old as StatefulSet, StatefulSetSchema)),
+      ];
     },
     warnings(sts, old, ctx) {
       if (ctx.subresource === 'status') return [];
       if (old && sts.metadata?.generation === old.metadata?.generation) return revisionHistoryWarnings(sts);
       const template = sts.spec?.template;
       const podWarnings = template?.spec
-        ? podCreateWarnings({ metadata: template.metadata ?? {}, spec: template.spec }, ctx.reservedDomain).map((w) => w.replace(/^spec\./, 'spec.template.spec.').replace(/^metadata\./, 'spec.template.metadata.'))
+        ? podCreateWarnings({ metadata: template.metadata ?? {}, spec: template.spec }, ctx.reservedDomain).map((w) =>
+            w.replace(/^spec\./, 'spec.template.spec.').replace(/^metadata\./, 'spec.template.metadata.'),
+          )
         : [];
       return [...podWarnings, ...revisionHistoryWarnings(sts)];
     },

@@ -156,7 +156,8 @@ function validateCSR(csr: Readonly<CertificateSigningRequest>, opts: Options, ct
     errs.push(...validateSignerName('spec.signerName', signerName));
   }
   const exp = csr.spec.expirationSeconds;
-  if (exp !== undefined && exp < 600) errs.push(fieldError.invalid('spec.expirationSeconds', exp, 'may not specify a duration less than 600 seconds (10 minutes)'));
+  if (exp !== undefined && exp < 600)
+    errs.push(fieldError.invalid('spec.expirationSeconds', exp, 'may not specify a duration less than 600 seconds (10 minutes)'));
   errs.push(...validateConditions(csr, opts));
   if (!opts.allowArbitraryCertificate) {
     const certError = certificateError(fromBase64(csr.status?.certificate));
@@ -185,7 +186,8 @@ function validateCSRUpdate(csr: Readonly<CertificateSigningRequest>, old: Readon
   }
   if (fromBase64(csr.status?.certificate) !== fromBase64(old.status?.certificate)) {
     if (!opts.allowSettingCertificate) errs.push(fieldError.forbidden('status.certificate', 'updates may not set certificate content'));
-    else if (fromBase64(old.status?.certificate).length > 0) errs.push(fieldError.forbidden('status.certificate', 'updates may not modify existing certificate content'));
+    else if (fromBase64(old.status?.certificate).length > 0)
+      errs.push(fieldError.forbidden('status.certificate', 'updates may not modify existing certificate content'));
     else errs.push(...issuanceErrors(csr));
   }
   return errs;

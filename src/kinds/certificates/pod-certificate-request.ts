@@ -156,18 +156,23 @@ function validateStatusUpdate(req: PodCertificateRequest, old: Readonly<PodCerti
   const refresh = ms(st.beginRefreshAt!);
   const leafNB = certTime(leaf.notBefore);
   const leafNA = certTime(leaf.notAfter);
-  if (notBefore !== leafNB) return [fieldError.invalid('status.notBefore', goTimeString(notBefore), 'must be set to the NotBefore time encoded in the leaf certificate')];
+  if (notBefore !== leafNB)
+    return [fieldError.invalid('status.notBefore', goTimeString(notBefore), 'must be set to the NotBefore time encoded in the leaf certificate')];
   const now = ctx.now();
   if (!(notBefore > now - 300_000 && notBefore < now + 300_000)) {
     return [fieldError.invalid('status.notBefore', goTimeString(notBefore), "must be set to within 5 minutes of kube-apiserver's current time")];
   }
-  if (notAfter !== leafNA) return [fieldError.invalid('status.notAfter', goTimeString(notAfter), 'must be set to the NotAfter time encoded in the leaf certificate')];
+  if (notAfter !== leafNA)
+    return [fieldError.invalid('status.notAfter', goTimeString(notAfter), 'must be set to the NotAfter time encoded in the leaf certificate')];
   const lifetime = leafNA - leafNB;
   if (lifetime < 3_600_000) return [fieldError.invalid(path, goDurationString(lifetime), 'leaf certificate lifetime must be >= 1 hour')];
   const max = req.spec.maxExpirationSeconds ?? DEFAULT_MAX_EXPIRATION_SECONDS;
-  if (lifetime > max * 1000) return [fieldError.invalid(path, goDurationString(lifetime), `leaf certificate lifetime must be <= spec.maxExpirationSeconds (${max})`)];
-  if (refresh < notBefore + 600_000) return [fieldError.invalid('status.beginRefreshAt', goTimeString(refresh), 'must be at least 10 minutes after status.notBefore')];
-  if (refresh > notAfter - 600_000) return [fieldError.invalid('status.beginRefreshAt', goTimeString(refresh), 'must be at least 10 minutes before status.notAfter')];
+  if (lifetime > max * 1000)
+    return [fieldError.invalid(path, goDurationString(lifetime), `leaf certificate lifetime must be <= spec.maxExpirationSeconds (${max})`)];
+  if (refresh < notBefore + 600_000)
+    return [fieldError.invalid('status.beginRefreshAt', goTimeString(refresh), 'must be at least 10 minutes after status.notBefore')];
+  if (refresh > notAfter - 600_000)
+    return [fieldError.invalid('status.beginRefreshAt', goTimeString(refresh), 'must be at least 10 minutes before status.notAfter')];
   let rest = restChain;
   for (;;) {
     const [block, next] = pemDecode(rest);

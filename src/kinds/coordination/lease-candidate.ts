@@ -71,7 +71,12 @@ export const LeaseCandidateKind = defineKind<LeaseCandidate>({
   allowCreateOnUpdate: true,
   allowUnconditionalUpdate: false,
   printerColumns: [
-    { name: 'LeaseName', type: 'string', description: 'LeaseName is the name of the lease for which this candidate is contending.', value: (lc) => lc.spec?.leaseName },
+    {
+      name: 'LeaseName',
+      type: 'string',
+      description: 'LeaseName is the name of the lease for which this candidate is contending.',
+      value: (lc) => lc.spec?.leaseName,
+    },
     { name: 'BinaryVersion', type: 'string', value: (lc) => lc.spec?.binaryVersion },
     { name: 'EmulationVersion', type: 'string', value: (lc) => lc.spec?.emulationVersion },
   ],

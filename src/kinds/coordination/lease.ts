@@ -39,7 +39,15 @@ export const LeaseKind = defineKind<Lease>({
   // No generation: pkg/registry/coordination/lease/strategy.go never sets it.
   generation: false,
   versions: [{ name: 'v1', schema: LeaseSchema, served: true, storage: true }],
-  printerColumns: [{ name: 'Holder', type: 'string', description: 'holderIdentity contains the identity of the holder of a current lease. If Coordinated Leader Election is used, the holder identity must be equal to the elected LeaseCandidate.metadata.name field.', value: (l) => l.spec?.holderIdentity }],
+  printerColumns: [
+    {
+      name: 'Holder',
+      type: 'string',
+      description:
+        'holderIdentity contains the identity of the holder of a current lease. If Coordinated Leader Election is used, the holder identity must be equal to the elected LeaseCandidate.metadata.name field.',
+      value: (l) => l.spec?.holderIdentity,
+    },
+  ],
   allowCreateOnUpdate: true,
   allowUnconditionalUpdate: false,
   strategy: {

@@ -9,7 +9,9 @@ const HEAD = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})/;
 
 /** The Go parse error of a MicroTime string, or the value normalized to UTC. */
 export function parseMicroTime(value: string): { value: string } | { error: string } {
-  const fail = (rest: string, elem: string) => ({ error: `parsing time ${JSON.stringify(value)} as ${JSON.stringify(LAYOUT)}: cannot parse ${JSON.stringify(rest)} as ${JSON.stringify(elem)}` });
+  const fail = (rest: string, elem: string) => ({
+    error: `parsing time ${JSON.stringify(value)} as ${JSON.stringify(LAYOUT)}: cannot parse ${JSON.stringify(rest)} as ${JSON.stringify(elem)}`,
+  });
   const head = HEAD.exec(value);
   if (!head) return fail(value, '2006');
   let rest = value.slice(head[0].length);

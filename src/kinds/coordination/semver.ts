@@ -16,7 +16,14 @@ export function parseSemVer(s: string): SemVer | undefined {
   if (s.length === 0) return undefined;
   const plus = s.indexOf('+');
   const main = plus < 0 ? s : s.slice(0, plus);
-  if (plus >= 0 && s.slice(plus + 1).split('.').some((b) => !ALNUM.test(b))) return undefined;
+  if (
+    plus >= 0 &&
+    s
+      .slice(plus + 1)
+      .split('.')
+      .some((b) => !ALNUM.test(b))
+  )
+    return undefined;
   const dash = main.indexOf('-');
   const core = dash < 0 ? main : main.slice(0, dash);
   const parts = core.split('.');

@@ -36,7 +36,14 @@ export const ConfigMapKind = defineKind<ConfigMap>({
   // No generation: pkg/registry/core/configmap/strategy.go never sets it.
   generation: false,
   versions: [{ name: 'v1', schema: ConfigMapSchema, served: true, storage: true }],
-  printerColumns: [{ name: 'Data', type: 'integer', description: 'Number of keys', value: (cm) => Object.keys(cm.data ?? {}).length + Object.keys(cm.binaryData ?? {}).length }],
+  printerColumns: [
+    {
+      name: 'Data',
+      type: 'integer',
+      description: 'Number of keys',
+      value: (cm) => Object.keys(cm.data ?? {}).length + Object.keys(cm.binaryData ?? {}).length,
+    },
+  ],
   strategy: {
     defaults(cm) {
       // Empty maps are never serialized by Kubernetes.

@@ -45,7 +45,9 @@ export const ServiceKind = defineKind<Service>({
       name: 'Port(s)',
       type: 'string',
       description: 'The port(s) of the service.',
-      value: (s) => (s.spec?.ports ?? []).map((p) => (p.nodePort ? `${p.port}:${p.nodePort}/${p.protocol ?? 'TCP'}` : `${p.port}/${p.protocol ?? 'TCP'}`)).join(',') || '<none>',
+      value: (s) =>
+        (s.spec?.ports ?? []).map((p) => (p.nodePort ? `${p.port}:${p.nodePort}/${p.protocol ?? 'TCP'}` : `${p.port}/${p.protocol ?? 'TCP'}`)).join(',') ||
+        '<none>',
     },
     { name: 'Age', type: 'date', value: (s) => s.metadata?.creationTimestamp },
     {
@@ -53,7 +55,10 @@ export const ServiceKind = defineKind<Service>({
       type: 'string',
       priority: 1,
       description: 'The label selector of the service.',
-      value: (s) => Object.entries(s.spec?.selector ?? {}).map(([k, v]) => `${k}=${v}`).join(',') || '<none>',
+      value: (s) =>
+        Object.entries(s.spec?.selector ?? {})
+          .map(([k, v]) => `${k}=${v}`)
+          .join(',') || '<none>',
     },
   ],
   nameValidator: nameIsDNSLabel,

@@ -17,9 +17,21 @@ const RENAMED = [
 
 /** The events.k8s.io/v1 fields in Go struct order (the order the server writes them). */
 const EVENTS_V1_ORDER = [
-  'metadata', 'eventTime', 'series', 'reportingController', 'reportingInstance', 'action', 'reason',
-  'regarding', 'related', 'note', 'type', 'deprecatedSource', 'deprecatedFirstTimestamp',
-  'deprecatedLastTimestamp', 'deprecatedCount',
+  'metadata',
+  'eventTime',
+  'series',
+  'reportingController',
+  'reportingInstance',
+  'action',
+  'reason',
+  'regarding',
+  'related',
+  'note',
+  'type',
+  'deprecatedSource',
+  'deprecatedFirstTimestamp',
+  'deprecatedLastTimestamp',
+  'deprecatedCount',
 ] as const;
 
 /**

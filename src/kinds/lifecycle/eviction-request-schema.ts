@@ -40,7 +40,12 @@ export const EvictionRequestStatus = z
   .object({
     conditions: z
       .array(Condition)
-      .meta({ 'x-kubernetes-list-map-keys': ['type'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'type', 'x-kubernetes-patch-strategy': 'merge' })
+      .meta({
+        'x-kubernetes-list-map-keys': ['type'],
+        'x-kubernetes-list-type': 'map',
+        'x-kubernetes-patch-merge-key': 'type',
+        'x-kubernetes-patch-strategy': 'merge',
+      })
       .optional(),
     observedGeneration: z.int().optional(),
   })

@@ -87,7 +87,7 @@ function formatIPv6(v: bigint): string {
   const groups = Array.from({ length: 8 }, (_, i) => Number((v >> BigInt(16 * (7 - i))) & 0xffffn));
   let best = -1;
   let bestLen = 1;
-  for (let i = 0; i < 8; ) {
+  for (let i = 0; i < 8;) {
     if (groups[i] !== 0) {
       i++;
       continue;
@@ -110,10 +110,7 @@ export function canonicalCIDR(c: ParsedCIDR): string {
   const width = c.family === 'IPv4' ? 32 : 128;
   const hostBits = BigInt(width - c.bits);
   const network = (c.addr >> hostBits) << hostBits;
-  const ip =
-    c.family === 'IPv4'
-      ? [24n, 16n, 8n, 0n].map((s) => String((network >> s) & 0xffn)).join('.')
-      : formatIPv6(network);
+  const ip = c.family === 'IPv4' ? [24n, 16n, 8n, 0n].map((s) => String((network >> s) & 0xffn)).join('.') : formatIPv6(network);
   return `${ip}/${c.bits}`;
 }
 

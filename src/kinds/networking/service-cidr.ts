@@ -38,7 +38,9 @@ export const ServiceCIDRKind = defineKind<ServiceCIDR>({
   generation: false,
   versions: [{ name: 'v1', schema: ServiceCIDRSchema, served: true, storage: true }],
   statusSubresource: true,
-  printerColumns: [{ name: 'CIDRs', type: 'string', description: 'cidrs defines the IP blocks in CIDR notation', value: (s) => (s.spec?.cidrs ?? []).join(',') }],
+  printerColumns: [
+    { name: 'CIDRs', type: 'string', description: 'cidrs defines the IP blocks in CIDR notation', value: (s) => (s.spec?.cidrs ?? []).join(',') },
+  ],
   // An empty list equals an absent one (apiequality.Semantic.DeepEqual in ValidateImmutableField).
   immutableFields: [{ path: PATH, equal: semanticEqualAt(ServiceCIDRSchema, 'spec', 'cidrs') }],
   strategy: {

@@ -64,7 +64,12 @@ export type ResourcePoolStatusRequestSpec = z.infer<typeof ResourcePoolStatusReq
 export const ResourcePoolStatusRequestStatus = GeneratedStatus.extend({
   conditions: z
     .array(Condition)
-    .meta({ 'x-kubernetes-list-map-keys': ['type'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'type', 'x-kubernetes-patch-strategy': 'merge' })
+    .meta({
+      'x-kubernetes-list-map-keys': ['type'],
+      'x-kubernetes-list-type': 'map',
+      'x-kubernetes-patch-merge-key': 'type',
+      'x-kubernetes-patch-strategy': 'merge',
+    })
     .optional(),
   pools: z.array(PoolStatus).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
 }).meta({ id: `${ID}.ResourcePoolStatusRequestStatus` });
@@ -79,5 +84,8 @@ export const ResourcePoolStatusRequest = z
     spec: ResourcePoolStatusRequestSpec,
     status: ResourcePoolStatusRequestStatus.optional(),
   })
-  .meta({ id: `${ID}.ResourcePoolStatusRequest`, 'x-kubernetes-group-version-kind': [{ group: 'resource.k8s.io', kind: 'ResourcePoolStatusRequest', version: 'v1alpha3' }] });
+  .meta({
+    id: `${ID}.ResourcePoolStatusRequest`,
+    'x-kubernetes-group-version-kind': [{ group: 'resource.k8s.io', kind: 'ResourcePoolStatusRequest', version: 'v1alpha3' }],
+  });
 export type ResourcePoolStatusRequest = z.infer<typeof ResourcePoolStatusRequest>;

@@ -134,7 +134,8 @@ function validateShareableSummary(path: string, summary: Partial<ShareableSummar
     if (total && consumed && available) {
       const diff = total.nanos - consumed.nanos;
       const expected = diff < 0n ? 0n : diff;
-      if (available.nanos !== expected) errs.push(fieldError.invalid(child(item, 'available'), c.available, 'must equal total - consumed, and never be negative'));
+      if (available.nanos !== expected)
+        errs.push(fieldError.invalid(child(item, 'available'), c.available, 'must equal total - consumed, and never be negative'));
     }
   });
   return errs;
@@ -203,7 +204,8 @@ function validateConditions(status: Partial<ResourcePoolStatusRequestStatus>): F
 /** A `/status` write: a set status never changes; a first one is checked in full. */
 export function validateResourcePoolStatusRequestStatus(rpsr: ResourcePoolStatusRequest, old: Readonly<ResourcePoolStatusRequest>): FieldError[] {
   // Compared as apiequality.Semantic.DeepEqual compares: an empty list equals an absent one.
-  if (!isUnset(old.status)) return semanticEqual(rpsr.status ?? null, old.status, fieldNode(ResourcePoolStatusRequestSchema, STATUS)) ? [] : [immutableFieldError(STATUS, GO_NIL)];
+  if (!isUnset(old.status))
+    return semanticEqual(rpsr.status ?? null, old.status, fieldNode(ResourcePoolStatusRequestSchema, STATUS)) ? [] : [immutableFieldError(STATUS, GO_NIL)];
   const status = rpsr.status;
   if (isUnset(status)) return [];
   const errs: FieldError[] = [];

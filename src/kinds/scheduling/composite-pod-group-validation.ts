@@ -137,7 +137,11 @@ export function compositePodGroupImmutableFields(disruptionModeDefault: string):
  */
 const samePreemptionPolicy = semanticEqualAt(CompositePodGroupSchema, SPEC, 'preemptionPolicy');
 
-export function validateCompositePodGroupPreemptionPolicyUpdate(cpg: CompositePodGroup, old: Readonly<CompositePodGroup>, storedDefault: string | undefined): FieldError[] {
+export function validateCompositePodGroupPreemptionPolicyUpdate(
+  cpg: CompositePodGroup,
+  old: Readonly<CompositePodGroup>,
+  storedDefault: string | undefined,
+): FieldError[] {
   const path = child(SPEC, 'preemptionPolicy');
   const now = cpg.spec?.preemptionPolicy;
   const before = old.spec?.preemptionPolicy ?? storedDefault;

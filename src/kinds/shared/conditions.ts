@@ -46,7 +46,8 @@ export function validateMetaConditions(conditions: readonly MetaCondition[], pat
     const p = `${path}[${i}]`;
     for (const m of isQualifiedName(c.type ?? '')) errs.push(fieldError.invalid(`${p}.type`, c.type ?? '', m));
     if (!['False', 'True', 'Unknown'].includes(c.status ?? '')) errs.push(fieldError.notSupported(`${p}.status`, c.status ?? '', ['False', 'True', 'Unknown']));
-    if ((c.observedGeneration ?? 0) < 0) errs.push(fieldError.invalid(`${p}.observedGeneration`, c.observedGeneration, 'must be greater than or equal to zero'));
+    if ((c.observedGeneration ?? 0) < 0)
+      errs.push(fieldError.invalid(`${p}.observedGeneration`, c.observedGeneration, 'must be greater than or equal to zero'));
     if (!c.lastTransitionTime) errs.push(fieldError.required(`${p}.lastTransitionTime`, 'must be set'));
     const reason = c.reason ?? '';
     if (reason.length === 0) errs.push(fieldError.required(`${p}.reason`, 'must be set'));

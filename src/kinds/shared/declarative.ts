@@ -4,7 +4,16 @@
  * kinds only declaratively, so these texts (not the older hand-written ones) are what clients see.
  */
 import { fieldError, type FieldError } from '../../machinery/field-errors.js';
-import { isCIdentifier, isDNS1123Subdomain, isQualifiedName, maxLenBytesError, maxLenError, regexError, utf8ByteLength, DNS1123_SUBDOMAIN_FMT } from '../../schema/validation/names.js';
+import {
+  isCIdentifier,
+  isDNS1123Subdomain,
+  isQualifiedName,
+  maxLenBytesError,
+  maxLenError,
+  regexError,
+  utf8ByteLength,
+  DNS1123_SUBDOMAIN_FMT,
+} from '../../schema/validation/names.js';
 
 const SUBDOMAIN_MAX = 253;
 
@@ -32,7 +41,8 @@ export function longName(path: string, value: string): FieldError[] {
 }
 
 const CASELESS_SUBDOMAIN_RE = new RegExp(`^${DNS1123_SUBDOMAIN_FMT}$`, 'i');
-const CASELESS_SUBDOMAIN_ERR = "an RFC 1123 subdomain must consist of alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character";
+const CASELESS_SUBDOMAIN_ERR =
+  "an RFC 1123 subdomain must consist of alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character";
 
 /** `+k8s:format=k8s-long-name-caseless` (`IsDNS1123SubdomainCaseless`). */
 export function longNameCaseless(path: string, value: string): FieldError[] {

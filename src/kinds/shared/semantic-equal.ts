@@ -90,7 +90,8 @@ function isPlainObject(v: unknown): v is Record<string, unknown> {
 
 function schemalessEqual(a: unknown, b: unknown): boolean {
   if (a === b) return true;
-  if ((a === undefined || a === null || (Array.isArray(a) && a.length === 0)) && (b === undefined || b === null || (Array.isArray(b) && b.length === 0))) return true;
+  if ((a === undefined || a === null || (Array.isArray(a) && a.length === 0)) && (b === undefined || b === null || (Array.isArray(b) && b.length === 0)))
+    return true;
   if (Array.isArray(a) || Array.isArray(b)) {
     if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
     return a.every((x, i) => schemalessEqual(x, b[i]));

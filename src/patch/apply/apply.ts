@@ -350,7 +350,9 @@ export function serverSideApply(opts: ServerSideApplyOptions): ServerSideApplyRe
       throw badRequest(`invalid object type: ${gvkString(appliedVersion, appliedKind)}`);
     }
   } else if (gvString(appliedVersion) !== gvString(opts.apiVersion)) {
-    throw badRequest(`Incorrect version specified in apply patch. Specified patch version: ${gvString(appliedVersion)}, expected: ${gvString(opts.apiVersion)}`);
+    throw badRequest(
+      `Incorrect version specified in apply patch. Specified patch version: ${gvString(appliedVersion)}, expected: ${gvString(opts.apiVersion)}`,
+    );
   }
 
   const configMeta = metaOf(config);

@@ -30,7 +30,10 @@ export type FieldPath = readonly PathElement[];
 
 function sortKeyFields(fields: KeyField[]): KeyField[] {
   // value.FieldList.Sort: stable, by name (byte order).
-  return fields.map((f, i) => ({ f, i })).sort((a, b) => compareGoStrings(a.f.name, b.f.name) || a.i - b.i).map((x) => x.f);
+  return fields
+    .map((f, i) => ({ f, i }))
+    .sort((a, b) => compareGoStrings(a.f.name, b.f.name) || a.i - b.i)
+    .map((x) => x.f);
 }
 
 /** Constructors for path elements. */
@@ -39,7 +42,9 @@ export const pathElement = {
   /** A map-list key; fields are sorted by name, as SMD keeps them. */
   key: (fields: readonly KeyField[] | Readonly<Record<string, JsonValue>>): PathElement => ({
     kind: 'key',
-    fields: sortKeyFields(Array.isArray(fields) ? [...(fields as KeyField[])] : Object.entries(fields as Record<string, JsonValue>).map(([name, value]) => ({ name, value }))),
+    fields: sortKeyFields(
+      Array.isArray(fields) ? [...(fields as KeyField[])] : Object.entries(fields as Record<string, JsonValue>).map(([name, value]) => ({ name, value })),
+    ),
   }),
   value: (value: JsonValue): PathElement => ({ kind: 'value', value }),
   index: (index: number): PathElement => ({ kind: 'index', index }),

@@ -141,7 +141,6 @@ export function withGoZeroValues(obj: unknown, schema: StructuralNode): unknown 
   return fill(obj ?? {}, schema, true);
 }
 
-
 function encoded(v: unknown, node: StructuralNode): unknown {
   switch (node.type) {
     case 'object': {

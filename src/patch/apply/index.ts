@@ -22,7 +22,17 @@ export { FieldSet, FieldSetBuilder, FieldsV1Error } from './field-set.js';
 export { listItemPathElement, ListItemError, toFieldSet } from './to-field-set.js';
 export { listShape, DEDUCED, UNTYPED_ATOMIC, type ListAtom, type TypeRef } from './schema.js';
 export type { JsonValue, JsonObject } from './value.js';
-export { compare, ensureNamedFieldsAreMembers, merge, MergeError, removeItems, validateTyped, typedErrorsMessage, type Comparison, type TypedError } from './typed.js';
+export {
+  compare,
+  ensureNamedFieldsAreMembers,
+  merge,
+  MergeError,
+  removeItems,
+  validateTyped,
+  typedErrorsMessage,
+  type Comparison,
+  type TypedError,
+} from './typed.js';
 export { withGoZeroValues } from './go-zero.js';
 export {
   ANCIENT_CHANGES_MANAGER,

@@ -216,9 +216,7 @@ export function validateFinalizers(finalizers: unknown, path: string): FieldErro
   const errs: FieldError[] = [];
   for (const f of list) errs.push(...validateFinalizerName(f, path));
   if (list.includes(FINALIZER_ORPHAN_DEPENDENTS) && list.includes(FINALIZER_DELETE_DEPENDENTS)) {
-    errs.push(
-      fieldError.invalid(path, list, `finalizer ${FINALIZER_ORPHAN_DEPENDENTS} and ${FINALIZER_DELETE_DEPENDENTS} cannot be both set`),
-    );
+    errs.push(fieldError.invalid(path, list, `finalizer ${FINALIZER_ORPHAN_DEPENDENTS} and ${FINALIZER_DELETE_DEPENDENTS} cannot be both set`));
   }
   return errs;
 }
@@ -337,7 +335,8 @@ function goQuote(value: string): string {
         out += '\\v';
         continue;
     }
-    if (cp >= 0xd800 && cp <= 0xdfff) out += '\ufffd'; // lone surrogate: U+FFFD after Go's JSON decoding
+    if (cp >= 0xd800 && cp <= 0xdfff)
+      out += '\ufffd'; // lone surrogate: U+FFFD after Go's JSON decoding
     else if (cp === 0x20 || /^[\p{L}\p{M}\p{N}\p{P}\p{S}]$/u.test(ch)) out += ch;
     else if (cp < 0x80) out += `\\x${cp.toString(16).padStart(2, '0')}`;
     else if (cp < 0x10000) out += `\\u${cp.toString(16).padStart(4, '0')}`;

@@ -29,12 +29,14 @@ adapterSuite('express (app.use(path))', '/mnt/k8s', async (cluster) => {
   return serve(app);
 });
 
-const behind = (...parsers: express.RequestHandler[]) => async (cluster: Cluster) => {
-  const app = express();
-  app.use(...parsers);
-  app.use(memkubeExpress(cluster, { prefix: '/k8s' }));
-  return serve(app);
-};
+const behind =
+  (...parsers: express.RequestHandler[]) =>
+  async (cluster: Cluster) => {
+    const app = express();
+    app.use(...parsers);
+    app.use(memkubeExpress(cluster, { prefix: '/k8s' }));
+    return serve(app);
+  };
 
 parsedBodySuite('express.json()', false, behind(express.json()));
 parsedBodySuite(

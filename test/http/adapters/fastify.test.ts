@@ -28,7 +28,11 @@ parsedBodySuite(
   true,
   behind((app) => {
     const asJson = (_req: unknown, body: string | Buffer, done: (e: Error | null, v?: unknown) => void) => done(null, JSON.parse(String(body)));
-    app.addContentTypeParser(['application/merge-patch+json', 'application/strategic-merge-patch+json', 'application/json-patch+json'], { parseAs: 'string' }, asJson);
+    app.addContentTypeParser(
+      ['application/merge-patch+json', 'application/strategic-merge-patch+json', 'application/json-patch+json'],
+      { parseAs: 'string' },
+      asJson,
+    );
     app.addContentTypeParser(['application/yaml', 'application/apply-patch+yaml'], { parseAs: 'string' }, (_req, body, done) => done(null, body));
   }),
 );
@@ -60,7 +64,11 @@ describe('behind a preParsing hook that hands Fastify a copy of the body', () =>
     const server = await behind((app) => app.addHook('preParsing', async (_request, _reply, payload) => Readable.from(payload)))(cluster);
     try {
       const big = JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'big' }, data: { a: 'x'.repeat(3 * 1024 * 1024) } });
-      const res = await fetch(`${server.url}/k8s/api/v1/namespaces/default/configmaps`, { method: 'POST', body: big, headers: { 'Content-Type': 'application/json' } });
+      const res = await fetch(`${server.url}/k8s/api/v1/namespaces/default/configmaps`, {
+        method: 'POST',
+        body: big,
+        headers: { 'Content-Type': 'application/json' },
+      });
       expect(res.status).toBe(413);
       expect(await res.json()).toMatchObject({ kind: 'Status', reason: 'RequestEntityTooLarge', code: 413 });
     } finally {

@@ -21,9 +21,12 @@ const other = (app: Hono) => app.get('/other', (c) => c.text('other'));
 
 adapterSuite('hono (prefix option)', '/k8s', async (cluster: Cluster, prefix) => serve(other(new Hono()).route('/', memkubeHono(cluster, { prefix }))));
 
-adapterSuite('hono (app.route(path))', '/mnt/k8s', async (cluster: Cluster) => serve(other(new Hono()).route('/mnt', memkubeHono(cluster, { prefix: '/k8s' }))));
+adapterSuite('hono (app.route(path))', '/mnt/k8s', async (cluster: Cluster) =>
+  serve(other(new Hono()).route('/mnt', memkubeHono(cluster, { prefix: '/k8s' }))),
+);
 
-const behind = (middleware: MiddlewareHandler) => async (cluster: Cluster) => serve(new Hono().use(middleware).route('/', memkubeHono(cluster, { prefix: '/k8s' })));
+const behind = (middleware: MiddlewareHandler) => async (cluster: Cluster) =>
+  serve(new Hono().use(middleware).route('/', memkubeHono(cluster, { prefix: '/k8s' })));
 
 parsedBodySuite(
   'a middleware that reads JSON bodies with c.req.json() and YAML with c.req.text()',

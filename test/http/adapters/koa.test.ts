@@ -48,7 +48,10 @@ parsedBodySuite(
   behind(
     bodyParser({
       enableTypes: ['json', 'text'],
-      extendTypes: { json: ['application/merge-patch+json', 'application/strategic-merge-patch+json'], text: ['application/yaml', 'application/apply-patch+yaml'] },
+      extendTypes: {
+        json: ['application/merge-patch+json', 'application/strategic-merge-patch+json'],
+        text: ['application/yaml', 'application/apply-patch+yaml'],
+      },
     }),
   ),
 );

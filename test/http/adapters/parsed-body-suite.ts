@@ -39,7 +39,12 @@ export function parsedBodySuite(setup: string, exact: boolean, start: (cluster: 
     });
 
     it('creates a ConfigMap from JSON, then from YAML', async () => {
-      const created = await send(at(CMS), 'POST', JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'a' }, data: { x: '1' } }), 'application/json');
+      const created = await send(
+        at(CMS),
+        'POST',
+        JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'a' }, data: { x: '1' } }),
+        'application/json',
+      );
       expect(created.status).toBe(201);
       expect(await created.json()).toMatchObject({ metadata: { name: 'a', namespace: 'default' }, data: { x: '1' } });
       const yaml = await send(at(CMS), 'POST', 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: y\ndata:\n  k: v\n', 'application/yaml');
@@ -50,7 +55,12 @@ export function parsedBodySuite(setup: string, exact: boolean, start: (cluster: 
 
     it('creates a ConfigMap sent as protobuf, as kubectl create configmap does', async () => {
       const body = envelope('v1', 'ConfigMap', [msg(1, str(1, 'proto'), str(2, ''), str(3, '')), entry(2, 'a', 'b')]);
-      const res = await fetch(at(CMS), { method: 'POST', body, headers: { 'Content-Type': 'application/vnd.kubernetes.protobuf' }, signal: AbortSignal.timeout(PROMPT) });
+      const res = await fetch(at(CMS), {
+        method: 'POST',
+        body,
+        headers: { 'Content-Type': 'application/vnd.kubernetes.protobuf' },
+        signal: AbortSignal.timeout(PROMPT),
+      });
       expect(res.status).toBe(201);
       expect(await res.json()).toMatchObject({ metadata: { name: 'proto' }, data: { a: 'b' } });
     });
@@ -80,7 +90,12 @@ export function parsedBodySuite(setup: string, exact: boolean, start: (cluster: 
       const put = await send(
         at(`${CMS}/applied`),
         'PUT',
-        JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'applied', resourceVersion: body.metadata.resourceVersion }, data: { mode: 'safe' } }),
+        JSON.stringify({
+          apiVersion: 'v1',
+          kind: 'ConfigMap',
+          metadata: { name: 'applied', resourceVersion: body.metadata.resourceVersion },
+          data: { mode: 'safe' },
+        }),
         'application/json',
       );
       expect(put.status).toBe(200);
@@ -88,17 +103,32 @@ export function parsedBodySuite(setup: string, exact: boolean, start: (cluster: 
     });
 
     it(exact ? 'warns of a duplicate field in JSON, as sent' : 'gets JSON as parsed: a duplicate field is gone unseen', async () => {
-      const res = await send(at(CMS), 'POST', '{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"dup"},"data":{"a":"1"},"data":{"b":"2"}}', 'application/json');
+      const res = await send(
+        at(CMS),
+        'POST',
+        '{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"dup"},"data":{"a":"1"},"data":{"b":"2"}}',
+        'application/json',
+      );
       expect(res.status).toBe(201);
       expect(((await res.json()) as { data: unknown }).data).toEqual({ b: '2' });
       expect(res.headers.get('warning')).toBe(exact ? '299 - "duplicate field \\"data\\""' : null);
     });
 
     it('deletes with DeleteOptions in a JSON body', async () => {
-      const stale = await send(at(`${CMS}/y`), 'DELETE', JSON.stringify({ kind: 'DeleteOptions', apiVersion: 'v1', preconditions: { uid: 'not-its-uid' } }), 'application/json');
+      const stale = await send(
+        at(`${CMS}/y`),
+        'DELETE',
+        JSON.stringify({ kind: 'DeleteOptions', apiVersion: 'v1', preconditions: { uid: 'not-its-uid' } }),
+        'application/json',
+      );
       expect(stale.status).toBe(409);
       expect(await stale.json()).toMatchObject({ kind: 'Status', reason: 'Conflict' });
-      const deleted = await send(at(`${CMS}/y`), 'DELETE', JSON.stringify({ kind: 'DeleteOptions', apiVersion: 'v1', propagationPolicy: 'Background' }), 'application/json');
+      const deleted = await send(
+        at(`${CMS}/y`),
+        'DELETE',
+        JSON.stringify({ kind: 'DeleteOptions', apiVersion: 'v1', propagationPolicy: 'Background' }),
+        'application/json',
+      );
       expect(deleted.status).toBe(200);
     });
   });

@@ -33,12 +33,25 @@ describe('protobuf bodies of the built-in kinds', () => {
 
   it('Secret: data as base64, stringData, type', () => {
     const body = envelope('v1', 'Secret', [objectMeta('s'), entry(2, 'p', 'q'), str(3, 'Opaque'), entry(4, 'plain', 'text')]);
-    expect(decodeProtobufObject(body)).toEqual({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 's' }, data: { p: 'cQ==' }, type: 'Opaque', stringData: { plain: 'text' } });
+    expect(decodeProtobufObject(body)).toEqual({
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: { name: 's' },
+      data: { p: 'cQ==' },
+      type: 'Opaque',
+      stringData: { plain: 'text' },
+    });
   });
 
   it('Namespace: spec.finalizers, status.phase; empty messages stay as objects', () => {
     const body = envelope('v1', 'Namespace', [objectMeta('n'), msg(2, str(1, 'kubernetes')), msg(3, str(1, ''))]);
-    expect(decodeProtobufObject(body)).toEqual({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'n' }, spec: { finalizers: ['kubernetes'] }, status: {} });
+    expect(decodeProtobufObject(body)).toEqual({
+      apiVersion: 'v1',
+      kind: 'Namespace',
+      metadata: { name: 'n' },
+      spec: { finalizers: ['kubernetes'] },
+      status: {},
+    });
   });
 
   it('ServiceAccount: secrets, imagePullSecrets, automountServiceAccountToken', () => {
@@ -184,7 +197,10 @@ describe('protobuf bodies of the built-in kinds', () => {
 
   it('Deployment and CronJob decode (apps/v1, batch/v1)', () => {
     const template = msg(3, objectMeta('', '', entry(11, 'app', 'web')), msg(2, msg(2, str(1, 'c'), str(2, 'busybox'))));
-    const deploy = envelope('apps/v1', 'Deployment', [objectMeta('d'), msg(2, int(1, 2), msg(2, entry(1, 'app', 'web')), template, msg(4, str(1, 'RollingUpdate')))]);
+    const deploy = envelope('apps/v1', 'Deployment', [
+      objectMeta('d'),
+      msg(2, int(1, 2), msg(2, entry(1, 'app', 'web')), template, msg(4, str(1, 'RollingUpdate'))),
+    ]);
     expect(decodeProtobufObject(deploy)).toEqual({
       apiVersion: 'apps/v1',
       kind: 'Deployment',
@@ -196,8 +212,14 @@ describe('protobuf bodies of the built-in kinds', () => {
         strategy: { type: 'RollingUpdate' },
       },
     });
-    const cron = envelope('batch/v1', 'CronJob', [objectMeta('c'), msg(2, str(1, '*/1 * * * *'), msg(5, objectMeta('c'), msg(2, msg(6, msg(2, str(3, 'OnFailure'))))))]);
-    expect(decodeProtobufObject(cron)).toMatchObject({ kind: 'CronJob', spec: { schedule: '*/1 * * * *', jobTemplate: { metadata: { name: 'c' }, spec: { template: { spec: { restartPolicy: 'OnFailure' } } } } } });
+    const cron = envelope('batch/v1', 'CronJob', [
+      objectMeta('c'),
+      msg(2, str(1, '*/1 * * * *'), msg(5, objectMeta('c'), msg(2, msg(6, msg(2, str(3, 'OnFailure')))))),
+    ]);
+    expect(decodeProtobufObject(cron)).toMatchObject({
+      kind: 'CronJob',
+      spec: { schedule: '*/1 * * * *', jobTemplate: { metadata: { name: 'c' }, spec: { template: { spec: { restartPolicy: 'OnFailure' } } } } },
+    });
   });
 
   it('Go durations', () => {

@@ -12,7 +12,10 @@ describe('protobuf request bodies', () => {
     cluster.fetch(new Request(BASE + path, { method: 'POST', body, headers: { 'Content-Type': contentType, Accept: `${PROTOBUF}, application/json` } }));
 
   it('creates a ConfigMap sent as protobuf and answers in JSON', async () => {
-    const res = await post('/api/v1/namespaces/default/configmaps', envelope('v1', 'ConfigMap', [msg(1, str(1, 'x'), str(2, ''), str(3, '')), entry(2, 'a', 'b')]));
+    const res = await post(
+      '/api/v1/namespaces/default/configmaps',
+      envelope('v1', 'ConfigMap', [msg(1, str(1, 'x'), str(2, ''), str(3, '')), entry(2, 'a', 'b')]),
+    );
     expect(res.status).toBe(201);
     expect(res.headers.get('content-type')).toBe('application/json');
     expect(await res.json()).toMatchObject({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'x', namespace: 'default' }, data: { a: 'b' } });

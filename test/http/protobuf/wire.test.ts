@@ -98,19 +98,23 @@ describe('decoder on hostile input', () => {
       fc.oneof(
         fc.tuple(fc.integer({ min: 1, max: 40 }), fc.bigInt({ min: 0n, max: 2n ** 64n - 1n })).map(([f, v]) => encode([int(f, v)])),
         fc.tuple(fc.integer({ min: 1, max: 40 }), fc.string()).map(([f, s]) => encode([str(f, s)])),
-        fc.tuple(fc.integer({ min: 1, max: 40 }), n > 1 ? fc.array(field(n - 1), { maxLength: 4 }) : fc.constant([])).map(([f, parts]) =>
-          encode([{ n: f, bytes: Buffer.concat(parts) }]),
-        ),
+        fc
+          .tuple(fc.integer({ min: 1, max: 40 }), n > 1 ? fc.array(field(n - 1), { maxLength: 4 }) : fc.constant([]))
+          .map(([f, parts]) => encode([{ n: f, bytes: Buffer.concat(parts) }])),
       ),
     );
     fc.assert(
-      fc.property(fc.array(field(5), { maxLength: 6 }), fc.constantFrom('core.v1.Pod', 'core.v1.Service', 'apps.v1.Deployment', 'core.v1.Secret'), (parts, name) => {
-        try {
-          decodeMessage(name, Buffer.concat(parts));
-        } catch (e) {
-          if (!(e instanceof ProtobufError)) throw e;
-        }
-      }),
+      fc.property(
+        fc.array(field(5), { maxLength: 6 }),
+        fc.constantFrom('core.v1.Pod', 'core.v1.Service', 'apps.v1.Deployment', 'core.v1.Secret'),
+        (parts, name) => {
+          try {
+            decodeMessage(name, Buffer.concat(parts));
+          } catch (e) {
+            if (!(e instanceof ProtobufError)) throw e;
+          }
+        },
+      ),
       { numRuns: 2000 },
     );
   });

@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { admissionregistrationKinds, MutatingAdmissionPolicyBindingKind, type MutatingAdmissionPolicyBinding } from '../../../src/kinds/admissionregistration/index.js';
+import {
+  admissionregistrationKinds,
+  MutatingAdmissionPolicyBindingKind,
+  type MutatingAdmissionPolicyBinding,
+} from '../../../src/kinds/admissionregistration/index.js';
 import { statusOf, useTestCluster } from '../../support/cluster.js';
 
 const cluster = useTestCluster({ kinds: [...admissionregistrationKinds] });
@@ -14,7 +18,11 @@ async function invalid(obj: MutatingAdmissionPolicyBinding, ...causes: [string, 
   const s = await statusOf(() => bindings().create(obj));
   const lines = causes.map(([f, m]) => `${f}: ${m}`);
   const body = lines.length === 1 ? lines[0] : `[${lines.join(', ')}]`;
-  expect(s).toMatchObject({ code: 422, reason: 'Invalid', message: `MutatingAdmissionPolicyBinding.admissionregistration.k8s.io "${obj.metadata?.name}" is invalid: ${body}` });
+  expect(s).toMatchObject({
+    code: 422,
+    reason: 'Invalid',
+    message: `MutatingAdmissionPolicyBinding.admissionregistration.k8s.io "${obj.metadata?.name}" is invalid: ${body}`,
+  });
   expect(s.details?.causes?.map((c) => [c.field, c.message])).toEqual(causes);
   expect((await bindings().list()).items).toHaveLength(0);
 }
@@ -22,7 +30,12 @@ async function invalid(obj: MutatingAdmissionPolicyBinding, ...causes: [string, 
 describe('MutatingAdmissionPolicyBinding', () => {
   it('is served cluster-scoped at v1 and needs only a policy name', async () => {
     const b = await bindings().create(binding());
-    expect(b).toMatchObject({ apiVersion: 'admissionregistration.k8s.io/v1', kind: 'MutatingAdmissionPolicyBinding', spec: { policyName: 'p' }, metadata: { generation: 1 } });
+    expect(b).toMatchObject({
+      apiVersion: 'admissionregistration.k8s.io/v1',
+      kind: 'MutatingAdmissionPolicyBinding',
+      spec: { policyName: 'p' },
+      metadata: { generation: 1 },
+    });
     expect(b.metadata?.namespace).toBeUndefined();
     expect(b.spec).toEqual({ policyName: 'p' });
     const res = await cluster.fetch(new Request('http://memkube/apis/admissionregistration.k8s.io/v1/mutatingadmissionpolicybindings/b'));
@@ -55,15 +68,21 @@ describe('MutatingAdmissionPolicyBinding', () => {
     });
 
     it('checks the name, the selector and the action', async () => {
-      await invalid(binding({ paramRef: { name: 'a/b', parameterNotFoundAction: 'Deny' } }), ['spec.paramRef.name', "Invalid value: \"a/b\": may not contain '/'"]);
-      await invalid(binding({ paramRef: { name: '.', parameterNotFoundAction: 'Deny' } }), ['spec.paramRef.name', "Invalid value: \".\": may not be '.'"]);
-      await invalid(binding({ paramRef: { selector: { matchExpressions: [{ key: 'k', operator: 'Exists', values: ['v'] }] }, parameterNotFoundAction: 'Deny' } }), [
-        'spec.paramRef.selector.matchExpressions[0].values',
-        "Forbidden: may not be specified when `operator` is 'Exists' or 'DoesNotExist'",
+      await invalid(binding({ paramRef: { name: 'a/b', parameterNotFoundAction: 'Deny' } }), [
+        'spec.paramRef.name',
+        'Invalid value: "a/b": may not contain \'/\'',
       ]);
+      await invalid(binding({ paramRef: { name: '.', parameterNotFoundAction: 'Deny' } }), ['spec.paramRef.name', 'Invalid value: ".": may not be \'.\'']);
+      await invalid(
+        binding({ paramRef: { selector: { matchExpressions: [{ key: 'k', operator: 'Exists', values: ['v'] }] }, parameterNotFoundAction: 'Deny' } }),
+        ['spec.paramRef.selector.matchExpressions[0].values', "Forbidden: may not be specified when `operator` is 'Exists' or 'DoesNotExist'"],
+      );
       await invalid(binding({ paramRef: { name: 'x' } }), ['spec.paramRef.parameterNotFoundAction', 'Required value']);
       await invalid(binding({ paramRef: { name: 'x', parameterNotFoundAction: '' } }), ['spec.paramRef.parameterNotFoundAction', 'Required value']);
-      await invalid(binding({ paramRef: { name: 'x', parameterNotFoundAction: 'Ignore' } }), ['spec.paramRef.parameterNotFoundAction', 'Unsupported value: "Ignore": supported values: "Deny", "Allow"']);
+      await invalid(binding({ paramRef: { name: 'x', parameterNotFoundAction: 'Ignore' } }), [
+        'spec.paramRef.parameterNotFoundAction',
+        'Unsupported value: "Ignore": supported values: "Deny", "Allow"',
+      ]);
     });
   });
 
@@ -96,17 +115,22 @@ describe('MutatingAdmissionPolicyBinding', () => {
     });
 
     it('cannot match the policy or binding kinds', async () => {
-      await invalid(binding({ matchResources: { resourceRules: [{ ...podRule, apiGroups: ['admissionregistration.k8s.io'], resources: ['mutatingadmissionpolicybindings'] }] } }), [
-        'spec.matchResources.resourceRules[0].resources[0]',
-        'Forbidden: must not match MutatingAdmissionPolicy or MutatingAdmissionPolicyBinding resources',
-      ]);
+      await invalid(
+        binding({
+          matchResources: { resourceRules: [{ ...podRule, apiGroups: ['admissionregistration.k8s.io'], resources: ['mutatingadmissionpolicybindings'] }] },
+        }),
+        ['spec.matchResources.resourceRules[0].resources[0]', 'Forbidden: must not match MutatingAdmissionPolicy or MutatingAdmissionPolicyBinding resources'],
+      );
     });
   });
 
   it('validates updates and refuses one without resourceVersion', async () => {
     const b = await bindings().create(binding());
     const s = await statusOf(() => bindings().update({ ...b, spec: { policyName: '' } }));
-    expect(s).toMatchObject({ code: 422, message: 'MutatingAdmissionPolicyBinding.admissionregistration.k8s.io "b" is invalid: spec.policyName: Required value' });
+    expect(s).toMatchObject({
+      code: 422,
+      message: 'MutatingAdmissionPolicyBinding.admissionregistration.k8s.io "b" is invalid: spec.policyName: Required value',
+    });
     const unconditional = await statusOf(() => bindings().update({ metadata: { name: 'b' }, spec: { policyName: 'q' } }));
     expect(unconditional).toMatchObject({ code: 422, details: { causes: [{ field: 'metadata.resourceVersion' }] } });
     const updated = await bindings().update({ ...b, spec: { policyName: 'q' } });
@@ -119,7 +143,9 @@ describe('MutatingAdmissionPolicyBinding', () => {
     await bindings().create(binding({ paramRef: { name: 'x', parameterNotFoundAction: 'Deny' } }, 'c-any'));
     await bindings().create(binding({ paramRef: { selector: { matchLabels: { app: 'x' } }, parameterNotFoundAction: 'Deny' } }, 'd-selector'));
     const res = await cluster.fetch(
-      new Request('http://memkube/apis/admissionregistration.k8s.io/v1/mutatingadmissionpolicybindings', { headers: { Accept: 'application/json;as=Table;v=v1;g=meta.k8s.io' } }),
+      new Request('http://memkube/apis/admissionregistration.k8s.io/v1/mutatingadmissionpolicybindings', {
+        headers: { Accept: 'application/json;as=Table;v=v1;g=meta.k8s.io' },
+      }),
     );
     const table = (await res.json()) as { columnDefinitions: { name: string }[]; rows: { cells: unknown[] }[] };
     expect(table.columnDefinitions.map((c) => c.name)).toEqual(['Name', 'PolicyName', 'ParamRef', 'Age']);

@@ -27,7 +27,11 @@ async function invalid(obj: MutatingAdmissionPolicy, ...causes: [string, string]
   const s = await statusOf(() => policies().create(obj));
   const lines = causes.map(([f, m]) => `${f}: ${m}`);
   const body = lines.length === 1 ? lines[0] : `[${lines.join(', ')}]`;
-  expect(s).toMatchObject({ code: 422, reason: 'Invalid', message: `MutatingAdmissionPolicy.admissionregistration.k8s.io "${obj.metadata?.name}" is invalid: ${body}` });
+  expect(s).toMatchObject({
+    code: 422,
+    reason: 'Invalid',
+    message: `MutatingAdmissionPolicy.admissionregistration.k8s.io "${obj.metadata?.name}" is invalid: ${body}`,
+  });
   expect(s.details?.causes?.map((c) => [c.field, c.message])).toEqual(causes);
   expect((await policies().list()).items).toHaveLength(0);
 }
@@ -61,7 +65,11 @@ describe('MutatingAdmissionPolicy', () => {
         reinvocationPolicy: 'IfNeeded',
       }),
     );
-    expect(p.spec).toMatchObject({ failurePolicy: 'Ignore', reinvocationPolicy: 'IfNeeded', matchConstraints: { matchPolicy: 'Exact', resourceRules: [{ scope: 'Namespaced' }], excludeResourceRules: [{ scope: 'Cluster' }] } });
+    expect(p.spec).toMatchObject({
+      failurePolicy: 'Ignore',
+      reinvocationPolicy: 'IfNeeded',
+      matchConstraints: { matchPolicy: 'Exact', resourceRules: [{ scope: 'Namespaced' }], excludeResourceRules: [{ scope: 'Cluster' }] },
+    });
   });
 
   it('requires matchConstraints, mutations and reinvocationPolicy', async () => {
@@ -71,7 +79,12 @@ describe('MutatingAdmissionPolicy', () => {
       ['spec.mutations', 'Required value: mutations must contain at least one item'],
       ['spec.reinvocationPolicy', 'Required value'],
     );
-    await invalid({ metadata: { name: 'p' } }, ['spec.matchConstraints', 'Required value'], ['spec.mutations', 'Required value: mutations must contain at least one item'], ['spec.reinvocationPolicy', 'Required value']);
+    await invalid(
+      { metadata: { name: 'p' } },
+      ['spec.matchConstraints', 'Required value'],
+      ['spec.mutations', 'Required value: mutations must contain at least one item'],
+      ['spec.reinvocationPolicy', 'Required value'],
+    );
     await invalid(policy({ mutations: [] }), ['spec.mutations', 'Required value: mutations must contain at least one item']);
     await invalid(policy({ reinvocationPolicy: '' }), ['spec.reinvocationPolicy', 'Required value']);
   });
@@ -107,24 +120,49 @@ describe('MutatingAdmissionPolicy', () => {
     it('rejects rules that name the policy or binding kinds', async () => {
       const forbidden = 'Forbidden: must not match MutatingAdmissionPolicy or MutatingAdmissionPolicyBinding resources';
       await invalid(
-        policy({ matchConstraints: { resourceRules: [podRule({ apiGroups: ['admissionregistration.k8s.io'], apiVersions: ['v1'], resources: ['mutatingadmissionpolicies', 'mutatingadmissionpolicybindings'] })] } }),
+        policy({
+          matchConstraints: {
+            resourceRules: [
+              podRule({
+                apiGroups: ['admissionregistration.k8s.io'],
+                apiVersions: ['v1'],
+                resources: ['mutatingadmissionpolicies', 'mutatingadmissionpolicybindings'],
+              }),
+            ],
+          },
+        }),
         ['spec.matchConstraints.resourceRules[0].resources[0]', forbidden],
         ['spec.matchConstraints.resourceRules[0].resources[1]', forbidden],
       );
-      await invalid(policy({ matchConstraints: { resourceRules: [podRule({ apiGroups: ['*'], apiVersions: ['*'], resources: ['mutatingadmissionpolicies/status'] })] } }), [
-        'spec.matchConstraints.resourceRules[0].resources[0]',
-        forbidden,
-      ]);
-      await invalid(policy({ matchConstraints: { resourceRules: [podRule({ apiGroups: ['admissionregistration.k8s.io'], apiVersions: ['*'], resources: ['*'] })] } }), [
-        'spec.matchConstraints.resourceRules[0].resources[0]',
-        forbidden,
-      ]);
+      await invalid(
+        policy({ matchConstraints: { resourceRules: [podRule({ apiGroups: ['*'], apiVersions: ['*'], resources: ['mutatingadmissionpolicies/status'] })] } }),
+        ['spec.matchConstraints.resourceRules[0].resources[0]', forbidden],
+      );
+      await invalid(
+        policy({ matchConstraints: { resourceRules: [podRule({ apiGroups: ['admissionregistration.k8s.io'], apiVersions: ['*'], resources: ['*'] })] } }),
+        ['spec.matchConstraints.resourceRules[0].resources[0]', forbidden],
+      );
       // Other admissionregistration kinds, the same name in another group, the * catch-all and exclusions are fine.
-      await policies().create(policy({ matchConstraints: { resourceRules: [podRule({ apiGroups: ['admissionregistration.k8s.io'], resources: ['validatingadmissionpolicies'] })] } }, 'a'));
-      await policies().create(policy({ matchConstraints: { resourceRules: [podRule({ apiGroups: ['example.com'], resources: ['mutatingadmissionpolicies'] })] } }, 'b'));
+      await policies().create(
+        policy(
+          { matchConstraints: { resourceRules: [podRule({ apiGroups: ['admissionregistration.k8s.io'], resources: ['validatingadmissionpolicies'] })] } },
+          'a',
+        ),
+      );
+      await policies().create(
+        policy({ matchConstraints: { resourceRules: [podRule({ apiGroups: ['example.com'], resources: ['mutatingadmissionpolicies'] })] } }, 'b'),
+      );
       await policies().create(policy({ matchConstraints: { resourceRules: [podRule({ apiGroups: ['*'], apiVersions: ['*'], resources: ['*'] })] } }, 'c'));
       await policies().create(
-        policy({ matchConstraints: { resourceRules: [podRule()], excludeResourceRules: [podRule({ apiGroups: ['admissionregistration.k8s.io'], resources: ['mutatingadmissionpolicies'] })] } }, 'd'),
+        policy(
+          {
+            matchConstraints: {
+              resourceRules: [podRule()],
+              excludeResourceRules: [podRule({ apiGroups: ['admissionregistration.k8s.io'], resources: ['mutatingadmissionpolicies'] })],
+            },
+          },
+          'd',
+        ),
       );
     });
 
@@ -133,19 +171,32 @@ describe('MutatingAdmissionPolicy', () => {
       const other = await testCluster({ kinds: [...admissionregistrationKinds], apiDomain: 'example.io' });
       try {
         const client = other.client.resource(MutatingAdmissionPolicyKind);
-        const s = await statusOf(() => client.create(policy({ matchConstraints: { resourceRules: [podRule({ apiGroups: ['admissionregistration.example.io'], resources: ['mutatingadmissionpolicybindings'] })] } })));
+        const s = await statusOf(() =>
+          client.create(
+            policy({
+              matchConstraints: {
+                resourceRules: [podRule({ apiGroups: ['admissionregistration.example.io'], resources: ['mutatingadmissionpolicybindings'] })],
+              },
+            }),
+          ),
+        );
         expect(s.details?.causes?.map((c) => c.field)).toEqual(['spec.matchConstraints.resourceRules[0].resources[0]']);
-        await client.create(policy({ matchConstraints: { resourceRules: [podRule({ apiGroups: ['admissionregistration.k8s.io'], resources: ['mutatingadmissionpolicybindings'] })] } }));
+        await client.create(
+          policy({
+            matchConstraints: { resourceRules: [podRule({ apiGroups: ['admissionregistration.k8s.io'], resources: ['mutatingadmissionpolicybindings'] })] },
+          }),
+        );
       } finally {
         await other.close();
       }
     });
 
     it('checks matchPolicy, scope and the rule lists', async () => {
-      await invalid(policy({ matchConstraints: { matchPolicy: 'Fuzzy', resourceRules: [podRule({ scope: 'Global' })] } }), ['spec.matchConstraints.matchPolicy', 'Unsupported value: "Fuzzy": supported values: "Equivalent", "Exact"'], [
-        'spec.matchConstraints.resourceRules[0].scope',
-        'Unsupported value: "Global": supported values: "*", "Cluster", "Namespaced"',
-      ]);
+      await invalid(
+        policy({ matchConstraints: { matchPolicy: 'Fuzzy', resourceRules: [podRule({ scope: 'Global' })] } }),
+        ['spec.matchConstraints.matchPolicy', 'Unsupported value: "Fuzzy": supported values: "Equivalent", "Exact"'],
+        ['spec.matchConstraints.resourceRules[0].scope', 'Unsupported value: "Global": supported values: "*", "Cluster", "Namespaced"'],
+      );
       await invalid(
         policy({ matchConstraints: { resourceRules: [{ operations: [] }] } }),
         ['spec.matchConstraints.resourceRules[0].operations', 'Required value'],
@@ -169,10 +220,26 @@ describe('MutatingAdmissionPolicy', () => {
     });
 
     it.each([
-      [['pods', '*/*'], 'spec.matchConstraints.resourceRules[0].resources', 'Invalid value: ["pods","*/*"]: if \'*/*\' is present, must not specify other resources'],
-      [['*', 'pods'], 'spec.matchConstraints.resourceRules[0].resources', 'Invalid value: ["*","pods"]: if \'*\' is present, must not specify other resources without subresources'],
-      [['pods/*', 'pods/status'], 'spec.matchConstraints.resourceRules[0].resources[1]', "Invalid value: \"pods/status\": if 'pods/*' is present, must not specify pods/status"],
-      [['*/status', 'pods/status'], 'spec.matchConstraints.resourceRules[0].resources[1]', "Invalid value: \"pods/status\": if '*/status' is present, must not specify pods/status"],
+      [
+        ['pods', '*/*'],
+        'spec.matchConstraints.resourceRules[0].resources',
+        'Invalid value: ["pods","*/*"]: if \'*/*\' is present, must not specify other resources',
+      ],
+      [
+        ['*', 'pods'],
+        'spec.matchConstraints.resourceRules[0].resources',
+        'Invalid value: ["*","pods"]: if \'*\' is present, must not specify other resources without subresources',
+      ],
+      [
+        ['pods/*', 'pods/status'],
+        'spec.matchConstraints.resourceRules[0].resources[1]',
+        'Invalid value: "pods/status": if \'pods/*\' is present, must not specify pods/status',
+      ],
+      [
+        ['*/status', 'pods/status'],
+        'spec.matchConstraints.resourceRules[0].resources[1]',
+        'Invalid value: "pods/status": if \'*/status\' is present, must not specify pods/status',
+      ],
       [['pods', ''], 'spec.matchConstraints.resourceRules[0].resources[1]', 'Required value'],
     ])('rejects resources %j', async (resources, field, body) => {
       await invalid(policy({ matchConstraints: { resourceRules: [podRule({ resources })] } }), [field, body]);
@@ -189,7 +256,12 @@ describe('MutatingAdmissionPolicy', () => {
           matchConstraints: {
             resourceRules: [podRule()],
             namespaceSelector: { matchLabels: { 'bad key!': 'x' } },
-            objectSelector: { matchExpressions: [{ key: 'tier', operator: 'Near', values: [] }, { key: 'env', operator: 'In', values: [] }] },
+            objectSelector: {
+              matchExpressions: [
+                { key: 'tier', operator: 'Near', values: [] },
+                { key: 'env', operator: 'In', values: [] },
+              ],
+            },
           },
         }),
         ['spec.matchConstraints.namespaceSelector.matchLabels', `Invalid value: "bad key!": ${QUALIFIED}`],
@@ -209,7 +281,10 @@ describe('MutatingAdmissionPolicy', () => {
     });
 
     it('rejects more than 64', async () => {
-      await invalid(policy({ matchConditions: Array.from({ length: 65 }, (_, i) => cond(`c${i}`)) }), ['spec.matchConditions', 'Too many: 65: must have at most 64 items']);
+      await invalid(policy({ matchConditions: Array.from({ length: 65 }, (_, i) => cond(`c${i}`)) }), [
+        'spec.matchConditions',
+        'Too many: 65: must have at most 64 items',
+      ]);
     });
 
     it('requires unique qualified names and non-blank expressions', async () => {
@@ -224,21 +299,48 @@ describe('MutatingAdmissionPolicy', () => {
 
     it('treats absent fields as empty', async () => {
       const sent = [{ expression: 'true' }, { name: 'x' }] as unknown as Spec['matchConditions'];
-      await invalid(policy({ matchConditions: sent }), ['spec.matchConditions[0].name', 'Required value'], ['spec.matchConditions[1].expression', 'Required value']);
+      await invalid(
+        policy({ matchConditions: sent }),
+        ['spec.matchConditions[0].name', 'Required value'],
+        ['spec.matchConditions[1].expression', 'Required value'],
+      );
     });
 
     it('merges on name with a strategic merge patch', async () => {
       await policies().create(policy({ matchConditions: [cond('a', 'true'), cond('b', 'true')] }));
-      const p = await policies().patch('p', { spec: { matchConditions: [{ name: 'b', expression: 'false' }, { name: 'c', expression: 'true' }] } }, { type: 'strategic' });
+      const p = await policies().patch(
+        'p',
+        {
+          spec: {
+            matchConditions: [
+              { name: 'b', expression: 'false' },
+              { name: 'c', expression: 'true' },
+            ],
+          },
+        },
+        { type: 'strategic' },
+      );
       expect(p.spec?.matchConditions).toEqual([cond('a', 'true'), cond('b', 'false'), cond('c', 'true')]);
       expect(p.metadata?.generation).toBe(2);
     });
   });
 
   it('keeps matchConditions of two server-side-apply managers apart (list map keyed on name)', async () => {
-    const applied = (conds: { name: string; expression: string }[]) => ({ apiVersion: 'admissionregistration.k8s.io/v1', kind: 'MutatingAdmissionPolicy', ...policy({ matchConditions: conds }) });
+    const applied = (conds: { name: string; expression: string }[]) => ({
+      apiVersion: 'admissionregistration.k8s.io/v1',
+      kind: 'MutatingAdmissionPolicy',
+      ...policy({ matchConditions: conds }),
+    });
     await policies().apply(applied([{ name: 'a', expression: 'true' }]), { fieldManager: 'one' });
-    const p = await policies().apply({ apiVersion: 'admissionregistration.k8s.io/v1', kind: 'MutatingAdmissionPolicy', metadata: { name: 'p' }, spec: { matchConditions: [{ name: 'b', expression: 'false' }] } }, { fieldManager: 'two' });
+    const p = await policies().apply(
+      {
+        apiVersion: 'admissionregistration.k8s.io/v1',
+        kind: 'MutatingAdmissionPolicy',
+        metadata: { name: 'p' },
+        spec: { matchConditions: [{ name: 'b', expression: 'false' }] },
+      },
+      { fieldManager: 'two' },
+    );
     expect(p.spec?.matchConditions).toEqual([
       { name: 'a', expression: 'true' },
       { name: 'b', expression: 'false' },
@@ -259,8 +361,14 @@ describe('MutatingAdmissionPolicy', () => {
     });
 
     it('requires a supported patchType', async () => {
-      await invalid(policy({ mutations: [{ patchType: '', applyConfiguration: { expression: 'Object{}' } }] }), ['spec.mutations[0].patchType', 'Required value']);
-      await invalid(policy({ mutations: [{ patchType: 'MergePatch' }] }), ['spec.mutations[0].patchType', 'Unsupported value: "MergePatch": supported values: "ApplyConfiguration", "JSONPatch"']);
+      await invalid(policy({ mutations: [{ patchType: '', applyConfiguration: { expression: 'Object{}' } }] }), [
+        'spec.mutations[0].patchType',
+        'Required value',
+      ]);
+      await invalid(policy({ mutations: [{ patchType: 'MergePatch' }] }), [
+        'spec.mutations[0].patchType',
+        'Unsupported value: "MergePatch": supported values: "ApplyConfiguration", "JSONPatch"',
+      ]);
     });
 
     it('requires the member patchType names, and only that one', async () => {
@@ -278,7 +386,12 @@ describe('MutatingAdmissionPolicy', () => {
 
     it('requires non-blank expressions (CEL itself is not compiled)', async () => {
       await invalid(
-        policy({ mutations: [{ patchType: 'JSONPatch', jsonPatch: { expression: ' \n ' } }, { patchType: 'ApplyConfiguration', applyConfiguration: {} }] }),
+        policy({
+          mutations: [
+            { patchType: 'JSONPatch', jsonPatch: { expression: ' \n ' } },
+            { patchType: 'ApplyConfiguration', applyConfiguration: {} },
+          ],
+        }),
         ['spec.mutations[0].jsonPatch.expression', 'Required value'],
         ['spec.mutations[1].applyConfiguration.expression', 'Required value'],
       );
@@ -296,14 +409,29 @@ describe('MutatingAdmissionPolicy', () => {
     });
 
     it.each([
-      [{}, [['spec.paramKind.apiVersion', 'Required value'], ['spec.paramKind.kind', 'Required value']]],
+      [
+        {},
+        [
+          ['spec.paramKind.apiVersion', 'Required value'],
+          ['spec.paramKind.kind', 'Required value'],
+        ],
+      ],
       [{ apiVersion: 'a/b/c', kind: 'K' }, [['spec.paramKind.apiVersion', 'Invalid value: "a/b/c": unexpected GroupVersion string: a/b/c']]],
       [{ apiVersion: 'example.com/', kind: 'K' }, [['spec.paramKind.apiVersion', 'Invalid value: "example.com/": version must be specified']]],
-      [{ apiVersion: 'Example.com/1', kind: 'K' }, [
-        ['spec.paramKind.apiVersion', "Invalid value: \"Example.com\": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')"],
-        ['spec.paramKind.apiVersion', `Invalid value: "1": ${DNS1035}`],
-      ]],
-      [{ apiVersion: 'v1', kind: 'Config_Map' }, [['spec.paramKind.kind', `Invalid value: "Config_Map": may have mixed case, but should otherwise match: ${DNS1035}`]]],
+      [
+        { apiVersion: 'Example.com/1', kind: 'K' },
+        [
+          [
+            'spec.paramKind.apiVersion',
+            "Invalid value: \"Example.com\": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')",
+          ],
+          ['spec.paramKind.apiVersion', `Invalid value: "1": ${DNS1035}`],
+        ],
+      ],
+      [
+        { apiVersion: 'v1', kind: 'Config_Map' },
+        [['spec.paramKind.kind', `Invalid value: "Config_Map": may have mixed case, but should otherwise match: ${DNS1035}`]],
+      ],
     ])('rejects %j', async (paramKind, causes) => {
       await invalid(policy({ paramKind }), ...(causes as [string, string][]));
     });
@@ -311,13 +439,26 @@ describe('MutatingAdmissionPolicy', () => {
 
   describe('variables', () => {
     it('accepts CEL identifiers with expressions', async () => {
-      const p = await policies().create(policy({ variables: [{ name: 'foo', expression: 'object.metadata.name' }, { name: '_bar2', expression: '1' }] }));
+      const p = await policies().create(
+        policy({
+          variables: [
+            { name: 'foo', expression: 'object.metadata.name' },
+            { name: '_bar2', expression: '1' },
+          ],
+        }),
+      );
       expect(p.spec?.variables?.map((v) => v.name)).toEqual(['foo', '_bar2']);
     });
 
     it('rejects missing, non-identifier and reserved names and blank expressions', async () => {
       await invalid(
-        policy({ variables: [{ name: ' ', expression: 'x' }, { name: '4ever', expression: '' }, { name: 'namespace', expression: '1' }] }),
+        policy({
+          variables: [
+            { name: ' ', expression: 'x' },
+            { name: '4ever', expression: '' },
+            { name: 'namespace', expression: '1' },
+          ],
+        }),
         ['spec.variables[0].name', 'Required value: name is not specified'],
         ['spec.variables[1].name', 'Invalid value: "4ever": name is not a valid CEL identifier'],
         ['spec.variables[1].expression', 'Required value: expression is not specified'],
@@ -329,7 +470,11 @@ describe('MutatingAdmissionPolicy', () => {
   it('validates updates with the same rules and bumps generation on spec changes', async () => {
     const p = await policies().create(policy());
     const s = await statusOf(() => policies().update({ ...p, spec: { ...p.spec, reinvocationPolicy: 'Sometimes' } }));
-    expect(s).toMatchObject({ code: 422, message: 'MutatingAdmissionPolicy.admissionregistration.k8s.io "p" is invalid: spec.reinvocationPolicy: Unsupported value: "Sometimes": supported values: "IfNeeded", "Never"' });
+    expect(s).toMatchObject({
+      code: 422,
+      message:
+        'MutatingAdmissionPolicy.admissionregistration.k8s.io "p" is invalid: spec.reinvocationPolicy: Unsupported value: "Sometimes": supported values: "IfNeeded", "Never"',
+    });
     const updated = await policies().update({ ...p, spec: { ...p.spec, reinvocationPolicy: 'IfNeeded' } });
     expect(updated.metadata?.generation).toBe(2);
     const relabeled = await policies().update({ ...updated, metadata: { ...updated.metadata, labels: { a: 'b' } } });
@@ -346,7 +491,9 @@ describe('MutatingAdmissionPolicy', () => {
     await policies().create(policy({ paramKind: { apiVersion: 'v1', kind: 'ConfigMap' } }, 'with-param'));
     await policies().create(policy({}, 'plain'));
     const res = await cluster.fetch(
-      new Request('http://memkube/apis/admissionregistration.k8s.io/v1/mutatingadmissionpolicies', { headers: { Accept: 'application/json;as=Table;v=v1;g=meta.k8s.io' } }),
+      new Request('http://memkube/apis/admissionregistration.k8s.io/v1/mutatingadmissionpolicies', {
+        headers: { Accept: 'application/json;as=Table;v=v1;g=meta.k8s.io' },
+      }),
     );
     const table = (await res.json()) as { columnDefinitions: { name: string; type: string }[]; rows: { cells: unknown[] }[] };
     expect(table.columnDefinitions.map((c) => [c.name, c.type])).toEqual([
@@ -375,10 +522,19 @@ describe('MutatingAdmissionPolicy', () => {
     });
 
     it('rejects odd unicode and oversized names in the places that have name rules', async () => {
-      await invalid(policy({ matchConditions: [{ name: 'ｆｕｌｌ', expression: 'true' }] }), ['spec.matchConditions[0].name', `Invalid value: "ｆｕｌｌ": ${QUALIFIED}`]);
+      await invalid(policy({ matchConditions: [{ name: 'ｆｕｌｌ', expression: 'true' }] }), [
+        'spec.matchConditions[0].name',
+        `Invalid value: "ｆｕｌｌ": ${QUALIFIED}`,
+      ]);
       const long = 'a'.repeat(64);
-      await invalid(policy({ matchConditions: [{ name: long, expression: 'true' }] }), ['spec.matchConditions[0].name', `Invalid value: "${long}": name part must be no more than 63 bytes`]);
-      await invalid(policy({ variables: [{ name: 'naïve', expression: '1' }] }), ['spec.variables[0].name', 'Invalid value: "naïve": name is not a valid CEL identifier']);
+      await invalid(policy({ matchConditions: [{ name: long, expression: 'true' }] }), [
+        'spec.matchConditions[0].name',
+        `Invalid value: "${long}": name part must be no more than 63 bytes`,
+      ]);
+      await invalid(policy({ variables: [{ name: 'naïve', expression: '1' }] }), [
+        'spec.variables[0].name',
+        'Invalid value: "naïve": name is not a valid CEL identifier',
+      ]);
     });
 
     it('stores a very long expression as is (only blank ones are refused)', async () => {

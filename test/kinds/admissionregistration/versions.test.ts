@@ -50,7 +50,8 @@ describe('admissionregistration served versions (one storage version: v1)', () =
       const s = await statusOf(() => at(version).create(bad));
       expect(s).toMatchObject({
         code: 422,
-        message: 'MutatingAdmissionPolicy.admissionregistration.k8s.io "bad" is invalid: spec.matchConstraints.resourceRules.operations: Unsupported value: "DELETE": supported values: "*", "CONNECT", "CREATE", "UPDATE"',
+        message:
+          'MutatingAdmissionPolicy.admissionregistration.k8s.io "bad" is invalid: spec.matchConstraints.resourceRules.operations: Unsupported value: "DELETE": supported values: "*", "CONNECT", "CREATE", "UPDATE"',
       });
     }
   });

@@ -35,7 +35,10 @@ describe('APIService', () => {
 
   it('allows an empty group only for v1', async () => {
     await apis().create({ metadata: { name: 'v1.' }, spec: { version: 'v1', groupPriorityMinimum: 18000, versionPriority: 1 } });
-    await invalid({ metadata: { name: 'v2.' }, spec: { version: 'v2', groupPriorityMinimum: 18000, versionPriority: 1 } }, 'spec.group: Required value: only v1 may have an empty group and it better be legacy kube');
+    await invalid(
+      { metadata: { name: 'v2.' }, spec: { version: 'v2', groupPriorityMinimum: 18000, versionPriority: 1 } },
+      'spec.group: Required value: only v1 may have an empty group and it better be legacy kube',
+    );
   });
 
   it('checks group and version names', async () => {
@@ -68,9 +71,18 @@ describe('APIService', () => {
 
   it('checks the service reference', async () => {
     await invalid(local({ service: {} }), 'spec.service.namespace: Required value', 'spec.service.name: Required value');
-    await invalid(remote({ service: { namespace: 'ns', name: 'api', port: 0 } }), 'spec.service.port: Invalid value: 0: port is not valid: must be between 1 and 65535, inclusive');
-    await invalid(remote({ service: { namespace: 'ns', name: 'api', port: 65536 } }), 'spec.service.port: Invalid value: 65536: port is not valid: must be between 1 and 65535, inclusive');
-    await invalid(remote({ caBundle: CA, insecureSkipTLSVerify: true }), 'spec.insecureSkipTLSVerify: Invalid value: true: may not be true if caBundle is present');
+    await invalid(
+      remote({ service: { namespace: 'ns', name: 'api', port: 0 } }),
+      'spec.service.port: Invalid value: 0: port is not valid: must be between 1 and 65535, inclusive',
+    );
+    await invalid(
+      remote({ service: { namespace: 'ns', name: 'api', port: 65536 } }),
+      'spec.service.port: Invalid value: 65536: port is not valid: must be between 1 and 65535, inclusive',
+    );
+    await invalid(
+      remote({ caBundle: CA, insecureSkipTLSVerify: true }),
+      'spec.insecureSkipTLSVerify: Invalid value: true: may not be true if caBundle is present',
+    );
     await apis().create(remote({ service: { namespace: 'ns', name: 'api', port: 65535 }, insecureSkipTLSVerify: true }));
   });
 
@@ -82,7 +94,9 @@ describe('APIService', () => {
   it('requires a resourceVersion on update and validates the spec again', async () => {
     const a = await apis().create(local());
     const s = await statusOf(() => apis().update({ ...a, spec: { ...a.spec!, versionPriority: 0 } }));
-    expect(s.message).toBe('APIService.apiregistration.k8s.io "v1beta1.example.com" is invalid: spec.versionPriority: Invalid value: 0: must be positive and less than 1000');
+    expect(s.message).toBe(
+      'APIService.apiregistration.k8s.io "v1beta1.example.com" is invalid: spec.versionPriority: Invalid value: 0: must be positive and less than 1000',
+    );
     const u = await statusOf(() => apis().update(local()));
     expect(u.code).toBe(422);
   });
@@ -90,13 +104,20 @@ describe('APIService', () => {
   it('changes status only through /status, with True/False/Unknown condition statuses', async () => {
     const a = await apis().create({ ...local(), status: { conditions: [{ type: 'Available', status: 'True' }] } });
     expect(a.status).toEqual({});
-    const cond = { type: 'Available', status: 'False', reason: 'MissingEndpoints', message: 'endpoints for service/api in "ns" have no addresses', lastTransitionTime: '2026-01-01T00:00:00Z' };
+    const cond = {
+      type: 'Available',
+      status: 'False',
+      reason: 'MissingEndpoints',
+      message: 'endpoints for service/api in "ns" have no addresses',
+      lastTransitionTime: '2026-01-01T00:00:00Z',
+    };
     const updated = await apis().updateStatus({ ...a, status: { conditions: [cond] } });
     expect(updated.status?.conditions).toEqual([cond]);
     const s = await statusOf(() => apis().updateStatus({ ...updated, status: { conditions: [{ ...cond, status: 'Maybe' }] } }));
     expect(s).toMatchObject({
       code: 422,
-      message: 'APIService.apiregistration.k8s.io "v1beta1.example.com" is invalid: status.conditions[0].status: Unsupported value: "Maybe": supported values: "True", "False", "Unknown"',
+      message:
+        'APIService.apiregistration.k8s.io "v1beta1.example.com" is invalid: status.conditions[0].status: Unsupported value: "Maybe": supported values: "True", "False", "Unknown"',
       details: { causes: [{ field: 'status.conditions[0].status', reason: 'FieldValueNotSupported' }] },
     });
   });
@@ -182,19 +203,22 @@ describe('APIService', () => {
       expect(a.status?.conditions?.[0]?.reason ?? '').toBe(reason ?? '');
     });
 
-    it.each(['Missing Endpoints', '1Reason', '_Reason', 'Reason.', 'Reason,', 'Reason:', 'Réason', 'Reason-Name', 'Reason\n'])('rejects reason %j on /status, keeping the stored status', async (reason) => {
-      const a = await apis().create(local());
-      const good = await apis().updateStatus({ ...a, status: { conditions: [{ type: 'Available', status: 'True', reason: 'Passed' }] } });
-      const s = await statusOf(() => apis().updateStatus({ ...good, status: { conditions: [{ type: 'Available', status: 'True', reason }] } }));
-      const body = `Invalid value: ${goQuote(reason)}: ${REASON_MSG}`;
-      expect(s).toMatchObject({
-        code: 422,
-        reason: 'Invalid',
-        message: `APIService.apiregistration.k8s.io "v1beta1.example.com" is invalid: status.conditions[0].reason: ${body}`,
-        details: { causes: [{ reason: 'FieldValueInvalid', field: 'status.conditions[0].reason', message: body }] },
-      });
-      expect((await apis().get('v1beta1.example.com')).status?.conditions?.[0]?.reason).toBe('Passed');
-    });
+    it.each(['Missing Endpoints', '1Reason', '_Reason', 'Reason.', 'Reason,', 'Reason:', 'Réason', 'Reason-Name', 'Reason\n'])(
+      'rejects reason %j on /status, keeping the stored status',
+      async (reason) => {
+        const a = await apis().create(local());
+        const good = await apis().updateStatus({ ...a, status: { conditions: [{ type: 'Available', status: 'True', reason: 'Passed' }] } });
+        const s = await statusOf(() => apis().updateStatus({ ...good, status: { conditions: [{ type: 'Available', status: 'True', reason }] } }));
+        const body = `Invalid value: ${goQuote(reason)}: ${REASON_MSG}`;
+        expect(s).toMatchObject({
+          code: 422,
+          reason: 'Invalid',
+          message: `APIService.apiregistration.k8s.io "v1beta1.example.com" is invalid: status.conditions[0].reason: ${body}`,
+          details: { causes: [{ reason: 'FieldValueInvalid', field: 'status.conditions[0].reason', message: body }] },
+        });
+        expect((await apis().get('v1beta1.example.com')).status?.conditions?.[0]?.reason).toBe('Passed');
+      },
+    );
 
     it('reports every bad condition with its index, next to a bad status', async () => {
       const a = await apis().create(local());
@@ -219,7 +243,9 @@ describe('APIService', () => {
 
     it('rejects a reason that is not a string while decoding', async () => {
       const a = await apis().create(local());
-      const s = await statusOf(() => apis().updateStatus({ ...a, status: { conditions: [{ type: 'Available', status: 'True', reason: 7 as unknown as string }] } }));
+      const s = await statusOf(() =>
+        apis().updateStatus({ ...a, status: { conditions: [{ type: 'Available', status: 'True', reason: 7 as unknown as string }] } }),
+      );
       expect(s.code).toBe(400);
       expect((await apis().get('v1beta1.example.com')).status).toEqual({});
     });

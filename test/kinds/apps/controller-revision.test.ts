@@ -31,7 +31,9 @@ describe('ControllerRevision', () => {
 
   it('rejects a negative revision', async () => {
     const status = await statusOf(() => revs().create(rev((r) => (r.revision = -1))));
-    expect(status.details?.causes).toEqual([{ reason: 'FieldValueInvalid', message: 'Invalid value: -1: must be greater than or equal to 0', field: 'revision' }]);
+    expect(status.details?.causes).toEqual([
+      { reason: 'FieldValueInvalid', message: 'Invalid value: -1: must be greater than or equal to 0', field: 'revision' },
+    ]);
   });
 
   it('lets revision change but not data', async () => {

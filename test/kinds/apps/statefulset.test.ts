@@ -34,7 +34,15 @@ describe('StatefulSet defaults', () => {
     expect(created).toEqual({
       kind: 'StatefulSet',
       apiVersion: 'apps/v1',
-      metadata: { name: 'web', namespace: 'default', uid: created.metadata!.uid, resourceVersion: created.metadata!.resourceVersion, generation: 1, creationTimestamp: '2026-01-01T00:00:00Z', managedFields: created.metadata!.managedFields },
+      metadata: {
+        name: 'web',
+        namespace: 'default',
+        uid: created.metadata!.uid,
+        resourceVersion: created.metadata!.resourceVersion,
+        generation: 1,
+        creationTimestamp: '2026-01-01T00:00:00Z',
+        managedFields: created.metadata!.managedFields,
+      },
       spec: {
         replicas: 1,
         selector: { matchLabels: { app: 'web' } },
@@ -42,7 +50,14 @@ describe('StatefulSet defaults', () => {
           metadata: { labels: { app: 'web' } },
           spec: {
             containers: [
-              { name: 'nginx', image: 'nginx:1.27', resources: {}, terminationMessagePath: '/dev/termination-log', terminationMessagePolicy: 'File', imagePullPolicy: 'IfNotPresent' },
+              {
+                name: 'nginx',
+                image: 'nginx:1.27',
+                resources: {},
+                terminationMessagePath: '/dev/termination-log',
+                terminationMessagePolicy: 'File',
+                imagePullPolicy: 'IfNotPresent',
+              },
             ],
             restartPolicy: 'Always',
             terminationGracePeriodSeconds: 30,
@@ -126,7 +141,11 @@ describe('StatefulSet defaults', () => {
       }),
     );
     expect(created.spec?.volumeClaimTemplates).toEqual([
-      { metadata: { name: 'www' }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } }, volumeMode: 'Filesystem' }, status: { phase: 'Pending' } },
+      {
+        metadata: { name: 'www' },
+        spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } }, volumeMode: 'Filesystem' },
+        status: { phase: 'Pending' },
+      },
     ]);
   });
 
@@ -141,7 +160,11 @@ describe('StatefulSet validation', () => {
     const status = await rejected(web((s) => delete (s.spec as Partial<NonNullable<StatefulSet['spec']>>).selector));
     expect(status.details?.causes).toEqual([
       { reason: 'FieldValueRequired', message: 'Required value', field: 'spec.selector' },
-      { reason: 'FieldValueInvalid', message: 'Invalid value: {"app":"web"}: `selector` does not match template `labels`', field: 'spec.template.metadata.labels' },
+      {
+        reason: 'FieldValueInvalid',
+        message: 'Invalid value: {"app":"web"}: `selector` does not match template `labels`',
+        field: 'spec.template.metadata.labels',
+      },
     ]);
   });
 
@@ -152,7 +175,9 @@ describe('StatefulSet validation', () => {
 
   it('rejects a selector that does not match the template labels', async () => {
     const status = await rejected(web((s) => (s.spec!.selector = { matchLabels: { app: 'db' } })));
-    expect(status.message).toBe('StatefulSet.apps "web" is invalid: spec.template.metadata.labels: Invalid value: {"app":"web"}: `selector` does not match template `labels`');
+    expect(status.message).toBe(
+      'StatefulSet.apps "web" is invalid: spec.template.metadata.labels: Invalid value: {"app":"web"}: `selector` does not match template `labels`',
+    );
     expect(status.details).toMatchObject({ name: 'web', group: 'apps', kind: 'StatefulSet' });
   });
 
@@ -162,17 +187,19 @@ describe('StatefulSet validation', () => {
 
   it('allows only restartPolicy Always in the template', async () => {
     const status = await rejected(web((s) => (s.spec!.template.spec!.restartPolicy = 'OnFailure')));
-    expect(status.message).toBe('StatefulSet.apps "web" is invalid: spec.template.spec.restartPolicy: Unsupported value: "OnFailure": supported values: "Always"');
+    expect(status.message).toBe(
+      'StatefulSet.apps "web" is invalid: spec.template.spec.restartPolicy: Unsupported value: "OnFailure": supported values: "Always"',
+    );
   });
 
   it('forbids activeDeadlineSeconds in the template', async () => {
     const status = await rejected(web((s) => (s.spec!.template.spec!.activeDeadlineSeconds = 10)));
-    expect(status.message).toBe('StatefulSet.apps "web" is invalid: spec.template.spec.activeDeadlineSeconds: Forbidden: activeDeadlineSeconds in StatefulSet is not Supported');
+    expect(status.message).toBe(
+      'StatefulSet.apps "web" is invalid: spec.template.spec.activeDeadlineSeconds: Forbidden: activeDeadlineSeconds in StatefulSet is not Supported',
+    );
   });
 
-  it.each([
-    [-1, 'spec.replicas'],
-  ])('rejects negative replicas', async (value, field) => {
+  it.each([[-1, 'spec.replicas']])('rejects negative replicas', async (value, field) => {
     const status = await rejected(web((s) => (s.spec!.replicas = value)));
     expect(status.details?.causes).toEqual([{ reason: 'FieldValueInvalid', message: `Invalid value: ${value}: must be greater than or equal to 0`, field }]);
   });
@@ -207,7 +234,9 @@ describe('StatefulSet validation', () => {
 
   it('rejects rollingUpdate with OnDelete', async () => {
     const status = await rejected(web((s) => (s.spec!.updateStrategy = { type: 'OnDelete', rollingUpdate: { partition: 1 } })));
-    expect(status.message).toBe('StatefulSet.apps "web" is invalid: spec.updateStrategy.rollingUpdate: Invalid value: {"partition":1}: only allowed for updateStrategy \'RollingUpdate\'');
+    expect(status.message).toBe(
+      'StatefulSet.apps "web" is invalid: spec.updateStrategy.rollingUpdate: Invalid value: {"partition":1}: only allowed for updateStrategy \'RollingUpdate\'',
+    );
   });
 
   it.each([
@@ -224,7 +253,9 @@ describe('StatefulSet validation', () => {
     ],
   ] as const)('rejects maxUnavailable %j', async (value, messages) => {
     const status = await rejected(web((s) => (s.spec!.updateStrategy = { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: value } })));
-    expect(status.details?.causes).toEqual(messages.map((message) => ({ reason: 'FieldValueInvalid', message, field: 'spec.updateStrategy.rollingUpdate.maxUnavailable' })));
+    expect(status.details?.causes).toEqual(
+      messages.map((message) => ({ reason: 'FieldValueInvalid', message, field: 'spec.updateStrategy.rollingUpdate.maxUnavailable' })),
+    );
   });
 
   it.each([1, 5, '1%', '50%', '100%'])('accepts maxUnavailable %j', async (value) => {
@@ -238,7 +269,9 @@ describe('StatefulSet validation', () => {
         const value = `${n}%`;
         const name = `p${n}-${Math.random().toString(36).slice(2, 7)}`;
         const ok = n > 0 && n <= 100;
-        const attempt = sts().create(web((s) => ((s.metadata!.name = name), (s.spec!.updateStrategy = { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: value } }))));
+        const attempt = sts().create(
+          web((s) => ((s.metadata!.name = name), (s.spec!.updateStrategy = { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: value } }))),
+        );
         if (ok) await attempt;
         else expect((await statusOf(() => attempt)).code).toBe(422);
       }),
@@ -248,7 +281,9 @@ describe('StatefulSet validation', () => {
 
   it('rejects an unknown retention policy', async () => {
     const status = await rejected(web((s) => (s.spec!.persistentVolumeClaimRetentionPolicy = { whenDeleted: 'Keep', whenScaled: 'Delete' })));
-    expect(status.message).toBe('StatefulSet.apps "web" is invalid: spec.persistentVolumeClaimRetentionPolicy.whenDeleted: Unsupported value: "Keep": supported values: "Retain", "Delete"');
+    expect(status.message).toBe(
+      'StatefulSet.apps "web" is invalid: spec.persistentVolumeClaimRetentionPolicy.whenDeleted: Unsupported value: "Keep": supported values: "Retain", "Delete"',
+    );
   });
 
   it('checks the template labels and annotations', async () => {

@@ -54,7 +54,7 @@ describe('CertificateSigningRequest', () => {
     expect(s.details?.causes?.map((x) => `${x.field}: ${x.message}`)).toEqual([
       expect.stringMatching(/^spec\.usages\[1\]: Unsupported value: "bogus": supported values: "any", "cert sign", /),
       'spec.usages[2]: Duplicate value: "client auth"',
-      "spec.signerName: Invalid value: \"nodomain\": must be a fully qualified domain and path of the form 'example.com/signer-name'",
+      'spec.signerName: Invalid value: "nodomain": must be a fully qualified domain and path of the form \'example.com/signer-name\'',
       'spec.expirationSeconds: Invalid value: 599: may not specify a duration less than 600 seconds (10 minutes)',
     ]);
     const s2 = await statusOf(() => r.create(csr({ signerName: '', usages: [] }) as never));
@@ -82,7 +82,9 @@ describe('CertificateSigningRequest', () => {
     expect(s.message).toContain('status.conditions[1].type: Invalid value: "Denied": Approved and Denied conditions are mutually exclusive');
     const s2 = await statusOf(() => r.updateSubresource('approval', { ...approved, status: { conditions: [] } }));
     expect(s2.message).toContain('status.conditions: Forbidden: updates may not remove a condition of type "Approved"');
-    const s3 = await statusOf(() => r.updateSubresource('approval', { ...made, metadata: { name: 'c1' }, status: { conditions: [{ type: 'Approved', status: 'False' }] } }));
+    const s3 = await statusOf(() =>
+      r.updateSubresource('approval', { ...made, metadata: { name: 'c1' }, status: { conditions: [{ type: 'Approved', status: 'False' }] } }),
+    );
     expect(s3.message).toContain('status.conditions[0].status: Unsupported value: "False": supported values: "True"');
     await c.close();
   });
@@ -95,9 +97,15 @@ describe('CertificateSigningRequest', () => {
     expect(s.message).toContain('status.conditions: Forbidden: updates may not add a condition of type "Approved"');
     const approved = await r.updateSubresource('approval', { ...made, status: { conditions: [{ type: 'Approved', status: 'True' }] } });
 
-    const bad = await statusOf(() => r.updateStatus({ ...approved, status: { ...approved.status, certificate: b64('-----BEGIN FOO-----\nAAAA\n-----END FOO-----\n') } }));
+    const bad = await statusOf(() =>
+      r.updateStatus({ ...approved, status: { ...approved.status, certificate: b64('-----BEGIN FOO-----\nAAAA\n-----END FOO-----\n') } }),
+    );
     expect(bad.details?.causes).toEqual([
-      { reason: 'FieldValueInvalid', field: 'status.certificate', message: 'Invalid value: "<certificate data>": only CERTIFICATE PEM blocks are allowed, found "FOO"' },
+      {
+        reason: 'FieldValueInvalid',
+        field: 'status.certificate',
+        message: 'Invalid value: "<certificate data>": only CERTIFICATE PEM blocks are allowed, found "FOO"',
+      },
     ]);
     const headers = certPem.replace('-----BEGIN CERTIFICATE-----\n', '-----BEGIN CERTIFICATE-----\nProc-Type: 4,ENCRYPTED\n\n');
     expect((await statusOf(() => r.updateStatus({ ...approved, status: { ...approved.status, certificate: b64(headers) } }))).message).toContain(
@@ -123,8 +131,12 @@ describe('CertificateSigningRequest', () => {
     const pending = await statusOf(() => r.updateStatus({ ...made, status: { certificate: b64(certPem) } }));
     expect(pending.code).toBe(422);
     expect(pending.reason).toBe('Invalid');
-    expect(pending.details?.causes).toEqual([{ reason: 'FieldValueForbidden', field: 'status.certificate', message: 'Forbidden: certificate can only be set once the request is approved' }]);
-    expect(pending.message).toBe('CertificateSigningRequest.certificates.k8s.io "c1" is invalid: status.certificate: Forbidden: certificate can only be set once the request is approved');
+    expect(pending.details?.causes).toEqual([
+      { reason: 'FieldValueForbidden', field: 'status.certificate', message: 'Forbidden: certificate can only be set once the request is approved' },
+    ]);
+    expect(pending.message).toBe(
+      'CertificateSigningRequest.certificates.k8s.io "c1" is invalid: status.certificate: Forbidden: certificate can only be set once the request is approved',
+    );
     expect((await r.get('c1')).status?.certificate).toBeUndefined();
 
     const approved = await r.updateSubresource('approval', { ...made, status: { conditions: [{ type: 'Approved', status: 'True' }] } });
@@ -140,7 +152,9 @@ describe('CertificateSigningRequest', () => {
     const denied = await r.updateSubresource('approval', { ...made, status: { conditions: [{ type: 'Denied', status: 'True', reason: 'No' }] } });
     const s = await statusOf(() => r.updateStatus({ ...denied, status: { ...denied.status, certificate: b64(certPem) } }));
     expect(s.code).toBe(422);
-    expect(s.details?.causes).toEqual([{ reason: 'FieldValueForbidden', field: 'status.certificate', message: 'Forbidden: certificate can only be set once the request is approved' }]);
+    expect(s.details?.causes).toEqual([
+      { reason: 'FieldValueForbidden', field: 'status.certificate', message: 'Forbidden: certificate can only be set once the request is approved' },
+    ]);
     expect((await r.get('c1')).metadata?.resourceVersion).toBe(denied.metadata?.resourceVersion);
     await c.close();
   });
@@ -150,13 +164,21 @@ describe('CertificateSigningRequest', () => {
     const r = c.client.resource(CertificateSigningRequestKind);
     const made = await r.create(csr() as never);
     const approved = await r.updateSubresource('approval', { ...made, status: { conditions: [{ type: 'Approved', status: 'True' }] } });
-    const failedCause = [{ reason: 'FieldValueForbidden', field: 'status.certificate', message: 'Forbidden: certificate can not be set on a request with a "Failed" condition' }];
+    const failedCause = [
+      { reason: 'FieldValueForbidden', field: 'status.certificate', message: 'Forbidden: certificate can not be set on a request with a "Failed" condition' },
+    ];
     const sameWrite = await statusOf(() =>
-      r.updateStatus({ ...approved, status: { conditions: [...approved.status!.conditions!, { type: 'Failed', status: 'True', reason: 'X' }], certificate: b64(certPem) } }),
+      r.updateStatus({
+        ...approved,
+        status: { conditions: [...approved.status!.conditions!, { type: 'Failed', status: 'True', reason: 'X' }], certificate: b64(certPem) },
+      }),
     );
     expect(sameWrite.code).toBe(422);
     expect(sameWrite.details?.causes).toEqual(failedCause);
-    const failed = await r.updateStatus({ ...approved, status: { conditions: [...approved.status!.conditions!, { type: 'Failed', status: 'True', reason: 'X' }] } });
+    const failed = await r.updateStatus({
+      ...approved,
+      status: { conditions: [...approved.status!.conditions!, { type: 'Failed', status: 'True', reason: 'X' }] },
+    });
     const later = await statusOf(() => r.updateStatus({ ...failed, status: { ...failed.status, certificate: b64(certPem) } }));
     expect(later.details?.causes).toEqual(failedCause);
     expect((await r.get('c1')).status?.certificate).toBeUndefined();

@@ -48,7 +48,11 @@ describe('PodCertificateRequest', () => {
     const r = c.client.resource(PodCertificateRequestKind);
     const s = await statusOf(() => r.create(pcr({ stubPKCS10Request: rsa2048Stub }) as never));
     expect(s.details?.causes).toEqual([
-      { reason: 'FieldValueInvalid', field: 'spec.stubPKCS10Request', message: 'Invalid value: "2048-bit modulus": RSA keys must have modulus size 3072 or 4096' },
+      {
+        reason: 'FieldValueInvalid',
+        field: 'spec.stubPKCS10Request',
+        message: 'Invalid value: "2048-bit modulus": RSA keys must have modulus size 3072 or 4096',
+      },
     ]);
     const s2 = await statusOf(() => r.create(pcr({ stubPKCS10Request: brokenStub }) as never));
     expect(s2.details?.causes?.[0]?.field).toBe('spec.stubPKCS10Request');
@@ -63,9 +67,9 @@ describe('PodCertificateRequest', () => {
       'spec.maxExpirationSeconds: Invalid value: 3599: must be in the range [3600, 7862400]',
     );
     await r.create(pcr({ maxExpirationSeconds: 7862400 }) as never);
-    expect((await statusOf(() => r.create({ ...pcr({ signerName: 'kubernetes.io/foo', maxExpirationSeconds: 86401 }), metadata: { name: 'p2' } } as never))).message).toContain(
-      'spec.maxExpirationSeconds: Invalid value: 86401: must be in the range [3600, 86400]',
-    );
+    expect(
+      (await statusOf(() => r.create({ ...pcr({ signerName: 'kubernetes.io/foo', maxExpirationSeconds: 86401 }), metadata: { name: 'p2' } } as never))).message,
+    ).toContain('spec.maxExpirationSeconds: Invalid value: 86401: must be in the range [3600, 86400]');
     await c.close();
   });
 
@@ -126,29 +130,39 @@ describe('PodCertificateRequest', () => {
         },
       }),
     );
-    const noTime = await statusOf(() => r.updateStatus({ ...made, status: { conditions: [{ type: 'Denied', status: 'True', reason: 'No', message: '' }] } } as never));
+    const noTime = await statusOf(() =>
+      r.updateStatus({ ...made, status: { conditions: [{ type: 'Denied', status: 'True', reason: 'No', message: '' }] } } as never),
+    );
     expect(noTime.message).toContain('status.conditions[0].lastTransitionTime: Required value: must be set');
     const other = await statusOf(() =>
-      r.updateStatus({ ...made, status: { conditions: [{ type: 'Ready', status: 'True', reason: 'R', message: '', lastTransitionTime: '2026-01-01T00:00:00Z' }] } }),
+      r.updateStatus({
+        ...made,
+        status: { conditions: [{ type: 'Ready', status: 'True', reason: 'R', message: '', lastTransitionTime: '2026-01-01T00:00:00Z' }] },
+      }),
     );
     expect(other.message).toContain('status.conditions.[0].type: Unsupported value: "Ready": supported values: "Issued", "Denied", "Failed"');
-    expect(two.message).toContain('status.conditions.[1].type: Invalid value: "Failed": There may be at most one condition with type "Issued", "Denied", or "Failed"');
+    expect(two.message).toContain(
+      'status.conditions.[1].type: Invalid value: "Failed": There may be at most one condition with type "Issued", "Denied", or "Failed"',
+    );
 
     const chain = await certificatePem(p256.publicKey, p256.privateKey, new Date('2026-01-01T00:00:00Z'), new Date('2026-01-01T00:30:00Z'));
-    const issued = (notAfter: string, certificateChain = chain) => ({
-      ...made,
-      status: {
-        conditions: [{ type: 'Issued', status: 'True', reason: 'Issued', message: '', lastTransitionTime: '2026-01-01T00:00:00Z' }],
-        certificateChain,
-        notBefore: '2026-01-01T00:00:00Z',
-        notAfter,
-        beginRefreshAt: '2026-01-01T00:15:00Z',
-      },
-    }) as never;
+    const issued = (notAfter: string, certificateChain = chain) =>
+      ({
+        ...made,
+        status: {
+          conditions: [{ type: 'Issued', status: 'True', reason: 'Issued', message: '', lastTransitionTime: '2026-01-01T00:00:00Z' }],
+          certificateChain,
+          notBefore: '2026-01-01T00:00:00Z',
+          notAfter,
+          beginRefreshAt: '2026-01-01T00:15:00Z',
+        },
+      }) as never;
     const short = await statusOf(() => r.updateStatus(issued('2026-01-01T00:30:00Z')));
     expect(short.message).toContain('status.certificateChain: Invalid value: "30m0s": leaf certificate lifetime must be >= 1 hour');
     const mismatch = await statusOf(() => r.updateStatus(issued('2026-01-01T05:00:00Z')));
-    expect(mismatch.message).toContain('status.notAfter: Invalid value: "2026-01-01 05:00:00 +0000 UTC": must be set to the NotAfter time encoded in the leaf certificate');
+    expect(mismatch.message).toContain(
+      'status.notAfter: Invalid value: "2026-01-01 05:00:00 +0000 UTC": must be set to the NotAfter time encoded in the leaf certificate',
+    );
 
     const good = await certificatePem(p256.publicKey, p256.privateKey, new Date('2026-01-01T00:00:00Z'), new Date('2026-01-01T06:00:00Z'));
     const ok = await r.updateStatus(issued('2026-01-01T06:00:00Z', good));

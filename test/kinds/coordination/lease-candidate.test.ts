@@ -25,7 +25,10 @@ async function invalid(lc: LeaseCandidate, ...messages: string[]) {
 
 describe('LeaseCandidate', () => {
   it('accepts a valid candidate, normalizing MicroTimes', async () => {
-    const lc = await create({ metadata: { name: 'kube-scheduler-node1' }, spec: spec({ renewTime: '2026-01-01T00:00:00.000001Z', pingTime: '2026-01-01T02:00:00.500000+02:00' }) });
+    const lc = await create({
+      metadata: { name: 'kube-scheduler-node1' },
+      spec: spec({ renewTime: '2026-01-01T00:00:00.000001Z', pingTime: '2026-01-01T02:00:00.500000+02:00' }),
+    });
     expect(lc.apiVersion).toBe('coordination.k8s.io/v1beta1');
     expect(lc.spec).toMatchObject({ renewTime: '2026-01-01T00:00:00.000001Z', pingTime: '2026-01-01T00:00:00.500000Z' });
   });
@@ -47,17 +50,29 @@ describe('LeaseCandidate', () => {
   });
 
   it.each(['v1.36.0', '1.36', '01.2.3', '1.2.3-01'])('rejects binaryVersion %j unless it is semver without a leading v', async (v) => {
-    await invalid({ metadata: { name: 'c' }, spec: spec({ binaryVersion: v, emulationVersion: '', strategy: 'x.io/y' }) }, `spec.binaryVersion: Invalid value: ${JSON.stringify(v)}: must be a valid semantic version`);
+    await invalid(
+      { metadata: { name: 'c' }, spec: spec({ binaryVersion: v, emulationVersion: '', strategy: 'x.io/y' }) },
+      `spec.binaryVersion: Invalid value: ${JSON.stringify(v)}: must be a valid semantic version`,
+    );
   });
 
   it('requires emulationVersion <= binaryVersion', async () => {
-    await invalid({ metadata: { name: 'c' }, spec: spec({ binaryVersion: '1.35.0', emulationVersion: '1.36.0' }) }, 'spec.binaryVersion: Invalid value: "1.35.0": must be greater than or equal to `emulationVersion`');
+    await invalid(
+      { metadata: { name: 'c' }, spec: spec({ binaryVersion: '1.35.0', emulationVersion: '1.36.0' }) },
+      'spec.binaryVersion: Invalid value: "1.35.0": must be greater than or equal to `emulationVersion`',
+    );
     await create({ metadata: { name: 'eq' }, spec: spec({ binaryVersion: '1.36.0', emulationVersion: '1.36.0' }) });
-    await invalid({ metadata: { name: 'c' }, spec: spec({ binaryVersion: '1.36.0-rc.1', emulationVersion: '1.36.0' }) }, 'spec.binaryVersion: Invalid value: "1.36.0-rc.1": must be greater than or equal to `emulationVersion`');
+    await invalid(
+      { metadata: { name: 'c' }, spec: spec({ binaryVersion: '1.36.0-rc.1', emulationVersion: '1.36.0' }) },
+      'spec.binaryVersion: Invalid value: "1.36.0-rc.1": must be greater than or equal to `emulationVersion`',
+    );
   });
 
   it('requires emulationVersion for OldestEmulationVersion', async () => {
-    await invalid({ metadata: { name: 'c' }, spec: spec({ emulationVersion: undefined }) }, "spec.emulationVersion: Required value: must be specified when `strategy` is 'OldestEmulationVersion'");
+    await invalid(
+      { metadata: { name: 'c' }, spec: spec({ emulationVersion: undefined }) },
+      "spec.emulationVersion: Required value: must be specified when `strategy` is 'OldestEmulationVersion'",
+    );
     await invalid(
       { metadata: { name: 'c' }, spec: spec({ emulationVersion: 'x' }) },
       'spec.emulationVersion: Invalid value: "x": must be a valid semantic version',
@@ -67,13 +82,19 @@ describe('LeaseCandidate', () => {
   });
 
   it('rejects an unknown strategy on spec.strategy.strategy, as Kubernetes reports it', async () => {
-    await invalid({ metadata: { name: 'c' }, spec: spec({ strategy: 'Newest' }) }, 'spec.strategy.strategy: Unsupported value: "Newest": supported values: "OldestEmulationVersion"');
+    await invalid(
+      { metadata: { name: 'c' }, spec: spec({ strategy: 'Newest' }) },
+      'spec.strategy.strategy: Unsupported value: "Newest": supported values: "OldestEmulationVersion"',
+    );
   });
 
   it('keeps leaseName immutable and requires a resourceVersion on update', async () => {
     const lc = await create({ metadata: { name: 'c' }, spec: spec() });
     const s = await statusOf(() => lcs().update({ ...lc, spec: { ...lc.spec, leaseName: 'other' } }));
-    expect(s).toMatchObject({ code: 422, message: 'LeaseCandidate.coordination.k8s.io "c" is invalid: spec.leaseName: Invalid value: "other": field is immutable' });
+    expect(s).toMatchObject({
+      code: 422,
+      message: 'LeaseCandidate.coordination.k8s.io "c" is invalid: spec.leaseName: Invalid value: "other": field is immutable',
+    });
     const updated = await lcs().update({ ...lc, spec: { ...lc.spec, renewTime: '2026-01-01T00:00:01.000000Z' } });
     expect(updated.spec.renewTime).toBe('2026-01-01T00:00:01.000000Z');
     const u = await statusOf(() => lcs().update({ metadata: { name: 'c', namespace: 'default' }, spec: spec() }));
@@ -90,15 +111,26 @@ describe('LeaseCandidate', () => {
       expect(lc.spec.leaseName).toBe(leaseName);
     });
 
-    it.each(['Kube-Scheduler', 'kube_scheduler', 'a..b', 'ns/lease', '-lease', 'lease.', 'lëase', 'lease\u0000', ' lease'])('rejects %j with the DNS-subdomain message', async (leaseName) => {
-      const s = await invalid({ metadata: { name: 'c' }, spec: spec({ leaseName }) }, `spec.leaseName: Invalid value: ${goQuote(leaseName)}: ${SUBDOMAIN_MSG}`);
-      expect(s.details?.causes).toEqual([{ reason: 'FieldValueInvalid', field: 'spec.leaseName', message: `Invalid value: ${goQuote(leaseName)}: ${SUBDOMAIN_MSG}` }]);
-      expect((await lcs().list({ namespace: 'default' })).items).toEqual([]);
-    });
+    it.each(['Kube-Scheduler', 'kube_scheduler', 'a..b', 'ns/lease', '-lease', 'lease.', 'lëase', 'lease\u0000', ' lease'])(
+      'rejects %j with the DNS-subdomain message',
+      async (leaseName) => {
+        const s = await invalid(
+          { metadata: { name: 'c' }, spec: spec({ leaseName }) },
+          `spec.leaseName: Invalid value: ${goQuote(leaseName)}: ${SUBDOMAIN_MSG}`,
+        );
+        expect(s.details?.causes).toEqual([
+          { reason: 'FieldValueInvalid', field: 'spec.leaseName', message: `Invalid value: ${goQuote(leaseName)}: ${SUBDOMAIN_MSG}` },
+        ]);
+        expect((await lcs().list({ namespace: 'default' })).items).toEqual([]);
+      },
+    );
 
     it('reports a name over 253 characters, and its format too when that is also wrong (one cause per message)', async () => {
       const tooLong = `${longest}e`;
-      await invalid({ metadata: { name: 'c' }, spec: spec({ leaseName: tooLong }) }, `spec.leaseName: Invalid value: "${tooLong}": must be no more than 253 characters`);
+      await invalid(
+        { metadata: { name: 'c' }, spec: spec({ leaseName: tooLong }) },
+        `spec.leaseName: Invalid value: "${tooLong}": must be no more than 253 characters`,
+      );
       const both = `${longest}E`;
       const s = await invalid(
         { metadata: { name: 'c' }, spec: spec({ leaseName: both }) },

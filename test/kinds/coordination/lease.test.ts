@@ -12,8 +12,16 @@ const create = (l: Lease) => leases().create(l, { namespace: 'default' });
 
 describe('Lease', () => {
   it('stores MicroTimes in UTC with microseconds', async () => {
-    const l = await create({ metadata: { name: 'a' }, spec: { holderIdentity: 'me', leaseDurationSeconds: 15, renewTime: '2026-01-01T01:00:00.123456+01:00', acquireTime: '2026-01-01T00:00:00.000000Z' } });
-    expect(l.spec).toEqual({ holderIdentity: 'me', leaseDurationSeconds: 15, renewTime: '2026-01-01T00:00:00.123456Z', acquireTime: '2026-01-01T00:00:00.000000Z' });
+    const l = await create({
+      metadata: { name: 'a' },
+      spec: { holderIdentity: 'me', leaseDurationSeconds: 15, renewTime: '2026-01-01T01:00:00.123456+01:00', acquireTime: '2026-01-01T00:00:00.000000Z' },
+    });
+    expect(l.spec).toEqual({
+      holderIdentity: 'me',
+      leaseDurationSeconds: 15,
+      renewTime: '2026-01-01T00:00:00.123456Z',
+      acquireTime: '2026-01-01T00:00:00.000000Z',
+    });
     expect(l.apiVersion).toBe('coordination.k8s.io/v1');
   });
 
@@ -22,7 +30,8 @@ describe('Lease', () => {
     expect(s).toMatchObject({
       code: 400,
       reason: 'BadRequest',
-      message: 'Lease in version "v1" cannot be handled as a Lease: parsing time "2026-01-01T00:00:00Z" as "2006-01-02T15:04:05.000000Z07:00": cannot parse "Z" as ".000000"',
+      message:
+        'Lease in version "v1" cannot be handled as a Lease: parsing time "2026-01-01T00:00:00Z" as "2006-01-02T15:04:05.000000Z07:00": cannot parse "Z" as ".000000"',
     });
   });
 
@@ -48,18 +57,25 @@ describe('Lease', () => {
     const l = await leases().update({ metadata: { name: 'put', namespace: 'default' }, spec: { holderIdentity: 'x' } });
     expect(l.metadata?.resourceVersion).toBeDefined();
     const s = await statusOf(() => leases().update({ metadata: { name: 'put', namespace: 'default' }, spec: { holderIdentity: 'y' } }));
-    expect(s).toMatchObject({ code: 422, message: 'Lease.coordination.k8s.io "put" is invalid: metadata.resourceVersion: Invalid value: 0: must be specified for an update' });
+    expect(s).toMatchObject({
+      code: 422,
+      message: 'Lease.coordination.k8s.io "put" is invalid: metadata.resourceVersion: Invalid value: 0: must be specified for an update',
+    });
   });
 });
 
 describe('Lease with CoordinatedLeaderElection off', () => {
   it('drops strategy and preferredHolder', async () => {
-    const l = await gateOff.client.resource(LeaseKind).create({ metadata: { name: 'a' }, spec: { holderIdentity: 'me', strategy: 'OldestEmulationVersion', preferredHolder: 'b' } }, { namespace: 'default' });
+    const l = await gateOff.client
+      .resource(LeaseKind)
+      .create({ metadata: { name: 'a' }, spec: { holderIdentity: 'me', strategy: 'OldestEmulationVersion', preferredHolder: 'b' } }, { namespace: 'default' });
     expect(l.spec).toEqual({ holderIdentity: 'me' });
   });
 
   it('does not serve LeaseCandidate', async () => {
-    const s = await statusOf(() => gateOff.client.resource({ group: 'coordination.k8s.io', version: 'v1beta1', resource: 'leasecandidates' }).list({ namespace: 'default' }));
+    const s = await statusOf(() =>
+      gateOff.client.resource({ group: 'coordination.k8s.io', version: 'v1beta1', resource: 'leasecandidates' }).list({ namespace: 'default' }),
+    );
     expect(s.code).toBe(404);
   });
 });
@@ -76,9 +92,16 @@ describe('Lease written with the gate on, updated with it off', () => {
   it('keeps the strategy and preferredHolder the stored lease already has', async () => {
     const storage = new MemoryStorage({ now: () => Date.parse('2026-01-01T00:00:00Z') });
     const on = await createCluster({ clock: new Date('2026-01-01T00:00:00Z'), storage, kinds: [...coordinationKinds] });
-    const created = await on.client.resource(LeaseKind).create({ metadata: { name: 'a' }, spec: { strategy: 'OldestEmulationVersion', preferredHolder: 'x' } }, { namespace: 'default' });
+    const created = await on.client
+      .resource(LeaseKind)
+      .create({ metadata: { name: 'a' }, spec: { strategy: 'OldestEmulationVersion', preferredHolder: 'x' } }, { namespace: 'default' });
     await on.close();
-    const off = await createCluster({ clock: new Date('2026-01-01T00:00:00Z'), storage, kinds: [...coordinationKinds], featureGates: { CoordinatedLeaderElection: false } });
+    const off = await createCluster({
+      clock: new Date('2026-01-01T00:00:00Z'),
+      storage,
+      kinds: [...coordinationKinds],
+      featureGates: { CoordinatedLeaderElection: false },
+    });
     try {
       const updated = await off.client.resource(LeaseKind).update({ ...created, spec: { ...created.spec, holderIdentity: 'me' } });
       expect(updated.spec).toEqual({ strategy: 'OldestEmulationVersion', preferredHolder: 'x', holderIdentity: 'me' });

@@ -56,14 +56,20 @@ describe('ConfigMap keys', () => {
       code: 422,
       reason: 'Invalid',
       message: `ConfigMap "x" is invalid: data[${k}]: Invalid value: ${JSON.stringify(k)}: ${msg}`,
-      details: { name: 'x', kind: 'ConfigMap', causes: [{ reason: 'FieldValueInvalid', message: `Invalid value: ${JSON.stringify(k)}: ${msg}`, field: `data[${k}]` }] },
+      details: {
+        name: 'x',
+        kind: 'ConfigMap',
+        causes: [{ reason: 'FieldValueInvalid', message: `Invalid value: ${JSON.stringify(k)}: ${msg}`, field: `data[${k}]` }],
+      },
     });
   });
 
   it('reports a too long key and a bad character in it, in that order', async () => {
     const k = `${'x'.repeat(253)}!`;
     const s = await rejected({ metadata: { name: 'x' }, data: { [k]: 'v' } });
-    expect(s.message).toBe(`ConfigMap "x" is invalid: [data[${k}]: Invalid value: "${k}": must be no more than 253 characters, data[${k}]: Invalid value: "${k}": ${KEY_REGEX_MSG}]`);
+    expect(s.message).toBe(
+      `ConfigMap "x" is invalid: [data[${k}]: Invalid value: "${k}": must be no more than 253 characters, data[${k}]: Invalid value: "${k}": ${KEY_REGEX_MSG}]`,
+    );
   });
 
   it('checks binaryData keys at binaryData[key]', async () => {
@@ -126,8 +132,7 @@ describe('ConfigMap hostile input', () => {
 });
 
 describe('ConfigMap immutable', () => {
-  const immutable = async () =>
-    create({ metadata: { name: 'frozen' }, immutable: true, data: { a: '1' }, binaryData: { b: 'AA==' } });
+  const immutable = async () => create({ metadata: { name: 'frozen' }, immutable: true, data: { a: '1' }, binaryData: { b: 'AA==' } });
 
   it('forbids changing data, binaryData, or unsetting immutable, and keeps the stored object', async () => {
     const cm = await immutable();

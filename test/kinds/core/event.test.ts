@@ -97,7 +97,7 @@ describe('Event (core/v1), events with eventTime', () => {
     expect(s.message).toBe(
       'Event "web.17a8b2c3d4e5f6a8" is invalid: [reportingComponent: Required value, ' +
         'reportingComponent: Invalid value: "": name part must be non-empty, ' +
-        'reportingComponent: Invalid value: "": name part must consist of alphanumeric characters, \'-\', \'_\' or \'.\', and must start and end with an alphanumeric character (e.g. \'MyName\',  or \'my.name\',  or \'123-abc\', regex used for validation is \'([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]\'), ' +
+        "reportingComponent: Invalid value: \"\": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]'), " +
         'reportingInstance: Required value, action: Required value, reason: Required value]',
     );
   });
@@ -109,7 +109,9 @@ describe('Event (core/v1), events with eventTime', () => {
   });
 
   it('limits reportingInstance, action and reason to 128 and message to 1024 bytes, printing an empty value', async () => {
-    await create(modern({ metadata: { name: 'max' }, reportingInstance: 'i'.repeat(128), action: 'a'.repeat(128), reason: 'r'.repeat(128), message: 'm'.repeat(1024) }));
+    await create(
+      modern({ metadata: { name: 'max' }, reportingInstance: 'i'.repeat(128), action: 'a'.repeat(128), reason: 'r'.repeat(128), message: 'm'.repeat(1024) }),
+    );
     const s = await rejected(modern({ reportingInstance: 'i'.repeat(129), action: 'a'.repeat(129), reason: 'é'.repeat(65), message: '🚀'.repeat(257) }));
     expect(s.message).toBe(
       'Event "web.17a8b2c3d4e5f6a8" is invalid: [reportingInstance: Invalid value: "": can have at most 128 characters, ' +

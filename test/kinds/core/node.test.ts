@@ -51,13 +51,23 @@ describe('Node create', () => {
   it('keeps an existing not-ready NoSchedule taint and mirrors podCIDR into podCIDRs', async () => {
     const created = await nodes().create({
       metadata: { name: 'node-1' },
-      spec: { podCIDR: '10.244.1.0/24', providerID: 'aws:///eu-west-1a/i-1', taints: [{ ...NOT_READY, value: '' }, { key: 'dedicated', value: 'db', effect: 'NoExecute' }] },
+      spec: {
+        podCIDR: '10.244.1.0/24',
+        providerID: 'aws:///eu-west-1a/i-1',
+        taints: [
+          { ...NOT_READY, value: '' },
+          { key: 'dedicated', value: 'db', effect: 'NoExecute' },
+        ],
+      },
     });
     expect(created.spec).toEqual({
       podCIDR: '10.244.1.0/24',
       podCIDRs: ['10.244.1.0/24'],
       providerID: 'aws:///eu-west-1a/i-1',
-      taints: [{ ...NOT_READY, value: '' }, { key: 'dedicated', value: 'db', effect: 'NoExecute' }],
+      taints: [
+        { ...NOT_READY, value: '' },
+        { key: 'dedicated', value: 'db', effect: 'NoExecute' },
+      ],
     });
   });
 
@@ -170,7 +180,9 @@ describe('Node update', () => {
   it('forbids changing podCIDRs and providerID once set, and keeps status on PUT', async () => {
     const created = await nodes().create({ metadata: { name: 'node-1' }, spec: { podCIDR: '10.0.0.0/24', providerID: 'kind://node-1' } });
     const withStatus = await nodes().updateStatus({ ...created, status: { capacity: { cpu: '2' } } });
-    const s = await statusOf(() => nodes().update({ ...withStatus, spec: { ...withStatus.spec, podCIDR: '10.0.1.0/24', podCIDRs: ['10.0.1.0/24'], providerID: 'kind://other' } }));
+    const s = await statusOf(() =>
+      nodes().update({ ...withStatus, spec: { ...withStatus.spec, podCIDR: '10.0.1.0/24', podCIDRs: ['10.0.1.0/24'], providerID: 'kind://other' } }),
+    );
     expect(s.message).toBe(
       'Node "node-1" is invalid: [spec.podCIDRs: Forbidden: node updates may not change podCIDR except from "" to valid, spec.providerID: Forbidden: node updates may not change providerID except from "" to valid]',
     );

@@ -73,14 +73,21 @@ describe('PersistentVolumeClaim defaults', () => {
         dataSource: { kind: 'PersistentVolumeClaim', name: 'src' },
       }),
     );
-    expect(p.spec).toMatchObject({ volumeMode: 'Block', storageClassName: 'fast', volumeAttributesClassName: 'gold', dataSource: { kind: 'PersistentVolumeClaim', name: 'src' } });
+    expect(p.spec).toMatchObject({
+      volumeMode: 'Block',
+      storageClassName: 'fast',
+      volumeAttributesClassName: 'gold',
+      dataSource: { kind: 'PersistentVolumeClaim', name: 'src' },
+    });
   });
 });
 
 describe('PersistentVolumeClaim validation', () => {
   it('requires at least one access mode and a storage request', async () => {
     const s = await rejected({ metadata: { name: 'x' }, spec: {} });
-    expect(s.message).toBe('PersistentVolumeClaim "x" is invalid: [spec.accessModes: Required value: at least 1 access mode is required, spec.resources[storage]: Required value]');
+    expect(s.message).toBe(
+      'PersistentVolumeClaim "x" is invalid: [spec.accessModes: Required value: at least 1 access mode is required, spec.resources[storage]: Required value]',
+    );
     expect(s.details?.causes).toEqual([
       { reason: 'FieldValueRequired', message: 'Required value: at least 1 access mode is required', field: 'spec.accessModes' },
       { reason: 'FieldValueRequired', message: 'Required value', field: 'spec.resources[storage]' },
@@ -119,12 +126,12 @@ describe('PersistentVolumeClaim validation', () => {
     expect(s.details?.causes?.map((c) => [c.field, c.message])).toEqual([
       [
         'spec.storageClassName',
-        'Invalid value: "Fast!": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, \'-\' or \'.\', and must start and end with an alphanumeric character (e.g. \'example.com\', regex used for validation is \'[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*\')',
+        "Invalid value: \"Fast!\": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')",
       ],
       ['spec.volumeMode', 'Unsupported value: "Raw": supported values: "Block", "Filesystem"'],
       [
         'spec.volumeAttributesClassName',
-        'Invalid value: "UP": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, \'-\' or \'.\', and must start and end with an alphanumeric character (e.g. \'example.com\', regex used for validation is \'[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*\')',
+        "Invalid value: \"UP\": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')",
       ],
     ]);
     // An empty class name means "no class" and is fine.
@@ -145,20 +152,40 @@ describe('PersistentVolumeClaim validation', () => {
     const crossNs = await rejected(
       claim({ dataSource: { kind: 'PersistentVolumeClaim', name: 'a' }, dataSourceRef: { kind: 'PersistentVolumeClaim', name: 'a', namespace: 'other' } }, 'x'),
     );
-    expect(crossNs.message).toBe('PersistentVolumeClaim "x" is invalid: spec: Invalid value: {}: may not be specified when dataSourceRef.namespace is specified');
+    expect(crossNs.message).toBe(
+      'PersistentVolumeClaim "x" is invalid: spec: Invalid value: {}: may not be specified when dataSourceRef.namespace is specified',
+    );
     await create(
-      claim({ dataSource: { apiGroup: 'snapshot.storage.k8s.io', kind: 'VolumeSnapshot', name: 's' }, dataSourceRef: { apiGroup: 'snapshot.storage.k8s.io', kind: 'VolumeSnapshot', name: 's' } }, 'snap'),
+      claim(
+        {
+          dataSource: { apiGroup: 'snapshot.storage.k8s.io', kind: 'VolumeSnapshot', name: 's' },
+          dataSourceRef: { apiGroup: 'snapshot.storage.k8s.io', kind: 'VolumeSnapshot', name: 's' },
+        },
+        'snap',
+      ),
     );
   });
 
   it('checks the label selector', async () => {
     const s = await rejected(
-      claim({ selector: { matchLabels: { 'bad key!': 'v' }, matchExpressions: [{ key: 'k', operator: 'In' }, { key: 'k', operator: 'Exists', values: ['x'] }, { key: 'k', operator: 'Near' }] } }, 'x'),
+      claim(
+        {
+          selector: {
+            matchLabels: { 'bad key!': 'v' },
+            matchExpressions: [
+              { key: 'k', operator: 'In' },
+              { key: 'k', operator: 'Exists', values: ['x'] },
+              { key: 'k', operator: 'Near' },
+            ],
+          },
+        },
+        'x',
+      ),
     );
     expect(s.details?.causes?.map((c) => [c.field, c.message])).toEqual([
       [
         'spec.selector.matchLabels',
-        'Invalid value: "bad key!": name part must consist of alphanumeric characters, \'-\', \'_\' or \'.\', and must start and end with an alphanumeric character (e.g. \'MyName\',  or \'my.name\',  or \'123-abc\', regex used for validation is \'([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]\')',
+        "Invalid value: \"bad key!\": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')",
       ],
       ['spec.selector.matchExpressions[0].values', "Required value: must be specified when `operator` is 'In' or 'NotIn'"],
       ['spec.selector.matchExpressions[1].values', "Forbidden: may not be specified when `operator` is 'Exists' or 'DoesNotExist'"],
@@ -169,7 +196,10 @@ describe('PersistentVolumeClaim validation', () => {
 
 describe('PersistentVolumeClaim warnings', () => {
   it('warns about the beta storage class annotation and fractional byte sizes', async () => {
-    await create({ ...claim({ resources: { requests: { storage: '1.5' }, limits: { storage: '2500m' } } }), metadata: { name: 'w', annotations: { 'volume.beta.kubernetes.io/storage-class': 'fast' } } });
+    await create({
+      ...claim({ resources: { requests: { storage: '1.5' }, limits: { storage: '2500m' } } }),
+      metadata: { name: 'w', annotations: { 'volume.beta.kubernetes.io/storage-class': 'fast' } },
+    });
     expect(warnings).toEqual([
       'metadata.annotations[volume.beta.kubernetes.io/storage-class]: deprecated since v1.8; use "storageClassName" attribute instead',
       'spec.resources.requests[storage]: fractional byte value "1500m" is invalid, must be an integer',
@@ -200,7 +230,9 @@ describe('PersistentVolumeClaim updates', () => {
     expect(same.spec?.resources?.requests).toEqual(p.spec!.resources!.requests);
     const s = await statusOf(() => update({ ...same, spec: { ...same.spec, selector: {} } }));
     expect(s.code).toBe(422);
-    expect(s.message).toBe(`PersistentVolumeClaim "data" is invalid: ${IMMUTABLE}  core.PersistentVolumeClaimSpec{\n+ \tSelector: {},\n  \t... // 8 identical fields\n  }`);
+    expect(s.message).toBe(
+      `PersistentVolumeClaim "data" is invalid: ${IMMUTABLE}  core.PersistentVolumeClaimSpec{\n+ \tSelector: {},\n  \t... // 8 identical fields\n  }`,
+    );
   });
 
   it('shows what changed in the message, go-cmp style', async () => {
@@ -232,11 +264,15 @@ describe('PersistentVolumeClaim updates', () => {
     const shrunk = await update({ ...grown, spec: { ...grown.spec, resources: { requests: { storage: '6Gi' } } } });
     expect(shrunk.spec?.resources?.requests).toEqual({ storage: '6Gi' });
     const tooSmall = await statusOf(() => update({ ...shrunk, spec: { ...shrunk.spec, resources: { requests: { storage: '5Gi' } } } }));
-    expect(tooSmall.message).toBe('PersistentVolumeClaim "data" is invalid: spec.resources.requests.storage: Forbidden: field can not be less than status.capacity');
+    expect(tooSmall.message).toBe(
+      'PersistentVolumeClaim "data" is invalid: spec.resources.requests.storage: Forbidden: field can not be less than status.capacity',
+    );
     const vac = await update({ ...shrunk, spec: { ...shrunk.spec, volumeAttributesClassName: 'gold' } });
     expect(vac.spec?.volumeAttributesClassName).toBe('gold');
     const unset = await statusOf(() => update({ ...vac, spec: { ...vac.spec, volumeAttributesClassName: '' } }));
-    expect(unset.message).toBe('PersistentVolumeClaim "data" is invalid: spec.volumeAttributesClassName: Forbidden: update from non-nil value to an empty string is forbidden');
+    expect(unset.message).toBe(
+      'PersistentVolumeClaim "data" is invalid: spec.volumeAttributesClassName: Forbidden: update from non-nil value to an empty string is forbidden',
+    );
   });
 
   it('reports a volumeMode change at the odd path volumeMode', async () => {

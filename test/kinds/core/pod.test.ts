@@ -143,14 +143,25 @@ describe('Pod defaults on create', () => {
       [`nginx:latest@sha256:${'a'.repeat(64)}`, 'Always'],
       ['NGINX', 'IfNotPresent'],
     ];
-    const created = await pods().create(pod((p) => (p.spec!.containers = cases.map(([image], i) => ({ name: `c${i}`, image })))), NS);
+    const created = await pods().create(
+      pod((p) => (p.spec!.containers = cases.map(([image], i) => ({ name: `c${i}`, image })))),
+      NS,
+    );
     expect(created.spec!.containers.map((c) => c.imagePullPolicy)).toEqual(cases.map(([, policy]) => policy));
   });
 
   it('copies a limit named like an Object.prototype member into requests too, so both are reported', async () => {
     const limits = JSON.parse('{"constructor":"1"}') as Record<string, string>;
-    const s = await statusOf(() => pods().create(pod((p) => (p.spec!.containers[0]!.resources = { limits })), NS));
-    expect(s.details?.causes?.map((c) => c.field)).toEqual(['spec.containers[0].resources.limits[constructor]', 'spec.containers[0].resources.requests[constructor]']);
+    const s = await statusOf(() =>
+      pods().create(
+        pod((p) => (p.spec!.containers[0]!.resources = { limits })),
+        NS,
+      ),
+    );
+    expect(s.details?.causes?.map((c) => c.field)).toEqual([
+      'spec.containers[0].resources.limits[constructor]',
+      'spec.containers[0].resources.requests[constructor]',
+    ]);
   });
 
   it('defaults requests from limits, canonicalizes quantities and computes the QoS class', async () => {
@@ -172,7 +183,10 @@ describe('Pod defaults on create', () => {
   });
 
   it('still gets requests from limits and a negative grace period made 1 when written by patch', async () => {
-    const created = await pods().create(pod((p) => (p.spec!.containers[0]!.resources = { limits: { cpu: '1' } })), NS);
+    const created = await pods().create(
+      pod((p) => (p.spec!.containers[0]!.resources = { limits: { cpu: '1' } })),
+      NS,
+    );
     expect(created.spec!.containers[0]!.resources).toEqual({ limits: { cpu: '1' }, requests: { cpu: '1' } });
     const s = await statusOf(() => pods().patch('x', { spec: { terminationGracePeriodSeconds: -1 } }, { type: 'merge', namespace: 'default' }));
     // An update may only lower a negative grace period to 1: a stored 30 may not become 1.
@@ -195,7 +209,12 @@ describe('Pod defaults on create', () => {
   it('stores quantities in a form that reads back unchanged', () => {
     fc.assert(
       fc.property(
-        fc.tuple(fc.constantFrom('', '+', '-'), fc.nat({ max: 99999 }), fc.option(fc.nat({ max: 9999 })), fc.constantFrom('', 'm', 'k', 'M', 'G', 'Ki', 'Mi', 'Gi', 'e3', 'n', 'u')),
+        fc.tuple(
+          fc.constantFrom('', '+', '-'),
+          fc.nat({ max: 99999 }),
+          fc.option(fc.nat({ max: 9999 })),
+          fc.constantFrom('', 'm', 'k', 'M', 'G', 'Ki', 'Mi', 'Gi', 'e3', 'n', 'u'),
+        ),
         ([sign, whole, frac, suffix]) => {
           const text = normalizeQuantity(`${sign}${whole}${frac === null ? '' : `.${frac}`}${suffix}`, true);
           expect(normalizeQuantity(text, true)).toBe(text);
@@ -240,7 +259,13 @@ describe('Pod defaults on create', () => {
     const c = spec.containers[0]!;
     expect(c.ports).toEqual([{ containerPort: 8080, hostPort: 8080, protocol: 'TCP' }]);
     expect(c.env).toEqual([{ name: 'POD', valueFrom: { fieldRef: { apiVersion: 'v1', fieldPath: 'metadata.name' } } }]);
-    expect(c.livenessProbe).toEqual({ httpGet: { port: 8080, path: '/', scheme: 'HTTP' }, timeoutSeconds: 1, periodSeconds: 10, successThreshold: 1, failureThreshold: 3 });
+    expect(c.livenessProbe).toEqual({
+      httpGet: { port: 8080, path: '/', scheme: 'HTTP' },
+      timeoutSeconds: 1,
+      periodSeconds: 10,
+      successThreshold: 1,
+      failureThreshold: 3,
+    });
     expect(c.readinessProbe).toEqual({ grpc: { port: 9090, service: '' }, timeoutSeconds: 1, periodSeconds: 10, successThreshold: 1, failureThreshold: 3 });
     expect(c.lifecycle).toEqual({ preStop: { httpGet: { port: 'http', path: '/', scheme: 'HTTP' } } });
     expect(spec.volumes!.slice(0, 6)).toEqual([
@@ -252,7 +277,10 @@ describe('Pod defaults on create', () => {
       {
         name: 'claim',
         ephemeral: {
-          volumeClaimTemplate: { metadata: {}, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } }, volumeMode: 'Filesystem' } },
+          volumeClaimTemplate: {
+            metadata: {},
+            spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } }, volumeMode: 'Filesystem' },
+          },
         },
       },
     ]);
@@ -282,7 +310,9 @@ describe('Pod defaults on create', () => {
         ];
         p.spec!.affinity = {
           podAntiAffinity: {
-            requiredDuringSchedulingIgnoredDuringExecution: [{ topologyKey: 'host', labelSelector: { matchLabels: { app: 'web' } }, mismatchLabelKeys: ['tier'] }],
+            requiredDuringSchedulingIgnoredDuringExecution: [
+              { topologyKey: 'host', labelSelector: { matchLabels: { app: 'web' } }, mismatchLabelKeys: ['tier'] },
+            ],
           },
         };
       }),
@@ -310,7 +340,15 @@ describe('Pod defaults on create', () => {
       metadata: { name: 'web-0', labels: { app: 'web' }, annotations: { 'example.com/owner': 'team-a' } },
       spec: {
         initContainers: [
-          { name: 'migrate', image: 'example.com/app:v1', command: ['/bin/migrate'], imagePullPolicy: 'IfNotPresent', terminationMessagePath: '/dev/termination-log', terminationMessagePolicy: 'File', resources: {} },
+          {
+            name: 'migrate',
+            image: 'example.com/app:v1',
+            command: ['/bin/migrate'],
+            imagePullPolicy: 'IfNotPresent',
+            terminationMessagePath: '/dev/termination-log',
+            terminationMessagePolicy: 'File',
+            resources: {},
+          },
           {
             name: 'log-shipper',
             image: 'example.com/shipper:v3',
@@ -349,10 +387,24 @@ describe('Pod defaults on create', () => {
               { name: 'config', mountPath: '/etc/app', readOnly: true },
               { name: 'cache', mountPath: '/cache', subPath: 'app' },
             ],
-            livenessProbe: { httpGet: { path: '/healthz', port: 'http', scheme: 'HTTP' }, initialDelaySeconds: 5, timeoutSeconds: 2, periodSeconds: 10, successThreshold: 1, failureThreshold: 3 },
+            livenessProbe: {
+              httpGet: { path: '/healthz', port: 'http', scheme: 'HTTP' },
+              initialDelaySeconds: 5,
+              timeoutSeconds: 2,
+              periodSeconds: 10,
+              successThreshold: 1,
+              failureThreshold: 3,
+            },
             readinessProbe: { tcpSocket: { port: 8080 }, timeoutSeconds: 1, periodSeconds: 5, successThreshold: 2, failureThreshold: 3 },
             lifecycle: { preStop: { sleep: { seconds: 5 } } },
-            securityContext: { runAsNonRoot: true, runAsUser: 1000, allowPrivilegeEscalation: false, readOnlyRootFilesystem: true, capabilities: { drop: ['ALL'] }, seccompProfile: { type: 'RuntimeDefault' } },
+            securityContext: {
+              runAsNonRoot: true,
+              runAsUser: 1000,
+              allowPrivilegeEscalation: false,
+              readOnlyRootFilesystem: true,
+              capabilities: { drop: ['ALL'] },
+              seccompProfile: { type: 'RuntimeDefault' },
+            },
             terminationMessagePath: '/dev/termination-log',
             terminationMessagePolicy: 'File',
           },
@@ -364,10 +416,21 @@ describe('Pod defaults on create', () => {
             name: 'config',
             projected: {
               defaultMode: 420,
-              sources: [{ configMap: { name: 'cfg', items: [{ key: 'app.yaml', path: 'app.yaml' }] } }, { secret: { name: 'tls', items: [{ key: 'tls.crt', path: 'tls/tls.crt', mode: 0o400 }] } }],
+              sources: [
+                { configMap: { name: 'cfg', items: [{ key: 'app.yaml', path: 'app.yaml' }] } },
+                { secret: { name: 'tls', items: [{ key: 'tls.crt', path: 'tls/tls.crt', mode: 0o400 }] } },
+              ],
             },
           },
-          { name: 'cache', ephemeral: { volumeClaimTemplate: { metadata: { labels: { app: 'web' } }, spec: { accessModes: ['ReadWriteOnce'], storageClassName: 'fast', resources: { requests: { storage: '10Gi' } }, volumeMode: 'Filesystem' } } } },
+          {
+            name: 'cache',
+            ephemeral: {
+              volumeClaimTemplate: {
+                metadata: { labels: { app: 'web' } },
+                spec: { accessModes: ['ReadWriteOnce'], storageClassName: 'fast', resources: { requests: { storage: '10Gi' } }, volumeMode: 'Filesystem' },
+              },
+            },
+          },
           { name: 'csi', csi: { driver: 'secrets-store.csi.k8s.io', readOnly: true, volumeAttributes: { provider: 'vault' } } },
           { name: 'tools', image: { reference: 'example.com/tools:v1', pullPolicy: 'IfNotPresent' } },
           { name: 'nfs', nfs: { server: 'nfs.example.com', path: '/exports' } },
@@ -384,19 +447,37 @@ describe('Pod defaults on create', () => {
         hostname: 'web-0',
         subdomain: 'web',
         hostAliases: [{ ip: '10.0.0.1', hostnames: ['db.local'] }],
-        securityContext: { fsGroup: 2000, runAsGroup: 3000, supplementalGroups: [4000], sysctls: [{ name: 'net.ipv4.ip_local_port_range', value: '1024 65535' }], fsGroupChangePolicy: 'OnRootMismatch' },
+        securityContext: {
+          fsGroup: 2000,
+          runAsGroup: 3000,
+          supplementalGroups: [4000],
+          sysctls: [{ name: 'net.ipv4.ip_local_port_range', value: '1024 65535' }],
+          fsGroupChangePolicy: 'OnRootMismatch',
+        },
         imagePullSecrets: [{ name: 'registry' }],
         affinity: {
           nodeAffinity: {
-            requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [{ matchExpressions: [{ key: 'topology.kubernetes.io/zone', operator: 'In', values: ['a', 'b'] }] }] },
+            requiredDuringSchedulingIgnoredDuringExecution: {
+              nodeSelectorTerms: [{ matchExpressions: [{ key: 'topology.kubernetes.io/zone', operator: 'In', values: ['a', 'b'] }] }],
+            },
             preferredDuringSchedulingIgnoredDuringExecution: [{ weight: 10, preference: { matchExpressions: [{ key: 'disk', operator: 'Exists' }] } }],
           },
           podAntiAffinity: {
-            preferredDuringSchedulingIgnoredDuringExecution: [{ weight: 100, podAffinityTerm: { topologyKey: 'kubernetes.io/hostname', labelSelector: { matchExpressions: [{ key: 'app', operator: 'In', values: ['web'] }] } } }],
+            preferredDuringSchedulingIgnoredDuringExecution: [
+              {
+                weight: 100,
+                podAffinityTerm: {
+                  topologyKey: 'kubernetes.io/hostname',
+                  labelSelector: { matchExpressions: [{ key: 'app', operator: 'In', values: ['web'] }] },
+                },
+              },
+            ],
           },
         },
         tolerations: [{ key: 'dedicated', operator: 'Equal', value: 'web', effect: 'NoSchedule' }, ...DEFAULT_TOLERATIONS],
-        topologySpreadConstraints: [{ maxSkew: 1, topologyKey: 'topology.kubernetes.io/zone', whenUnsatisfiable: 'ScheduleAnyway', labelSelector: { matchLabels: { app: 'web' } } }],
+        topologySpreadConstraints: [
+          { maxSkew: 1, topologyKey: 'topology.kubernetes.io/zone', whenUnsatisfiable: 'ScheduleAnyway', labelSelector: { matchLabels: { app: 'web' } } },
+        ],
         priorityClassName: 'system-cluster-critical',
         priority: 2000000000,
         preemptionPolicy: 'PreemptLowerPriority',
@@ -416,7 +497,12 @@ describe('Pod defaults on create', () => {
 
 describe('Pod admission', () => {
   it('refuses a pod whose service account does not exist (403)', async () => {
-    const s = await statusOf(() => pods().create(pod((p) => (p.spec!.serviceAccountName = 'robot')), NS));
+    const s = await statusOf(() =>
+      pods().create(
+        pod((p) => (p.spec!.serviceAccountName = 'robot')),
+        NS,
+      ),
+    );
     expect(s).toMatchObject({
       code: 403,
       reason: 'Forbidden',
@@ -424,7 +510,10 @@ describe('Pod admission', () => {
       details: { name: 'x', kind: 'pods' },
     });
     await cluster.client.resource(ServiceAccountKind).create({ metadata: { name: 'robot' }, imagePullSecrets: [{ name: 'pull' }] }, NS);
-    const created = await pods().create(pod((p) => (p.spec!.serviceAccountName = 'robot')), NS);
+    const created = await pods().create(
+      pod((p) => (p.spec!.serviceAccountName = 'robot')),
+      NS,
+    );
     expect(created.spec!.serviceAccount).toBe('robot');
     expect(created.spec!.imagePullSecrets).toEqual([{ name: 'pull' }]);
   });
@@ -441,13 +530,30 @@ describe('Pod admission', () => {
   });
 
   it('resolves priority classes and refuses unknown ones or a conflicting priority', async () => {
-    const critical = await pods().create(pod((p) => (p.spec!.priorityClassName = 'system-node-critical')), NS);
+    const critical = await pods().create(
+      pod((p) => (p.spec!.priorityClassName = 'system-node-critical')),
+      NS,
+    );
     expect(critical.spec!.priority).toBe(2000001000);
-    expect(await statusOf(() => pods().create(pod((p) => (p.spec!.priorityClassName = 'gold')), NS))).toMatchObject({
+    expect(
+      await statusOf(() =>
+        pods().create(
+          pod((p) => (p.spec!.priorityClassName = 'gold')),
+          NS,
+        ),
+      ),
+    ).toMatchObject({
       code: 403,
       message: 'pods "x" is forbidden: no PriorityClass with name gold was found',
     });
-    expect(await statusOf(() => pods().create(pod((p) => (p.spec!.priority = 5)), NS))).toMatchObject({
+    expect(
+      await statusOf(() =>
+        pods().create(
+          pod((p) => (p.spec!.priority = 5)),
+          NS,
+        ),
+      ),
+    ).toMatchObject({
       code: 403,
       message:
         'pods "x" is forbidden: the integer value of priority (5) must not be provided in pod spec; priority admission controller computed 0 from the given PriorityClass name',
@@ -455,7 +561,12 @@ describe('Pod admission', () => {
   });
 
   it('rejects a malformed quantity while decoding (400)', async () => {
-    const s = await statusOf(() => pods().create(pod((p) => (p.spec!.containers[0]!.resources = { limits: { cpu: 'one' } })), NS));
+    const s = await statusOf(() =>
+      pods().create(
+        pod((p) => (p.spec!.containers[0]!.resources = { limits: { cpu: 'one' } })),
+        NS,
+      ),
+    );
     expect(s).toMatchObject({
       code: 400,
       reason: 'BadRequest',
@@ -482,21 +593,42 @@ describe('Pod admission', () => {
 
 describe('Pod validation', () => {
   it('requires containers', async () => {
-    await expectInvalid(pod((p) => (p.spec!.containers = [])), ['spec.containers: Required value']);
+    await expectInvalid(
+      pod((p) => (p.spec!.containers = [])),
+      ['spec.containers: Required value'],
+    );
     await expectInvalid({ metadata: { name: 'x' } }, ['spec.containers: Required value']);
     await expectInvalid({ metadata: { name: 'x' }, spec: {} as Pod['spec'] }, ['spec.containers: Required value']);
   });
 
   it('checks container names and their uniqueness across containers and init containers', async () => {
-    await expectInvalid(pod((p) => (p.spec!.containers[0]!.name = 'Web')), [`spec.containers[0].name: Invalid value: "Web": ${LABEL_MSG}`]);
-    await expectInvalid(pod((p) => p.spec!.containers.push({ name: 'c', image: 'busybox' })), ['spec.containers[1].name: Duplicate value: "c"']);
-    await expectInvalid(pod((p) => (p.spec!.initContainers = [{ name: 'c', image: 'busybox' }])), ['spec.initContainers[0].name: Duplicate value: "c"']);
-    await expectInvalid(pod((p) => delete (p.spec!.containers[0] as { name?: string }).name), ['spec.containers[0].name: Required value']);
+    await expectInvalid(
+      pod((p) => (p.spec!.containers[0]!.name = 'Web')),
+      [`spec.containers[0].name: Invalid value: "Web": ${LABEL_MSG}`],
+    );
+    await expectInvalid(
+      pod((p) => p.spec!.containers.push({ name: 'c', image: 'busybox' })),
+      ['spec.containers[1].name: Duplicate value: "c"'],
+    );
+    await expectInvalid(
+      pod((p) => (p.spec!.initContainers = [{ name: 'c', image: 'busybox' }])),
+      ['spec.initContainers[0].name: Duplicate value: "c"'],
+    );
+    await expectInvalid(
+      pod((p) => delete (p.spec!.containers[0] as { name?: string }).name),
+      ['spec.containers[0].name: Required value'],
+    );
   });
 
   it('checks images', async () => {
-    await expectInvalid(pod((p) => delete p.spec!.containers[0]!.image), ['spec.containers[0].image: Required value']);
-    await expectInvalid(pod((p) => (p.spec!.containers[0]!.image = ' nginx')), ['spec.containers[0].image: Invalid value: " nginx": must not have leading or trailing whitespace']);
+    await expectInvalid(
+      pod((p) => delete p.spec!.containers[0]!.image),
+      ['spec.containers[0].image: Required value'],
+    );
+    await expectInvalid(
+      pod((p) => (p.spec!.containers[0]!.image = ' nginx')),
+      ['spec.containers[0].image: Invalid value: " nginx": must not have leading or trailing whitespace'],
+    );
   });
 
   it('checks ports', async () => {
@@ -539,7 +671,7 @@ describe('Pod validation', () => {
           ]),
       ),
       [
-        "spec.containers[0].env[0].name: Invalid value: \"A=B\": a valid environment variable name must consist only of printable ASCII characters other than '='",
+        'spec.containers[0].env[0].name: Invalid value: "A=B": a valid environment variable name must consist only of printable ASCII characters other than \'=\'',
         'spec.containers[0].env[1].valueFrom: Invalid value: "": must specify one of: `fieldRef`, `resourceFieldRef`, `configMapKeyRef`, `secretKeyRef` or `fileKeyRef`',
         'spec.containers[0].env[2].valueFrom: Invalid value: "": may not be specified when `value` is not empty',
         'spec.containers[0].env[3].valueFrom: Invalid value: "": may not have more than one field specified at a time',
@@ -572,7 +704,7 @@ describe('Pod validation', () => {
         'spec.volumes[2].name: Duplicate value: "cache"',
         'spec.volumes[3].hostPath: Forbidden: may not specify more than 1 volume type',
         'spec.volumes[4].configMap.name: Required value',
-        "spec.volumes[5].hostPath.path: Invalid value: \"/var/../etc\": must not contain '..'",
+        'spec.volumes[5].hostPath.path: Invalid value: "/var/../etc": must not contain \'..\'',
         'spec.volumes[5].hostPath.type: Unsupported value: "Folder": supported values: "", "BlockDevice", "CharDevice", "Directory", "DirectoryOrCreate", "File", "FileOrCreate", "Socket"',
         'spec.containers[0].volumeMounts[0].name: Not found: "missing"',
         'spec.containers[0].volumeMounts[2].mountPath: Invalid value: "/b": must be unique',
@@ -581,22 +713,29 @@ describe('Pod validation', () => {
   });
 
   it('checks resources', async () => {
-    await expectInvalid(pod((p) => (p.spec!.containers[0]!.resources = { requests: { cpu: '2' }, limits: { cpu: '1' } })), [
-      'spec.containers[0].resources.requests: Invalid value: "2": must be less than or equal to cpu limit of 1',
-    ]);
-    await expectInvalid(pod((p) => (p.spec!.containers[0]!.resources = { limits: { cpu: '-1' } })), [
-      'spec.containers[0].resources.limits[cpu]: Invalid value: "-1": must be greater than or equal to 0',
-      'spec.containers[0].resources.requests[cpu]: Invalid value: "-1": must be greater than or equal to 0',
-    ]);
-    await expectInvalid(pod((p) => (p.spec!.containers[0]!.resources = { requests: { 'example.com/gpu': '1' } })), [
-      'spec.containers[0].resources.limits: Required value: Limit must be set for non overcommitable resources',
-    ]);
-    await expectInvalid(pod((p) => (p.spec!.containers[0]!.resources = { requests: { 'example.com/gpu': '1' }, limits: { 'example.com/gpu': '2' } })), [
-      'spec.containers[0].resources.requests: Invalid value: "1": must be equal to example.com/gpu limit of 2',
-    ]);
-    await expectInvalid(pod((p) => (p.spec!.containers[0]!.resources = { requests: { gpu: '1' } })), [
-      'spec.containers[0].resources.requests[gpu]: Invalid value: "gpu": must be a standard resource type or fully qualified',
-    ]);
+    await expectInvalid(
+      pod((p) => (p.spec!.containers[0]!.resources = { requests: { cpu: '2' }, limits: { cpu: '1' } })),
+      ['spec.containers[0].resources.requests: Invalid value: "2": must be less than or equal to cpu limit of 1'],
+    );
+    await expectInvalid(
+      pod((p) => (p.spec!.containers[0]!.resources = { limits: { cpu: '-1' } })),
+      [
+        'spec.containers[0].resources.limits[cpu]: Invalid value: "-1": must be greater than or equal to 0',
+        'spec.containers[0].resources.requests[cpu]: Invalid value: "-1": must be greater than or equal to 0',
+      ],
+    );
+    await expectInvalid(
+      pod((p) => (p.spec!.containers[0]!.resources = { requests: { 'example.com/gpu': '1' } })),
+      ['spec.containers[0].resources.limits: Required value: Limit must be set for non overcommitable resources'],
+    );
+    await expectInvalid(
+      pod((p) => (p.spec!.containers[0]!.resources = { requests: { 'example.com/gpu': '1' }, limits: { 'example.com/gpu': '2' } })),
+      ['spec.containers[0].resources.requests: Invalid value: "1": must be equal to example.com/gpu limit of 2'],
+    );
+    await expectInvalid(
+      pod((p) => (p.spec!.containers[0]!.resources = { requests: { gpu: '1' } })),
+      ['spec.containers[0].resources.requests[gpu]: Invalid value: "gpu": must be a standard resource type or fully qualified'],
+    );
   });
 
   it('checks the enumerations with their supported values', async () => {
@@ -646,10 +785,10 @@ describe('Pod validation', () => {
           ]),
       ),
       [
-        "spec.tolerations[0].operator: Invalid value: \"v\": value must be empty when `operator` is 'Exists'",
+        'spec.tolerations[0].operator: Invalid value: "v": value must be empty when `operator` is \'Exists\'',
         'spec.tolerations[1].operator: Invalid value: "Equal": operator must be Exists when `key` is empty, which means "match all values and all keys"',
         'spec.tolerations[2].effect: Unsupported value: "Sometimes": supported values: "NoSchedule", "PreferNoSchedule", "NoExecute"',
-        "spec.tolerations[3].effect: Invalid value: \"NoSchedule\": effect must be 'NoExecute' when `tolerationSeconds` is set",
+        'spec.tolerations[3].effect: Invalid value: "NoSchedule": effect must be \'NoExecute\' when `tolerationSeconds` is set',
         'spec.tolerations[4].operator: Unsupported value: "Like": supported values: "Equal", "Exists"',
       ],
     );
@@ -720,7 +859,10 @@ describe('Pod update', () => {
     const created = await pods().create(pod(), NS);
     const patched = await pods().patch('x', { spec: { nodeSelector: {}, imagePullSecrets: [] } }, { type: 'merge', namespace: 'default' });
     expect(patched.metadata!.generation).toBe(1);
-    const put = await pods().update({ ...patched, spec: { ...patched.spec!, readinessGates: [], containers: [{ ...patched.spec!.containers[0]!, args: [] }] } }, NS);
+    const put = await pods().update(
+      { ...patched, spec: { ...patched.spec!, readinessGates: [], containers: [{ ...patched.spec!.containers[0]!, args: [] }] } },
+      NS,
+    );
     expect(put.metadata!.generation).toBe(1);
     // A map that is not empty is a change; so is an empty struct where a pointer was nil.
     const s = await statusOf(() => pods().patch('x', { spec: { nodeSelector: { disk: 'ssd' } } }, { type: 'merge', namespace: 'default' }));
@@ -745,7 +887,9 @@ describe('Pod update', () => {
 
   it('forbids adding or removing containers', async () => {
     const created = await pods().create(pod(), NS);
-    const s = await statusOf(() => pods().update({ ...created, spec: { ...created.spec!, containers: [...created.spec!.containers, { name: 'd', image: 'busybox' }] } }, NS));
+    const s = await statusOf(() =>
+      pods().update({ ...created, spec: { ...created.spec!, containers: [...created.spec!.containers, { name: 'd', image: 'busybox' }] } }, NS),
+    );
     expect(s.message).toBe('Pod "x" is invalid: spec.containers: Forbidden: pod updates may not add or remove containers');
   });
 
@@ -764,9 +908,15 @@ describe('Pod update', () => {
   });
 
   it('allows added tolerations and removed scheduling gates only', async () => {
-    const created = await pods().create(pod((p) => (p.spec!.schedulingGates = [{ name: 'a' }, { name: 'b' }])), NS);
+    const created = await pods().create(
+      pod((p) => (p.spec!.schedulingGates = [{ name: 'a' }, { name: 'b' }])),
+      NS,
+    );
     const more = await pods().update(
-      { ...created, spec: { ...created.spec!, tolerations: [...created.spec!.tolerations!, { key: 'k', operator: 'Exists' }], schedulingGates: [{ name: 'b' }] } },
+      {
+        ...created,
+        spec: { ...created.spec!, tolerations: [...created.spec!.tolerations!, { key: 'k', operator: 'Exists' }], schedulingGates: [{ name: 'b' }] },
+      },
       NS,
     );
     expect(more.spec!.tolerations).toHaveLength(3);
@@ -777,13 +927,16 @@ describe('Pod update', () => {
       'Pod "x" is invalid: spec.tolerations: Forbidden: existing toleration can not be modified except its tolerationSeconds',
     );
     expect((await statusOf(() => pods().update({ ...more, spec: { ...more.spec!, schedulingGates: [{ name: 'b' }, { name: 'c' }] } }, NS))).message).toBe(
-      "Pod \"x\" is invalid: spec.schedulingGates[1].name: Forbidden: only deletion is allowed, but found new scheduling gate 'c'",
+      'Pod "x" is invalid: spec.schedulingGates[1].name: Forbidden: only deletion is allowed, but found new scheduling gate \'c\'',
     );
   });
 
   it('changes only the status through /status', async () => {
     const created = await pods().create(pod(), NS);
-    const updated = await pods().updateStatus({ ...created, spec: { ...created.spec!, restartPolicy: 'Never' }, status: { ...created.status, phase: 'Running', podIP: '10.0.0.5' } }, NS);
+    const updated = await pods().updateStatus(
+      { ...created, spec: { ...created.spec!, restartPolicy: 'Never' }, status: { ...created.status, phase: 'Running', podIP: '10.0.0.5' } },
+      NS,
+    );
     expect(updated.spec).toEqual(created.spec);
     expect(updated.status).toEqual({ phase: 'Running', qosClass: 'BestEffort', podIP: '10.0.0.5', podIPs: [{ ip: '10.0.0.5' }] });
     expect(updated.metadata!.generation).toBe(1);
@@ -792,7 +945,10 @@ describe('Pod update', () => {
 
 describe('Pod deletion', () => {
   it('keeps a scheduled pod for its grace period until the node (settle) lets it go', async () => {
-    await pods().create(pod((p) => (p.spec!.nodeName = 'node-1')), NS);
+    await pods().create(
+      pod((p) => (p.spec!.nodeName = 'node-1')),
+      NS,
+    );
     const deleted = (await pods().delete('x', NS)) as Pod;
     expect(deleted.metadata).toMatchObject({ deletionTimestamp: '2026-01-01T00:00:30Z', deletionGracePeriodSeconds: 30, generation: 2 });
     expect((await pods().get('x', NS)).metadata!.deletionTimestamp).toBe('2026-01-01T00:00:30Z');
@@ -811,14 +967,37 @@ describe('Pod deletion', () => {
 describe('Pod hostile input', () => {
   it('answers 4xx for huge and odd values and stores nothing', async () => {
     const long = 'a'.repeat(100_000);
-    await expectInvalid(pod((p) => (p.spec!.containers[0]!.name = long.slice(0, 64))), [`spec.containers[0].name: Invalid value: "${long.slice(0, 64)}": must be no more than 63 characters`]);
-    await expectInvalid(pod((p) => (p.spec!.containers[0]!.name = 'wéb')), [`spec.containers[0].name: Invalid value: "wéb": ${LABEL_MSG}`]);
-    const many = await statusOf(() => pods().create(pod((p) => (p.spec!.containers = Array.from({ length: 10_000 }, () => ({ name: 'c', image: 'nginx' })))), NS));
+    await expectInvalid(
+      pod((p) => (p.spec!.containers[0]!.name = long.slice(0, 64))),
+      [`spec.containers[0].name: Invalid value: "${long.slice(0, 64)}": must be no more than 63 characters`],
+    );
+    await expectInvalid(
+      pod((p) => (p.spec!.containers[0]!.name = 'wéb')),
+      [`spec.containers[0].name: Invalid value: "wéb": ${LABEL_MSG}`],
+    );
+    const many = await statusOf(() =>
+      pods().create(
+        pod((p) => (p.spec!.containers = Array.from({ length: 10_000 }, () => ({ name: 'c', image: 'nginx' })))),
+        NS,
+      ),
+    );
     expect(many.code).toBe(422);
     expect(many.details?.causes).toHaveLength(9_999);
-    expect((await statusOf(() => pods().create(pod((p) => (p.spec!.containers[0]!.resources = { limits: { cpu: '1'.repeat(100_000) } })), NS))).code).toBe(400);
+    expect(
+      (
+        await statusOf(() =>
+          pods().create(
+            pod((p) => (p.spec!.containers[0]!.resources = { limits: { cpu: '1'.repeat(100_000) } })),
+            NS,
+          ),
+        )
+      ).code,
+    ).toBe(400);
     // Kubernetes puts no limit on an image reference; one it cannot parse is pulled IfNotPresent.
-    const big = await pods().create(pod((p) => ((p.metadata!.name = 'big'), (p.spec!.containers[0]!.image = `${long}:latest`))), NS);
+    const big = await pods().create(
+      pod((p) => ((p.metadata!.name = 'big'), (p.spec!.containers[0]!.image = `${long}:latest`))),
+      NS,
+    );
     expect(big.spec!.containers[0]!.imagePullPolicy).toBe('IfNotPresent');
     expect((await pods().list(NS)).items.map((p) => p.metadata!.name)).toEqual(['big']);
   });
@@ -830,7 +1009,10 @@ describe('Pod hostile input', () => {
           await pods().create(
             {
               metadata: { generateName: 'f-' },
-              spec: { containers: [{ name, image, ports: [{ containerPort: 80, name: name.slice(0, 10) }], resources: { limits: { cpu: quantity } } }], hostname: name },
+              spec: {
+                containers: [{ name, image, ports: [{ containerPort: 80, name: name.slice(0, 10) }], resources: { limits: { cpu: quantity } } }],
+                hostname: name,
+              },
             },
             NS,
           );

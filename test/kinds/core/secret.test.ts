@@ -128,7 +128,9 @@ describe('Secret types', () => {
   it('requires the service account name annotation on service account tokens', async () => {
     const s = await rejected({ metadata: { name: 'x' }, type: 'kubernetes.io/service-account-token' });
     expect(s.message).toBe('Secret "x" is invalid: metadata.annotations[kubernetes.io/service-account.name]: Required value');
-    expect(s.details?.causes).toEqual([{ reason: 'FieldValueRequired', message: 'Required value', field: 'metadata.annotations[kubernetes.io/service-account.name]' }]);
+    expect(s.details?.causes).toEqual([
+      { reason: 'FieldValueRequired', message: 'Required value', field: 'metadata.annotations[kubernetes.io/service-account.name]' },
+    ]);
     await create({ metadata: { name: 'ok', annotations: { 'kubernetes.io/service-account.name': 'default' } }, type: 'kubernetes.io/service-account-token' });
   });
 
@@ -275,7 +277,7 @@ describe('the docker config JSON check', () => {
     );
   });
 
-  it('stays linear on deeply nested input and reports Go\'s depth limit', () => {
+  it("stays linear on deeply nested input and reports Go's depth limit", () => {
     expect(goUnmarshalObjectError(Buffer.from('['.repeat(10001)))).toBe('exceeded max depth');
     expect(goUnmarshalObjectError(Buffer.from(`${'['.repeat(5000)}${']'.repeat(5000)}`))).toBe(
       'json: cannot unmarshal array into Go value of type map[string]interface {}',

@@ -54,7 +54,10 @@ describe('ServiceAccount enforce-mountable-secrets (pod admission)', () => {
       pod((p) => secretVolume(p, 'other')),
       `volume with secret.secretName="other" ${BECAUSE}`,
     );
-    const created = await pods().create(pod((p) => secretVolume(p, 'listed')), NS);
+    const created = await pods().create(
+      pod((p) => secretVolume(p, 'listed')),
+      NS,
+    );
     expect(created.spec?.volumes?.[0]).toMatchObject({ name: 'v', secret: { secretName: 'listed' } });
   });
 
@@ -66,7 +69,10 @@ describe('ServiceAccount enforce-mountable-secrets (pod admission)', () => {
 
   it('does not check projected secret sources, as Kubernetes does not', async () => {
     await sas().create(robot([]), NS);
-    const created = await pods().create(pod((p) => (p.spec!.volumes = [{ name: 'p', projected: { sources: [{ secret: { name: 'unlisted' } }] } }])), NS);
+    const created = await pods().create(
+      pod((p) => (p.spec!.volumes = [{ name: 'p', projected: { sources: [{ secret: { name: 'unlisted' } }] } }])),
+      NS,
+    );
     expect(created.spec?.volumes?.[0]?.projected?.sources?.[0]).toEqual({ secret: { name: 'unlisted' } });
   });
 
@@ -139,7 +145,10 @@ describe('ServiceAccount enforce-mountable-secrets (pod admission)', () => {
     // Without imagePullSecrets, the pod gets the account's, which pass.
     const created = await pods().create(pod(), NS);
     expect(created.spec?.imagePullSecrets).toEqual([{ name: 'registry' }]);
-    const explicit = await pods().create(pod((p) => ((p.metadata!.name = 'y'), (p.spec!.imagePullSecrets = [{ name: 'registry' }]))), NS);
+    const explicit = await pods().create(
+      pod((p) => ((p.metadata!.name = 'y'), (p.spec!.imagePullSecrets = [{ name: 'registry' }]))),
+      NS,
+    );
     expect(explicit.spec?.imagePullSecrets).toEqual([{ name: 'registry' }]);
   });
 
@@ -188,7 +197,10 @@ describe('ServiceAccount enforce-mountable-secrets (pod admission)', () => {
       `volume with secret.secretName="s" ${BECAUSE}`,
     );
     const s = await statusOf(() =>
-      pods().create(pod((p) => (p.spec!.ephemeralContainers = [{ name: 'debug', image: 'busybox', env: [envRef('db')] }])), NS),
+      pods().create(
+        pod((p) => (p.spec!.ephemeralContainers = [{ name: 'debug', image: 'busybox', env: [envRef('db')] }])),
+        NS,
+      ),
     );
     expect(s.code).toBe(422);
     expect(s.details?.causes?.map((c) => c.field)).toContain('spec.ephemeralContainers');
@@ -196,7 +208,10 @@ describe('ServiceAccount enforce-mountable-secrets (pod admission)', () => {
 
   it('only checks creates: an existing pod is not re-checked when the account starts enforcing', async () => {
     await sas().create(robot([], null), NS);
-    const created = await pods().create(pod((p) => secretVolume(p, 's')), NS);
+    const created = await pods().create(
+      pod((p) => secretVolume(p, 's')),
+      NS,
+    );
     await sas().patch('robot', { metadata: { annotations: { [ENFORCE]: 'true' } } }, { type: 'merge', ...NS });
     const relabeled = await pods().patch('x', { metadata: { labels: { a: 'b' } } }, { type: 'merge', ...NS });
     expect(relabeled.metadata?.labels).toEqual({ a: 'b' });
@@ -207,7 +222,10 @@ describe('ServiceAccount enforce-mountable-secrets (pod admission)', () => {
     const c = await testCluster({ reservedDomain: 'example.io' });
     try {
       await sas(c).create({ metadata: { name: 'robot', annotations: { [ENFORCE]: 'true' } } }, NS);
-      await pods(c).create(pod((p) => secretVolume(p, 's')), NS);
+      await pods(c).create(
+        pod((p) => secretVolume(p, 's')),
+        NS,
+      );
       await sas(c).patch('robot', { metadata: { annotations: { 'example.io/enforce-mountable-secrets': 'true' } } }, { type: 'merge', ...NS });
       await forbidden(
         pod((p) => ((p.metadata!.name = 'y'), secretVolume(p, 's'))),
@@ -238,9 +256,15 @@ describe('ServiceAccount secrets patch strategy (merge on name)', () => {
 
   it('lets a merged secrets list admit the pod it was patched for', async () => {
     await sas().create(robot(['a']), NS);
-    await forbidden(pod((p) => secretVolume(p, 'b')), `volume with secret.secretName="b" ${BECAUSE}`);
+    await forbidden(
+      pod((p) => secretVolume(p, 'b')),
+      `volume with secret.secretName="b" ${BECAUSE}`,
+    );
     await sas().patch('robot', { secrets: [{ name: 'b' }] }, { type: 'strategic', ...NS });
-    const created = await pods().create(pod((p) => secretVolume(p, 'b')), NS);
+    const created = await pods().create(
+      pod((p) => secretVolume(p, 'b')),
+      NS,
+    );
     expect(created.spec?.volumes?.[0]).toMatchObject({ secret: { secretName: 'b' } });
     expect((await sas().get('robot', NS)).secrets?.map((s) => s.name).sort()).toEqual(['a', 'b']);
   });

@@ -12,7 +12,8 @@ const sas = () => cluster.client.withWarnings((w) => warnings.push(...w)).resour
 const create = (sa: ServiceAccount) => sas().create(sa, { namespace: 'default' });
 const names = async () => (await sas().list({ namespace: 'default' })).items.map((s) => s.metadata?.name).sort();
 
-const DEPRECATION = 'metadata.annotations[kubernetes.io/enforce-mountable-secrets]: deprecated in v1.32+; prefer separate namespaces to isolate access to mounted secrets';
+const DEPRECATION =
+  'metadata.annotations[kubernetes.io/enforce-mountable-secrets]: deprecated in v1.32+; prefer separate namespaces to isolate access to mounted secrets';
 
 describe('ServiceAccount', () => {
   it('stores the account as given, keeping only the name of each secrets reference', async () => {
@@ -20,7 +21,10 @@ describe('ServiceAccount', () => {
       metadata: { name: 'builder' },
       automountServiceAccountToken: false,
       imagePullSecrets: [{ name: 'registry' }],
-      secrets: [{ name: 'token', namespace: 'elsewhere', uid: 'u-1', kind: 'Secret', apiVersion: 'v1', fieldPath: 'x', resourceVersion: '7' }, { kind: 'Secret' }],
+      secrets: [
+        { name: 'token', namespace: 'elsewhere', uid: 'u-1', kind: 'Secret', apiVersion: 'v1', fieldPath: 'x', resourceVersion: '7' },
+        { kind: 'Secret' },
+      ],
     });
     const { metadata, ...rest } = sa;
     expect(rest).toEqual({
@@ -50,7 +54,7 @@ describe('ServiceAccount', () => {
     expect(s).toMatchObject({
       code: 422,
       message:
-        'ServiceAccount "Bad_Name" is invalid: metadata.name: Invalid value: "Bad_Name": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, \'-\' or \'.\', and must start and end with an alphanumeric character (e.g. \'example.com\', regex used for validation is \'[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*\')',
+        "ServiceAccount \"Bad_Name\" is invalid: metadata.name: Invalid value: \"Bad_Name\": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')",
     });
     expect(await names()).toEqual(before);
   });
@@ -62,7 +66,10 @@ describe('ServiceAccount', () => {
     await sas().update({ ...sa, automountServiceAccountToken: false }, { namespace: 'default' });
     expect(warnings).toEqual([]);
     const plain = await create({ metadata: { name: 'p' } });
-    await sas().update({ ...plain, metadata: { ...plain.metadata, annotations: { 'kubernetes.io/enforce-mountable-secrets': 'false' } } }, { namespace: 'default' });
+    await sas().update(
+      { ...plain, metadata: { ...plain.metadata, annotations: { 'kubernetes.io/enforce-mountable-secrets': 'false' } } },
+      { namespace: 'default' },
+    );
     expect(warnings).toEqual([DEPRECATION]);
   });
 

@@ -62,13 +62,24 @@ describe('Service defaults', () => {
   });
 
   it('keeps a named targetPort and the protocol given, and ignores a status in the body', async () => {
-    const svc = await create({ ...web({ ports: [{ name: 'dns', port: 53, protocol: 'UDP', targetPort: 'dns-port' }] }), status: { loadBalancer: { ingress: [{ ip: '1.2.3.4' }] } } });
+    const svc = await create({
+      ...web({ ports: [{ name: 'dns', port: 53, protocol: 'UDP', targetPort: 'dns-port' }] }),
+      status: { loadBalancer: { ingress: [{ ip: '1.2.3.4' }] } },
+    });
     expect(svc.spec?.ports).toEqual([{ name: 'dns', port: 53, protocol: 'UDP', targetPort: 'dns-port' }]);
     expect(svc.status).toEqual({ loadBalancer: {} });
   });
 
   it('gives NodePort services node ports and externalTrafficPolicy Cluster', async () => {
-    const svc = await create(web({ type: 'NodePort', ports: [{ name: 'http', port: 80 }, { name: 'https', port: 443 }] }));
+    const svc = await create(
+      web({
+        type: 'NodePort',
+        ports: [
+          { name: 'http', port: 80 },
+          { name: 'https', port: 443 },
+        ],
+      }),
+    );
     expect(svc.spec).toMatchObject({ type: 'NodePort', externalTrafficPolicy: 'Cluster', internalTrafficPolicy: 'Cluster' });
     const ports = svc.spec!.ports!.map((p) => p.nodePort!);
     expect(new Set(ports).size).toBe(2);
@@ -76,7 +87,15 @@ describe('Service defaults', () => {
   });
 
   it('gives TCP and UDP ports with the same number one node port', async () => {
-    const svc = await create(web({ type: 'NodePort', ports: [{ name: 'dns-tcp', port: 53 }, { name: 'dns-udp', port: 53, protocol: 'UDP' }] }));
+    const svc = await create(
+      web({
+        type: 'NodePort',
+        ports: [
+          { name: 'dns-tcp', port: 53 },
+          { name: 'dns-udp', port: 53, protocol: 'UDP' },
+        ],
+      }),
+    );
     const [a, b] = svc.spec!.ports!;
     expect(a!.nodePort).toBe(b!.nodePort);
   });
@@ -131,9 +150,15 @@ describe('Service cluster IPs', () => {
     const a = await create(web({ clusterIP: '10.96.0.10' }, 'a'));
     expect(a.spec).toMatchObject({ clusterIP: '10.96.0.10', clusterIPs: ['10.96.0.10'] });
     const s = await rejected(web({ clusterIP: '10.96.0.10' }, 'b'));
-    expect(s.message).toBe('Service "b" is invalid: spec.clusterIPs: Invalid value: ["10.96.0.10"]: failed to allocate IP 10.96.0.10: provided IP is already allocated');
+    expect(s.message).toBe(
+      'Service "b" is invalid: spec.clusterIPs: Invalid value: ["10.96.0.10"]: failed to allocate IP 10.96.0.10: provided IP is already allocated',
+    );
     expect(s.details?.causes).toEqual([
-      { reason: 'FieldValueInvalid', message: 'Invalid value: ["10.96.0.10"]: failed to allocate IP 10.96.0.10: provided IP is already allocated', field: 'spec.clusterIPs' },
+      {
+        reason: 'FieldValueInvalid',
+        message: 'Invalid value: ["10.96.0.10"]: failed to allocate IP 10.96.0.10: provided IP is already allocated',
+        field: 'spec.clusterIPs',
+      },
     ]);
     await services().delete('a', { namespace: 'default' });
     const b = await create(web({ clusterIPs: ['10.96.0.10'], clusterIP: '10.96.0.10' }, 'b'));
@@ -163,20 +188,26 @@ describe('Service cluster IPs', () => {
       'Service "x" is invalid: spec.clusterIPs: Invalid value: ["192.168.0.1"]: failed to allocate IP 192.168.0.1: the provided network does not match the current range',
     );
     const network = await rejected(web({ clusterIP: '10.96.0.0' }, 'x'));
-    expect(network.message).toBe('Service "x" is invalid: spec.clusterIPs: Invalid value: ["10.96.0.0"]: failed to allocate IP 10.96.0.0: provided IP 10.96.0.0 is not in the valid range');
+    expect(network.message).toBe(
+      'Service "x" is invalid: spec.clusterIPs: Invalid value: ["10.96.0.0"]: failed to allocate IP 10.96.0.0: provided IP 10.96.0.0 is not in the valid range',
+    );
     const broadcast = await rejected(web({ clusterIP: '10.111.255.255' }, 'x'));
     expect(broadcast.message).toContain('provided IP 10.111.255.255 is not in the valid range');
   });
 
   it('validates malformed cluster IP fields instead of allocating', async () => {
-    expect(await causes(web({ clusterIP: 'abc' }))).toEqual(['spec.clusterIPs[0]: Invalid value: "abc": must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)']);
+    expect(await causes(web({ clusterIP: 'abc' }))).toEqual([
+      'spec.clusterIPs[0]: Invalid value: "abc": must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)',
+    ]);
     expect(await causes(web({ clusterIP: '010.96.0.1' }))).toEqual(['spec.clusterIPs[0]: Invalid value: "010.96.0.1": must not have leading 0s']);
     expect(await causes(web({ clusterIP: '10.96.0.1', clusterIPs: ['10.96.0.2'] }))).toEqual([
       'spec.clusterIPs: Invalid value: ["10.96.0.2"]: first value must match `clusterIP`',
     ]);
-    expect(await causes(web({ clusterIPs: ['10.96.0.2'] }))).toEqual(['spec.clusterIPs: Invalid value: ["10.96.0.2"]: must be empty when `clusterIP` is not specified']);
+    expect(await causes(web({ clusterIPs: ['10.96.0.2'] }))).toEqual([
+      'spec.clusterIPs: Invalid value: ["10.96.0.2"]: must be empty when `clusterIP` is not specified',
+    ]);
     expect(await causes(web({ clusterIP: 'None', clusterIPs: ['None', '10.96.0.2'] }))).toEqual([
-      "spec.clusterIPs: Invalid value: [\"None\",\"10.96.0.2\"]: 'None' must be the first and only value",
+      'spec.clusterIPs: Invalid value: ["None","10.96.0.2"]: \'None\' must be the first and only value',
     ]);
   });
 
@@ -188,7 +219,7 @@ describe('Service cluster IPs', () => {
 
   it('refuses two families or IPs for a single-stack service, and IPv6 IPs', async () => {
     expect(await causes(web({ ipFamilyPolicy: 'SingleStack', ipFamilies: ['IPv4', 'IPv6'] }))).toEqual([
-      'spec.ipFamilyPolicy: Invalid value: "SingleStack": must be \'RequireDualStack\' or \'PreferDualStack\' when multiple IP families are specified',
+      "spec.ipFamilyPolicy: Invalid value: \"SingleStack\": must be 'RequireDualStack' or 'PreferDualStack' when multiple IP families are specified",
     ]);
     expect(await causes(web({ clusterIP: 'fd00::10' }))).toEqual(['spec.clusterIPs[0]: Invalid value: ["fd00::10"]: IPv6 is not configured on this cluster']);
   });
@@ -209,7 +240,9 @@ describe('Service node ports', () => {
     const taken = await rejected(web({ type: 'NodePort', ports: [{ port: 81, nodePort: 30080 }] }, 'b'));
     expect(taken.message).toBe('Service "b" is invalid: spec.ports[0].nodePort: Invalid value: 30080: provided port is already allocated');
     const range = await rejected(web({ type: 'NodePort', ports: [{ port: 80, nodePort: 8080 }] }, 'c'));
-    expect(range.message).toBe('Service "c" is invalid: spec.ports[0].nodePort: Invalid value: 8080: provided port is not in the valid range. The range of valid ports is 30000-32767');
+    expect(range.message).toBe(
+      'Service "c" is invalid: spec.ports[0].nodePort: Invalid value: 8080: provided port is not in the valid range. The range of valid ports is 30000-32767',
+    );
     await services().delete('a', { namespace: 'default' });
     await create(web({ type: 'NodePort', ports: [{ port: 81, nodePort: 30080 }] }, 'b'));
   });
@@ -217,7 +250,18 @@ describe('Service node ports', () => {
   it('never hands out the same node port twice', async () => {
     const ports = new Set<number>();
     for (let i = 0; i < 60; i++) {
-      const svc = await create(web({ type: 'NodePort', ports: [{ name: 'a', port: 80 }, { name: 'b', port: 81 }] }, `n${i}`));
+      const svc = await create(
+        web(
+          {
+            type: 'NodePort',
+            ports: [
+              { name: 'a', port: 80 },
+              { name: 'b', port: 81 },
+            ],
+          },
+          `n${i}`,
+        ),
+      );
       for (const p of svc.spec!.ports!) ports.add(p.nodePort!);
     }
     expect(ports.size).toBe(120);
@@ -270,7 +314,7 @@ describe('Service validation', () => {
       ),
     ).toEqual([
       'spec.ports[0].name: Required value',
-      'spec.ports[1].name: Invalid value: "Web": a lowercase RFC 1123 label must consist of lower case alphanumeric characters or \'-\', and must start and end with an alphanumeric character (e.g. \'my-name\',  or \'123-abc\', regex used for validation is \'[a-z0-9]([-a-z0-9]*[a-z0-9])?\')',
+      "spec.ports[1].name: Invalid value: \"Web\": a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')",
       'spec.ports[1].port: Invalid value: 70000: must be between 1 and 65535, inclusive',
       'spec.ports[1].protocol: Unsupported value: "HTTP": supported values: "SCTP", "TCP", "UDP"',
       'spec.ports[1].targetPort: Invalid value: 70000: must be between 1 and 65535, inclusive',
@@ -287,9 +331,17 @@ describe('Service validation', () => {
       'spec.ports[0].port: Invalid value: 0: must be between 1 and 65535, inclusive',
       'spec.ports[0].targetPort: Invalid value: 0: must be between 1 and 65535, inclusive',
     ]);
-    expect(await causes(web({ ports: [{ name: 'a', port: 80 }, { name: 'b', port: 80 }, { name: 'c', port: 80, protocol: 'UDP' }] }))).toEqual([
-      'spec.ports[1]: Duplicate value: {"Name":"","Protocol":"TCP","AppProtocol":null,"Port":80,"TargetPort":0,"NodePort":0}',
-    ]);
+    expect(
+      await causes(
+        web({
+          ports: [
+            { name: 'a', port: 80 },
+            { name: 'b', port: 80 },
+            { name: 'c', port: 80, protocol: 'UDP' },
+          ],
+        }),
+      ),
+    ).toEqual(['spec.ports[1]: Duplicate value: {"Name":"","Protocol":"TCP","AppProtocol":null,"Port":80,"TargetPort":0,"NodePort":0}']);
   });
 
   it('takes a missing port for 0 (a plain int32 in Go), on create, PUT and a patch that removes it', async () => {
@@ -309,15 +361,21 @@ describe('Service validation', () => {
   });
 
   it('checks type, session affinity, selector and traffic policies', async () => {
-    expect(await causes(web({ type: 'Magic' }))).toEqual(['spec.type: Unsupported value: "Magic": supported values: "ClusterIP", "ExternalName", "LoadBalancer", "NodePort"']);
-    expect(await causes(web({ sessionAffinity: 'Sticky' }))).toEqual(['spec.sessionAffinity: Unsupported value: "Sticky": supported values: "ClientIP", "None"']);
+    expect(await causes(web({ type: 'Magic' }))).toEqual([
+      'spec.type: Unsupported value: "Magic": supported values: "ClusterIP", "ExternalName", "LoadBalancer", "NodePort"',
+    ]);
+    expect(await causes(web({ sessionAffinity: 'Sticky' }))).toEqual([
+      'spec.sessionAffinity: Unsupported value: "Sticky": supported values: "ClientIP", "None"',
+    ]);
     expect(await causes(web({ sessionAffinity: 'ClientIP', sessionAffinityConfig: { clientIP: { timeoutSeconds: 0 } } }))).toEqual([
       'spec.sessionAffinityConfig.clientIP.timeoutSeconds: Invalid value: 0: must be greater than 0 and less than 86400',
     ]);
     expect(await causes(web({ selector: { 'a/b/c': 'x' } }))).toEqual([
       "spec.selector: Invalid value: \"a/b/c\": a valid label key must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]') with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')",
     ]);
-    expect(await causes(web({ internalTrafficPolicy: 'Nearby' }))).toEqual(['spec.internalTrafficPolicy: Unsupported value: "Nearby": supported values: "Cluster", "Local"']);
+    expect(await causes(web({ internalTrafficPolicy: 'Nearby' }))).toEqual([
+      'spec.internalTrafficPolicy: Unsupported value: "Nearby": supported values: "Cluster", "Local"',
+    ]);
     expect(await causes(web({ externalTrafficPolicy: 'Local' }))).toEqual([
       'spec.externalTrafficPolicy: Invalid value: "Local": may only be set for externally-accessible services',
     ]);
@@ -336,27 +394,49 @@ describe('Service validation', () => {
   });
 
   it('forbids node ports on ClusterIP services and one node port for two ports', async () => {
-    expect(await causes(web({ ports: [{ port: 80, nodePort: 30001 }] }))).toEqual(["spec.ports[0].nodePort: Forbidden: may not be used when `type` is 'ClusterIP'"]);
-    expect(await causes(web({ type: 'NodePort', ports: [{ name: 'a', port: 80, nodePort: 30400 }, { name: 'b', port: 81, nodePort: 30400 }] }))).toEqual([
-      'spec.ports[1].nodePort: Invalid value: 30400: provided port is already allocated',
+    expect(await causes(web({ ports: [{ port: 80, nodePort: 30001 }] }))).toEqual([
+      "spec.ports[0].nodePort: Forbidden: may not be used when `type` is 'ClusterIP'",
     ]);
+    expect(
+      await causes(
+        web({
+          type: 'NodePort',
+          ports: [
+            { name: 'a', port: 80, nodePort: 30400 },
+            { name: 'b', port: 81, nodePort: 30400 },
+          ],
+        }),
+      ),
+    ).toEqual(['spec.ports[1].nodePort: Invalid value: 30400: provided port is already allocated']);
     // The same port number over TCP and UDP may share one.
-    await create(web({ type: 'NodePort', ports: [{ name: 'a', port: 53, nodePort: 30400 }, { name: 'b', port: 53, protocol: 'UDP', nodePort: 30400 }] }));
+    await create(
+      web({
+        type: 'NodePort',
+        ports: [
+          { name: 'a', port: 53, nodePort: 30400 },
+          { name: 'b', port: 53, protocol: 'UDP', nodePort: 30400 },
+        ],
+      }),
+    );
   });
 
   it('checks ExternalName services', async () => {
     expect(await causes({ metadata: { name: 'x' }, spec: { type: 'ExternalName' } })).toEqual(['spec.externalName: Required value']);
     expect(await causes({ metadata: { name: 'x' }, spec: { type: 'ExternalName', externalName: 'Not_A_Host' } })).toEqual([
-      'spec.externalName: Invalid value: "Not_A_Host": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, \'-\' or \'.\', and must start and end with an alphanumeric character (e.g. \'example.com\', regex used for validation is \'[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*\')',
+      "spec.externalName: Invalid value: \"Not_A_Host\": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')",
     ]);
-    expect(await causes({ metadata: { name: 'x' }, spec: { type: 'ExternalName', externalName: 'a.b', clusterIP: '10.96.0.5', ipFamilyPolicy: 'SingleStack' } })).toEqual([
+    expect(
+      await causes({ metadata: { name: 'x' }, spec: { type: 'ExternalName', externalName: 'a.b', clusterIP: '10.96.0.5', ipFamilyPolicy: 'SingleStack' } }),
+    ).toEqual([
       'spec.clusterIPs: Forbidden: may not be set for ExternalName services',
       'spec.ipFamilyPolicy: Forbidden: may not be set for ExternalName services',
     ]);
   });
 
   it('refuses headless NodePort and LoadBalancer services', async () => {
-    expect(await causes(web({ type: 'NodePort', clusterIP: 'None' }))).toEqual([`spec.clusterIPs[0]: Invalid value: "None": may not be set to 'None' for NodePort services`]);
+    expect(await causes(web({ type: 'NodePort', clusterIP: 'None' }))).toEqual([
+      `spec.clusterIPs[0]: Invalid value: "None": may not be set to 'None' for NodePort services`,
+    ]);
   });
 
   it('validates names as DNS-1123 labels (relaxed service names)', async () => {

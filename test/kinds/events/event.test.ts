@@ -117,7 +117,15 @@ describe('events.k8s.io/v1 Event ↔ core/v1 Event', () => {
 
   it('selects by the events.k8s.io field labels', async () => {
     await events().create(modern(), ns);
-    await events().create(modern({ metadata: { name: 'other' }, reportingController: 'example.com/other', type: 'Warning', regarding: { kind: 'Pod', name: 'x', namespace: 'default' } }), ns);
+    await events().create(
+      modern({
+        metadata: { name: 'other' },
+        reportingController: 'example.com/other',
+        type: 'Warning',
+        regarding: { kind: 'Pod', name: 'x', namespace: 'default' },
+      }),
+      ns,
+    );
     const names = async (fieldSelector: string) => (await events().list({ ...ns, fieldSelector })).items.map((i) => i.metadata?.name);
     expect(await names('reportingController=example.com/other')).toEqual(['other']);
     expect(await names('regarding.kind=StatefulSet')).toEqual(['web.1']);
@@ -142,7 +150,7 @@ describe('events.k8s.io/v1 strict rules on create', () => {
     expect(s.details?.causes?.map((c) => `${c.field}: ${c.message}`)).toEqual([
       'reportingController: Required value',
       'reportingController: Invalid value: "": name part must be non-empty',
-      'reportingController: Invalid value: "": name part must consist of alphanumeric characters, \'-\', \'_\' or \'.\', and must start and end with an alphanumeric character (e.g. \'MyName\',  or \'my.name\',  or \'123-abc\', regex used for validation is \'([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]\')',
+      "reportingController: Invalid value: \"\": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')",
       'reportingInstance: Required value',
       'action: Required value',
       'reason: Required value',
@@ -150,7 +158,10 @@ describe('events.k8s.io/v1 strict rules on create', () => {
   });
 
   it('limits action, reason and reportingInstance to 128 characters and note to 1 KiB', async () => {
-    await events().create(modern({ metadata: { name: 'max' }, action: 'a'.repeat(128), reason: 'r'.repeat(128), reportingInstance: 'i'.repeat(128), note: 'n'.repeat(1024) }), ns);
+    await events().create(
+      modern({ metadata: { name: 'max' }, action: 'a'.repeat(128), reason: 'r'.repeat(128), reportingInstance: 'i'.repeat(128), note: 'n'.repeat(1024) }),
+      ns,
+    );
     const s = await rejected(modern({ action: 'a'.repeat(129), reason: 'r'.repeat(129), reportingInstance: 'i'.repeat(129), note: 'n'.repeat(1025) }));
     expect(s.details?.causes?.map((c) => `${c.field}: ${c.message}`)).toEqual([
       'reportingInstance: Invalid value: "": can have at most 128 characters',
@@ -188,7 +199,10 @@ describe('events.k8s.io/v1 strict rules on create', () => {
   });
 
   it('does not apply the strict rules to writes through core/v1', async () => {
-    const e = await core().create({ metadata: { name: 'loose' }, involvedObject: { kind: 'Pod', namespace: 'default', name: 'p' }, count: 3, firstTimestamp: '2026-01-01T00:00:00Z' }, ns);
+    const e = await core().create(
+      { metadata: { name: 'loose' }, involvedObject: { kind: 'Pod', namespace: 'default', name: 'p' }, count: 3, firstTimestamp: '2026-01-01T00:00:00Z' },
+      ns,
+    );
     expect(e.count).toBe(3);
   });
 });
@@ -197,7 +211,10 @@ describe('events.k8s.io/v1 updates', () => {
   it('keeps what an event reports immutable, naming the core fields', async () => {
     const created = await events().create(modern(), ns);
     const s = await statusOf(() =>
-      events().update({ ...created, note: 'changed', reason: 'Other', regarding: { kind: 'Pod', name: 'p' }, action: 'Delete', reportingInstance: 'controller-1' }, ns),
+      events().update(
+        { ...created, note: 'changed', reason: 'Other', regarding: { kind: 'Pod', name: 'p' }, action: 'Delete', reportingInstance: 'controller-1' },
+        ns,
+      ),
     );
     expect(s).toMatchObject({ code: 422, reason: 'Invalid' });
     expect(s.details?.causes?.map((c) => `${c.field}: ${c.message}`)).toEqual([
@@ -213,7 +230,11 @@ describe('events.k8s.io/v1 updates', () => {
   it('compares what an event reports by value, whatever order its keys come in', async () => {
     const created = await events().create(modern(), ns);
     // Clients serialize in their own key order: the same references, reordered, are no change.
-    const reordered = { ...created, regarding: { apiVersion: 'apps/v1', name: 'web', namespace: 'default', kind: 'StatefulSet' }, related: { name: 'web-0', namespace: 'default', kind: 'Pod' } };
+    const reordered = {
+      ...created,
+      regarding: { apiVersion: 'apps/v1', name: 'web', namespace: 'default', kind: 'StatefulSet' },
+      related: { name: 'web-0', namespace: 'default', kind: 'Pod' },
+    };
     const updated = await events().update(reordered, ns);
     expect(updated.regarding).toEqual(created.regarding);
   });
@@ -237,7 +258,10 @@ describe('events.k8s.io/v1 updates', () => {
   it('creates on PUT like the core Event and applies server-side through the door', async () => {
     const put = await events().update(modern({ metadata: { name: 'put' } }), ns);
     expect(put).toMatchObject({ apiVersion: 'events.k8s.io/v1', note: 'scaled to 3' });
-    const applied = await events().apply({ apiVersion: 'events.k8s.io/v1', kind: 'Event', ...modern({ metadata: { name: 'applied' } }) }, { fieldManager: 'recorder', ...ns });
+    const applied = await events().apply(
+      { apiVersion: 'events.k8s.io/v1', kind: 'Event', ...modern({ metadata: { name: 'applied' } }) },
+      { fieldManager: 'recorder', ...ns },
+    );
     expect(applied.note).toBe('scaled to 3');
     const entry = (applied.metadata?.managedFields as { manager: string; apiVersion: string; fieldsV1: Record<string, unknown> }[])[0]!;
     expect(entry).toMatchObject({ manager: 'recorder', apiVersion: 'events.k8s.io/v1' });
@@ -246,7 +270,12 @@ describe('events.k8s.io/v1 updates', () => {
   });
 
   it('answers hostile bodies with 4xx and keeps the store unchanged', async () => {
-    for (const body of [{ metadata: { name: 'h' }, note: 5 }, { metadata: { name: 'h' }, regarding: 'pod' }, { metadata: { name: 'h' }, eventTime: 'yesterday' }, { metadata: { name: 'h' }, series: [] }]) {
+    for (const body of [
+      { metadata: { name: 'h' }, note: 5 },
+      { metadata: { name: 'h' }, regarding: 'pod' },
+      { metadata: { name: 'h' }, eventTime: 'yesterday' },
+      { metadata: { name: 'h' }, series: [] },
+    ]) {
       const s = await statusOf(() => events().create(body as unknown as EventsV1Event, ns));
       expect(s.code).toBeGreaterThanOrEqual(400);
       expect(s.code).toBeLessThan(500);

@@ -8,7 +8,12 @@ const create = (cidrs: string[] | undefined, name = 'sc') => scs().create({ meta
 
 async function invalid(cidrs: string[] | undefined, field: string, body: string) {
   const s = await statusOf(() => create(cidrs));
-  expect(s).toMatchObject({ code: 422, reason: 'Invalid', message: `ServiceCIDR.networking.k8s.io "sc" is invalid: ${field}: ${body}`, details: { causes: [{ field }] } });
+  expect(s).toMatchObject({
+    code: 422,
+    reason: 'Invalid',
+    message: `ServiceCIDR.networking.k8s.io "sc" is invalid: ${field}: ${body}`,
+    details: { causes: [{ field }] },
+  });
 }
 
 describe('ServiceCIDR', () => {
@@ -25,9 +30,21 @@ describe('ServiceCIDR', () => {
   });
 
   it('holds at most two, one per family', async () => {
-    await invalid(['10.0.0.0/24', '10.1.0.0/24', '2001:db8::/64'], 'spec.cidrs', 'Invalid value: {"cidrs":["10.0.0.0/24","10.1.0.0/24","2001:db8::/64"]}: may only hold up to 2 values');
-    await invalid(['10.0.0.0/24', '10.1.0.0/24'], 'spec.cidrs', 'Invalid value: {"cidrs":["10.0.0.0/24","10.1.0.0/24"]}: may specify no more than one IP for each IP family, i.e 192.168.0.0/24 and 2001:db8::/64');
-    await invalid(['10.0.0.0/24', 'bad'], 'spec.cidrs', 'Invalid value: {"cidrs":["10.0.0.0/24","bad"]}: may specify no more than one IP for each IP family, i.e 192.168.0.0/24 and 2001:db8::/64');
+    await invalid(
+      ['10.0.0.0/24', '10.1.0.0/24', '2001:db8::/64'],
+      'spec.cidrs',
+      'Invalid value: {"cidrs":["10.0.0.0/24","10.1.0.0/24","2001:db8::/64"]}: may only hold up to 2 values',
+    );
+    await invalid(
+      ['10.0.0.0/24', '10.1.0.0/24'],
+      'spec.cidrs',
+      'Invalid value: {"cidrs":["10.0.0.0/24","10.1.0.0/24"]}: may specify no more than one IP for each IP family, i.e 192.168.0.0/24 and 2001:db8::/64',
+    );
+    await invalid(
+      ['10.0.0.0/24', 'bad'],
+      'spec.cidrs',
+      'Invalid value: {"cidrs":["10.0.0.0/24","bad"]}: may specify no more than one IP for each IP family, i.e 192.168.0.0/24 and 2001:db8::/64',
+    );
   });
 
   it.each([
@@ -48,13 +65,20 @@ describe('ServiceCIDR', () => {
   it('keeps spec.cidrs immutable', async () => {
     const sc = await create(['10.0.0.0/16']);
     const s = await statusOf(() => scs().update({ ...sc, spec: { cidrs: ['10.0.0.0/16', 'fd00::/64'] } }));
-    expect(s).toMatchObject({ code: 422, message: 'ServiceCIDR.networking.k8s.io "sc" is invalid: spec.cidrs: Invalid value: ["10.0.0.0/16","fd00::/64"]: field is immutable' });
+    expect(s).toMatchObject({
+      code: 422,
+      message: 'ServiceCIDR.networking.k8s.io "sc" is invalid: spec.cidrs: Invalid value: ["10.0.0.0/16","fd00::/64"]: field is immutable',
+    });
     const labelled = await scs().update({ ...sc, metadata: { ...sc.metadata, labels: { a: 'b' } } });
     expect(labelled.metadata?.labels).toEqual({ a: 'b' });
   });
 
   it('resets status on create and changes it only through /status', async () => {
-    const sc = await scs().create({ metadata: { name: 'sc' }, spec: { cidrs: ['10.0.0.0/16'] }, status: { conditions: [{ type: 'Ready', status: 'True', reason: 'Ok', message: '', lastTransitionTime: '2026-01-01T00:00:00Z' }] } });
+    const sc = await scs().create({
+      metadata: { name: 'sc' },
+      spec: { cidrs: ['10.0.0.0/16'] },
+      status: { conditions: [{ type: 'Ready', status: 'True', reason: 'Ok', message: '', lastTransitionTime: '2026-01-01T00:00:00Z' }] },
+    });
     expect(sc.status).toEqual({});
     const cond = { type: 'Ready', status: 'True', reason: 'Ok', message: 'ready', lastTransitionTime: '2026-01-01T00:00:00Z' };
     const ignored = await scs().update({ ...sc, status: { conditions: [cond] } });

@@ -43,7 +43,15 @@ const condition = (status: string, reason = 'Scheduled') => ({
 
 describe('CompositePodGroup', () => {
   it('is served at scheduling.k8s.io/v1alpha3, namespaced, with defaults filled in', async () => {
-    const cpg = await create('group', spec({ parentCompositePodGroupName: 'root.group', priorityClassName: 'high', priority: 1000, schedulingConstraints: { topology: [{ key: 'topology.kubernetes.io/zone' }] } }));
+    const cpg = await create(
+      'group',
+      spec({
+        parentCompositePodGroupName: 'root.group',
+        priorityClassName: 'high',
+        priority: 1000,
+        schedulingConstraints: { topology: [{ key: 'topology.kubernetes.io/zone' }] },
+      }),
+    );
     expect(cpg.apiVersion).toBe('scheduling.k8s.io/v1alpha3');
     expect(cpg.kind).toBe('CompositePodGroup');
     expect(cpg.metadata?.namespace).toBe('default');
@@ -84,7 +92,9 @@ describe('CompositePodGroup', () => {
       ['spec.workloadRef.workloadName', `Invalid value: "Training": ${DNS_SUBDOMAIN}`],
       ['spec.workloadRef.templateName', 'Invalid value: "a.b": must not contain dots'],
     ]);
-    await rejects('g', () => create('g', spec({ workloadRef: { workloadName: 'w', templateName: 'UP' } })), [['spec.workloadRef.templateName', `Invalid value: "UP": ${DNS_LABEL}`]]);
+    await rejects('g', () => create('g', spec({ workloadRef: { workloadName: 'w', templateName: 'UP' } })), [
+      ['spec.workloadRef.templateName', `Invalid value: "UP": ${DNS_LABEL}`],
+    ]);
     await create('dotted', spec({ workloadRef: { workloadName: 'a.b-c', templateName: 'x-1' } }));
   });
 
@@ -97,8 +107,12 @@ describe('CompositePodGroup', () => {
   });
 
   it('requires a positive gang minGroupCount', async () => {
-    await rejects('g', () => create('g', spec({ schedulingPolicy: { gang: {} as { minGroupCount: number } } })), [['spec.schedulingPolicy.gang.minGroupCount', 'Required value']]);
-    await rejects('g', () => create('g', spec({ schedulingPolicy: { gang: { minGroupCount: 0 } } })), [['spec.schedulingPolicy.gang.minGroupCount', 'Required value']]);
+    await rejects('g', () => create('g', spec({ schedulingPolicy: { gang: {} as { minGroupCount: number } } })), [
+      ['spec.schedulingPolicy.gang.minGroupCount', 'Required value'],
+    ]);
+    await rejects('g', () => create('g', spec({ schedulingPolicy: { gang: { minGroupCount: 0 } } })), [
+      ['spec.schedulingPolicy.gang.minGroupCount', 'Required value'],
+    ]);
     await rejects('g', () => create('g', spec({ schedulingPolicy: { gang: { minGroupCount: -3 } } })), [
       ['spec.schedulingPolicy.gang.minGroupCount', 'Invalid value: -3: must be greater than or equal to 1'],
     ]);
@@ -110,7 +124,9 @@ describe('CompositePodGroup', () => {
       ['spec.priorityClassName', `Invalid value: "High": ${DNS_SUBDOMAIN}`],
     ]);
     // An empty parent name is set (a pointer in Kubernetes) and therefore checked; an empty class name is unset.
-    await rejects('g', () => create('g', spec({ parentCompositePodGroupName: '' })), [['spec.parentCompositePodGroupName', `Invalid value: "": ${DNS_SUBDOMAIN}`]]);
+    await rejects('g', () => create('g', spec({ parentCompositePodGroupName: '' })), [
+      ['spec.parentCompositePodGroupName', `Invalid value: "": ${DNS_SUBDOMAIN}`],
+    ]);
     const ok = await create('empty-class', spec({ priorityClassName: '' }));
     expect(ok.spec.priorityClassName).toBe('');
   });
@@ -118,12 +134,18 @@ describe('CompositePodGroup', () => {
   it('limits priority to the highest user-definable priority', async () => {
     await create('max', spec({ priority: 1_000_000_000 }));
     await create('negative', spec({ priority: -5 }));
-    await rejects('g', () => create('g', spec({ priority: 1_000_000_001 })), [['spec.priority', 'Invalid value: 1000000001: must be less than or equal to 1000000000']]);
+    await rejects('g', () => create('g', spec({ priority: 1_000_000_001 })), [
+      ['spec.priority', 'Invalid value: 1000000001: must be less than or equal to 1000000000'],
+    ]);
   });
 
   it('allows one topology constraint with a label key', async () => {
-    await rejects('g', () => create('g', spec({ schedulingConstraints: { topology: [{ key: 'a' }, { key: 'b' }] } })), [['spec.schedulingConstraints.topology', 'Too many: 2: must have at most 1 item']]);
-    await rejects('g', () => create('g', spec({ schedulingConstraints: { topology: [{ key: '' }] } })), [['spec.schedulingConstraints.topology[0].key', 'Required value']]);
+    await rejects('g', () => create('g', spec({ schedulingConstraints: { topology: [{ key: 'a' }, { key: 'b' }] } })), [
+      ['spec.schedulingConstraints.topology', 'Too many: 2: must have at most 1 item'],
+    ]);
+    await rejects('g', () => create('g', spec({ schedulingConstraints: { topology: [{ key: '' }] } })), [
+      ['spec.schedulingConstraints.topology[0].key', 'Required value'],
+    ]);
     const s = await rejects('g', () => create('g', spec({ schedulingConstraints: { topology: [{ key: 'bad key' }] } })), [
       [
         'spec.schedulingConstraints.topology[0].key',
@@ -156,9 +178,16 @@ describe('CompositePodGroup', () => {
     ['priority', 7],
     ['preemptionPolicy', 'Never'],
   ])('keeps spec.%s immutable', async (field, value) => {
-    const cpg = await create('g', spec({ parentCompositePodGroupName: 'p', priorityClassName: 'high', priority: 5, schedulingConstraints: { topology: [{ key: 'zone' }] } }));
+    const cpg = await create(
+      'g',
+      spec({ parentCompositePodGroupName: 'p', priorityClassName: 'high', priority: 5, schedulingConstraints: { topology: [{ key: 'zone' }] } }),
+    );
     const s = await statusOf(() => cpgs().update({ ...cpg, spec: { ...cpg.spec, [field]: value } }));
-    expect(s).toMatchObject({ code: 422, reason: 'Invalid', message: `CompositePodGroup.scheduling.k8s.io "g" is invalid: spec.${field}: Invalid value: null: field is immutable` });
+    expect(s).toMatchObject({
+      code: 422,
+      reason: 'Invalid',
+      message: `CompositePodGroup.scheduling.k8s.io "g" is invalid: spec.${field}: Invalid value: null: field is immutable`,
+    });
     expect(s.details?.causes).toEqual([{ reason: 'FieldValueInvalid', field: `spec.${field}`, message: 'Invalid value: null: field is immutable' }]);
     expect((await cpgs().get('g', { namespace: 'default' })).spec).toEqual(cpg.spec);
   });
@@ -189,7 +218,10 @@ describe('CompositePodGroup', () => {
       { metadata: { name: 'x' }, spec: { workloadRef: 'training', schedulingPolicy: { basic: {} } } },
       { metadata: { name: 'x' }, spec: { workloadRef: { workloadName: 'w', templateName: 't' }, schedulingPolicy: { gang: { minGroupCount: '2' } } } },
       { metadata: { name: 'x' }, spec: { workloadRef: { workloadName: 'w', templateName: 't' }, schedulingPolicy: { basic: {} }, priority: 2 ** 31 } },
-      { metadata: { name: 'x' }, spec: { workloadRef: { workloadName: 'w', templateName: 't' }, schedulingPolicy: { basic: {} }, schedulingConstraints: { topology: 'zone' } } },
+      {
+        metadata: { name: 'x' },
+        spec: { workloadRef: { workloadName: 'w', templateName: 't' }, schedulingPolicy: { basic: {} }, schedulingConstraints: { topology: 'zone' } },
+      },
       { metadata: { name: 'x' }, spec: [] },
     ]) {
       const s = await statusOf(() => cpgs().create(bad as unknown as CompositePodGroup, { namespace: 'default' }));
@@ -211,7 +243,11 @@ describe('CompositePodGroup status', () => {
     expect(cpg.status).toEqual({});
     const ignored = await cpgs().update({ ...cpg, status: { conditions: [condition('True')] } });
     expect(ignored.status).toEqual({});
-    const updated = await cpgs().updateStatus({ ...ignored, spec: { ...ignored.spec, priority: 9 }, status: { conditions: [condition('False', 'Unschedulable')] } });
+    const updated = await cpgs().updateStatus({
+      ...ignored,
+      spec: { ...ignored.spec, priority: 9 },
+      status: { conditions: [condition('False', 'Unschedulable')] },
+    });
     expect(updated.status?.conditions).toEqual([condition('False', 'Unschedulable')]);
     expect(updated.spec.priority).toBeUndefined();
     const read = await cpgs().getStatus('g', { namespace: 'default' });
@@ -220,15 +256,29 @@ describe('CompositePodGroup status', () => {
 
   it('merges conditions on type in a strategic merge patch of /status', async () => {
     await create('g', spec());
-    await cpgs().patch('g', { status: { conditions: [condition('False', 'Unschedulable')] } }, { type: 'strategic', subresource: 'status', namespace: 'default' });
-    const disruption = { type: 'DisruptionTarget', status: 'True', reason: 'PreemptionByScheduler', message: 'preempted', lastTransitionTime: '2026-01-01T00:00:00Z' };
+    await cpgs().patch(
+      'g',
+      { status: { conditions: [condition('False', 'Unschedulable')] } },
+      { type: 'strategic', subresource: 'status', namespace: 'default' },
+    );
+    const disruption = {
+      type: 'DisruptionTarget',
+      status: 'True',
+      reason: 'PreemptionByScheduler',
+      message: 'preempted',
+      lastTransitionTime: '2026-01-01T00:00:00Z',
+    };
     const merged = await cpgs().patch('g', { status: { conditions: [disruption] } }, { type: 'strategic', subresource: 'status', namespace: 'default' });
     // Kubernetes orders a merged list: a new item from the patch comes before the ones only the server had.
     expect(merged.status?.conditions?.map((c) => [c.type, c.status])).toEqual([
       ['DisruptionTarget', 'True'],
       ['CompositePodGroupInitiallyScheduled', 'False'],
     ]);
-    const replaced = await cpgs().patch('g', { status: { conditions: [condition('True')] } }, { type: 'strategic', subresource: 'status', namespace: 'default' });
+    const replaced = await cpgs().patch(
+      'g',
+      { status: { conditions: [condition('True')] } },
+      { type: 'strategic', subresource: 'status', namespace: 'default' },
+    );
     // An item the server already has keeps its place; only its fields change.
     expect(replaced.status?.conditions?.map((c) => [c.type, c.status])).toEqual([
       ['DisruptionTarget', 'True'],
@@ -239,7 +289,12 @@ describe('CompositePodGroup status', () => {
   it('validates conditions as metav1 Conditions', async () => {
     const cpg = await create('g', spec());
     const s = await statusOf(() =>
-      cpgs().updateStatus({ ...cpg, status: { conditions: [{ type: 'bad type', status: 'Maybe', reason: '', message: '' } as ReturnType<typeof condition>, condition('True'), condition('True')] } }),
+      cpgs().updateStatus({
+        ...cpg,
+        status: {
+          conditions: [{ type: 'bad type', status: 'Maybe', reason: '', message: '' } as ReturnType<typeof condition>, condition('True'), condition('True')],
+        },
+      }),
     );
     expect(s.code).toBe(422);
     expect(s.details?.causes?.map((c) => [c.field, c.reason])).toEqual([
@@ -263,12 +318,22 @@ describe('CompositePodGroup status', () => {
     const detail = 'Forbidden: the CompositePodGroupInitiallyScheduled condition may not change once it is True';
     for (const status of ['False', 'Unknown']) {
       const s = await statusOf(() => cpgs().updateStatus({ ...scheduled, status: { conditions: [condition(status, 'Unschedulable')] } }));
-      expect(s).toMatchObject({ code: 422, reason: 'Invalid', message: `CompositePodGroup.scheduling.k8s.io "g" is invalid: status.conditions[0].status: ${detail}` });
+      expect(s).toMatchObject({
+        code: 422,
+        reason: 'Invalid',
+        message: `CompositePodGroup.scheduling.k8s.io "g" is invalid: status.conditions[0].status: ${detail}`,
+      });
       expect(s.details?.causes).toEqual([{ reason: 'FieldValueForbidden', field: 'status.conditions[0].status', message: detail }]);
     }
     const dropped = await statusOf(() => cpgs().updateStatus({ ...scheduled, status: {} }));
     expect(dropped.message).toBe(`CompositePodGroup.scheduling.k8s.io "g" is invalid: status.conditions: ${detail}`);
-    const patched = await statusOf(() => cpgs().patch('g', { status: { conditions: [{ type: 'CompositePodGroupInitiallyScheduled', status: 'False' }] } }, { type: 'strategic', subresource: 'status', namespace: 'default' }));
+    const patched = await statusOf(() =>
+      cpgs().patch(
+        'g',
+        { status: { conditions: [{ type: 'CompositePodGroupInitiallyScheduled', status: 'False' }] } },
+        { type: 'strategic', subresource: 'status', namespace: 'default' },
+      ),
+    );
     expect(patched.details?.causes?.map((c) => c.field)).toContain('status.conditions[0].status');
     // Still True, and other conditions (and the message of this one) may change.
     const other = { type: 'DisruptionTarget', status: 'True', reason: 'PreemptionByScheduler', message: '', lastTransitionTime: '2026-01-01T00:00:00Z' };

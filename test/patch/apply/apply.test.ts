@@ -91,8 +91,22 @@ describe('serverSideApply: ownership', () => {
     obj = update(obj, { ...obj, data: { key: 'value', 'new-key': 'value' } }, 'updater', at(1));
     obj = update(obj, { ...obj, data: { key: 'new value', 'new-key': 'value' } }, 'updater', at(2));
     expect(managed(obj)).toEqual([
-      { manager: 'apply_test', operation: 'Apply', apiVersion: 'v1', time: '2026-01-01T10:00:00Z', fieldsType: 'FieldsV1', fieldsV1: { 'f:metadata': { 'f:labels': { 'f:test-label': {} } } } },
-      { manager: 'updater', operation: 'Update', apiVersion: 'v1', time: '2026-01-01T10:02:00Z', fieldsType: 'FieldsV1', fieldsV1: { 'f:data': { 'f:key': {}, 'f:new-key': {} } } },
+      {
+        manager: 'apply_test',
+        operation: 'Apply',
+        apiVersion: 'v1',
+        time: '2026-01-01T10:00:00Z',
+        fieldsType: 'FieldsV1',
+        fieldsV1: { 'f:metadata': { 'f:labels': { 'f:test-label': {} } } },
+      },
+      {
+        manager: 'updater',
+        operation: 'Update',
+        apiVersion: 'v1',
+        time: '2026-01-01T10:02:00Z',
+        fieldsType: 'FieldsV1',
+        fieldsV1: { 'f:data': { 'f:key': {}, 'f:new-key': {} } },
+      },
     ]);
   });
 
@@ -163,14 +177,18 @@ describe('serverSideApply: conflicts', () => {
     const created = update({ metadata: {} }, cmConfig({ key: 'v' }), 'kubectl-client-side-apply', T0);
     const e = conflictOf(() => apply(persist(created), cmConfig({ key: 'w' }), 'ssa', at(1)));
     expect(e.message).toBe('Apply failed with 1 conflict: conflict with "kubectl-client-side-apply" using v1: .data.key');
-    expect(conflictCauses(e.conflicts)).toEqual([{ reason: 'FieldManagerConflict', message: 'conflict with "kubectl-client-side-apply" using v1', field: '.data.key' }]);
+    expect(conflictCauses(e.conflicts)).toEqual([
+      { reason: 'FieldManagerConflict', message: 'conflict with "kubectl-client-side-apply" using v1', field: '.data.key' },
+    ]);
   });
 
   it('groups several conflicts by manager, managers sorted', () => {
     let obj = apply(undefined, cmConfig({ x: '1' }), 'a-applier', T0).object;
     obj = update(obj, { ...obj, data: { x: '1', y: '1', z: '1' } }, 'b-updater', at(1));
     const e = conflictOf(() => apply(obj, cmConfig({ x: '2', y: '2', z: '2' }), 'c', at(2)));
-    expect(e.message).toBe(['Apply failed with 3 conflicts: conflicts with "a-applier":', '- .data.x', 'conflicts with "b-updater" using v1:', '- .data.y', '- .data.z'].join('\n'));
+    expect(e.message).toBe(
+      ['Apply failed with 3 conflicts: conflicts with "a-applier":', '- .data.x', 'conflicts with "b-updater" using v1:', '- .data.y', '- .data.z'].join('\n'),
+    );
     expect(e.status.details!.causes).toHaveLength(3);
   });
 
@@ -204,7 +222,11 @@ describe('serverSideApply: conflicts', () => {
       apiVersion: 'apps/v1',
       kind: 'StatefulSet',
       metadata: { name: 'web', namespace: 'default' },
-      spec: { replicas, selector: { matchLabels: { app: 'web' } }, template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'w', image: 'nginx' }] } } },
+      spec: {
+        replicas,
+        selector: { matchLabels: { app: 'web' } },
+        template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'w', image: 'nginx' }] } },
+      },
     });
     let obj = apply(undefined, cfg(2), 'kubectl', T0).object;
     obj = update(obj, { ...obj, spec: { ...(obj.spec as Obj), replicas: 5 } }, 'kubectl', at(1), { subresource: 'scale' });
@@ -258,7 +280,9 @@ describe('serverSideApply: merge semantics', () => {
   it('matches ports by their defaulted protocol key', () => {
     const live = apply(undefined, podCfg({ containers: [{ name: 'c', image: 'i', ports: [{ containerPort: 80, protocol: 'TCP', name: 'http' }] }] }), 'a', T0);
     const r = apply(live.object, podCfg({ containers: [{ name: 'c', image: 'i', ports: [{ containerPort: 80, hostPort: 8080 }] }] }), 'b', at(1));
-    expect((r.object.spec as { containers: { ports: Obj[] }[] }).containers[0]!.ports).toEqual([{ containerPort: 80, protocol: 'TCP', name: 'http', hostPort: 8080 }]);
+    expect((r.object.spec as { containers: { ports: Obj[] }[] }).containers[0]!.ports).toEqual([
+      { containerPort: 80, protocol: 'TCP', name: 'http', hostPort: 8080 },
+    ]);
   });
 
   it('unions sets (finalizers) and removes only what the applier dropped', () => {
@@ -280,7 +304,12 @@ describe('serverSideApply: merge semantics', () => {
   });
 
   it('replaces atomic maps whole (nodeSelector) and atomic lists of structs (tolerations)', () => {
-    const a = apply(undefined, podCfg({ containers: [{ name: 'c', image: 'i' }], nodeSelector: { disk: 'ssd' }, tolerations: [{ key: 'k1', operator: 'Exists' }] }), 'a', T0);
+    const a = apply(
+      undefined,
+      podCfg({ containers: [{ name: 'c', image: 'i' }], nodeSelector: { disk: 'ssd' }, tolerations: [{ key: 'k1', operator: 'Exists' }] }),
+      'a',
+      T0,
+    );
     const e = conflictOf(() => apply(a.object, podCfg({ nodeSelector: { zone: 'z1' }, tolerations: [{ key: 'k2', operator: 'Exists' }] }), 'b', at(1)));
     expect(e.conflicts.map((c) => c.field)).toEqual(['.spec.nodeSelector', '.spec.tolerations']);
     const r = apply(a.object, podCfg({ nodeSelector: { zone: 'z1' }, tolerations: [{ key: 'k2', operator: 'Exists' }] }), 'b', at(1), { force: true });
@@ -344,16 +373,43 @@ describe('serverSideApply: rejected configurations', () => {
   };
 
   it('refuses managedFields in the configuration (400)', () => {
-    expect(status(() => apply(undefined, cmConfig({}, { managedFields: [] }), 'm', T0))).toEqual({ code: 400, reason: 'BadRequest', message: 'metadata.managedFields must be nil' });
+    expect(status(() => apply(undefined, cmConfig({}, { managedFields: [] }), 'm', T0))).toEqual({
+      code: 400,
+      reason: 'BadRequest',
+      message: 'metadata.managedFields must be nil',
+    });
   });
 
   it('refuses another kind or version (400)', () => {
-    expect(status(() => serverSideApply({ live: undefined, applied: { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'x' } }, manager: 'm', apiVersion: 'v1', kind: 'ConfigMap', schema: cm, now: T0 }))).toEqual({
+    expect(
+      status(() =>
+        serverSideApply({
+          live: undefined,
+          applied: { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'x' } },
+          manager: 'm',
+          apiVersion: 'v1',
+          kind: 'ConfigMap',
+          schema: cm,
+          now: T0,
+        }),
+      ),
+    ).toEqual({
       code: 400,
       reason: 'BadRequest',
       message: 'invalid object type: /v1, Kind=Secret',
     });
-    expect(status(() => serverSideApply({ live: undefined, applied: { apiVersion: 'extensions/v1beta1', kind: 'X' }, manager: 'm', apiVersion: 'apps/v1', schema: sts, now: T0 }))).toEqual({
+    expect(
+      status(() =>
+        serverSideApply({
+          live: undefined,
+          applied: { apiVersion: 'extensions/v1beta1', kind: 'X' },
+          manager: 'm',
+          apiVersion: 'apps/v1',
+          schema: sts,
+          now: T0,
+        }),
+      ),
+    ).toEqual({
       code: 400,
       reason: 'BadRequest',
       message: 'Incorrect version specified in apply patch. Specified patch version: extensions/v1beta1, expected: apps/v1',

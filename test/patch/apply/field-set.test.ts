@@ -67,8 +67,18 @@ describe('FieldSet', () => {
 
   it('leaves() drops members with members below them; recursiveDifference drops whole subtrees', () => {
     expect(a.leaves().paths().map(pathString)).toEqual(['.a.b', '.c.d']);
-    expect(a.recursiveDifference(FieldSet.of([f('c')])).paths().map(pathString)).toEqual(['.a', '.a.b']);
-    expect(a.difference(FieldSet.of([f('c')])).paths().map(pathString)).toEqual(['.a', '.a.b', '.c.d']);
+    expect(
+      a
+        .recursiveDifference(FieldSet.of([f('c')]))
+        .paths()
+        .map(pathString),
+    ).toEqual(['.a', '.a.b']);
+    expect(
+      a
+        .difference(FieldSet.of([f('c')]))
+        .paths()
+        .map(pathString),
+    ).toEqual(['.a', '.a.b', '.c.d']);
   });
 
   it('never changes its operands', () => {
@@ -133,9 +143,16 @@ describe('FieldsV1', () => {
       expect(set.toFieldsV1()).toEqual(v);
       expect(JSON.stringify(set.toFieldsV1())).toBe(JSON.stringify(v));
     }
-    expect(FieldSet.fromFieldsV1(run).has([f('spec'), f('containers'), pe.key({ name: 'nginx' }), f('ports'), pe.key({ containerPort: 80, protocol: 'TCP' }), f('protocol')])).toBe(
-      true,
-    );
+    expect(
+      FieldSet.fromFieldsV1(run).has([
+        f('spec'),
+        f('containers'),
+        pe.key({ name: 'nginx' }),
+        f('ports'),
+        pe.key({ containerPort: 80, protocol: 'TCP' }),
+        f('protocol'),
+      ]),
+    ).toBe(true);
   });
 
   it('sorts what it writes, whatever order it read', () => {

@@ -17,7 +17,9 @@ const f = pe.field;
 
 describe('manager identifiers', () => {
   it('are the JSON of the entry without time and fields, and without apiVersion for appliers', () => {
-    expect(managerIdentifier({ manager: 'kubectl', operation: 'Update', apiVersion: 'v1' })).toBe('{"manager":"kubectl","operation":"Update","apiVersion":"v1"}');
+    expect(managerIdentifier({ manager: 'kubectl', operation: 'Update', apiVersion: 'v1' })).toBe(
+      '{"manager":"kubectl","operation":"Update","apiVersion":"v1"}',
+    );
     expect(managerIdentifier({ manager: 'kubectl', operation: 'Apply', apiVersion: 'v1' })).toBe('{"manager":"kubectl","operation":"Apply"}');
     expect(managerIdentifier({ manager: 'k', operation: 'Update', apiVersion: 'apps/v1', subresource: 'status' })).toBe(
       '{"manager":"k","operation":"Update","apiVersion":"apps/v1","subresource":"status"}',
@@ -28,10 +30,32 @@ describe('manager identifiers', () => {
 
 describe('decode and encode', () => {
   const entries = [
-    { manager: 'z-updater', operation: 'Update', apiVersion: 'v1', time: '2026-01-01T00:00:05Z', fieldsType: 'FieldsV1', fieldsV1: { 'f:data': { 'f:b': {} } } },
-    { manager: 'kubelet', operation: 'Update', apiVersion: 'v1', time: '2026-01-01T00:00:01Z', fieldsType: 'FieldsV1', fieldsV1: { 'f:status': { 'f:phase': {} } }, subresource: 'status' },
+    {
+      manager: 'z-updater',
+      operation: 'Update',
+      apiVersion: 'v1',
+      time: '2026-01-01T00:00:05Z',
+      fieldsType: 'FieldsV1',
+      fieldsV1: { 'f:data': { 'f:b': {} } },
+    },
+    {
+      manager: 'kubelet',
+      operation: 'Update',
+      apiVersion: 'v1',
+      time: '2026-01-01T00:00:01Z',
+      fieldsType: 'FieldsV1',
+      fieldsV1: { 'f:status': { 'f:phase': {} } },
+      subresource: 'status',
+    },
     { manager: 'kubectl', operation: 'Apply', apiVersion: 'v1', time: '2026-01-01T00:00:09Z', fieldsType: 'FieldsV1', fieldsV1: { 'f:data': { 'f:a': {} } } },
-    { manager: 'a-updater', operation: 'Update', apiVersion: 'v1', time: '2026-01-01T00:00:05Z', fieldsType: 'FieldsV1', fieldsV1: { 'f:data': { 'f:c': {} } } },
+    {
+      manager: 'a-updater',
+      operation: 'Update',
+      apiVersion: 'v1',
+      time: '2026-01-01T00:00:05Z',
+      fieldsType: 'FieldsV1',
+      fieldsV1: { 'f:data': { 'f:c': {} } },
+    },
   ];
 
   it('round-trip, sorted by operation, time, manager, apiVersion, subresource', () => {
@@ -79,7 +103,9 @@ describe('decode and encode', () => {
     expect(err([{ ...ok, time: '2026-01-01T00:00:00Z', fieldsV1: { 'f:a': [] } }])).toBe(
       'error decoding versioned set from {m Update v1 2026-01-01 00:00:00 +0000 UTC FieldsV1 {"f:a":[]} }: error decoding set: ReadMapCB: expect { or n, but found [, error found in #8 byte of ...|{"f:a":[]}|..., bigger context ...|{"f:a":[]}|...',
     );
-    expect(err([{ ...ok, manager: 'x', fieldsV1: { bad: {} } }])).toMatch(/^error decoding versioned set from \{x Update v1 <nil> FieldsV1 \{"bad":\{\}\} \}: error decoding set: parsing key as path element: missing colon: bad/);
+    expect(err([{ ...ok, manager: 'x', fieldsV1: { bad: {} } }])).toMatch(
+      /^error decoding versioned set from \{x Update v1 <nil> FieldsV1 \{"bad":\{\}\} \}: error decoding set: parsing key as path element: missing colon: bad/,
+    );
   });
 });
 

@@ -29,31 +29,40 @@ const element: fc.Arbitrary<PathElement> = fc.oneof(
 const path: fc.Arbitrary<FieldPath> = fc.array(element, { minLength: 1, maxLength: 4 });
 const fieldSet = fc.array(path, { maxLength: 12 }).map((ps) => FieldSet.of(...ps));
 
-const configMap = fc.record(
-  {
-    data: fc.dictionary(key, fc.string({ maxLength: 5 }), { minKeys: 1, maxKeys: 5 }),
-    labels: fc.dictionary(key, fc.string({ maxLength: 5 }), { minKeys: 1, maxKeys: 3 }),
-    finalizers: fc.uniqueArray(fc.string({ minLength: 1, maxLength: 6 }), { minLength: 1, maxLength: 3 }),
-  },
-  { requiredKeys: [] },
-).map(({ data, labels, finalizers }) => ({
-  apiVersion: 'v1',
-  kind: 'ConfigMap',
-  metadata: { name: 'cm', namespace: 'default', ...(labels ? { labels } : {}), ...(finalizers ? { finalizers } : {}) },
-  ...(data ? { data } : {}),
-}));
+const configMap = fc
+  .record(
+    {
+      data: fc.dictionary(key, fc.string({ maxLength: 5 }), { minKeys: 1, maxKeys: 5 }),
+      labels: fc.dictionary(key, fc.string({ maxLength: 5 }), { minKeys: 1, maxKeys: 3 }),
+      finalizers: fc.uniqueArray(fc.string({ minLength: 1, maxLength: 6 }), { minLength: 1, maxLength: 3 }),
+    },
+    { requiredKeys: [] },
+  )
+  .map(({ data, labels, finalizers }) => ({
+    apiVersion: 'v1',
+    kind: 'ConfigMap',
+    metadata: { name: 'cm', namespace: 'default', ...(labels ? { labels } : {}), ...(finalizers ? { finalizers } : {}) },
+    ...(data ? { data } : {}),
+  }));
 
 const container = fc.record(
   {
     name: fc.string({ minLength: 1, maxLength: 5 }),
     image: fc.string({ maxLength: 5 }),
     args: fc.array(fc.string({ maxLength: 3 }), { minLength: 1, maxLength: 3 }),
-    env: fc.uniqueArray(fc.record({ name: fc.string({ minLength: 1, maxLength: 4 }), value: fc.string({ maxLength: 3 }) }), { selector: (e) => e.name, minLength: 1, maxLength: 3 }),
-    ports: fc.uniqueArray(fc.record({ containerPort: fc.integer({ min: 1, max: 65535 }), protocol: fc.constantFrom('TCP', 'UDP') }, { requiredKeys: ['containerPort'] }), {
-      selector: (p) => `${p.containerPort}/${p.protocol ?? 'TCP'}`,
+    env: fc.uniqueArray(fc.record({ name: fc.string({ minLength: 1, maxLength: 4 }), value: fc.string({ maxLength: 3 }) }), {
+      selector: (e) => e.name,
       minLength: 1,
       maxLength: 3,
     }),
+    ports: fc.uniqueArray(
+      fc.record({ containerPort: fc.integer({ min: 1, max: 65535 }), protocol: fc.constantFrom('TCP', 'UDP') }, { requiredKeys: ['containerPort'] }),
+      {
+        selector: (p) => `${p.containerPort}/${p.protocol ?? 'TCP'}`,
+        minLength: 1,
+        maxLength: 3,
+      },
+    ),
   },
   { requiredKeys: ['name'] },
 );
@@ -77,12 +86,18 @@ describe('properties', () => {
 
   it('ToFieldSet → FieldsV1 → FieldSet is the identity', () => {
     fc.assert(
-      fc.property(fc.oneof(configMap.map((o) => [o, cm] as const), podConfig.map((o) => [o, pod] as const)), ([obj, schema]) => {
-        const set = toFieldSet(obj, schema);
-        const back = FieldSet.fromFieldsV1(JSON.parse(set.toFieldsV1String()));
-        expect(back.equals(set)).toBe(true);
-        expect(back.paths()).toEqual(set.paths());
-      }),
+      fc.property(
+        fc.oneof(
+          configMap.map((o) => [o, cm] as const),
+          podConfig.map((o) => [o, pod] as const),
+        ),
+        ([obj, schema]) => {
+          const set = toFieldSet(obj, schema);
+          const back = FieldSet.fromFieldsV1(JSON.parse(set.toFieldsV1String()));
+          expect(back.equals(set)).toBe(true);
+          expect(back.paths()).toEqual(set.paths());
+        },
+      ),
     );
   });
 
@@ -104,17 +119,23 @@ describe('properties', () => {
   // count as a change on every apply; the generators leave those out (see apply.test.ts).
   it('applying the same configuration twice changes nothing the second time', () => {
     fc.assert(
-      fc.property(fc.oneof(configMap.map((o) => [o, cm] as const), podConfig.map((o) => [o, pod] as const)), ([cfg, schema]) => {
-        const first = serverSideApply({ live: undefined, applied: cfg, manager: 'm', apiVersion: 'v1', kind: cfg.kind, schema, now: T0 });
-        const second = serverSideApply({ live: first.object, applied: cfg, manager: 'm', apiVersion: 'v1', kind: cfg.kind, schema, now: T0 + 60_000 });
-        expect(second.changed).toBe(false);
-        expect(second.object).toEqual(first.object);
-        expect(second.managedFields).toEqual(first.managedFields);
-        // The applier owns exactly its configuration.
-        const own = first.managedFields.find((e) => e.manager === 'm');
-        const expected = toFieldSet(cfg, schema).difference(STRIPPED_FIELDS);
-        expect(own ? FieldSet.fromFieldsV1(own.fieldsV1).equals(expected) : expected.empty).toBe(true);
-      }),
+      fc.property(
+        fc.oneof(
+          configMap.map((o) => [o, cm] as const),
+          podConfig.map((o) => [o, pod] as const),
+        ),
+        ([cfg, schema]) => {
+          const first = serverSideApply({ live: undefined, applied: cfg, manager: 'm', apiVersion: 'v1', kind: cfg.kind, schema, now: T0 });
+          const second = serverSideApply({ live: first.object, applied: cfg, manager: 'm', apiVersion: 'v1', kind: cfg.kind, schema, now: T0 + 60_000 });
+          expect(second.changed).toBe(false);
+          expect(second.object).toEqual(first.object);
+          expect(second.managedFields).toEqual(first.managedFields);
+          // The applier owns exactly its configuration.
+          const own = first.managedFields.find((e) => e.manager === 'm');
+          const expected = toFieldSet(cfg, schema).difference(STRIPPED_FIELDS);
+          expect(own ? FieldSet.fromFieldsV1(own.fieldsV1).equals(expected) : expected.empty).toBe(true);
+        },
+      ),
     );
   });
 

@@ -94,7 +94,15 @@ describe('multiple managers (structured-merge-diff scenarios)', () => {
     const r = run(nested, [
       { apply: { listOfLists: [{ name: 'a' }, { name: 'b', value: ['c'] }] }, manager: 'apply-one' },
       { apply: { listOfLists: [{ name: 'a', value: ['b'] }] }, manager: 'apply-two' },
-      { update: { listOfLists: [{ name: 'a', value: ['b'] }, { name: 'b', value: ['c', 'd'] }] }, manager: 'controller' },
+      {
+        update: {
+          listOfLists: [
+            { name: 'a', value: ['b'] },
+            { name: 'b', value: ['c', 'd'] },
+          ],
+        },
+        manager: 'controller',
+      },
       { apply: { listOfLists: [{ name: 'a' }] }, manager: 'apply-one' },
     ]);
     expect(r.object).toEqual({ listOfLists: [{ name: 'a', value: ['b'] }] });

@@ -102,7 +102,10 @@ describe('toFieldSet', () => {
           replicas: 3,
           serviceName: 'web',
           selector: { matchLabels: { app: 'web' } },
-          template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'w', image: 'nginx', volumeMounts: [{ name: 'data', mountPath: '/d' }] }] } },
+          template: {
+            metadata: { labels: { app: 'web' } },
+            spec: { containers: [{ name: 'w', image: 'nginx', volumeMounts: [{ name: 'data', mountPath: '/d' }] }] },
+          },
           volumeClaimTemplates: [{ metadata: { name: 'data' }, spec: { accessModes: ['ReadWriteOnce'] } }],
           updateStrategy: { type: 'RollingUpdate', rollingUpdate: { partition: 0 } },
         },
@@ -121,7 +124,12 @@ describe('toFieldSet', () => {
           'f:metadata': { 'f:labels': { 'f:app': {} } },
           'f:spec': {
             'f:containers': {
-              'k:{"name":"w"}': { '.': {}, 'f:image': {}, 'f:name': {}, 'f:volumeMounts': { 'k:{"mountPath":"/d"}': { '.': {}, 'f:mountPath': {}, 'f:name': {} } } },
+              'k:{"name":"w"}': {
+                '.': {},
+                'f:image': {},
+                'f:name': {},
+                'f:volumeMounts': { 'k:{"mountPath":"/d"}': { '.': {}, 'f:mountPath': {}, 'f:name': {} } },
+              },
             },
           },
         },

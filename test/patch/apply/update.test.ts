@@ -29,7 +29,14 @@ describe('recordUpdate', () => {
   it('on create, gives the creator everything it set, as kubectl create configmap shows', () => {
     const mf = recordUpdate({ live: undefined, updated: configMap({ key: 'v' }), manager: 'kubectl-create', apiVersion: 'v1', schema: cm, now: T0 });
     expect(mf).toEqual([
-      { manager: 'kubectl-create', operation: 'Update', apiVersion: 'v1', time: '2026-01-01T10:00:00Z', fieldsType: 'FieldsV1', fieldsV1: { 'f:data': { '.': {}, 'f:key': {} } } },
+      {
+        manager: 'kubectl-create',
+        operation: 'Update',
+        apiVersion: 'v1',
+        time: '2026-01-01T10:00:00Z',
+        fieldsType: 'FieldsV1',
+        fieldsV1: { 'f:data': { '.': {}, 'f:key': {} } },
+      },
     ]);
   });
 
@@ -39,7 +46,9 @@ describe('recordUpdate', () => {
       kind: 'Pod',
       metadata: { name: 'p', namespace: 'default', labels: { run: 'p' } },
       spec: {
-        containers: [{ name: 'c', image: 'nginx', ports: [{ containerPort: 80, protocol: 'TCP' }], resources: {}, terminationMessagePath: '/dev/termination-log' }],
+        containers: [
+          { name: 'c', image: 'nginx', ports: [{ containerPort: 80, protocol: 'TCP' }], resources: {}, terminationMessagePath: '/dev/termination-log' },
+        ],
         restartPolicy: 'Always',
         securityContext: {},
       },
@@ -70,8 +79,22 @@ describe('recordUpdate', () => {
     const updated = configMap({ a: '1', b: 'changed', c: 'new' });
     const mf = recordUpdate({ live, updated, manager: 'editor', apiVersion: 'v1', schema: cm, now: T1 });
     expect(mf).toEqual([
-      { manager: 'creator', operation: 'Update', apiVersion: 'v1', time: '2026-01-01T10:00:00Z', fieldsType: 'FieldsV1', fieldsV1: { 'f:data': { '.': {}, 'f:a': {} } } },
-      { manager: 'editor', operation: 'Update', apiVersion: 'v1', time: '2026-01-01T10:01:00Z', fieldsType: 'FieldsV1', fieldsV1: { 'f:data': { 'f:b': {}, 'f:c': {} } } },
+      {
+        manager: 'creator',
+        operation: 'Update',
+        apiVersion: 'v1',
+        time: '2026-01-01T10:00:00Z',
+        fieldsType: 'FieldsV1',
+        fieldsV1: { 'f:data': { '.': {}, 'f:a': {} } },
+      },
+      {
+        manager: 'editor',
+        operation: 'Update',
+        apiVersion: 'v1',
+        time: '2026-01-01T10:01:00Z',
+        fieldsType: 'FieldsV1',
+        fieldsV1: { 'f:data': { 'f:b': {}, 'f:c': {} } },
+      },
     ]);
   });
 
@@ -104,7 +127,14 @@ describe('recordUpdate', () => {
     const next = configMap({ a: '1', b: '2' });
     const mf = recordUpdate({ live: live1, updated: next, manager: 'm', apiVersion: 'v1', schema: cm, now: T1 });
     expect(mf).toEqual([
-      { manager: 'm', operation: 'Update', apiVersion: 'v1', time: '2026-01-01T10:01:00Z', fieldsType: 'FieldsV1', fieldsV1: { 'f:data': { '.': {}, 'f:a': {}, 'f:b': {} } } },
+      {
+        manager: 'm',
+        operation: 'Update',
+        apiVersion: 'v1',
+        time: '2026-01-01T10:01:00Z',
+        fieldsType: 'FieldsV1',
+        fieldsV1: { 'f:data': { '.': {}, 'f:a': {}, 'f:b': {} } },
+      },
     ]);
   });
 
@@ -131,9 +161,18 @@ describe('recordUpdate', () => {
     const created = configMap({ a: '1' });
     const first = recordUpdate({ live: undefined, updated: created, manager: 'm', apiVersion: 'v1', schema: cm, now: T0 });
     const live = stored(created, first);
-    const updated = { ...created, metadata: { ...live.metadata, managedFields: [{ manager: 'evil', operation: 'Delete', apiVersion: 'v1', fieldsType: 'FieldsV1', fieldsV1: {} }] } };
+    const updated = {
+      ...created,
+      metadata: { ...live.metadata, managedFields: [{ manager: 'evil', operation: 'Delete', apiVersion: 'v1', fieldsType: 'FieldsV1', fieldsV1: {} }] },
+    };
     expect(recordUpdate({ live, updated, manager: 'x', apiVersion: 'v1', schema: cm, now: T1 })).toEqual(first);
-    const malformed = { ...created, metadata: { ...live.metadata, managedFields: [{ manager: 'evil', operation: 'Update', apiVersion: 'v1', fieldsType: 'FieldsV1', fieldsV1: { nope: {} } }] } };
+    const malformed = {
+      ...created,
+      metadata: {
+        ...live.metadata,
+        managedFields: [{ manager: 'evil', operation: 'Update', apiVersion: 'v1', fieldsType: 'FieldsV1', fieldsV1: { nope: {} } }],
+      },
+    };
     expect(recordUpdate({ live, updated: malformed, manager: 'x', apiVersion: 'v1', schema: cm, now: T1 })).toEqual(first);
   });
 
@@ -169,10 +208,23 @@ describe('recordUpdate', () => {
   });
 
   it('never records fields the strategy resets', () => {
-    const s = { apiVersion: 'apps/v1', kind: 'StatefulSet', metadata: { name: 's' }, spec: { replicas: 1, selector: { matchLabels: { a: 'b' } }, template: {} } };
+    const s = {
+      apiVersion: 'apps/v1',
+      kind: 'StatefulSet',
+      metadata: { name: 's' },
+      spec: { replicas: 1, selector: { matchLabels: { a: 'b' } }, template: {} },
+    };
     const live = stored(s, recordUpdate({ live: undefined, updated: s, manager: 'creator', apiVersion: 'apps/v1', schema: sts, now: T0 }));
     const updated = { ...s, metadata: live.metadata, spec: { ...s.spec, replicas: 2 }, status: { replicas: 7 } };
-    const mf = recordUpdate({ live, updated, manager: 'editor', apiVersion: 'apps/v1', schema: sts, now: T1, ignoredFields: FieldSet.of([pe.field('status')]) });
+    const mf = recordUpdate({
+      live,
+      updated,
+      manager: 'editor',
+      apiVersion: 'apps/v1',
+      schema: sts,
+      now: T1,
+      ignoredFields: FieldSet.of([pe.field('status')]),
+    });
     expect(mf.find((e) => e.manager === 'editor')!.fieldsV1).toEqual({ 'f:spec': { 'f:replicas': {} } });
   });
 

@@ -11,11 +11,7 @@ describe('immutableFieldErrors', () => {
 
   it('reports each changed field in declaration order, Invalid with the new value (null when absent)', () => {
     const errs = immutableFieldErrors(declared('spec.b', 'spec.a', 'spec.c'), { spec: { a: 2, b: 'x' } }, { spec: { a: 1, c: true } });
-    expect(errs).toEqual([
-      immutableFieldError('spec.b', 'x'),
-      immutableFieldError('spec.a', 2),
-      immutableFieldError('spec.c', null),
-    ]);
+    expect(errs).toEqual([immutableFieldError('spec.b', 'x'), immutableFieldError('spec.a', 2), immutableFieldError('spec.c', null)]);
     expect(errs[0]).toEqual({ type: 'FieldValueInvalid', field: 'spec.b', badValue: 'x', detail: FIELD_IMMUTABLE_ERROR_MSG });
   });
 

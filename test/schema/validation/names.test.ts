@@ -111,9 +111,8 @@ describe('isDNS1035Label', () => {
 });
 
 describe('isQualifiedName', () => {
-  it.each(['a', 'A', 'MyName', 'my.name', '123-abc', 'a_b', 'example.com/MyName', 'k8s.io/a', `${'a'.repeat(253)}/${'b'.repeat(63)}`])(
-    'accepts %j',
-    (v) => expect(isQualifiedName(v)).toEqual([]),
+  it.each(['a', 'A', 'MyName', 'my.name', '123-abc', 'a_b', 'example.com/MyName', 'k8s.io/a', `${'a'.repeat(253)}/${'b'.repeat(63)}`])('accepts %j', (v) =>
+    expect(isQualifiedName(v)).toEqual([]),
   );
   it('reports an empty name with two messages', () => {
     expect(isQualifiedName('')).toEqual(['name part must be non-empty', NAME_PART]);

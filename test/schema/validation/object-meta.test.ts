@@ -36,9 +36,7 @@ describe('validateObjectMeta: name and generateName', () => {
   });
 
   it('requires name or generateName', () => {
-    expect(aggregateMessage(validateObjectMeta({ namespace: 'default' }, namespaced))).toBe(
-      'metadata.name: Required value: name or generateName is required',
-    );
+    expect(aggregateMessage(validateObjectMeta({ namespace: 'default' }, namespaced))).toBe('metadata.name: Required value: name or generateName is required');
     expect(create({ name: '', namespace: 'default' })).toEqual(['metadata.name: Required value: name or generateName is required']);
   });
 
@@ -58,9 +56,7 @@ describe('validateObjectMeta: name and generateName', () => {
     expect(create({ name: '1web', namespace: 'default' }, service)).toEqual([`metadata.name: Invalid value: "1web": ${DNS1035}`]);
     const namespace = { namespaced: false, nameValidator: nameIsDNSLabel };
     expect(create({ name: 'a.b' }, namespace)).toEqual(['metadata.name: Invalid value: "a.b": must not contain dots']);
-    expect(create({ name: 'a'.repeat(64) }, namespace)).toEqual([
-      `metadata.name: Invalid value: "${'a'.repeat(64)}": must be no more than 63 characters`,
-    ]);
+    expect(create({ name: 'a'.repeat(64) }, namespace)).toEqual([`metadata.name: Invalid value: "${'a'.repeat(64)}": must be no more than 63 characters`]);
   });
 
   it('checks the 253 character limit', () => {
@@ -96,9 +92,7 @@ describe('validateObjectMeta: namespace', () => {
 
 describe('validateObjectMeta: generation', () => {
   it('may not be negative', () => {
-    expect(create({ name: 'a', namespace: 'd', generation: -1 })).toEqual([
-      'metadata.generation: Invalid value: -1: must be greater than or equal to 0',
-    ]);
+    expect(create({ name: 'a', namespace: 'd', generation: -1 })).toEqual(['metadata.generation: Invalid value: -1: must be greater than or equal to 0']);
     expect(create({ name: 'a', namespace: 'd', generation: 0 })).toEqual([]);
   });
 });
@@ -137,8 +131,8 @@ describe('validateObjectMeta: annotations', () => {
     ]);
   });
   it('lower-cases like Go (İ becomes i, the Kelvin sign becomes k)', () => {
-    expect(create({ name: 'a', namespace: 'd', annotations: { 'İ': '', '\u212a': '' } })).toEqual([]);
-    expect(create({ name: 'a', namespace: 'd', labels: { 'İ': '' } })).toEqual([`metadata.labels: Invalid value: "İ": ${NAME_PART}`]);
+    expect(create({ name: 'a', namespace: 'd', annotations: { İ: '', '\u212a': '' } })).toEqual([]);
+    expect(create({ name: 'a', namespace: 'd', labels: { İ: '' } })).toEqual([`metadata.labels: Invalid value: "İ": ${NAME_PART}`]);
   });
   it('limits the total size to 256 KiB of keys and values', () => {
     const fits = { a: 'x'.repeat(LIMIT - 2), b: '' };
@@ -229,13 +223,13 @@ describe('validateObjectMeta: finalizers', () => {
 
 describe('validateObjectMeta: path and order', () => {
   it('uses the given path prefix', () => {
-    expect(
-      create({ labels: { a: '-' }, finalizers: ['x'] }, { namespaced: false, nameValidator: nameIsDNSSubdomain, path: 'spec.template.metadata' }),
-    ).toEqual([
-      'spec.template.metadata.name: Required value: name or generateName is required',
-      `spec.template.metadata.labels: Invalid value: "-": ${LABEL_VALUE}`,
-      'spec.template.metadata.finalizers[0]: Invalid value: "x": name is neither a standard finalizer name nor is it fully qualified',
-    ]);
+    expect(create({ labels: { a: '-' }, finalizers: ['x'] }, { namespaced: false, nameValidator: nameIsDNSSubdomain, path: 'spec.template.metadata' })).toEqual(
+      [
+        'spec.template.metadata.name: Required value: name or generateName is required',
+        `spec.template.metadata.labels: Invalid value: "-": ${LABEL_VALUE}`,
+        'spec.template.metadata.finalizers[0]: Invalid value: "x": name is neither a standard finalizer name nor is it fully qualified',
+      ],
+    );
   });
   it('reports in Kubernetes order', () => {
     const all = validateObjectMeta(
@@ -245,7 +239,7 @@ describe('validateObjectMeta: path and order', () => {
         namespace: 'NS',
         generation: -5,
         labels: { k: '_' },
-        annotations: { '_': '' },
+        annotations: { _: '' },
         ownerReferences: [{}],
         finalizers: ['f'],
       },
@@ -305,9 +299,7 @@ describe('validateObjectMetaUpdate', () => {
       'metadata.deletionTimestamp: Invalid value: null: field is immutable',
       'metadata.deletionGracePeriodSeconds: Invalid value: null: field is immutable',
     ]);
-    expect(update({ ...old, deletionGracePeriodSeconds: 0 })).toEqual([
-      'metadata.deletionGracePeriodSeconds: Invalid value: 0: field is immutable',
-    ]);
+    expect(update({ ...old, deletionGracePeriodSeconds: 0 })).toEqual(['metadata.deletionGracePeriodSeconds: Invalid value: 0: field is immutable']);
     expect(update({ ...deleting }, deleting)).toEqual([]);
   });
   it('requires a resourceVersion', () => {
@@ -358,7 +350,10 @@ describe('validateObjectMetaUpdate', () => {
 
 describe('hostile input', () => {
   it('tolerates missing or malformed metadata without throwing', () => {
-    expect(create(null as unknown as object)).toEqual(['metadata.name: Required value: name or generateName is required', 'metadata.namespace: Required value']);
+    expect(create(null as unknown as object)).toEqual([
+      'metadata.name: Required value: name or generateName is required',
+      'metadata.namespace: Required value',
+    ]);
     expect(create([] as unknown as object, clusterScoped)).toEqual(['metadata.name: Required value: name or generateName is required']);
     expect(
       create({ name: 5, namespace: 'd', labels: ['x'], annotations: 'a', ownerReferences: [null, 3], finalizers: [7, 'example.com/x'], generation: '-1' }),
@@ -408,10 +403,12 @@ describe('hostile input', () => {
 });
 
 describe('properties', () => {
-  const key = fc.tuple(
-    fc.option(fc.stringMatching(/^[a-z0-9]([-a-z0-9]{0,10}[a-z0-9])?(\.[a-z0-9]([-a-z0-9]{0,10}[a-z0-9])?){0,3}$/), { nil: undefined }),
-    fc.stringMatching(/^[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$/),
-  ).map(([p, n]) => (p === undefined ? n : `${p}/${n}`));
+  const key = fc
+    .tuple(
+      fc.option(fc.stringMatching(/^[a-z0-9]([-a-z0-9]{0,10}[a-z0-9])?(\.[a-z0-9]([-a-z0-9]{0,10}[a-z0-9])?){0,3}$/), { nil: undefined }),
+      fc.stringMatching(/^[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$/),
+    )
+    .map(([p, n]) => (p === undefined ? n : `${p}/${n}`));
   const value = fc.oneof(fc.constant(''), fc.stringMatching(/^[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$/));
 
   it('valid label maps produce no errors', () => {
@@ -422,10 +419,7 @@ describe('properties', () => {
     fc.assert(
       fc.property(fc.anything(), fc.anything(), fc.boolean(), (a, b, ns) => {
         const options = { namespaced: ns, nameValidator: nameIsDNSSubdomain };
-        const errs = [
-          ...validateObjectMeta(a as object, options),
-          ...validateObjectMetaUpdate(a as object, b as object, options),
-        ];
+        const errs = [...validateObjectMeta(a as object, options), ...validateObjectMetaUpdate(a as object, b as object, options)];
         for (const e of errs) {
           expect(e.field.startsWith('metadata.')).toBe(true);
           expect(typeof fieldErrorMessage(e)).toBe('string');

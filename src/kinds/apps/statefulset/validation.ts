@@ -7,7 +7,13 @@
 import { child, fieldError, index, type FieldError } from '../../../machinery/field-errors.js';
 import { validateAnnotations, validateLabels, validateNonnegativeField } from '../../../schema/validation/object-meta.js';
 import { labelSelectorFromObject, SelectorParseError, type LabelSelector } from '../../../selectors/label-selector.js';
-import { StatefulSet as StatefulSetSchema, type RollingUpdateStatefulSetStrategy, type StatefulSet, type StatefulSetSpec, type StatefulSetStatus } from '../../types/apps-v1.js';
+import {
+  StatefulSet as StatefulSetSchema,
+  type RollingUpdateStatefulSetStrategy,
+  type StatefulSet,
+  type StatefulSetSpec,
+  type StatefulSetStatus,
+} from '../../types/apps-v1.js';
 import type { Pod } from '../../types/core-v1.js';
 import { podAnnotationErrors } from '../../core/pod/validation.js';
 import { validateLabelSelector } from '../../shared/label-selector-validation.js';
@@ -92,7 +98,9 @@ export function validateStatefulSetSpec(spec: StatefulSetSpec, reservedDomain: s
       break;
     case 'OnDelete':
       if (strategy.rollingUpdate) {
-        errs.push(fieldError.invalid(child(child(path, 'updateStrategy'), 'rollingUpdate'), strategy.rollingUpdate, "only allowed for updateStrategy 'RollingUpdate'"));
+        errs.push(
+          fieldError.invalid(child(child(path, 'updateStrategy'), 'rollingUpdate'), strategy.rollingUpdate, "only allowed for updateStrategy 'RollingUpdate'"),
+        );
       }
       break;
     case 'RollingUpdate':

@@ -90,8 +90,13 @@ type ObjectReference = NonNullable<Event['related']>;
 function goObjectReference(ref: ObjectReference | undefined): string {
   const r = ref ?? {};
   const fields: [string, string | undefined][] = [
-    ['Kind', r.kind], ['Namespace', r.namespace], ['Name', r.name], ['UID', r.uid],
-    ['APIVersion', r.apiVersion], ['ResourceVersion', r.resourceVersion], ['FieldPath', r.fieldPath],
+    ['Kind', r.kind],
+    ['Namespace', r.namespace],
+    ['Name', r.name],
+    ['UID', r.uid],
+    ['APIVersion', r.apiVersion],
+    ['ResourceVersion', r.resourceVersion],
+    ['FieldPath', r.fieldPath],
   ];
   return `core.ObjectReference{${fields.map(([k, v]) => `${k}:${goQuote(String(v ?? ''))}`).join(', ')}}`;
 }
@@ -121,7 +126,11 @@ export function validateStrictEventUpdate(event: Event, old: Readonly<Event>): F
   immutable('involvedObject', !same(event.involvedObject, old.involvedObject), new GoPrinted(goObjectReference(event.involvedObject)));
   immutable('reason', (event.reason ?? '') !== (old.reason ?? ''), event.reason ?? '');
   immutable('message', (event.message ?? '') !== (old.message ?? ''), event.message ?? '');
-  immutable('source', !same(event.source ?? {}, old.source ?? {}), new GoPrinted(`core.EventSource{Component:${goQuote(source.component ?? '')}, Host:${goQuote(source.host ?? '')}}`));
+  immutable(
+    'source',
+    !same(event.source ?? {}, old.source ?? {}),
+    new GoPrinted(`core.EventSource{Component:${goQuote(source.component ?? '')}, Host:${goQuote(source.host ?? '')}}`),
+  );
   immutable('firstTimestamp', goTimeString(event.firstTimestamp) !== goTimeString(old.firstTimestamp), new GoPrinted(goTimeString(event.firstTimestamp)));
   immutable('lastTimestamp', goTimeString(event.lastTimestamp) !== goTimeString(old.lastTimestamp), new GoPrinted(goTimeString(event.lastTimestamp)));
   immutable('count', (event.count ?? 0) !== (old.count ?? 0), event.count ?? 0);

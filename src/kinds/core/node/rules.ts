@@ -85,7 +85,8 @@ const DECLARED_FEATURE = /^[A-Z][a-zA-Z0-9]*(\/[a-zA-Z][a-zA-Z0-9]*)*$/;
 function declaredFeatureErrors(features: string[], path: string): FieldError[] {
   const errs: FieldError[] = [];
   features.forEach((f, i) => {
-    if (Buffer.byteLength(f, 'utf8') > 253) errs.push(fieldError.invalid(index(path, i), f, `invalid feature name ${JSON.stringify(f)}: must be no more than 253 characters`));
+    if (Buffer.byteLength(f, 'utf8') > 253)
+      errs.push(fieldError.invalid(index(path, i), f, `invalid feature name ${JSON.stringify(f)}: must be no more than 253 characters`));
     else if (!DECLARED_FEATURE.test(f)) {
       errs.push(
         fieldError.invalid(

@@ -74,7 +74,11 @@ export function validatePersistentVolumeClaimUpdate(pvc: PersistentVolumeClaim, 
     const after = newAnnotations[annotation] ?? '';
     if (before !== after) errors.push(immutableFieldError(`metadata.annotations.${annotation}`, after));
     // A class may be set on a claim that had none (and no conflicting annotation).
-    if (pvc.spec?.storageClassName !== undefined && old.spec?.storageClassName === undefined && (!oldHasAnnotation || pvc.spec.storageClassName === oldAnnotations[annotation])) {
+    if (
+      pvc.spec?.storageClassName !== undefined &&
+      old.spec?.storageClassName === undefined &&
+      (!oldHasAnnotation || pvc.spec.storageClassName === oldAnnotations[annotation])
+    ) {
       newSpec.storageClassName = oldSpec.storageClassName;
       if (newSpec.storageClassName === undefined) delete newSpec.storageClassName;
     }

@@ -70,7 +70,11 @@ export function validateInitContainers(initContainers: Container[], regular: Con
       (c.resizePolicy ?? []).forEach((policy, j) => {
         if (policy.restartPolicy === 'RestartContainer') {
           errs.push(
-            fieldError.invalid(child(index(child(p, 'resizePolicy'), j), 'restartPolicy'), policy.restartPolicy, "must not be set to 'RestartContainer' for non-sidecar initContainers"),
+            fieldError.invalid(
+              child(index(child(p, 'resizePolicy'), j), 'restartPolicy'),
+              policy.restartPolicy,
+              "must not be set to 'RestartContainer' for non-sidecar initContainers",
+            ),
           );
         }
       });
@@ -114,7 +118,8 @@ export function imageWhitespaceErrors(containers: Container[], path: string): Fi
   const errs: FieldError[] = [];
   containers.forEach((c, i) => {
     const image = c.image ?? '';
-    if (image.length !== image.trim().length) errs.push(fieldError.invalid(child(index(path, i), 'image'), image, 'must not have leading or trailing whitespace'));
+    if (image.length !== image.trim().length)
+      errs.push(fieldError.invalid(child(index(path, i), 'image'), image, 'must not have leading or trailing whitespace'));
   });
   return errs;
 }
@@ -136,7 +141,8 @@ function portErrors(c: Container, path: string): FieldError[] {
     if (port.hostPort) for (const msg of isValidPortNum(port.hostPort)) errs.push(fieldError.invalid(child(p, 'hostPort'), port.hostPort, msg));
     const protocol = port.protocol ?? '';
     if (protocol === '') errs.push(fieldError.required(child(p, 'protocol')));
-    else if (protocol !== 'TCP' && protocol !== 'UDP' && protocol !== 'SCTP') errs.push(fieldError.notSupported(child(p, 'protocol'), protocol, ['SCTP', 'TCP', 'UDP']));
+    else if (protocol !== 'TCP' && protocol !== 'UDP' && protocol !== 'SCTP')
+      errs.push(fieldError.notSupported(child(p, 'protocol'), protocol, ['SCTP', 'TCP', 'UDP']));
   });
   return errs;
 }
@@ -177,7 +183,8 @@ function volumeMountErrors(c: Container, devices: Map<string, string>, path: str
     }
     if (m.mountPropagation !== undefined) {
       const pp = child(path, 'mountPropagation');
-      if (!['Bidirectional', 'HostToContainer', 'None'].includes(m.mountPropagation)) errs.push(fieldError.notSupported(pp, m.mountPropagation, ['Bidirectional', 'HostToContainer', 'None']));
+      if (!['Bidirectional', 'HostToContainer', 'None'].includes(m.mountPropagation))
+        errs.push(fieldError.notSupported(pp, m.mountPropagation, ['Bidirectional', 'HostToContainer', 'None']));
       if (m.mountPropagation === 'Bidirectional' && c.securityContext?.privileged !== true) {
         errs.push(fieldError.forbidden(pp, 'Bidirectional mount propagation is available only to privileged containers'));
       }
@@ -186,7 +193,8 @@ function volumeMountErrors(c: Container, devices: Map<string, string>, path: str
       const rp = child(path, 'recursiveReadOnly');
       if (m.recursiveReadOnly === 'Enabled' || m.recursiveReadOnly === 'IfPossible') {
         if (!m.readOnly) errs.push(fieldError.forbidden(rp, 'may only be specified when readOnly is true'));
-        if (m.mountPropagation !== undefined && m.mountPropagation !== 'None') errs.push(fieldError.forbidden(rp, 'may only be specified when mountPropagation is None or not specified'));
+        if (m.mountPropagation !== undefined && m.mountPropagation !== 'None')
+          errs.push(fieldError.forbidden(rp, 'may only be specified when mountPropagation is None or not specified'));
       } else if (m.recursiveReadOnly !== 'Disabled') {
         errs.push(fieldError.notSupported(rp, m.recursiveReadOnly, ['Disabled', 'Enabled', 'IfPossible']));
       }
@@ -211,7 +219,8 @@ function volumeDeviceErrors(c: Container, mounts: Map<string, string>, path: str
     if (!volume) errs.push(fieldError.notFound(child(p, 'name'), d.name));
     if (!d.devicePath) errs.push(fieldError.required(child(p, 'devicePath')));
     if (paths.has(d.devicePath)) errs.push(fieldError.invalid(child(p, 'devicePath'), d.devicePath, 'must be unique'));
-    if (d.devicePath && d.devicePath.split('/').includes('..')) errs.push(fieldError.invalid(child(p, 'devicePath'), d.devicePath, "can not contain backsteps ('..')"));
+    if (d.devicePath && d.devicePath.split('/').includes('..'))
+      errs.push(fieldError.invalid(child(p, 'devicePath'), d.devicePath, "can not contain backsteps ('..')"));
     else paths.add(d.devicePath);
     if (mounts.has(d.name)) errs.push(fieldError.invalid(child(p, 'name'), d.name, 'must not already exist in volumeMounts'));
     if (mountPaths.has(d.devicePath)) errs.push(fieldError.invalid(child(p, 'devicePath'), d.devicePath, 'must not already exist as a path in volumeMounts'));
@@ -286,7 +295,13 @@ function httpGetErrors(http: HTTPGetAction, path: string): FieldError[] {
   if (scheme !== 'HTTP' && scheme !== 'HTTPS') errs.push(fieldError.notSupported(child(path, 'scheme'), scheme, ['HTTP', 'HTTPS']));
   for (const header of http.httpHeaders ?? []) {
     if (!/^[-A-Za-z0-9]+$/.test(header.name)) {
-      errs.push(fieldError.invalid(child(path, 'httpHeaders'), header.name, regexError("a valid HTTP header must consist of alphanumeric characters or '-'", '[-A-Za-z0-9]+', 'X-Header-Name')));
+      errs.push(
+        fieldError.invalid(
+          child(path, 'httpHeaders'),
+          header.name,
+          regexError("a valid HTTP header must consist of alphanumeric characters or '-'", '[-A-Za-z0-9]+', 'X-Header-Name'),
+        ),
+      );
     }
   }
   return errs;
@@ -310,7 +325,8 @@ function containerRestartPolicyErrors(c: Container, path: string): FieldError[] 
   if (rules.length > 20) errs.push(fieldError.tooMany(child(path, 'restartPolicyRules'), rules.length, 20));
   rules.forEach((rule, i) => {
     const p = index(child(path, 'restartPolicyRules'), i);
-    if (rule.action !== 'Restart' && rule.action !== 'RestartAllContainers') errs.push(fieldError.notSupported(child(p, 'action'), rule.action, ['Restart', 'RestartAllContainers']));
+    if (rule.action !== 'Restart' && rule.action !== 'RestartAllContainers')
+      errs.push(fieldError.notSupported(child(p, 'action'), rule.action, ['Restart', 'RestartAllContainers']));
     if (!rule.exitCodes) {
       errs.push(fieldError.required(child(p, 'exitCodes'), 'must be specified'));
       return;
@@ -339,8 +355,10 @@ function resizePolicyErrors(c: Container, path: string, podRestartPolicy: string
     if (p.resourceName === '') errs.push(fieldError.required(path));
     else if (p.resourceName !== 'cpu' && p.resourceName !== 'memory') errs.push(fieldError.notSupported(path, p.resourceName, ['cpu', 'memory']));
     if (p.restartPolicy === '') errs.push(fieldError.required(path));
-    else if (p.restartPolicy !== 'NotRequired' && p.restartPolicy !== 'RestartContainer') errs.push(fieldError.notSupported(path, p.restartPolicy, ['NotRequired', 'RestartContainer']));
-    if (podRestartPolicy === 'Never' && p.restartPolicy !== 'NotRequired') errs.push(fieldError.invalid(path, p.restartPolicy, "must be 'NotRequired' when pod `restartPolicy` is 'Never'"));
+    else if (p.restartPolicy !== 'NotRequired' && p.restartPolicy !== 'RestartContainer')
+      errs.push(fieldError.notSupported(path, p.restartPolicy, ['NotRequired', 'RestartContainer']));
+    if (podRestartPolicy === 'Never' && p.restartPolicy !== 'NotRequired')
+      errs.push(fieldError.invalid(path, p.restartPolicy, "must be 'NotRequired' when pod `restartPolicy` is 'Never'"));
   }
   return errs;
 }

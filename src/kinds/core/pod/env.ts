@@ -9,7 +9,17 @@ import type { Container, EnvVar } from '../../types/core-v1.js';
 import { dns1123LabelErrors, isRelaxedEnvVarName, pathNoBackstepsErrors } from './formats.js';
 import { quantityText, quantityValue } from '../../shared/resource-lists.js';
 
-const ENV_FIELD_PATHS = ['metadata.name', 'metadata.namespace', 'metadata.uid', 'spec.nodeName', 'spec.serviceAccountName', 'status.hostIP', 'status.hostIPs', 'status.podIP', 'status.podIPs'];
+const ENV_FIELD_PATHS = [
+  'metadata.name',
+  'metadata.namespace',
+  'metadata.uid',
+  'spec.nodeName',
+  'spec.serviceAccountName',
+  'status.hostIP',
+  'status.hostIPs',
+  'status.podIP',
+  'status.podIPs',
+];
 /** `validVolumeDownwardAPIFieldPathExpressions`. */
 export const VOLUME_FIELD_PATHS = ['metadata.annotations', 'metadata.labels', 'metadata.name', 'metadata.namespace', 'metadata.uid'];
 const RESOURCE_FIELD_PATHS = ['limits.cpu', 'limits.ephemeral-storage', 'limits.memory', 'requests.cpu', 'requests.ephemeral-storage', 'requests.memory'];
@@ -39,7 +49,10 @@ function valueFromErrors(ev: EnvVar, path: string): FieldError[] {
     sources++;
     errs.push(...resourceFieldSelectorErrors(from.resourceFieldRef, child(path, 'resourceFieldRef'), false));
   }
-  for (const [name, sel] of [['configMapKeyRef', from.configMapKeyRef], ['secretKeyRef', from.secretKeyRef]] as const) {
+  for (const [name, sel] of [
+    ['configMapKeyRef', from.configMapKeyRef],
+    ['secretKeyRef', from.secretKeyRef],
+  ] as const) {
     if (!sel) continue;
     sources++;
     const p = child(path, name);
@@ -70,8 +83,20 @@ function valueFromErrors(ev: EnvVar, path: string): FieldError[] {
 
 /** Field labels `ConvertDownwardAPIFieldLabel` accepts (besides subscripted annotations and labels). */
 const CONVERTIBLE_FIELD_LABELS = new Set([
-  'metadata.annotations', 'metadata.labels', 'metadata.name', 'metadata.namespace', 'metadata.uid', 'spec.nodeName', 'spec.restartPolicy',
-  'spec.serviceAccountName', 'spec.schedulerName', 'status.phase', 'status.hostIP', 'status.hostIPs', 'status.podIP', 'status.podIPs',
+  'metadata.annotations',
+  'metadata.labels',
+  'metadata.name',
+  'metadata.namespace',
+  'metadata.uid',
+  'spec.nodeName',
+  'spec.restartPolicy',
+  'spec.serviceAccountName',
+  'spec.schedulerName',
+  'status.phase',
+  'status.hostIP',
+  'status.hostIPs',
+  'status.podIP',
+  'status.podIPs',
 ]);
 
 /** `fieldpath.SplitMaybeSubscriptedPath`: `metadata.labels['key']` is `['metadata.labels', 'key']`. */
@@ -106,7 +131,11 @@ const DIVISORS_CPU = ['1m', '1'];
 const DIVISORS_BYTES = ['1', '1k', '1M', '1G', '1T', '1P', '1E', '1Ki', '1Mi', '1Gi', '1Ti', '1Pi', '1Ei'];
 
 /** `validateContainerResourceFieldSelector` with the divisor rules. */
-export function resourceFieldSelectorErrors(fs: { containerName?: string; resource: string; divisor?: string | number }, path: string, volume: boolean): FieldError[] {
+export function resourceFieldSelectorErrors(
+  fs: { containerName?: string; resource: string; divisor?: string | number },
+  path: string,
+  volume: boolean,
+): FieldError[] {
   const errs: FieldError[] = [];
   if (volume && !fs.containerName) errs.push(fieldError.required(child(path, 'containerName')));
   else if (!fs.resource) errs.push(fieldError.required(child(path, 'resource')));
@@ -119,7 +148,7 @@ export function resourceFieldSelectorErrors(fs: { containerName?: string; resour
   const p = child(path, 'divisor');
   const r = fs.resource;
   if ((r === 'limits.cpu' || r === 'requests.cpu') && !DIVISORS_CPU.includes(text)) {
-    errs.push(fieldError.invalid(p, r, 'only divisor\'s values 1m and 1 are supported with the cpu resource'));
+    errs.push(fieldError.invalid(p, r, "only divisor's values 1m and 1 are supported with the cpu resource"));
   } else if ((r === 'limits.memory' || r === 'requests.memory') && !DIVISORS_BYTES.includes(text)) {
     errs.push(fieldError.invalid(p, r, `only divisor's values ${DIVISORS_BYTES.join(', ')} are supported with the memory resource`));
   } else if ((r === 'limits.ephemeral-storage' || r === 'requests.ephemeral-storage') && !DIVISORS_BYTES.includes(text)) {
@@ -137,7 +166,10 @@ export function envFromErrors(c: Container, path: string): FieldError[] {
     const p = index(path, i);
     if (ev.prefix) for (const msg of isRelaxedEnvVarName(ev.prefix)) errs.push(fieldError.invalid(child(p, 'prefix'), ev.prefix, msg));
     let sources = 0;
-    for (const [name, ref] of [['configMapRef', ev.configMapRef], ['secretRef', ev.secretRef]] as const) {
+    for (const [name, ref] of [
+      ['configMapRef', ev.configMapRef],
+      ['secretRef', ev.secretRef],
+    ] as const) {
       if (!ref) continue;
       sources++;
       const np = child(child(p, name), 'name');

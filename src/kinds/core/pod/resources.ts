@@ -9,11 +9,38 @@ import { dns1123LabelErrors } from './formats.js';
 import { quantityIntegerValue, quantityText, quantityValue } from '../../shared/resource-lists.js';
 
 const STANDARD_RESOURCES = new Set([
-  'cpu', 'memory', 'ephemeral-storage', 'requests.cpu', 'requests.memory', 'requests.ephemeral-storage', 'limits.cpu', 'limits.memory',
-  'limits.ephemeral-storage', 'pods', 'quotas', 'services', 'replicationcontrollers', 'secrets', 'configmaps', 'persistentvolumeclaims', 'storage',
-  'requests.storage', 'services.nodeports', 'services.loadbalancers',
+  'cpu',
+  'memory',
+  'ephemeral-storage',
+  'requests.cpu',
+  'requests.memory',
+  'requests.ephemeral-storage',
+  'limits.cpu',
+  'limits.memory',
+  'limits.ephemeral-storage',
+  'pods',
+  'quotas',
+  'services',
+  'replicationcontrollers',
+  'secrets',
+  'configmaps',
+  'persistentvolumeclaims',
+  'storage',
+  'requests.storage',
+  'services.nodeports',
+  'services.loadbalancers',
 ]);
-const INTEGER_RESOURCES = new Set(['pods', 'quotas', 'services', 'replicationcontrollers', 'secrets', 'configmaps', 'persistentvolumeclaims', 'services.nodeports', 'services.loadbalancers']);
+const INTEGER_RESOURCES = new Set([
+  'pods',
+  'quotas',
+  'services',
+  'replicationcontrollers',
+  'secrets',
+  'configmaps',
+  'persistentvolumeclaims',
+  'services.nodeports',
+  'services.loadbalancers',
+]);
 
 const isHugePages = (name: string) => name.startsWith('hugepages-');
 const isNative = (name: string) => !name.includes('/') || name.includes('kubernetes.io/');
@@ -24,8 +51,10 @@ function containerResourceNameErrors(name: string, path: string): FieldError[] {
   const qualified = isQualifiedName(name);
   if (qualified.length) return qualified.map((msg) => fieldError.invalid(path, name, msg));
   if (!name.includes('/')) {
-    if (!STANDARD_RESOURCES.has(name) && !isHugePages(name) && !name.startsWith('requests.hugepages-')) return [fieldError.invalid(path, name, 'must be a standard resource type or fully qualified')];
-    if (!['cpu', 'memory', 'ephemeral-storage'].includes(name) && !isHugePages(name)) return [fieldError.invalid(path, name, 'must be a standard resource for containers')];
+    if (!STANDARD_RESOURCES.has(name) && !isHugePages(name) && !name.startsWith('requests.hugepages-'))
+      return [fieldError.invalid(path, name, 'must be a standard resource type or fully qualified')];
+    if (!['cpu', 'memory', 'ephemeral-storage'].includes(name) && !isHugePages(name))
+      return [fieldError.invalid(path, name, 'must be a standard resource for containers')];
     return [];
   }
   if (!isNative(name) && (name.startsWith('requests.') || isQualifiedName(`requests.${name}`).length > 0)) {

@@ -92,7 +92,8 @@ function nodeSelectorRequirementErrors(rq: NodeSelectorRequirement, allowInvalid
 function nodeFieldSelectorRequirementErrors(rq: NodeSelectorRequirement, path: string): FieldError[] {
   const errs: FieldError[] = [];
   if (rq.operator === 'In' || rq.operator === 'NotIn') {
-    if ((rq.values ?? []).length !== 1) errs.push(fieldError.required(child(path, 'values'), "must be only one value when `operator` is 'In' or 'NotIn' for node field selector"));
+    if ((rq.values ?? []).length !== 1)
+      errs.push(fieldError.required(child(path, 'values'), "must be only one value when `operator` is 'In' or 'NotIn' for node field selector"));
   } else {
     errs.push(fieldError.invalid(child(path, 'operator'), rq.operator, 'not a valid selector operator'));
   }
@@ -107,7 +108,9 @@ function nodeFieldSelectorRequirementErrors(rq: NodeSelectorRequirement, path: s
 
 function nodeSelectorTermErrors(term: NodeSelectorTerm, allowInvalidValues: boolean, path: string): FieldError[] {
   const errs: FieldError[] = [];
-  (term.matchExpressions ?? []).forEach((rq, j) => errs.push(...nodeSelectorRequirementErrors(rq, allowInvalidValues, index(child(path, 'matchExpressions'), j))));
+  (term.matchExpressions ?? []).forEach((rq, j) =>
+    errs.push(...nodeSelectorRequirementErrors(rq, allowInvalidValues, index(child(path, 'matchExpressions'), j))),
+  );
   (term.matchFields ?? []).forEach((rq, j) => errs.push(...nodeFieldSelectorRequirementErrors(rq, index(child(path, 'matchFields'), j))));
   return errs;
 }
@@ -115,7 +118,10 @@ function nodeSelectorTermErrors(term: NodeSelectorTerm, allowInvalidValues: bool
 /** `validateLabelKeys` and the duplicate checks of `ValidateMatchLabelKeysAndMismatchLabelKeys`. */
 function matchLabelKeysErrors(path: string, match: string[] | undefined, mismatch: string[] | undefined, selector: LabelSelector | undefined): FieldError[] {
   const errs: FieldError[] = [];
-  for (const [name, keys] of [['matchLabelKeys', match ?? []], ['mismatchLabelKeys', mismatch ?? []]] as const) {
+  for (const [name, keys] of [
+    ['matchLabelKeys', match ?? []],
+    ['mismatchLabelKeys', mismatch ?? []],
+  ] as const) {
     if (keys.length === 0) continue;
     if (!selector) {
       errs.push(fieldError.forbidden(child(path, name), 'must not be specified when labelSelector is not set'));
@@ -129,7 +135,8 @@ function matchLabelKeysErrors(path: string, match: string[] | undefined, mismatc
     for (const expr of selector.matchExpressions ?? []) {
       const i = keyIndex.get(expr.key);
       // Kubernetes reports this at `path[i]` (sic): the term's path indexed by the key's position.
-      if (i !== undefined && selectorKeys.has(expr.key)) errs.push(fieldError.invalid(index(path, i), expr.key, 'exists in both matchLabelKeys and labelSelector'));
+      if (i !== undefined && selectorKeys.has(expr.key))
+        errs.push(fieldError.invalid(index(path, i), expr.key, 'exists in both matchLabelKeys and labelSelector'));
       selectorKeys.add(expr.key);
     }
   }
@@ -141,7 +148,10 @@ function matchLabelKeysErrors(path: string, match: string[] | undefined, mismatc
 }
 
 function podAffinityTermErrors(term: PodAffinityTerm, path: string): FieldError[] {
-  const errs = [...validateLabelSelector(term.labelSelector, child(path, 'labelSelector')), ...validateLabelSelector(term.namespaceSelector, child(path, 'namespaceSelector'))];
+  const errs = [
+    ...validateLabelSelector(term.labelSelector, child(path, 'labelSelector')),
+    ...validateLabelSelector(term.namespaceSelector, child(path, 'namespaceSelector')),
+  ];
   for (const name of term.namespaces ?? []) {
     for (const msg of validateNamespaceName(name, false)) errs.push(fieldError.invalid(child(path, 'namespace'), name, msg));
   }
@@ -180,7 +190,10 @@ export function affinityErrors(spec: PodSpec, path: string): FieldError[] {
       errs.push(...nodeSelectorTermErrors(term.preference, true, child(tp, 'preference')));
     });
   }
-  for (const [name, a] of [['podAffinity', affinity.podAffinity], ['podAntiAffinity', affinity.podAntiAffinity]] as const) {
+  for (const [name, a] of [
+    ['podAffinity', affinity.podAffinity],
+    ['podAntiAffinity', affinity.podAntiAffinity],
+  ] as const) {
     if (!a) continue;
     const ap = child(path, name);
     (a.requiredDuringSchedulingIgnoredDuringExecution ?? []).forEach((term, i) => {
@@ -208,7 +221,9 @@ export function topologySpreadErrors(spec: PodSpec, path: string): FieldError[] 
     if (c.minDomains !== undefined) {
       errs.push(...positiveFieldErrors(c.minDomains, child(p, 'minDomains')));
       if (c.whenUnsatisfiable !== 'DoNotSchedule') {
-        errs.push(fieldError.invalid(child(p, 'minDomains'), c.minDomains, `can only use minDomains if whenUnsatisfiable=DoNotSchedule, not ${c.whenUnsatisfiable}`));
+        errs.push(
+          fieldError.invalid(child(p, 'minDomains'), c.minDomains, `can only use minDomains if whenUnsatisfiable=DoNotSchedule, not ${c.whenUnsatisfiable}`),
+        );
       }
     }
     for (const f of ['nodeAffinityPolicy', 'nodeTaintsPolicy'] as const) {
@@ -237,7 +252,8 @@ export function dnsConfigErrors(spec: PodSpec, path: string): FieldError[] {
   const config = spec.dnsConfig;
   if (spec.dnsPolicy === 'None') {
     if (!config) return [fieldError.required(path, 'must provide `dnsConfig` when `dnsPolicy` is None')];
-    if (!config.nameservers?.length) return [fieldError.required(child(path, 'nameservers'), 'must provide at least one DNS nameserver when `dnsPolicy` is None')];
+    if (!config.nameservers?.length)
+      return [fieldError.required(child(path, 'nameservers'), 'must provide at least one DNS nameserver when `dnsPolicy` is None')];
   }
   if (!config) return [];
   const errs: FieldError[] = [];
@@ -296,7 +312,9 @@ export function imagePullSecretErrors(spec: PodSpec, path: string): FieldError[]
 /** `validateReadinessGates` and `validateSchedulingGates`. */
 export function gateErrors(spec: PodSpec, path: string): FieldError[] {
   const errs: FieldError[] = [];
-  (spec.readinessGates ?? []).forEach((g, i) => errs.push(...qualifiedNameErrors(g.conditionType, child(index(child(path, 'readinessGates'), i), 'conditionType'))));
+  (spec.readinessGates ?? []).forEach((g, i) =>
+    errs.push(...qualifiedNameErrors(g.conditionType, child(index(child(path, 'readinessGates'), i), 'conditionType'))),
+  );
   const seen = new Set<string>();
   (spec.schedulingGates ?? []).forEach((g, i) => {
     const p = index(child(path, 'schedulingGates'), i);

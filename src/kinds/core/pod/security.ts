@@ -42,7 +42,8 @@ export function appArmorProfileErrors(profile: AppArmorProfile | undefined, path
     }
     case 'RuntimeDefault':
     case 'Unconfined':
-      if (profile.localhostProfile !== undefined) errs.push(fieldError.invalid(lp, profile.localhostProfile, 'can only be set when AppArmor type is Localhost'));
+      if (profile.localhostProfile !== undefined)
+        errs.push(fieldError.invalid(lp, profile.localhostProfile, 'can only be set when AppArmor type is Localhost'));
       break;
     case '':
       errs.push(fieldError.required(child(path, 'type'), 'type is required when appArmorProfile is set'));
@@ -58,7 +59,8 @@ export function windowsOptionsErrors(options: WindowsSecurityContextOptions | un
   if (!options) return [];
   const errs: FieldError[] = [];
   if (options.gmsaCredentialSpecName !== undefined) {
-    for (const msg of isDNS1123Subdomain(options.gmsaCredentialSpecName)) errs.push(fieldError.invalid(child(path, 'gmsaCredentialSpecName'), options.gmsaCredentialSpecName, msg));
+    for (const msg of isDNS1123Subdomain(options.gmsaCredentialSpecName))
+      errs.push(fieldError.invalid(child(path, 'gmsaCredentialSpecName'), options.gmsaCredentialSpecName, msg));
   }
   if (options.gmsaCredentialSpec !== undefined) {
     const p = child(path, 'gmsaCredentialSpec');
@@ -85,7 +87,8 @@ export function windowsOptionsErrors(options: WindowsSecurityContextOptions | un
       if (n === 0) errs.push(fieldError.invalid(p, user, "runAsUserName's User cannot be empty"));
       else if (n > 104) errs.push(fieldError.invalid(p, user, "runAsUserName's User length must not be longer than 104 characters"));
       if (/^[. ]+$/.test(name)) errs.push(fieldError.invalid(p, user, "runAsUserName's User cannot contain only periods or spaces"));
-      if (/["/\\:;|=,+*?<>@[\]]/.test(name)) errs.push(fieldError.invalid(p, user, `runAsUserName's User cannot contain the following characters: "/\\:;|=,+*?<>@[]`));
+      if (/["/\\:;|=,+*?<>@[\]]/.test(name))
+        errs.push(fieldError.invalid(p, user, `runAsUserName's User cannot contain the following characters: "/\\:;|=,+*?<>@[]`));
     }
   }
   return errs;
@@ -99,7 +102,12 @@ const SYSCTL_RE = new RegExp(`^${SYSCTL_FMT}$`);
 function sysctlNamespace(name: string): 'net' | 'ipc' | undefined {
   const normalized = name.replaceAll('/', '.');
   if (normalized.startsWith('net.')) return 'net';
-  if (['kernel.sem', 'kernel.shmall', 'kernel.shmmax', 'kernel.shmmni', 'kernel.msgmax', 'kernel.msgmnb', 'kernel.msgmni', 'kernel.shm_rmid_forced'].includes(normalized)) return 'ipc';
+  if (
+    ['kernel.sem', 'kernel.shmall', 'kernel.shmmax', 'kernel.shmmni', 'kernel.msgmax', 'kernel.msgmnb', 'kernel.msgmni', 'kernel.shm_rmid_forced'].includes(
+      normalized,
+    )
+  )
+    return 'ipc';
   if (normalized.startsWith('fs.mqueue.')) return 'ipc';
   return undefined;
 }
@@ -161,14 +169,17 @@ export function containerSecurityContextErrors(sc: SecurityContext | undefined, 
     if (v !== undefined) for (const msg of isValidID(v)) errs.push(fieldError.invalid(child(path, f), v, msg));
   }
   if (sc.procMount !== undefined) {
-    if (sc.procMount !== 'Default' && sc.procMount !== 'Unmasked') errs.push(fieldError.notSupported(child(path, 'procMount'), sc.procMount, ['Default', 'Unmasked']));
-    if (hostUsers && sc.procMount === 'Unmasked') errs.push(fieldError.invalid(child(path, 'procMount'), sc.procMount, '`hostUsers` must be false to use `Unmasked`'));
+    if (sc.procMount !== 'Default' && sc.procMount !== 'Unmasked')
+      errs.push(fieldError.notSupported(child(path, 'procMount'), sc.procMount, ['Default', 'Unmasked']));
+    if (hostUsers && sc.procMount === 'Unmasked')
+      errs.push(fieldError.invalid(child(path, 'procMount'), sc.procMount, '`hostUsers` must be false to use `Unmasked`'));
   }
   errs.push(...seccompProfileErrors(sc.seccompProfile, child(path, 'seccompProfile')));
   if (sc.allowPrivilegeEscalation === false) {
     if (sc.privileged === true) errs.push(fieldError.invalid(path, sc, 'cannot set `allowPrivilegeEscalation` to false and `privileged` to true'));
     for (const cap of sc.capabilities?.add ?? []) {
-      if (cap === 'CAP_SYS_ADMIN') errs.push(fieldError.invalid(path, sc, 'cannot set `allowPrivilegeEscalation` to false and `capabilities.Add` CAP_SYS_ADMIN'));
+      if (cap === 'CAP_SYS_ADMIN')
+        errs.push(fieldError.invalid(path, sc, 'cannot set `allowPrivilegeEscalation` to false and `capabilities.Add` CAP_SYS_ADMIN'));
     }
   }
   errs.push(...windowsOptionsErrors(sc.windowsOptions, child(path, 'windowsOptions')));

@@ -40,7 +40,8 @@ function containerUpdateErrors(next: Container[], old: Container[], path: string
   next.forEach((c, i) => {
     const image = c.image ?? '';
     if (image.length === 0) errors.push(fieldError.required(child(index(path, i), 'image')));
-    if (image.trim().length !== image.length) errors.push(fieldError.invalid(child(index(path, i), 'image'), image, 'must not have leading or trailing whitespace'));
+    if (image.trim().length !== image.length)
+      errors.push(fieldError.invalid(child(index(path, i), 'image'), image, 'must not have leading or trailing whitespace'));
   });
   return { errors, stop: false };
 }
@@ -48,7 +49,10 @@ function containerUpdateErrors(next: Container[], old: Container[], path: string
 /** `validateOnlyAddedTolerations`. */
 function onlyAddedTolerationErrors(next: Toleration[], old: Toleration[], path: string): FieldError[] {
   const same = (a: Toleration, b: Toleration) =>
-    (a.key ?? '') === (b.key ?? '') && (a.operator ?? '') === (b.operator ?? '') && (a.value ?? '') === (b.value ?? '') && (a.effect ?? '') === (b.effect ?? '');
+    (a.key ?? '') === (b.key ?? '') &&
+    (a.operator ?? '') === (b.operator ?? '') &&
+    (a.value ?? '') === (b.value ?? '') &&
+    (a.effect ?? '') === (b.effect ?? '');
   for (const o of old) {
     if (!next.some((n) => same(o, n))) return [fieldError.forbidden(path, 'existing toleration can not be modified except its tolerationSeconds')];
   }
@@ -61,8 +65,36 @@ function onlyAdditions(next: NodeSelectorTerm, old: NodeSelectorTerm): boolean {
   const newExpr = next.matchExpressions ?? [];
   const newFields = next.matchFields ?? [];
   if (oldExpr.length === 0 && oldFields.length === 0 && (newExpr.length > 0 || newFields.length > 0)) return false;
-  if (oldExpr.length > 0 && (newExpr.length < oldExpr.length || !same(newExpr.slice(0, oldExpr.length), oldExpr, 'affinity', 'nodeAffinity', 'requiredDuringSchedulingIgnoredDuringExecution', 'nodeSelectorTerms', '[]', 'matchExpressions'))) return false;
-  if (oldFields.length > 0 && (newFields.length < oldFields.length || !same(newFields.slice(0, oldFields.length), oldFields, 'affinity', 'nodeAffinity', 'requiredDuringSchedulingIgnoredDuringExecution', 'nodeSelectorTerms', '[]', 'matchFields'))) return false;
+  if (
+    oldExpr.length > 0 &&
+    (newExpr.length < oldExpr.length ||
+      !same(
+        newExpr.slice(0, oldExpr.length),
+        oldExpr,
+        'affinity',
+        'nodeAffinity',
+        'requiredDuringSchedulingIgnoredDuringExecution',
+        'nodeSelectorTerms',
+        '[]',
+        'matchExpressions',
+      ))
+  )
+    return false;
+  if (
+    oldFields.length > 0 &&
+    (newFields.length < oldFields.length ||
+      !same(
+        newFields.slice(0, oldFields.length),
+        oldFields,
+        'affinity',
+        'nodeAffinity',
+        'requiredDuringSchedulingIgnoredDuringExecution',
+        'nodeSelectorTerms',
+        '[]',
+        'matchFields',
+      ))
+  )
+    return false;
   return true;
 }
 
@@ -76,7 +108,8 @@ function nodeAffinityMutationErrors(path: string, next: NodeAffinity | undefined
   }
   const errs: FieldError[] = [];
   oldTerms.forEach((term, i) => {
-    if (!onlyAdditions(newTerms[i]!, term)) errs.push(fieldError.invalid(index(termsPath, i), newTerms[i], 'only additions are allowed (no mutations or deletions)'));
+    if (!onlyAdditions(newTerms[i]!, term))
+      errs.push(fieldError.invalid(index(termsPath, i), newTerms[i], 'only additions are allowed (no mutations or deletions)'));
   });
   return errs;
 }
@@ -105,7 +138,8 @@ export function validatePodUpdate(pod: Pod, oldPod: Readonly<Pod>): FieldError[]
   errs.push(...onlyAddedTolerationErrors(spec.tolerations ?? [], old.tolerations ?? [], 'spec.tolerations'));
   const oldGates = new Set((old.schedulingGates ?? []).map((g) => g.name));
   (spec.schedulingGates ?? []).forEach((g, i) => {
-    if (!oldGates.has(g.name)) errs.push(fieldError.forbidden(child(index('spec.schedulingGates', i), 'name'), `only deletion is allowed, but found new scheduling gate '${g.name}'`));
+    if (!oldGates.has(g.name))
+      errs.push(fieldError.forbidden(child(index('spec.schedulingGates', i), 'name'), `only deletion is allowed, but found new scheduling gate '${g.name}'`));
   });
   if (same(spec, old)) return errs;
 
@@ -116,12 +150,15 @@ export function validatePodUpdate(pod: Pod, oldPod: Readonly<Pod>): FieldError[]
   setOrDelete(munged, 'activeDeadlineSeconds', old.activeDeadlineSeconds);
   setOrDelete(munged, 'schedulingGates', old.schedulingGates);
   setOrDelete(munged, 'tolerations', old.tolerations);
-  if ((old.terminationGracePeriodSeconds ?? 0) < 0 && munged.terminationGracePeriodSeconds === 1) munged.terminationGracePeriodSeconds = old.terminationGracePeriodSeconds;
+  if ((old.terminationGracePeriodSeconds ?? 0) < 0 && munged.terminationGracePeriodSeconds === 1)
+    munged.terminationGracePeriodSeconds = old.terminationGracePeriodSeconds;
   if (old.schedulingGates?.length) {
     if (!same(munged.nodeSelector, old.nodeSelector, 'nodeSelector')) {
       for (const [k, v] of Object.entries(old.nodeSelector ?? {})) {
         if (munged.nodeSelector?.[k] !== v) {
-          errs.push(fieldError.invalid('spec.nodeSelector', munged.nodeSelector ?? null, 'only additions to spec.nodeSelector are allowed (no mutations or deletions)'));
+          errs.push(
+            fieldError.invalid('spec.nodeSelector', munged.nodeSelector ?? null, 'only additions to spec.nodeSelector are allowed (no mutations or deletions)'),
+          );
           break;
         }
       }

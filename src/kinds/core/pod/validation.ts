@@ -80,7 +80,13 @@ export function validatePodSpec(spec: PodSpec, podName: string | undefined, path
     spec.containers.forEach((c, i) => {
       (c.ports ?? []).forEach((port, j) => {
         if ((port.hostPort ?? 0) !== port.containerPort) {
-          errs.push(fieldError.invalid(child(index(child(index(child(path, 'containers'), i), 'ports'), j), 'hostPort'), port.hostPort ?? 0, 'must match `containerPort` when `hostNetwork` is true'));
+          errs.push(
+            fieldError.invalid(
+              child(index(child(index(child(path, 'containers'), i), 'ports'), j), 'hostPort'),
+              port.hostPort ?? 0,
+              'must match `containerPort` when `hostNetwork` is true',
+            ),
+          );
         }
       });
     });
@@ -98,7 +104,10 @@ export function validatePodSpec(spec: PodSpec, podName: string | undefined, path
     if (spec.hostNetwork) errs.push(fieldError.forbidden(child(path, 'hostNetwork'), 'when `hostUsers` is false'));
     if (spec.hostPID) errs.push(fieldError.forbidden(child(path, 'HostPID'), 'when `hostUsers` is false'));
     if (spec.hostIPC) errs.push(fieldError.forbidden(child(path, 'HostIPC'), 'when `hostUsers` is false'));
-    for (const [list, name] of [[spec.containers, 'containers'], [spec.initContainers ?? [], 'initContainers']] as const) {
+    for (const [list, name] of [
+      [spec.containers, 'containers'],
+      [spec.initContainers ?? [], 'initContainers'],
+    ] as const) {
       list.forEach((c, i) => {
         if (c.volumeDevices?.length) errs.push(fieldError.forbidden(child(index(child(path, name), i), 'volumeDevices'), 'when `hostUsers` is false'));
       });
@@ -187,7 +196,13 @@ function podResourcesErrors(spec: PodSpec, path: string, claimNames: ReadonlySet
   for (const [name, total] of aggregate(spec, (r) => r?.requests)) {
     const pod = quantityValue(resources.requests?.[name]);
     if (pod && total.nanos > pod.nanos) {
-      errs.push(fieldError.invalid(key(child(p, 'requests'), name), quantityText(pod), `must be greater than or equal to aggregate container requests of ${quantityText(total)}`));
+      errs.push(
+        fieldError.invalid(
+          key(child(p, 'requests'), name),
+          quantityText(pod),
+          `must be greater than or equal to aggregate container requests of ${quantityText(total)}`,
+        ),
+      );
     }
   }
   spec.containers.forEach((c, i) => {
@@ -195,7 +210,13 @@ function podResourcesErrors(spec: PodSpec, path: string, claimNames: ReadonlySet
       const pod = quantityValue(resources.limits?.[name]);
       const ctr = quantityValue(value);
       if (pod && ctr && ctr.nanos > pod.nanos) {
-        errs.push(fieldError.invalid(child(key(index(child(p, 'containers'), i), name), 'limits'), quantityText(ctr), `must be less than or equal to pod limits of ${quantityText(pod)}`));
+        errs.push(
+          fieldError.invalid(
+            child(key(index(child(p, 'containers'), i), name), 'limits'),
+            quantityText(ctr),
+            `must be less than or equal to pod limits of ${quantityText(pod)}`,
+          ),
+        );
       }
     }
   });
@@ -206,7 +227,10 @@ function podResourcesErrors(spec: PodSpec, path: string, claimNames: ReadonlySet
 function fileKeyRefVolumeErrors(spec: PodSpec, path: string): FieldError[] {
   const errs: FieldError[] = [];
   const volumes = new Map((spec.volumes ?? []).map((v) => [v.name, v]));
-  for (const [list, name] of [[spec.initContainers ?? [], 'initContainers'], [spec.containers, 'containers']] as const) {
+  for (const [list, name] of [
+    [spec.initContainers ?? [], 'initContainers'],
+    [spec.containers, 'containers'],
+  ] as const) {
     list.forEach((c, i) => {
       (c.env ?? []).forEach((env, j) => {
         const ref = env.valueFrom?.fileKeyRef;
@@ -229,16 +253,23 @@ export function validatePod(pod: Pod, opts: PodValidationOptions, create: boolea
     (spec.volumes ?? []).forEach((v, vi) => {
       (v.projected?.sources ?? []).forEach((s, si) => {
         if (s.serviceAccountToken) {
-          errs.push(fieldError.forbidden(`spec.volumes[${vi}].projected.sources[${si}].serviceAccountToken`, 'must not be specified when serviceAccountName is not set'));
+          errs.push(
+            fieldError.forbidden(
+              `spec.volumes[${vi}].projected.sources[${si}].serviceAccountToken`,
+              'must not be specified when serviceAccountName is not set',
+            ),
+          );
         }
       });
     });
   }
-  if (spec.terminationGracePeriodSeconds !== undefined) errs.push(...validateNonnegativeField(spec.terminationGracePeriodSeconds, 'spec.terminationGracePeriodSeconds'));
+  if (spec.terminationGracePeriodSeconds !== undefined)
+    errs.push(...validateNonnegativeField(spec.terminationGracePeriodSeconds, 'spec.terminationGracePeriodSeconds'));
   errs.push(...imageWhitespaceErrors(spec.containers, 'spec.containers'), ...imageWhitespaceErrors(spec.initContainers ?? [], 'spec.initContainers'));
   if (create) {
     if (spec.ephemeralContainers?.length) errs.push(fieldError.forbidden('spec.ephemeralContainers', 'cannot be set on create'));
-    if (spec.nodeName && spec.schedulingGates?.length) errs.push(fieldError.forbidden('spec.nodeName', 'cannot be set until all schedulingGates have been cleared'));
+    if (spec.nodeName && spec.schedulingGates?.length)
+      errs.push(fieldError.forbidden('spec.nodeName', 'cannot be set until all schedulingGates have been cleared'));
   }
   return errs;
 }

@@ -11,13 +11,7 @@ import { goQuote } from '../../../util/go-format.js';
 import type { ObjectMeta } from '../../types/meta-v1.js';
 import type { DownwardAPIVolumeFile, KeyToPath, ProjectedVolumeSource, Volume } from '../../types/core-v1.js';
 import { objectFieldSelectorErrors, resourceFieldSelectorErrors, VOLUME_FIELD_PATHS } from './env.js';
-import {
-  dns1123LabelErrors,
-  fileModeErrors,
-  localDescendingPathErrors,
-  localNonReservedPathErrors,
-  pathNoBackstepsErrors,
-} from './formats.js';
+import { dns1123LabelErrors, fileModeErrors, localDescendingPathErrors, localNonReservedPathErrors, pathNoBackstepsErrors } from './formats.js';
 import { validatePersistentVolumeClaimSpec } from '../persistent-volume-claim/rules.js';
 import { quantityValue } from '../../shared/resource-lists.js';
 
@@ -40,7 +34,11 @@ export function validateVolumes(volumes: Volume[], podName: string | undefined, 
     } else errors.push(...el);
     if (v.persistentVolumeClaim && createdClaims.has(v.persistentVolumeClaim.claimName)) {
       errors.push(
-        fieldError.invalid(child(child(p, 'persistentVolumeClaim'), 'claimName'), v.persistentVolumeClaim.claimName, 'must not reference a PVC that gets created for an ephemeral volume'),
+        fieldError.invalid(
+          child(child(p, 'persistentVolumeClaim'), 'claimName'),
+          v.persistentVolumeClaim.claimName,
+          'must not reference a PVC that gets created for an ephemeral volume',
+        ),
       );
     }
   });
@@ -49,16 +47,40 @@ export function validateVolumes(volumes: Volume[], podName: string | undefined, 
 
 /** The sources in the order Kubernetes checks them, with the path it reports a second source at. */
 const SOURCE_ORDER: readonly [keyof Volume, string][] = [
-  ['emptyDir', 'emptyDir'], ['hostPath', 'hostPath'], ['gitRepo', 'gitRepo'], ['gcePersistentDisk', 'gcePersistentDisk'],
-  ['awsElasticBlockStore', 'awsElasticBlockStore'], ['secret', 'secret'], ['nfs', 'nfs'], ['iscsi', 'iscsi'], ['glusterfs', 'glusterfs'],
-  ['flocker', 'flocker'], ['persistentVolumeClaim', 'persistentVolumeClaim'], ['rbd', 'rbd'], ['cinder', 'cinder'], ['cephfs', 'cephFS'],
-  ['quobyte', 'quobyte'], ['downwardAPI', 'downwarAPI'], ['fc', 'fc'], ['flexVolume', 'flexVolume'], ['configMap', 'configMap'],
-  ['azureFile', 'azureFile'], ['vsphereVolume', 'vsphereVolume'], ['photonPersistentDisk', 'photonPersistentDisk'],
-  ['portworxVolume', 'portworxVolume'], ['azureDisk', 'azureDisk'], ['storageos', 'storageos'], ['projected', 'projected'],
-  ['scaleIO', 'scaleIO'], ['csi', 'csi'], ['ephemeral', 'ephemeral'], ['image', 'image'],
+  ['emptyDir', 'emptyDir'],
+  ['hostPath', 'hostPath'],
+  ['gitRepo', 'gitRepo'],
+  ['gcePersistentDisk', 'gcePersistentDisk'],
+  ['awsElasticBlockStore', 'awsElasticBlockStore'],
+  ['secret', 'secret'],
+  ['nfs', 'nfs'],
+  ['iscsi', 'iscsi'],
+  ['glusterfs', 'glusterfs'],
+  ['flocker', 'flocker'],
+  ['persistentVolumeClaim', 'persistentVolumeClaim'],
+  ['rbd', 'rbd'],
+  ['cinder', 'cinder'],
+  ['cephfs', 'cephFS'],
+  ['quobyte', 'quobyte'],
+  ['downwardAPI', 'downwarAPI'],
+  ['fc', 'fc'],
+  ['flexVolume', 'flexVolume'],
+  ['configMap', 'configMap'],
+  ['azureFile', 'azureFile'],
+  ['vsphereVolume', 'vsphereVolume'],
+  ['photonPersistentDisk', 'photonPersistentDisk'],
+  ['portworxVolume', 'portworxVolume'],
+  ['azureDisk', 'azureDisk'],
+  ['storageos', 'storageos'],
+  ['projected', 'projected'],
+  ['scaleIO', 'scaleIO'],
+  ['csi', 'csi'],
+  ['ephemeral', 'ephemeral'],
+  ['image', 'image'],
 ];
 
-const required = (value: unknown, path: string): FieldError[] => (value === undefined || value === null || value === '' || (Array.isArray(value) && value.length === 0) ? [fieldError.required(path)] : []);
+const required = (value: unknown, path: string): FieldError[] =>
+  value === undefined || value === null || value === '' || (Array.isArray(value) && value.length === 0) ? [fieldError.required(path)] : [];
 
 /** `validateVolumeSource`: exactly one source, each checked. */
 function volumeSourceErrors(v: Volume, path: string, podName: string | undefined): FieldError[] {
@@ -81,7 +103,13 @@ function volumeSourceErrors(v: Volume, path: string, podName: string | undefined
 function iscsiNameErrors(v: Volume, path: string): FieldError[] {
   const iscsi = v.iscsi!;
   if (iscsi.initiatorName !== undefined && Buffer.byteLength(`${v.name}:${iscsi.targetPortal}`, 'utf8') > 64) {
-    return [fieldError.invalid(child(path, 'name'), v.name, 'Total length of <volume name>:<iscsi.targetPortal> must be under 64 characters if iscsi.initiatorName is specified.')];
+    return [
+      fieldError.invalid(
+        child(path, 'name'),
+        v.name,
+        'Total length of <volume name>:<iscsi.targetPortal> must be under 64 characters if iscsi.initiatorName is specified.',
+      ),
+    ];
   }
   return [];
 }
@@ -121,11 +149,19 @@ function oneSourceErrors(v: Volume, source: keyof Volume, path: string, podName:
     }
     case 'secret': {
       const s = v.secret!;
-      return [...required(s.secretName, child(p, 'secretName')), ...fileModeErrors(s.defaultMode, child(p, 'defaultMode')), ...keyToPathListErrors(s.items, child(p, 'items'))];
+      return [
+        ...required(s.secretName, child(p, 'secretName')),
+        ...fileModeErrors(s.defaultMode, child(p, 'defaultMode')),
+        ...keyToPathListErrors(s.items, child(p, 'items')),
+      ];
     }
     case 'configMap': {
       const c = v.configMap!;
-      return [...required(c.name, child(p, 'name')), ...fileModeErrors(c.defaultMode, child(p, 'defaultMode')), ...keyToPathListErrors(c.items, child(p, 'items'))];
+      return [
+        ...required(c.name, child(p, 'name')),
+        ...fileModeErrors(c.defaultMode, child(p, 'defaultMode')),
+        ...keyToPathListErrors(c.items, child(p, 'items')),
+      ];
     }
     case 'nfs': {
       const nfs = v.nfs!;
@@ -161,8 +197,11 @@ function oneSourceErrors(v: Volume, source: keyof Volume, path: string, podName:
       const errs: FieldError[] = [];
       const msg = 'must be a host:port pair or multiple pairs separated by commas';
       if (!q.registry) errs.push(fieldError.required(child(p, 'registry'), msg));
-      else if (Buffer.byteLength(q.tenant ?? '', 'utf8') >= 65) errs.push(fieldError.required(child(p, 'tenant'), 'must be a UUID and may not exceed a length of 64 characters'));
-      else for (const pair of q.registry.split(',')) if (!/^[^:]*:[^:]*$|^\[[^\]]*\]:[^:]*$/.test(pair)) errs.push(fieldError.invalid(child(p, 'registry'), q.registry, msg));
+      else if (Buffer.byteLength(q.tenant ?? '', 'utf8') >= 65)
+        errs.push(fieldError.required(child(p, 'tenant'), 'must be a UUID and may not exceed a length of 64 characters'));
+      else
+        for (const pair of q.registry.split(','))
+          if (!/^[^:]*:[^:]*$|^\[[^\]]*\]:[^:]*$/.test(pair)) errs.push(fieldError.invalid(child(p, 'registry'), q.registry, msg));
       errs.push(...required(q.volume, child(p, 'volume')));
       return errs;
     }
@@ -176,8 +215,10 @@ function oneSourceErrors(v: Volume, source: keyof Volume, path: string, podName:
       const fc = v.fc!;
       const errs: FieldError[] = [];
       const wwns = fc.targetWWNs ?? [];
-      if (wwns.length < 1 && (fc.wwids ?? []).length < 1) errs.push(fieldError.required(child(p, 'targetWWNs'), 'must specify either targetWWNs or wwids, but not both'));
-      if (wwns.length !== 0 && (fc.wwids ?? []).length !== 0) errs.push(fieldError.invalid(child(p, 'targetWWNs'), wwns, 'targetWWNs and wwids can not be specified simultaneously'));
+      if (wwns.length < 1 && (fc.wwids ?? []).length < 1)
+        errs.push(fieldError.required(child(p, 'targetWWNs'), 'must specify either targetWWNs or wwids, but not both'));
+      if (wwns.length !== 0 && (fc.wwids ?? []).length !== 0)
+        errs.push(fieldError.invalid(child(p, 'targetWWNs'), wwns, 'targetWWNs and wwids can not be specified simultaneously'));
       if (wwns.length !== 0) {
         if (fc.lun === undefined) errs.push(fieldError.required(child(p, 'lun'), 'lun is required if targetWWNs is specified'));
         else if (fc.lun < 0 || fc.lun > 255) errs.push(fieldError.invalid(child(p, 'lun'), fc.lun, 'must be between 0 and 255, inclusive'));
@@ -188,7 +229,8 @@ function oneSourceErrors(v: Volume, source: keyof Volume, path: string, podName:
       const errs = required(v.flexVolume!.driver, child(p, 'driver'));
       for (const k of Object.keys(v.flexVolume!.options ?? {})) {
         const ns = `.${(k.includes('/') ? k.slice(0, k.indexOf('/')) : k).toLowerCase()}`;
-        if (ns.endsWith('.kubernetes.io') || ns.endsWith('.k8s.io')) errs.push(fieldError.invalid(key(child(p, 'options'), k), k, 'kubernetes.io and k8s.io namespaces are reserved'));
+        if (ns.endsWith('.kubernetes.io') || ns.endsWith('.k8s.io'))
+          errs.push(fieldError.invalid(key(child(p, 'options'), k), k, 'kubernetes.io and k8s.io namespaces are reserved'));
       }
       return errs;
     }
@@ -207,7 +249,11 @@ function oneSourceErrors(v: Volume, source: keyof Volume, path: string, podName:
     case 'projected':
       return projectedErrors(v.projected!, p);
     case 'scaleIO':
-      return [...required(v.scaleIO!.gateway, child(p, 'gateway')), ...required(v.scaleIO!.system, child(p, 'system')), ...required(v.scaleIO!.volumeName, child(p, 'volumeName'))];
+      return [
+        ...required(v.scaleIO!.gateway, child(p, 'gateway')),
+        ...required(v.scaleIO!.system, child(p, 'system')),
+        ...required(v.scaleIO!.volumeName, child(p, 'volumeName')),
+      ];
     case 'csi': {
       const csi = v.csi!;
       const errs = required(csi.driver, child(p, 'driver'));
@@ -263,17 +309,24 @@ function iscsiErrors(v: Volume, p: string): FieldError[] {
   else errs.push(...formatErrors(iscsi.iqn, child(p, 'iqn'), 'must be valid format starting with iqn, eui, or naa'));
   if (iscsi.lun < 0 || iscsi.lun > 255) errs.push(fieldError.invalid(child(p, 'lun'), iscsi.lun, 'must be between 0 and 255, inclusive'));
   if ((iscsi.chapAuthDiscovery || iscsi.chapAuthSession) && !iscsi.secretRef) errs.push(fieldError.required(child(p, 'secretRef')));
-  if (iscsi.initiatorName !== undefined) errs.push(...formatErrors(iscsi.initiatorName, child(p, 'initiatorname'), 'must be valid format starting with iqn, eui, or naa'));
+  if (iscsi.initiatorName !== undefined)
+    errs.push(...formatErrors(iscsi.initiatorName, child(p, 'initiatorname'), 'must be valid format starting with iqn, eui, or naa'));
   return errs;
 }
 
 function azureDiskErrors(v: Volume, p: string): FieldError[] {
   const d = v.azureDisk!;
   const errs = [...required(d.diskName, child(p, 'diskName')), ...required(d.diskURI, child(p, 'diskURI'))];
-  if (d.cachingMode !== undefined && !['None', 'ReadOnly', 'ReadWrite'].includes(d.cachingMode)) errs.push(fieldError.notSupported(child(p, 'cachingMode'), d.cachingMode, ['None', 'ReadOnly', 'ReadWrite']));
-  if (d.kind !== undefined && !['Dedicated', 'Managed', 'Shared'].includes(d.kind)) errs.push(fieldError.notSupported(child(p, 'kind'), d.kind, ['Dedicated', 'Managed', 'Shared']));
+  if (d.cachingMode !== undefined && !['None', 'ReadOnly', 'ReadWrite'].includes(d.cachingMode))
+    errs.push(fieldError.notSupported(child(p, 'cachingMode'), d.cachingMode, ['None', 'ReadOnly', 'ReadWrite']));
+  if (d.kind !== undefined && !['Dedicated', 'Managed', 'Shared'].includes(d.kind))
+    errs.push(fieldError.notSupported(child(p, 'kind'), d.kind, ['Dedicated', 'Managed', 'Shared']));
   if (d.kind === 'Managed' && !d.diskURI.startsWith('/subscriptions/')) {
-    errs.push(fieldError.notSupported(child(p, 'diskURI'), d.diskURI, ['/subscriptions/{sub-id}/resourcegroups/{group-name}/providers/microsoft.compute/disks/{disk-id}']));
+    errs.push(
+      fieldError.notSupported(child(p, 'diskURI'), d.diskURI, [
+        '/subscriptions/{sub-id}/resourcegroups/{group-name}/providers/microsoft.compute/disks/{disk-id}',
+      ]),
+    );
   }
   if (d.kind !== undefined && d.kind !== 'Managed' && !d.diskURI.startsWith('https://')) {
     errs.push(fieldError.notSupported(child(p, 'diskURI'), d.diskURI, ['https://{account-name}.blob.core.windows.net/{container-name}/{disk-name}.vhd']));
@@ -394,10 +447,19 @@ function projectedErrors(projection: ProjectedVolumeSource, path: string): Field
 
 /** ObjectMeta fields in Go's struct order, as `validateFieldAllowList` names them. */
 const TEMPLATE_META_FIELDS = [
-  ['name', 'name'], ['generateName', 'generateName'], ['namespace', 'namespace'], ['selfLink', 'selfLink'], ['uid', 'uID'],
-  ['resourceVersion', 'resourceVersion'], ['generation', 'generation'], ['creationTimestamp', 'creationTimestamp'],
-  ['deletionTimestamp', 'deletionTimestamp'], ['deletionGracePeriodSeconds', 'deletionGracePeriodSeconds'],
-  ['ownerReferences', 'ownerReferences'], ['finalizers', 'finalizers'], ['managedFields', 'managedFields'],
+  ['name', 'name'],
+  ['generateName', 'generateName'],
+  ['namespace', 'namespace'],
+  ['selfLink', 'selfLink'],
+  ['uid', 'uID'],
+  ['resourceVersion', 'resourceVersion'],
+  ['generation', 'generation'],
+  ['creationTimestamp', 'creationTimestamp'],
+  ['deletionTimestamp', 'deletionTimestamp'],
+  ['deletionGracePeriodSeconds', 'deletionGracePeriodSeconds'],
+  ['ownerReferences', 'ownerReferences'],
+  ['finalizers', 'finalizers'],
+  ['managedFields', 'managedFields'],
 ] as const;
 
 /** `ValidateTemplateObjectMeta`: labels and annotations only. */

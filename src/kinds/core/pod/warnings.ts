@@ -39,7 +39,9 @@ export function podCreateWarnings(pod: Pod, reservedDomain: string): string[] {
   const name = pod.metadata?.name ?? '';
   const nameMsgs = isDNS1123Label(name);
   if (name && nameMsgs.length) {
-    warnings.push(`metadata.name: this is used in the Pod's hostname, which can result in surprising behavior; a DNS label is recommended: [${nameMsgs.join(' ')}]`);
+    warnings.push(
+      `metadata.name: this is used in the Pod's hostname, which can result in surprising behavior; a DNS label is recommended: [${nameMsgs.join(' ')}]`,
+    );
   }
   const spec = pod.spec;
   if (!spec) return warnings;
@@ -64,7 +66,10 @@ export function podCreateWarnings(pod: Pod, reservedDomain: string): string[] {
     seenPull.add(n);
     if (n === '') warnings.push(`spec.imagePullSecrets[${i}].name: invalid empty name ""`);
   });
-  for (const [list, field] of [[spec.initContainers ?? [], 'initContainers'], [spec.containers, 'containers']] as const) {
+  for (const [list, field] of [
+    [spec.initContainers ?? [], 'initContainers'],
+    [spec.containers, 'containers'],
+  ] as const) {
     list.forEach((c, ci) => {
       const p = `spec.${field}[${ci}]`;
       for (const res of ['memory', 'ephemeral-storage']) {

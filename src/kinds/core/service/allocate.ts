@@ -36,8 +36,22 @@ function initIPFamilyFields(svc: Service, old: Readonly<Service> | undefined): v
   const ips = spec.clusterIPs ?? [];
   const families = [...(spec.ipFamilies ?? [])];
   if (spec.ipFamilyPolicy === 'SingleStack') {
-    if (ips.length === 2) errors.push(fieldError.invalid('spec.ipFamilyPolicy', spec.ipFamilyPolicy, "must be 'RequireDualStack' or 'PreferDualStack' when multiple cluster IPs are specified"));
-    if (families.length === 2) errors.push(fieldError.invalid('spec.ipFamilyPolicy', spec.ipFamilyPolicy, "must be 'RequireDualStack' or 'PreferDualStack' when multiple IP families are specified"));
+    if (ips.length === 2)
+      errors.push(
+        fieldError.invalid(
+          'spec.ipFamilyPolicy',
+          spec.ipFamilyPolicy,
+          "must be 'RequireDualStack' or 'PreferDualStack' when multiple cluster IPs are specified",
+        ),
+      );
+    if (families.length === 2)
+      errors.push(
+        fieldError.invalid(
+          'spec.ipFamilyPolicy',
+          spec.ipFamilyPolicy,
+          "must be 'RequireDualStack' or 'PreferDualStack' when multiple IP families are specified",
+        ),
+      );
   }
   // Families follow the requested IPs where none were given; only IPv4 is configured here.
   for (let i = 0; i < ips.length && ips[i] !== CLUSTER_IP_NONE; i++) {

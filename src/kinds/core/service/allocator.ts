@@ -111,7 +111,14 @@ export class ServiceAllocator {
   }
 
   /** Finds a free value, starting at a random point of the upper (dynamic) band, then the lower one. */
-  private async next<K>(pool: Pool<K>, first: number, last: number, staticBand: number, toKey: (n: number) => K, holds: (svc: Service, k: K) => boolean): Promise<K | undefined> {
+  private async next<K>(
+    pool: Pool<K>,
+    first: number,
+    last: number,
+    staticBand: number,
+    toKey: (n: number) => K,
+    holds: (svc: Service, k: K) => boolean,
+  ): Promise<K | undefined> {
     const found = this.scan(pool, first, last, staticBand, toKey);
     if (found !== undefined) return found;
     // Full of entries: drop the ones whose Service let go, then look once more.

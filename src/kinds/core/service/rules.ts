@@ -107,8 +107,10 @@ export function validateClusterIPFields(spec: ServiceSpec): FieldError[] {
       const family = spec.ipFamilies![i];
       if (family === undefined) return;
       const actual = ipFamilyOf(ip);
-      if (family === 'IPv4' && actual === 'IPv6') errors.push(fieldError.invalid(index(ipsPath, i), ip, `expected an IPv4 value as indicated by \`ipFamilies[${i}]\``));
-      if (family === 'IPv6' && actual !== 'IPv6') errors.push(fieldError.invalid(index(ipsPath, i), ip, `expected an IPv6 value as indicated by \`ipFamilies[${i}]\``));
+      if (family === 'IPv4' && actual === 'IPv6')
+        errors.push(fieldError.invalid(index(ipsPath, i), ip, `expected an IPv4 value as indicated by \`ipFamilies[${i}]\``));
+      if (family === 'IPv6' && actual !== 'IPv6')
+        errors.push(fieldError.invalid(index(ipsPath, i), ip, `expected an IPv6 value as indicated by \`ipFamilies[${i}]\``));
     });
   }
   return errors;
@@ -248,7 +250,8 @@ function validateExternalTrafficPolicy(spec: ServiceSpec): FieldError[] {
   }
   const hc = spec.healthCheckNodePort ?? 0;
   if (!needsHealthCheck(spec)) {
-    if (hc !== 0) errors.push(fieldError.invalid('spec.healthCheckNodePort', hc, "may only be set when `type` is 'LoadBalancer' and `externalTrafficPolicy` is 'Local'"));
+    if (hc !== 0)
+      errors.push(fieldError.invalid('spec.healthCheckNodePort', hc, "may only be set when `type` is 'LoadBalancer' and `externalTrafficPolicy` is 'Local'"));
   } else if (hc === 0) {
     errors.push(fieldError.required('spec.healthCheckNodePort'));
   } else {

@@ -23,7 +23,9 @@ function validateClusterIPsUpdate(spec: ServiceSpec, old: Readonly<ServiceSpec>)
     if (ips.length === 0) errors.push(fieldError.invalid('spec.clusterIPs[0]', ips, 'primary clusterIP can not be unset'));
     if (ips.length > 0 && oldIPs.length > 0 && ips[0] !== oldIPs[0]) errors.push(changed());
     if (ips.length === 1 && spec.ipFamilyPolicy !== 'SingleStack') {
-      errors.push(fieldError.invalid('spec.ipFamilyPolicy', spec.ipFamilyPolicy ?? null, "must be set to 'SingleStack' when releasing the secondary clusterIP"));
+      errors.push(
+        fieldError.invalid('spec.ipFamilyPolicy', spec.ipFamilyPolicy ?? null, "must be set to 'SingleStack' when releasing the secondary clusterIP"),
+      );
     }
   } else if (oldIPs.length > 0 && ips[0] !== oldIPs[0]) {
     errors.push(changed());
@@ -44,7 +46,8 @@ function validateIPFamiliesUpdate(spec: ServiceSpec, old: Readonly<ServiceSpec>)
     });
   } else if (oldFamilies.length > families.length) {
     if (!spec.clusterIPs?.length) errors.push(fieldError.invalid('spec.ipFamilies[0]', families, 'primary ipFamily can not be unset'));
-    if (families.length > 0 && families[0] !== oldFamilies[0]) errors.push(fieldError.invalid('spec.ipFamilies[0]', spec.clusterIPs ?? [], 'may not change once set'));
+    if (families.length > 0 && families[0] !== oldFamilies[0])
+      errors.push(fieldError.invalid('spec.ipFamilies[0]', spec.clusterIPs ?? [], 'may not change once set'));
     if (families.length === 1 && spec.ipFamilyPolicy !== 'SingleStack') {
       errors.push(fieldError.invalid('spec.ipFamilyPolicy', spec.ipFamilyPolicy ?? null, "must be set to 'SingleStack' when releasing the secondary ipFamily"));
     }
