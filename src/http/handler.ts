@@ -363,7 +363,7 @@ async function serveResource(cluster: HttpCluster, request: HttpRequest, url: UR
   if (verb === 'get' && negotiated.as === 'object' && negotiated.format === 'json' && !sc.pretty && isStoredValue(res.body)) {
     return textAnswer(res.code, `${storedJsonText(res.body)}\n`, negotiated.contentType, headers);
   }
-  const body = shape(negotiated, kind, route.version, res.body, includeObject, cluster.clock.now());
+  const body = inNegotiatedRepresentation(negotiated, kind, route.version, res.body, includeObject, cluster.clock.now());
   return encodeAnswer(res.code, body, negotiated.format, negotiated.contentType, sc.pretty, headers);
 }
 
@@ -379,7 +379,15 @@ function metaVersion(n: Negotiated): string {
   return /;v=(v1beta1)/.test(n.contentType) ? 'v1beta1' : 'v1';
 }
 
-function shape(n: Negotiated, kind: ResolvedKind, version: string, body: unknown, includeObject: 'None' | 'Metadata' | 'Object', now: number): unknown {
+/** The body as the client asked to see it: as is, as a Table, or as PartialObjectMetadata (`Accept: ...;as=...`). */
+function inNegotiatedRepresentation(
+  n: Negotiated,
+  kind: ResolvedKind,
+  version: string,
+  body: unknown,
+  includeObject: 'None' | 'Metadata' | 'Object',
+  now: number,
+): unknown {
   if (n.as === 'Table') return toTable(kind, version, body, includeObject, now, metaVersion(n));
   if (n.as === 'PartialObjectMetadata') return toPartialMetadata(body, metaVersion(n));
   return body;
@@ -388,7 +396,7 @@ function shape(n: Negotiated, kind: ResolvedKind, version: string, body: unknown
 function transformFor(n: Negotiated, kind: ResolvedKind, version: string, includeObject: 'None' | 'Metadata' | 'Object', now: () => number) {
   if (n.as === 'object') return undefined;
   return (event: { object: unknown }, index: number) => {
-    const out = shape(n, kind, version, event.object, includeObject, now()) as Record<string, unknown>;
+    const out = inNegotiatedRepresentation(n, kind, version, event.object, includeObject, now()) as Record<string, unknown>;
     // Like Kubernetes, only the first event of a Table watch carries the column definitions.
     if (n.as === 'Table' && index > 0) out.columnDefinitions = [];
     return out;
