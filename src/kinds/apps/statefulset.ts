@@ -6,7 +6,7 @@ import { StatefulSet as StatefulSetSchema } from '../types/apps-v1.js';
 import { withZeroValues } from '../shared/zero-values.js';
 import { specGeneration } from '../shared/semantic-equal.js';
 import { QuantityDecodeError } from '../shared/resource-lists.js';
-import { podCreateWarnings } from '../core/pod/warnings.js';
+import { podCreateWarnings } from '../shared/pod-spec/warnings.js';
 import { applyStatefulSetDefaults, MAX_UNAVAILABLE_STATEFUL_SET } from './statefulset/defaults.js';
 import { validateStatefulSetSpec, validateStatefulSetStatusUpdate, validateStatefulSetUpdate } from './statefulset/validation.js';
 

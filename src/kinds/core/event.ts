@@ -2,7 +2,7 @@
 import { defineKind } from '../../schema/define-kind.js';
 import { validatePathSegmentName } from '../../schema/validation/names.js';
 import { Event as EventSchema } from '../types/core-v1.js';
-import { validateEvent } from './event/rules.js';
+import { validateEvent } from '../shared/event-rules.js';
 
 /** A core v1 Event object. */
 export type Event = EventSchema;

@@ -1,7 +1,7 @@
 /** PersistentVolumeClaim (core v1). */
 import { defineKind } from '../../schema/define-kind.js';
 import { PersistentVolumeClaim as PersistentVolumeClaimSchema } from '../types/core-v1.js';
-import { defaultPersistentVolumeClaim, persistentVolumeClaimWarnings, validatePersistentVolumeClaimSpec } from './persistent-volume-claim/rules.js';
+import { defaultPersistentVolumeClaim, persistentVolumeClaimWarnings, validatePersistentVolumeClaimSpec } from '../shared/persistent-volume-claim-rules.js';
 import { validatePersistentVolumeClaimUpdate } from './persistent-volume-claim/update.js';
 
 /** A PersistentVolumeClaim object. */

@@ -5,10 +5,10 @@ import { Pod as PodSchema } from '../types/core-v1.js';
 import { withZeroValues } from '../shared/zero-values.js';
 import { specGeneration } from '../shared/semantic-equal.js';
 import { preparePodStatus } from './pod/prepare-for-create.js';
-import { applyPodDefaults } from './pod/defaults.js';
+import { applyPodDefaults } from '../shared/pod-spec/defaults.js';
 import { validatePodUpdate } from './pod/update.js';
-import { validatePod } from './pod/validation.js';
-import { podCreateWarnings } from './pod/warnings.js';
+import { validatePod } from '../shared/pod-spec/validation.js';
+import { podCreateWarnings } from '../shared/pod-spec/warnings.js';
 import { QuantityDecodeError } from '../shared/resource-lists.js';
 
 /** A Pod object. */

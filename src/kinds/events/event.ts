@@ -1,7 +1,7 @@
 /** Event (events.k8s.io/v1): another door onto the core Events. */
 import { defineKind, type KubeObject } from '../../schema/define-kind.js';
-import { EventKind } from '../core/event.js';
-import { validateEvent, validateStrictEventCreate, validateStrictEventUpdate } from '../core/event/rules.js';
+import { EventKind } from '../core/index.js';
+import { validateEvent, validateStrictEventCreate, validateStrictEventUpdate } from '../shared/event-rules.js';
 import type { Event as CoreEvent } from '../types/core-v1.js';
 import { Event as EventSchema } from '../types/events-v1.js';
 import { eventsV1Conversion } from './conversion.js';

@@ -4,8 +4,8 @@
  * PersistentVolumeClaim defaults for each claim template. Idempotent: it runs on every write, as decoding does.
  */
 import type { StatefulSet } from '../../types/apps-v1.js';
-import { applyPodTemplateDefaults } from '../../core/pod/defaults.js';
-import { defaultPersistentVolumeClaim } from '../../core/persistent-volume-claim/rules.js';
+import { applyPodTemplateDefaults } from '../../shared/pod-spec/defaults.js';
+import { defaultPersistentVolumeClaim } from '../../shared/persistent-volume-claim-rules.js';
 
 /** Feature gate of `rollingUpdate.maxUnavailable` (beta, on by default in v1.36). */
 export const MAX_UNAVAILABLE_STATEFUL_SET = 'MaxUnavailableStatefulSet';

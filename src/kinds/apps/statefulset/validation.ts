@@ -15,7 +15,7 @@ import {
   type StatefulSetStatus,
 } from '../../types/apps-v1.js';
 import type { Pod } from '../../types/core-v1.js';
-import { podAnnotationErrors } from '../../core/pod/validation.js';
+import { podAnnotationErrors } from '../../shared/pod-spec/validation.js';
 import { validateLabelSelector } from '../../shared/label-selector-validation.js';
 import { fieldNode, semanticEqual } from '../../shared/semantic-equal.js';
 

@@ -7,9 +7,9 @@
 import { child, fieldError, index, type FieldError } from '../../../machinery/field-errors.js';
 import { isConfigMapKey, isDNS1123Subdomain, isQualifiedName, isValidLabelValue, validateNamespaceName } from '../../../schema/validation/names.js';
 import type { Node, NodeConfigSource, Taint } from '../../types/core-v1.js';
-import { cidrFamily, legacyCIDRErrors, positiveFieldErrors } from '../pod/formats.js';
-import { resourceQuantityErrors } from '../pod/resources.js';
-import { taintEffectErrors } from '../pod/scheduling.js';
+import { cidrFamily, legacyCIDRErrors, positiveFieldErrors } from '../../shared/pod-spec/formats.js';
+import { resourceQuantityErrors } from '../../shared/pod-spec/resources.js';
+import { taintEffectErrors } from '../../shared/pod-spec/scheduling.js';
 import { normalizeResourceList } from '../../shared/resource-lists.js';
 
 /** Decode-time defaults and conversion. Throws `QuantityDecodeError` for a malformed quantity. */

@@ -4,7 +4,7 @@ import type { StructuralNode } from '../../../schema/structural.js';
 import { immutableFieldError } from '../../../schema/validation/immutable-fields.js';
 import { PersistentVolumeClaim as PersistentVolumeClaimSchema, type PersistentVolumeClaim, type PersistentVolumeClaimSpec } from '../../types/core-v1.js';
 import { childNode, fieldNode, semanticEqual } from '../../shared/semantic-equal.js';
-import { betaStorageClassAnnotation, storageRequest } from './rules.js';
+import { betaStorageClassAnnotation, storageRequest } from '../../shared/persistent-volume-claim-rules.js';
 import { compareQuantities, parseQuantity } from '../../../schema/quantity.js';
 
 const IMMUTABLE_SPEC_DETAIL = 'spec is immutable after creation except resources.requests and volumeAttributesClassName for bound claims';

@@ -9,7 +9,7 @@ import { inclusiveRangeError } from '../../../schema/validation/names.js';
 import type { StructuralNode } from '../../../schema/structural.js';
 import { Pod as PodSchema, type Container, type NodeAffinity, type NodeSelectorTerm, type Pod, type PodSpec, type Toleration } from '../../types/core-v1.js';
 import { childNode, fieldNode, semanticEqual } from '../../shared/semantic-equal.js';
-import { tolerationErrors } from './scheduling.js';
+import { tolerationErrors } from '../../shared/pod-spec/scheduling.js';
 
 const INT32_MAX = 2147483647;
 

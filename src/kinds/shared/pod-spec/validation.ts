@@ -14,7 +14,7 @@ import { dns1123LabelErrors, dns1123SubdomainErrors } from './formats.js';
 import { affinityErrors, dnsConfigErrors, gateErrors, hostAliasErrors, imagePullSecretErrors, topologySpreadErrors, tolerationErrors } from './scheduling.js';
 import { podSecurityContextErrors } from './security.js';
 import { validateVolumes } from './volumes.js';
-import { quantityText, quantityValue } from '../../shared/resource-lists.js';
+import { quantityText, quantityValue } from '../resource-lists.js';
 
 const INT32_MAX = 2147483647;
 

@@ -6,7 +6,7 @@ import { child, fieldError, index, key, type FieldError } from '../../../machine
 import { isQualifiedName } from '../../../schema/validation/names.js';
 import type { ResourceRequirements } from '../../types/core-v1.js';
 import { dns1123LabelErrors } from './formats.js';
-import { quantityIntegerValue, quantityText, quantityValue } from '../../shared/resource-lists.js';
+import { quantityIntegerValue, quantityText, quantityValue } from '../resource-lists.js';
 
 const STANDARD_RESOURCES = new Set([
   'cpu',

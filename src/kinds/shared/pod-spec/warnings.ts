@@ -5,7 +5,7 @@
  */
 import { isDNS1123Label } from '../../../schema/validation/names.js';
 import type { Pod } from '../../types/core-v1.js';
-import { quantityValue } from '../../shared/resource-lists.js';
+import { quantityValue } from '../resource-lists.js';
 
 /** `nodeapi.GetNodeLabelDeprecatedMessage`. */
 function deprecatedNodeLabel(label: string, reservedDomain: string): string | undefined {

@@ -9,7 +9,7 @@ import { validateLabelName } from '../../../schema/validation/object-meta.js';
 import type { LabelSelector } from '../../types/meta-v1.js';
 import type { NodeSelectorRequirement, NodeSelectorTerm, PodAffinityTerm, PodSpec, Toleration, WeightedPodAffinityTerm } from '../../types/core-v1.js';
 import { dns1123SubdomainErrors, legacyIPErrors, positiveFieldErrors, qualifiedNameErrors } from './formats.js';
-import { validateLabelSelector } from '../../shared/label-selector-validation.js';
+import { validateLabelSelector } from '../label-selector-validation.js';
 
 /** `validateTaintEffect`. */
 export function taintEffectErrors(effect: string, allowEmpty: boolean, path: string): FieldError[] {

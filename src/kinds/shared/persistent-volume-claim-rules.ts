@@ -2,11 +2,11 @@
  * PersistentVolumeClaim rules of Kubernetes v1.36: v1 defaults, `ValidatePersistentVolumeClaim`
  * and the create/update warnings (the update rules are in pvc-update.ts).
  */
-import { child, fieldError, key, type FieldError } from '../../../machinery/field-errors.js';
-import { isDNS1123Subdomain, validateNamespaceName } from '../../../schema/validation/names.js';
-import type { PersistentVolumeClaim, PersistentVolumeClaimSpec, TypedLocalObjectReference, TypedObjectReference } from '../../types/core-v1.js';
-import { validateLabelSelector } from '../../shared/label-selector-validation.js';
-import { canonicalQuantity, formatQuantity, parseQuantity, type Quantity } from '../../../schema/quantity.js';
+import { child, fieldError, key, type FieldError } from '../../machinery/field-errors.js';
+import { isDNS1123Subdomain, validateNamespaceName } from '../../schema/validation/names.js';
+import type { PersistentVolumeClaim, PersistentVolumeClaimSpec, TypedLocalObjectReference, TypedObjectReference } from '../types/core-v1.js';
+import { validateLabelSelector } from './label-selector-validation.js';
+import { canonicalQuantity, formatQuantity, parseQuantity, type Quantity } from '../../schema/quantity.js';
 
 export const SUPPORTED_ACCESS_MODES = ['ReadOnlyMany', 'ReadWriteMany', 'ReadWriteOnce', 'ReadWriteOncePod'] as const;
 export const SUPPORTED_VOLUME_MODES = ['Block', 'Filesystem'] as const;

@@ -7,7 +7,7 @@ import { child, fieldError, index, type FieldError } from '../../../machinery/fi
 import { isConfigMapKey, isDNS1123Subdomain, isQualifiedName, nameIsDNSSubdomain } from '../../../schema/validation/names.js';
 import type { Container, EnvVar } from '../../types/core-v1.js';
 import { dns1123LabelErrors, isRelaxedEnvVarName, pathNoBackstepsErrors } from './formats.js';
-import { quantityText, quantityValue } from '../../shared/resource-lists.js';
+import { quantityText, quantityValue } from '../resource-lists.js';
 
 const ENV_FIELD_PATHS = [
   'metadata.name',

@@ -4,12 +4,12 @@
  * `events.k8s.io/v1`; paths name the core fields, except `reportingController`, which a core
  * request sees as `reportingComponent`.
  */
-import { fieldError, GoPrinted, type FieldError } from '../../../machinery/field-errors.js';
-import { jsonEqual } from '../../../util/json-equal.js';
-import { isDNS1123Subdomain, isQualifiedName, utf8ByteLength } from '../../../schema/validation/names.js';
-import { immutableFieldError } from '../../../schema/validation/immutable-fields.js';
-import { goQuote } from '../../../util/go-format.js';
-import type { Event } from '../../types/core-v1.js';
+import { fieldError, GoPrinted, type FieldError } from '../../machinery/field-errors.js';
+import { jsonEqual } from '../../util/json-equal.js';
+import { isDNS1123Subdomain, isQualifiedName, utf8ByteLength } from '../../schema/validation/names.js';
+import { immutableFieldError } from '../../schema/validation/immutable-fields.js';
+import { goQuote } from '../../util/go-format.js';
+import type { Event } from '../types/core-v1.js';
 
 export const REPORTING_INSTANCE_LENGTH_LIMIT = 128;
 export const ACTION_LENGTH_LIMIT = 128;

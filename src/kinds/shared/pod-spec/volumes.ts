@@ -12,8 +12,8 @@ import type { ObjectMeta } from '../../types/meta-v1.js';
 import type { DownwardAPIVolumeFile, KeyToPath, ProjectedVolumeSource, Volume } from '../../types/core-v1.js';
 import { objectFieldSelectorErrors, resourceFieldSelectorErrors, VOLUME_FIELD_PATHS } from './env.js';
 import { dns1123LabelErrors, fileModeErrors, localDescendingPathErrors, localNonReservedPathErrors, pathNoBackstepsErrors } from './formats.js';
-import { validatePersistentVolumeClaimSpec } from '../persistent-volume-claim/rules.js';
-import { quantityValue } from '../../shared/resource-lists.js';
+import { validatePersistentVolumeClaimSpec } from '../persistent-volume-claim-rules.js';
+import { quantityValue } from '../resource-lists.js';
 
 /** `ValidateVolumes`: the errors, and the valid volumes by name (for mounts to refer to). */
 export function validateVolumes(volumes: Volume[], podName: string | undefined, path: string): { volumes: Map<string, Volume>; errors: FieldError[] } {

@@ -7,7 +7,7 @@
  */
 import type { Container, EphemeralContainer, Pod, PodSpec, PodTemplateSpec, Probe, ResourceRequirements, Volume } from '../../types/core-v1.js';
 import type { Quantity } from '../../../schema/quantity.js';
-import { normalizeQuantity, normalizeResourceList, quantityText, quantityValue } from '../../shared/resource-lists.js';
+import { normalizeQuantity, normalizeResourceList, quantityText, quantityValue } from '../resource-lists.js';
 import { hasOwn, setOwn } from '../../../util/own.js';
 
 type AnyContainer = Container | EphemeralContainer;
