@@ -65,37 +65,16 @@ function onlyAdditions(next: NodeSelectorTerm, old: NodeSelectorTerm): boolean {
   const newExpr = next.matchExpressions ?? [];
   const newFields = next.matchFields ?? [];
   if (oldExpr.length === 0 && oldFields.length === 0 && (newExpr.length > 0 || newFields.length > 0)) return false;
-  if (
-    oldExpr.length > 0 &&
-    (newExpr.length < oldExpr.length ||
-      !same(
-        newExpr.slice(0, oldExpr.length),
-        oldExpr,
-        'affinity',
-        'nodeAffinity',
-        'requiredDuringSchedulingIgnoredDuringExecution',
-        'nodeSelectorTerms',
-        '[]',
-        'matchExpressions',
-      ))
-  )
-    return false;
-  if (
-    oldFields.length > 0 &&
-    (newFields.length < oldFields.length ||
-      !same(
-        newFields.slice(0, oldFields.length),
-        oldFields,
-        'affinity',
-        'nodeAffinity',
-        'requiredDuringSchedulingIgnoredDuringExecution',
-        'nodeSelectorTerms',
-        '[]',
-        'matchFields',
-      ))
-  )
-    return false;
-  return true;
+  return keepsAsPrefix(newExpr, oldExpr, 'matchExpressions') && keepsAsPrefix(newFields, oldFields, 'matchFields');
+}
+
+/** Whether `next` starts with every requirement of `old`, unchanged (nothing was removed or modified). */
+function keepsAsPrefix(next: readonly unknown[], old: readonly unknown[], field: 'matchExpressions' | 'matchFields'): boolean {
+  if (old.length === 0) return true;
+  return (
+    next.length >= old.length &&
+    same(next.slice(0, old.length), old, 'affinity', 'nodeAffinity', 'requiredDuringSchedulingIgnoredDuringExecution', 'nodeSelectorTerms', '[]', field)
+  );
 }
 
 function nodeAffinityMutationErrors(path: string, next: NodeAffinity | undefined, old: NodeAffinity | undefined): FieldError[] {
