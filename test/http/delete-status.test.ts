@@ -3,24 +3,13 @@
  * a grace period hold it) and the request asked for cascading deletion with `orphanDependents:
  * false`, in the body or the query; 200 for everything else, and always 200 for deletecollection.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Cluster } from '../../src/cluster.js';
-import type { Listening } from '../../src/http/listen.js';
-import { testCluster } from '../support/cluster.js';
+import { describe, expect, it } from 'vitest';
+import { useServedCluster } from '../support/cluster.js';
 
 describe('delete answers 202 Accepted where the API server does', () => {
-  let cluster: Cluster;
-  let server: Listening;
-  beforeEach(async () => {
-    cluster = await testCluster();
-    server = await cluster.listen({ port: 0 });
-  });
-  afterEach(async () => {
-    await server.close();
-    await cluster.close();
-  });
+  const served = useServedCluster();
 
-  const url = (path: string) => `${server.url}${path}`;
+  const url = (path: string) => `${served.server.url}${path}`;
   const CMS = '/api/v1/namespaces/default/configmaps';
   const create = async (name: string, finalizers?: string[]) => {
     const res = await fetch(url(CMS), {

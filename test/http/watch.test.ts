@@ -3,33 +3,22 @@
  * the wire (or ends with an ERROR 410), and a stream whose watch ended before the HTTP layer read
  * it ends the response instead of leaving it open.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { WatchChannel } from '../../src/api/watch/channel.js';
-import type { Cluster } from '../../src/cluster.js';
 import { watchResponse } from '../../src/http/watch.js';
-import type { Listening } from '../../src/http/listen.js';
 import { ConfigMapKind, NamespaceKind } from '../../src/kinds/index.js';
-import { testCluster } from '../support/cluster.js';
+import { useServedCluster } from '../support/cluster.js';
 import { eventually, openWatch } from '../reliability/watch-stream.js';
 import { patchMany } from '../support/patch-many.js';
 
-let cluster: Cluster;
-let server: Listening;
-beforeEach(async () => {
-  cluster = await testCluster();
-  server = await cluster.listen({ port: 0 });
-});
-afterEach(async () => {
-  await server.close();
-  await cluster.close();
-});
+const served = useServedCluster();
 
 describe('HTTP watch from an older resourceVersion', () => {
   it('replays every change after it on the wire, 1,000 or 1,100 changes back or from 1, then stays open for live changes', async () => {
-    await cluster.client.resource(NamespaceKind).create({ metadata: { name: 'replay' } });
-    const configMaps = cluster.client.resource(ConfigMapKind);
+    await served.cluster.client.resource(NamespaceKind).create({ metadata: { name: 'replay' } });
+    const configMaps = served.cluster.client.resource(ConfigMapKind);
     const created = await configMaps.create({ metadata: { name: 'c', namespace: 'replay' } });
-    const patched = await patchMany(cluster, 'replay', 'c', 1100);
+    const patched = await patchMany(served.cluster, 'replay', 'c', 1100);
     const createdRv = created.metadata!.resourceVersion!;
     const cases: [string, string[]][] = [
       [patched[patched.length - 1001]!, patched.slice(-1000)],
@@ -38,7 +27,7 @@ describe('HTTP watch from an older resourceVersion', () => {
     ];
     const watches = [];
     for (const [resourceVersion, expected] of cases) {
-      const w = await openWatch(server.url, `/api/v1/namespaces/replay/configmaps?watch=true&resourceVersion=${resourceVersion}`);
+      const w = await openWatch(served.server.url, `/api/v1/namespaces/replay/configmaps?watch=true&resourceVersion=${resourceVersion}`);
       let ended = false;
       void w.ended.then(() => (ended = true));
       await eventually(() => ended || w.count() >= expected.length, `${expected.length} replayed events from resourceVersion ${resourceVersion}`);
@@ -53,17 +42,17 @@ describe('HTTP watch from an older resourceVersion', () => {
       expect(w.events.slice(seen).map((e) => [e.type, e.object.metadata?.resourceVersion])).toEqual([['MODIFIED', live.metadata!.resourceVersion]]);
       w.abort();
     }
-    await eventually(() => cluster.activeWatchers === 0, 'the watchers are released once their clients left');
+    await eventually(() => served.cluster.activeWatchers === 0, 'the watchers are released once their clients left');
   });
 
   it('from a compacted resourceVersion: one ERROR event with 410 Expired, then the response ends', async () => {
-    const configMaps = cluster.client.resource(ConfigMapKind);
+    const configMaps = served.cluster.client.resource(ConfigMapKind);
     const a = await configMaps.create({ metadata: { name: 'a' } });
     const b = await configMaps.create({ metadata: { name: 'b' } });
     // Past the retention window: a and b leave the history; b, the newest gone, stays the oldest readable.
-    cluster.clock.advance(5 * 60 * 1000);
+    served.cluster.clock.advance(5 * 60 * 1000);
     await configMaps.create({ metadata: { name: 'c' } });
-    const w = await openWatch(server.url, `/api/v1/namespaces/default/configmaps?watch=true&resourceVersion=${a.metadata!.resourceVersion}`);
+    const w = await openWatch(served.server.url, `/api/v1/namespaces/default/configmaps?watch=true&resourceVersion=${a.metadata!.resourceVersion}`);
     expect(await w.ended).toBeUndefined();
     const compacted = b.metadata!.resourceVersion;
     expect(w.events).toEqual([

@@ -1,6 +1,7 @@
 /** Test helpers: a cluster on a frozen clock, and a way to capture thrown ApiErrors. */
 import { afterEach, beforeEach } from 'vitest';
 import { createCluster, type Cluster, type ClusterOptions } from '../../src/cluster.js';
+import type { Listening } from '../../src/http/listen.js';
 import { ApiError, type Status } from '../../src/machinery/errors.js';
 
 /** The instant every test cluster starts at. */
@@ -42,4 +43,33 @@ export function useTestCluster(options: ClusterOptions = {}): Cluster {
       return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(current) : value;
     },
   });
+}
+
+/**
+ * A fresh test cluster served over HTTP on 127.0.0.1 and a free port for every test of the file
+ * (both closed after each). `cluster` and `server` always stand for the current test's.
+ */
+export function useServedCluster(options: ClusterOptions = {}): { readonly cluster: Cluster; readonly server: Listening } {
+  let current: { cluster: Cluster; server: Listening } | undefined;
+  beforeEach(async () => {
+    const cluster = await testCluster(options);
+    current = { cluster, server: await cluster.listen({ port: 0 }) };
+  });
+  afterEach(async () => {
+    await current?.server.close();
+    await current?.cluster.close();
+    current = undefined;
+  });
+  const now = () => {
+    if (!current) throw new Error('useServedCluster: the cluster exists only inside a test');
+    return current;
+  };
+  return {
+    get cluster() {
+      return now().cluster;
+    },
+    get server() {
+      return now().server;
+    },
+  };
 }
