@@ -164,8 +164,65 @@ function lit(value: unknown): string {
 // ---------------------------------------------------------------------------------------------
 // Reachability from ROOTS
 
+/**
+ * The group/versions memkube serves (`''` is the core group). Every top-level kind the document has
+ * at one of them becomes a root too, so each served kind has its schema without listing it here.
+ */
+const SERVED_GROUP_VERSIONS = new Set([
+  'admissionregistration.k8s.io/v1',
+  'admissionregistration.k8s.io/v1beta1',
+  'admissionregistration.k8s.io/v1alpha1',
+  'apiextensions.k8s.io/v1',
+  'apiregistration.k8s.io/v1',
+  'apps/v1',
+  'authentication.k8s.io/v1',
+  'authorization.k8s.io/v1',
+  'autoscaling/v2',
+  'autoscaling/v1',
+  'batch/v1',
+  'certificates.k8s.io/v1',
+  'certificates.k8s.io/v1beta1',
+  'certificates.k8s.io/v1alpha1',
+  'coordination.k8s.io/v1',
+  'coordination.k8s.io/v1beta1',
+  'coordination.k8s.io/v1alpha2',
+  'v1',
+  'discovery.k8s.io/v1',
+  'events.k8s.io/v1',
+  'flowcontrol.apiserver.k8s.io/v1',
+  'internal.apiserver.k8s.io/v1alpha1',
+  'networking.k8s.io/v1',
+  'networking.k8s.io/v1beta1',
+  'node.k8s.io/v1',
+  'policy/v1',
+  'rbac.authorization.k8s.io/v1',
+  'resource.k8s.io/v1',
+  'resource.k8s.io/v1beta2',
+  'resource.k8s.io/v1beta1',
+  'resource.k8s.io/v1alpha3',
+  'scheduling.k8s.io/v1',
+  'scheduling.k8s.io/v1alpha2',
+  'storage.k8s.io/v1',
+  'storage.k8s.io/v1beta1',
+  'storagemigration.k8s.io/v1beta1',
+]);
+
+/** Definitions of API kinds (not lists, not apimachinery's meta kinds) at a served group/version. */
+function servedKindDefinitions(): string[] {
+  const out: string[] = [];
+  for (const [name, schema] of Object.entries(defs)) {
+    if (name.startsWith('io.k8s.apimachinery.')) continue;
+    const gvks = schema['x-kubernetes-group-version-kind'] as Array<{ group: string; version: string; kind: string }> | undefined;
+    if (!gvks || gvks.length !== 1) continue;
+    const { group, version, kind } = gvks[0]!;
+    if (kind.endsWith('List')) continue;
+    if (SERVED_GROUP_VERSIONS.has(group ? `${group}/${version}` : version)) out.push(name);
+  }
+  return out.sort();
+}
+
 const roots: string[] = [];
-for (const entry of ROOTS) {
+for (const entry of [...ROOTS, ...servedKindDefinitions().filter((d) => !ROOTS.includes(d))]) {
   const candidates = typeof entry === 'string' ? [entry] : entry;
   const found = candidates.find((c) => defs[c]);
   if (!found) {

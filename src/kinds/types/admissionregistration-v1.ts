@@ -2,12 +2,24 @@
 // Do not edit by hand; change the generator (or its ROOTS) and re-run it instead.
 
 import { z } from 'zod';
-import { LabelSelector, ObjectMeta } from './meta-v1.js';
+import { Condition, LabelSelector, ObjectMeta } from './meta-v1.js';
 
 export const ApplyConfiguration = z.object({
   expression: z.string().optional(),
 }).meta({ id: 'io.k8s.api.admissionregistration.v1.ApplyConfiguration' });
 export type ApplyConfiguration = z.infer<typeof ApplyConfiguration>;
+
+export const AuditAnnotation = z.object({
+  key: z.string(),
+  valueExpression: z.string(),
+}).meta({ id: 'io.k8s.api.admissionregistration.v1.AuditAnnotation' });
+export type AuditAnnotation = z.infer<typeof AuditAnnotation>;
+
+export const ExpressionWarning = z.object({
+  fieldRef: z.string(),
+  warning: z.string(),
+}).meta({ id: 'io.k8s.api.admissionregistration.v1.ExpressionWarning' });
+export type ExpressionWarning = z.infer<typeof ExpressionWarning>;
 
 export const JSONPatch = z.object({
   expression: z.string().optional(),
@@ -99,3 +111,130 @@ export const MutatingAdmissionPolicyBinding = z.object({
   spec: MutatingAdmissionPolicyBindingSpec.optional(),
 }).meta({ id: 'io.k8s.api.admissionregistration.v1.MutatingAdmissionPolicyBinding', 'x-kubernetes-group-version-kind': [{ group: 'admissionregistration.k8s.io', kind: 'MutatingAdmissionPolicyBinding', version: 'v1' }] });
 export type MutatingAdmissionPolicyBinding = z.infer<typeof MutatingAdmissionPolicyBinding>;
+
+export const RuleWithOperations = z.object({
+  apiGroups: z.array(z.string()).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
+  apiVersions: z.array(z.string()).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
+  operations: z.array(z.string()).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
+  resources: z.array(z.string()).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
+  scope: z.string().optional(),
+}).meta({ id: 'io.k8s.api.admissionregistration.v1.RuleWithOperations' });
+export type RuleWithOperations = z.infer<typeof RuleWithOperations>;
+
+export const ServiceReference = z.object({
+  name: z.string(),
+  namespace: z.string(),
+  path: z.string().optional(),
+  port: z.int32().optional(),
+}).meta({ id: 'io.k8s.api.admissionregistration.v1.ServiceReference' });
+export type ServiceReference = z.infer<typeof ServiceReference>;
+
+export const WebhookClientConfig = z.object({
+  caBundle: z.string().meta({ format: 'byte' }).optional(),
+  service: ServiceReference.optional(),
+  url: z.string().optional(),
+}).meta({ id: 'io.k8s.api.admissionregistration.v1.WebhookClientConfig' });
+export type WebhookClientConfig = z.infer<typeof WebhookClientConfig>;
+
+export const MutatingWebhook = z.object({
+  admissionReviewVersions: z.array(z.string()).meta({ 'x-kubernetes-list-type': 'atomic' }),
+  clientConfig: WebhookClientConfig,
+  failurePolicy: z.string().optional(),
+  matchConditions: z.array(MatchCondition).meta({ 'x-kubernetes-list-map-keys': ['name'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'name', 'x-kubernetes-patch-strategy': 'merge' }).optional(),
+  matchPolicy: z.string().optional(),
+  name: z.string(),
+  namespaceSelector: LabelSelector.optional(),
+  objectSelector: LabelSelector.optional(),
+  reinvocationPolicy: z.string().optional(),
+  rules: z.array(RuleWithOperations).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
+  sideEffects: z.string(),
+  timeoutSeconds: z.int32().optional(),
+}).meta({ id: 'io.k8s.api.admissionregistration.v1.MutatingWebhook' });
+export type MutatingWebhook = z.infer<typeof MutatingWebhook>;
+
+export const MutatingWebhookConfiguration = z.object({
+  apiVersion: z.string().optional(),
+  kind: z.string().optional(),
+  metadata: ObjectMeta.optional(),
+  webhooks: z.array(MutatingWebhook).meta({ 'x-kubernetes-list-map-keys': ['name'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'name', 'x-kubernetes-patch-strategy': 'merge' }).optional(),
+}).meta({ id: 'io.k8s.api.admissionregistration.v1.MutatingWebhookConfiguration', 'x-kubernetes-group-version-kind': [{ group: 'admissionregistration.k8s.io', kind: 'MutatingWebhookConfiguration', version: 'v1' }] });
+export type MutatingWebhookConfiguration = z.infer<typeof MutatingWebhookConfiguration>;
+
+export const TypeChecking = z.object({
+  expressionWarnings: z.array(ExpressionWarning).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
+}).meta({ id: 'io.k8s.api.admissionregistration.v1.TypeChecking' });
+export type TypeChecking = z.infer<typeof TypeChecking>;
+
+export const Validation = z.object({
+  expression: z.string(),
+  message: z.string().optional(),
+  messageExpression: z.string().optional(),
+  reason: z.string().optional(),
+}).meta({ id: 'io.k8s.api.admissionregistration.v1.Validation' });
+export type Validation = z.infer<typeof Validation>;
+
+export const ValidatingAdmissionPolicySpec = z.object({
+  auditAnnotations: z.array(AuditAnnotation).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
+  failurePolicy: z.string().optional(),
+  matchConditions: z.array(MatchCondition).meta({ 'x-kubernetes-list-map-keys': ['name'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'name', 'x-kubernetes-patch-strategy': 'merge' }).optional(),
+  matchConstraints: MatchResources.optional(),
+  paramKind: ParamKind.optional(),
+  validations: z.array(Validation).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
+  variables: z.array(Variable).meta({ 'x-kubernetes-list-map-keys': ['name'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'name', 'x-kubernetes-patch-strategy': 'merge' }).optional(),
+}).meta({ id: 'io.k8s.api.admissionregistration.v1.ValidatingAdmissionPolicySpec' });
+export type ValidatingAdmissionPolicySpec = z.infer<typeof ValidatingAdmissionPolicySpec>;
+
+export const ValidatingAdmissionPolicyStatus = z.object({
+  conditions: z.array(Condition).meta({ 'x-kubernetes-list-map-keys': ['type'], 'x-kubernetes-list-type': 'map' }).optional(),
+  observedGeneration: z.int().optional(),
+  typeChecking: TypeChecking.optional(),
+}).meta({ id: 'io.k8s.api.admissionregistration.v1.ValidatingAdmissionPolicyStatus' });
+export type ValidatingAdmissionPolicyStatus = z.infer<typeof ValidatingAdmissionPolicyStatus>;
+
+export const ValidatingAdmissionPolicy = z.object({
+  apiVersion: z.string().optional(),
+  kind: z.string().optional(),
+  metadata: ObjectMeta.optional(),
+  spec: ValidatingAdmissionPolicySpec.optional(),
+  status: ValidatingAdmissionPolicyStatus.optional(),
+}).meta({ id: 'io.k8s.api.admissionregistration.v1.ValidatingAdmissionPolicy', 'x-kubernetes-group-version-kind': [{ group: 'admissionregistration.k8s.io', kind: 'ValidatingAdmissionPolicy', version: 'v1' }] });
+export type ValidatingAdmissionPolicy = z.infer<typeof ValidatingAdmissionPolicy>;
+
+export const ValidatingAdmissionPolicyBindingSpec = z.object({
+  matchResources: MatchResources.optional(),
+  paramRef: ParamRef.optional(),
+  policyName: z.string(),
+  validationActions: z.array(z.string()).meta({ 'x-kubernetes-list-type': 'set' }),
+}).meta({ id: 'io.k8s.api.admissionregistration.v1.ValidatingAdmissionPolicyBindingSpec' });
+export type ValidatingAdmissionPolicyBindingSpec = z.infer<typeof ValidatingAdmissionPolicyBindingSpec>;
+
+export const ValidatingAdmissionPolicyBinding = z.object({
+  apiVersion: z.string().optional(),
+  kind: z.string().optional(),
+  metadata: ObjectMeta.optional(),
+  spec: ValidatingAdmissionPolicyBindingSpec,
+}).meta({ id: 'io.k8s.api.admissionregistration.v1.ValidatingAdmissionPolicyBinding', 'x-kubernetes-group-version-kind': [{ group: 'admissionregistration.k8s.io', kind: 'ValidatingAdmissionPolicyBinding', version: 'v1' }] });
+export type ValidatingAdmissionPolicyBinding = z.infer<typeof ValidatingAdmissionPolicyBinding>;
+
+export const ValidatingWebhook = z.object({
+  admissionReviewVersions: z.array(z.string()).meta({ 'x-kubernetes-list-type': 'atomic' }),
+  clientConfig: WebhookClientConfig,
+  failurePolicy: z.string().optional(),
+  matchConditions: z.array(MatchCondition).meta({ 'x-kubernetes-list-map-keys': ['name'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'name', 'x-kubernetes-patch-strategy': 'merge' }).optional(),
+  matchPolicy: z.string().optional(),
+  name: z.string(),
+  namespaceSelector: LabelSelector.optional(),
+  objectSelector: LabelSelector.optional(),
+  rules: z.array(RuleWithOperations).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
+  sideEffects: z.string(),
+  timeoutSeconds: z.int32().optional(),
+}).meta({ id: 'io.k8s.api.admissionregistration.v1.ValidatingWebhook' });
+export type ValidatingWebhook = z.infer<typeof ValidatingWebhook>;
+
+export const ValidatingWebhookConfiguration = z.object({
+  apiVersion: z.string().optional(),
+  kind: z.string().optional(),
+  metadata: ObjectMeta.optional(),
+  webhooks: z.array(ValidatingWebhook).meta({ 'x-kubernetes-list-map-keys': ['name'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'name', 'x-kubernetes-patch-strategy': 'merge' }).optional(),
+}).meta({ id: 'io.k8s.api.admissionregistration.v1.ValidatingWebhookConfiguration', 'x-kubernetes-group-version-kind': [{ group: 'admissionregistration.k8s.io', kind: 'ValidatingWebhookConfiguration', version: 'v1' }] });
+export type ValidatingWebhookConfiguration = z.infer<typeof ValidatingWebhookConfiguration>;

@@ -15,6 +15,152 @@ export const ControllerRevision = z.object({
 }).meta({ id: 'io.k8s.api.apps.v1.ControllerRevision', 'x-kubernetes-group-version-kind': [{ group: 'apps', kind: 'ControllerRevision', version: 'v1' }] });
 export type ControllerRevision = z.infer<typeof ControllerRevision>;
 
+export const RollingUpdateDaemonSet = z.object({
+  maxSurge: IntOrString.optional(),
+  maxUnavailable: IntOrString.optional(),
+}).meta({ id: 'io.k8s.api.apps.v1.RollingUpdateDaemonSet' });
+export type RollingUpdateDaemonSet = z.infer<typeof RollingUpdateDaemonSet>;
+
+export const DaemonSetUpdateStrategy = z.object({
+  rollingUpdate: RollingUpdateDaemonSet.optional(),
+  type: z.string().optional(),
+}).meta({ id: 'io.k8s.api.apps.v1.DaemonSetUpdateStrategy' });
+export type DaemonSetUpdateStrategy = z.infer<typeof DaemonSetUpdateStrategy>;
+
+export const DaemonSetSpec = z.object({
+  minReadySeconds: z.int32().optional(),
+  revisionHistoryLimit: z.int32().optional(),
+  selector: LabelSelector,
+  template: PodTemplateSpec,
+  updateStrategy: DaemonSetUpdateStrategy.optional(),
+}).meta({ id: 'io.k8s.api.apps.v1.DaemonSetSpec' });
+export type DaemonSetSpec = z.infer<typeof DaemonSetSpec>;
+
+export const DaemonSetCondition = z.object({
+  lastTransitionTime: Time.optional(),
+  message: z.string().optional(),
+  reason: z.string().optional(),
+  status: z.string(),
+  type: z.string(),
+}).meta({ id: 'io.k8s.api.apps.v1.DaemonSetCondition' });
+export type DaemonSetCondition = z.infer<typeof DaemonSetCondition>;
+
+export const DaemonSetStatus = z.object({
+  collisionCount: z.int32().optional(),
+  conditions: z.array(DaemonSetCondition).meta({ 'x-kubernetes-list-map-keys': ['type'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'type', 'x-kubernetes-patch-strategy': 'merge' }).optional(),
+  currentNumberScheduled: z.int32(),
+  desiredNumberScheduled: z.int32(),
+  numberAvailable: z.int32().optional(),
+  numberMisscheduled: z.int32(),
+  numberReady: z.int32(),
+  numberUnavailable: z.int32().optional(),
+  observedGeneration: z.int().optional(),
+  updatedNumberScheduled: z.int32().optional(),
+}).meta({ id: 'io.k8s.api.apps.v1.DaemonSetStatus' });
+export type DaemonSetStatus = z.infer<typeof DaemonSetStatus>;
+
+export const DaemonSet = z.object({
+  apiVersion: z.string().optional(),
+  kind: z.string().optional(),
+  metadata: ObjectMeta.optional(),
+  spec: DaemonSetSpec.optional(),
+  status: DaemonSetStatus.optional(),
+}).meta({ id: 'io.k8s.api.apps.v1.DaemonSet', 'x-kubernetes-group-version-kind': [{ group: 'apps', kind: 'DaemonSet', version: 'v1' }] });
+export type DaemonSet = z.infer<typeof DaemonSet>;
+
+export const RollingUpdateDeployment = z.object({
+  maxSurge: IntOrString.optional(),
+  maxUnavailable: IntOrString.optional(),
+}).meta({ id: 'io.k8s.api.apps.v1.RollingUpdateDeployment' });
+export type RollingUpdateDeployment = z.infer<typeof RollingUpdateDeployment>;
+
+export const DeploymentStrategy = z.object({
+  rollingUpdate: RollingUpdateDeployment.optional(),
+  type: z.string().optional(),
+}).meta({ id: 'io.k8s.api.apps.v1.DeploymentStrategy' });
+export type DeploymentStrategy = z.infer<typeof DeploymentStrategy>;
+
+export const DeploymentSpec = z.object({
+  minReadySeconds: z.int32().optional(),
+  paused: z.boolean().optional(),
+  progressDeadlineSeconds: z.int32().optional(),
+  replicas: z.int32().optional(),
+  revisionHistoryLimit: z.int32().optional(),
+  selector: LabelSelector,
+  strategy: DeploymentStrategy.meta({ 'x-kubernetes-patch-strategy': 'retainKeys' }).optional(),
+  template: PodTemplateSpec,
+}).meta({ id: 'io.k8s.api.apps.v1.DeploymentSpec' });
+export type DeploymentSpec = z.infer<typeof DeploymentSpec>;
+
+export const DeploymentCondition = z.object({
+  lastTransitionTime: Time.optional(),
+  lastUpdateTime: Time.optional(),
+  message: z.string().optional(),
+  reason: z.string().optional(),
+  status: z.string(),
+  type: z.string(),
+}).meta({ id: 'io.k8s.api.apps.v1.DeploymentCondition' });
+export type DeploymentCondition = z.infer<typeof DeploymentCondition>;
+
+export const DeploymentStatus = z.object({
+  availableReplicas: z.int32().optional(),
+  collisionCount: z.int32().optional(),
+  conditions: z.array(DeploymentCondition).meta({ 'x-kubernetes-list-map-keys': ['type'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'type', 'x-kubernetes-patch-strategy': 'merge' }).optional(),
+  observedGeneration: z.int().optional(),
+  readyReplicas: z.int32().optional(),
+  replicas: z.int32().optional(),
+  terminatingReplicas: z.int32().optional(),
+  unavailableReplicas: z.int32().optional(),
+  updatedReplicas: z.int32().optional(),
+}).meta({ id: 'io.k8s.api.apps.v1.DeploymentStatus' });
+export type DeploymentStatus = z.infer<typeof DeploymentStatus>;
+
+export const Deployment = z.object({
+  apiVersion: z.string().optional(),
+  kind: z.string().optional(),
+  metadata: ObjectMeta.optional(),
+  spec: DeploymentSpec.optional(),
+  status: DeploymentStatus.optional(),
+}).meta({ id: 'io.k8s.api.apps.v1.Deployment', 'x-kubernetes-group-version-kind': [{ group: 'apps', kind: 'Deployment', version: 'v1' }] });
+export type Deployment = z.infer<typeof Deployment>;
+
+export const ReplicaSetSpec = z.object({
+  minReadySeconds: z.int32().optional(),
+  replicas: z.int32().optional(),
+  selector: LabelSelector,
+  template: PodTemplateSpec.optional(),
+}).meta({ id: 'io.k8s.api.apps.v1.ReplicaSetSpec' });
+export type ReplicaSetSpec = z.infer<typeof ReplicaSetSpec>;
+
+export const ReplicaSetCondition = z.object({
+  lastTransitionTime: Time.optional(),
+  message: z.string().optional(),
+  reason: z.string().optional(),
+  status: z.string(),
+  type: z.string(),
+}).meta({ id: 'io.k8s.api.apps.v1.ReplicaSetCondition' });
+export type ReplicaSetCondition = z.infer<typeof ReplicaSetCondition>;
+
+export const ReplicaSetStatus = z.object({
+  availableReplicas: z.int32().optional(),
+  conditions: z.array(ReplicaSetCondition).meta({ 'x-kubernetes-list-map-keys': ['type'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'type', 'x-kubernetes-patch-strategy': 'merge' }).optional(),
+  fullyLabeledReplicas: z.int32().optional(),
+  observedGeneration: z.int().optional(),
+  readyReplicas: z.int32().optional(),
+  replicas: z.int32(),
+  terminatingReplicas: z.int32().optional(),
+}).meta({ id: 'io.k8s.api.apps.v1.ReplicaSetStatus' });
+export type ReplicaSetStatus = z.infer<typeof ReplicaSetStatus>;
+
+export const ReplicaSet = z.object({
+  apiVersion: z.string().optional(),
+  kind: z.string().optional(),
+  metadata: ObjectMeta.optional(),
+  spec: ReplicaSetSpec.optional(),
+  status: ReplicaSetStatus.optional(),
+}).meta({ id: 'io.k8s.api.apps.v1.ReplicaSet', 'x-kubernetes-group-version-kind': [{ group: 'apps', kind: 'ReplicaSet', version: 'v1' }] });
+export type ReplicaSet = z.infer<typeof ReplicaSet>;
+
 export const RollingUpdateStatefulSetStrategy = z.object({
   maxUnavailable: IntOrString.optional(),
   partition: z.int32().optional(),

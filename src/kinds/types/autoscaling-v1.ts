@@ -2,7 +2,40 @@
 // Do not edit by hand; change the generator (or its ROOTS) and re-run it instead.
 
 import { z } from 'zod';
-import { ObjectMeta } from './meta-v1.js';
+import { ObjectMeta, Time } from './meta-v1.js';
+
+export const CrossVersionObjectReference = z.object({
+  apiVersion: z.string().optional(),
+  kind: z.string(),
+  name: z.string(),
+}).meta({ id: 'io.k8s.api.autoscaling.v1.CrossVersionObjectReference', 'x-kubernetes-map-type': 'atomic' });
+export type CrossVersionObjectReference = z.infer<typeof CrossVersionObjectReference>;
+
+export const HorizontalPodAutoscalerSpec = z.object({
+  maxReplicas: z.int32(),
+  minReplicas: z.int32().optional(),
+  scaleTargetRef: CrossVersionObjectReference,
+  targetCPUUtilizationPercentage: z.int32().optional(),
+}).meta({ id: 'io.k8s.api.autoscaling.v1.HorizontalPodAutoscalerSpec' });
+export type HorizontalPodAutoscalerSpec = z.infer<typeof HorizontalPodAutoscalerSpec>;
+
+export const HorizontalPodAutoscalerStatus = z.object({
+  currentCPUUtilizationPercentage: z.int32().optional(),
+  currentReplicas: z.int32(),
+  desiredReplicas: z.int32(),
+  lastScaleTime: Time.optional(),
+  observedGeneration: z.int().optional(),
+}).meta({ id: 'io.k8s.api.autoscaling.v1.HorizontalPodAutoscalerStatus' });
+export type HorizontalPodAutoscalerStatus = z.infer<typeof HorizontalPodAutoscalerStatus>;
+
+export const HorizontalPodAutoscaler = z.object({
+  apiVersion: z.string().optional(),
+  kind: z.string().optional(),
+  metadata: ObjectMeta.optional(),
+  spec: HorizontalPodAutoscalerSpec,
+  status: HorizontalPodAutoscalerStatus.optional(),
+}).meta({ id: 'io.k8s.api.autoscaling.v1.HorizontalPodAutoscaler', 'x-kubernetes-group-version-kind': [{ group: 'autoscaling', kind: 'HorizontalPodAutoscaler', version: 'v1' }] });
+export type HorizontalPodAutoscaler = z.infer<typeof HorizontalPodAutoscaler>;
 
 export const ScaleSpec = z.object({
   replicas: z.int32().optional(),

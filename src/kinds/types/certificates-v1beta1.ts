@@ -4,6 +4,20 @@
 import { z } from 'zod';
 import { Condition, ObjectMeta, Time } from './meta-v1.js';
 
+export const ClusterTrustBundleSpec = z.object({
+  signerName: z.string().optional(),
+  trustBundle: z.string(),
+}).meta({ id: 'io.k8s.api.certificates.v1beta1.ClusterTrustBundleSpec' });
+export type ClusterTrustBundleSpec = z.infer<typeof ClusterTrustBundleSpec>;
+
+export const ClusterTrustBundle = z.object({
+  apiVersion: z.string().optional(),
+  kind: z.string().optional(),
+  metadata: ObjectMeta.optional(),
+  spec: ClusterTrustBundleSpec,
+}).meta({ id: 'io.k8s.api.certificates.v1beta1.ClusterTrustBundle', 'x-kubernetes-group-version-kind': [{ group: 'certificates.k8s.io', kind: 'ClusterTrustBundle', version: 'v1beta1' }] });
+export type ClusterTrustBundle = z.infer<typeof ClusterTrustBundle>;
+
 export const PodCertificateRequestSpec = z.object({
   maxExpirationSeconds: z.int32().optional(),
   nodeName: z.string(),

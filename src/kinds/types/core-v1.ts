@@ -100,6 +100,14 @@ export const AzureDiskVolumeSource = z.object({
 }).meta({ id: 'io.k8s.api.core.v1.AzureDiskVolumeSource' });
 export type AzureDiskVolumeSource = z.infer<typeof AzureDiskVolumeSource>;
 
+export const AzureFilePersistentVolumeSource = z.object({
+  readOnly: z.boolean().optional(),
+  secretName: z.string(),
+  secretNamespace: z.string().optional(),
+  shareName: z.string(),
+}).meta({ id: 'io.k8s.api.core.v1.AzureFilePersistentVolumeSource' });
+export type AzureFilePersistentVolumeSource = z.infer<typeof AzureFilePersistentVolumeSource>;
+
 export const AzureFileVolumeSource = z.object({
   readOnly: z.boolean().optional(),
   secretName: z.string(),
@@ -107,11 +115,46 @@ export const AzureFileVolumeSource = z.object({
 }).meta({ id: 'io.k8s.api.core.v1.AzureFileVolumeSource' });
 export type AzureFileVolumeSource = z.infer<typeof AzureFileVolumeSource>;
 
+export const ObjectReference = z.object({
+  apiVersion: z.string().optional(),
+  fieldPath: z.string().optional(),
+  kind: z.string().optional(),
+  name: z.string().optional(),
+  namespace: z.string().optional(),
+  resourceVersion: z.string().optional(),
+  uid: z.string().optional(),
+}).meta({ id: 'io.k8s.api.core.v1.ObjectReference', 'x-kubernetes-map-type': 'atomic' });
+export type ObjectReference = z.infer<typeof ObjectReference>;
+
+export const Binding = z.object({
+  apiVersion: z.string().optional(),
+  kind: z.string().optional(),
+  metadata: ObjectMeta.optional(),
+  target: ObjectReference,
+}).meta({ id: 'io.k8s.api.core.v1.Binding', 'x-kubernetes-group-version-kind': [{ group: '', kind: 'Binding', version: 'v1' }] });
+export type Binding = z.infer<typeof Binding>;
+
 export const Capabilities = z.object({
   add: z.array(z.string()).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
   drop: z.array(z.string()).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
 }).meta({ id: 'io.k8s.api.core.v1.Capabilities' });
 export type Capabilities = z.infer<typeof Capabilities>;
+
+export const SecretReference = z.object({
+  name: z.string().optional(),
+  namespace: z.string().optional(),
+}).meta({ id: 'io.k8s.api.core.v1.SecretReference', 'x-kubernetes-map-type': 'atomic' });
+export type SecretReference = z.infer<typeof SecretReference>;
+
+export const CephFSPersistentVolumeSource = z.object({
+  monitors: z.array(z.string()).meta({ 'x-kubernetes-list-type': 'atomic' }),
+  path: z.string().optional(),
+  readOnly: z.boolean().optional(),
+  secretFile: z.string().optional(),
+  secretRef: SecretReference.optional(),
+  user: z.string().optional(),
+}).meta({ id: 'io.k8s.api.core.v1.CephFSPersistentVolumeSource' });
+export type CephFSPersistentVolumeSource = z.infer<typeof CephFSPersistentVolumeSource>;
 
 export const LocalObjectReference = z.object({
   name: z.string().optional(),
@@ -127,6 +170,14 @@ export const CephFSVolumeSource = z.object({
   user: z.string().optional(),
 }).meta({ id: 'io.k8s.api.core.v1.CephFSVolumeSource' });
 export type CephFSVolumeSource = z.infer<typeof CephFSVolumeSource>;
+
+export const CinderPersistentVolumeSource = z.object({
+  fsType: z.string().optional(),
+  readOnly: z.boolean().optional(),
+  secretRef: SecretReference.optional(),
+  volumeID: z.string(),
+}).meta({ id: 'io.k8s.api.core.v1.CinderPersistentVolumeSource' });
+export type CinderPersistentVolumeSource = z.infer<typeof CinderPersistentVolumeSource>;
 
 export const CinderVolumeSource = z.object({
   fsType: z.string().optional(),
@@ -149,6 +200,22 @@ export const ClusterTrustBundleProjection = z.object({
   signerName: z.string().optional(),
 }).meta({ id: 'io.k8s.api.core.v1.ClusterTrustBundleProjection' });
 export type ClusterTrustBundleProjection = z.infer<typeof ClusterTrustBundleProjection>;
+
+export const ComponentCondition = z.object({
+  error: z.string().optional(),
+  message: z.string().optional(),
+  status: z.string(),
+  type: z.string(),
+}).meta({ id: 'io.k8s.api.core.v1.ComponentCondition' });
+export type ComponentCondition = z.infer<typeof ComponentCondition>;
+
+export const ComponentStatus = z.object({
+  apiVersion: z.string().optional(),
+  conditions: z.array(ComponentCondition).meta({ 'x-kubernetes-list-map-keys': ['type'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'type', 'x-kubernetes-patch-strategy': 'merge' }).optional(),
+  kind: z.string().optional(),
+  metadata: ObjectMeta.optional(),
+}).meta({ id: 'io.k8s.api.core.v1.ComponentStatus', 'x-kubernetes-group-version-kind': [{ group: '', kind: 'ComponentStatus', version: 'v1' }] });
+export type ComponentStatus = z.infer<typeof ComponentStatus>;
 
 export const ConfigMap = z.object({
   apiVersion: z.string().optional(),
@@ -556,6 +623,20 @@ export const ContainerStatus = z.object({
 }).meta({ id: 'io.k8s.api.core.v1.ContainerStatus' });
 export type ContainerStatus = z.infer<typeof ContainerStatus>;
 
+export const CSIPersistentVolumeSource = z.object({
+  controllerExpandSecretRef: SecretReference.optional(),
+  controllerPublishSecretRef: SecretReference.optional(),
+  driver: z.string(),
+  fsType: z.string().optional(),
+  nodeExpandSecretRef: SecretReference.optional(),
+  nodePublishSecretRef: SecretReference.optional(),
+  nodeStageSecretRef: SecretReference.optional(),
+  readOnly: z.boolean().optional(),
+  volumeAttributes: z.record(z.string(), z.string()).optional(),
+  volumeHandle: z.string(),
+}).meta({ id: 'io.k8s.api.core.v1.CSIPersistentVolumeSource' });
+export type CSIPersistentVolumeSource = z.infer<typeof CSIPersistentVolumeSource>;
+
 export const CSIVolumeSource = z.object({
   driver: z.string(),
   fsType: z.string().optional(),
@@ -594,6 +675,37 @@ export const EmptyDirVolumeSource = z.object({
   sizeLimit: Quantity.optional(),
 }).meta({ id: 'io.k8s.api.core.v1.EmptyDirVolumeSource' });
 export type EmptyDirVolumeSource = z.infer<typeof EmptyDirVolumeSource>;
+
+export const EndpointAddress = z.object({
+  hostname: z.string().optional(),
+  ip: z.string(),
+  nodeName: z.string().optional(),
+  targetRef: ObjectReference.optional(),
+}).meta({ id: 'io.k8s.api.core.v1.EndpointAddress', 'x-kubernetes-map-type': 'atomic' });
+export type EndpointAddress = z.infer<typeof EndpointAddress>;
+
+export const EndpointPort = z.object({
+  appProtocol: z.string().optional(),
+  name: z.string().optional(),
+  port: z.int32(),
+  protocol: z.string().optional(),
+}).meta({ id: 'io.k8s.api.core.v1.EndpointPort', 'x-kubernetes-map-type': 'atomic' });
+export type EndpointPort = z.infer<typeof EndpointPort>;
+
+export const EndpointSubset = z.object({
+  addresses: z.array(EndpointAddress).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
+  notReadyAddresses: z.array(EndpointAddress).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
+  ports: z.array(EndpointPort).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
+}).meta({ id: 'io.k8s.api.core.v1.EndpointSubset' });
+export type EndpointSubset = z.infer<typeof EndpointSubset>;
+
+export const Endpoints = z.object({
+  apiVersion: z.string().optional(),
+  kind: z.string().optional(),
+  metadata: ObjectMeta.optional(),
+  subsets: z.array(EndpointSubset).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
+}).meta({ id: 'io.k8s.api.core.v1.Endpoints', 'x-kubernetes-group-version-kind': [{ group: '', kind: 'Endpoints', version: 'v1' }] });
+export type Endpoints = z.infer<typeof Endpoints>;
 
 export const EphemeralContainer = z.object({
   args: z.array(z.string()).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
@@ -682,17 +794,6 @@ export const EventSource = z.object({
 }).meta({ id: 'io.k8s.api.core.v1.EventSource' });
 export type EventSource = z.infer<typeof EventSource>;
 
-export const ObjectReference = z.object({
-  apiVersion: z.string().optional(),
-  fieldPath: z.string().optional(),
-  kind: z.string().optional(),
-  name: z.string().optional(),
-  namespace: z.string().optional(),
-  resourceVersion: z.string().optional(),
-  uid: z.string().optional(),
-}).meta({ id: 'io.k8s.api.core.v1.ObjectReference', 'x-kubernetes-map-type': 'atomic' });
-export type ObjectReference = z.infer<typeof ObjectReference>;
-
 export const Event = z.object({
   action: z.string().optional(),
   apiVersion: z.string().optional(),
@@ -722,6 +823,15 @@ export const FCVolumeSource = z.object({
   wwids: z.array(z.string()).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
 }).meta({ id: 'io.k8s.api.core.v1.FCVolumeSource' });
 export type FCVolumeSource = z.infer<typeof FCVolumeSource>;
+
+export const FlexPersistentVolumeSource = z.object({
+  driver: z.string(),
+  fsType: z.string().optional(),
+  options: z.record(z.string(), z.string()).optional(),
+  readOnly: z.boolean().optional(),
+  secretRef: SecretReference.optional(),
+}).meta({ id: 'io.k8s.api.core.v1.FlexPersistentVolumeSource' });
+export type FlexPersistentVolumeSource = z.infer<typeof FlexPersistentVolumeSource>;
 
 export const FlexVolumeSource = z.object({
   driver: z.string(),
@@ -753,6 +863,14 @@ export const GitRepoVolumeSource = z.object({
 }).meta({ id: 'io.k8s.api.core.v1.GitRepoVolumeSource' });
 export type GitRepoVolumeSource = z.infer<typeof GitRepoVolumeSource>;
 
+export const GlusterfsPersistentVolumeSource = z.object({
+  endpoints: z.string(),
+  endpointsNamespace: z.string().optional(),
+  path: z.string(),
+  readOnly: z.boolean().optional(),
+}).meta({ id: 'io.k8s.api.core.v1.GlusterfsPersistentVolumeSource' });
+export type GlusterfsPersistentVolumeSource = z.infer<typeof GlusterfsPersistentVolumeSource>;
+
 export const GlusterfsVolumeSource = z.object({
   endpoints: z.string(),
   path: z.string(),
@@ -783,6 +901,21 @@ export const ImageVolumeSource = z.object({
 }).meta({ id: 'io.k8s.api.core.v1.ImageVolumeSource' });
 export type ImageVolumeSource = z.infer<typeof ImageVolumeSource>;
 
+export const ISCSIPersistentVolumeSource = z.object({
+  chapAuthDiscovery: z.boolean().optional(),
+  chapAuthSession: z.boolean().optional(),
+  fsType: z.string().optional(),
+  initiatorName: z.string().optional(),
+  iqn: z.string(),
+  iscsiInterface: z.string().optional(),
+  lun: z.int32(),
+  portals: z.array(z.string()).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
+  readOnly: z.boolean().optional(),
+  secretRef: SecretReference.optional(),
+  targetPortal: z.string(),
+}).meta({ id: 'io.k8s.api.core.v1.ISCSIPersistentVolumeSource' });
+export type ISCSIPersistentVolumeSource = z.infer<typeof ISCSIPersistentVolumeSource>;
+
 export const ISCSIVolumeSource = z.object({
   chapAuthDiscovery: z.boolean().optional(),
   chapAuthSession: z.boolean().optional(),
@@ -797,6 +930,29 @@ export const ISCSIVolumeSource = z.object({
   targetPortal: z.string(),
 }).meta({ id: 'io.k8s.api.core.v1.ISCSIVolumeSource' });
 export type ISCSIVolumeSource = z.infer<typeof ISCSIVolumeSource>;
+
+export const LimitRangeItem = z.object({
+  default: z.record(z.string(), Quantity).optional(),
+  defaultRequest: z.record(z.string(), Quantity).optional(),
+  max: z.record(z.string(), Quantity).optional(),
+  maxLimitRequestRatio: z.record(z.string(), Quantity).optional(),
+  min: z.record(z.string(), Quantity).optional(),
+  type: z.string(),
+}).meta({ id: 'io.k8s.api.core.v1.LimitRangeItem' });
+export type LimitRangeItem = z.infer<typeof LimitRangeItem>;
+
+export const LimitRangeSpec = z.object({
+  limits: z.array(LimitRangeItem).meta({ 'x-kubernetes-list-type': 'atomic' }),
+}).meta({ id: 'io.k8s.api.core.v1.LimitRangeSpec' });
+export type LimitRangeSpec = z.infer<typeof LimitRangeSpec>;
+
+export const LimitRange = z.object({
+  apiVersion: z.string().optional(),
+  kind: z.string().optional(),
+  metadata: ObjectMeta.optional(),
+  spec: LimitRangeSpec.optional(),
+}).meta({ id: 'io.k8s.api.core.v1.LimitRange', 'x-kubernetes-group-version-kind': [{ group: '', kind: 'LimitRange', version: 'v1' }] });
+export type LimitRange = z.infer<typeof LimitRange>;
 
 export const PortStatus = z.object({
   error: z.string().optional(),
@@ -817,6 +973,12 @@ export const LoadBalancerStatus = z.object({
   ingress: z.array(LoadBalancerIngress).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
 }).meta({ id: 'io.k8s.api.core.v1.LoadBalancerStatus' });
 export type LoadBalancerStatus = z.infer<typeof LoadBalancerStatus>;
+
+export const LocalVolumeSource = z.object({
+  fsType: z.string().optional(),
+  path: z.string(),
+}).meta({ id: 'io.k8s.api.core.v1.LocalVolumeSource' });
+export type LocalVolumeSource = z.infer<typeof LocalVolumeSource>;
 
 export const ModifyVolumeStatus = z.object({
   status: z.string(),
@@ -984,6 +1146,129 @@ export const NodeAllocatableResourceClaimStatus = z.object({
 }).meta({ id: 'io.k8s.api.core.v1.NodeAllocatableResourceClaimStatus' });
 export type NodeAllocatableResourceClaimStatus = z.infer<typeof NodeAllocatableResourceClaimStatus>;
 
+export const PhotonPersistentDiskVolumeSource = z.object({
+  fsType: z.string().optional(),
+  pdID: z.string(),
+}).meta({ id: 'io.k8s.api.core.v1.PhotonPersistentDiskVolumeSource' });
+export type PhotonPersistentDiskVolumeSource = z.infer<typeof PhotonPersistentDiskVolumeSource>;
+
+export const PortworxVolumeSource = z.object({
+  fsType: z.string().optional(),
+  readOnly: z.boolean().optional(),
+  volumeID: z.string(),
+}).meta({ id: 'io.k8s.api.core.v1.PortworxVolumeSource' });
+export type PortworxVolumeSource = z.infer<typeof PortworxVolumeSource>;
+
+export const QuobyteVolumeSource = z.object({
+  group: z.string().optional(),
+  readOnly: z.boolean().optional(),
+  registry: z.string(),
+  tenant: z.string().optional(),
+  user: z.string().optional(),
+  volume: z.string(),
+}).meta({ id: 'io.k8s.api.core.v1.QuobyteVolumeSource' });
+export type QuobyteVolumeSource = z.infer<typeof QuobyteVolumeSource>;
+
+export const RBDPersistentVolumeSource = z.object({
+  fsType: z.string().optional(),
+  image: z.string(),
+  keyring: z.string().optional(),
+  monitors: z.array(z.string()).meta({ 'x-kubernetes-list-type': 'atomic' }),
+  pool: z.string().optional(),
+  readOnly: z.boolean().optional(),
+  secretRef: SecretReference.optional(),
+  user: z.string().optional(),
+}).meta({ id: 'io.k8s.api.core.v1.RBDPersistentVolumeSource' });
+export type RBDPersistentVolumeSource = z.infer<typeof RBDPersistentVolumeSource>;
+
+export const ScaleIOPersistentVolumeSource = z.object({
+  fsType: z.string().optional(),
+  gateway: z.string(),
+  protectionDomain: z.string().optional(),
+  readOnly: z.boolean().optional(),
+  secretRef: SecretReference,
+  sslEnabled: z.boolean().optional(),
+  storageMode: z.string().optional(),
+  storagePool: z.string().optional(),
+  system: z.string(),
+  volumeName: z.string().optional(),
+}).meta({ id: 'io.k8s.api.core.v1.ScaleIOPersistentVolumeSource' });
+export type ScaleIOPersistentVolumeSource = z.infer<typeof ScaleIOPersistentVolumeSource>;
+
+export const StorageOSPersistentVolumeSource = z.object({
+  fsType: z.string().optional(),
+  readOnly: z.boolean().optional(),
+  secretRef: ObjectReference.optional(),
+  volumeName: z.string().optional(),
+  volumeNamespace: z.string().optional(),
+}).meta({ id: 'io.k8s.api.core.v1.StorageOSPersistentVolumeSource' });
+export type StorageOSPersistentVolumeSource = z.infer<typeof StorageOSPersistentVolumeSource>;
+
+export const VolumeNodeAffinity = z.object({
+  required: NodeSelector.optional(),
+}).meta({ id: 'io.k8s.api.core.v1.VolumeNodeAffinity' });
+export type VolumeNodeAffinity = z.infer<typeof VolumeNodeAffinity>;
+
+export const VsphereVirtualDiskVolumeSource = z.object({
+  fsType: z.string().optional(),
+  storagePolicyID: z.string().optional(),
+  storagePolicyName: z.string().optional(),
+  volumePath: z.string(),
+}).meta({ id: 'io.k8s.api.core.v1.VsphereVirtualDiskVolumeSource' });
+export type VsphereVirtualDiskVolumeSource = z.infer<typeof VsphereVirtualDiskVolumeSource>;
+
+export const PersistentVolumeSpec = z.object({
+  accessModes: z.array(z.string()).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
+  awsElasticBlockStore: AWSElasticBlockStoreVolumeSource.optional(),
+  azureDisk: AzureDiskVolumeSource.optional(),
+  azureFile: AzureFilePersistentVolumeSource.optional(),
+  capacity: z.record(z.string(), Quantity).optional(),
+  cephfs: CephFSPersistentVolumeSource.optional(),
+  cinder: CinderPersistentVolumeSource.optional(),
+  claimRef: ObjectReference.meta({ 'x-kubernetes-map-type': 'granular' }).optional(),
+  csi: CSIPersistentVolumeSource.optional(),
+  fc: FCVolumeSource.optional(),
+  flexVolume: FlexPersistentVolumeSource.optional(),
+  flocker: FlockerVolumeSource.optional(),
+  gcePersistentDisk: GCEPersistentDiskVolumeSource.optional(),
+  glusterfs: GlusterfsPersistentVolumeSource.optional(),
+  hostPath: HostPathVolumeSource.optional(),
+  iscsi: ISCSIPersistentVolumeSource.optional(),
+  local: LocalVolumeSource.optional(),
+  mountOptions: z.array(z.string()).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
+  nfs: NFSVolumeSource.optional(),
+  nodeAffinity: VolumeNodeAffinity.optional(),
+  persistentVolumeReclaimPolicy: z.string().optional(),
+  photonPersistentDisk: PhotonPersistentDiskVolumeSource.optional(),
+  portworxVolume: PortworxVolumeSource.optional(),
+  quobyte: QuobyteVolumeSource.optional(),
+  rbd: RBDPersistentVolumeSource.optional(),
+  scaleIO: ScaleIOPersistentVolumeSource.optional(),
+  storageClassName: z.string().optional(),
+  storageos: StorageOSPersistentVolumeSource.optional(),
+  volumeAttributesClassName: z.string().optional(),
+  volumeMode: z.string().optional(),
+  vsphereVolume: VsphereVirtualDiskVolumeSource.optional(),
+}).meta({ id: 'io.k8s.api.core.v1.PersistentVolumeSpec' });
+export type PersistentVolumeSpec = z.infer<typeof PersistentVolumeSpec>;
+
+export const PersistentVolumeStatus = z.object({
+  lastPhaseTransitionTime: Time.optional(),
+  message: z.string().optional(),
+  phase: z.string().optional(),
+  reason: z.string().optional(),
+}).meta({ id: 'io.k8s.api.core.v1.PersistentVolumeStatus' });
+export type PersistentVolumeStatus = z.infer<typeof PersistentVolumeStatus>;
+
+export const PersistentVolume = z.object({
+  apiVersion: z.string().optional(),
+  kind: z.string().optional(),
+  metadata: ObjectMeta.optional(),
+  spec: PersistentVolumeSpec.optional(),
+  status: PersistentVolumeStatus.optional(),
+}).meta({ id: 'io.k8s.api.core.v1.PersistentVolume', 'x-kubernetes-group-version-kind': [{ group: '', kind: 'PersistentVolume', version: 'v1' }] });
+export type PersistentVolume = z.infer<typeof PersistentVolume>;
+
 export const PersistentVolumeClaimCondition = z.object({
   lastProbeTime: Time.optional(),
   lastTransitionTime: Time.optional(),
@@ -1020,12 +1305,6 @@ export const PersistentVolumeClaimVolumeSource = z.object({
   readOnly: z.boolean().optional(),
 }).meta({ id: 'io.k8s.api.core.v1.PersistentVolumeClaimVolumeSource' });
 export type PersistentVolumeClaimVolumeSource = z.infer<typeof PersistentVolumeClaimVolumeSource>;
-
-export const PhotonPersistentDiskVolumeSource = z.object({
-  fsType: z.string().optional(),
-  pdID: z.string(),
-}).meta({ id: 'io.k8s.api.core.v1.PhotonPersistentDiskVolumeSource' });
-export type PhotonPersistentDiskVolumeSource = z.infer<typeof PhotonPersistentDiskVolumeSource>;
 
 export const PodDNSConfigOption = z.object({
   name: z.string().optional(),
@@ -1111,13 +1390,6 @@ export const TopologySpreadConstraint = z.object({
 }).meta({ id: 'io.k8s.api.core.v1.TopologySpreadConstraint' });
 export type TopologySpreadConstraint = z.infer<typeof TopologySpreadConstraint>;
 
-export const PortworxVolumeSource = z.object({
-  fsType: z.string().optional(),
-  readOnly: z.boolean().optional(),
-  volumeID: z.string(),
-}).meta({ id: 'io.k8s.api.core.v1.PortworxVolumeSource' });
-export type PortworxVolumeSource = z.infer<typeof PortworxVolumeSource>;
-
 export const PodCertificateProjection = z.object({
   certificateChainPath: z.string().optional(),
   credentialBundlePath: z.string().optional(),
@@ -1158,16 +1430,6 @@ export const ProjectedVolumeSource = z.object({
   sources: z.array(VolumeProjection).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
 }).meta({ id: 'io.k8s.api.core.v1.ProjectedVolumeSource' });
 export type ProjectedVolumeSource = z.infer<typeof ProjectedVolumeSource>;
-
-export const QuobyteVolumeSource = z.object({
-  group: z.string().optional(),
-  readOnly: z.boolean().optional(),
-  registry: z.string(),
-  tenant: z.string().optional(),
-  user: z.string().optional(),
-  volume: z.string(),
-}).meta({ id: 'io.k8s.api.core.v1.QuobyteVolumeSource' });
-export type QuobyteVolumeSource = z.infer<typeof QuobyteVolumeSource>;
 
 export const RBDVolumeSource = z.object({
   fsType: z.string().optional(),
@@ -1211,14 +1473,6 @@ export const StorageOSVolumeSource = z.object({
   volumeNamespace: z.string().optional(),
 }).meta({ id: 'io.k8s.api.core.v1.StorageOSVolumeSource' });
 export type StorageOSVolumeSource = z.infer<typeof StorageOSVolumeSource>;
-
-export const VsphereVirtualDiskVolumeSource = z.object({
-  fsType: z.string().optional(),
-  storagePolicyID: z.string().optional(),
-  storagePolicyName: z.string().optional(),
-  volumePath: z.string(),
-}).meta({ id: 'io.k8s.api.core.v1.VsphereVirtualDiskVolumeSource' });
-export type VsphereVirtualDiskVolumeSource = z.infer<typeof VsphereVirtualDiskVolumeSource>;
 
 export const Volume = z.object({
   awsElasticBlockStore: AWSElasticBlockStoreVolumeSource.optional(),
@@ -1369,6 +1623,84 @@ export const PodTemplateSpec = z.object({
 }).meta({ id: 'io.k8s.api.core.v1.PodTemplateSpec' });
 export type PodTemplateSpec = z.infer<typeof PodTemplateSpec>;
 
+export const PodTemplate = z.object({
+  apiVersion: z.string().optional(),
+  kind: z.string().optional(),
+  metadata: ObjectMeta.optional(),
+  template: PodTemplateSpec.optional(),
+}).meta({ id: 'io.k8s.api.core.v1.PodTemplate', 'x-kubernetes-group-version-kind': [{ group: '', kind: 'PodTemplate', version: 'v1' }] });
+export type PodTemplate = z.infer<typeof PodTemplate>;
+
+export const ReplicationControllerSpec = z.object({
+  minReadySeconds: z.int32().optional(),
+  replicas: z.int32().optional(),
+  selector: z.record(z.string(), z.string()).meta({ 'x-kubernetes-map-type': 'atomic' }).optional(),
+  template: PodTemplateSpec.optional(),
+}).meta({ id: 'io.k8s.api.core.v1.ReplicationControllerSpec' });
+export type ReplicationControllerSpec = z.infer<typeof ReplicationControllerSpec>;
+
+export const ReplicationControllerCondition = z.object({
+  lastTransitionTime: Time.optional(),
+  message: z.string().optional(),
+  reason: z.string().optional(),
+  status: z.string(),
+  type: z.string(),
+}).meta({ id: 'io.k8s.api.core.v1.ReplicationControllerCondition' });
+export type ReplicationControllerCondition = z.infer<typeof ReplicationControllerCondition>;
+
+export const ReplicationControllerStatus = z.object({
+  availableReplicas: z.int32().optional(),
+  conditions: z.array(ReplicationControllerCondition).meta({ 'x-kubernetes-list-map-keys': ['type'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'type', 'x-kubernetes-patch-strategy': 'merge' }).optional(),
+  fullyLabeledReplicas: z.int32().optional(),
+  observedGeneration: z.int().optional(),
+  readyReplicas: z.int32().optional(),
+  replicas: z.int32(),
+}).meta({ id: 'io.k8s.api.core.v1.ReplicationControllerStatus' });
+export type ReplicationControllerStatus = z.infer<typeof ReplicationControllerStatus>;
+
+export const ReplicationController = z.object({
+  apiVersion: z.string().optional(),
+  kind: z.string().optional(),
+  metadata: ObjectMeta.optional(),
+  spec: ReplicationControllerSpec.optional(),
+  status: ReplicationControllerStatus.optional(),
+}).meta({ id: 'io.k8s.api.core.v1.ReplicationController', 'x-kubernetes-group-version-kind': [{ group: '', kind: 'ReplicationController', version: 'v1' }] });
+export type ReplicationController = z.infer<typeof ReplicationController>;
+
+export const ScopedResourceSelectorRequirement = z.object({
+  operator: z.string(),
+  scopeName: z.string(),
+  values: z.array(z.string()).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
+}).meta({ id: 'io.k8s.api.core.v1.ScopedResourceSelectorRequirement' });
+export type ScopedResourceSelectorRequirement = z.infer<typeof ScopedResourceSelectorRequirement>;
+
+export const ScopeSelector = z.object({
+  matchExpressions: z.array(ScopedResourceSelectorRequirement).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
+}).meta({ id: 'io.k8s.api.core.v1.ScopeSelector', 'x-kubernetes-map-type': 'atomic' });
+export type ScopeSelector = z.infer<typeof ScopeSelector>;
+
+export const ResourceQuotaSpec = z.object({
+  hard: z.record(z.string(), Quantity).optional(),
+  scopeSelector: ScopeSelector.optional(),
+  scopes: z.array(z.string()).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
+}).meta({ id: 'io.k8s.api.core.v1.ResourceQuotaSpec' });
+export type ResourceQuotaSpec = z.infer<typeof ResourceQuotaSpec>;
+
+export const ResourceQuotaStatus = z.object({
+  hard: z.record(z.string(), Quantity).optional(),
+  used: z.record(z.string(), Quantity).optional(),
+}).meta({ id: 'io.k8s.api.core.v1.ResourceQuotaStatus' });
+export type ResourceQuotaStatus = z.infer<typeof ResourceQuotaStatus>;
+
+export const ResourceQuota = z.object({
+  apiVersion: z.string().optional(),
+  kind: z.string().optional(),
+  metadata: ObjectMeta.optional(),
+  spec: ResourceQuotaSpec.optional(),
+  status: ResourceQuotaStatus.optional(),
+}).meta({ id: 'io.k8s.api.core.v1.ResourceQuota', 'x-kubernetes-group-version-kind': [{ group: '', kind: 'ResourceQuota', version: 'v1' }] });
+export type ResourceQuota = z.infer<typeof ResourceQuota>;
+
 export const Secret = z.object({
   apiVersion: z.string().optional(),
   data: z.record(z.string(), z.string().meta({ format: 'byte' })).optional(),
@@ -1443,3 +1775,14 @@ export const ServiceAccount = z.object({
   secrets: z.array(ObjectReference).meta({ 'x-kubernetes-list-map-keys': ['name'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'name', 'x-kubernetes-patch-strategy': 'merge' }).optional(),
 }).meta({ id: 'io.k8s.api.core.v1.ServiceAccount', 'x-kubernetes-group-version-kind': [{ group: '', kind: 'ServiceAccount', version: 'v1' }] });
 export type ServiceAccount = z.infer<typeof ServiceAccount>;
+
+export const TopologySelectorLabelRequirement = z.object({
+  key: z.string(),
+  values: z.array(z.string()).meta({ 'x-kubernetes-list-type': 'atomic' }),
+}).meta({ id: 'io.k8s.api.core.v1.TopologySelectorLabelRequirement' });
+export type TopologySelectorLabelRequirement = z.infer<typeof TopologySelectorLabelRequirement>;
+
+export const TopologySelectorTerm = z.object({
+  matchLabelExpressions: z.array(TopologySelectorLabelRequirement).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
+}).meta({ id: 'io.k8s.api.core.v1.TopologySelectorTerm', 'x-kubernetes-map-type': 'atomic' });
+export type TopologySelectorTerm = z.infer<typeof TopologySelectorTerm>;

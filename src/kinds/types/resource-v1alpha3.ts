@@ -2,7 +2,42 @@
 // Do not edit by hand; change the generator (or its ROOTS) and re-run it instead.
 
 import { z } from 'zod';
-import { Condition, ObjectMeta } from './meta-v1.js';
+import { Condition, ObjectMeta, Time } from './meta-v1.js';
+
+export const DeviceTaint = z.object({
+  effect: z.string(),
+  key: z.string(),
+  timeAdded: Time.optional(),
+  value: z.string().optional(),
+}).meta({ id: 'io.k8s.api.resource.v1alpha3.DeviceTaint' });
+export type DeviceTaint = z.infer<typeof DeviceTaint>;
+
+export const DeviceTaintSelector = z.object({
+  device: z.string().optional(),
+  driver: z.string().optional(),
+  pool: z.string().optional(),
+}).meta({ id: 'io.k8s.api.resource.v1alpha3.DeviceTaintSelector' });
+export type DeviceTaintSelector = z.infer<typeof DeviceTaintSelector>;
+
+export const DeviceTaintRuleSpec = z.object({
+  deviceSelector: DeviceTaintSelector.optional(),
+  taint: DeviceTaint,
+}).meta({ id: 'io.k8s.api.resource.v1alpha3.DeviceTaintRuleSpec' });
+export type DeviceTaintRuleSpec = z.infer<typeof DeviceTaintRuleSpec>;
+
+export const DeviceTaintRuleStatus = z.object({
+  conditions: z.array(Condition).meta({ 'x-kubernetes-list-map-keys': ['type'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'type', 'x-kubernetes-patch-strategy': 'merge' }).optional(),
+}).meta({ id: 'io.k8s.api.resource.v1alpha3.DeviceTaintRuleStatus' });
+export type DeviceTaintRuleStatus = z.infer<typeof DeviceTaintRuleStatus>;
+
+export const DeviceTaintRule = z.object({
+  apiVersion: z.string().optional(),
+  kind: z.string().optional(),
+  metadata: ObjectMeta.optional(),
+  spec: DeviceTaintRuleSpec,
+  status: DeviceTaintRuleStatus.optional(),
+}).meta({ id: 'io.k8s.api.resource.v1alpha3.DeviceTaintRule', 'x-kubernetes-group-version-kind': [{ group: 'resource.k8s.io', kind: 'DeviceTaintRule', version: 'v1alpha3' }] });
+export type DeviceTaintRule = z.infer<typeof DeviceTaintRule>;
 
 export const PoolStatus = z.object({
   allocatedDevices: z.int32().optional(),
