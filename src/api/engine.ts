@@ -15,6 +15,7 @@ import { deleteOne } from './verbs/delete.js';
 import { get } from './verbs/get.js';
 import { list } from './verbs/list.js';
 import { patch } from './verbs/patch.js';
+import { review } from './verbs/review.js';
 import { scale } from './verbs/scale.js';
 import { update } from './verbs/update.js';
 import { watch } from './verbs/watch.js';
@@ -60,6 +61,10 @@ export async function handle(ctx: EngineContext, req: ApiRequest): Promise<ApiRe
       throw badRequest('the namespace of the object is required for this operation');
     }
     if (kind.definition.unsupportedVerbs?.includes(req.verb)) throw methodNotSupported(gr, req.verb);
+    if (kind.definition.review) {
+      if (req.verb !== 'create' || req.subresource) throw methodNotSupported(gr, req.verb);
+      return await review(ctx, kind, req, version);
+    }
     const readable = req.subresource === 'status' || req.subresource === 'scale';
     if (readable && req.verb !== 'get' && req.verb !== 'update' && req.verb !== 'patch') {
       throw methodNotSupported(gr, req.verb);

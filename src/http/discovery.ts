@@ -11,6 +11,7 @@ const ALL_VERBS: readonly Verb[] = ['create', 'delete', 'deletecollection', 'get
 
 /** The verbs a kind serves, sorted as Kubernetes lists them. */
 export function verbsOf(kind: ResolvedKind): string[] {
+  if (kind.definition.review) return ['create'];
   const unsupported = new Set(kind.definition.unsupportedVerbs ?? []);
   return ALL_VERBS.filter((v) => !unsupported.has(v));
 }

@@ -13,8 +13,11 @@ import {
 } from './core/index.js';
 
 import { admissionregistrationKinds } from './admissionregistration/index.js';
+import { apiextensionsKinds } from './apiextensions/index.js';
 import { apiregistrationKinds } from './apiregistration/index.js';
 import { appsKinds } from './apps/index.js';
+import { authenticationKinds } from './authentication/index.js';
+import { authorizationKinds } from './authorization/index.js';
 import { certificatesKinds } from './certificates/index.js';
 import { coordinationKinds } from './coordination/index.js';
 import { eventsKinds } from './events/index.js';
@@ -34,6 +37,9 @@ export * from './resource/index.js';
 export * from './scheduling/index.js';
 export * from './apiregistration/index.js';
 export * from './admissionregistration/index.js';
+export * from './apiextensions/index.js';
+export * from './authentication/index.js';
+export * from './authorization/index.js';
 
 /** The kinds every cluster serves. */
 export const builtinKinds: readonly KindDefinition[] = [
@@ -56,4 +62,7 @@ export const builtinKinds: readonly KindDefinition[] = [
   ...schedulingKinds,
   ...apiregistrationKinds,
   ...admissionregistrationKinds,
+  ...apiextensionsKinds,
+  ...authenticationKinds,
+  ...authorizationKinds,
 ];

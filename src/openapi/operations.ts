@@ -95,7 +95,7 @@ export function kindPaths(names: KindSchemaNames): PathItem[] {
   const prefix = kind.group ? `/apis/${kind.group}/${version}` : `/api/${version}`;
   const collection = kind.namespaced ? `${prefix}/namespaces/{namespace}/${d.plural}` : `${prefix}/${d.plural}`;
   const scope = kind.namespaced ? [NAMESPACE] : [];
-  const serves = (verb: Verb) => !(d.unsupportedVerbs ?? []).includes(verb);
+  const serves = (verb: Verb) => (d.review ? verb === 'create' : !(d.unsupportedVerbs ?? []).includes(verb));
   const patchTypes = d.strategicMergePatch === false ? PATCH_TYPES.filter((t) => !t.includes('strategic')) : PATCH_TYPES;
   const op = (o: Omit<Operation, 'tag' | 'gvk' | 'consumes'> & { consumes?: string[] }): Operation => ({ tag, gvk, consumes: [], ...o });
   const read = (suffix: string) =>

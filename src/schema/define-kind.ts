@@ -210,6 +210,13 @@ export interface KindDeclaration<T extends KubeObject = KubeObject> {
    * Namespace's `finalize`): given the request body and the stored object, return the new object.
    */
   readonly updateSubresources?: Readonly<Record<string, Bivariant<(body: T, old: Readonly<T>) => T>>>;
+  /**
+   * Makes the kind a review, whose objects are never stored (Kubernetes' TokenReview,
+   * SubjectAccessReview, SelfSubjectReview): a create decodes the body, runs the strategy's
+   * `validate` (no metadata rules, no admission), and answers 201 with the object this function
+   * returns, its status filled in. The kind serves no other verb (405) and lists only `create`.
+   */
+  readonly review?: Bivariant<(obj: T, ctx: KindContext) => T | Promise<T>>;
   /** Verbs the kind does not serve (answered 405), e.g. `deletecollection` for namespaces. */
   readonly unsupportedVerbs?: readonly Verb[];
   /** Whether PUT of a missing object creates it (Kubernetes: Event, Lease, ...). Default false. */

@@ -20,11 +20,19 @@ function refs(node: unknown, out: string[] = []): string[] {
 }
 
 /** Every schema-ish object (walks everything but extension values). */
+/**
+ * Every object of a document but the name maps (`properties`, whose keys are field names: the
+ * CustomResourceDefinition schema has fields called `definitions`, `anyOf`, `$ref`, ...).
+ */
 function objects(node: unknown, out: Json[] = []): Json[] {
   if (Array.isArray(node)) node.forEach((n) => objects(n, out));
   else if (node && typeof node === 'object') {
     out.push(node as Json);
-    for (const [k, v] of Object.entries(node)) if (!k.startsWith('x-kubernetes-')) objects(v, out);
+    for (const [k, v] of Object.entries(node)) {
+      if (k.startsWith('x-kubernetes-')) continue;
+      if (k === 'properties' && v && typeof v === 'object' && !Array.isArray(v)) Object.values(v).forEach((p) => objects(p, out));
+      else objects(v, out);
+    }
   }
   return out;
 }

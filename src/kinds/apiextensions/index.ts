@@ -1,0 +1,8 @@
+/** The apiextensions group's kinds. */
+import type { KindDefinition } from '../../schema/define-kind.js';
+import { CustomResourceDefinitionKind } from './custom-resource-definition.js';
+
+export { CustomResourceDefinitionKind, type CustomResourceDefinition } from './custom-resource-definition.js';
+
+/** CustomResourceDefinition. */
+export const apiextensionsKinds: readonly KindDefinition[] = [CustomResourceDefinitionKind];

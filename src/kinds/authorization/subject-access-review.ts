@@ -1,0 +1,65 @@
+/** SubjectAccessReview, SelfSubjectAccessReview and LocalSubjectAccessReview (authorization.k8s.io/v1). */
+import { fieldError } from '../../machinery/field-errors.js';
+import { defineKind } from '../../schema/define-kind.js';
+import {
+  LocalSubjectAccessReview as LocalSubjectAccessReviewSchema,
+  SelfSubjectAccessReview as SelfSubjectAccessReviewSchema,
+  SubjectAccessReview as SubjectAccessReviewSchema,
+} from '../types/authorization-v1.js';
+import { ALLOWED, attributeErrors, metadataErrors, subjectErrors } from './access-review-rules.js';
+
+/** A SubjectAccessReview object. */
+export type SubjectAccessReview = SubjectAccessReviewSchema;
+/** A SelfSubjectAccessReview object. */
+export type SelfSubjectAccessReview = SelfSubjectAccessReviewSchema;
+/** A LocalSubjectAccessReview object. */
+export type LocalSubjectAccessReview = LocalSubjectAccessReviewSchema;
+
+/** SubjectAccessReview: may `spec.user` / `spec.groups` do this? Answered allowed (no authorization). */
+export const SubjectAccessReviewKind = defineKind<SubjectAccessReview>({
+  group: 'authorization.{api_domain}',
+  kind: 'SubjectAccessReview',
+  plural: 'subjectaccessreviews',
+  scope: 'Cluster',
+  versions: [{ name: 'v1', schema: SubjectAccessReviewSchema, served: true, storage: true }],
+  strategy: { validate: (sar) => [...subjectErrors(sar.spec), ...metadataErrors(sar, false)] },
+  review: (sar) => ({ ...sar, status: { ...ALLOWED } }),
+});
+
+/** SelfSubjectAccessReview (`kubectl auth can-i`): may I do this? Answered allowed (no authorization). */
+export const SelfSubjectAccessReviewKind = defineKind<SelfSubjectAccessReview>({
+  group: 'authorization.{api_domain}',
+  kind: 'SelfSubjectAccessReview',
+  plural: 'selfsubjectaccessreviews',
+  scope: 'Cluster',
+  versions: [{ name: 'v1', schema: SelfSubjectAccessReviewSchema, served: true, storage: true }],
+  strategy: { validate: (ssar) => [...attributeErrors(ssar.spec), ...metadataErrors(ssar, false)] },
+  review: (ssar) => ({ ...ssar, status: { ...ALLOWED } }),
+});
+
+/**
+ * LocalSubjectAccessReview: a SubjectAccessReview inside one namespace, whose resource attributes
+ * must name that namespace. Answered allowed (no authorization).
+ */
+export const LocalSubjectAccessReviewKind = defineKind<LocalSubjectAccessReview>({
+  group: 'authorization.{api_domain}',
+  kind: 'LocalSubjectAccessReview',
+  plural: 'localsubjectaccessreviews',
+  scope: 'Namespaced',
+  versions: [{ name: 'v1', schema: LocalSubjectAccessReviewSchema, served: true, storage: true }],
+  strategy: {
+    validate(lsar) {
+      const errors = [...subjectErrors(lsar.spec), ...metadataErrors(lsar, true)];
+      const attrs = lsar.spec?.resourceAttributes;
+      const namespace = lsar.metadata?.namespace ?? '';
+      if (attrs && (attrs.namespace ?? '') !== namespace) {
+        errors.push(fieldError.invalid('spec.resourceAttributes.namespace', attrs.namespace ?? '', 'must match metadata.namespace'));
+      }
+      if (lsar.spec?.nonResourceAttributes !== undefined) {
+        errors.push(fieldError.invalid('spec.nonResourceAttributes', lsar.spec.nonResourceAttributes, 'disallowed on this kind of request'));
+      }
+      return errors;
+    },
+  },
+  review: (lsar) => ({ ...lsar, status: { ...ALLOWED } }),
+});

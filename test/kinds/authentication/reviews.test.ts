@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import { authenticationKinds, SelfSubjectReviewKind, TokenReviewKind, type TokenReview } from '../../../src/kinds/authentication/index.js';
+import { statusOf, useTestCluster } from '../../support/cluster.js';
+
+const cluster = useTestCluster({ kinds: authenticationKinds });
+
+describe('SelfSubjectReview', () => {
+  it('answers the requesting user, stamped with the cluster time, and stores nothing', async () => {
+    const alice = { username: 'alice', uid: 'u-1', groups: ['dev', 'system:authenticated'], extra: { scopes: ['a', 'b'] } };
+    const review = await cluster.client
+      .as(alice)
+      .resource(SelfSubjectReviewKind)
+      .create({ metadata: { name: 'ignored' } });
+    expect(review).toEqual({
+      kind: 'SelfSubjectReview',
+      apiVersion: 'authentication.k8s.io/v1',
+      metadata: { creationTimestamp: '2026-01-01T00:00:00Z' },
+      status: { userInfo: { username: 'alice', uid: 'u-1', groups: ['dev', 'system:authenticated'], extra: { scopes: ['a', 'b'] } } },
+    });
+    const list = await statusOf(() => cluster.client.resource(SelfSubjectReviewKind).list());
+    expect(list.code).toBe(405);
+  });
+});
+
+describe('TokenReview', () => {
+  it('answers a token unauthenticated: memkube issues no tokens it could recognise', async () => {
+    const review = await cluster.client.resource(TokenReviewKind).create({ spec: { token: 'abc', audiences: ['api'] } });
+    expect(review.status).toEqual({ user: {} });
+    expect(review.spec).toEqual({ token: 'abc', audiences: ['api'] });
+  });
+
+  it('refuses a review without a token with 400, as the real server does', async () => {
+    const status = await statusOf(() => cluster.client.resource(TokenReviewKind).create({ spec: {} } as TokenReview));
+    expect(status.code).toBe(400);
+    expect(status.message).toBe('token is required for TokenReview in authentication');
+  });
+
+  it('serves no verb but create', async () => {
+    for (const call of [() => cluster.client.resource(TokenReviewKind).get('x'), () => cluster.client.resource(TokenReviewKind).delete('x')]) {
+      const status = await statusOf(call);
+      expect(status.code).toBe(405);
+      expect(status.reason).toBe('MethodNotAllowed');
+    }
+  });
+});

@@ -1,0 +1,80 @@
+import { describe, expect, it } from 'vitest';
+import {
+  authorizationKinds,
+  LocalSubjectAccessReviewKind,
+  SelfSubjectAccessReviewKind,
+  SelfSubjectRulesReviewKind,
+  SubjectAccessReviewKind,
+} from '../../../src/kinds/authorization/index.js';
+import { statusOf, useTestCluster } from '../../support/cluster.js';
+
+const cluster = useTestCluster({ kinds: authorizationKinds });
+const get = { verb: 'get', resource: 'pods', namespace: 'default' };
+
+describe('access reviews (memkube authorizes everything)', () => {
+  it('SelfSubjectAccessReview answers allowed and echoes the spec', async () => {
+    const r = await cluster.client.resource(SelfSubjectAccessReviewKind).create({ spec: { resourceAttributes: get } });
+    expect(r.spec).toEqual({ resourceAttributes: get });
+    expect(r.status).toEqual({ allowed: true });
+  });
+
+  it('SubjectAccessReview needs a user or a group and exactly one kind of attributes', async () => {
+    const status = await statusOf(() => cluster.client.resource(SubjectAccessReviewKind).create({ spec: {} }));
+    expect(status.code).toBe(422);
+    expect(status.details?.causes).toEqual([
+      {
+        reason: 'FieldValueInvalid',
+        field: 'spec.resourceAttributes',
+        message: 'Invalid value: "null": exactly one of nonResourceAttributes or resourceAttributes must be specified',
+      },
+      { reason: 'FieldValueInvalid', field: 'spec.user', message: 'Invalid value: "": at least one of user or group must be specified' },
+    ]);
+    const both = await statusOf(() =>
+      cluster.client
+        .resource(SubjectAccessReviewKind)
+        .create({ spec: { user: 'bob', resourceAttributes: get, nonResourceAttributes: { path: '/x', verb: 'get' } } }),
+    );
+    expect(both.details?.causes?.map((c) => `${c.field}: ${c.message}`)).toEqual([
+      expect.stringMatching(/^spec\.nonResourceAttributes: Invalid value: .*: cannot be specified in combination with resourceAttributes$/),
+    ]);
+    const ok = await cluster.client
+      .resource(SubjectAccessReviewKind)
+      .create({ spec: { groups: ['dev'], nonResourceAttributes: { path: '/healthz', verb: 'get' } } });
+    expect(ok.status).toEqual({ allowed: true });
+  });
+
+  it('a review with metadata is refused: its metadata must be empty', async () => {
+    const status = await statusOf(() =>
+      cluster.client.resource(SelfSubjectAccessReviewKind).create({ metadata: { name: 'x' }, spec: { resourceAttributes: get } }),
+    );
+    expect(status.code).toBe(422);
+    expect(status.details?.causes?.[0]).toMatchObject({ field: 'metadata', message: expect.stringMatching(/: must be empty$/) });
+  });
+
+  it('LocalSubjectAccessReview: the attributes must name its namespace, and non-resource attributes are refused', async () => {
+    const lsar = cluster.client.resource(LocalSubjectAccessReviewKind);
+    const ok = await lsar.create({ metadata: { namespace: 'default' }, spec: { user: 'bob', resourceAttributes: get } }, { namespace: 'default' });
+    expect(ok.status).toEqual({ allowed: true });
+    const other = await statusOf(() =>
+      lsar.create(
+        { metadata: { namespace: 'default' }, spec: { user: 'bob', resourceAttributes: { ...get, namespace: 'kube-system' } } },
+        { namespace: 'default' },
+      ),
+    );
+    expect(other.details?.causes).toEqual([
+      { reason: 'FieldValueInvalid', field: 'spec.resourceAttributes.namespace', message: 'Invalid value: "kube-system": must match metadata.namespace' },
+    ]);
+  });
+
+  it('SelfSubjectRulesReview lists every rule, and needs a namespace (400)', async () => {
+    const r = await cluster.client.resource(SelfSubjectRulesReviewKind).create({ spec: { namespace: 'default' } });
+    expect(r.status).toEqual({
+      resourceRules: [{ verbs: ['*'], apiGroups: ['*'], resources: ['*'] }],
+      nonResourceRules: [{ verbs: ['*'], nonResourceURLs: ['*'] }],
+      incomplete: false,
+    });
+    const status = await statusOf(() => cluster.client.resource(SelfSubjectRulesReviewKind).create({ spec: {} }));
+    expect(status.code).toBe(400);
+    expect(status.message).toBe('no namespace on request');
+  });
+});
