@@ -9,6 +9,7 @@ import type { ResolvedKind } from '../schema/registry.js';
 import type { EngineContext } from './context.js';
 import { ApiError, badRequest, internalError, methodNotSupported } from '../machinery/errors.js';
 import type { ApiRequest, ApiResponse } from '../machinery/request.js';
+import { act } from './verbs/act.js';
 import { create } from './verbs/create.js';
 import { deleteCollection } from './verbs/delete-collection.js';
 import { deleteOne } from './verbs/delete.js';
@@ -38,6 +39,7 @@ export function resolveKind(ctx: EngineContext, req: ApiRequest): ResolvedKind {
 function hasSubresource(kind: ResolvedKind, name: string): boolean {
   if (name === 'status') return kind.definition.statusSubresource === true;
   if (name === 'scale') return kind.definition.scale !== undefined;
+  if (kind.definition.actions?.[name] !== undefined) return true;
   return kind.definition.updateSubresources?.[name] !== undefined;
 }
 
@@ -64,6 +66,10 @@ export async function handle(ctx: EngineContext, req: ApiRequest): Promise<ApiRe
     if (kind.definition.review) {
       if (req.verb !== 'create' || req.subresource) throw methodNotSupported(gr, req.verb);
       return await review(ctx, kind, req, version);
+    }
+    if (req.subresource !== undefined && kind.definition.actions?.[req.subresource]) {
+      if (req.verb !== 'create') throw methodNotSupported(gr, req.verb);
+      return await act(ctx, kind, req, kind.definition.actions[req.subresource]!, (inner) => handle(ctx, inner));
     }
     const readable = req.subresource === 'status' || req.subresource === 'scale';
     if (readable && req.verb !== 'get' && req.verb !== 'update' && req.verb !== 'patch') {

@@ -270,9 +270,10 @@ function verbOf(method: string, route: ResourceRoute, kind: ResolvedKind, params
   }
   if (route.name !== undefined) {
     const sub = route.subresource;
-    const allowed = sub === undefined ? ['GET', 'PUT', 'PATCH', 'DELETE'] : sub === 'status' || sub === 'scale' ? ['GET', 'PUT', 'PATCH'] : ['PUT'];
+    const allowed =
+      sub === undefined ? ['GET', 'PUT', 'PATCH', 'DELETE'] : (subresourcesOf(kind).find((s) => s.name === sub)?.verbs ?? []).map((v) => METHOD_OF_VERB[v]);
     if (!allowed.includes(method)) throw methodNotAllowed();
-    return ({ GET: 'get', PUT: 'update', PATCH: 'patch', DELETE: 'delete' } as const)[method as 'GET']!;
+    return ({ GET: 'get', PUT: 'update', PATCH: 'patch', DELETE: 'delete', POST: 'create' } as const)[method as 'GET']!;
   }
   // A namespaced kind's collection across all namespaces is only listed and watched.
   if (kind.namespaced && route.namespace === undefined && method !== 'GET') throw methodNotAllowed();
@@ -287,6 +288,9 @@ function verbOf(method: string, route: ResourceRoute, kind: ResolvedKind, params
       throw methodNotAllowed();
   }
 }
+
+/** The HTTP method of a subresource's verb, as discovery lists the verbs. */
+const METHOD_OF_VERB: Readonly<Record<string, string>> = { get: 'GET', update: 'PUT', patch: 'PATCH', create: 'POST' };
 
 /** Checks that the route's shape exists for the kind (scope, subresource); 404 otherwise. */
 function checkShape(route: ResourceRoute, kind: ResolvedKind): void {

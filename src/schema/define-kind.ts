@@ -4,7 +4,7 @@
  */
 import type { z } from 'zod';
 import type { FieldError } from '../machinery/field-errors.js';
-import type { UserInfo, Verb } from '../machinery/request.js';
+import type { ApiRequest, ApiResponse, UserInfo, Verb } from '../machinery/request.js';
 import type { ImmutableField } from './validation/immutable-fields.js';
 import type { NameValidator } from './validation/names.js';
 
@@ -99,6 +99,39 @@ export interface KindVersion<T extends KubeObject = KubeObject> {
    * shape and only `apiVersion` changes (MutatingAdmissionPolicy's v1beta1 and v1alpha1).
    */
   readonly conversion?: VersionConversion;
+}
+
+/** What an action may do: what any hook may, and send requests to the engine as the request's user. */
+export interface ActionContext extends KindContext {
+  /**
+   * Runs a request through the engine, as the action's caller (a Pod's eviction deletes the pod and
+   * writes the status of its PodDisruptionBudget this way): every rule, admission and watch applies.
+   */
+  request(req: Omit<ApiRequest, 'user' | 'userAgent'>): Promise<ApiResponse>;
+  /** The target object as stored (a copy to change) and its revision; 404 when it does not exist. */
+  readTarget(): Promise<{ object: KubeObject; revision: number }>;
+  /**
+   * Stores `obj` as the target's next version if the target is still at `revision`, with none of the
+   * kind's update rules (Kubernetes' registries write this way with `GuaranteedUpdate`, e.g. a
+   * Pod's binding sets `spec.nodeName`, which a Pod update may not change). Watchers see the change.
+   * Answers the stored object, or undefined when the target changed meanwhile (read it again).
+   */
+  writeTarget(obj: KubeObject, revision: number): Promise<KubeObject | undefined>;
+}
+
+/**
+ * A subresource that acts when a body is POSTed to it (a Pod's `binding` and `eviction`): the body
+ * is an object of another kind, decoded with `schema`; `run` does the work through the engine and
+ * answers. Discovery lists it with the verb `create` and `kind` as its kind.
+ */
+export interface ActionSubresource {
+  /** The kind of the body and of discovery's entry (`{ group: 'policy', version: 'v1', kind: 'Eviction' }`). */
+  readonly kind: { readonly group: string; readonly version: string; readonly kind: string };
+  /** Other group/versions whose body is accepted as well (`policy/v1beta1` for an Eviction). */
+  readonly alsoAccepts?: readonly string[];
+  readonly schema: z.ZodType;
+  /** Acts on the named object; answers the response (usually a `Status`). */
+  run(body: KubeObject, target: { readonly namespace?: string; readonly name: string }, ctx: ActionContext): Promise<ApiResponse>;
 }
 
 /** Deletion behaviour of a kind. */
@@ -217,6 +250,8 @@ export interface KindDeclaration<T extends KubeObject = KubeObject> {
    * returns, its status filled in. The kind serves no other verb (405) and lists only `create`.
    */
   readonly review?: Bivariant<(obj: T, ctx: KindContext) => T | Promise<T>>;
+  /** Subresources that act when POSTed to (see {@link ActionSubresource}), by name. */
+  readonly actions?: Readonly<Record<string, ActionSubresource>>;
   /** Verbs the kind does not serve (answered 405), e.g. `deletecollection` for namespaces. */
   readonly unsupportedVerbs?: readonly Verb[];
   /** Whether PUT of a missing object creates it (Kubernetes: Event, Lease, ...). Default false. */

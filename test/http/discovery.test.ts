@@ -56,7 +56,11 @@ describe('discovery', () => {
       scope: 'Namespaced',
       singularResource: 'pod',
       shortNames: ['po'],
-      subresources: [{ subresource: 'status', verbs: ['get', 'patch', 'update'] }],
+      subresources: [
+        { subresource: 'binding', responseKind: { group: '', version: 'v1', kind: 'Binding' }, verbs: ['create'] },
+        { subresource: 'eviction', responseKind: { group: 'policy', version: 'v1', kind: 'Eviction' }, verbs: ['create'] },
+        { subresource: 'status', responseKind: { group: '', version: 'v1', kind: 'Pod' }, verbs: ['get', 'patch', 'update'] },
+      ],
     });
     const groups = (await get('/apis', AGGREGATED)).body as { kind: string; items: { metadata: { name: string } }[] };
     expect(groups.kind).toBe('APIGroupDiscoveryList');

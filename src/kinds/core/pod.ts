@@ -1,5 +1,7 @@
 /** Pod (core v1). */
 import { badRequest } from '../../machinery/errors.js';
+import { podBinding } from './pod/binding.js';
+import { podEviction } from './pod/eviction.js';
 import { defineKind } from '../../schema/define-kind.js';
 import { Pod as PodSchema } from '../types/core-v1.js';
 import { withZeroValues } from '../shared/zero-values.js';
@@ -47,6 +49,7 @@ export const PodKind = defineKind<Pod>({
   // updatePodGeneration, for updates, /ephemeralcontainers and /resize alike; /status keeps the spec).
   generation: specGeneration(PodSchema),
   versions: [{ name: 'v1', schema: PodSchema, served: true, storage: true }],
+  actions: { binding: podBinding, eviction: podEviction },
   printerColumns: [
     {
       name: 'Ready',
