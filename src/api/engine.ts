@@ -40,6 +40,7 @@ function hasSubresource(kind: ResolvedKind, name: string): boolean {
   if (name === 'status') return kind.definition.statusSubresource === true;
   if (name === 'scale') return kind.definition.scale !== undefined;
   if (kind.definition.actions?.[name] !== undefined) return true;
+  if (kind.definition.partSubresources?.[name] !== undefined) return true;
   return kind.definition.updateSubresources?.[name] !== undefined;
 }
 
@@ -71,7 +72,10 @@ export async function handle(ctx: EngineContext, req: ApiRequest): Promise<ApiRe
       if (req.verb !== 'create') throw methodNotSupported(gr, req.verb);
       return await act(ctx, kind, req, kind.definition.actions[req.subresource]!, (inner) => handle(ctx, inner));
     }
-    const readable = req.subresource === 'status' || req.subresource === 'scale';
+    const readable =
+      req.subresource === 'status' ||
+      req.subresource === 'scale' ||
+      (req.subresource !== undefined && kind.definition.partSubresources?.[req.subresource] !== undefined);
     if (readable && req.verb !== 'get' && req.verb !== 'update' && req.verb !== 'patch') {
       throw methodNotSupported(gr, req.verb);
     }

@@ -30,6 +30,7 @@ export function subresourcesOf(kind: ResolvedKind): SubresourceInfo[] {
     out.push({ name: 'scale', verbs: ['get', 'patch', 'update'], responseKind: { group: 'autoscaling', version: 'v1', kind: 'Scale' } });
   if (kind.definition.statusSubresource) out.push({ name: 'status', verbs: ['get', 'patch', 'update'] });
   for (const name of Object.keys(kind.definition.updateSubresources ?? {})) out.push({ name, verbs: ['update'] });
+  for (const name of Object.keys(kind.definition.partSubresources ?? {})) out.push({ name, verbs: ['get', 'patch', 'update'] });
   for (const [name, action] of Object.entries(kind.definition.actions ?? {})) out.push({ name, verbs: ['create'], responseKind: { ...action.kind } });
   // Kubernetes lists a resource's subresources by name.
   return out.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));

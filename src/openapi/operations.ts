@@ -182,6 +182,10 @@ export function kindPaths(names: KindSchemaNames): PathItem[] {
   if (d.statusSubresource) {
     items.push({ path: `${collection}/{name}/status`, parameters: [NAME, ...scope, PRETTY], operations: [read('Status'), replace('Status'), patch('Status')] });
   }
+  for (const sub of Object.keys(d.partSubresources ?? {})) {
+    const name = upper(camel(sub));
+    items.push({ path: `${collection}/{name}/${sub}`, parameters: [NAME, ...scope, PRETTY], operations: [read(name), replace(name), patch(name)] });
+  }
   for (const sub of Object.keys(d.updateSubresources ?? {})) {
     items.push({ path: `${collection}/{name}/${sub}`, parameters: [NAME, ...scope, PRETTY], operations: [replace(upper(camel(sub)))] });
   }

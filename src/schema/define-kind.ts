@@ -252,6 +252,12 @@ export interface KindDeclaration<T extends KubeObject = KubeObject> {
   readonly review?: Bivariant<(obj: T, ctx: KindContext) => T | Promise<T>>;
   /** Subresources that act when POSTed to (see {@link ActionSubresource}), by name. */
   readonly actions?: Readonly<Record<string, ActionSubresource>>;
+  /**
+   * Subresources served like `/status` (get, update and patch) through which one part of the object
+   * changes (a Pod's `ephemeralcontainers` and `resize`): given the object the request made and the
+   * stored one, return the new object. The strategy's hooks see `ctx.subresource`.
+   */
+  readonly partSubresources?: Readonly<Record<string, Bivariant<(body: T, old: Readonly<T>) => T>>>;
   /** Verbs the kind does not serve (answered 405), e.g. `deletecollection` for namespaces. */
   readonly unsupportedVerbs?: readonly Verb[];
   /** Whether PUT of a missing object creates it (Kubernetes: Event, Lease, ...). Default false. */

@@ -72,7 +72,7 @@ export async function updateObject(
 
 /** Carries over what the request may not change: status on the main resource, all but status on `/status`. */
 function keepUnchangeable(kind: ResolvedKind, obj: KubeObject, old: Readonly<KubeObject>, subresource: string | undefined): KubeObject {
-  const custom = subresource ? kind.definition.updateSubresources?.[subresource] : undefined;
+  const custom = subresource ? (kind.definition.updateSubresources?.[subresource] ?? kind.definition.partSubresources?.[subresource]) : undefined;
   if (custom) return custom(obj, cloneJson(old) as KubeObject);
   if (subresource === 'status') {
     const next = cloneJson(old) as KubeObject;

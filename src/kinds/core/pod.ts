@@ -2,6 +2,8 @@
 import { badRequest } from '../../machinery/errors.js';
 import { podBinding } from './pod/binding.js';
 import { podEviction } from './pod/eviction.js';
+import { ephemeralContainersUpdateErrors, withEphemeralContainers } from './pod/ephemeral-containers.js';
+import { resizeErrors, withResizedContainers } from './pod/resize.js';
 import { defineKind } from '../../schema/define-kind.js';
 import { Pod as PodSchema } from '../types/core-v1.js';
 import { withZeroValues } from '../shared/zero-values.js';
@@ -50,6 +52,7 @@ export const PodKind = defineKind<Pod>({
   generation: specGeneration(PodSchema),
   versions: [{ name: 'v1', schema: PodSchema, served: true, storage: true }],
   actions: { binding: podBinding, eviction: podEviction },
+  partSubresources: { ephemeralcontainers: withEphemeralContainers, resize: withResizedContainers },
   printerColumns: [
     {
       name: 'Ready',
@@ -101,6 +104,8 @@ export const PodKind = defineKind<Pod>({
       return validatePod(withZeroValues(pod, PodSchema), { reservedDomain: ctx.reservedDomain }, ctx.operation === 'create');
     },
     validateUpdate(pod, old, ctx) {
+      if (ctx.subresource === 'ephemeralcontainers') return ephemeralContainersUpdateErrors(pod, old, `${ctx.reservedDomain}/config.mirror`);
+      if (ctx.subresource === 'resize') return resizeErrors(pod, old);
       if (ctx.subresource) return [];
       return validatePodUpdate(withZeroValues(pod, PodSchema), withZeroValues(old as Pod, PodSchema));
     },

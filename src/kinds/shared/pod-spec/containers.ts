@@ -84,7 +84,7 @@ export function validateInitContainers(initContainers: Container[], regular: Con
 }
 
 /** `validateContainerCommon`. */
-function validateContainerCommon(c: Container, path: string, ctx: ContainerContext): FieldError[] {
+export function validateContainerCommon(c: Container, path: string, ctx: ContainerContext): FieldError[] {
   const errs: FieldError[] = [];
   const namePath = child(path, 'name');
   if (c.name.length === 0) errs.push(fieldError.required(namePath));

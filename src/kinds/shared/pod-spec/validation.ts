@@ -7,6 +7,7 @@ import { child, fieldError, index, key, type FieldError } from '../../../machine
 import { inclusiveRangeError, isDNS1123Subdomain } from '../../../schema/validation/names.js';
 import { validateLabels, validateNonnegativeField } from '../../../schema/validation/object-meta.js';
 import type { Pod, PodSpec } from '../../types/core-v1.js';
+import { ephemeralContainerErrors } from './ephemeral-containers.js';
 import { imageWhitespaceErrors, validateContainers, validateInitContainers, type ContainerContext } from './containers.js';
 import { resourceRequirementsErrors } from './resources.js';
 import { aggregate } from './defaults.js';
@@ -75,6 +76,7 @@ export function validatePodSpec(spec: PodSpec, podName: string | undefined, path
   };
   errs.push(...validateContainers(spec.containers, child(path, 'containers'), ctx));
   errs.push(...validateInitContainers(spec.initContainers ?? [], spec.containers, child(path, 'initContainers'), ctx));
+  errs.push(...ephemeralContainerErrors(spec, child(path, 'ephemeralContainers'), ctx));
   errs.push(...podResourcesErrors(spec, path, claims.names));
   if (spec.hostNetwork) {
     spec.containers.forEach((c, i) => {
