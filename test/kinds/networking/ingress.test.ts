@@ -23,8 +23,9 @@ async function rejected(i: Ingress): Promise<{ message: string; fields: string[]
   const s = await statusOf(() => ingresses().create(i));
   expect(s.code).toBe(422);
   const prefix = 'Ingress.networking.k8s.io "ing" is invalid: ';
-  expect(s.message.startsWith(prefix)).toBe(true);
-  return { message: s.message.slice(prefix.length), fields: (s.details?.causes ?? []).map((c) => c.field ?? '') };
+  const message = s.message ?? '';
+  expect(message.startsWith(prefix)).toBe(true);
+  return { message: message.slice(prefix.length), fields: (s.details?.causes ?? []).map((c) => c.field ?? '') };
 }
 
 async function table(path: string): Promise<{ columnDefinitions: { name: string; type: string; priority: number }[]; rows: { cells: unknown[] }[] }> {

@@ -62,7 +62,7 @@ describe('NetworkPolicy', () => {
     [{ podSelector: { matchLabels: { 'a b': 'c' } } }, "spec.ingress[0].from[0].podSelector.matchLabels: Invalid value: \"a b\": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')"],
   ])('checks the peer %j', async (peer, message) => {
     const s = await statusOf(() => policies().create(np({ ingress: [{ from: [peer as never] }] })));
-    expect(s.message.replace(/,  or/g, ' or')).toBe(`NetworkPolicy.networking.k8s.io "np" is invalid: ${message}`.replace(/,  or/g, ' or'));
+    expect((s.message ?? '').replace(/,  or/g, ' or')).toBe(`NetworkPolicy.networking.k8s.io "np" is invalid: ${message}`.replace(/,  or/g, ' or'));
   });
 
   it('accepts a strict subset in except and checks policyTypes', async () => {
