@@ -141,7 +141,15 @@ describe.skipIf(!existsSync(KUBECTL))('kubectl 1.33 with networking, discovery a
   }
 
   it('create ingress (protobuf) reads back like the same Ingress created from JSON', async () => {
-    const args = ['create', 'ingress', 'web', '--class=nginx', '--rule=foo.com/bar*=svc:8080,tls=my-cert', '--rule=/path=svc2:http', '--default-backend=fallback:80'];
+    const args = [
+      'create',
+      'ingress',
+      'web',
+      '--class=nginx',
+      '--rule=foo.com/bar*=svc:8080,tls=my-cert',
+      '--rule=/path=svc2:http',
+      '--default-backend=fallback:80',
+    ];
     expect(await ok('-n', 'gen', ...args)).toBe('ingress.networking.k8s.io/web created\n');
     await writeFile(join(dir, 'ing.json'), await ok('-n', 'manifest', ...args, '--dry-run=client', '-o', 'json'));
     expect(await ok('-n', 'manifest', 'create', '-f', 'ing.json')).toBe('ingress.networking.k8s.io/web created\n');
@@ -183,7 +191,9 @@ describe.skipIf(!existsSync(KUBECTL))('kubectl 1.33 with networking, discovery a
       ].join('\n'),
     );
     expect(await ok('apply', '-f', 'all.yaml')).toContain('storageclass.storage.k8s.io/standard unchanged');
-    expect(JSON.parse(await ok('get', 'csidriver', 'ebs.csi.aws.com', '-o', 'json'))).toMatchObject({ spec: { attachRequired: true, volumeLifecycleModes: ['Persistent'] } });
+    expect(JSON.parse(await ok('get', 'csidriver', 'ebs.csi.aws.com', '-o', 'json'))).toMatchObject({
+      spec: { attachRequired: true, volumeLifecycleModes: ['Persistent'] },
+    });
   });
 
   it('get prints the columns of Ingress, NetworkPolicy, StorageClass and EndpointSlice', async () => {

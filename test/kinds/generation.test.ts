@@ -131,17 +131,26 @@ const withoutGeneration: [string, Case][] = [
     'IPAddress',
     {
       kind: k.IPAddressKind,
-      object: (name) => ({ metadata: { name: name === 'g' ? '10.0.0.1' : '10.0.0.2' }, spec: { parentRef: { resource: 'services', namespace: 'default', name: 's' } } }),
+      object: (name) => ({
+        metadata: { name: name === 'g' ? '10.0.0.1' : '10.0.0.2' },
+        spec: { parentRef: { resource: 'services', namespace: 'default', name: 's' } },
+      }),
     },
   ],
   ['StorageClass', { kind: k.StorageClassKind, object: (name) => ({ metadata: { name }, provisioner: 'example.com/p' }) }],
   [
     'VolumeAttachment',
-    { kind: k.VolumeAttachmentKind, object: (name) => ({ metadata: { name }, spec: { attacher: 'example.com', nodeName: 'n', source: { persistentVolumeName: 'pv' } } }) },
+    {
+      kind: k.VolumeAttachmentKind,
+      object: (name) => ({ metadata: { name }, spec: { attacher: 'example.com', nodeName: 'n', source: { persistentVolumeName: 'pv' } } }),
+    },
   ],
   ['CSINode', { kind: k.CSINodeKind, object: (name) => ({ metadata: { name }, spec: { drivers: [{ name: 'example.com', nodeID: 'n' }] } }) }],
   ['CSIStorageCapacity', { kind: k.CSIStorageCapacityKind, object: (name) => ({ metadata: { name }, storageClassName: 'sc', capacity: '1Gi' }) }],
-  ['VolumeAttributesClass', { kind: k.VolumeAttributesClassKind, object: (name) => ({ metadata: { name }, driverName: 'example.com', parameters: { a: 'b' } }) }],
+  [
+    'VolumeAttributesClass',
+    { kind: k.VolumeAttributesClassKind, object: (name) => ({ metadata: { name }, driverName: 'example.com', parameters: { a: 'b' } }) },
+  ],
 ];
 
 interface GenerationCase extends Case {

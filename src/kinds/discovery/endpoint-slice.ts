@@ -48,13 +48,19 @@ export const EndpointSliceKind = defineKind<EndpointSlice>({
   // pkg/registry/discovery/endpointslice/strategy.go: 1 on create, +1 when anything but
   // metadata changes, or the labels do.
   generation: {
-    changed: (obj, old) => !semanticEqual(body(obj), body(old), fieldNode(EndpointSliceSchema)) || !jsonEqual(obj.metadata?.labels ?? {}, old.metadata?.labels ?? {}),
+    changed: (obj, old) =>
+      !semanticEqual(body(obj), body(old), fieldNode(EndpointSliceSchema)) || !jsonEqual(obj.metadata?.labels ?? {}, old.metadata?.labels ?? {}),
   },
   versions: [{ name: 'v1', schema: EndpointSliceSchema, served: true, storage: true }],
   schemaRequired: false,
   immutableFields: ['addressType'],
   printerColumns: [
-    { name: 'AddressType', type: 'string', description: 'addressType specifies the type of address carried by this EndpointSlice.', value: (s) => s.addressType ?? '' },
+    {
+      name: 'AddressType',
+      type: 'string',
+      description: 'addressType specifies the type of address carried by this EndpointSlice.',
+      value: (s) => s.addressType ?? '',
+    },
     { name: 'Ports', type: 'string', description: 'ports specifies the list of network ports exposed by each endpoint in this slice.', value: formatPorts },
     { name: 'Endpoints', type: 'string', description: 'endpoints is a list of unique endpoints in this slice.', value: formatEndpoints },
   ],

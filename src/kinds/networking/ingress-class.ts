@@ -33,7 +33,8 @@ function validateParameters(params: NonNullable<IngressClass['spec']>['parameter
   if (!SCOPES.includes(params.scope)) {
     errs.push(fieldError.notSupported(`${p}.scope`, params.scope, SCOPES));
   } else if (params.scope === 'Namespace') {
-    if (params.namespace === undefined || params.namespace === null) errs.push(fieldError.required(`${p}.namespace`, "`parameters.scope` is set to 'Namespace'"));
+    if (params.namespace === undefined || params.namespace === null)
+      errs.push(fieldError.required(`${p}.namespace`, "`parameters.scope` is set to 'Namespace'"));
     else errs.push(...isDNS1123Label(params.namespace).map((m) => fieldError.invalid(`${p}.namespace`, params.namespace, m)));
   } else if (params.namespace !== undefined && params.namespace !== null) {
     errs.push(fieldError.forbidden(`${p}.namespace`, "`parameters.scope` is set to 'Cluster'"));

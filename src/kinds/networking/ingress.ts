@@ -48,7 +48,12 @@ export const IngressKind = defineKind<Ingress>({
   // pathType and service.name are checked in code with Kubernetes' messages.
   schemaRequired: false,
   printerColumns: [
-    { name: 'Class', type: 'string', description: 'The name of the IngressClass resource that should be used for additional configuration', value: (i) => i.spec?.ingressClassName ?? '<none>' },
+    {
+      name: 'Class',
+      type: 'string',
+      description: 'The name of the IngressClass resource that should be used for additional configuration',
+      value: (i) => i.spec?.ingressClassName ?? '<none>',
+    },
     { name: 'Hosts', type: 'string', description: 'Hosts that incoming requests are matched against before the ingress rule', value: formatHosts },
     { name: 'Address', type: 'string', description: 'Address is a list containing ingress points for the load-balancer', value: formatAddress },
     { name: 'Ports', type: 'string', description: 'Ports of TLS configurations that open', value: (i) => ((i.spec?.tls ?? []).length ? '80, 443' : '80') },

@@ -57,7 +57,12 @@ export const IPAddressKind = defineKind<IPAddress>({
   // Kubernetes prints no Age for IPAddresses.
   ageColumn: false,
   printerColumns: [
-    { name: 'ParentRef', type: 'string', description: 'ParentRef references the resource that an IPAddress is attached to. An IPAddress must reference a parent object.', value: formatParentRef },
+    {
+      name: 'ParentRef',
+      type: 'string',
+      description: 'ParentRef references the resource that an IPAddress is attached to. An IPAddress must reference a parent object.',
+      value: formatParentRef,
+    },
   ],
   strategy: {
     validate: (ip) => validateParentRef(ip),

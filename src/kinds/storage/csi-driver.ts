@@ -87,12 +87,44 @@ export const CSIDriverKind = defineKind<CSIDriver>({
   allowUnconditionalUpdate: false,
   schemaRequired: false,
   printerColumns: [
-    { name: 'AttachRequired', type: 'boolean', description: 'attachRequired indicates this CSI volume driver requires an attach operation.', value: (d) => d.spec?.attachRequired ?? true },
-    { name: 'PodInfoOnMount', type: 'boolean', description: 'podInfoOnMount indicates this CSI volume driver requires additional pod information (like podName, podUID, etc.) during mount operations.', value: (d) => d.spec?.podInfoOnMount ?? false },
-    { name: 'StorageCapacity', type: 'boolean', description: 'storageCapacity indicates that the CSI volume driver wants pod scheduling to consider the storage capacity that the driver deployment will report.', value: (d) => d.spec?.storageCapacity ?? false },
-    { name: 'TokenRequests', type: 'string', description: 'tokenRequests indicates the CSI driver needs pods\' service account tokens it is mounting volume for to do necessary authentication.', value: formatTokenRequests },
-    { name: 'RequiresRepublish', type: 'boolean', description: 'requiresRepublish indicates the CSI driver wants `NodePublishVolume` being periodically called to reflect any possible change in the mounted volume.', value: (d) => d.spec?.requiresRepublish ?? false },
-    { name: 'Modes', type: 'string', description: 'volumeLifecycleModes defines what kind of volumes this CSI volume driver supports.', value: (d) => (d.spec?.volumeLifecycleModes ?? []).join(',') || '<none>' },
+    {
+      name: 'AttachRequired',
+      type: 'boolean',
+      description: 'attachRequired indicates this CSI volume driver requires an attach operation.',
+      value: (d) => d.spec?.attachRequired ?? true,
+    },
+    {
+      name: 'PodInfoOnMount',
+      type: 'boolean',
+      description: 'podInfoOnMount indicates this CSI volume driver requires additional pod information (like podName, podUID, etc.) during mount operations.',
+      value: (d) => d.spec?.podInfoOnMount ?? false,
+    },
+    {
+      name: 'StorageCapacity',
+      type: 'boolean',
+      description:
+        'storageCapacity indicates that the CSI volume driver wants pod scheduling to consider the storage capacity that the driver deployment will report.',
+      value: (d) => d.spec?.storageCapacity ?? false,
+    },
+    {
+      name: 'TokenRequests',
+      type: 'string',
+      description: "tokenRequests indicates the CSI driver needs pods' service account tokens it is mounting volume for to do necessary authentication.",
+      value: formatTokenRequests,
+    },
+    {
+      name: 'RequiresRepublish',
+      type: 'boolean',
+      description:
+        'requiresRepublish indicates the CSI driver wants `NodePublishVolume` being periodically called to reflect any possible change in the mounted volume.',
+      value: (d) => d.spec?.requiresRepublish ?? false,
+    },
+    {
+      name: 'Modes',
+      type: 'string',
+      description: 'volumeLifecycleModes defines what kind of volumes this CSI volume driver supports.',
+      value: (d) => (d.spec?.volumeLifecycleModes ?? []).join(',') || '<none>',
+    },
   ],
   strategy: {
     defaults: defaultCSIDriver,

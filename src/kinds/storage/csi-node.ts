@@ -59,7 +59,12 @@ export const CSINodeKind = defineKind<CSINode>({
   versions: [{ name: 'v1', schema: CSINodeSchema, served: true, storage: true }],
   schemaRequired: false,
   printerColumns: [
-    { name: 'Drivers', type: 'integer', description: 'Drivers indicates the number of CSI drivers registered on the node', value: (n) => (n.spec?.drivers ?? []).length },
+    {
+      name: 'Drivers',
+      type: 'integer',
+      description: 'Drivers indicates the number of CSI drivers registered on the node',
+      value: (n) => (n.spec?.drivers ?? []).length,
+    },
   ],
   strategy: {
     defaults(node) {
@@ -70,7 +75,8 @@ export const CSINodeKind = defineKind<CSINode>({
       const errs = validateDrivers(node);
       for (const o of old.spec?.drivers ?? []) {
         for (const n of node.spec?.drivers ?? []) {
-          if (o.name === n.name && !jsonEqual(withoutAllocatable(n), withoutAllocatable(o))) errs.push(immutableFieldError('spec.drivers', withoutAllocatable(n)));
+          if (o.name === n.name && !jsonEqual(withoutAllocatable(n), withoutAllocatable(o)))
+            errs.push(immutableFieldError('spec.drivers', withoutAllocatable(n)));
         }
       }
       return errs;

@@ -37,11 +37,22 @@ export const CSIStorageCapacityKind = defineKind<CSIStorageCapacity>({
   // Kubernetes prints no Age for CSIStorageCapacities.
   ageColumn: false,
   printerColumns: [
-    { name: 'StorageClassName', type: 'string', description: 'storageClassName represents the name of the StorageClass that the reported capacity applies to.', value: (c) => c.storageClassName ?? '' },
-    { name: 'Capacity', type: 'string', description: 'capacity is the value reported by the CSI driver in its GetCapacityResponse for a GetCapacityRequest with topology and parameters that match the previous fields.', value: (c) => {
-      const q = c.capacity !== undefined ? quantityValue(c.capacity) : undefined;
-      return q ? quantityText(q) : '<unset>';
-    } },
+    {
+      name: 'StorageClassName',
+      type: 'string',
+      description: 'storageClassName represents the name of the StorageClass that the reported capacity applies to.',
+      value: (c) => c.storageClassName ?? '',
+    },
+    {
+      name: 'Capacity',
+      type: 'string',
+      description:
+        'capacity is the value reported by the CSI driver in its GetCapacityResponse for a GetCapacityRequest with topology and parameters that match the previous fields.',
+      value: (c) => {
+        const q = c.capacity !== undefined ? quantityValue(c.capacity) : undefined;
+        return q ? quantityText(q) : '<unset>';
+      },
+    },
   ],
   strategy: {
     defaults(c) {

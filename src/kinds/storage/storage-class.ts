@@ -54,9 +54,25 @@ export const StorageClassKind = defineKind<StorageClass>({
   printerColumns: [
     { name: 'Name', type: 'string', value: (sc) => `${sc.metadata?.name ?? ''}${isDefaultClass(sc) ? ' (default)' : ''}` },
     { name: 'Provisioner', type: 'string', description: 'provisioner indicates the type of the provisioner.', value: (sc) => sc.provisioner ?? '' },
-    { name: 'ReclaimPolicy', type: 'string', description: 'reclaimPolicy controls the reclaimPolicy for dynamically provisioned PersistentVolumes of this storage class. Defaults to Delete.', value: (sc) => sc.reclaimPolicy ?? 'Delete' },
-    { name: 'VolumeBindingMode', type: 'string', description: 'volumeBindingMode indicates how PersistentVolumeClaims should be provisioned and bound.  When unset, VolumeBindingImmediate is used. This field is only honored by servers that enable the VolumeScheduling feature.', value: (sc) => sc.volumeBindingMode ?? 'Immediate' },
-    { name: 'AllowVolumeExpansion', type: 'string', description: 'allowVolumeExpansion shows whether the storage class allow volume expand.', value: (sc) => sc.allowVolumeExpansion ?? false },
+    {
+      name: 'ReclaimPolicy',
+      type: 'string',
+      description: 'reclaimPolicy controls the reclaimPolicy for dynamically provisioned PersistentVolumes of this storage class. Defaults to Delete.',
+      value: (sc) => sc.reclaimPolicy ?? 'Delete',
+    },
+    {
+      name: 'VolumeBindingMode',
+      type: 'string',
+      description:
+        'volumeBindingMode indicates how PersistentVolumeClaims should be provisioned and bound.  When unset, VolumeBindingImmediate is used. This field is only honored by servers that enable the VolumeScheduling feature.',
+      value: (sc) => sc.volumeBindingMode ?? 'Immediate',
+    },
+    {
+      name: 'AllowVolumeExpansion',
+      type: 'string',
+      description: 'allowVolumeExpansion shows whether the storage class allow volume expand.',
+      value: (sc) => sc.allowVolumeExpansion ?? false,
+    },
   ],
   strategy: {
     defaults(sc) {

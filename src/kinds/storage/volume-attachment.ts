@@ -36,7 +36,8 @@ function validateVolumeAttachment(va: VolumeAttachment): FieldError[] {
   const hasInline = source.inlineVolumeSpec !== undefined && source.inlineVolumeSpec !== null;
   if (!hasPV && !hasInline) errs.push(fieldError.required('spec.source', SOURCE_MSG));
   else if (hasPV && hasInline) errs.push(fieldError.forbidden('spec.source', SOURCE_MSG));
-  else if (hasPV && source.persistentVolumeName === '') errs.push(fieldError.required('spec.source.persistentVolumeName', 'must specify non empty persistentVolumeName'));
+  else if (hasPV && source.persistentVolumeName === '')
+    errs.push(fieldError.required('spec.source.persistentVolumeName', 'must specify non empty persistentVolumeName'));
   const nodeName = spec.nodeName ?? '';
   for (const m of isDNS1123Subdomain(nodeName)) errs.push(fieldError.invalid('spec.nodeName', nodeName, m));
   const status = va.status;
@@ -75,10 +76,32 @@ export const VolumeAttachmentKind = defineKind<VolumeAttachment>({
   allowUnconditionalUpdate: false,
   schemaRequired: false,
   printerColumns: [
-    { name: 'Attacher', type: 'string', format: 'name', description: 'attacher indicates the name of the volume driver that MUST handle this request. This is the name returned by GetPluginName().', value: (va) => va.spec?.attacher ?? '' },
-    { name: 'PV', type: 'string', description: 'persistentVolumeName represents the name of the persistent volume to attach.', value: (va) => va.spec?.source?.persistentVolumeName ?? '' },
-    { name: 'Node', type: 'string', description: 'nodeName represents the node that the volume should be attached to.', value: (va) => va.spec?.nodeName ?? '' },
-    { name: 'Attached', type: 'boolean', description: 'attached indicates the volume is successfully attached. This field must only be set by the entity completing the attach operation, i.e. the external-attacher.', value: (va) => va.status?.attached ?? false },
+    {
+      name: 'Attacher',
+      type: 'string',
+      format: 'name',
+      description: 'attacher indicates the name of the volume driver that MUST handle this request. This is the name returned by GetPluginName().',
+      value: (va) => va.spec?.attacher ?? '',
+    },
+    {
+      name: 'PV',
+      type: 'string',
+      description: 'persistentVolumeName represents the name of the persistent volume to attach.',
+      value: (va) => va.spec?.source?.persistentVolumeName ?? '',
+    },
+    {
+      name: 'Node',
+      type: 'string',
+      description: 'nodeName represents the node that the volume should be attached to.',
+      value: (va) => va.spec?.nodeName ?? '',
+    },
+    {
+      name: 'Attached',
+      type: 'boolean',
+      description:
+        'attached indicates the volume is successfully attached. This field must only be set by the entity completing the attach operation, i.e. the external-attacher.',
+      value: (va) => va.status?.attached ?? false,
+    },
   ],
   strategy: {
     defaults(va) {

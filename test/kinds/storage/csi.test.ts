@@ -36,14 +36,25 @@ describe('VolumeAttachment', () => {
     const attached = await attachments().updateStatus({ ...kept, status: { attached: true, attachmentMetadata: { dev: '/dev/xvdb' } } });
     expect(attached.status).toEqual({ attached: true, attachmentMetadata: { dev: '/dev/xvdb' } });
     const s = await statusOf(() => attachments().updateStatus({ ...attached, status: { attached: true, attachError: { errorCode: -1 } } }));
-    expect(s.message).toBe('VolumeAttachment.storage.k8s.io "csi-123" is invalid: status.attachError.errorCode: Invalid value: -1: must be between 0 and 2147483647, inclusive');
+    expect(s.message).toBe(
+      'VolumeAttachment.storage.k8s.io "csi-123" is invalid: status.attachError.errorCode: Invalid value: -1: must be between 0 and 2147483647, inclusive',
+    );
   });
 
   it.each([
     [{ source: {} }, 'spec.source: Required value: must specify exactly one of inlineVolumeSpec and persistentVolumeName'],
-    [{ source: { persistentVolumeName: 'pv', inlineVolumeSpec: {} } }, 'spec.source: Forbidden: must specify exactly one of inlineVolumeSpec and persistentVolumeName'],
-    [{ nodeName: 'Node_1' }, "spec.nodeName: Invalid value: \"Node_1\": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')"],
-    [{ attacher: '' }, '[spec.attacher: Required value, spec.attacher: Invalid value: "": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, \'-\' or \'.\', and must start and end with an alphanumeric character (e.g. \'example.com\', regex used for validation is \'[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*\')]'],
+    [
+      { source: { persistentVolumeName: 'pv', inlineVolumeSpec: {} } },
+      'spec.source: Forbidden: must specify exactly one of inlineVolumeSpec and persistentVolumeName',
+    ],
+    [
+      { nodeName: 'Node_1' },
+      "spec.nodeName: Invalid value: \"Node_1\": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')",
+    ],
+    [
+      { attacher: '' },
+      "[spec.attacher: Required value, spec.attacher: Invalid value: \"\": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')]",
+    ],
     [{ attacher: `${'a'.repeat(64)}` }, 'spec.attacher: Too long: may not be more than 63 bytes'],
   ])('rejects %j', async (spec, message) => {
     const s = await statusOf(() => attachments().create(va(spec as never)));
@@ -97,7 +108,10 @@ describe('CSIDriver', () => {
     [{ fsGroupPolicy: 'Always' }, 'spec.fsGroupPolicy: Unsupported value: "Always": supported values: "File", "None", "ReadWriteOnceWithFSType"'],
     [{ volumeLifecycleModes: ['Transient'] }, 'spec.volumeLifecycleModes: Unsupported value: "Transient": supported values: "Persistent", "Ephemeral"'],
     [{ tokenRequests: [{ audience: 'a' }, { audience: 'a' }] }, 'spec.tokenRequests[1].audience: Duplicate value: "a"'],
-    [{ tokenRequests: [{ audience: 'a', expirationSeconds: 60 }] }, 'spec.tokenRequests[0].expirationSeconds: Invalid value: 60: may not specify a duration less than 10 minutes'],
+    [
+      { tokenRequests: [{ audience: 'a', expirationSeconds: 60 }] },
+      'spec.tokenRequests[0].expirationSeconds: Invalid value: 60: may not specify a duration less than 10 minutes',
+    ],
     [{ nodeAllocatableUpdatePeriodSeconds: 5 }, 'spec.nodeAllocatableUpdatePeriodSeconds: Invalid value: 5: must be greater than or equal to 10 seconds'],
   ])('rejects %j', async (spec, message) => {
     const s = await statusOf(() => drivers().create(driver(spec as never)));
@@ -106,17 +120,33 @@ describe('CSIDriver', () => {
 
   it('keeps attachRequired and volumeLifecycleModes immutable', async () => {
     const created = await drivers().create(driver());
-    const s = await statusOf(() => drivers().update({ ...created, spec: { ...created.spec, attachRequired: false, volumeLifecycleModes: ['Persistent', 'Ephemeral'] } }));
+    const s = await statusOf(() =>
+      drivers().update({ ...created, spec: { ...created.spec, attachRequired: false, volumeLifecycleModes: ['Persistent', 'Ephemeral'] } }),
+    );
     expect(s.message).toBe(
       'CSIDriver.storage.k8s.io "ebs.csi.aws.com" is invalid: [spec.attachedRequired: Invalid value: false: field is immutable, spec.volumeLifecycleModes: Invalid value: ["Persistent","Ephemeral"]: field is immutable]',
     );
   });
 
   it('prints its columns as kubectl shows them', async () => {
-    await drivers().create(driver({ tokenRequests: [{ audience: 'vault' }, { audience: 'gcp' }], volumeLifecycleModes: ['Persistent', 'Ephemeral'], storageCapacity: true }, 'a.example.com'));
+    await drivers().create(
+      driver(
+        { tokenRequests: [{ audience: 'vault' }, { audience: 'gcp' }], volumeLifecycleModes: ['Persistent', 'Ephemeral'], storageCapacity: true },
+        'a.example.com',
+      ),
+    );
     await drivers().create(driver({}, 'b.example.com'));
     const t = await table('/apis/storage.k8s.io/v1/csidrivers');
-    expect(t.columnDefinitions.map((c) => c.name)).toEqual(['Name', 'AttachRequired', 'PodInfoOnMount', 'StorageCapacity', 'TokenRequests', 'RequiresRepublish', 'Modes', 'Age']);
+    expect(t.columnDefinitions.map((c) => c.name)).toEqual([
+      'Name',
+      'AttachRequired',
+      'PodInfoOnMount',
+      'StorageCapacity',
+      'TokenRequests',
+      'RequiresRepublish',
+      'Modes',
+      'Age',
+    ]);
     expect(t.rows.map((r) => r.cells.slice(0, 7))).toEqual([
       ['a.example.com', true, false, true, 'vault,gcp', false, 'Persistent,Ephemeral'],
       ['b.example.com', true, false, false, '<unset>', false, 'Persistent'],
@@ -129,10 +159,12 @@ describe('CSINode', () => {
 
   it('checks drivers: names, node IDs, counts and topology keys', async () => {
     const s = await statusOf(() =>
-      nodes().create(node([
-        { name: 'ebs.csi.aws.com', nodeID: '', allocatable: { count: -1 }, topologyKeys: ['zone', 'zone', ''] },
-        { name: 'ebs.csi.aws.com', nodeID: 'x'.repeat(257) },
-      ])),
+      nodes().create(
+        node([
+          { name: 'ebs.csi.aws.com', nodeID: '', allocatable: { count: -1 }, topologyKeys: ['zone', 'zone', ''] },
+          { name: 'ebs.csi.aws.com', nodeID: 'x'.repeat(257) },
+        ]),
+      ),
     );
     expect(s.details?.causes?.map((c) => [c.field, c.reason])).toEqual([
       ['spec.drivers[0].nodeID', 'FieldValueRequired'],
@@ -147,15 +179,27 @@ describe('CSINode', () => {
   });
 
   it('lets a listed driver change only its allocatable count', async () => {
-    const created = await nodes().create(node([{ name: 'ebs.csi.aws.com', nodeID: 'i-1', allocatable: { count: 25 } }]));
-    const counted = await nodes().update(node([{ name: 'ebs.csi.aws.com', nodeID: 'i-1', allocatable: { count: 20 } }, { name: 'efs.csi.aws.com', nodeID: 'i-1' }]) as CSINode & { metadata: typeof created.metadata });
+    await nodes().create(node([{ name: 'ebs.csi.aws.com', nodeID: 'i-1', allocatable: { count: 25 } }]));
+    const counted = await nodes().update(
+      node([
+        { name: 'ebs.csi.aws.com', nodeID: 'i-1', allocatable: { count: 20 } },
+        { name: 'efs.csi.aws.com', nodeID: 'i-1' },
+      ]),
+    );
     expect(counted.spec.drivers).toHaveLength(2);
     const s = await statusOf(() => nodes().update({ ...counted, spec: { drivers: [{ name: 'ebs.csi.aws.com', nodeID: 'i-2' }] } }));
-    expect(s.message).toBe('CSINode.storage.k8s.io "node-1" is invalid: spec.drivers: Invalid value: {"name":"ebs.csi.aws.com","nodeID":"i-2"}: field is immutable');
+    expect(s.message).toBe(
+      'CSINode.storage.k8s.io "node-1" is invalid: spec.drivers: Invalid value: {"name":"ebs.csi.aws.com","nodeID":"i-2"}: field is immutable',
+    );
   });
 
   it('prints the number of drivers', async () => {
-    await nodes().create(node([{ name: 'a.example.com', nodeID: '1' }, { name: 'b.example.com', nodeID: '1' }]));
+    await nodes().create(
+      node([
+        { name: 'a.example.com', nodeID: '1' },
+        { name: 'b.example.com', nodeID: '1' },
+      ]),
+    );
     const t = await table('/apis/storage.k8s.io/v1/csinodes');
     expect(t.columnDefinitions.map((c) => [c.name, c.type])).toEqual([
       ['Name', 'string'],
@@ -168,7 +212,12 @@ describe('CSINode', () => {
 
 describe('CSIStorageCapacity', () => {
   it('is namespaced, stores canonical quantities, fixes storageClassName and nodeTopology, prints no Age', async () => {
-    const created = await capacities().create({ metadata: { name: 'cap' }, storageClassName: 'fast', capacity: '1024Mi', nodeTopology: { matchLabels: { zone: 'a' } } });
+    const created = await capacities().create({
+      metadata: { name: 'cap' },
+      storageClassName: 'fast',
+      capacity: '1024Mi',
+      nodeTopology: { matchLabels: { zone: 'a' } },
+    });
     expect(created.metadata?.namespace).toBe('default');
     expect(created.capacity).toBe('1Gi');
     const s = await statusOf(() => capacities().update({ ...created, storageClassName: 'slow', nodeTopology: { matchLabels: { zone: 'b' } } }));

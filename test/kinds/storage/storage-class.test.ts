@@ -25,7 +25,10 @@ describe('StorageClass', () => {
 
   it.each([
     [{ provisioner: '' }, 'provisioner: Required value'],
-    [{ provisioner: 'Bad Provisioner' }, "provisioner: Invalid value: \"bad provisioner\": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')"],
+    [
+      { provisioner: 'Bad Provisioner' },
+      "provisioner: Invalid value: \"bad provisioner\": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')",
+    ],
     [{ reclaimPolicy: 'Recycle' }, 'reclaimPolicy: Unsupported value: "Recycle": supported values: "Delete", "Retain"'],
     [{ volumeBindingMode: 'Later' }, 'volumeBindingMode: Unsupported value: "Later": supported values: "Immediate", "WaitForFirstConsumer"'],
     [{ parameters: { '': 'x' } }, 'parameters: Invalid value: "": field can not be empty.'],
@@ -51,7 +54,9 @@ describe('StorageClass', () => {
   });
 
   it('prints the default class with (default), and the defaulted columns', async () => {
-    await classes().create(sc({ metadata: { name: 'standard', annotations: { 'storageclass.kubernetes.io/is-default-class': 'true' } }, allowVolumeExpansion: true }));
+    await classes().create(
+      sc({ metadata: { name: 'standard', annotations: { 'storageclass.kubernetes.io/is-default-class': 'true' } }, allowVolumeExpansion: true }),
+    );
     await classes().create(sc({ metadata: { name: 'slow' }, reclaimPolicy: 'Retain', volumeBindingMode: 'WaitForFirstConsumer' }));
     await classes().create(sc({ metadata: { name: 'beta', annotations: { 'storageclass.beta.kubernetes.io/is-default-class': 'true' } } }));
     const t = await table('/apis/storage.k8s.io/v1/storageclasses');
@@ -65,7 +70,12 @@ describe('StorageClass', () => {
 });
 
 describe('VolumeAttributesClass', () => {
-  const vac = (patch: Partial<VolumeAttributesClass> = {}): VolumeAttributesClass => ({ metadata: { name: 'gold' }, driverName: 'pd.csi.storage.gke.io', parameters: { iops: '3000' }, ...patch });
+  const vac = (patch: Partial<VolumeAttributesClass> = {}): VolumeAttributesClass => ({
+    metadata: { name: 'gold' },
+    driverName: 'pd.csi.storage.gke.io',
+    parameters: { iops: '3000' },
+    ...patch,
+  });
 
   it('is served at v1 and v1beta1 with short name vac', async () => {
     await vacs().create(vac());
@@ -78,7 +88,9 @@ describe('VolumeAttributesClass', () => {
 
   it('requires a driver name and at least one parameter, both fixed once created', async () => {
     let s = await statusOf(() => vacs().create(vac({ driverName: '', parameters: {} })));
-    expect(s.message).toBe('VolumeAttributesClass.storage.k8s.io "gold" is invalid: [driverName: Required value, parameters: Required value: must contain at least one key/value pair]');
+    expect(s.message).toBe(
+      'VolumeAttributesClass.storage.k8s.io "gold" is invalid: [driverName: Required value, parameters: Required value: must contain at least one key/value pair]',
+    );
     const created = await vacs().create(vac());
     s = await statusOf(() => vacs().update({ ...created, driverName: 'other.example.com', parameters: { iops: '1' } }));
     expect(s.message).toBe(

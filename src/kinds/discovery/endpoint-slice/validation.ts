@@ -126,7 +126,8 @@ function validatePorts(slice: EndpointSlice): FieldError[] {
     else names.add(name);
     if (port.protocol === undefined || port.protocol === null) errs.push(fieldError.required(`${p}.protocol`));
     else if (!PROTOCOLS.includes(port.protocol)) errs.push(fieldError.notSupported(`${p}.protocol`, port.protocol, PROTOCOLS));
-    if (port.appProtocol !== undefined && port.appProtocol !== null) errs.push(...invalidEach(`${p}.appProtocol`, port.appProtocol, isQualifiedName(port.appProtocol)));
+    if (port.appProtocol !== undefined && port.appProtocol !== null)
+      errs.push(...invalidEach(`${p}.appProtocol`, port.appProtocol, isQualifiedName(port.appProtocol)));
   });
   return errs;
 }

@@ -30,7 +30,8 @@ function validateBackend(backend: IngressBackend, path: string): FieldError[] {
   if (resource) {
     const p = `${path}.resource`;
     const errs: FieldError[] = [];
-    if (resource.apiGroup !== undefined && resource.apiGroup !== null) errs.push(...invalidEach(`${p}.apiGroup`, resource.apiGroup, isDNS1123Subdomain(resource.apiGroup)));
+    if (resource.apiGroup !== undefined && resource.apiGroup !== null)
+      errs.push(...invalidEach(`${p}.apiGroup`, resource.apiGroup, isDNS1123Subdomain(resource.apiGroup)));
     if (!resource.kind) errs.push(fieldError.required(`${p}.kind`));
     else errs.push(...invalidEach(`${p}.kind`, resource.kind, isPathSegmentName(resource.kind)));
     if (!resource.name) errs.push(fieldError.required(`${p}.name`));
