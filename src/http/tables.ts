@@ -44,11 +44,16 @@ export function humanDuration(ms: number): string {
   return `${Math.trunc(hours / 24 / 365)}y`;
 }
 
-/** The columns of a kind's table: Name, the declared columns, Age unless declared. */
+/**
+ * The columns of a kind's table: Name (its cell from a declared `Name` column, if any), the other
+ * declared columns, Age unless declared or the kind prints none (`ageColumn: false`).
+ */
 export function columnsOf(definition: KindDefinition): PrinterColumn[] {
-  const declared = (definition.printerColumns ?? []) as readonly PrinterColumn[];
-  const cols: PrinterColumn[] = [{ name: 'Name', type: 'string', format: 'name', description: NAME_DESCRIPTION, value: (o) => o.metadata?.name }, ...declared];
-  if (!declared.some((c) => c.name === 'Age')) cols.push(AGE);
+  const all = (definition.printerColumns ?? []) as readonly PrinterColumn[];
+  const nameCell = all.find((c) => c.name === 'Name')?.value ?? ((o: KubeObject) => o.metadata?.name);
+  const declared = all.filter((c) => c.name !== 'Name');
+  const cols: PrinterColumn[] = [{ name: 'Name', type: 'string', format: 'name', description: NAME_DESCRIPTION, value: nameCell }, ...declared];
+  if (definition.ageColumn !== false && !declared.some((c) => c.name === 'Age')) cols.push(AGE);
   return cols;
 }
 

@@ -20,21 +20,25 @@ import { authenticationKinds } from './authentication/index.js';
 import { authorizationKinds } from './authorization/index.js';
 import { certificatesKinds } from './certificates/index.js';
 import { coordinationKinds } from './coordination/index.js';
+import { discoveryKinds } from './discovery/index.js';
 import { eventsKinds } from './events/index.js';
 import { lifecycleKinds } from './lifecycle/index.js';
 import { networkingKinds } from './networking/index.js';
 import { resourceKinds } from './resource/index.js';
 import { schedulingKinds } from './scheduling/index.js';
+import { storageKinds } from './storage/index.js';
 
 export * from './core/index.js';
 export * from './apps/index.js';
 export * from './certificates/index.js';
 export * from './coordination/index.js';
+export * from './discovery/index.js';
 export * from './events/index.js';
 export * from './lifecycle/index.js';
 export * from './networking/index.js';
 export * from './resource/index.js';
 export * from './scheduling/index.js';
+export * from './storage/index.js';
 export * from './apiregistration/index.js';
 export * from './admissionregistration/index.js';
 export * from './apiextensions/index.js';
@@ -55,11 +59,13 @@ export const builtinKinds: readonly KindDefinition[] = [
   ...appsKinds,
   ...certificatesKinds,
   ...coordinationKinds,
+  ...discoveryKinds,
   ...eventsKinds,
   ...lifecycleKinds,
   ...networkingKinds,
   ...resourceKinds,
   ...schedulingKinds,
+  ...storageKinds,
   ...apiregistrationKinds,
   ...admissionregistrationKinds,
   ...apiextensionsKinds,

@@ -322,6 +322,12 @@ export interface KindDeclaration<T extends KubeObject = KubeObject> {
    * with them, `Age` is appended unless a column of that name is declared.
    */
   readonly printerColumns?: readonly PrinterColumn<T>[];
+  /**
+   * Whether the table ends with an Age column when `printerColumns` declares none; true by default.
+   * Kubernetes prints no Age for a few kinds (IPAddress, CSIStorageCapacity). A declared column
+   * named `Name` gives the Name column's cells (a StorageClass's `(default)` marker).
+   */
+  readonly ageColumn?: boolean;
 }
 
 /** A declared kind: the declaration plus what the server derives from it. */

@@ -3,6 +3,7 @@ import { fieldError, type FieldError } from '../../machinery/field-errors.js';
 import { defineKind } from '../../schema/define-kind.js';
 import { semanticEqualAt } from '../shared/semantic-equal.js';
 import { ServiceCIDR as ServiceCIDRSchema } from '../types/networking-v1.js';
+import { ServiceCIDR as ServiceCIDRV1beta1Schema } from '../types/networking-v1beta1.js';
 import { cidrFamily, validateCIDR } from './cidr.js';
 
 /** A ServiceCIDR object. */
@@ -36,7 +37,11 @@ export const ServiceCIDRKind = defineKind<ServiceCIDR>({
   scope: 'Cluster',
   // No generation: pkg/registry/networking/servicecidr/strategy.go never sets it.
   generation: false,
-  versions: [{ name: 'v1', schema: ServiceCIDRSchema, served: true, storage: true }],
+  versions: [
+    { name: 'v1', schema: ServiceCIDRSchema, served: true, storage: true },
+    // v1beta1 has v1's shape (spec.cidrs, status.conditions): only apiVersion differs.
+    { name: 'v1beta1', schema: ServiceCIDRV1beta1Schema, served: true },
+  ],
   statusSubresource: true,
   printerColumns: [
     { name: 'CIDRs', type: 'string', description: 'cidrs defines the IP blocks in CIDR notation', value: (s) => (s.spec?.cidrs ?? []).join(',') },

@@ -102,7 +102,7 @@ export function localNonReservedPathErrors(target: string, path: string): FieldE
 // ---------------------------------------------------------------------------------------------
 
 /** A parsed address: 4 or 16 bytes, and whether Go's strict parser (`netip`) would accept its text. */
-interface ParsedIP {
+export interface ParsedIP {
   bytes: number[];
   strict: boolean;
 }
@@ -163,11 +163,12 @@ function parseIPv6(s: string): ParsedIP | undefined {
 }
 
 /** `ParseIPSloppy`. */
-function parseIP(s: string): ParsedIP | undefined {
+export function parseIP(s: string): ParsedIP | undefined {
   return s.includes(':') ? parseIPv6(s) : parseIPv4(s);
 }
 
-function is4in6(ip: ParsedIP): boolean {
+/** Whether a 16-byte address is an IPv4-mapped IPv6 address (`::ffff:a.b.c.d`). */
+export function is4in6(ip: ParsedIP): boolean {
   return ip.bytes.length === 16 && ip.bytes.slice(0, 10).every((b) => b === 0) && ip.bytes[10] === 0xff && ip.bytes[11] === 0xff;
 }
 
