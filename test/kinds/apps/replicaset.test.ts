@@ -84,7 +84,10 @@ describe('ReplicaSet validation', () => {
 
   it('rejects a selector that does not match the template labels', async () => {
     const status = await rejected(
-      web((rs) => (rs.spec.template.metadata!.labels = { app: 'web', tier: 'b' }) && (rs.spec.selector = { matchLabels: { app: 'db' } })),
+      web((rs) => {
+        rs.spec.template.metadata!.labels = { tier: 'b', app: 'web' };
+        rs.spec.selector = { matchLabels: { app: 'db' } };
+      }),
     );
     expect(status.message).toBe(
       'ReplicaSet.apps "web" is invalid: spec.template.metadata.labels: Invalid value: {"app":"web","tier":"b"}: `selector` does not match template `labels`',
