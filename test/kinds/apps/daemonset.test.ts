@@ -208,7 +208,7 @@ describe('DaemonSet updates', () => {
   it('warns about the template on update only when the template changes', async () => {
     const created = await daemonSets().create(agent((ds) => (ds.spec.template.spec!.nodeSelector = { 'beta.kubernetes.io/arch': 'arm64' })));
     const warnings: string[] = [];
-    const onWarning = (w: string[]) => warnings.push(...w);
+    const onWarning = (w: readonly string[]) => warnings.push(...w);
     await daemonSets().update({ ...created, spec: { ...created.spec!, minReadySeconds: 3 } }, { onWarning });
     expect(warnings).toEqual([]);
     await daemonSets().patch('agent', { spec: { template: { metadata: { labels: { app: 'agent', v: '2' } } } } }, { type: 'strategic', onWarning });

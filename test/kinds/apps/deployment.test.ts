@@ -301,7 +301,7 @@ describe('Deployment updates', () => {
   it('warns about the template on an update only when the generation moves', async () => {
     const created = await deployments().create(web((d) => (d.spec.template.spec!.nodeSelector = { 'beta.kubernetes.io/os': 'linux' })));
     const warnings: string[] = [];
-    const onWarning = (w: string[]) => warnings.push(...w);
+    const onWarning = (w: readonly string[]) => warnings.push(...w);
     await deployments().update({ ...created, metadata: { ...created.metadata, labels: { a: 'b' } } }, { onWarning });
     expect(warnings).toEqual([]);
     await deployments().patch('web', { spec: { replicas: 2 } }, { type: 'merge', onWarning });
