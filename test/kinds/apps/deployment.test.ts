@@ -286,6 +286,17 @@ describe('Deployment updates', () => {
     expect(only.message).toBe('Deployment.apps "web" is invalid: spec.selector: Invalid value: {"matchLabels":{"app":"db"}}: field is immutable');
   });
 
+  it('switches to Recreate with the $retainKeys patch kubectl apply sends', async () => {
+    await deployments().create(web());
+    const patched = await deployments().patch('web', { spec: { strategy: { $retainKeys: ['type'], type: 'Recreate' } } }, { type: 'strategic' });
+    expect(patched.spec?.strategy).toEqual({ type: 'Recreate' });
+    await deployments().patch('web', { spec: { strategy: { type: 'RollingUpdate' } } }, { type: 'merge' });
+    const kept = await statusOf(() => deployments().patch('web', { spec: { strategy: { type: 'Recreate' } } }, { type: 'merge' }));
+    expect(kept.message).toBe(
+      'Deployment.apps "web" is invalid: spec.strategy.rollingUpdate: Forbidden: may not be specified when strategy `type` is \'Recreate\'',
+    );
+  });
+
   it('keeps the status on an update of the main resource', async () => {
     const created = await deployments().create(web());
     const updated = await deployments().update({ ...created, status: { replicas: 4 } });
