@@ -14,7 +14,7 @@ import {
   setTemplateGeneration,
   templateGeneration,
 } from './daemonset/defaults.js';
-import { validateDaemonSetSpec, validateDaemonSetStatusUpdate } from './daemonset/validation.js';
+import { validateDaemonSetSpec, validateDaemonSetSpecUpdate, validateDaemonSetStatusUpdate } from './daemonset/validation.js';
 import { CONTAINERS_DESCRIPTION, DAEMONSET_COLUMNS as DESCRIPTIONS, IMAGES_DESCRIPTION } from './columns.js';
 import { containerCells, formatLabels, formatLabelSelector, selectorImmutableErrors, workloadNameWarnings } from './workload.js';
 
@@ -41,7 +41,13 @@ function zeroStatus(): NonNullable<DaemonSet['status']> {
 /** `ValidateDaemonSetSpec` of the object as Go sees it (zero values filled, a missing selector nil). */
 function specRules(ds: DaemonSet, ctx: KindContext) {
   const full = withZeroValues(ds, DaemonSetSchema);
-  return validateDaemonSetSpec(full.spec ?? ({} as NonNullable<DaemonSet['spec']>), ds.spec?.selector, ctx.reservedDomain);
+  return validateDaemonSetSpec(full.spec ?? ({} as NonNullable<DaemonSet['spec']>), ds.spec?.selector, templateGeneration(ds) ?? 0n, ctx.reservedDomain);
+}
+
+/** Whether the template changed, as `apiequality.Semantic.DeepEqual` sees it. */
+function templateChanged(ds: Readonly<DaemonSet>, old: Readonly<DaemonSet>): boolean {
+  templateNode ??= fieldNode(DaemonSetSchema, 'spec', 'template');
+  return !semanticEqual(ds.spec?.template, old.spec?.template, templateNode);
 }
 
 let templateNode: StructuralNode | undefined;
@@ -89,10 +95,9 @@ export const DaemonSetKind = defineKind<DaemonSet>({
     prepareForUpdate(ds, old) {
       // An update may not set the template generation: it is the stored one, one more when the
       // template changes (semantically). /status keeps the stored metadata anyway.
-      templateNode ??= fieldNode(DaemonSetSchema, 'spec', 'template');
+      // Go's int64 wraps around past its maximum (and the rules then refuse the update).
       const stored = templateGeneration(old) ?? 0n;
-      const changed = !semanticEqual(ds.spec?.template, old.spec?.template, templateNode);
-      setTemplateGeneration(ds, changed ? stored + 1n : stored);
+      setTemplateGeneration(ds, templateChanged(ds, old) ? BigInt.asIntN(64, stored + 1n) : stored);
     },
     defaults(ds) {
       defaultDaemonSet(ds);
@@ -104,12 +109,13 @@ export const DaemonSetKind = defineKind<DaemonSet>({
     },
     validateUpdate(ds, old, ctx) {
       if (ctx.subresource === 'status') return validateDaemonSetStatusUpdate(ds.status ?? zeroStatus(), old.status);
-      // daemonSetStrategy.ValidateUpdate runs ValidateDaemonSet and ValidateDaemonSetUpdate: the spec
-      // rules twice (the message lists each once, the causes twice), then the selector rule. The
-      // template generation rules of ValidateDaemonSetSpecUpdate always hold: the server sets it.
+      // daemonSetStrategy.ValidateUpdate runs ValidateDaemonSet, then ValidateDaemonSetUpdate (the
+      // template generation rules, the spec rules again: the message lists each once, the causes
+      // twice), then the selector rule.
       selectorNode ??= fieldNode(DaemonSetSchema, 'spec', 'selector');
       const spec = specRules(ds, ctx);
-      return [...spec, ...spec, ...selectorImmutableErrors(ds.spec?.selector, old.spec?.selector, selectorNode)];
+      const generation = validateDaemonSetSpecUpdate(templateGeneration(ds) ?? 0n, templateGeneration(old) ?? 0n, templateChanged(ds, old));
+      return [...spec, ...generation, ...spec, ...selectorImmutableErrors(ds.spec?.selector, old.spec?.selector, selectorNode)];
     },
     warnings(ds, old, ctx) {
       if (ctx.subresource === 'status') return [];

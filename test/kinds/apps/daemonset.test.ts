@@ -192,6 +192,16 @@ describe('DaemonSet updates', () => {
     expect(created.metadata?.uid).toBe(same.metadata?.uid);
   });
 
+  it('refuses a template change once the template generation would overflow int64, as Go wraps it', async () => {
+    const created = await daemonSets().create(agent((ds) => (ds.metadata!.annotations = { [TEMPLATE_GENERATION]: '9223372036854775807' })));
+    const next = structuredClone(created);
+    next.spec!.template.spec!.containers[0]!.image = 'fluentd:2';
+    const status = await statusOf(() => daemonSets().update(next));
+    const negative = 'spec.templateGeneration: Invalid value: -9223372036854775808: must be greater than or equal to 0';
+    expect(causesOf(status)).toEqual([negative, 'spec.templateGeneration: Invalid value: -9223372036854775808: must not be decremented', negative]);
+    expect((await daemonSets().get('agent')).metadata?.annotations?.[TEMPLATE_GENERATION]).toBe('9223372036854775807');
+  });
+
   it('reports the spec rules twice in the causes, then the immutable selector', async () => {
     const created = await daemonSets().create(agent());
     const next = structuredClone(created);

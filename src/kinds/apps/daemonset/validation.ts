@@ -5,7 +5,7 @@
  * checked by the engine.
  */
 import { child, fieldError, type FieldError } from '../../../machinery/field-errors.js';
-import { validateNonnegativeField } from '../../../schema/validation/object-meta.js';
+import { IS_NEGATIVE_ERROR_MSG, validateNonnegativeField } from '../../../schema/validation/object-meta.js';
 import { labelSelectorFromObject, SelectorParseError, type LabelSelector } from '../../../selectors/label-selector.js';
 import type { DaemonSetSpec, DaemonSetStatus, DaemonSetUpdateStrategy, RollingUpdateDaemonSet } from '../../types/apps-v1.js';
 import type { LabelSelector as LabelSelectorObject } from '../../types/meta-v1.js';
@@ -55,7 +55,13 @@ function updateStrategyErrors(strategy: DaemonSetUpdateStrategy, path: string): 
  * `ValidateDaemonSetSpec`. `spec` has Go's zero values filled; `selector` is the raw one (nil when
  * absent: unlike the other workloads, a missing selector is only reported as not matching the labels).
  */
-export function validateDaemonSetSpec(spec: DaemonSetSpec, selector: LabelSelectorObject | undefined, reservedDomain: string, path = 'spec'): FieldError[] {
+export function validateDaemonSetSpec(
+  spec: DaemonSetSpec,
+  selector: LabelSelectorObject | undefined,
+  templateGeneration: bigint,
+  reservedDomain: string,
+  path = 'spec',
+): FieldError[] {
   const errs: FieldError[] = [];
   const selectorPath = child(path, 'selector');
   errs.push(...validateLabelSelector(selector, selectorPath));
@@ -80,8 +86,23 @@ export function validateDaemonSetSpec(spec: DaemonSetSpec, selector: LabelSelect
     errs.push(fieldError.forbidden(`${path}.template.spec.activeDeadlineSeconds`, 'activeDeadlineSeconds in DaemonSet is not Supported'));
   }
   errs.push(...validateNonnegativeField(spec.minReadySeconds ?? 0, child(path, 'minReadySeconds')));
+  if (templateGeneration < 0n) errs.push(fieldError.invalid(child(path, 'templateGeneration'), templateGeneration, IS_NEGATIVE_ERROR_MSG));
   errs.push(...updateStrategyErrors(spec.updateStrategy ?? {}, child(path, 'updateStrategy')));
   if (spec.revisionHistoryLimit !== undefined) errs.push(...validateNonnegativeField(spec.revisionHistoryLimit, child(path, 'revisionHistoryLimit')));
+  return errs;
+}
+
+/**
+ * `ValidateDaemonSetSpecUpdate`: the template generation (the annotation's value, which the strategy
+ * sets) never goes down and moves exactly when the template changes. It only fails once the
+ * generation overflows int64, as in Kubernetes.
+ */
+export function validateDaemonSetSpecUpdate(next: bigint, prev: bigint, templateChanged: boolean, path = 'spec'): FieldError[] {
+  const p = child(path, 'templateGeneration');
+  const errs: FieldError[] = [];
+  if (next < prev) errs.push(fieldError.invalid(p, next, 'must not be decremented'));
+  if (next === prev && templateChanged) errs.push(fieldError.invalid(p, next, 'must be incremented upon template update'));
+  else if (next > prev && !templateChanged) errs.push(fieldError.invalid(p, next, 'must not be incremented without template update'));
   return errs;
 }
 
