@@ -220,7 +220,20 @@ describe('/scale over HTTP', () => {
       kind: 'Scale',
       verbs: ['get', 'patch', 'update'],
     });
-    expect(body.resources.map((r) => r.name)).toEqual(['statefulsets', 'statefulsets/scale', 'statefulsets/status', 'controllerrevisions']);
+    expect(body.resources.map((r) => r.name)).toEqual([
+      'controllerrevisions',
+      'daemonsets',
+      'daemonsets/status',
+      'deployments',
+      'deployments/scale',
+      'deployments/status',
+      'replicasets',
+      'replicasets/scale',
+      'replicasets/status',
+      'statefulsets',
+      'statefulsets/scale',
+      'statefulsets/status',
+    ]);
   });
 
   it('is listed in aggregated discovery with its response kind', async () => {

@@ -185,6 +185,20 @@ const withGeneration: [string, GenerationCase][] = [
       change: (s) => ((s.spec as { replicas: number }).replicas = 3),
     },
   ],
+  ...(['Deployment', 'ReplicaSet', 'DaemonSet'] as const).map((name): [string, GenerationCase] => [
+    name,
+    {
+      kind: { Deployment: k.DeploymentKind, ReplicaSet: k.ReplicaSetKind, DaemonSet: k.DaemonSetKind }[name],
+      object: (n) => ({
+        metadata: { name: n },
+        spec: {
+          selector: { matchLabels: { app: 'web' } },
+          template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'c', image: 'nginx:1' }] } },
+        },
+      }),
+      change: (o) => ((o.spec as { minReadySeconds: number }).minReadySeconds = 3),
+    },
+  ]),
   [
     'MutatingAdmissionPolicy',
     {

@@ -18,22 +18,7 @@ import type { Pod } from '../../types/core-v1.js';
 import { podAnnotationErrors } from '../../shared/pod-spec/validation.js';
 import { validateLabelSelector } from '../../shared/label-selector-validation.js';
 import { fieldNode, semanticEqual } from '../../shared/semantic-equal.js';
-
-/** `IsValidPercent`'s message. */
-const PERCENT_MSG = "a valid percent string must be a numeric string followed by an ending '%' (e.g. '1%',  or '93%', regex used for validation is '[0-9]+%')";
-
-/** `getPercentValue`: the number of a valid percent string. */
-function percentValue(v: number | string): number | undefined {
-  return typeof v === 'string' && /^[0-9]+%$/.test(v) ? Number(v.slice(0, -1)) : undefined;
-}
-
-/** `getIntOrPercentValue` (`IntValue()` of a non-numeric string is 0). */
-function intOrPercentValue(v: number | string): number {
-  const pct = percentValue(v);
-  if (pct !== undefined) return pct;
-  if (typeof v === 'number') return v;
-  return /^[+-]?\d+$/.test(v) ? Number(v) : 0;
-}
+import { intOrPercentValue, notMoreThan100Percent, validatePositiveIntOrPercent } from '../int-or-percent.js';
 
 /** `validateRollingUpdateStatefulSet`. */
 function rollingUpdateErrors(ru: RollingUpdateStatefulSetStrategy, path: string): FieldError[] {
@@ -41,14 +26,9 @@ function rollingUpdateErrors(ru: RollingUpdateStatefulSetStrategy, path: string)
   const mu = ru.maxUnavailable;
   if (mu !== undefined) {
     const p = child(path, 'maxUnavailable');
-    if (typeof mu === 'string') {
-      if (percentValue(mu) === undefined) errs.push(fieldError.invalid(p, mu, PERCENT_MSG));
-    } else {
-      errs.push(...validateNonnegativeField(mu, p));
-    }
+    errs.push(...validatePositiveIntOrPercent(mu, p));
     if (intOrPercentValue(mu) === 0) errs.push(fieldError.invalid(p, mu, 'cannot be 0'));
-    const pct = percentValue(mu);
-    if (pct !== undefined && pct > 100) errs.push(fieldError.invalid(p, mu, 'must not be greater than 100%'));
+    errs.push(...notMoreThan100Percent(mu, p));
   }
   return errs;
 }
