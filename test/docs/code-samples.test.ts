@@ -1,12 +1,12 @@
 /**
- * Every TypeScript sample in README.md and docs/*.md is a complete module that a user could paste
+ * Every TypeScript sample in README.md and the Markdown files under docs/ is a complete module that a user could paste
  * into a project: it is type-checked under the project's strict compiler options (importing
  * `memkube` as a user would, mapped onto src/) and then run. A sample that is a vitest test
  * registers its tests here; any other sample runs as a test of its own and checks its outcome
  * itself (with `expect` or `node:assert`).
  */
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { basename, join, relative, resolve } from 'node:path';
+import { basename, join, relative, resolve, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
@@ -25,8 +25,10 @@ interface Sample {
 }
 
 function documents(): string[] {
-  const docs = readdirSync(join(ROOT, 'docs'))
-    .filter((f) => f.endsWith('.md'))
+  // Every Markdown file under docs/, in its folders too (docs/kinds/*.md), but the generated reference.
+  const docs = (readdirSync(join(ROOT, 'docs'), { recursive: true }) as string[])
+    .map((f) => f.split(sep).join('/'))
+    .filter((f) => f.endsWith('.md') && !f.startsWith('api/'))
     .sort()
     .map((f) => `docs/${f}`);
   return ['README.md', ...docs];
