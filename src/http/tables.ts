@@ -48,7 +48,7 @@ export function humanDuration(ms: number): string {
 export function columnsOf(definition: KindDefinition): PrinterColumn[] {
   const declared = (definition.printerColumns ?? []) as readonly PrinterColumn[];
   const cols: PrinterColumn[] = [{ name: 'Name', type: 'string', format: 'name', description: NAME_DESCRIPTION, value: (o) => o.metadata?.name }, ...declared];
-  if (!declared.some((c) => c.name === 'Age')) cols.push(AGE);
+  if (definition.ageColumn !== false && !declared.some((c) => c.name === 'Age')) cols.push(AGE);
   return cols;
 }
 
@@ -64,7 +64,7 @@ function cell(col: PrinterColumn, obj: KubeObject, now: number): unknown {
     const t = Date.parse(v);
     return Number.isNaN(t) ? '<unknown>' : humanDuration(now - t);
   }
-  if (v === undefined || v === null) return col.type === 'string' ? '<none>' : null;
+  if (v === undefined || v === null) return col.type === 'string' || col.type === 'timestamp' ? '<none>' : null;
   return v;
 }
 
@@ -103,7 +103,7 @@ export function toTable(kind: ResolvedKind, version: string, body: unknown, incl
     metadata,
     columnDefinitions: cols.map((c) => ({
       name: c.name,
-      type: c.type === 'date' ? 'string' : c.type,
+      type: c.type === 'date' ? 'string' : c.type === 'timestamp' ? 'date' : c.type,
       format: c.format ?? '',
       description: c.description ?? '',
       priority: c.priority ?? 0,
