@@ -131,7 +131,11 @@ export function validatePersistentVolumeSpec(spec: PersistentVolumeSpec, pvName:
   const capPath = child(path, 'capacity');
   const names = Object.keys(capacity);
   if (names.length === 0) errs.push(fieldError.required(capPath));
-  if (!names.includes('storage') || names.length > 1) errs.push(fieldError.notSupported(capPath, capacity, ['storage']));
+  if (!names.includes('storage') || names.length > 1) {
+    // Shown with its keys sorted, as Go prints a map.
+    const sorted = Object.fromEntries([...names].sort().map((n) => [n, capacity[n]]));
+    errs.push(fieldError.notSupported(capPath, sorted, ['storage']));
+  }
   for (const [name, value] of Object.entries(capacity)) {
     const q = quantityValue(value);
     if (!q) continue;
