@@ -7,7 +7,7 @@ import { formatEndpoints, validateEndpoints } from './endpoints/validation.js';
 export type Endpoints = EndpointsSchema;
 
 /**
- * Endpoints: `ValidateEndpoints` on create and update, PUT creates, and the deprecation warning a
+ * Endpoints: the TCP default of ports, `ValidateEndpoints` on create and update, PUT creates, and the deprecation warning a
  * v1.33+ server answers every request with (pkg/registry/core/endpoint).
  */
 export const EndpointsKind = defineKind<Endpoints>({
@@ -28,6 +28,10 @@ export const EndpointsKind = defineKind<Endpoints>({
     { name: 'Age', type: 'date', value: (ep) => ep.metadata?.creationTimestamp },
   ],
   strategy: {
+    // SetDefaults_EndpointPort.
+    defaults(ep) {
+      for (const ss of ep.subsets ?? []) for (const port of ss.ports ?? []) if (!port.protocol) port.protocol = 'TCP';
+    },
     validate: (ep) => validateEndpoints(ep),
   },
 });

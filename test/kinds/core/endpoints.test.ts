@@ -57,7 +57,7 @@ describe('Endpoints validation', () => {
         ep([
           {
             addresses: [{ ip: '10.0.0.1' }],
-            ports: [{ port: 0, protocol: 'TCP' }, { name: 'b', port: 70000, protocol: 'ICMP', appProtocol: 'not a name!' }, { name: 'c', port: 1 }],
+            ports: [{ port: 0, protocol: 'TCP' }, { name: 'b', port: 70000, protocol: 'ICMP', appProtocol: 'not a name!' }, { name: 'c', port: 1, protocol: '' }],
           },
         ]),
       ),
@@ -67,8 +67,12 @@ describe('Endpoints validation', () => {
       'subsets[0].ports[1].port: Invalid value: 70000: must be between 1 and 65535, inclusive',
       'subsets[0].ports[1].protocol: Unsupported value: "ICMP": supported values: "SCTP", "TCP", "UDP"',
       expect.stringMatching(/^subsets\[0\]\.ports\[1\]\.appProtocol: Invalid value: "not a name!": /),
-      'subsets[0].ports[2].protocol: Required value',
     ]);
+  });
+
+  it('defaults the port protocol to TCP', async () => {
+    const created = await eps().create(ep([{ addresses: [{ ip: '10.0.0.1' }], ports: [{ port: 80 }] }]));
+    expect(created.subsets?.[0]?.ports).toEqual([{ port: 80, protocol: 'TCP' }]);
   });
 
   it('validates updates the same way and is created by PUT', async () => {
