@@ -167,7 +167,19 @@ describe.skipIf(!existsSync(KUBECTL))('kubectl 1.33 and the core kinds against m
     expect(rows(ep.stdout)[1]!.slice(0, 2)).toEqual(['web', '10.0.0.1:80,10.0.0.2:80,10.0.0.1:443 + 1 more...']);
 
     const pv = rows(await ok('get', 'pv', '-o', 'wide'));
-    expect(pv[0]).toEqual(['NAME', 'CAPACITY', 'ACCESS MODES', 'RECLAIM POLICY', 'STATUS', 'CLAIM', 'STORAGECLASS', 'VOLUMEATTRIBUTESCLASS', 'REASON', 'AGE', 'VOLUMEMODE']);
+    expect(pv[0]).toEqual([
+      'NAME',
+      'CAPACITY',
+      'ACCESS MODES',
+      'RECLAIM POLICY',
+      'STATUS',
+      'CLAIM',
+      'STORAGECLASS',
+      'VOLUMEATTRIBUTESCLASS',
+      'REASON',
+      'AGE',
+      'VOLUMEMODE',
+    ]);
     expect(pv[1]).toEqual(['pv-data', '1Gi', 'RWO', 'Retain', 'Pending', 'manual', '<unset>', pv[1]![7], 'Filesystem']);
 
     const limits = rows(await ok('get', 'limits'));

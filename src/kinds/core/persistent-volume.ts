@@ -98,7 +98,8 @@ export const PersistentVolumeKind = defineKind<PersistentVolume>({
       const status = (pv.status ??= {});
       const oldStatus = old.status ?? {};
       if (status.phase === oldStatus.phase) {
-        if (status.lastPhaseTransitionTime === undefined && oldStatus.lastPhaseTransitionTime !== undefined) status.lastPhaseTransitionTime = oldStatus.lastPhaseTransitionTime;
+        if (status.lastPhaseTransitionTime === undefined && oldStatus.lastPhaseTransitionTime !== undefined)
+          status.lastPhaseTransitionTime = oldStatus.lastPhaseTransitionTime;
       } else if (status.lastPhaseTransitionTime === undefined || status.lastPhaseTransitionTime === oldStatus.lastPhaseTransitionTime) {
         status.lastPhaseTransitionTime = nowText(ctx);
       }

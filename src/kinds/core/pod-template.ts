@@ -46,8 +46,18 @@ export const PodTemplateKind = defineKind<PodTemplate>({
   versions: [{ name: 'v1', schema: PodTemplateSchema, served: true, storage: true }],
   schemaRequired: false,
   printerColumns: [
-    { name: 'Containers', type: 'string', description: 'Names of each container in the template.', value: (pt) => containerCells(pt.template?.spec?.containers).names },
-    { name: 'Images', type: 'string', description: 'Images referenced by each container in the template.', value: (pt) => containerCells(pt.template?.spec?.containers).images },
+    {
+      name: 'Containers',
+      type: 'string',
+      description: 'Names of each container in the template.',
+      value: (pt) => containerCells(pt.template?.spec?.containers).names,
+    },
+    {
+      name: 'Images',
+      type: 'string',
+      description: 'Images referenced by each container in the template.',
+      value: (pt) => containerCells(pt.template?.spec?.containers).images,
+    },
     { name: 'Pod Labels', type: 'string', description: 'The labels for the pod template.', value: (pt) => formatLabels(pt.template?.metadata?.labels) },
   ],
   ageColumn: false,

@@ -78,7 +78,9 @@ export const ReplicationControllerKind = defineKind<ReplicationController>({
         const name = rc.metadata?.name ?? '';
         const msgs = isDNS1123Label(name);
         if (name && msgs.length) {
-          warnings.push(`metadata.name: this is used in Pod names and hostnames, which can result in surprising behavior; a DNS label is recommended: [${msgs.join(' ')}]`);
+          warnings.push(
+            `metadata.name: this is used in Pod names and hostnames, which can result in surprising behavior; a DNS label is recommended: [${msgs.join(' ')}]`,
+          );
         }
       } else if (rc.metadata?.generation === old.metadata?.generation) {
         return [];

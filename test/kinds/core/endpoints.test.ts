@@ -25,12 +25,16 @@ describe('Endpoints validation', () => {
   });
 
   it('requires addresses or notReadyAddresses in each subset', async () => {
-    expect(await causes(ep([{ ports: [{ port: 80, protocol: 'TCP' }] }]))).toEqual(['subsets[0]: Required value: must specify `addresses` or `notReadyAddresses`']);
+    expect(await causes(ep([{ ports: [{ port: 80, protocol: 'TCP' }] }]))).toEqual([
+      'subsets[0]: Required value: must specify `addresses` or `notReadyAddresses`',
+    ]);
   });
 
   it('rejects special and malformed IPs', async () => {
     expect(
-      await causes(ep([{ addresses: [{ ip: '127.0.0.1' }, { ip: '0.0.0.0' }, { ip: '169.254.1.1' }, { ip: '224.0.0.5' }], notReadyAddresses: [{ ip: 'fe80::1' }] }])),
+      await causes(
+        ep([{ addresses: [{ ip: '127.0.0.1' }, { ip: '0.0.0.0' }, { ip: '169.254.1.1' }, { ip: '224.0.0.5' }], notReadyAddresses: [{ ip: 'fe80::1' }] }]),
+      ),
     ).toEqual([
       'subsets[0].addresses[0].ip: Invalid value: "127.0.0.1": may not be in the loopback range (127.0.0.0/8, ::1/128)',
       'subsets[0].addresses[1].ip: Invalid value: "0.0.0.0": may not be unspecified (0.0.0.0)',
@@ -57,7 +61,11 @@ describe('Endpoints validation', () => {
         ep([
           {
             addresses: [{ ip: '10.0.0.1' }],
-            ports: [{ port: 0, protocol: 'TCP' }, { name: 'b', port: 70000, protocol: 'ICMP', appProtocol: 'not a name!' }, { name: 'c', port: 1, protocol: '' }],
+            ports: [
+              { port: 0, protocol: 'TCP' },
+              { name: 'b', port: 70000, protocol: 'ICMP', appProtocol: 'not a name!' },
+              { name: 'c', port: 1, protocol: '' },
+            ],
           },
         ]),
       ),
@@ -103,7 +111,20 @@ describe('Endpoints deprecation', () => {
 
 describe('Endpoints printing', () => {
   it('prints ip:port pairs, at most three, then how many more', async () => {
-    await eps().create(ep([{ addresses: [{ ip: '10.0.0.1' }, { ip: '10.0.0.2' }], ports: [{ name: 'http', port: 80, protocol: 'TCP' }, { name: 'https', port: 443, protocol: 'TCP' }] }], 'a'));
+    await eps().create(
+      ep(
+        [
+          {
+            addresses: [{ ip: '10.0.0.1' }, { ip: '10.0.0.2' }],
+            ports: [
+              { name: 'http', port: 80, protocol: 'TCP' },
+              { name: 'https', port: 443, protocol: 'TCP' },
+            ],
+          },
+        ],
+        'a',
+      ),
+    );
     await eps().create(ep([{ addresses: [{ ip: '10.0.0.1' }, { ip: '2001:db8::1' }] }], 'b'));
     await eps().create(ep(undefined, 'c'));
     const t = await tableOf(cluster, '/api/v1/namespaces/default/endpoints');

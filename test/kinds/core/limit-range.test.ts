@@ -18,7 +18,9 @@ async function causes(l: LimitRange) {
 
 describe('LimitRange defaults', () => {
   it('defaults a Container item: default from max, defaultRequest from default, else from min', async () => {
-    const created = await lrs().create(lr([{ type: 'Container', max: { cpu: '2', memory: '1024Mi' }, min: { cpu: '100m', 'ephemeral-storage': '1Gi' }, defaultRequest: { memory: '256Mi' } }]));
+    const created = await lrs().create(
+      lr([{ type: 'Container', max: { cpu: '2', memory: '1024Mi' }, min: { cpu: '100m', 'ephemeral-storage': '1Gi' }, defaultRequest: { memory: '256Mi' } }]),
+    );
     expect(created.spec?.limits).toEqual([
       {
         type: 'Container',
@@ -31,7 +33,12 @@ describe('LimitRange defaults', () => {
   });
 
   it('leaves Pod and PersistentVolumeClaim items alone', async () => {
-    const created = await lrs().create(lr([{ type: 'Pod', max: { cpu: '2' } }, { type: 'PersistentVolumeClaim', max: { storage: '10Gi' } }]));
+    const created = await lrs().create(
+      lr([
+        { type: 'Pod', max: { cpu: '2' } },
+        { type: 'PersistentVolumeClaim', max: { storage: '10Gi' } },
+      ]),
+    );
     expect(created.spec?.limits).toEqual([
       { type: 'Pod', max: { cpu: '2' } },
       { type: 'PersistentVolumeClaim', max: { storage: '10Gi' } },
@@ -96,7 +103,12 @@ describe('LimitRange validation', () => {
 
   it('validates updates and is created by PUT', async () => {
     const created = await lrs().update(lr([{ type: 'Container', max: { cpu: '1' } }], 'put'));
-    const status = await statusOf(() => lrs().update({ ...created, spec: { limits: [{ type: 'Container', min: { cpu: '2' }, max: { cpu: '1' }, default: { cpu: '1' }, defaultRequest: { cpu: '1' } }] } }));
+    const status = await statusOf(() =>
+      lrs().update({
+        ...created,
+        spec: { limits: [{ type: 'Container', min: { cpu: '2' }, max: { cpu: '1' }, default: { cpu: '1' }, defaultRequest: { cpu: '1' } }] },
+      }),
+    );
     expect(status.code).toBe(422);
   });
 });

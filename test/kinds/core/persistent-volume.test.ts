@@ -66,7 +66,9 @@ describe('PersistentVolume validation', () => {
   });
 
   it('allows exactly one volume source', async () => {
-    expect(await causes(pv((p) => (p.spec!.nfs = { server: 'nfs.example', path: '/exports' })))).toEqual(['spec.nfs: Forbidden: may not specify more than 1 volume type']);
+    expect(await causes(pv((p) => (p.spec!.nfs = { server: 'nfs.example', path: '/exports' })))).toEqual([
+      'spec.nfs: Forbidden: may not specify more than 1 volume type',
+    ]);
   });
 
   it('checks the source it has', async () => {
@@ -97,7 +99,9 @@ describe('PersistentVolume validation', () => {
         }),
       ),
     ).toEqual(['spec.nodeAffinity: Required value: Local volume requires node affinity']);
-    expect(await causes(pv((p) => (p.spec!.nodeAffinity = {})))).toEqual(['spec.nodeAffinity.required: Required value: must specify required node constraints']);
+    expect(await causes(pv((p) => (p.spec!.nodeAffinity = {})))).toEqual([
+      'spec.nodeAffinity.required: Required value: must specify required node constraints',
+    ]);
   });
 
   it("forbids Recycle for a hostPath of '/'", async () => {
@@ -119,19 +123,30 @@ describe('PersistentVolume validation', () => {
 
 describe('PersistentVolume updates', () => {
   it('keeps the volume source, the volume mode and the node affinity', async () => {
-    const created = await pvs().create(pv((p) => (p.spec!.nodeAffinity = { required: { nodeSelectorTerms: [{ matchExpressions: [{ key: 'k', operator: 'Exists' }] }] } })));
+    const created = await pvs().create(
+      pv((p) => (p.spec!.nodeAffinity = { required: { nodeSelectorTerms: [{ matchExpressions: [{ key: 'k', operator: 'Exists' }] }] } })),
+    );
     const status = await statusOf(() =>
-      pvs().update({ ...created, spec: { ...created.spec, hostPath: { path: '/other', type: '' }, volumeMode: 'Block', nodeAffinity: { required: { nodeSelectorTerms: [{}] } } } }),
+      pvs().update({
+        ...created,
+        spec: { ...created.spec, hostPath: { path: '/other', type: '' }, volumeMode: 'Block', nodeAffinity: { required: { nodeSelectorTerms: [{}] } } },
+      }),
     );
     expect(status.code).toBe(422);
     const lines = causeLines(status);
     expect(lines[0]).toMatch(/^spec\.persistentvolumesource: Forbidden: spec\.persistentvolumesource is immutable after creation\n/);
-    expect(lines.slice(1)).toEqual(['volumeMode: Invalid value: "Block": field is immutable', 'nodeAffinity: Invalid value: {"required":{"nodeSelectorTerms":[{}]}}: field is immutable']);
+    expect(lines.slice(1)).toEqual([
+      'volumeMode: Invalid value: "Block": field is immutable',
+      'nodeAffinity: Invalid value: {"required":{"nodeSelectorTerms":[{}]}}: field is immutable',
+    ]);
   });
 
   it('lets the reclaim policy, capacity and claimRef change', async () => {
     const created = await pvs().create(pv());
-    const updated = await pvs().update({ ...created, spec: { ...created.spec, persistentVolumeReclaimPolicy: 'Delete', capacity: { storage: '2Gi' }, claimRef: { namespace: 'ns', name: 'data' } } });
+    const updated = await pvs().update({
+      ...created,
+      spec: { ...created.spec, persistentVolumeReclaimPolicy: 'Delete', capacity: { storage: '2Gi' }, claimRef: { namespace: 'ns', name: 'data' } },
+    });
     expect(updated.spec?.persistentVolumeReclaimPolicy).toBe('Delete');
   });
 

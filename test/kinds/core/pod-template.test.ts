@@ -7,7 +7,10 @@ const cluster = useTestCluster();
 const templates = () => cluster.client.resource(PodTemplateKind);
 
 function pt(patch: (p: PodTemplate) => void = () => {}): PodTemplate {
-  const p: PodTemplate = { metadata: { name: 'tpl' }, template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'nginx', image: 'nginx:1.27' }] } } };
+  const p: PodTemplate = {
+    metadata: { name: 'tpl' },
+    template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'nginx', image: 'nginx:1.27' }] } },
+  };
   patch(p);
   return p;
 }
@@ -52,7 +55,9 @@ describe('PodTemplate', () => {
     expect(relabelled.metadata?.generation).toBe(1);
     const changed = await templates().update({ ...relabelled, template: { ...relabelled.template, metadata: { labels: { app: 'api' } } } });
     expect(changed.metadata?.generation).toBe(2);
-    const status = await statusOf(() => templates().update({ ...changed, template: { ...changed.template, spec: { ...changed.template!.spec!, containers: [] } } }));
+    const status = await statusOf(() =>
+      templates().update({ ...changed, template: { ...changed.template, spec: { ...changed.template!.spec!, containers: [] } } }),
+    );
     expect(causeLines(status)).toEqual(['template.spec.containers: Required value']);
   });
 

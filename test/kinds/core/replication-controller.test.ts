@@ -81,7 +81,10 @@ describe('ReplicationController validation', () => {
           rc.spec!.minReadySeconds = -2;
         }),
       ),
-    ).toEqual(['spec.minReadySeconds: Invalid value: -2: must be greater than or equal to 0', 'spec.replicas: Invalid value: -1: must be greater than or equal to 0']);
+    ).toEqual([
+      'spec.minReadySeconds: Invalid value: -2: must be greater than or equal to 0',
+      'spec.replicas: Invalid value: -1: must be greater than or equal to 0',
+    ]);
   });
 
   it('allows only restartPolicy Always and no activeDeadlineSeconds', async () => {

@@ -18,7 +18,10 @@ async function causes(q: ResourceQuota) {
 
 describe('ResourceQuota', () => {
   it('stores canonical quantities and drops a status sent on create', async () => {
-    const created = await quotas().create({ ...quota({ hard: { pods: '10', 'requests.memory': '1024Mi', 'count/deployments.apps': '2' } }), status: { hard: { pods: '1' } } });
+    const created = await quotas().create({
+      ...quota({ hard: { pods: '10', 'requests.memory': '1024Mi', 'count/deployments.apps': '2' } }),
+      status: { hard: { pods: '1' } },
+    });
     expect(created.spec?.hard).toEqual({ pods: '10', 'requests.memory': '1Gi', 'count/deployments.apps': '2' });
     expect(created.status).toBeUndefined();
     expect(created.metadata?.generation).toBeUndefined();
@@ -59,9 +62,9 @@ describe('ResourceQuota', () => {
         }),
       ),
     ).toEqual([
-      "spec.scopeSelector.matchExpressions.operator: Invalid value: \"In\": must be 'Exist' when scope is any of ResourceQuotaScopeTerminating, ResourceQuotaScopeNotTerminating, ResourceQuotaScopeBestEffort, ResourceQuotaScopeNotBestEffort or ResourceQuotaScopeCrossNamespacePodAffinity",
+      'spec.scopeSelector.matchExpressions.operator: Invalid value: "In": must be \'Exist\' when scope is any of ResourceQuotaScopeTerminating, ResourceQuotaScopeNotTerminating, ResourceQuotaScopeBestEffort, ResourceQuotaScopeNotBestEffort or ResourceQuotaScopeCrossNamespacePodAffinity',
       "spec.scopeSelector.matchExpressions.values: Required value: must be at least one value when `operator` is 'In' or 'NotIn' for scope selector",
-      'spec.scopeSelector.matchExpressions.values: Invalid value: ["high"]: must be no value when `operator` is \'Exist\' or \'DoesNotExist\' for scope selector',
+      "spec.scopeSelector.matchExpressions.values: Invalid value: [\"high\"]: must be no value when `operator` is 'Exist' or 'DoesNotExist' for scope selector",
       'spec.scopeSelector.matchExpressions.operator: Invalid value: "Near": not a valid selector operator',
     ]);
   });

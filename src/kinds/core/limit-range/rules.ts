@@ -73,19 +73,33 @@ function itemQuantityErrors(item: LimitRangeItem, k: string, path: string): Fiel
   const ratio = get('maxLimitRequestRatio');
   const errs: FieldError[] = [];
   const at = (list: string) => key(`${path}.${list}`, k);
-  if (min && max && cmp(min, max) > 0) errs.push(fieldError.invalid(at('min'), shown(min), `min value ${quantityText(min)} is greater than max value ${quantityText(max)}`));
+  if (min && max && cmp(min, max) > 0)
+    errs.push(fieldError.invalid(at('min'), shown(min), `min value ${quantityText(min)} is greater than max value ${quantityText(max)}`));
   if (defReq && min && cmp(min, defReq) > 0) {
-    errs.push(fieldError.invalid(at('defaultRequest'), shown(defReq), `min value ${quantityText(min)} is greater than default request value ${quantityText(defReq)}`));
+    errs.push(
+      fieldError.invalid(at('defaultRequest'), shown(defReq), `min value ${quantityText(min)} is greater than default request value ${quantityText(defReq)}`),
+    );
   }
   if (defReq && max && cmp(defReq, max) > 0) {
-    errs.push(fieldError.invalid(at('defaultRequest'), shown(defReq), `default request value ${quantityText(defReq)} is greater than max value ${quantityText(max)}`));
+    errs.push(
+      fieldError.invalid(at('defaultRequest'), shown(defReq), `default request value ${quantityText(defReq)} is greater than max value ${quantityText(max)}`),
+    );
   }
   if (defReq && def && cmp(defReq, def) > 0) {
-    errs.push(fieldError.invalid(at('defaultRequest'), shown(defReq), `default request value ${quantityText(defReq)} is greater than default limit value ${quantityText(def)}`));
+    errs.push(
+      fieldError.invalid(
+        at('defaultRequest'),
+        shown(defReq),
+        `default request value ${quantityText(defReq)} is greater than default limit value ${quantityText(def)}`,
+      ),
+    );
   }
-  if (def && min && cmp(min, def) > 0) errs.push(fieldError.invalid(at('default'), shown(min), `min value ${quantityText(min)} is greater than default value ${quantityText(def)}`));
-  if (def && max && cmp(def, max) > 0) errs.push(fieldError.invalid(at('default'), shown(max), `default value ${quantityText(def)} is greater than max value ${quantityText(max)}`));
-  if (ratio && ratio.nanos < 1_000_000_000n) errs.push(fieldError.invalid(at('maxLimitRequestRatio'), shown(ratio), `ratio ${quantityText(ratio)} is less than 1`));
+  if (def && min && cmp(min, def) > 0)
+    errs.push(fieldError.invalid(at('default'), shown(min), `min value ${quantityText(min)} is greater than default value ${quantityText(def)}`));
+  if (def && max && cmp(def, max) > 0)
+    errs.push(fieldError.invalid(at('default'), shown(max), `default value ${quantityText(def)} is greater than max value ${quantityText(max)}`));
+  if (ratio && ratio.nanos < 1_000_000_000n)
+    errs.push(fieldError.invalid(at('maxLimitRequestRatio'), shown(ratio), `ratio ${quantityText(ratio)} is less than 1`));
   if (ratio && min && max) {
     let ratioValue = Number(quantityIntegerValue(ratio));
     let minValue = Number(quantityIntegerValue(min));
@@ -101,7 +115,13 @@ function itemQuantityErrors(item: LimitRangeItem, k: string, path: string): Fiel
     }
   }
   if (!isOvercommitAllowed(k) && def && defReq && cmp(def, defReq) !== 0) {
-    errs.push(fieldError.invalid(at('defaultRequest'), shown(defReq), `default value ${quantityText(def)} must equal to defaultRequest value ${quantityText(defReq)} in ${k}`));
+    errs.push(
+      fieldError.invalid(
+        at('defaultRequest'),
+        shown(defReq),
+        `default value ${quantityText(def)} must equal to defaultRequest value ${quantityText(defReq)} in ${k}`,
+      ),
+    );
   }
   return errs;
 }

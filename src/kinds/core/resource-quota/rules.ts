@@ -85,11 +85,13 @@ function scopeSelectorErrors(spec: ResourceQuotaSpec, path: string): FieldError[
     switch (op) {
       case 'In':
       case 'NotIn':
-        if (values.length === 0) errs.push(fieldError.required(child(p, 'values'), "must be at least one value when `operator` is 'In' or 'NotIn' for scope selector"));
+        if (values.length === 0)
+          errs.push(fieldError.required(child(p, 'values'), "must be at least one value when `operator` is 'In' or 'NotIn' for scope selector"));
         break;
       case 'Exists':
       case 'DoesNotExist':
-        if (values.length !== 0) errs.push(fieldError.invalid(child(p, 'values'), values, "must be no value when `operator` is 'Exist' or 'DoesNotExist' for scope selector"));
+        if (values.length !== 0)
+          errs.push(fieldError.invalid(child(p, 'values'), values, "must be no value when `operator` is 'Exist' or 'DoesNotExist' for scope selector"));
         break;
       default:
         errs.push(fieldError.invalid(child(p, 'operator'), op, 'not a valid selector operator'));
@@ -116,7 +118,10 @@ export function validateResourceQuotaSpec(spec: ResourceQuotaSpec, path = 'spec'
 
 /** `ValidateResourceQuotaStatus`. */
 export function validateResourceQuotaStatus(status: ResourceQuotaStatus, path = 'status'): FieldError[] {
-  return [...listErrors(status.hard as ResourceList | undefined, child(path, 'hard')), ...listErrors(status.used as ResourceList | undefined, child(path, 'used'))];
+  return [
+    ...listErrors(status.hard as ResourceList | undefined, child(path, 'hard')),
+    ...listErrors(status.used as ResourceList | undefined, child(path, 'used')),
+  ];
 }
 
 /** The scope check of `ValidateResourceQuotaUpdate`: the set of scopes may not change. */
