@@ -197,6 +197,10 @@ describe.skipIf(!existsSync(KUBECTL))('kubectl 1.33 and the core kinds against m
     ]);
   });
 
+  it('shows the replication controller in get all', async () => {
+    expect(await ok('get', 'all', '-o', 'name')).toContain('replicationcontroller/web\n');
+  });
+
   it('scales a replication controller', async () => {
     expect(await ok('scale', 'rc', 'web', '--replicas=5')).toBe('replicationcontroller/web scaled\n');
     expect(await ok('get', 'rc', 'web', '-o', 'jsonpath={.spec.replicas}')).toBe('5');
