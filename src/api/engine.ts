@@ -10,6 +10,7 @@ import type { EngineContext } from './context.js';
 import { ApiError, badRequest, internalError, methodNotSupported } from '../machinery/errors.js';
 import type { ApiRequest, ApiResponse } from '../machinery/request.js';
 import { act } from './verbs/act.js';
+import { computedRead } from './verbs/computed.js';
 import { create } from './verbs/create.js';
 import { deleteCollection } from './verbs/delete-collection.js';
 import { deleteOne } from './verbs/delete.js';
@@ -55,6 +56,14 @@ const ITEM_VERBS = new Set(['get', 'update', 'patch', 'delete']);
 
 /** Runs one request through the pipeline. Every failure is an {@link ApiError}. */
 export async function handle(ctx: EngineContext, req: ApiRequest): Promise<ApiResponse> {
+  const res = await dispatch(ctx, req);
+  // Kubernetes' deprecation filter warns on every request for a deprecated resource.
+  const deprecation = ctx.registry.lookup(req.resource)?.definition.deprecationWarning;
+  if (deprecation) return { ...res, warnings: [deprecation, ...res.warnings] };
+  return res;
+}
+
+async function dispatch(ctx: EngineContext, req: ApiRequest): Promise<ApiResponse> {
   try {
     const kind = resolveKind(ctx, req);
     const version = req.resource.version;
@@ -81,6 +90,8 @@ export async function handle(ctx: EngineContext, req: ApiRequest): Promise<ApiRe
     }
     if (req.subresource && !readable && req.verb !== 'update' && req.verb !== 'patch') throw methodNotSupported(gr, req.verb);
     if (req.subresource === 'scale') return await scale(ctx, kind, req, version);
+    const computed = kind.definition.computedObjects;
+    if (computed && !req.subresource && (req.verb === 'get' || req.verb === 'list')) return computedRead(kind, req, version, computed());
     switch (req.verb) {
       case 'get':
         return await get(ctx, kind, req);

@@ -69,7 +69,7 @@ function cell(col: PrinterColumn, obj: KubeObject, now: number): unknown {
     const t = Date.parse(v);
     return Number.isNaN(t) ? '<unknown>' : humanDuration(now - t);
   }
-  if (v === undefined || v === null) return col.type === 'string' ? '<none>' : null;
+  if (v === undefined || v === null) return col.type === 'string' || col.type === 'timestamp' ? '<none>' : null;
   return v;
 }
 
@@ -108,7 +108,7 @@ export function toTable(kind: ResolvedKind, version: string, body: unknown, incl
     metadata,
     columnDefinitions: cols.map((c) => ({
       name: c.name,
-      type: c.type === 'date' ? 'string' : c.type,
+      type: c.type === 'date' ? 'string' : c.type === 'timestamp' ? 'date' : c.type,
       format: c.format ?? '',
       description: c.description ?? '',
       priority: c.priority ?? 0,

@@ -168,6 +168,11 @@ export interface ScaleSubresource {
    * selector string, as built-in kinds do) or a string (taken as is, as for custom resources).
    */
   readonly labelSelectorPath?: string;
+  /**
+   * Whether the selector at `labelSelectorPath` is a plain label map (`map[string]string`, as a
+   * ReplicationController's `spec.selector`) rather than a `metav1.LabelSelector`.
+   */
+  readonly labelSelectorIsMap?: boolean;
 }
 
 /**
@@ -203,11 +208,13 @@ export interface KindStrategy<T extends KubeObject = KubeObject> {
 
 /**
  * A column of `kubectl get` (a `meta.k8s.io/v1` Table column after `Name`). A `date` column's value
- * is a timestamp, printed as an age (`5m`, `3d2h`) as Kubernetes prints `creationTimestamp`.
+ * is a timestamp, printed as an age (`5m`, `3d2h`) as Kubernetes prints `creationTimestamp`; a
+ * `timestamp` column's value is printed as is, in a column of type `date` (the `Created At` column
+ * of Kubernetes' default table convertor).
  */
 export interface PrinterColumn<T extends KubeObject = KubeObject> {
   readonly name: string;
-  readonly type: 'string' | 'integer' | 'number' | 'boolean' | 'date';
+  readonly type: 'string' | 'integer' | 'number' | 'boolean' | 'date' | 'timestamp';
   readonly format?: string;
   readonly description?: string;
   /** 0 shows by default; higher shows with `-o wide`. */
@@ -323,11 +330,22 @@ export interface KindDeclaration<T extends KubeObject = KubeObject> {
    */
   readonly printerColumns?: readonly PrinterColumn<T>[];
   /**
-   * Whether the table ends with an Age column when `printerColumns` declares none; true by default.
-   * Kubernetes prints no Age for a few kinds (IPAddress, CSIStorageCapacity). A declared column
-   * named `Name` gives the Name column's cells (a StorageClass's `(default)` marker).
+   * Whether the Table gets an `Age` column after the declared ones when none is declared; true by
+   * default. Kinds whose Kubernetes table has no age (ComponentStatus, or the default convertor's
+   * `Name`, `Created At`) turn it off.
    */
   readonly ageColumn?: boolean;
+  /**
+   * The warning every request for this kind answers with, as Kubernetes' API deprecation adds it
+   * (`v1 ComponentStatus is deprecated in v1.19+`).
+   */
+  readonly deprecationWarning?: string;
+  /**
+   * Objects the server computes instead of storing (ComponentStatus, from the server's own health
+   * checks): get and list answer them, with the label and field selectors of the request applied;
+   * the kind should declare every other verb unsupported.
+   */
+  readonly computedObjects?: () => readonly T[];
 }
 
 /** A declared kind: the declaration plus what the server derives from it. */

@@ -102,6 +102,16 @@ const withoutGeneration: [string, Case][] = [
       }),
     },
   ],
+  ['Endpoints', { kind: k.EndpointsKind, object: (name) => ({ metadata: { name }, subsets: [{ addresses: [{ ip: '10.0.0.1' }], ports: [{ port: 80 }] }] }) }],
+  [
+    'PersistentVolume',
+    {
+      kind: k.PersistentVolumeKind,
+      object: (name) => ({ metadata: { name }, spec: { capacity: { storage: '1Gi' }, accessModes: ['ReadWriteOnce'], hostPath: { path: '/d' } } }),
+    },
+  ],
+  ['LimitRange', { kind: k.LimitRangeKind, object: (name) => ({ metadata: { name }, spec: { limits: [{ type: 'Container', max: { cpu: '1' } }] } }) }],
+  ['ResourceQuota', { kind: k.ResourceQuotaKind, object: (name) => ({ metadata: { name }, spec: { hard: { pods: '1' } } }) }],
   ['ServiceCIDR', { kind: k.ServiceCIDRKind, object: (name) => ({ metadata: { name }, spec: { cidrs: ['10.0.0.0/16'] } }) }],
   [
     'APIService',
@@ -161,7 +171,24 @@ interface GenerationCase extends Case {
 }
 
 const policyRule = { apiGroups: [''], apiVersions: ['v1'], operations: ['CREATE'], resources: ['pods'] };
+const template = { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'c', image: 'nginx:1' }] } };
 const withGeneration: [string, GenerationCase][] = [
+  [
+    'ReplicationController',
+    {
+      kind: k.ReplicationControllerKind,
+      object: (name) => ({ metadata: { name }, spec: { template } }),
+      change: (rc) => ((rc.spec as { replicas: number }).replicas = 3),
+    },
+  ],
+  [
+    'PodTemplate',
+    {
+      kind: k.PodTemplateKind,
+      object: (name) => ({ metadata: { name }, template }),
+      change: (pt) => ((pt['template'] as { metadata: { labels: Record<string, string> } }).metadata.labels = { app: 'api' }),
+    },
+  ],
   [
     'Pod',
     {
@@ -313,7 +340,8 @@ describe('kinds with a generation', () => {
   });
 
   it('every built-in kind is covered above', () => {
-    const covered = new Set([...withoutGeneration, ...withGeneration].map(([, c]) => c.kind));
+    // ComponentStatus (get and list of computed objects) and Binding (create only) are never updated.
+    const covered = new Set([...withoutGeneration, ...withGeneration].map(([, c]) => c.kind).concat([k.ComponentStatusKind, k.BindingKind]));
     expect(k.builtinKinds.filter((kind) => !covered.has(kind)).map((kind) => kind.kind)).toEqual([]);
   });
 });

@@ -64,7 +64,8 @@ export function scaleOf(decl: ScaleSubresource, obj: Readonly<KubeObject>): Scal
       if (sel) status.selector = sel;
     } else if (sel && typeof sel === 'object') {
       try {
-        const text = labelSelectorFromObject(sel as LabelSelectorObject).toString();
+        const object = decl.labelSelectorIsMap ? { matchLabels: sel as Record<string, string> } : (sel as LabelSelectorObject);
+        const text = labelSelectorFromObject(object).toString();
         if (text) status.selector = text;
       } catch (e) {
         if (!(e instanceof SelectorParseError)) throw e;

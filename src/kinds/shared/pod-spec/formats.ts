@@ -167,6 +167,11 @@ export function parseIP(s: string): ParsedIP | undefined {
   return s.includes(':') ? parseIPv6(s) : parseIPv4(s);
 }
 
+/** The bytes (4 or 16) of an address as `ParseIPSloppy` reads it, or undefined when it does not parse. */
+export function ipBytes(value: string): number[] | undefined {
+  return parseIP(value)?.bytes;
+}
+
 /** Whether a 16-byte address is an IPv4-mapped IPv6 address (`::ffff:a.b.c.d`). */
 export function is4in6(ip: ParsedIP): boolean {
   return ip.bytes.length === 16 && ip.bytes.slice(0, 10).every((b) => b === 0) && ip.bytes[10] === 0xff && ip.bytes[11] === 0xff;

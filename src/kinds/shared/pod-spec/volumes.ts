@@ -117,7 +117,8 @@ function iscsiNameErrors(v: Volume, path: string): FieldError[] {
 const PD_PARTITION = 'must be between 1 and 255, inclusive';
 const HOST_PATH_TYPES = ['', 'BlockDevice', 'CharDevice', 'Directory', 'DirectoryOrCreate', 'File', 'FileOrCreate', 'Socket'];
 
-function oneSourceErrors(v: Volume, source: keyof Volume, path: string, podName: string | undefined): FieldError[] {
+/** The rules of one volume source of `v`, at `<path>.<source>` (also a PersistentVolume's source of the same type). */
+export function oneSourceErrors(v: Volume, source: keyof Volume, path: string, podName: string | undefined): FieldError[] {
   const p = child(path, source);
   switch (source) {
     case 'emptyDir': {

@@ -1,0 +1,48 @@
+/** LimitRange (core v1). */
+import { badRequest } from '../../machinery/errors.js';
+import { defineKind } from '../../schema/define-kind.js';
+import { LimitRange as LimitRangeSchema } from '../types/core-v1.js';
+import { QuantityDecodeError } from '../shared/resource-lists.js';
+import { defaultLimitRange, validateLimitRange } from './limit-range/rules.js';
+
+/** A LimitRange object. */
+export type LimitRange = LimitRangeSchema;
+
+/**
+ * LimitRange: the Container item defaults (default from max, defaultRequest from default or min),
+ * `ValidateLimitRange` on create and update, PUT creates (pkg/registry/core/limitrange). Kubernetes
+ * has no table printer for it: `kubectl get` shows the default convertor's Name and Created At.
+ */
+export const LimitRangeKind = defineKind<LimitRange>({
+  group: '',
+  kind: 'LimitRange',
+  plural: 'limitranges',
+  shortNames: ['limits'],
+  scope: 'Namespaced',
+  // No generation: pkg/registry/core/limitrange/strategy.go never sets it.
+  generation: false,
+  versions: [{ name: 'v1', schema: LimitRangeSchema, served: true, storage: true }],
+  allowCreateOnUpdate: true,
+  schemaRequired: false,
+  printerColumns: [
+    {
+      name: 'Created At',
+      type: 'timestamp',
+      description:
+        'CreationTimestamp is a timestamp representing the server time when this object was created. It is not guaranteed to be set in happens-before order across separate operations. Clients may not set this value. It is represented in RFC3339 form and is in UTC.\n\nPopulated by the system. Read-only. Null for lists. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata',
+      value: (lr) => lr.metadata?.creationTimestamp,
+    },
+  ],
+  ageColumn: false,
+  strategy: {
+    defaults(lr) {
+      try {
+        defaultLimitRange(lr);
+      } catch (e) {
+        if (e instanceof QuantityDecodeError) throw badRequest(`LimitRange in version "v1" cannot be handled as a LimitRange: ${e.message}`);
+        throw e;
+      }
+    },
+    validate: (lr) => validateLimitRange(lr),
+  },
+});
