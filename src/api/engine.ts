@@ -75,7 +75,7 @@ async function dispatch(ctx: EngineContext, req: ApiRequest): Promise<ApiRespons
     if (kind.definition.unsupportedVerbs?.includes(req.verb)) throw methodNotSupported(gr, req.verb);
     if (kind.definition.review) {
       if (req.verb !== 'create' || req.subresource) throw methodNotSupported(gr, req.verb);
-      return await review(ctx, kind, req, version);
+      return await review(ctx, kind, req, version, (inner) => handle(ctx, inner));
     }
     if (req.subresource !== undefined && kind.definition.actions?.[req.subresource]) {
       if (req.verb !== 'create') throw methodNotSupported(gr, req.verb);

@@ -119,6 +119,9 @@ export interface ActionContext extends KindContext {
   writeTarget(obj: KubeObject, revision: number): Promise<KubeObject | undefined>;
 }
 
+/** What a review may do: what any hook may, and send requests to the engine as the caller. */
+export type ReviewContext = KindContext & Pick<ActionContext, 'request'>;
+
 /**
  * A subresource that acts when a body is POSTed to it (a Pod's `binding` and `eviction`): the body
  * is an object of another kind, decoded with `schema`; `run` does the work through the engine and
@@ -254,9 +257,11 @@ export interface KindDeclaration<T extends KubeObject = KubeObject> {
    * Makes the kind a review, whose objects are never stored (Kubernetes' TokenReview,
    * SubjectAccessReview, SelfSubjectReview): a create decodes the body, runs the strategy's
    * `validate` (no metadata rules, no admission), and answers 201 with the object this function
-   * returns, its status filled in. The kind serves no other verb (405) and lists only `create`.
+   * returns, its status filled in (or a `Status`, answered as is: the legacy `bindings` resource).
+   * `ctx.request` reaches the engine as the caller. The kind serves no other verb (405) and lists
+   * only `create`.
    */
-  readonly review?: Bivariant<(obj: T, ctx: KindContext) => T | Promise<T>>;
+  readonly review?: Bivariant<(obj: T, ctx: ReviewContext) => T | KubeObject | Promise<T | KubeObject>>;
   /** Subresources that act when POSTed to (see {@link ActionSubresource}), by name. */
   readonly actions?: Readonly<Record<string, ActionSubresource>>;
   /**

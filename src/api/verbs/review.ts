@@ -4,7 +4,8 @@
  * Kubernetes' review REST handlers (pkg/registry/authorization/subjectaccessreview/rest.go and
  * friends) answer without the generic store: no metadata rules, no generated name, no admission.
  */
-import type { KubeObject } from '../../schema/define-kind.js';
+import type { KubeObject, ReviewContext } from '../../schema/define-kind.js';
+import { cloneJson } from '../../util/json-clone.js';
 import { apiVersionOf, type ResolvedKind } from '../../schema/registry.js';
 import { invalid } from '../../machinery/errors.js';
 import type { ApiRequest, ApiResponse } from '../../machinery/request.js';
@@ -14,13 +15,27 @@ import { fieldValidationOf, validateWriteOptions } from '../options.js';
 import { reconcileNamespace } from '../write-steps.js';
 
 /** The create verb of a review kind: 201 with the reviewed object. */
-export async function review(ctx: EngineContext, kind: ResolvedKind, req: ApiRequest, version: string): Promise<ApiResponse<KubeObject>> {
+export async function review(
+  ctx: EngineContext,
+  kind: ResolvedKind,
+  req: ApiRequest,
+  version: string,
+  engine: (req: ApiRequest) => Promise<ApiResponse>,
+): Promise<ApiResponse<KubeObject>> {
   validateWriteOptions('CreateOptions', req.writeOptions);
   const { object, warnings } = decodeBody(ctx.registry, kind, version, req.body, fieldValidationOf(req.writeOptions), req.duplicateFields);
   if (kind.namespaced) reconcileNamespace(kind, object, req.namespace);
-  const kctx = kindContext(ctx, req, 'create');
+  const kctx: ReviewContext = {
+    ...kindContext(ctx, req, 'create'),
+    request: async (inner) => {
+      const res = await engine({ ...inner, user: req.user, userAgent: req.userAgent });
+      return { ...res, body: cloneJson(res.body) };
+    },
+  };
   const errors = (await kind.definition.strategy?.validate?.(object, kctx)) ?? [];
   if (errors.length) throw invalid({ group: kind.group, kind: kind.definition.kind }, object.metadata?.name ?? '', errors);
-  const { apiVersion: _a, kind: _k, ...answered } = await kind.definition.review!(object, kctx);
+  const result = await kind.definition.review!(object, kctx);
+  if (result.kind === 'Status') return { code: 201, body: result, warnings };
+  const { apiVersion: _a, kind: _k, ...answered } = result;
   return { code: 201, body: { kind: kind.definition.kind, apiVersion: apiVersionOf(kind.group, version), ...answered }, warnings };
 }

@@ -1,4 +1,4 @@
-/** Binding (core v1): the `bindings` resource. */
+/** Binding (core v1): the legacy `bindings` resource, which binds the pod the binding names. */
 import { defineKind } from '../../schema/define-kind.js';
 import { Binding as BindingSchema } from '../types/core-v1.js';
 
@@ -7,9 +7,9 @@ export type Binding = BindingSchema;
 
 /**
  * Binding: `bindings` serves only create, as Kubernetes' `BindingREST` does
- * (pkg/registry/core/pod/storage/storage.go), so discovery lists it. Kubernetes binds the pod named
- * by `metadata.name` to `target.name` and keeps no Binding; memkube does not bind the pod here: the
- * create is validated as a Binding and answered, and the object is not readable (see docs/kinds/core.md).
+ * (pkg/registry/core/pod/storage/storage.go): the pod named by `metadata.name` is bound to
+ * `target.name`, exactly as a POST of the same Binding to the pod's `binding` subresource does, and
+ * no Binding is kept.
  */
 export const BindingKind = defineKind<Binding>({
   group: '',
@@ -18,5 +18,16 @@ export const BindingKind = defineKind<Binding>({
   scope: 'Namespaced',
   generation: false,
   versions: [{ name: 'v1', schema: BindingSchema, served: true, storage: true }],
-  unsupportedVerbs: ['get', 'list', 'watch', 'update', 'patch', 'delete', 'deletecollection'],
+  async review(binding, ctx) {
+    const res = await ctx.request({
+      verb: 'create',
+      resource: { group: '', version: 'v1', resource: 'pods' },
+      subresource: 'binding',
+      namespace: binding.metadata?.namespace,
+      name: binding.metadata?.name ?? '',
+      body: binding,
+      writeOptions: ctx.dryRun ? { dryRun: ['All'] } : undefined,
+    });
+    return res.body as Binding;
+  },
 });

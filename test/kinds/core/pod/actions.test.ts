@@ -203,3 +203,28 @@ describe('pods/eviction', () => {
     expect(wrongKind.code).toBe(400);
   });
 });
+
+describe('bindings (the legacy resource)', () => {
+  it('binds the pod the Binding names, as pods/binding does', async () => {
+    await pods().create(pod('l1'));
+    const res = await served.cluster.request({
+      verb: 'create',
+      resource: { group: '', version: 'v1', resource: 'bindings' },
+      namespace: 'default',
+      body: { apiVersion: 'v1', kind: 'Binding', metadata: { name: 'l1' }, target: { name: 'n3' } },
+      user: ADMIN_USER,
+    });
+    expect([res.code, res.body]).toEqual([201, { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', code: 201 }]);
+    expect((await pods().get('l1')).spec?.nodeName).toBe('n3');
+    const again = await statusOf(() =>
+      served.cluster.request({
+        verb: 'create',
+        resource: { group: '', version: 'v1', resource: 'bindings' },
+        namespace: 'default',
+        body: { metadata: { name: 'l1' }, target: { name: 'n4' } },
+        user: ADMIN_USER,
+      }),
+    );
+    expect(again.code).toBe(409);
+  });
+});
