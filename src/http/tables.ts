@@ -14,6 +14,12 @@ const AGE_DESCRIPTION =
 
 const AGE: PrinterColumn = { name: 'Age', type: 'date', description: AGE_DESCRIPTION, value: (o) => o.metadata?.creationTimestamp };
 
+/**
+ * The second column of Kubernetes' default table convertor (`rest.NewDefaultTableConvertor`): a
+ * `date` column whose cell is the creation time in RFC 3339, UTC (the stored form), not an age.
+ */
+const CREATED_AT: PrinterColumn = { name: 'Created At', type: 'string', description: AGE_DESCRIPTION, value: (o) => o.metadata?.creationTimestamp };
+
 /** Kubernetes' `duration.HumanDuration`. */
 export function humanDuration(ms: number): string {
   const seconds = Math.trunc(ms / 1000);
@@ -44,10 +50,13 @@ export function humanDuration(ms: number): string {
   return `${Math.trunc(hours / 24 / 365)}y`;
 }
 
+const NAME: PrinterColumn = { name: 'Name', type: 'string', format: 'name', description: NAME_DESCRIPTION, value: (o) => o.metadata?.name };
+
 /** The columns of a kind's table: Name, the declared columns, Age unless declared. */
 export function columnsOf(definition: KindDefinition): PrinterColumn[] {
+  if (definition.defaultTable) return [NAME, CREATED_AT];
   const declared = (definition.printerColumns ?? []) as readonly PrinterColumn[];
-  const cols: PrinterColumn[] = [{ name: 'Name', type: 'string', format: 'name', description: NAME_DESCRIPTION, value: (o) => o.metadata?.name }, ...declared];
+  const cols: PrinterColumn[] = [NAME, ...declared];
   if (!declared.some((c) => c.name === 'Age')) cols.push(AGE);
   return cols;
 }
@@ -103,7 +112,7 @@ export function toTable(kind: ResolvedKind, version: string, body: unknown, incl
     metadata,
     columnDefinitions: cols.map((c) => ({
       name: c.name,
-      type: c.type === 'date' ? 'string' : c.type,
+      type: c === CREATED_AT ? 'date' : c.type === 'date' ? 'string' : c.type,
       format: c.format ?? '',
       description: c.description ?? '',
       priority: c.priority ?? 0,

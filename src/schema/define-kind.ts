@@ -72,6 +72,12 @@ export interface KindContext {
   readonly dryRun: boolean;
   /** Reads another object (e.g. a Pod's ServiceAccount) from the current state. */
   read(resource: { group: string; resource: string }, namespace: string, name: string): Promise<KubeObject | undefined>;
+  /**
+   * Lists the stored objects of a resource (of one namespace when `namespace` is given), e.g. the
+   * PriorityClasses the Priority admission plugin looks for a global default in; `[]` for a
+   * resource the cluster does not serve.
+   */
+  list(resource: { group: string; resource: string }, namespace?: string): Promise<KubeObject[]>;
 }
 
 /**
@@ -274,6 +280,13 @@ export interface KindDeclaration<T extends KubeObject = KubeObject> {
    * with them, `Age` is appended unless a column of that name is declared.
    */
   readonly printerColumns?: readonly PrinterColumn<T>[];
+  /**
+   * Whether the kind's Table is the one Kubernetes' default table convertor builds for a built-in
+   * kind `pkg/printers` has no printer for (Role, ClusterRole): `Name` and `Created At` (type
+   * `date`, the creation time in RFC 3339, UTC), no `Age`; `printerColumns` is then ignored.
+   * Default false.
+   */
+  readonly defaultTable?: boolean;
 }
 
 /** A declared kind: the declaration plus what the server derives from it. */
@@ -321,6 +334,18 @@ function foreignSchema(schema: unknown): string | undefined {
     return "is not a zod 4 schema (zod 3 schemas are not supported: import { z } from 'zod' version 4, or from 'zod/v4')";
   }
   return 'is not a zod 4 schema';
+}
+
+/**
+ * An object every cluster starts with, as a Kubernetes API server creates its bootstrap objects at
+ * start (the `system:` ClusterRoles, the system PriorityClasses): `createCluster` creates it
+ * through the engine, as the system user, unless it exists.
+ */
+export interface BuiltinObject {
+  readonly kind: KindDefinition;
+  /** For a namespaced kind. */
+  readonly namespace?: string;
+  readonly object: KubeObject;
 }
 
 /** The object type of a kind definition. */
