@@ -1,6 +1,6 @@
 /**
  * `metadata.generation` for every built-in kind, as its Kubernetes strategy keeps it: set to 1 and
- * bumped on spec changes for Pod, StatefulSet, MutatingAdmissionPolicy(+Binding) and
+ * bumped on spec changes for Pod, StatefulSet, PodDisruptionBudget, MutatingAdmissionPolicy(+Binding) and
  * EvictionRequest; never set by the server for the others, which keep what a create sent.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -127,6 +127,11 @@ const withoutGeneration: [string, Case][] = [
     'ResourcePoolStatusRequest',
     { kind: k.ResourcePoolStatusRequestKind, object: (name) => ({ metadata: { name }, spec: { driver: 'gpu.example.com', poolName: 'node-1' } }) },
   ],
+  ['Role', { kind: k.RoleKind, object: (name) => ({ metadata: { name }, rules: [{ apiGroups: [''], resources: ['pods'], verbs: ['get'] }] }) }],
+  ['ClusterRole', { kind: k.ClusterRoleKind, object: (name) => ({ metadata: { name }, rules: [{ nonResourceURLs: ['/x'], verbs: ['get'] }] }) }],
+  ['RoleBinding', { kind: k.RoleBindingKind, object: (name) => ({ metadata: { name }, roleRef: { kind: 'Role', name: 'r' } }) }],
+  ['ClusterRoleBinding', { kind: k.ClusterRoleBindingKind, object: (name) => ({ metadata: { name }, roleRef: { kind: 'ClusterRole', name: 'view' } }) }],
+  ['RuntimeClass', { kind: k.RuntimeClassKind, object: (name) => ({ metadata: { name }, handler: 'runc' }) }],
 ];
 
 interface GenerationCase extends Case {
@@ -183,6 +188,14 @@ const withGeneration: [string, GenerationCase][] = [
     },
   ],
   [
+    'PodDisruptionBudget',
+    {
+      kind: k.PodDisruptionBudgetKind,
+      object: (name) => ({ metadata: { name }, spec: { minAvailable: 1 } }),
+      change: (p) => ((p.spec as { minAvailable: number }).minAvailable = 2),
+    },
+  ],
+  [
     'EvictionRequest',
     {
       kind: k.EvictionRequestKind,
@@ -230,8 +243,17 @@ describe('kinds with a generation', () => {
     expect(changed.metadata?.generation).toBe(2);
   });
 
+  it('PriorityClass: 1 on create whatever was sent, never bumped (pkg/registry/scheduling/priorityclass/strategy.go)', async () => {
+    const r = client(k.PriorityClassKind);
+    const created = await r.create(withGenerationSent({ metadata: { name: 'g' }, value: 1 }, 5));
+    expect(created.metadata?.generation).toBe(1);
+    const changed = await r.update({ ...created, description: 'changed', metadata: { ...created.metadata, generation: 9 } });
+    expect(changed.metadata?.generation).toBe(1);
+  });
+
   it('every built-in kind is covered above', () => {
     const covered = new Set([...withoutGeneration, ...withGeneration].map(([, c]) => c.kind));
+    covered.add(k.PriorityClassKind);
     expect(k.builtinKinds.filter((kind) => !covered.has(kind)).map((kind) => kind.kind)).toEqual([]);
   });
 });
