@@ -6,8 +6,10 @@ const cluster = useTestCluster();
 const roles = () => cluster.client.resource(ClusterRoleKind);
 
 const LABEL = 'example.com/aggregate-to-monitoring';
-const aggregate = (name = 'monitoring', selectors: NonNullable<ClusterRole['aggregationRule']>['clusterRoleSelectors'] = [{ matchLabels: { [LABEL]: 'true' } }]) =>
-  roles().create({ metadata: { name }, aggregationRule: { clusterRoleSelectors: selectors } });
+const aggregate = (
+  name = 'monitoring',
+  selectors: NonNullable<ClusterRole['aggregationRule']>['clusterRoleSelectors'] = [{ matchLabels: { [LABEL]: 'true' } }],
+) => roles().create({ metadata: { name }, aggregationRule: { clusterRoleSelectors: selectors } });
 const part = (name: string, rules: ClusterRole['rules'], labels: Record<string, string> = { [LABEL]: 'true' }) =>
   roles().create({ metadata: { name, labels }, rules });
 
@@ -60,14 +62,21 @@ describe('cluster-role aggregation', () => {
 
   it('chains aggregations: a role aggregated into another passes its aggregated rules on', async () => {
     await aggregate('outer', [{ matchLabels: { tier: 'inner' } }]);
-    await roles().create({ metadata: { name: 'inner', labels: { tier: 'inner' } }, aggregationRule: { clusterRoleSelectors: [{ matchLabels: { [LABEL]: 'true' } }] } });
+    await roles().create({
+      metadata: { name: 'inner', labels: { tier: 'inner' } },
+      aggregationRule: { clusterRoleSelectors: [{ matchLabels: { [LABEL]: 'true' } }] },
+    });
     await part('leaf', [rule('events')]);
     await cluster.settle();
     expect((await roles().get('outer')).rules).toEqual([rule('events')]);
   });
 
   it('writes the rules with server-side apply as clusterrole-aggregation-controller, taking over rules a user set', async () => {
-    await roles().create({ metadata: { name: 'monitoring' }, aggregationRule: { clusterRoleSelectors: [{ matchLabels: { [LABEL]: 'true' } }] }, rules: [rule('nodes')] });
+    await roles().create({
+      metadata: { name: 'monitoring' },
+      aggregationRule: { clusterRoleSelectors: [{ matchLabels: { [LABEL]: 'true' } }] },
+      rules: [rule('nodes')],
+    });
     await part('a', [rule('pods')]);
     await cluster.settle();
     const m = await roles().get('monitoring');

@@ -53,7 +53,10 @@ export const BOOTSTRAP_CLUSTER_ROLES: readonly ClusterRole[] = [
   aggregated('edit', 'edit', TO_ADMIN),
   role(
     'system:aggregate-to-admin',
-    [resources(['create'], ['authorization.k8s.io'], ['localsubjectaccessreviews']), resources(READ_WRITE, ['rbac.authorization.k8s.io'], ['rolebindings', 'roles'])],
+    [
+      resources(['create'], ['authorization.k8s.io'], ['localsubjectaccessreviews']),
+      resources(READ_WRITE, ['rbac.authorization.k8s.io'], ['rolebindings', 'roles']),
+    ],
     TO_ADMIN,
   ),
   role(
@@ -66,7 +69,17 @@ export const BOOTSTRAP_CLUSTER_ROLES: readonly ClusterRole[] = [
       resources(
         WRITE,
         [''],
-        ['configmaps', 'events', 'persistentvolumeclaims', 'replicationcontrollers', 'replicationcontrollers/scale', 'secrets', 'serviceaccounts', 'services', 'services/proxy'],
+        [
+          'configmaps',
+          'events',
+          'persistentvolumeclaims',
+          'replicationcontrollers',
+          'replicationcontrollers/scale',
+          'secrets',
+          'serviceaccounts',
+          'services',
+          'services/proxy',
+        ],
       ),
       resources(['create'], [''], ['serviceaccounts/token']),
       resources(
@@ -119,7 +132,17 @@ export const BOOTSTRAP_CLUSTER_ROLES: readonly ClusterRole[] = [
       resources(
         READ,
         [''],
-        ['bindings', 'events', 'limitranges', 'namespaces/status', 'pods/log', 'pods/status', 'replicationcontrollers/status', 'resourcequotas', 'resourcequotas/status'],
+        [
+          'bindings',
+          'events',
+          'limitranges',
+          'namespaces/status',
+          'pods/log',
+          'pods/status',
+          'replicationcontrollers/status',
+          'resourcequotas',
+          'resourcequotas/status',
+        ],
       ),
       resources(READ, [''], ['namespaces']),
       resources(READ, ['discovery.k8s.io'], ['endpointslices']),
@@ -189,9 +212,7 @@ export const BOOTSTRAP_CLUSTER_ROLES: readonly ClusterRole[] = [
   role('system:certificates.k8s.io:kubelet-serving-approver', [
     resources(['approve'], ['certificates.k8s.io'], ['signers'], ['kubernetes.io/kubelet-serving']),
   ]),
-  role('system:certificates.k8s.io:legacy-unknown-approver', [
-    resources(['approve'], ['certificates.k8s.io'], ['signers'], ['kubernetes.io/legacy-unknown']),
-  ]),
+  role('system:certificates.k8s.io:legacy-unknown-approver', [resources(['approve'], ['certificates.k8s.io'], ['signers'], ['kubernetes.io/legacy-unknown'])]),
   role('system:discovery', [
     urls(['get'], ['/api', '/api/*', '/apis', '/apis/*', '/healthz', '/livez', '/openapi', '/openapi/*', '/readyz', '/version', '/version/']),
   ]),

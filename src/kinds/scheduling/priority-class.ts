@@ -54,7 +54,8 @@ function validatePriorityClass(pc: PriorityClass): FieldError[] {
   const value = pc.value ?? 0;
   if (name.startsWith(SYSTEM_PREFIX)) {
     const why = unknownSystemClass(name, value, pc.globalDefault ?? false);
-    if (why) errs.push(fieldError.forbidden('metadata.name', `priority class names with '${SYSTEM_PREFIX}' prefix are reserved for system use only. error: ${why}`));
+    if (why)
+      errs.push(fieldError.forbidden('metadata.name', `priority class names with '${SYSTEM_PREFIX}' prefix are reserved for system use only. error: ${why}`));
   } else if (value > HIGHEST_USER_DEFINABLE_PRIORITY) {
     errs.push(fieldError.forbidden('value', `maximum allowed value of a user defined priority is ${HIGHEST_USER_DEFINABLE_PRIORITY}`));
   }
@@ -105,7 +106,8 @@ export const PriorityClassKind = defineKind<PriorityClass>({
     {
       name: 'PreemptionPolicy',
       type: 'string',
-      description: 'preemptionPolicy is the Policy for preempting pods with lower priority. One of Never, PreemptLowerPriority. Defaults to PreemptLowerPriority if unset.',
+      description:
+        'preemptionPolicy is the Policy for preempting pods with lower priority. One of Never, PreemptLowerPriority. Defaults to PreemptLowerPriority if unset.',
       value: (pc) => pc.preemptionPolicy ?? '',
     },
   ],

@@ -23,7 +23,10 @@ async function expectInvalid(write: () => Promise<unknown>, ...causes: [string, 
 describe('RuntimeClass', () => {
   it('is served cluster-scoped at node.k8s.io/v1, with canonical overhead quantities and no generation', async () => {
     const created = await classes().create(
-      rc({ overhead: { podFixed: { cpu: '0.25', memory: '120Mi' } }, scheduling: { nodeSelector: { sandbox: 'yes' }, tolerations: [{ key: 'sandbox', operator: 'Exists' }] } }),
+      rc({
+        overhead: { podFixed: { cpu: '0.25', memory: '120Mi' } },
+        scheduling: { nodeSelector: { sandbox: 'yes' }, tolerations: [{ key: 'sandbox', operator: 'Exists' }] },
+      }),
     );
     expect(created).toMatchObject({ apiVersion: 'node.k8s.io/v1', kind: 'RuntimeClass', handler: 'runsc' });
     expect(created.overhead).toEqual({ podFixed: { cpu: '250m', memory: '120Mi' } });
@@ -63,7 +66,10 @@ describe('RuntimeClass', () => {
         'scheduling.nodeSelector',
         "Invalid value: \"a b\": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')",
       ],
-      ['scheduling.tolerations[2].operator', 'Invalid value: "Equal": operator must be Exists when `key` is empty, which means "match all values and all keys"'],
+      [
+        'scheduling.tolerations[2].operator',
+        'Invalid value: "Equal": operator must be Exists when `key` is empty, which means "match all values and all keys"',
+      ],
       [
         'scheduling.tolerations[1]',
         'Duplicate value: core.Toleration{Key:"k", Operator:"Equal", Value:"v", Effect:"NoSchedule", TolerationSeconds:(*int64)(nil)}',
@@ -90,7 +96,9 @@ describe('RuntimeClass', () => {
 
   it('prints Handler and Age', async () => {
     await classes().create(rc());
-    const res = await cluster.fetch(new Request('http://memkube/apis/node.k8s.io/v1/runtimeclasses', { headers: { Accept: 'application/json;as=Table;v=v1;g=meta.k8s.io' } }));
+    const res = await cluster.fetch(
+      new Request('http://memkube/apis/node.k8s.io/v1/runtimeclasses', { headers: { Accept: 'application/json;as=Table;v=v1;g=meta.k8s.io' } }),
+    );
     const t = (await res.json()) as { columnDefinitions: { name: string }[]; rows: { cells: unknown[] }[] };
     expect(t.columnDefinitions.map((c) => c.name)).toEqual(['Name', 'Handler', 'Age']);
     expect(t.rows.map((r) => r.cells)).toEqual([['gvisor', 'runsc', '0s']]);

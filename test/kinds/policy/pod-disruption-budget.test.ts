@@ -35,7 +35,10 @@ describe('PodDisruptionBudget create', () => {
 
   it('drops the v1beta1 empty-selector label from a selector that is not the match-none one', async () => {
     const label = 'pdb.kubernetes.io/deprecated-v1beta1-empty-selector-match';
-    const mixed = await pdbs().create(pdb({ selector: { matchLabels: { app: 'web', [label]: 'x' }, matchExpressions: [{ key: label, operator: 'Exists' }] } }), NS);
+    const mixed = await pdbs().create(
+      pdb({ selector: { matchLabels: { app: 'web', [label]: 'x' }, matchExpressions: [{ key: label, operator: 'Exists' }] } }),
+      NS,
+    );
     expect(mixed.spec?.selector).toEqual({ matchLabels: { app: 'web' } });
     const none = await pdbs().create({ metadata: { name: 'none' }, spec: { selector: { matchExpressions: [{ key: label, operator: 'Exists' }] } } }, NS);
     expect(none.spec?.selector).toEqual({ matchExpressions: [{ key: label, operator: 'Exists' }] });
@@ -44,20 +47,26 @@ describe('PodDisruptionBudget create', () => {
 
 describe('PodDisruptionBudget validation', () => {
   it('refuses minAvailable and maxUnavailable together (the spec is shown as Go prints it)', async () => {
-    await expectInvalid(() => pdbs().create(pdb({ minAvailable: 1, maxUnavailable: '10%' }), NS), [
-      'spec',
-      'Invalid value: policy.PodDisruptionBudgetSpec{MinAvailable:(*intstr.IntOrString)(0xc000000000), Selector:(*v1.LabelSelector)(nil), MaxUnavailable:(*intstr.IntOrString)(0xc000000000), UnhealthyPodEvictionPolicy:(*policy.UnhealthyPodEvictionPolicyType)(nil)}: minAvailable and maxUnavailable cannot be both set',
-    ]);
+    await expectInvalid(
+      () => pdbs().create(pdb({ minAvailable: 1, maxUnavailable: '10%' }), NS),
+      [
+        'spec',
+        'Invalid value: policy.PodDisruptionBudgetSpec{MinAvailable:(*intstr.IntOrString)(0xc000000000), Selector:(*v1.LabelSelector)(nil), MaxUnavailable:(*intstr.IntOrString)(0xc000000000), UnhealthyPodEvictionPolicy:(*policy.UnhealthyPodEvictionPolicyType)(nil)}: minAvailable and maxUnavailable cannot be both set',
+      ],
+    );
     expect((await pdbs().list(NS)).items).toHaveLength(0);
   });
 
   it('checks the integer or percentage of minAvailable and maxUnavailable', async () => {
     await expectInvalid(() => pdbs().create(pdb({ minAvailable: -1 }), NS), ['spec.minAvailable', 'Invalid value: -1: must be greater than or equal to 0']);
-    await expectInvalid(() => pdbs().create(pdb({ maxUnavailable: '5' }), NS), ['spec.maxUnavailable', `Invalid value: intstr.IntOrString{Type:1, IntVal:0, StrVal:"5"}: ${PERCENT}`]);
-    await expectInvalid(() => pdbs().create(pdb({ minAvailable: '101%' }), NS), [
-      'spec.minAvailable',
-      'Invalid value: intstr.IntOrString{Type:1, IntVal:0, StrVal:"101%"}: must not be greater than 100%',
-    ]);
+    await expectInvalid(
+      () => pdbs().create(pdb({ maxUnavailable: '5' }), NS),
+      ['spec.maxUnavailable', `Invalid value: intstr.IntOrString{Type:1, IntVal:0, StrVal:"5"}: ${PERCENT}`],
+    );
+    await expectInvalid(
+      () => pdbs().create(pdb({ minAvailable: '101%' }), NS),
+      ['spec.minAvailable', 'Invalid value: intstr.IntOrString{Type:1, IntVal:0, StrVal:"101%"}: must not be greater than 100%'],
+    );
     for (const ok of [0, '0%', '100%', 3]) await pdbs().create({ metadata: { name: `ok-${String(ok).replace('%', 'p')}` }, spec: { maxUnavailable: ok } }, NS);
   });
 
@@ -145,7 +154,9 @@ describe('PodDisruptionBudget printing', () => {
     await pdbs().create(pdb({ minAvailable: '50%' }), NS);
     await pdbs().create({ metadata: { name: 'q' }, spec: { maxUnavailable: 1 } }, NS);
     const res = await cluster.fetch(
-      new Request('http://memkube/apis/policy/v1/namespaces/default/poddisruptionbudgets', { headers: { Accept: 'application/json;as=Table;v=v1;g=meta.k8s.io' } }),
+      new Request('http://memkube/apis/policy/v1/namespaces/default/poddisruptionbudgets', {
+        headers: { Accept: 'application/json;as=Table;v=v1;g=meta.k8s.io' },
+      }),
     );
     const t = (await res.json()) as { columnDefinitions: { name: string; type: string }[]; rows: { cells: unknown[] }[] };
     expect(t.columnDefinitions.map((c) => [c.name, c.type])).toEqual([

@@ -7,12 +7,20 @@ const cluster = useTestCluster();
 const roles = () => cluster.client.resource(ClusterRoleKind);
 const WHAT = 'ClusterRole.rbac.authorization.k8s.io "c"';
 
-const clusterRole = (over: Partial<ClusterRole> = {}): ClusterRole => ({ metadata: { name: 'c' }, rules: [{ nonResourceURLs: ['/healthz'], verbs: ['get'] }], ...over });
+const clusterRole = (over: Partial<ClusterRole> = {}): ClusterRole => ({
+  metadata: { name: 'c' },
+  rules: [{ nonResourceURLs: ['/healthz'], verbs: ['get'] }],
+  ...over,
+});
 
 describe('ClusterRole', () => {
   it('is served cluster-scoped and takes non-resource URLs', async () => {
     const created = await roles().create(clusterRole());
-    expect(created).toMatchObject({ apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', rules: [{ nonResourceURLs: ['/healthz'], verbs: ['get'] }] });
+    expect(created).toMatchObject({
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'ClusterRole',
+      rules: [{ nonResourceURLs: ['/healthz'], verbs: ['get'] }],
+    });
     expect(created.metadata?.namespace).toBeUndefined();
     expect(created.metadata?.generation).toBeUndefined();
   });
@@ -105,7 +113,11 @@ describe('the bootstrap ClusterRoles and ClusterRoleBindings', () => {
     expect(view.rules).toEqual(aggregateToView.rules);
     expect(edit.rules).toEqual(expect.arrayContaining([...aggregateToView.rules!, ...(await roles().get('system:aggregate-to-edit')).rules!]));
     expect(admin.rules).toEqual(expect.arrayContaining([...edit.rules!, ...(await roles().get('system:aggregate-to-admin')).rules!]));
-    expect(admin.rules).toContainEqual({ apiGroups: ['rbac.authorization.k8s.io'], resources: ['rolebindings', 'roles'], verbs: expect.arrayContaining(['create']) });
+    expect(admin.rules).toContainEqual({
+      apiGroups: ['rbac.authorization.k8s.io'],
+      resources: ['rolebindings', 'roles'],
+      verbs: expect.arrayContaining(['create']),
+    });
     expect((view.metadata?.managedFields as { manager: string; operation: string }[]).map((m) => [m.manager, m.operation])).toContainEqual([
       'clusterrole-aggregation-controller',
       'Apply',

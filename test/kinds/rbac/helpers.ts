@@ -13,7 +13,10 @@ export async function expectInvalid(write: () => Promise<unknown>, what: string,
 }
 
 /** The Table `kubectl get` reads for `path`. */
-export async function table(cluster: Cluster, path: string): Promise<{ columnDefinitions: { name: string; type: string; priority: number; format: string }[]; rows: { cells: unknown[] }[] }> {
+export async function table(
+  cluster: Cluster,
+  path: string,
+): Promise<{ columnDefinitions: { name: string; type: string; priority: number; format: string }[]; rows: { cells: unknown[] }[] }> {
   const res = await cluster.fetch(new Request(`http://memkube${path}`, { headers: { Accept: 'application/json;as=Table;v=v1;g=meta.k8s.io' } }));
   expect(res.status).toBe(200);
   return (await res.json()) as never;

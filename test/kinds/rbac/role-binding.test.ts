@@ -42,7 +42,10 @@ describe('RoleBinding validation', () => {
       ['roleRef.kind', 'Unsupported value: "Pod": supported values: "Role", "ClusterRole"'],
       ['roleRef.name', 'Required value'],
     );
-    await expectInvalid(() => bindings().create(binding({ roleRef: { kind: 'Role', name: 'a/b' } }), NS), WHAT, ['roleRef.name', `Invalid value: "a/b": ${SLASH}`]);
+    await expectInvalid(() => bindings().create(binding({ roleRef: { kind: 'Role', name: 'a/b' } }), NS), WHAT, [
+      'roleRef.name',
+      `Invalid value: "a/b": ${SLASH}`,
+    ]);
     await expectInvalid(
       () => bindings().create({ metadata: { name: 'rb' } } as RoleBinding, NS),
       WHAT,
@@ -116,7 +119,10 @@ describe('RoleBinding updates', () => {
 
 describe('RoleBinding printing', () => {
   it('prints Role and Age, and with -o wide Users, Groups and ServiceAccounts', async () => {
-    await bindings().create(binding({ subjects: [...binding().subjects!, { kind: 'User', name: 'carol' }, { kind: 'ServiceAccount', name: 'b', namespace: 'x' }] }), NS);
+    await bindings().create(
+      binding({ subjects: [...binding().subjects!, { kind: 'User', name: 'carol' }, { kind: 'ServiceAccount', name: 'b', namespace: 'x' }] }),
+      NS,
+    );
     await bindings().create(binding({ metadata: { name: 'empty' }, roleRef: { kind: 'Role', name: 'r' }, subjects: undefined }), NS);
     const t = await table(cluster, '/apis/rbac.authorization.k8s.io/v1/namespaces/default/rolebindings');
     expect(t.columnDefinitions.map((c) => [c.name, c.type, c.priority])).toEqual([
@@ -140,7 +146,7 @@ describe('RoleBinding hostile input', () => {
     ['a number as subject name', { subjects: [{ kind: 'User', name: 5 }] }],
     ['an object as subjects', { subjects: { kind: 'User' } }],
   ])('answers %s with a 4xx and stores nothing', async (_, over) => {
-    const s = await statusOf(() => bindings().create(binding(over as Partial<RoleBinding>), NS));
+    const s = await statusOf(() => bindings().create(binding(over as unknown as Partial<RoleBinding>), NS));
     expect(s.code).toBeGreaterThanOrEqual(400);
     expect(s.code).toBeLessThan(500);
     expect((await bindings().list(NS)).items).toHaveLength(0);

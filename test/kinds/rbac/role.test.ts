@@ -33,11 +33,10 @@ describe('Role', () => {
   });
 
   it('refuses non-resource URLs in a namespaced role, and rules mixing both', async () => {
-    await expectInvalid(
-      () => roles().create(role([{ nonResourceURLs: ['/healthz'], verbs: ['get'] }]), NS),
-      'Role.rbac.authorization.k8s.io "r"',
-      ['rules[0].nonResourceURLs', 'Invalid value: ["/healthz"]: namespaced rules cannot apply to non-resource URLs'],
-    );
+    await expectInvalid(() => roles().create(role([{ nonResourceURLs: ['/healthz'], verbs: ['get'] }]), NS), 'Role.rbac.authorization.k8s.io "r"', [
+      'rules[0].nonResourceURLs',
+      'Invalid value: ["/healthz"]: namespaced rules cannot apply to non-resource URLs',
+    ]);
     await expectInvalid(
       () => roles().create(role([{ nonResourceURLs: ['/healthz'], resources: ['pods'], verbs: ['get'] }]), NS),
       'Role.rbac.authorization.k8s.io "r"',

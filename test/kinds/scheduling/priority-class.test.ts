@@ -32,7 +32,13 @@ describe('PriorityClass', () => {
   it('comes as system-node-critical and system-cluster-critical in every cluster', async () => {
     const system = (await classes().list()).items.map((c) => [c.metadata?.name, c.value, c.globalDefault ?? false, c.preemptionPolicy, c.description]);
     expect(system).toEqual([
-      ['system-cluster-critical', 2000000000, false, 'PreemptLowerPriority', 'Used for system critical pods that must run in the cluster, but can be moved to another node if necessary.'],
+      [
+        'system-cluster-critical',
+        2000000000,
+        false,
+        'PreemptLowerPriority',
+        'Used for system critical pods that must run in the cluster, but can be moved to another node if necessary.',
+      ],
       ['system-node-critical', 2000001000, false, 'PreemptLowerPriority', 'Used for system critical pods that must not be moved from their current node.'],
     ]);
   });
@@ -63,7 +69,10 @@ describe('PriorityClass', () => {
       'metadata.name',
       "Forbidden: priority class names with 'system-' prefix are reserved for system use only. error: globalDefault of system-cluster-critical PriorityClass must be false",
     ]);
-    await expectInvalid(() => classes().create(pc({ value: 1000000001 })), 'high', ['value', 'Forbidden: maximum allowed value of a user defined priority is 1000000000']);
+    await expectInvalid(() => classes().create(pc({ value: 1000000001 })), 'high', [
+      'value',
+      'Forbidden: maximum allowed value of a user defined priority is 1000000000',
+    ]);
     await classes().create(pc({ value: 1000000000 }));
   });
 
