@@ -9,17 +9,19 @@ import { handle } from './api/engine.js';
 import { ApiError, badRequest } from './machinery/errors.js';
 import type { ApiRequest, ApiResponse, UserInfo } from './machinery/request.js';
 import { ADMIN_USER, Client, type ResourceTarget, type WarningHandler } from './client/client.js';
-import { CombinedClock, type ManualClock } from './clock.js';
+import { CombinedClock, formatTime, type ManualClock } from './clock.js';
+import { clusterRoleAggregationController } from './controllers/cluster-role-aggregation.js';
 import { ControllerLoop } from './controllers/controller-loop.js';
 import { garbageCollector } from './controllers/garbage-collector.js';
 import { namespaceController } from './controllers/namespace.js';
 import { podTerminationController } from './controllers/pod-termination.js';
 import { serviceAccountController } from './controllers/service-account.js';
-import { builtinKinds } from './kinds/index.js';
+import { builtinKinds, builtinObjects } from './kinds/index.js';
 import type { KindDefinition, KubeObject } from './schema/define-kind.js';
 import { KindRegistry } from './schema/registry.js';
 import { MemoryStorage } from './storage/memory.js';
 import { WatchHub } from './api/watch/hub.js';
+import { cloneJson } from './util/json-clone.js';
 import { DEFAULT_CONTINUE_TOKEN_TTL_MS } from './api/list-pages.js';
 import { DEFAULT_BOOKMARK_INTERVAL_MS, DEFAULT_WATCH_BUFFER_SIZE } from './api/verbs/watch.js';
 import { createFetchHandler, type FetchHandler } from './http/handler.js';
@@ -183,6 +185,7 @@ export async function createCluster(options: ClusterOptions = {}): Promise<Clust
     serviceAccountController(ctx, asSystem),
     podTerminationController(ctx, asSystem),
     garbageCollector(ctx, asSystem),
+    clusterRoleAggregationController(ctx, asSystem),
   ]);
   const unsubscribe = storage.subscribe((event) => loop.observe(event));
   const stopClock =
@@ -212,7 +215,17 @@ export async function createCluster(options: ClusterOptions = {}): Promise<Clust
       await asSystem({ verb: 'create', resource: { group: '', version: 'v1', resource: 'namespaces' }, body: { metadata: { name } } });
     }
   }
+  const templatesKey = builtinTemplatesKey(options, apiDomain, reservedDomain);
+  const fresh = await createBuiltinObjects(registry, storage, ctx, builtinTemplates.get(templatesKey), asSystem);
   await loop.settle();
+  if (fresh) {
+    const templates: BuiltinTemplate[] = [];
+    for (const key of builtinKeys(registry)) {
+      const stored = await storage.get(key);
+      if (stored) templates.push({ key, value: cloneJson(stored.value) as Record<string, unknown> });
+    }
+    builtinTemplates.set(templatesKey, templates);
+  }
 
   let fetchHandler: FetchHandler | undefined;
   const servers = new Set<Listening>();
@@ -253,6 +266,83 @@ export async function createCluster(options: ClusterOptions = {}): Promise<Clust
     },
   };
   return cluster;
+}
+
+/** Where a built-in object is stored, and its stored form. */
+interface BuiltinTemplate {
+  readonly key: { bucket: string; namespace: string; name: string };
+  readonly value: Readonly<Record<string, unknown>>;
+}
+
+/**
+ * The stored forms of the built-in objects, by cluster configuration: the first cluster of a
+ * configuration makes them through the engine (and its controllers, which aggregate the bootstrap
+ * roles); later ones store copies with their own uids and times, which is the same result without
+ * the cost (tens of milliseconds per cluster).
+ */
+const builtinTemplates = new Map<string, readonly BuiltinTemplate[]>();
+
+/** What the stored form of a built-in object depends on. */
+function builtinTemplatesKey(options: ClusterOptions, apiDomain: string, reservedDomain: string): string {
+  return JSON.stringify([apiDomain, reservedDomain, options.featureGates ?? {}, options.admission ?? {}]);
+}
+
+/** Where each built-in object of a served kind is stored. */
+function builtinKeys(registry: KindRegistry): BuiltinTemplate['key'][] {
+  const keys: BuiltinTemplate['key'][] = [];
+  for (const { kind: definition, namespace, object } of builtinObjects) {
+    const kind = registry.kinds().find((k) => k.definition === definition);
+    const name = object.metadata?.name;
+    if (kind && name) keys.push({ bucket: kind.bucket, namespace: kind.namespaced ? (namespace ?? 'default') : '', name });
+  }
+  return keys;
+}
+
+/**
+ * Creates the objects every cluster starts with (`builtinObjects`: the bootstrap ClusterRoles and
+ * bindings, the system PriorityClasses) that are not there yet, as Kubernetes' post-start hooks
+ * do; objects of a kind the cluster does not serve are skipped. Answers whether it made them all
+ * through the engine (then their stored forms may be kept as templates once the controllers settled).
+ */
+async function createBuiltinObjects(
+  registry: KindRegistry,
+  storage: Storage,
+  ctx: EngineContext,
+  templates: readonly BuiltinTemplate[] | undefined,
+  asSystem: (req: Omit<ApiRequest, 'user'>) => Promise<ApiResponse>,
+): Promise<boolean> {
+  if (templates) {
+    const now = formatTime(ctx.clock.now());
+    for (const { key, value } of templates) {
+      if (await storage.get(key)) continue;
+      const copy = cloneJson(value) as KubeObject;
+      const meta = copy.metadata!;
+      meta.uid = ctx.newUid();
+      meta.creationTimestamp = now;
+      delete meta.resourceVersion;
+      for (const entry of (meta.managedFields ?? []) as { time?: string }[]) entry.time = now;
+      await storage.create(key, copy);
+    }
+    return false;
+  }
+  let fresh = true;
+  for (const { kind: definition, namespace, object } of builtinObjects) {
+    const kind = registry.kinds().find((k) => k.definition === definition);
+    const name = object.metadata?.name;
+    if (!kind || !name) continue;
+    const ns = kind.namespaced ? (namespace ?? 'default') : undefined;
+    if (await storage.get({ bucket: kind.bucket, namespace: ns ?? '', name })) {
+      fresh = false;
+      continue;
+    }
+    await asSystem({
+      verb: 'create',
+      resource: { group: kind.group, version: definition.storageVersion.name, resource: definition.plural },
+      namespace: ns,
+      body: cloneJson(object),
+    });
+  }
+  return fresh;
 }
 
 /** Creates every object in a YAML or JSON text (documents, and items of `kind: List`). */

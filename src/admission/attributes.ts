@@ -33,6 +33,8 @@ export interface AdmissionAttributes {
 export interface AdmissionCluster {
   /** A stored object, or undefined. */
   read(resource: GroupResource, namespace: string, name: string): Promise<KubeObject | undefined>;
+  /** The stored objects of a resource (of one namespace when given); `[]` for one not served. */
+  list(resource: GroupResource, namespace?: string): Promise<KubeObject[]>;
   /** The domain of the `kubernetes.io` annotations, labels and taints. */
   readonly reservedDomain: string;
 }

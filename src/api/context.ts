@@ -78,6 +78,12 @@ export function kindContext(ctx: EngineContext, req: ApiRequest, operation: Kind
       const stored = await ctx.storage.get({ bucket: kind.bucket, namespace: kind.namespaced ? namespace : '', name });
       return stored?.value as KubeObject | undefined;
     },
+    list: async (resource, namespace) => {
+      const kind = ctx.registry.kinds().find((k) => k.group === resource.group && k.definition.plural === resource.resource);
+      if (!kind) return [];
+      const { items } = await ctx.storage.list(kind.bucket, kind.namespaced && namespace !== undefined ? { namespace } : {});
+      return items.map((item) => item.value as KubeObject);
+    },
   };
 }
 

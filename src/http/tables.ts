@@ -14,6 +14,12 @@ const AGE_DESCRIPTION =
 
 const AGE: PrinterColumn = { name: 'Age', type: 'date', description: AGE_DESCRIPTION, value: (o) => o.metadata?.creationTimestamp };
 
+/**
+ * The second column of Kubernetes' default table convertor (`rest.NewDefaultTableConvertor`): a
+ * `date` column whose cell is the creation time in RFC 3339, UTC (the stored form), not an age.
+ */
+const CREATED_AT: PrinterColumn = { name: 'Created At', type: 'string', description: AGE_DESCRIPTION, value: (o) => o.metadata?.creationTimestamp };
+
 /** Kubernetes' `duration.HumanDuration`. */
 export function humanDuration(ms: number): string {
   const seconds = Math.trunc(ms / 1000);
@@ -44,15 +50,20 @@ export function humanDuration(ms: number): string {
   return `${Math.trunc(hours / 24 / 365)}y`;
 }
 
+const NAME_CELL = (o: KubeObject) => o.metadata?.name;
+const NAME: PrinterColumn = { name: 'Name', type: 'string', format: 'name', description: NAME_DESCRIPTION, value: NAME_CELL };
+
 /**
  * The columns of a kind's table: Name (its cell from a declared `Name` column, if any), the other
- * declared columns, Age unless declared or the kind prints none (`ageColumn: false`).
+ * declared columns, Age unless declared or the kind prints none (`ageColumn: false`); or Kubernetes'
+ * default table (`defaultTable`): Name and Created At.
  */
 export function columnsOf(definition: KindDefinition): PrinterColumn[] {
+  if (definition.defaultTable) return [NAME, CREATED_AT];
   const all = (definition.printerColumns ?? []) as readonly PrinterColumn[];
-  const nameCell = all.find((c) => c.name === 'Name')?.value ?? ((o: KubeObject) => o.metadata?.name);
+  const nameCell = all.find((c) => c.name === 'Name')?.value;
   const declared = all.filter((c) => c.name !== 'Name');
-  const cols: PrinterColumn[] = [{ name: 'Name', type: 'string', format: 'name', description: NAME_DESCRIPTION, value: nameCell }, ...declared];
+  const cols: PrinterColumn[] = [nameCell ? { ...NAME, value: nameCell } : NAME, ...declared];
   if (definition.ageColumn !== false && !declared.some((c) => c.name === 'Age')) cols.push(AGE);
   return cols;
 }
@@ -108,7 +119,7 @@ export function toTable(kind: ResolvedKind, version: string, body: unknown, incl
     metadata,
     columnDefinitions: cols.map((c) => ({
       name: c.name,
-      type: c.type === 'date' ? 'string' : c.type === 'timestamp' ? 'date' : c.type,
+      type: c === CREATED_AT || c.type === 'timestamp' ? 'date' : c.type === 'date' ? 'string' : c.type,
       format: c.format ?? '',
       description: c.description ?? '',
       priority: c.priority ?? 0,

@@ -1,5 +1,5 @@
 /** Every built-in kind, in the order the registry serves them. */
-import type { KindDefinition } from '../schema/define-kind.js';
+import type { BuiltinObject, KindDefinition } from '../schema/define-kind.js';
 import {
   BindingKind,
   ComponentStatusKind,
@@ -32,8 +32,11 @@ import { discoveryKinds } from './discovery/index.js';
 import { eventsKinds } from './events/index.js';
 import { lifecycleKinds } from './lifecycle/index.js';
 import { networkingKinds } from './networking/index.js';
+import { nodeKinds } from './node/index.js';
+import { policyKinds } from './policy/index.js';
+import { rbacBuiltinObjects, rbacKinds } from './rbac/index.js';
 import { resourceKinds } from './resource/index.js';
-import { schedulingKinds } from './scheduling/index.js';
+import { schedulingBuiltinObjects, schedulingKinds } from './scheduling/index.js';
 import { storageKinds } from './storage/index.js';
 
 export * from './core/index.js';
@@ -44,6 +47,9 @@ export * from './discovery/index.js';
 export * from './events/index.js';
 export * from './lifecycle/index.js';
 export * from './networking/index.js';
+export * from './node/index.js';
+export * from './policy/index.js';
+export * from './rbac/index.js';
 export * from './resource/index.js';
 export * from './scheduling/index.js';
 export * from './storage/index.js';
@@ -79,6 +85,9 @@ export const builtinKinds: readonly KindDefinition[] = [
   ...eventsKinds,
   ...lifecycleKinds,
   ...networkingKinds,
+  ...nodeKinds,
+  ...policyKinds,
+  ...rbacKinds,
   ...resourceKinds,
   ...schedulingKinds,
   ...storageKinds,
@@ -88,3 +97,6 @@ export const builtinKinds: readonly KindDefinition[] = [
   ...authenticationKinds,
   ...authorizationKinds,
 ];
+
+/** The objects every cluster starts with: the bootstrap ClusterRoles and bindings, the system PriorityClasses. */
+export const builtinObjects: readonly BuiltinObject[] = [...rbacBuiltinObjects, ...schedulingBuiltinObjects];

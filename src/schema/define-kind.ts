@@ -72,6 +72,12 @@ export interface KindContext {
   readonly dryRun: boolean;
   /** Reads another object (e.g. a Pod's ServiceAccount) from the current state. */
   read(resource: { group: string; resource: string }, namespace: string, name: string): Promise<KubeObject | undefined>;
+  /**
+   * Lists the stored objects of a resource (of one namespace when `namespace` is given), e.g. the
+   * PriorityClasses the Priority admission plugin looks for a global default in; `[]` for a
+   * resource the cluster does not serve.
+   */
+  list(resource: { group: string; resource: string }, namespace?: string): Promise<KubeObject[]>;
 }
 
 /**
@@ -336,8 +342,9 @@ export interface KindDeclaration<T extends KubeObject = KubeObject> {
   readonly printerColumns?: readonly PrinterColumn<T>[];
   /**
    * Whether the Table gets an `Age` column after the declared ones when none is declared; true by
-   * default. Kinds whose Kubernetes table has no age (ComponentStatus, or the default convertor's
-   * `Name`, `Created At`) turn it off.
+   * default. Kinds whose Kubernetes table has no age (IPAddress, CSIStorageCapacity,
+   * ComponentStatus) turn it off. A declared column named `Name` gives the Name column's cells (a
+   * StorageClass's `(default)` marker).
    */
   readonly ageColumn?: boolean;
   /**
@@ -351,6 +358,13 @@ export interface KindDeclaration<T extends KubeObject = KubeObject> {
    * the kind should declare every other verb unsupported.
    */
   readonly computedObjects?: () => readonly T[];
+  /**
+   * Whether the kind's Table is the one Kubernetes' default table convertor builds for a built-in
+   * kind `pkg/printers` has no printer for (Role, ClusterRole): `Name` and `Created At` (type
+   * `date`, the creation time in RFC 3339, UTC), no `Age`; `printerColumns` is then ignored.
+   * Default false.
+   */
+  readonly defaultTable?: boolean;
 }
 
 /** A declared kind: the declaration plus what the server derives from it. */
@@ -398,6 +412,18 @@ function foreignSchema(schema: unknown): string | undefined {
     return "is not a zod 4 schema (zod 3 schemas are not supported: import { z } from 'zod' version 4, or from 'zod/v4')";
   }
   return 'is not a zod 4 schema';
+}
+
+/**
+ * An object every cluster starts with, as a Kubernetes API server creates its bootstrap objects at
+ * start (the `system:` ClusterRoles, the system PriorityClasses): `createCluster` creates it
+ * through the engine, as the system user, unless it exists.
+ */
+export interface BuiltinObject {
+  readonly kind: KindDefinition;
+  /** For a namespaced kind. */
+  readonly namespace?: string;
+  readonly object: KubeObject;
 }
 
 /** The object type of a kind definition. */

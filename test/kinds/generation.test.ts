@@ -1,6 +1,6 @@
 /**
  * `metadata.generation` for every built-in kind, as its Kubernetes strategy keeps it: set to 1 and
- * bumped on spec changes for Pod, StatefulSet, MutatingAdmissionPolicy(+Binding) and
+ * bumped on spec changes for Pod, StatefulSet, PodDisruptionBudget, MutatingAdmissionPolicy(+Binding) and
  * EvictionRequest; never set by the server for the others, which keep what a create sent.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -161,6 +161,11 @@ const withoutGeneration: [string, Case][] = [
     'VolumeAttributesClass',
     { kind: k.VolumeAttributesClassKind, object: (name) => ({ metadata: { name }, driverName: 'example.com', parameters: { a: 'b' } }) },
   ],
+  ['Role', { kind: k.RoleKind, object: (name) => ({ metadata: { name }, rules: [{ apiGroups: [''], resources: ['pods'], verbs: ['get'] }] }) }],
+  ['ClusterRole', { kind: k.ClusterRoleKind, object: (name) => ({ metadata: { name }, rules: [{ nonResourceURLs: ['/x'], verbs: ['get'] }] }) }],
+  ['RoleBinding', { kind: k.RoleBindingKind, object: (name) => ({ metadata: { name }, roleRef: { kind: 'Role', name: 'r' } }) }],
+  ['ClusterRoleBinding', { kind: k.ClusterRoleBindingKind, object: (name) => ({ metadata: { name }, roleRef: { kind: 'ClusterRole', name: 'view' } }) }],
+  ['RuntimeClass', { kind: k.RuntimeClassKind, object: (name) => ({ metadata: { name }, handler: 'runc' }) }],
 ];
 
 interface GenerationCase extends Case {
@@ -173,6 +178,22 @@ interface GenerationCase extends Case {
 const policyRule = { apiGroups: [''], apiVersions: ['v1'], operations: ['CREATE'], resources: ['pods'] };
 const template = { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'c', image: 'nginx:1' }] } };
 const withGeneration: [string, GenerationCase][] = [
+  [
+    'CustomResourceDefinition',
+    {
+      kind: k.CustomResourceDefinitionKind,
+      object: () => ({
+        metadata: { name: 'widgets.example.com' },
+        spec: {
+          group: 'example.com',
+          names: { plural: 'widgets', kind: 'Widget' },
+          scope: 'Namespaced',
+          versions: [{ name: 'v1', served: true, storage: true }],
+        },
+      }),
+      change: (crd) => ((crd.spec as { scope: string }).scope = 'Cluster'),
+    },
+  ],
   [
     'ReplicationController',
     {
@@ -247,6 +268,14 @@ const withGeneration: [string, GenerationCase][] = [
       kind: k.MutatingAdmissionPolicyBindingKind,
       object: (name) => ({ metadata: { name }, spec: { policyName: 'p' } }),
       change: (b) => ((b.spec as { policyName: string }).policyName = 'q'),
+    },
+  ],
+  [
+    'PodDisruptionBudget',
+    {
+      kind: k.PodDisruptionBudgetKind,
+      object: (name) => ({ metadata: { name }, spec: { minAvailable: 1 } }),
+      change: (p) => ((p.spec as { minAvailable: number }).minAvailable = 2),
     },
   ],
   [
@@ -339,9 +368,19 @@ describe('kinds with a generation', () => {
     expect(changed.metadata?.generation).toBe(afterLabels + 1);
   });
 
+  it('PriorityClass: 1 on create whatever was sent, never bumped (pkg/registry/scheduling/priorityclass/strategy.go)', async () => {
+    const r = client(k.PriorityClassKind);
+    const created = await r.create(withGenerationSent({ metadata: { name: 'g' }, value: 1 }, 5));
+    expect(created.metadata?.generation).toBe(1);
+    const changed = await r.update({ ...created, description: 'changed', metadata: { ...created.metadata, generation: 9 } });
+    expect(changed.metadata?.generation).toBe(1);
+  });
+
   it('every built-in kind is covered above', () => {
-    // ComponentStatus (get and list of computed objects) and Binding (create only) are never updated.
-    const covered = new Set([...withoutGeneration, ...withGeneration].map(([, c]) => c.kind).concat([k.ComponentStatusKind, k.BindingKind]));
+    // ComponentStatus (get and list of computed objects), Binding and the reviews (create only, never stored) are never updated.
+    const neverUpdated = [k.ComponentStatusKind, k.BindingKind, ...k.authenticationKinds, ...k.authorizationKinds];
+    const covered = new Set([...withoutGeneration, ...withGeneration].map(([, c]) => c.kind).concat(neverUpdated));
+    covered.add(k.PriorityClassKind);
     expect(k.builtinKinds.filter((kind) => !covered.has(kind)).map((kind) => kind.kind)).toEqual([]);
   });
 });

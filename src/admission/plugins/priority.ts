@@ -1,7 +1,9 @@
 /**
  * Priority (kubernetes plugin/pkg/admission/priority): on pod creation, resolves
- * `priorityClassName` into `priority` and `preemptionPolicy`; on update, keeps them when the update
- * omits them.
+ * `priorityClassName` into `priority` and `preemptionPolicy`, or gives a pod without one the
+ * global default class (the one with the lowest value if several are marked); on update, keeps
+ * them when the update omits them. On PriorityClass creates and updates, refuses a second
+ * `globalDefault` class.
  */
 import { forbidden } from '../../machinery/errors.js';
 import type { KubeObject } from '../../schema/define-kind.js';
@@ -10,8 +12,12 @@ import type { AdmissionAttributes, AdmissionCluster } from '../attributes.js';
 import type { AdmissionPlugin } from '../plugin.js';
 import { admissionName, podOf, PODS } from './pod-attributes.js';
 
-/** The priority classes every cluster has. */
+/** The priority classes every cluster has (used when the cluster does not serve PriorityClasses). */
 const SYSTEM_PRIORITY_CLASSES: Record<string, number> = { 'system-node-critical': 2000001000, 'system-cluster-critical': 2000000000 };
+
+const PRIORITY_CLASSES = { group: 'scheduling.k8s.io', resource: 'priorityclasses' };
+
+type PriorityClass = KubeObject & { value?: number; preemptionPolicy?: string; globalDefault?: boolean };
 
 export const priority: AdmissionPlugin = {
   name: 'Priority',
@@ -21,15 +27,37 @@ export const priority: AdmissionPlugin = {
     if (attributes.operation === 'CREATE') await resolvePriority(pod, attributes, cluster);
     else if (attributes.operation === 'UPDATE' && attributes.oldObject) keepPriority(pod, attributes.oldObject as Pod);
   },
+  async validate(attributes, cluster) {
+    const { resource, subresource, operation, object } = attributes;
+    if (resource.group !== PRIORITY_CLASSES.group || resource.resource !== PRIORITY_CLASSES.resource || subresource !== '') return;
+    if ((operation !== 'CREATE' && operation !== 'UPDATE') || !object) return;
+    if (!(object as PriorityClass).globalDefault) return;
+    const current = await defaultPriorityClass(cluster);
+    if (current && (operation === 'CREATE' || current.metadata?.name !== object.metadata?.name)) {
+      throw forbidden(
+        PRIORITY_CLASSES,
+        admissionName(attributes),
+        `PriorityClass ${current.metadata?.name ?? ''} is already marked as default. Only one default can exist`,
+      );
+    }
+  },
 };
+
+/** `getDefaultPriorityClass`: of the classes marked `globalDefault`, the one with the lowest value. */
+async function defaultPriorityClass(cluster: AdmissionCluster): Promise<PriorityClass | undefined> {
+  let found: PriorityClass | undefined;
+  for (const pc of (await cluster.list(PRIORITY_CLASSES)) as PriorityClass[]) {
+    if (pc.globalDefault && (!found || (found.value ?? 0) > (pc.value ?? 0))) found = pc;
+  }
+  return found;
+}
 
 async function resolvePriority(pod: Pod, attributes: AdmissionAttributes, cluster: AdmissionCluster): Promise<void> {
   const spec = pod.spec!;
   let value = 0;
   let policy: string | undefined = 'PreemptLowerPriority';
   if (spec.priorityClassName) {
-    const found = (await cluster.read({ group: 'scheduling.k8s.io', resource: 'priorityclasses' }, '', spec.priorityClassName)) as
-      (KubeObject & { value?: number; preemptionPolicy?: string }) | undefined;
+    const found = (await cluster.read(PRIORITY_CLASSES, '', spec.priorityClassName)) as PriorityClass | undefined;
     const system = SYSTEM_PRIORITY_CLASSES[spec.priorityClassName];
     if (found) {
       value = found.value ?? 0;
@@ -38,6 +66,13 @@ async function resolvePriority(pod: Pod, attributes: AdmissionAttributes, cluste
       value = system;
     } else {
       throw forbidden(PODS, admissionName(attributes), `no PriorityClass with name ${spec.priorityClassName} was found`);
+    }
+  } else {
+    const fallback = await defaultPriorityClass(cluster);
+    if (fallback) {
+      spec.priorityClassName = fallback.metadata?.name;
+      value = fallback.value ?? 0;
+      policy = fallback.preemptionPolicy;
     }
   }
   if (spec.priority !== undefined && spec.priority !== value) {

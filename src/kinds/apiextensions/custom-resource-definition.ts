@@ -39,15 +39,8 @@ export const CustomResourceDefinitionKind = defineKind<CustomResourceDefinition>
   statusSubresource: true,
   schemaRequired: true,
   generation: specGeneration(CustomResourceDefinitionSchema),
-  printerColumns: [
-    {
-      name: 'Created At',
-      type: 'date',
-      format: 'date-time',
-      description: 'CreationTimestamp is a timestamp representing the server time when this object was created.',
-      value: (crd) => crd.metadata?.creationTimestamp,
-    },
-  ],
+  // apiextensions-apiserver prints definitions with the default table: Name and Created At.
+  defaultTable: true,
   strategy: {
     prepareForCreate(crd) {
       const stored = storageVersionOf(crd);

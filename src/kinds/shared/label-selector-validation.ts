@@ -7,8 +7,14 @@ import { isValidLabelValue } from '../../schema/validation/names.js';
 import { validateLabelName, validateLabels } from '../../schema/validation/object-meta.js';
 import type { LabelSelector } from '../types/meta-v1.js';
 
-/** `ValidateLabelSelector` (metav1) with label values checked. */
-export function validateLabelSelector(selector: LabelSelector | undefined, path: string): FieldError[] {
+/** `LabelSelectorValidationOptions`. */
+export interface LabelSelectorValidationOptions {
+  /** Skip the label value checks of `matchExpressions` (an update of an object that already has invalid ones). */
+  readonly allowInvalidLabelValueInSelector?: boolean;
+}
+
+/** `ValidateLabelSelector` (metav1), label values checked unless the options allow invalid ones. */
+export function validateLabelSelector(selector: LabelSelector | undefined, path: string, options: LabelSelectorValidationOptions = {}): FieldError[] {
   if (!selector) return [];
   const errors = validateLabels(selector.matchLabels, child(path, 'matchLabels'));
   (selector.matchExpressions ?? []).forEach((expr, i) => {
@@ -27,9 +33,10 @@ export function validateLabelSelector(selector: LabelSelector | undefined, path:
         errors.push(fieldError.invalid(child(p, 'operator'), expr.operator, 'not a valid selector operator'));
     }
     errors.push(...validateLabelName(expr.key, child(p, 'key')));
-    values.forEach((v, j) => {
-      for (const msg of isValidLabelValue(v)) errors.push(fieldError.invalid(index(child(p, 'values'), j), v, msg));
-    });
+    if (!options.allowInvalidLabelValueInSelector)
+      values.forEach((v, j) => {
+        for (const msg of isValidLabelValue(v)) errors.push(fieldError.invalid(index(child(p, 'values'), j), v, msg));
+      });
   });
   return errors;
 }

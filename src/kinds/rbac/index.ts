@@ -1,0 +1,21 @@
+/** The rbac.authorization.k8s.io group's kinds, and the bootstrap roles and bindings of a cluster. */
+import type { BuiltinObject, KindDefinition } from '../../schema/define-kind.js';
+import { BOOTSTRAP_CLUSTER_ROLE_BINDINGS, BOOTSTRAP_CLUSTER_ROLES } from './bootstrap-policy.js';
+import { ClusterRoleBindingKind } from './cluster-role-binding.js';
+import { ClusterRoleKind } from './cluster-role.js';
+import { RoleBindingKind } from './role-binding.js';
+import { RoleKind } from './role.js';
+
+export { ClusterRoleBindingKind, type ClusterRoleBinding } from './cluster-role-binding.js';
+export { ClusterRoleKind, type ClusterRole } from './cluster-role.js';
+export { RoleBindingKind, type RoleBinding } from './role-binding.js';
+export { RoleKind, type Role } from './role.js';
+
+/** ClusterRole, ClusterRoleBinding, Role, RoleBinding. */
+export const rbacKinds: readonly KindDefinition[] = [ClusterRoleKind, ClusterRoleBindingKind, RoleKind, RoleBindingKind];
+
+/** The bootstrap ClusterRoles, then their ClusterRoleBindings. */
+export const rbacBuiltinObjects: readonly BuiltinObject[] = [
+  ...BOOTSTRAP_CLUSTER_ROLES.map((object) => ({ kind: ClusterRoleKind as KindDefinition, object })),
+  ...BOOTSTRAP_CLUSTER_ROLE_BINDINGS.map((object) => ({ kind: ClusterRoleBindingKind as KindDefinition, object })),
+];
