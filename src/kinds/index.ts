@@ -15,6 +15,8 @@ import {
 import { admissionregistrationKinds } from './admissionregistration/index.js';
 import { apiregistrationKinds } from './apiregistration/index.js';
 import { appsKinds } from './apps/index.js';
+import { autoscalingKinds } from './autoscaling/index.js';
+import { batchKinds } from './batch/index.js';
 import { certificatesKinds } from './certificates/index.js';
 import { coordinationKinds } from './coordination/index.js';
 import { eventsKinds } from './events/index.js';
@@ -25,6 +27,8 @@ import { schedulingKinds } from './scheduling/index.js';
 
 export * from './core/index.js';
 export * from './apps/index.js';
+export * from './autoscaling/index.js';
+export * from './batch/index.js';
 export * from './certificates/index.js';
 export * from './coordination/index.js';
 export * from './events/index.js';
@@ -47,6 +51,8 @@ export const builtinKinds: readonly KindDefinition[] = [
   PersistentVolumeClaimKind,
   EventKind,
   ...appsKinds,
+  ...autoscalingKinds,
+  ...batchKinds,
   ...certificatesKinds,
   ...coordinationKinds,
   ...eventsKinds,

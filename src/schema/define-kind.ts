@@ -179,7 +179,11 @@ export interface PrinterColumn<T extends KubeObject = KubeObject> {
   readonly description?: string;
   /** 0 shows by default; higher shows with `-o wide`. */
   readonly priority?: number;
-  readonly value: Bivariant<(obj: Readonly<T>) => string | number | boolean | undefined>;
+  /**
+   * The cell of `obj`. `now` is the cluster time in milliseconds since the epoch, for cells that
+   * print a duration up to now (a running Job's `Duration`, a CronJob's `Last Schedule`).
+   */
+  readonly value: Bivariant<(obj: Readonly<T>, now: number) => string | number | boolean | undefined>;
 }
 
 /** The declaration of a kind. */
@@ -269,6 +273,12 @@ export interface KindDeclaration<T extends KubeObject = KubeObject> {
    * default. Kubernetes' Node and Namespace accept only `metadata.name`.
    */
   readonly metadataFieldSelectors?: readonly ('metadata.name' | 'metadata.namespace')[];
+  /**
+   * The 400 message for a field a kind with `selectableFields` does not support, when its Kubernetes
+   * field label conversion words it otherwise than `field label not supported: <field>` (batch/v1
+   * Job: `field label "x" not supported for batchv1.Job`).
+   */
+  readonly unsupportedFieldLabelMessage?: (field: string) => string;
   /**
    * The Table columns after `Name` (`kubectl get`). Without them a kind prints `Name` and `Age`;
    * with them, `Age` is appended unless a column of that name is declared.
