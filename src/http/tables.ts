@@ -4,7 +4,7 @@
  * PartialObjectMetadata(List) form of get and list.
  */
 import type { KindDefinition, KubeObject, PrinterColumn } from '../schema/define-kind.js';
-import type { ResolvedKind } from '../schema/registry.js';
+import { storedFormOf, type ResolvedKind } from '../schema/registry.js';
 import type { IncludeObject } from './query.js';
 import { humanDuration } from '../util/human-duration.js';
 
@@ -82,7 +82,9 @@ export function toTable(kind: ResolvedKind, version: string, body: unknown, incl
       priority: c.priority ?? 0,
     })),
     rows: objects.map((o) => {
-      const row: Record<string, unknown> = { cells: cols.map((c) => cell(c, o, now)) };
+      // Cells come from the stored object, as Kubernetes prints the internal object whatever version was asked for.
+      const source = storedFormOf(o) ?? o;
+      const row: Record<string, unknown> = { cells: cols.map((c) => cell(c, source, now)) };
       if (includeObject === 'Metadata') row.object = partialMetadata(o);
       else if (includeObject === 'Object') row.object = withKind(kind, version, o);
       return row;

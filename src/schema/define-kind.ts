@@ -170,7 +170,9 @@ export interface KindStrategy<T extends KubeObject = KubeObject> {
 
 /**
  * A column of `kubectl get` (a `meta.k8s.io/v1` Table column after `Name`). A `date` column's value
- * is a timestamp, printed as an age (`5m`, `3d2h`) as Kubernetes prints `creationTimestamp`.
+ * is a timestamp, printed as an age (`5m`, `3d2h`) as Kubernetes prints `creationTimestamp`. The
+ * value is computed from the stored object (the storage version's shape), whatever version the
+ * Table was asked at, as Kubernetes prints the internal object.
  */
 export interface PrinterColumn<T extends KubeObject = KubeObject> {
   readonly name: string;

@@ -127,6 +127,13 @@ const withoutGeneration: [string, Case][] = [
     'ResourcePoolStatusRequest',
     { kind: k.ResourcePoolStatusRequestKind, object: (name) => ({ metadata: { name }, spec: { driver: 'gpu.example.com', poolName: 'node-1' } }) },
   ],
+  [
+    'HorizontalPodAutoscaler',
+    {
+      kind: k.HorizontalPodAutoscalerKind,
+      object: (name) => ({ metadata: { name }, spec: { scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' }, maxReplicas: 3 } }),
+    },
+  ],
 ];
 
 interface GenerationCase extends Case {
@@ -136,6 +143,25 @@ interface GenerationCase extends Case {
 
 const policyRule = { apiGroups: [''], apiVersions: ['v1'], operations: ['CREATE'], resources: ['pods'] };
 const withGeneration: [string, GenerationCase][] = [
+  [
+    'Job',
+    {
+      kind: k.JobKind,
+      object: (name) => ({ metadata: { name }, spec: { template: { spec: { restartPolicy: 'Never', containers: [{ name: 'c', image: 'perl' }] } } } }),
+      change: (j) => ((j.spec as { suspend: boolean }).suspend = true),
+    },
+  ],
+  [
+    'CronJob',
+    {
+      kind: k.CronJobKind,
+      object: (name) => ({
+        metadata: { name },
+        spec: { schedule: '@hourly', jobTemplate: { spec: { template: { spec: { restartPolicy: 'Never', containers: [{ name: 'c', image: 'perl' }] } } } } },
+      }),
+      change: (c) => ((c.spec as { schedule: string }).schedule = '@daily'),
+    },
+  ],
   [
     'Pod',
     {

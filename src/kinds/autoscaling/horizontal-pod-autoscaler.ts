@@ -7,7 +7,7 @@ import { QuantityDecodeError } from '../shared/resource-lists.js';
 import { autoscalingV1Conversion } from './hpa/conversion.js';
 import { applyHorizontalPodAutoscalerDefaults } from './hpa/defaults.js';
 import { validateHorizontalPodAutoscalerSpec, validateHorizontalPodAutoscalerStatusUpdate, validationOptions } from './hpa/validation.js';
-import { age, formatTargets, internal } from './hpa/printers.js';
+import { age, formatTargets } from './hpa/printers.js';
 import type { z } from 'zod';
 
 /** A HorizontalPodAutoscaler in its stored (autoscaling/v2) shape. */
@@ -60,9 +60,9 @@ export const HorizontalPodAutoscalerKind = defineKind<HorizontalPodAutoscaler>({
       name: 'Reference',
       type: 'string',
       description: DESCRIPTION.reference,
-      value: (h) => `${internal(h).spec?.scaleTargetRef?.kind ?? ''}/${internal(h).spec?.scaleTargetRef?.name ?? ''}`,
+      value: (h) => `${h.spec?.scaleTargetRef?.kind ?? ''}/${h.spec?.scaleTargetRef?.name ?? ''}`,
     },
-    { name: 'Targets', type: 'string', description: DESCRIPTION.targets, value: (h) => formatTargets(internal(h)) },
+    { name: 'Targets', type: 'string', description: DESCRIPTION.targets, value: (h) => formatTargets(h) },
     { name: 'MinPods', type: 'string', description: DESCRIPTION.minPods, value: (h) => (h.spec?.minReplicas != null ? String(h.spec.minReplicas) : '<unset>') },
     { name: 'MaxPods', type: 'string', description: DESCRIPTION.maxPods, value: (h) => h.spec?.maxReplicas ?? 0 },
     { name: 'Replicas', type: 'string', description: DESCRIPTION.replicas, value: (h) => h.status?.currentReplicas ?? 0 },

@@ -324,7 +324,7 @@ describe('Job update', () => {
     changed.spec!.template.spec!.containers[0]!.image = 'perl:5.36';
     const status = await statusOf(() => jobs().update(changed));
     expect(status.code).toBe(422);
-    expect(status.details?.causes?.map((c) => [c.field, c.message.replace(/\{.*\}/, '{...}')])).toEqual([
+    expect(status.details?.causes?.map((c) => [c.field, (c.message ?? '').replace(/\{.*\}/, '{...}')])).toEqual([
       ['spec.template', 'Invalid value: {...}: field is immutable'],
     ]);
 

@@ -1,19 +1,12 @@
 /**
  * The `kubectl get` cells of HorizontalPodAutoscalers (`pkg/printers/internalversion/printers.go`
- * `printHorizontalPodAutoscaler`, `formatHPAMetrics`). Kubernetes prints the internal object, whatever
- * the version asked for; an autoscaling/v1 object is converted back to that shape first.
+ * `printHorizontalPodAutoscaler`, `formatHPAMetrics`), from the stored (v2) object, as Kubernetes
+ * prints the internal object whatever version was asked for.
  */
 import { formatQuantity } from '../../../schema/quantity.js';
 import { humanDuration } from '../../../util/human-duration.js';
 import { quantityValue } from '../../shared/resource-lists.js';
 import type { HorizontalPodAutoscaler, MetricSpec, MetricStatus } from '../../types/autoscaling-v2.js';
-import type { HorizontalPodAutoscaler as V1HPA } from '../../types/autoscaling-v1.js';
-import { fromV1 } from './conversion.js';
-
-/** The object in the internal (v2) shape. */
-export function internal(obj: Readonly<HorizontalPodAutoscaler | V1HPA>): HorizontalPodAutoscaler {
-  return obj.apiVersion === 'autoscaling/v1' ? fromV1(structuredClone(obj as V1HPA)) : (obj as HorizontalPodAutoscaler);
-}
 
 /** `Quantity.String()` of a pointer: `<nil>` when unset. */
 function q(value: string | number | undefined): string {
