@@ -76,7 +76,9 @@ describe('HorizontalPodAutoscaler at autoscaling/v1', () => {
       maxReplicas: 3,
       metrics: [{ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 50 } } }],
     });
-    expect((await v2().get('b')).spec.metrics).toEqual([{ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 80 } } }]);
+    expect((await v2().get('b')).spec.metrics).toEqual([
+      { type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 80 } } },
+    ]);
     const b1 = await v1().get('b');
     expect(b1).toMatchObject({
       apiVersion: 'autoscaling/v1',
@@ -92,8 +94,18 @@ describe('HorizontalPodAutoscaler at autoscaling/v1', () => {
         h.spec.behavior = { scaleDown: { stabilizationWindowSeconds: 60 } };
         h.spec.metrics = [
           { type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 70 } } },
-          { type: 'Pods', pods: { metric: { name: 'qps', selector: { matchLabels: { b: '2', a: '1' } } }, target: { type: 'AverageValue', averageValue: '1k' } } },
-          { type: 'Object', object: { describedObject: { apiVersion: 'networking.k8s.io/v1', kind: 'Ingress', name: 'main' }, metric: { name: 'hits' }, target: { type: 'AverageValue', averageValue: '2' } } },
+          {
+            type: 'Pods',
+            pods: { metric: { name: 'qps', selector: { matchLabels: { b: '2', a: '1' } } }, target: { type: 'AverageValue', averageValue: '1k' } },
+          },
+          {
+            type: 'Object',
+            object: {
+              describedObject: { apiVersion: 'networking.k8s.io/v1', kind: 'Ingress', name: 'main' },
+              metric: { name: 'hits' },
+              target: { type: 'AverageValue', averageValue: '2' },
+            },
+          },
         ];
       }),
     );
@@ -111,8 +123,10 @@ describe('HorizontalPodAutoscaler at autoscaling/v1', () => {
     expect(old.status).toEqual({ currentReplicas: 2, desiredReplicas: 3, currentCPUUtilizationPercentage: 42 });
     expect(old.metadata!.annotations).toEqual({
       'autoscaling.alpha.kubernetes.io/behavior': behaviorAnnotation('60'),
-      'autoscaling.alpha.kubernetes.io/conditions': '[{"type":"AbleToScale","status":"True","lastTransitionTime":"2026-01-01T00:00:00Z","reason":"ReadyForNewScale"}]',
-      'autoscaling.alpha.kubernetes.io/current-metrics': '[{"type":"Resource","resource":{"name":"cpu","currentAverageUtilization":42,"currentAverageValue":"200m"}}]',
+      'autoscaling.alpha.kubernetes.io/conditions':
+        '[{"type":"AbleToScale","status":"True","lastTransitionTime":"2026-01-01T00:00:00Z","reason":"ReadyForNewScale"}]',
+      'autoscaling.alpha.kubernetes.io/current-metrics':
+        '[{"type":"Resource","resource":{"name":"cpu","currentAverageUtilization":42,"currentAverageValue":"200m"}}]',
       'autoscaling.alpha.kubernetes.io/metrics':
         '[{"type":"Pods","pods":{"metricName":"qps","targetAverageValue":"1k","selector":{"matchLabels":{"a":"1","b":"2"}}}},{"type":"Object","object":{"target":{"kind":"Ingress","name":"main","apiVersion":"networking.k8s.io/v1"},"metricName":"hits","targetValue":"0","averageValue":"2"}}]',
     });
@@ -162,7 +176,11 @@ describe('HorizontalPodAutoscaler at autoscaling/v1', () => {
       { type: 'Pods', pods: { metric: { name: 'qps' }, target: { type: 'AverageValue', averageValue: '10' } } },
       { type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 75 } } },
     ]);
-    expect(stored.spec.behavior!.scaleDown).toEqual({ stabilizationWindowSeconds: 120, selectPolicy: 'Max', policies: [{ type: 'Percent', value: 100, periodSeconds: 15 }] });
+    expect(stored.spec.behavior!.scaleDown).toEqual({
+      stabilizationWindowSeconds: 120,
+      selectPolicy: 'Max',
+      policies: [{ type: 'Percent', value: 100, periodSeconds: 15 }],
+    });
     await v2().update(stored);
     const again = await v1().get('old');
     expect(again.spec).toEqual(created.spec);
@@ -198,11 +216,13 @@ describe('HorizontalPodAutoscaler validation', () => {
       'spec.minReplicas: Invalid value: 0: must be greater than or equal to 1',
       'spec.maxReplicas: Invalid value: 0: must be greater than 0',
       'spec.scaleTargetRef.kind: Required value',
-      "spec.scaleTargetRef.name: Invalid value: \"a/b\": may not contain '/'",
+      'spec.scaleTargetRef.name: Invalid value: "a/b": may not contain \'/\'',
       'spec.scaleTargetRef.apiVersion: Invalid value: "": apiVersion must specify API group',
       'spec.metrics: Forbidden: must specify at least one Object or External metric to support scaling to zero replicas',
     ]);
-    expect(await rejected(web((h) => (h.spec.minReplicas = 11)))).toEqual(['spec.maxReplicas: Invalid value: 10: must be greater than or equal to `minReplicas`']);
+    expect(await rejected(web((h) => (h.spec.minReplicas = 11)))).toEqual([
+      'spec.maxReplicas: Invalid value: 10: must be greater than or equal to `minReplicas`',
+    ]);
     expect(await rejected(web((h) => (h.spec.scaleTargetRef.apiVersion = 'a/b/c')))).toEqual([
       'spec.scaleTargetRef.apiVersion: Invalid value: "a/b/c": unexpected GroupVersion string: a/b/c',
     ]);
@@ -231,7 +251,7 @@ describe('HorizontalPodAutoscaler validation', () => {
       'spec.metrics[2].resource.name: Required value: must specify a resource name',
       'spec.metrics[2].resource.target.type: Invalid value: "Most": must be either Utilization, Value, or AverageValue',
       'spec.metrics[2].resource.target.averageUtilization: Required value: must set either a target raw value or a target utilization',
-      "spec.metrics[3].object.metric.name: Invalid value: \"..\": may not be '..'",
+      'spec.metrics[3].object.metric.name: Invalid value: "..": may not be \'..\'',
       'spec.metrics[3].object.target.value: Invalid value: "0": must be positive',
       'spec.metrics[4].external.target.value: Forbidden: may not set both a target value for metric and a per-pod target',
       'spec.metrics[5].containerResource.name: Invalid value: "gpu": must be a standard resource type or fully qualified',
@@ -280,7 +300,17 @@ describe('HorizontalPodAutoscaler validation', () => {
 
   it.each([
     ['a string as maxReplicas', { metadata: { name: 'x' }, spec: { scaleTargetRef: ref, maxReplicas: 'ten' } }],
-    ['a malformed quantity', { metadata: { name: 'x' }, spec: { scaleTargetRef: ref, maxReplicas: 2, metrics: [{ type: 'Pods', pods: { metric: { name: 'q' }, target: { type: 'AverageValue', averageValue: 'lots' } } }] } }],
+    [
+      'a malformed quantity',
+      {
+        metadata: { name: 'x' },
+        spec: {
+          scaleTargetRef: ref,
+          maxReplicas: 2,
+          metrics: [{ type: 'Pods', pods: { metric: { name: 'q' }, target: { type: 'AverageValue', averageValue: 'lots' } } }],
+        },
+      },
+    ],
     ['a list as scaleTargetRef', { metadata: { name: 'x' }, spec: { scaleTargetRef: [ref], maxReplicas: 2 } }],
   ])('answers %s with a 4xx and stores nothing', async (_, body) => {
     const s = await statusOf(() => v2().create(body as unknown as HorizontalPodAutoscaler));
@@ -312,7 +342,11 @@ describe('HorizontalPodAutoscaler columns and names', () => {
     );
     await v2().updateStatus({
       ...created,
-      status: { currentReplicas: 3, desiredReplicas: 3, currentMetrics: [{ type: 'Resource', resource: { name: 'cpu', current: { averageUtilization: 42 } } }] },
+      status: {
+        currentReplicas: 3,
+        desiredReplicas: 3,
+        currentMetrics: [{ type: 'Resource', resource: { name: 'cpu', current: { averageUtilization: 42 } } }],
+      },
     });
     const t = await rows('v2');
     expect(t.columnDefinitions.map((c) => [c.name, c.type])).toEqual([
