@@ -357,6 +357,37 @@ describe('Job update', () => {
     expect(t.details?.causes?.map((c) => `${c.field}: ${c.message}`)).toEqual(['spec.completions: Invalid value: 3: field is immutable']);
   });
 
+  it('keeps a manual selector, the pod failure policy and the success policy', async () => {
+    await jobs().create(
+      pi((j) => {
+        j.spec!.manualSelector = true;
+        j.spec!.selector = { matchLabels: { app: 'pi' } };
+        j.spec!.template.metadata = { labels: { app: 'pi', tier: 'batch' } };
+        j.spec!.completionMode = 'Indexed';
+        j.spec!.completions = 3;
+        j.spec!.podFailurePolicy = { rules: [{ action: 'FailJob', onExitCodes: { operator: 'In', values: [42] } }] };
+      }),
+    );
+    const s = await statusOf(() =>
+      jobs().patch(
+        'pi',
+        {
+          spec: {
+            selector: { matchLabels: { tier: 'batch' } },
+            podFailurePolicy: { rules: [{ action: 'Ignore', onExitCodes: { operator: 'In', values: [1] } }] },
+            successPolicy: { rules: [{ succeededCount: 1 }] },
+          },
+        },
+        { type: 'merge' },
+      ),
+    );
+    expect(s.details?.causes?.map((c) => `${c.field}: ${c.message}`)).toEqual([
+      'spec.selector: Invalid value: {"matchLabels":{"app":"pi","tier":"batch"}}: field is immutable',
+      'spec.podFailurePolicy: Invalid value: {"rules":[{"action":"Ignore","onExitCodes":{"operator":"In","values":[1]}}]}: field is immutable',
+      'spec.successPolicy: Invalid value: {"rules":[{"succeededCount":1}]}: field is immutable',
+    ]);
+  });
+
   it('lets an Indexed job change completions together with parallelism', async () => {
     await jobs().create(
       pi((j) => {
