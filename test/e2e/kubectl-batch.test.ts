@@ -139,6 +139,9 @@ describe.skipIf(!existsSync(KUBECTL))('kubectl 1.33 with Jobs, CronJobs and Hori
     expect(lines[5]).toMatch(/^cronjob\.batch\/hello\s+\*\/5 \* \* \* \*\s+<none>\s+False\s+0\s+<none>\s+\d+s$/);
     expect(lines[7]).toMatch(/^NAME\s+REFERENCE\s+TARGETS\s+MINPODS\s+MAXPODS\s+REPLICAS\s+AGE$/);
     expect(lines[8]).toMatch(/^horizontalpodautoscaler\.autoscaling\/web\s+Deployment\/web\s+cpu: <unknown>\/60%, <unknown>\/1500m\s+2\s+10\s+0\s+\d+s$/);
+    // All three kinds are in the category all.
+    const all = (await ok('-n', 'gen', 'get', 'all', '-o', 'name')).trim().split('\n');
+    expect(all).toEqual(expect.arrayContaining(['job.batch/pi', 'job.batch/manual', 'cronjob.batch/hello', 'horizontalpodautoscaler.autoscaling/web']));
     const wide = (await ok('-n', 'gen', 'get', 'job', 'pi', '-o', 'wide')).split('\n');
     expect(wide[0]).toMatch(/^NAME\s+STATUS\s+COMPLETIONS\s+DURATION\s+AGE\s+CONTAINERS\s+IMAGES\s+SELECTOR$/);
     expect(wide[1]).toMatch(/^pi\s+Running\s+0\/1\s+\d+s\s+pi\s+perl:5\.34\s+batch\.kubernetes\.io\/controller-uid=[0-9a-f-]{36}$/);
