@@ -76,7 +76,9 @@ export function compileSelection(kind: ResolvedKind, options: ListOptions | unde
   for (const r of fields.requirements) {
     const g = fieldGetter(kind, r.field);
     if (!g) {
-      throw badRequest(kind.definition.selectableFields ? fieldLabelNotSupportedMessage(r.field) : unknownFieldSelectorMessage(r.field));
+      const def = kind.definition;
+      if (!def.selectableFields) throw badRequest(unknownFieldSelectorMessage(r.field));
+      throw badRequest(def.unsupportedFieldLabelMessage ? def.unsupportedFieldLabelMessage(r.field) : fieldLabelNotSupportedMessage(r.field));
     }
     getters.set(r.field, g);
   }

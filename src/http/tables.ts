@@ -4,8 +4,11 @@
  * PartialObjectMetadata(List) form of get and list.
  */
 import type { KindDefinition, KubeObject, PrinterColumn } from '../schema/define-kind.js';
-import type { ResolvedKind } from '../schema/registry.js';
+import { storedFormOf, type ResolvedKind } from '../schema/registry.js';
 import type { IncludeObject } from './query.js';
+import { humanDuration } from '../util/human-duration.js';
+
+export { humanDuration };
 
 const NAME_DESCRIPTION =
   'Name must be unique within a namespace. Is required when creating resources, although some resources may allow a client to request the generation of an appropriate name automatically. Name is primarily intended for creation idempotence and configuration definition. Cannot be updated. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names#names';
@@ -19,36 +22,6 @@ const AGE: PrinterColumn = { name: 'Age', type: 'date', description: AGE_DESCRIP
  * `date` column whose cell is the creation time in RFC 3339, UTC (the stored form), not an age.
  */
 const CREATED_AT: PrinterColumn = { name: 'Created At', type: 'string', description: AGE_DESCRIPTION, value: (o) => o.metadata?.creationTimestamp };
-
-/** Kubernetes' `duration.HumanDuration`. */
-export function humanDuration(ms: number): string {
-  const seconds = Math.trunc(ms / 1000);
-  if (seconds < -1) return '<invalid>';
-  if (seconds < 0) return '0s';
-  if (seconds < 120) return `${seconds}s`;
-  const minutes = Math.trunc(seconds / 60);
-  if (minutes < 10) {
-    const s = seconds % 60;
-    return s === 0 ? `${minutes}m` : `${minutes}m${s}s`;
-  }
-  if (minutes < 180) return `${minutes}m`;
-  const hours = Math.trunc(minutes / 60);
-  if (hours < 8) {
-    const m = minutes % 60;
-    return m === 0 ? `${hours}h` : `${hours}h${m}m`;
-  }
-  if (hours < 48) return `${hours}h`;
-  if (hours < 24 * 8) {
-    const h = hours % 24;
-    return h === 0 ? `${hours / 24}d` : `${Math.trunc(hours / 24)}d${h}h`;
-  }
-  if (hours < 24 * 365 * 2) return `${Math.trunc(hours / 24)}d`;
-  if (hours < 24 * 365 * 8) {
-    const dy = Math.trunc(hours / 24) % 365;
-    return dy === 0 ? `${Math.trunc(hours / 24 / 365)}y` : `${Math.trunc(hours / 24 / 365)}y${dy}d`;
-  }
-  return `${Math.trunc(hours / 24 / 365)}y`;
-}
 
 const NAME_CELL = (o: KubeObject) => o.metadata?.name;
 const NAME: PrinterColumn = { name: 'Name', type: 'string', format: 'name', description: NAME_DESCRIPTION, value: NAME_CELL };
@@ -71,7 +44,7 @@ export function columnsOf(definition: KindDefinition): PrinterColumn[] {
 function cell(col: PrinterColumn, obj: KubeObject, now: number): unknown {
   let v: unknown;
   try {
-    v = col.value(obj);
+    v = col.value(obj, now);
   } catch {
     v = undefined;
   }
@@ -125,7 +98,9 @@ export function toTable(kind: ResolvedKind, version: string, body: unknown, incl
       priority: c.priority ?? 0,
     })),
     rows: objects.map((o) => {
-      const row: Record<string, unknown> = { cells: cols.map((c) => cell(c, o, now)) };
+      // Cells come from the stored object, as Kubernetes prints the internal object whatever version was asked for.
+      const source = storedFormOf(o) ?? o;
+      const row: Record<string, unknown> = { cells: cols.map((c) => cell(c, source, now)) };
       if (includeObject === 'Metadata') row.object = partialMetadata(o);
       else if (includeObject === 'Object') row.object = withKind(kind, version, o);
       return row;

@@ -26,6 +26,8 @@ import { apiregistrationKinds } from './apiregistration/index.js';
 import { appsKinds } from './apps/index.js';
 import { authenticationKinds } from './authentication/index.js';
 import { authorizationKinds } from './authorization/index.js';
+import { autoscalingKinds } from './autoscaling/index.js';
+import { batchKinds } from './batch/index.js';
 import { certificatesKinds } from './certificates/index.js';
 import { coordinationKinds } from './coordination/index.js';
 import { discoveryKinds } from './discovery/index.js';
@@ -41,6 +43,8 @@ import { storageKinds } from './storage/index.js';
 
 export * from './core/index.js';
 export * from './apps/index.js';
+export * from './autoscaling/index.js';
+export * from './batch/index.js';
 export * from './certificates/index.js';
 export * from './coordination/index.js';
 export * from './discovery/index.js';
@@ -79,6 +83,8 @@ export const builtinKinds: readonly KindDefinition[] = [
   ComponentStatusKind,
   BindingKind,
   ...appsKinds,
+  ...autoscalingKinds,
+  ...batchKinds,
   ...certificatesKinds,
   ...coordinationKinds,
   ...discoveryKinds,

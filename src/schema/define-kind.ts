@@ -219,7 +219,9 @@ export interface KindStrategy<T extends KubeObject = KubeObject> {
  * A column of `kubectl get` (a `meta.k8s.io/v1` Table column after `Name`). A `date` column's value
  * is a timestamp, printed as an age (`5m`, `3d2h`) as Kubernetes prints `creationTimestamp`; a
  * `timestamp` column's value is printed as is, in a column of type `date` (the `Created At` column
- * of Kubernetes' default table convertor).
+ * of Kubernetes' default table convertor). The value is computed from the stored object (the
+ * storage version's shape), whatever version the Table was asked at, as Kubernetes prints the
+ * internal object.
  */
 export interface PrinterColumn<T extends KubeObject = KubeObject> {
   readonly name: string;
@@ -228,7 +230,11 @@ export interface PrinterColumn<T extends KubeObject = KubeObject> {
   readonly description?: string;
   /** 0 shows by default; higher shows with `-o wide`. */
   readonly priority?: number;
-  readonly value: Bivariant<(obj: Readonly<T>) => string | number | boolean | undefined>;
+  /**
+   * The cell of `obj`. `now` is the cluster time in milliseconds since the epoch, for cells that
+   * print a duration up to now (a running Job's `Duration`, a CronJob's `Last Schedule`).
+   */
+  readonly value: Bivariant<(obj: Readonly<T>, now: number) => string | number | boolean | undefined>;
 }
 
 /** The declaration of a kind. */
@@ -335,6 +341,12 @@ export interface KindDeclaration<T extends KubeObject = KubeObject> {
    * default. Kubernetes' Node and Namespace accept only `metadata.name`.
    */
   readonly metadataFieldSelectors?: readonly ('metadata.name' | 'metadata.namespace')[];
+  /**
+   * The 400 message for a field a kind with `selectableFields` does not support, when its Kubernetes
+   * field label conversion words it otherwise than `field label not supported: <field>` (batch/v1
+   * Job: `field label "x" not supported for batchv1.Job`).
+   */
+  readonly unsupportedFieldLabelMessage?: (field: string) => string;
   /**
    * The Table columns after `Name` (`kubectl get`). Without them a kind prints `Name` and `Age`;
    * with them, `Age` is appended unless a column of that name is declared.

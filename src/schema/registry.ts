@@ -49,6 +49,23 @@ function stamp(obj: KubeObject, apiVersion: string, kind: string): KubeObject {
   return { kind, apiVersion, ...rest };
 }
 
+/** Stored objects by the converted objects `present` made of them. */
+const storedForms = new WeakMap<object, KubeObject>();
+
+/**
+ * The stored object a converted (presented) object was made from, when `present` converted it:
+ * what a kind's printer columns see, as Kubernetes prints a Table from the internal object whatever
+ * version was asked for.
+ */
+export function storedFormOf(presented: object): KubeObject | undefined {
+  return storedForms.get(presented);
+}
+
+/** Records that `copy` (e.g. a list item made of a presented object) shows the stored `stored`. */
+export function rememberStoredForm(copy: object, stored: KubeObject): void {
+  storedForms.set(copy, stored);
+}
+
 /** The kinds served by one cluster. */
 export class KindRegistry {
   private readonly byResource = new Map<string, ResolvedKind>();
@@ -82,7 +99,11 @@ export class KindRegistry {
       present(version, obj) {
         const apiVersion = apiVersionOf(group, version);
         const conversion = conversionOf(version);
-        if (conversion) return stamp(conversion.fromStorage(cloneJson(obj)), apiVersion, definition.kind);
+        if (conversion) {
+          const out = stamp(conversion.fromStorage(cloneJson(obj)), apiVersion, definition.kind);
+          storedForms.set(out, obj);
+          return out;
+        }
         if (obj.apiVersion === apiVersion && obj.kind === definition.kind) return obj;
         return { ...obj, apiVersion, kind: definition.kind };
       },

@@ -166,6 +166,13 @@ const withoutGeneration: [string, Case][] = [
   ['RoleBinding', { kind: k.RoleBindingKind, object: (name) => ({ metadata: { name }, roleRef: { kind: 'Role', name: 'r' } }) }],
   ['ClusterRoleBinding', { kind: k.ClusterRoleBindingKind, object: (name) => ({ metadata: { name }, roleRef: { kind: 'ClusterRole', name: 'view' } }) }],
   ['RuntimeClass', { kind: k.RuntimeClassKind, object: (name) => ({ metadata: { name }, handler: 'runc' }) }],
+  [
+    'HorizontalPodAutoscaler',
+    {
+      kind: k.HorizontalPodAutoscalerKind,
+      object: (name) => ({ metadata: { name }, spec: { scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' }, maxReplicas: 3 } }),
+    },
+  ],
 ];
 
 interface GenerationCase extends Case {
@@ -208,6 +215,25 @@ const withGeneration: [string, GenerationCase][] = [
       kind: k.PodTemplateKind,
       object: (name) => ({ metadata: { name }, template }),
       change: (pt) => ((pt['template'] as { metadata: { labels: Record<string, string> } }).metadata.labels = { app: 'api' }),
+    },
+  ],
+  [
+    'Job',
+    {
+      kind: k.JobKind,
+      object: (name) => ({ metadata: { name }, spec: { template: { spec: { restartPolicy: 'Never', containers: [{ name: 'c', image: 'perl' }] } } } }),
+      change: (j) => ((j.spec as { suspend: boolean }).suspend = true),
+    },
+  ],
+  [
+    'CronJob',
+    {
+      kind: k.CronJobKind,
+      object: (name) => ({
+        metadata: { name },
+        spec: { schedule: '@hourly', jobTemplate: { spec: { template: { spec: { restartPolicy: 'Never', containers: [{ name: 'c', image: 'perl' }] } } } } },
+      }),
+      change: (c) => ((c.spec as { schedule: string }).schedule = '@daily'),
     },
   ],
   [

@@ -1,6 +1,6 @@
 /** list: the objects of one kind a request selects, one page of them (src/api/list-pages.ts), as a `<Kind>List`. */
 import type { KubeObject } from '../../schema/define-kind.js';
-import { apiVersionOf, type ResolvedKind } from '../../schema/registry.js';
+import { apiVersionOf, rememberStoredForm, storedFormOf, type ResolvedKind } from '../../schema/registry.js';
 import type { ApiRequest, ApiResponse } from '../../machinery/request.js';
 import type { EngineContext } from '../context.js';
 import { selectStored, type ObjectList } from '../list-pages.js';
@@ -14,6 +14,8 @@ export type { ObjectList };
  */
 function listItem(value: KubeObject): KubeObject {
   const { apiVersion: _a, kind: _k, ...rest } = value;
+  const stored = storedFormOf(value);
+  if (stored) rememberStoredForm(rest, stored);
   return rest as KubeObject;
 }
 

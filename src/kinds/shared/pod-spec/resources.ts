@@ -46,8 +46,8 @@ const isHugePages = (name: string) => name.startsWith('hugepages-');
 const isNative = (name: string) => !name.includes('/') || name.includes('kubernetes.io/');
 const isOvercommitAllowed = (name: string) => isNative(name) && !isHugePages(name);
 
-/** `ValidateContainerResourceName`. */
-function containerResourceNameErrors(name: string, path: string): FieldError[] {
+/** `ValidateContainerResourceName` (also the HorizontalPodAutoscaler's container resource metrics). */
+export function containerResourceNameErrors(name: string, path: string): FieldError[] {
   const qualified = isQualifiedName(name);
   if (qualified.length) return qualified.map((msg) => fieldError.invalid(path, name, msg));
   if (!name.includes('/')) {
