@@ -6,7 +6,15 @@ describe("goParseURL (Go's net/url.Parse)", () => {
     const r = goParseURL('HTTPS://user:p%40ss@example.com:8443/a/b?x=1#frag');
     expect(r).toEqual({
       ok: true,
-      url: { scheme: 'https', opaque: '', user: { username: 'user', password: 'p@ss' }, host: 'example.com:8443', path: '/a/b', rawQuery: 'x=1', fragment: 'frag' },
+      url: {
+        scheme: 'https',
+        opaque: '',
+        user: { username: 'user', password: 'p@ss' },
+        host: 'example.com:8443',
+        path: '/a/b',
+        rawQuery: 'x=1',
+        fragment: 'frag',
+      },
     });
   });
 
