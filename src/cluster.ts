@@ -4,6 +4,7 @@
 import { admissionChain, type AdmissionConfig } from './admission/chain.js';
 import { newUid, type EngineContext } from './api/context.js';
 import { randomNameSuffix } from './machinery/random-suffix.js';
+import { timeText } from './util/flat-string.js';
 import { parseYamlDocuments, YamlSyntaxError } from './codec/yaml.js';
 import { handle } from './api/engine.js';
 import { ApiError, badRequest } from './machinery/errors.js';
@@ -15,10 +16,11 @@ import { garbageCollector } from './controllers/garbage-collector.js';
 import { namespaceController } from './controllers/namespace.js';
 import { podTerminationController } from './controllers/pod-termination.js';
 import { serviceAccountController } from './controllers/service-account.js';
-import { builtinKinds } from './kinds/index.js';
+import { builtinKinds, flowControlBootstrap } from './kinds/index.js';
 import type { KindDefinition, KubeObject } from './schema/define-kind.js';
 import { KindRegistry } from './schema/registry.js';
 import { MemoryStorage } from './storage/memory.js';
+import { deepFreeze } from './storage/freeze.js';
 import { WatchHub } from './api/watch/hub.js';
 import { DEFAULT_CONTINUE_TOKEN_TTL_MS } from './api/list-pages.js';
 import { DEFAULT_BOOKMARK_INTERVAL_MS, DEFAULT_WATCH_BUFFER_SIZE } from './api/verbs/watch.js';
@@ -212,6 +214,7 @@ export async function createCluster(options: ClusterOptions = {}): Promise<Clust
       await asSystem({ verb: 'create', resource: { group: '', version: 'v1', resource: 'namespaces' }, body: { metadata: { name } } });
     }
   }
+  await createFlowControlBootstrap(ctx, asSystem, options.storage === undefined);
   await loop.settle();
 
   let fetchHandler: FetchHandler | undefined;
@@ -253,6 +256,69 @@ export async function createCluster(options: ClusterOptions = {}): Promise<Clust
     },
   };
   return cluster;
+}
+
+/** A bootstrap object as stored, without what each cluster stamps anew (uid, creation time, revision). */
+interface BootstrapTemplate {
+  readonly bucket: string;
+  readonly name: string;
+  readonly value: KubeObject;
+}
+
+/** The stored form of the flowcontrol bootstrap objects, per API domain, made once per process. */
+const flowControlTemplates = new Map<string, readonly BootstrapTemplate[]>();
+
+/**
+ * Creates the API Priority and Fairness objects a new Kubernetes cluster holds (the mandatory and
+ * suggested FlowSchemas and PriorityLevelConfigurations), once: those already stored (a storage
+ * given to `createCluster` may hold them) are left as they are. The first cluster of a process
+ * creates them through the engine and keeps their stored form; later clusters write copies of it
+ * (with their own uid and creation time) straight to storage, which costs far less.
+ */
+async function createFlowControlBootstrap(
+  ctx: EngineContext,
+  asSystem: (req: Omit<ApiRequest, 'user'>) => Promise<ApiResponse>,
+  freshStorage: boolean,
+): Promise<void> {
+  const group = `flowcontrol.apiserver.${ctx.apiDomain}`;
+  const resources = ['prioritylevelconfigurations', 'flowschemas'] as const;
+  if (resources.some((resource) => !ctx.registry.lookup({ group, version: 'v1', resource }))) return;
+  const templates = flowControlTemplates.get(ctx.apiDomain);
+  if (templates) {
+    const now = timeText(ctx.clock.now());
+    for (const t of templates) {
+      const key = { bucket: t.bucket, namespace: '', name: t.name };
+      if (!freshStorage && (await ctx.storage.get(key))) continue;
+      // The template is frozen: the stored copy shares all but its metadata with it.
+      const metadata = t.value.metadata!;
+      const managedFields = (metadata.managedFields as { time?: string }[] | undefined)?.map((e) => ({ ...e, time: now }));
+      await ctx.storage.create(key, {
+        ...t.value,
+        metadata: { ...metadata, uid: ctx.newUid(), creationTimestamp: now, ...(managedFields ? { managedFields } : {}) },
+      });
+    }
+    return;
+  }
+  const { priorityLevels, flowSchemas } = flowControlBootstrap(ctx.apiDomain);
+  const made: BootstrapTemplate[] = [];
+  let complete = true;
+  for (const [resource, objects] of [
+    [resources[0], priorityLevels],
+    [resources[1], flowSchemas],
+  ] as const) {
+    const bucket = `${group}/${resource}`;
+    for (const body of objects) {
+      const name = body.metadata!.name!;
+      if (await ctx.storage.get({ bucket, namespace: '', name })) {
+        complete = false;
+        continue;
+      }
+      const created = (await asSystem({ verb: 'create', resource: { group, version: 'v1', resource }, body: structuredClone(body) })).body as KubeObject;
+      const { uid: _uid, creationTimestamp: _created, resourceVersion: _rv, ...metadata } = created.metadata ?? {};
+      made.push({ bucket, name, value: deepFreeze({ ...structuredClone(created), metadata: structuredClone(metadata) }) });
+    }
+  }
+  if (complete) flowControlTemplates.set(ctx.apiDomain, made);
 }
 
 /** Creates every object in a YAML or JSON text (documents, and items of `kind: List`). */

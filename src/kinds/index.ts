@@ -18,6 +18,7 @@ import { appsKinds } from './apps/index.js';
 import { certificatesKinds } from './certificates/index.js';
 import { coordinationKinds } from './coordination/index.js';
 import { eventsKinds } from './events/index.js';
+import { flowcontrolKinds } from './flowcontrol/index.js';
 import { lifecycleKinds } from './lifecycle/index.js';
 import { networkingKinds } from './networking/index.js';
 import { resourceKinds } from './resource/index.js';
@@ -34,6 +35,7 @@ export * from './resource/index.js';
 export * from './scheduling/index.js';
 export * from './apiregistration/index.js';
 export * from './admissionregistration/index.js';
+export * from './flowcontrol/index.js';
 
 /** The kinds every cluster serves. */
 export const builtinKinds: readonly KindDefinition[] = [
@@ -56,4 +58,5 @@ export const builtinKinds: readonly KindDefinition[] = [
   ...schedulingKinds,
   ...apiregistrationKinds,
   ...admissionregistrationKinds,
+  ...flowcontrolKinds,
 ];

@@ -135,6 +135,7 @@ interface GenerationCase extends Case {
 }
 
 const policyRule = { apiGroups: [''], apiVersions: ['v1'], operations: ['CREATE'], resources: ['pods'] };
+const webhook = { name: 'check.example.com', clientConfig: { url: 'https://hooks.example.com' }, sideEffects: 'None', admissionReviewVersions: ['v1'] };
 const withGeneration: [string, GenerationCase][] = [
   [
     'Pod',
@@ -191,6 +192,54 @@ const withGeneration: [string, GenerationCase][] = [
         spec: { target: { pod: { name: 'web-0', uid: 'bd23f542-ac79-4b44-a628-9735e18b8037' } }, requester: 'acme.io/drainer', intent: 'Eviction' },
       }),
       change: (e) => ((e.spec as { intent: string }).intent = 'Withdrawn'),
+    },
+  ],
+  [
+    'ValidatingWebhookConfiguration',
+    {
+      kind: k.ValidatingWebhookConfigurationKind,
+      object: (name) => ({ metadata: { name }, webhooks: [webhook] }),
+      change: (c) => ((c.webhooks as { timeoutSeconds: number }[])[0]!.timeoutSeconds = 5),
+    },
+  ],
+  [
+    'MutatingWebhookConfiguration',
+    {
+      kind: k.MutatingWebhookConfigurationKind,
+      object: (name) => ({ metadata: { name }, webhooks: [webhook] }),
+      change: (c) => ((c.webhooks as { timeoutSeconds: number }[])[0]!.timeoutSeconds = 5),
+    },
+  ],
+  [
+    'ValidatingAdmissionPolicy',
+    {
+      kind: k.ValidatingAdmissionPolicyKind,
+      object: (name) => ({ metadata: { name }, spec: { matchConstraints: { resourceRules: [policyRule] }, validations: [{ expression: 'true' }] } }),
+      change: (p) => ((p.spec as { failurePolicy: string }).failurePolicy = 'Ignore'),
+    },
+  ],
+  [
+    'ValidatingAdmissionPolicyBinding',
+    {
+      kind: k.ValidatingAdmissionPolicyBindingKind,
+      object: (name) => ({ metadata: { name }, spec: { policyName: 'p', validationActions: ['Deny'] } }),
+      change: (b) => ((b.spec as { policyName: string }).policyName = 'q'),
+    },
+  ],
+  [
+    'FlowSchema',
+    {
+      kind: k.FlowSchemaKind,
+      object: (name) => ({ metadata: { name }, spec: { priorityLevelConfiguration: { name: 'global-default' }, matchingPrecedence: 5000 } }),
+      change: (f) => ((f.spec as { matchingPrecedence: number }).matchingPrecedence = 5001),
+    },
+  ],
+  [
+    'PriorityLevelConfiguration',
+    {
+      kind: k.PriorityLevelConfigurationKind,
+      object: (name) => ({ metadata: { name }, spec: { type: 'Limited', limited: { limitResponse: { type: 'Reject' } } } }),
+      change: (p) => ((p.spec as { limited: { nominalConcurrencyShares: number } }).limited.nominalConcurrencyShares = 7),
     },
   ],
 ];
