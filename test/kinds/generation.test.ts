@@ -124,6 +124,20 @@ const withoutGeneration: [string, Case][] = [
     },
   ],
   [
+    'ResourceClaim',
+    {
+      kind: k.ResourceClaimKind,
+      object: (name) => ({ metadata: { name }, spec: { devices: { requests: [{ name: 'gpu', exactly: { deviceClassName: 'gpu.example.com' } }] } } }),
+    },
+  ],
+  [
+    'ResourceClaimTemplate',
+    {
+      kind: k.ResourceClaimTemplateKind,
+      object: (name) => ({ metadata: { name }, spec: { spec: { devices: { requests: [{ name: 'gpu', exactly: { deviceClassName: 'gpu.example.com' } }] } } } }),
+    },
+  ],
+  [
     'ResourcePoolStatusRequest',
     { kind: k.ResourcePoolStatusRequestKind, object: (name) => ({ metadata: { name }, spec: { driver: 'gpu.example.com', poolName: 'node-1' } }) },
   ],
@@ -240,6 +254,36 @@ const withGeneration: [string, GenerationCase][] = [
       kind: k.PriorityLevelConfigurationKind,
       object: (name) => ({ metadata: { name }, spec: { type: 'Limited', limited: { limitResponse: { type: 'Reject' } } } }),
       change: (p) => ((p.spec as { limited: { nominalConcurrencyShares: number } }).limited.nominalConcurrencyShares = 7),
+    },
+  ],
+  [
+    'DeviceClass',
+    {
+      kind: k.DeviceClassKind,
+      object: (name) => ({ metadata: { name }, spec: { selectors: [{ cel: { expression: 'true' } }] } }),
+      change: (c) => ((c.spec as { extendedResourceName: string }).extendedResourceName = 'example.com/gpu'),
+    },
+  ],
+  [
+    'ResourceSlice',
+    {
+      kind: k.ResourceSliceKind,
+      object: (name) => ({
+        metadata: { name },
+        spec: { driver: 'gpu.example.com', pool: { name: 'node-1', generation: 1, resourceSliceCount: 1 }, nodeName: 'node-1', devices: [{ name: 'gpu-0' }] },
+      }),
+      change: (s) => ((s.spec as { pool: { generation: number } }).pool.generation = 2),
+    },
+  ],
+  [
+    'DeviceTaintRule',
+    {
+      kind: k.DeviceTaintRuleKind,
+      object: (name) => ({
+        metadata: { name },
+        spec: { deviceSelector: { driver: 'gpu.example.com' }, taint: { key: 'example.com/broken', effect: 'NoSchedule' } },
+      }),
+      change: (r) => ((r.spec as { taint: { value: string } }).taint.value = 'yes'),
     },
   ],
 ];
