@@ -193,7 +193,7 @@ describe('ResourceClaim', () => {
         claims().create(
           claim([exact(), { name: 'any', firstAvailable: [{ name: 'a', deviceClassName: 'x' }] }], {
             constraints: [{ requests: ['gpu', 'nope', 'any/a', 'any/b', 'a/b/c'], matchAttribute: 'numaNode' }, { requests: ['gpu'] }],
-            config: [{ requests: ['gpu'] }, { opaque: { driver: 'gpu.example.com', parameters: [1] } }],
+            config: [{ requests: ['gpu'] }, { opaque: { driver: 'gpu.example.com', parameters: [1] as unknown as Record<string, unknown> } }],
           }),
           NS,
         ),
