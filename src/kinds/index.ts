@@ -19,6 +19,8 @@ import { certificatesKinds } from './certificates/index.js';
 import { coordinationKinds } from './coordination/index.js';
 import { eventsKinds } from './events/index.js';
 import { flowcontrolKinds } from './flowcontrol/index.js';
+import { apiserverinternalKinds } from './apiserverinternal/index.js';
+import { storagemigrationKinds } from './storagemigration/index.js';
 import { lifecycleKinds } from './lifecycle/index.js';
 import { networkingKinds } from './networking/index.js';
 import { resourceKinds } from './resource/index.js';
@@ -36,6 +38,8 @@ export * from './scheduling/index.js';
 export * from './apiregistration/index.js';
 export * from './admissionregistration/index.js';
 export * from './flowcontrol/index.js';
+export * from './apiserverinternal/index.js';
+export * from './storagemigration/index.js';
 
 /** The kinds every cluster serves. */
 export const builtinKinds: readonly KindDefinition[] = [
@@ -59,4 +63,6 @@ export const builtinKinds: readonly KindDefinition[] = [
   ...apiregistrationKinds,
   ...admissionregistrationKinds,
   ...flowcontrolKinds,
+  ...apiserverinternalKinds,
+  ...storagemigrationKinds,
 ];

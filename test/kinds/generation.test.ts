@@ -8,14 +8,17 @@ import type { KindDefinition, KubeObject } from '../../src/schema/define-kind.js
 import * as k from '../../src/kinds/index.js';
 import { useTestCluster } from '../support/cluster.js';
 import { b64, csrDer, csrPem, keyPair } from './certificates/helpers.js';
+import { generateServingCertificate } from '../../src/pki/self-signed.js';
 
 let csrRequest = '';
+let caBundle = '';
 let pcrStub = '';
 
 beforeAll(async () => {
   const keys = await keyPair();
   csrRequest = b64(csrPem(await csrDer(keys, { commonName: 'alice' })));
   pcrStub = b64(await csrDer(keys));
+  caBundle = (await generateServingCertificate({ hosts: ['localhost'] })).ca.cert;
 });
 
 const cluster = useTestCluster();
@@ -136,6 +139,29 @@ const withoutGeneration: [string, Case][] = [
       kind: k.ResourceClaimTemplateKind,
       object: (name) => ({ metadata: { name }, spec: { spec: { devices: { requests: [{ name: 'gpu', exactly: { deviceClassName: 'gpu.example.com' } }] } } } }),
     },
+  ],
+  ['ClusterTrustBundle', { kind: k.ClusterTrustBundleKind, object: (name) => ({ metadata: { name }, spec: { trustBundle: caBundle } }) }],
+  [
+    'Workload',
+    {
+      kind: k.WorkloadKind,
+      object: (name) => ({ metadata: { name }, spec: { podGroupTemplates: [{ name: 'workers', schedulingPolicy: { gang: { minCount: 2 } } }] } }),
+    },
+  ],
+  [
+    'PodGroup',
+    {
+      kind: k.PodGroupKind,
+      object: (name) => ({
+        metadata: { name },
+        spec: { schedulingPolicy: { basic: {} }, podGroupTemplateRef: { workload: { workloadName: 'w', podGroupTemplateName: 'workers' } } },
+      }),
+    },
+  ],
+  ['StorageVersion', { kind: k.StorageVersionKind, object: (name) => ({ metadata: { name: `apps.${name}` } }) }],
+  [
+    'StorageVersionMigration',
+    { kind: k.StorageVersionMigrationKind, object: (name) => ({ metadata: { name }, spec: { resource: { group: 'apps', resource: 'deployments' } } }) },
   ],
   [
     'ResourcePoolStatusRequest',
