@@ -16,6 +16,7 @@ import { garbageCollector } from './controllers/garbage-collector.js';
 import { namespaceController } from './controllers/namespace.js';
 import { podTerminationController } from './controllers/pod-termination.js';
 import { serviceAccountController } from './controllers/service-account.js';
+import { flowControlStatusController } from './controllers/flowcontrol-status.js';
 import { builtinKinds, flowControlBootstrap } from './kinds/index.js';
 import type { KindDefinition, KubeObject } from './schema/define-kind.js';
 import { KindRegistry } from './schema/registry.js';
@@ -183,6 +184,7 @@ export async function createCluster(options: ClusterOptions = {}): Promise<Clust
   const loop = new ControllerLoop([
     namespaceController(ctx, asSystem, { deletionDelayMs: options.namespaceDeletionDelayMs }),
     serviceAccountController(ctx, asSystem),
+    flowControlStatusController(ctx, asSystem),
     podTerminationController(ctx, asSystem),
     garbageCollector(ctx, asSystem),
   ]);
@@ -214,8 +216,9 @@ export async function createCluster(options: ClusterOptions = {}): Promise<Clust
       await asSystem({ verb: 'create', resource: { group: '', version: 'v1', resource: 'namespaces' }, body: { metadata: { name } } });
     }
   }
-  await createFlowControlBootstrap(ctx, asSystem, options.storage === undefined);
+  const keepFlowControlTemplates = await createFlowControlBootstrap(ctx, asSystem, options.storage === undefined);
   await loop.settle();
+  await keepFlowControlTemplates?.();
 
   let fetchHandler: FetchHandler | undefined;
   const servers = new Set<Listening>();
@@ -272,35 +275,30 @@ const flowControlTemplates = new Map<string, readonly BootstrapTemplate[]>();
  * Creates the API Priority and Fairness objects a new Kubernetes cluster holds (the mandatory and
  * suggested FlowSchemas and PriorityLevelConfigurations), once: those already stored (a storage
  * given to `createCluster` may hold them) are left as they are. The first cluster of a process
- * creates them through the engine and keeps their stored form; later clusters write copies of it
- * (with their own uid and creation time) straight to storage, which costs far less.
+ * creates them through the engine; once its controllers have settled (the FlowSchemas' status is
+ * written), the answered function keeps their stored form. Later clusters write copies of it
+ * (with their own uid and times) straight to storage, which costs far less.
  */
 async function createFlowControlBootstrap(
   ctx: EngineContext,
   asSystem: (req: Omit<ApiRequest, 'user'>) => Promise<ApiResponse>,
   freshStorage: boolean,
-): Promise<void> {
+): Promise<(() => Promise<void>) | undefined> {
   const group = `flowcontrol.apiserver.${ctx.apiDomain}`;
   const resources = ['prioritylevelconfigurations', 'flowschemas'] as const;
-  if (resources.some((resource) => !ctx.registry.lookup({ group, version: 'v1', resource }))) return;
+  if (resources.some((resource) => !ctx.registry.lookup({ group, version: 'v1', resource }))) return undefined;
   const templates = flowControlTemplates.get(ctx.apiDomain);
   if (templates) {
     const now = timeText(ctx.clock.now());
     for (const t of templates) {
       const key = { bucket: t.bucket, namespace: '', name: t.name };
       if (!freshStorage && (await ctx.storage.get(key))) continue;
-      // The template is frozen: the stored copy shares all but its metadata with it.
-      const metadata = t.value.metadata!;
-      const managedFields = (metadata.managedFields as { time?: string }[] | undefined)?.map((e) => ({ ...e, time: now }));
-      await ctx.storage.create(key, {
-        ...t.value,
-        metadata: { ...metadata, uid: ctx.newUid(), creationTimestamp: now, ...(managedFields ? { managedFields } : {}) },
-      });
+      await ctx.storage.create(key, stampTemplate(t.value, ctx.newUid(), now));
     }
-    return;
+    return undefined;
   }
   const { priorityLevels, flowSchemas } = flowControlBootstrap(ctx.apiDomain);
-  const made: BootstrapTemplate[] = [];
+  const created: { bucket: string; name: string }[] = [];
   let complete = true;
   for (const [resource, objects] of [
     [resources[0], priorityLevels],
@@ -313,12 +311,35 @@ async function createFlowControlBootstrap(
         complete = false;
         continue;
       }
-      const created = (await asSystem({ verb: 'create', resource: { group, version: 'v1', resource }, body: structuredClone(body) })).body as KubeObject;
-      const { uid: _uid, creationTimestamp: _created, resourceVersion: _rv, ...metadata } = created.metadata ?? {};
-      made.push({ bucket, name, value: deepFreeze({ ...structuredClone(created), metadata: structuredClone(metadata) }) });
+      await asSystem({ verb: 'create', resource: { group, version: 'v1', resource }, body: structuredClone(body) });
+      created.push({ bucket, name });
     }
   }
-  if (complete) flowControlTemplates.set(ctx.apiDomain, made);
+  if (!complete) return undefined;
+  return async () => {
+    const made: BootstrapTemplate[] = [];
+    for (const { bucket, name } of created) {
+      const stored = (await ctx.storage.get({ bucket, namespace: '', name }))?.value as KubeObject | undefined;
+      // Changed or gone meanwhile (a client was quicker): keep no template.
+      if (!stored || stored.metadata?.generation !== 1) return;
+      const { uid: _uid, creationTimestamp: _created, resourceVersion: _rv, ...metadata } = stored.metadata ?? {};
+      made.push({ bucket, name, value: deepFreeze({ ...structuredClone(stored), metadata: structuredClone(metadata) }) });
+    }
+    flowControlTemplates.set(ctx.apiDomain, made);
+  };
+}
+
+/** A copy of a frozen bootstrap template for one cluster: its own uid, and its times now. */
+function stampTemplate(template: KubeObject, uid: string, now: string): KubeObject {
+  const metadata = template.metadata!;
+  const managedFields = (metadata.managedFields as { time?: string }[] | undefined)?.map((e) => ({ ...e, time: now }));
+  const status = template['status'] as { conditions?: Record<string, unknown>[] } | undefined;
+  // Only the metadata (and the conditions' times) are new objects; the rest is shared, frozen.
+  return {
+    ...template,
+    metadata: { ...metadata, uid, creationTimestamp: now, ...(managedFields ? { managedFields } : {}) },
+    ...(status?.conditions ? { status: { ...status, conditions: status.conditions.map((c) => ({ ...c, lastTransitionTime: now })) } } : {}),
+  };
 }
 
 /** Creates every object in a YAML or JSON text (documents, and items of `kind: List`). */

@@ -224,10 +224,13 @@ describe('FlowSchema', () => {
   });
 
   it('bumps the generation on spec changes only and writes status only through /status', async () => {
-    const created = await schemas().create(fs());
+    await schemas().create(fs());
+    await cluster.settle();
+    const created = await schemas().get('mine');
+    const controllerStatus = created.status;
     const relabelled = await schemas().update({ ...created, metadata: { ...created.metadata, labels: { a: 'b' } }, status: { conditions: [{ type: 'X' }] } });
     expect(relabelled.metadata?.generation).toBe(1);
-    expect(relabelled.status).toEqual({});
+    expect(relabelled.status).toEqual(controllerStatus);
     const changed = await schemas().update({ ...relabelled, spec: { ...relabelled.spec!, matchingPrecedence: 42 } });
     expect(changed.metadata?.generation).toBe(2);
     const status = { conditions: [{ type: 'Dangling', status: 'False', reason: 'Found', message: 'm', lastTransitionTime: '2026-01-01T00:00:00Z' }] };
@@ -253,6 +256,45 @@ describe('FlowSchema', () => {
     ]);
     const t = await table('flowschemas');
     expect(t.rows.find((r) => r.cells[0] === 'mine')?.cells).toEqual(['mine', 'global-default', 42, '<none>', '0s', 'False']);
+  });
+});
+
+describe('the Dangling condition', () => {
+  const found = (level: string) => ({
+    type: 'Dangling',
+    status: 'False',
+    reason: 'Found',
+    message: `This FlowSchema references the PriorityLevelConfiguration object named "${level}" and it exists`,
+  });
+  const missing = (level: string) => ({
+    type: 'Dangling',
+    status: 'True',
+    reason: 'NotFound',
+    message: `This FlowSchema references the PriorityLevelConfiguration object named "${level}" but there is no such object`,
+  });
+
+  it('is False on every bootstrap FlowSchema of a new cluster', async () => {
+    for (const item of (await schemas().list()).items) {
+      expect(item.status?.conditions).toEqual([{ ...found(item.spec!.priorityLevelConfiguration.name), lastTransitionTime: '2026-01-01T00:00:00Z' }]);
+    }
+    const t = await table('flowschemas');
+    expect(new Set(t.rows.map((r) => r.cells[5]))).toEqual(new Set(['False']));
+  });
+
+  it('follows the priority level a FlowSchema names', async () => {
+    await schemas().create(fs({ priorityLevelConfiguration: { name: 'gold' } }));
+    await cluster.settle();
+    expect((await schemas().get('mine')).status?.conditions).toEqual([{ ...missing('gold'), lastTransitionTime: '2026-01-01T00:00:00Z' }]);
+    cluster.clock.advance(60_000);
+    await levels().create(pl({ type: 'Limited', limited: { limitResponse: { type: 'Reject' } } }, 'gold'));
+    await cluster.settle();
+    expect((await schemas().get('mine')).status?.conditions).toEqual([{ ...found('gold'), lastTransitionTime: '2026-01-01T00:01:00Z' }]);
+    const t = await table('flowschemas');
+    expect(t.rows.find((r) => r.cells[0] === 'mine')?.cells[5]).toBe('False');
+    await levels().delete('gold');
+    await cluster.settle();
+    expect((await schemas().get('mine')).status?.conditions?.[0]).toMatchObject(missing('gold'));
+    expect(((await schemas().get('mine')).metadata?.managedFields ?? []).map((m) => m.manager)).toContain('api-priority-and-fairness-config-consumer-v1');
   });
 });
 
