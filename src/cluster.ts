@@ -16,7 +16,8 @@ import { garbageCollector } from './controllers/garbage-collector.js';
 import { namespaceController } from './controllers/namespace.js';
 import { podTerminationController } from './controllers/pod-termination.js';
 import { serviceAccountController } from './controllers/service-account.js';
-import { builtinKinds, builtinObjects } from './kinds/index.js';
+import { flowControlStatusController } from './controllers/flowcontrol-status.js';
+import { builtinKinds, builtinObjectsFor } from './kinds/index.js';
 import type { KindDefinition, KubeObject } from './schema/define-kind.js';
 import { KindRegistry } from './schema/registry.js';
 import { MemoryStorage } from './storage/memory.js';
@@ -183,6 +184,7 @@ export async function createCluster(options: ClusterOptions = {}): Promise<Clust
   const loop = new ControllerLoop([
     namespaceController(ctx, asSystem, { deletionDelayMs: options.namespaceDeletionDelayMs }),
     serviceAccountController(ctx, asSystem),
+    flowControlStatusController(ctx, asSystem),
     podTerminationController(ctx, asSystem),
     garbageCollector(ctx, asSystem),
     clusterRoleAggregationController(ctx, asSystem),
@@ -220,7 +222,7 @@ export async function createCluster(options: ClusterOptions = {}): Promise<Clust
   await loop.settle();
   if (fresh) {
     const templates: BuiltinTemplate[] = [];
-    for (const key of builtinKeys(registry)) {
+    for (const key of builtinKeys(registry, apiDomain)) {
       const stored = await storage.get(key);
       if (stored) templates.push({ key, value: cloneJson(stored.value) as Record<string, unknown> });
     }
@@ -288,9 +290,9 @@ function builtinTemplatesKey(options: ClusterOptions, apiDomain: string, reserve
 }
 
 /** Where each built-in object of a served kind is stored. */
-function builtinKeys(registry: KindRegistry): BuiltinTemplate['key'][] {
+function builtinKeys(registry: KindRegistry, apiDomain: string): BuiltinTemplate['key'][] {
   const keys: BuiltinTemplate['key'][] = [];
-  for (const { kind: definition, namespace, object } of builtinObjects) {
+  for (const { kind: definition, namespace, object } of builtinObjectsFor(apiDomain)) {
     const kind = registry.kinds().find((k) => k.definition === definition);
     const name = object.metadata?.name;
     if (kind && name) keys.push({ bucket: kind.bucket, namespace: kind.namespaced ? (namespace ?? 'default') : '', name });
@@ -299,8 +301,8 @@ function builtinKeys(registry: KindRegistry): BuiltinTemplate['key'][] {
 }
 
 /**
- * Creates the objects every cluster starts with (`builtinObjects`: the bootstrap ClusterRoles and
- * bindings, the system PriorityClasses) that are not there yet, as Kubernetes' post-start hooks
+ * Creates the objects every cluster starts with (`builtinObjectsFor`: the bootstrap ClusterRoles and
+ * bindings, the system PriorityClasses, the flowcontrol bootstrap objects) that are not there yet, as Kubernetes' post-start hooks
  * do; objects of a kind the cluster does not serve are skipped. Answers whether it made them all
  * through the engine (then their stored forms may be kept as templates once the controllers settled).
  */
@@ -326,7 +328,7 @@ async function createBuiltinObjects(
     return false;
   }
   let fresh = true;
-  for (const { kind: definition, namespace, object } of builtinObjects) {
+  for (const { kind: definition, namespace, object } of builtinObjectsFor(ctx.apiDomain)) {
     const kind = registry.kinds().find((k) => k.definition === definition);
     const name = object.metadata?.name;
     if (!kind || !name) continue;

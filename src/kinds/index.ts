@@ -32,6 +32,9 @@ import { certificatesKinds } from './certificates/index.js';
 import { coordinationKinds } from './coordination/index.js';
 import { discoveryKinds } from './discovery/index.js';
 import { eventsKinds } from './events/index.js';
+import { flowControlBootstrap, flowcontrolKinds, FlowSchemaKind, PriorityLevelConfigurationKind } from './flowcontrol/index.js';
+import { apiserverinternalKinds } from './apiserverinternal/index.js';
+import { storagemigrationKinds } from './storagemigration/index.js';
 import { lifecycleKinds } from './lifecycle/index.js';
 import { networkingKinds } from './networking/index.js';
 import { nodeKinds } from './node/index.js';
@@ -62,6 +65,9 @@ export * from './admissionregistration/index.js';
 export * from './apiextensions/index.js';
 export * from './authentication/index.js';
 export * from './authorization/index.js';
+export * from './flowcontrol/index.js';
+export * from './apiserverinternal/index.js';
+export * from './storagemigration/index.js';
 
 /** The kinds every cluster serves. */
 export const builtinKinds: readonly KindDefinition[] = [
@@ -102,7 +108,22 @@ export const builtinKinds: readonly KindDefinition[] = [
   ...apiextensionsKinds,
   ...authenticationKinds,
   ...authorizationKinds,
+  ...flowcontrolKinds,
+  ...apiserverinternalKinds,
+  ...storagemigrationKinds,
 ];
 
-/** The objects every cluster starts with: the bootstrap ClusterRoles and bindings, the system PriorityClasses. */
-export const builtinObjects: readonly BuiltinObject[] = [...rbacBuiltinObjects, ...schedulingBuiltinObjects];
+/**
+ * The objects every cluster starts with: the bootstrap ClusterRoles and bindings, the system
+ * PriorityClasses, the flowcontrol bootstrap priority levels and flow schemas (whose rules name the
+ * cluster's API groups, hence the domain).
+ */
+export function builtinObjectsFor(apiDomain: string): readonly BuiltinObject[] {
+  const { priorityLevels, flowSchemas } = flowControlBootstrap(apiDomain);
+  return [
+    ...rbacBuiltinObjects,
+    ...schedulingBuiltinObjects,
+    ...priorityLevels.map((object) => ({ kind: PriorityLevelConfigurationKind, object })),
+    ...flowSchemas.map((object) => ({ kind: FlowSchemaKind, object })),
+  ];
+}

@@ -211,3 +211,14 @@ function goKeyType(t: string | undefined): string {
 export function certTime(t: pkijs.Time): number {
   return t.value.getTime();
 }
+
+/**
+ * The basic constraints of a certificate as Go's `x509.Certificate` reports them:
+ * `BasicConstraintsValid` (the extension is present and parses) and `IsCA`.
+ */
+export function basicConstraints(cert: pkijs.Certificate): { readonly valid: boolean; readonly isCA: boolean } {
+  const ext = (cert.extensions ?? []).find((e) => e.extnID === pkijs.id_BasicConstraints);
+  const parsed = ext?.parsedValue as pkijs.BasicConstraints | undefined;
+  if (!ext || !(parsed instanceof pkijs.BasicConstraints)) return { valid: false, isCA: false };
+  return { valid: true, isCA: parsed.cA === true };
+}

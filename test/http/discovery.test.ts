@@ -24,7 +24,7 @@ describe('discovery', () => {
     );
     // Versions of a group in Kubernetes' priority order; the first is preferred.
     const coordination = apis.groups.find((g) => g.name === 'coordination.k8s.io')!;
-    expect(coordination.versions.map((v) => v.version)).toEqual(['v1', 'v1beta1']);
+    expect(coordination.versions.map((v) => v.version)).toEqual(['v1', 'v1beta1', 'v1alpha2']);
     expect(coordination.preferredVersion.version).toBe('v1');
   });
 

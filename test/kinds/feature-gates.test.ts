@@ -13,7 +13,7 @@ const coordinationVersions = (body: Record<string, unknown>) =>
 describe('feature gates', () => {
   it('serves a gated kind by default', async () => {
     const c = await testCluster();
-    expect(coordinationVersions((await json(c, '/apis')).body)).toEqual(['v1', 'v1beta1']);
+    expect(coordinationVersions((await json(c, '/apis')).body)).toEqual(['v1', 'v1beta1', 'v1alpha2']);
     expect((await json(c, '/apis/coordination.k8s.io/v1beta1/namespaces/default/leasecandidates')).status).toBe(200);
     await c.close();
   });

@@ -8,14 +8,17 @@ import type { KindDefinition, KubeObject } from '../../src/schema/define-kind.js
 import * as k from '../../src/kinds/index.js';
 import { useTestCluster } from '../support/cluster.js';
 import { b64, csrDer, csrPem, keyPair } from './certificates/helpers.js';
+import { generateServingCertificate } from '../../src/pki/self-signed.js';
 
 let csrRequest = '';
+let caBundle = '';
 let pcrStub = '';
 
 beforeAll(async () => {
   const keys = await keyPair();
   csrRequest = b64(csrPem(await csrDer(keys, { commonName: 'alice' })));
   pcrStub = b64(await csrDer(keys));
+  caBundle = (await generateServingCertificate({ hosts: ['localhost'] })).ca.cert;
 });
 
 const cluster = useTestCluster();
@@ -134,6 +137,43 @@ const withoutGeneration: [string, Case][] = [
     },
   ],
   [
+    'ResourceClaim',
+    {
+      kind: k.ResourceClaimKind,
+      object: (name) => ({ metadata: { name }, spec: { devices: { requests: [{ name: 'gpu', exactly: { deviceClassName: 'gpu.example.com' } }] } } }),
+    },
+  ],
+  [
+    'ResourceClaimTemplate',
+    {
+      kind: k.ResourceClaimTemplateKind,
+      object: (name) => ({ metadata: { name }, spec: { spec: { devices: { requests: [{ name: 'gpu', exactly: { deviceClassName: 'gpu.example.com' } }] } } } }),
+    },
+  ],
+  ['ClusterTrustBundle', { kind: k.ClusterTrustBundleKind, object: (name) => ({ metadata: { name }, spec: { trustBundle: caBundle } }) }],
+  [
+    'Workload',
+    {
+      kind: k.WorkloadKind,
+      object: (name) => ({ metadata: { name }, spec: { podGroupTemplates: [{ name: 'workers', schedulingPolicy: { gang: { minCount: 2 } } }] } }),
+    },
+  ],
+  [
+    'PodGroup',
+    {
+      kind: k.PodGroupKind,
+      object: (name) => ({
+        metadata: { name },
+        spec: { schedulingPolicy: { basic: {} }, podGroupTemplateRef: { workload: { workloadName: 'w', podGroupTemplateName: 'workers' } } },
+      }),
+    },
+  ],
+  ['StorageVersion', { kind: k.StorageVersionKind, object: (name) => ({ metadata: { name: `apps.${name}` } }) }],
+  [
+    'StorageVersionMigration',
+    { kind: k.StorageVersionMigrationKind, object: (name) => ({ metadata: { name }, spec: { resource: { group: 'apps', resource: 'deployments' } } }) },
+  ],
+  [
     'ResourcePoolStatusRequest',
     { kind: k.ResourcePoolStatusRequestKind, object: (name) => ({ metadata: { name }, spec: { driver: 'gpu.example.com', poolName: 'node-1' } }) },
   ],
@@ -184,6 +224,7 @@ interface GenerationCase extends Case {
 
 const policyRule = { apiGroups: [''], apiVersions: ['v1'], operations: ['CREATE'], resources: ['pods'] };
 const template = { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'c', image: 'nginx:1' }] } };
+const webhook = { name: 'check.example.com', clientConfig: { url: 'https://hooks.example.com' }, sideEffects: 'None', admissionReviewVersions: ['v1'] };
 const withGeneration: [string, GenerationCase][] = [
   [
     'CustomResourceDefinition',
@@ -354,6 +395,84 @@ const withGeneration: [string, GenerationCase][] = [
       kind: k.CSIDriverKind,
       object: (name) => ({ metadata: { name }, spec: {} }),
       change: (d) => ((d.spec as { podInfoOnMount: boolean }).podInfoOnMount = true),
+    },
+  ],
+  [
+    'ValidatingWebhookConfiguration',
+    {
+      kind: k.ValidatingWebhookConfigurationKind,
+      object: (name) => ({ metadata: { name }, webhooks: [webhook] }),
+      change: (c) => ((c.webhooks as { timeoutSeconds: number }[])[0]!.timeoutSeconds = 5),
+    },
+  ],
+  [
+    'MutatingWebhookConfiguration',
+    {
+      kind: k.MutatingWebhookConfigurationKind,
+      object: (name) => ({ metadata: { name }, webhooks: [webhook] }),
+      change: (c) => ((c.webhooks as { timeoutSeconds: number }[])[0]!.timeoutSeconds = 5),
+    },
+  ],
+  [
+    'ValidatingAdmissionPolicy',
+    {
+      kind: k.ValidatingAdmissionPolicyKind,
+      object: (name) => ({ metadata: { name }, spec: { matchConstraints: { resourceRules: [policyRule] }, validations: [{ expression: 'true' }] } }),
+      change: (p) => ((p.spec as { failurePolicy: string }).failurePolicy = 'Ignore'),
+    },
+  ],
+  [
+    'ValidatingAdmissionPolicyBinding',
+    {
+      kind: k.ValidatingAdmissionPolicyBindingKind,
+      object: (name) => ({ metadata: { name }, spec: { policyName: 'p', validationActions: ['Deny'] } }),
+      change: (b) => ((b.spec as { policyName: string }).policyName = 'q'),
+    },
+  ],
+  [
+    'FlowSchema',
+    {
+      kind: k.FlowSchemaKind,
+      object: (name) => ({ metadata: { name }, spec: { priorityLevelConfiguration: { name: 'global-default' }, matchingPrecedence: 5000 } }),
+      change: (f) => ((f.spec as { matchingPrecedence: number }).matchingPrecedence = 5001),
+    },
+  ],
+  [
+    'PriorityLevelConfiguration',
+    {
+      kind: k.PriorityLevelConfigurationKind,
+      object: (name) => ({ metadata: { name }, spec: { type: 'Limited', limited: { limitResponse: { type: 'Reject' } } } }),
+      change: (p) => ((p.spec as { limited: { nominalConcurrencyShares: number } }).limited.nominalConcurrencyShares = 7),
+    },
+  ],
+  [
+    'DeviceClass',
+    {
+      kind: k.DeviceClassKind,
+      object: (name) => ({ metadata: { name }, spec: { selectors: [{ cel: { expression: 'true' } }] } }),
+      change: (c) => ((c.spec as { extendedResourceName: string }).extendedResourceName = 'example.com/gpu'),
+    },
+  ],
+  [
+    'ResourceSlice',
+    {
+      kind: k.ResourceSliceKind,
+      object: (name) => ({
+        metadata: { name },
+        spec: { driver: 'gpu.example.com', pool: { name: 'node-1', generation: 1, resourceSliceCount: 1 }, nodeName: 'node-1', devices: [{ name: 'gpu-0' }] },
+      }),
+      change: (s) => ((s.spec as { pool: { generation: number } }).pool.generation = 2),
+    },
+  ],
+  [
+    'DeviceTaintRule',
+    {
+      kind: k.DeviceTaintRuleKind,
+      object: (name) => ({
+        metadata: { name },
+        spec: { deviceSelector: { driver: 'gpu.example.com' }, taint: { key: 'example.com/broken', effect: 'NoSchedule' } },
+      }),
+      change: (r) => ((r.spec as { taint: { value: string } }).taint.value = 'yes'),
     },
   ],
 ];

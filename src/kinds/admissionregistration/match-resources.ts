@@ -7,7 +7,7 @@
 import { child, fieldError, index, type FieldError } from '../../machinery/field-errors.js';
 import { isPathSegmentName } from '../../schema/validation/names.js';
 import { validateLabelSelector } from '../shared/label-selector-validation.js';
-import type { MatchResources, NamedRuleWithOperations } from '../types/admissionregistration-v1.js';
+import type { MatchResources, NamedRuleWithOperations, RuleWithOperations } from '../types/admissionregistration-v1.js';
 
 /** `matchPolicy` values, sorted as Kubernetes lists them. */
 const MATCH_POLICIES = ['Equivalent', 'Exact'];
@@ -27,7 +27,12 @@ export function defaultMatchResources(mr: MatchResources | undefined): void {
   mr.matchPolicy ??= 'Equivalent';
   mr.namespaceSelector ??= {};
   mr.objectSelector ??= {};
-  for (const rule of [...(mr.resourceRules ?? []), ...(mr.excludeResourceRules ?? [])]) rule.scope ??= '*';
+  for (const rule of [...(mr.resourceRules ?? []), ...(mr.excludeResourceRules ?? [])]) defaultRule(rule);
+}
+
+/** `SetDefaults_Rule`: a rule's `scope` is `*` (all scopes) unless given. */
+export function defaultRule(rule: RuleWithOperations): void {
+  rule.scope ??= '*';
 }
 
 const hasWildcard = (values: readonly string[]) => values.includes('*');
@@ -67,17 +72,12 @@ function validateResources(resources: readonly string[], path: string): FieldErr
   return errors;
 }
 
-/** `validateNamedRuleWithOperations` with its rule checks (subresources allowed). */
-function validateNamedRule(rule: NamedRuleWithOperations, path: string): FieldError[] {
+/**
+ * `validateRuleWithOperations` with `validateRule` (subresources allowed): the rule of a webhook,
+ * and the part of a policy's named rule after its resource names.
+ */
+export function validateRuleWithOperations(rule: RuleWithOperations, path: string): FieldError[] {
   const errors: FieldError[] = [];
-  const seen = new Set<string>();
-  (rule.resourceNames ?? []).forEach((name, i) => {
-    const p = index(child(path, 'resourceNames'), i);
-    for (const msg of isPathSegmentName(name)) errors.push(fieldError.invalid(p, name, msg));
-    if (seen.has(name)) errors.push(fieldError.duplicate(p, name));
-    seen.add(name);
-  });
-
   const operations = rule.operations ?? [];
   const opsPath = child(path, 'operations');
   if (operations.length === 0) errors.push(fieldError.required(opsPath));
@@ -101,6 +101,20 @@ function validateNamedRule(rule: NamedRuleWithOperations, path: string): FieldEr
   });
   errors.push(...validateResources(rule.resources ?? [], child(path, 'resources')));
   if (rule.scope !== undefined && !SCOPES.includes(rule.scope)) errors.push(fieldError.notSupported(child(path, 'scope'), rule.scope, SCOPES));
+  return errors;
+}
+
+/** `validateNamedRuleWithOperations`: unique path-segment resource names, then the rule. */
+function validateNamedRule(rule: NamedRuleWithOperations, path: string): FieldError[] {
+  const errors: FieldError[] = [];
+  const seen = new Set<string>();
+  (rule.resourceNames ?? []).forEach((name, i) => {
+    const p = index(child(path, 'resourceNames'), i);
+    for (const msg of isPathSegmentName(name)) errors.push(fieldError.invalid(p, name, msg));
+    if (seen.has(name)) errors.push(fieldError.duplicate(p, name));
+    seen.add(name);
+  });
+  errors.push(...validateRuleWithOperations(rule, path));
   return errors;
 }
 

@@ -1,7 +1,8 @@
-/** LeaseCandidate (coordination/v1beta1, namespaced; gate CoordinatedLeaderElection). */
+/** LeaseCandidate (coordination/v1beta1, v1alpha2; namespaced; gate CoordinatedLeaderElection). */
 import { fieldError, type FieldError } from '../../machinery/field-errors.js';
 import { defineKind } from '../../schema/define-kind.js';
 import { isConfigMapKey, isDNS1123Subdomain } from '../../schema/validation/names.js';
+import { LeaseCandidate as LeaseCandidateV1Alpha2 } from '../types/coordination-v1alpha2.js';
 import { LeaseCandidate as LeaseCandidateSchema } from '../types/coordination-v1beta1.js';
 import { normalizeMicroTimes } from './micro-time.js';
 import { compareSemVer, isZeroSemVer, parseSemVer, type SemVer } from './semver.js';
@@ -11,6 +12,9 @@ import { COORDINATED_LEADER_ELECTION, OLDEST_EMULATION_VERSION, validateLeaseStr
 export type LeaseCandidate = LeaseCandidateSchema;
 
 const MICRO_TIME_FIELDS = ['pingTime', 'renewTime'] as const;
+
+/** The version part of a request's group/version (`coordination.k8s.io/v1alpha2` → `v1alpha2`). */
+const requestVersion = (apiVersion: string) => apiVersion.slice(apiVersion.lastIndexOf('/') + 1) || 'v1beta1';
 const SEMVER_MSG = 'must be a valid semantic version';
 
 function validateLeaseCandidateSpec(lc: LeaseCandidate): FieldError[] {
@@ -65,7 +69,11 @@ export const LeaseCandidateKind = defineKind<LeaseCandidate>({
   // No generation: pkg/registry/coordination/leasecandidate/strategy.go never sets it.
   generation: false,
   featureGate: COORDINATED_LEADER_ELECTION,
-  versions: [{ name: 'v1beta1', schema: LeaseCandidateSchema, served: true, storage: true }],
+  // v1alpha2 has v1beta1's shape.
+  versions: [
+    { name: 'v1beta1', schema: LeaseCandidateSchema, served: true, storage: true },
+    { name: 'v1alpha2', schema: LeaseCandidateV1Alpha2 as unknown as typeof LeaseCandidateSchema, served: true },
+  ],
   nameValidator: (name) => isConfigMapKey(name),
   schemaRequired: false,
   allowCreateOnUpdate: true,
@@ -84,11 +92,11 @@ export const LeaseCandidateKind = defineKind<LeaseCandidate>({
   // leaseName is a Go string: unset is "".
   immutableFields: [{ path: 'spec.leaseName', zero: '' }],
   strategy: {
-    prepareForCreate(lc) {
-      normalizeMicroTimes(lc.spec, MICRO_TIME_FIELDS, 'LeaseCandidate', 'v1beta1');
+    prepareForCreate(lc, ctx) {
+      normalizeMicroTimes(lc.spec, MICRO_TIME_FIELDS, 'LeaseCandidate', requestVersion(ctx.apiVersion));
     },
-    prepareForUpdate(lc) {
-      normalizeMicroTimes(lc.spec, MICRO_TIME_FIELDS, 'LeaseCandidate', 'v1beta1');
+    prepareForUpdate(lc, _old, ctx) {
+      normalizeMicroTimes(lc.spec, MICRO_TIME_FIELDS, 'LeaseCandidate', requestVersion(ctx.apiVersion));
     },
     validate: (lc) => validateLeaseCandidateSpec(lc),
   },
