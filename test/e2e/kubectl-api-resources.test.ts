@@ -146,12 +146,16 @@ const RESOURCES: Row[] = [
 function parseTable(text: string): Record<string, string>[] {
   const [header, ...lines] = text.trimEnd().split('\n');
   const starts = [...header!.matchAll(/\S+/g)].map((m) => ({ name: m[0], at: m.index }));
-  return lines.map((line) =>
-    Object.fromEntries(starts.map((c, i) => [c.name, line.slice(c.at, starts[i + 1]?.at ?? line.length).trim()])),
-  );
+  return lines.map((line) => Object.fromEntries(starts.map((c, i) => [c.name, line.slice(c.at, starts[i + 1]?.at ?? line.length).trim()])));
 }
 
-const verbs = (cell: string) => cell.replace(/^\[|\]$/g, '').split(' ').filter(Boolean).sort().join(',');
+const verbs = (cell: string) =>
+  cell
+    .replace(/^\[|\]$/g, '')
+    .split(' ')
+    .filter(Boolean)
+    .sort()
+    .join(',');
 
 describe.skipIf(!existsSync(KUBECTL))('kubectl api-versions and api-resources against memkube serve', () => {
   let dir: string;
@@ -185,16 +189,28 @@ describe.skipIf(!existsSync(KUBECTL))('kubectl api-versions and api-resources ag
       r.NAMESPACED === 'true',
       r.KIND!,
       verbs(r.VERBS!),
-      r.CATEGORIES!.replace(/^\[|\]$/g, '').split(' ').filter(Boolean).join(','),
+      r
+        .CATEGORIES!.replace(/^\[|\]$/g, '')
+        .split(' ')
+        .filter(Boolean)
+        .join(','),
     ]);
     const key = (r: Row | (string | boolean)[]) => `${String(r[2])} ${String(r[0])}`;
     expect(got.map(key).sort()).toEqual(RESOURCES.map(key).sort());
-    for (const row of RESOURCES) expect(got.find((g) => key(g) === key(row)), key(row)).toEqual(row);
+    for (const row of RESOURCES)
+      expect(
+        got.find((g) => key(g) === key(row)),
+        key(row),
+      ).toEqual(row);
   });
 
   it('api-resources answers by category and scope as kubectl get all relies on', async () => {
     const names = (await ok('api-resources', '--categories=all', '-o', 'name')).trim().split('\n').sort();
-    expect(names).toEqual(RESOURCES.filter((r) => r[6].split(',').includes('all')).map((r) => (r[2].includes('/') ? `${r[0]}.${r[2].split('/')[0]}` : r[0])).sort());
+    expect(names).toEqual(
+      RESOURCES.filter((r) => r[6].split(',').includes('all'))
+        .map((r) => (r[2].includes('/') ? `${r[0]}.${r[2].split('/')[0]}` : r[0]))
+        .sort(),
+    );
     const clusterScoped = (await ok('api-resources', '--namespaced=false', '-o', 'name')).trim().split('\n');
     expect(clusterScoped).toContain('customresourcedefinitions.apiextensions.k8s.io');
     expect(clusterScoped).not.toContain('pods');

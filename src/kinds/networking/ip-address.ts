@@ -43,6 +43,7 @@ export const IPAddressKind = defineKind<IPAddress>({
   group: 'networking.{api_domain}',
   kind: 'IPAddress',
   plural: 'ipaddresses',
+  shortNames: ['ip'],
   scope: 'Cluster',
   // pkg/registry/networking/ipaddress/strategy.go never sets a generation.
   generation: false,
