@@ -70,7 +70,7 @@ describe("discovery orders a group's versions by priority", () => {
       preferredVersion: { groupVersion: 'things.k8s.io/v1', version: 'v1' },
     });
     expect(await get('/apis/coordination.k8s.io')).toMatchObject({
-      versions: [{ version: 'v1' }, { version: 'v1beta1' }],
+      versions: [{ version: 'v1' }, { version: 'v1beta1' }, { version: 'v1alpha2' }],
       preferredVersion: { version: 'v1' },
     });
   });
