@@ -17,6 +17,7 @@ import { namespaceController } from './controllers/namespace.js';
 import { podTerminationController } from './controllers/pod-termination.js';
 import { serviceAccountController } from './controllers/service-account.js';
 import { flowControlStatusController } from './controllers/flowcontrol-status.js';
+import { DEFAULT_BOOTSTRAP_OBJECTS, type BootstrapObject } from './kinds/bootstrap-objects.generated.js';
 import { builtinKinds, builtinObjectsFor } from './kinds/index.js';
 import type { KindDefinition, KubeObject } from './schema/define-kind.js';
 import { KindRegistry } from './schema/registry.js';
@@ -134,6 +135,11 @@ function clusterClosed(): ApiError {
 }
 
 /** Namespaces every Kubernetes cluster starts with. */
+/** The API domain of a cluster that names none. */
+const DEFAULT_API_DOMAIN = 'k8s.io';
+/** The reserved domain of a cluster that names none. */
+const DEFAULT_RESERVED_DOMAIN = 'kubernetes.io';
+
 export const INITIAL_NAMESPACES = ['default', 'kube-system', 'kube-public', 'kube-node-lease'] as const;
 
 const SYSTEM_USER: UserInfo = { username: 'system:apiserver', groups: ['system:masters'] };
@@ -146,8 +152,8 @@ function makeClock(option: ClusterOptions['clock']): ManualClock {
 
 /** Creates a cluster with the built-in kinds and the initial namespaces. */
 export async function createCluster(options: ClusterOptions = {}): Promise<Cluster> {
-  const apiDomain = options.apiDomain ?? 'k8s.io';
-  const reservedDomain = options.reservedDomain ?? 'kubernetes.io';
+  const apiDomain = options.apiDomain ?? DEFAULT_API_DOMAIN;
+  const reservedDomain = options.reservedDomain ?? DEFAULT_RESERVED_DOMAIN;
   const clock = makeClock(options.clock);
   const storage = options.storage ?? new MemoryStorage({ now: () => clock.now(), historyRetentionMs: options.historyRetentionMs });
   const watchHub = new WatchHub(storage);
@@ -224,7 +230,7 @@ export async function createCluster(options: ClusterOptions = {}): Promise<Clust
     const templates: BuiltinTemplate[] = [];
     for (const key of builtinKeys(registry, apiDomain)) {
       const stored = await storage.get(key);
-      if (stored) templates.push({ key, value: cloneJson(stored.value) as Record<string, unknown> });
+      if (stored) templates.push({ key, value: templateOf(stored.value) });
     }
     builtinTemplates.set(templatesKey, templates);
   }
@@ -271,22 +277,56 @@ export async function createCluster(options: ClusterOptions = {}): Promise<Clust
 }
 
 /** Where a built-in object is stored, and its stored form. */
-interface BuiltinTemplate {
-  readonly key: { bucket: string; namespace: string; name: string };
-  readonly value: Readonly<Record<string, unknown>>;
+type BuiltinTemplate = BootstrapObject;
+
+/** What the stored form of a built-in object depends on. */
+function builtinTemplatesKey(options: ClusterOptions, apiDomain: string, reservedDomain: string): string {
+  return JSON.stringify([apiDomain, reservedDomain, options.featureGates ?? {}, options.admission ?? {}]);
 }
 
 /**
  * The stored forms of the built-in objects, by cluster configuration: the first cluster of a
  * configuration makes them through the engine (and its controllers, which aggregate the bootstrap
  * roles); later ones store copies with their own uids and times, which is the same result without
- * the cost (tens of milliseconds per cluster).
+ * the cost (tens of milliseconds per cluster). The default configuration's are generated
+ * (`npm run gen:bootstrap`, checked by test/kinds/bootstrap-objects.test.ts), so even the first
+ * cluster of a process (`memkube serve`) starts without making them.
  */
-const builtinTemplates = new Map<string, readonly BuiltinTemplate[]>();
+const builtinTemplates = new Map<string, readonly BuiltinTemplate[]>(
+  DEFAULT_BOOTSTRAP_OBJECTS.length ? [[builtinTemplatesKey({}, DEFAULT_API_DOMAIN, DEFAULT_RESERVED_DOMAIN), DEFAULT_BOOTSTRAP_OBJECTS]] : [],
+);
 
-/** What the stored form of a built-in object depends on. */
-function builtinTemplatesKey(options: ClusterOptions, apiDomain: string, reservedDomain: string): string {
-  return JSON.stringify([apiDomain, reservedDomain, options.featureGates ?? {}, options.admission ?? {}]);
+/** A stored object without what each cluster stamps anew: uid, creation time, revision, field-manager times. */
+function templateOf(stored: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  const value = cloneJson(stored) as KubeObject;
+  const meta = value.metadata!;
+  // Placeholders keep each key where the server writes it; a copy fills them in.
+  meta.uid = '';
+  meta.creationTimestamp = '';
+  delete meta.resourceVersion;
+  for (const entry of (meta.managedFields ?? []) as { time?: string }[]) if (entry.time !== undefined) entry.time = '';
+  // A controller's conditions carry the time it wrote them (a FlowSchema's Dangling condition).
+  for (const condition of conditionsOf(value)) if (condition.lastTransitionTime !== undefined) condition.lastTransitionTime = '';
+  return value;
+}
+
+/** The `status.conditions` of an object, if any. */
+function conditionsOf(obj: KubeObject): { lastTransitionTime?: string }[] {
+  const status = obj['status'] as { conditions?: unknown } | undefined;
+  return Array.isArray(status?.conditions) ? (status.conditions as { lastTransitionTime?: string }[]) : [];
+}
+
+/**
+ * The stored forms the built-in objects of a cluster with `options` are copied from, once a
+ * cluster of that configuration made them; undefined before. For the bootstrap generator and tests.
+ */
+export function builtinTemplatesFor(options: ClusterOptions = {}): readonly BootstrapObject[] | undefined {
+  return builtinTemplates.get(builtinTemplatesKey(options, options.apiDomain ?? DEFAULT_API_DOMAIN, options.reservedDomain ?? DEFAULT_RESERVED_DOMAIN));
+}
+
+/** Forgets every kept stored form, so that the next cluster makes its built-in objects through the engine. For the bootstrap generator and tests. */
+export function forgetBuiltinTemplates(): void {
+  builtinTemplates.clear();
 }
 
 /** Where each built-in object of a served kind is stored. */
@@ -323,6 +363,7 @@ async function createBuiltinObjects(
       meta.creationTimestamp = now;
       delete meta.resourceVersion;
       for (const entry of (meta.managedFields ?? []) as { time?: string }[]) entry.time = now;
+      for (const condition of conditionsOf(copy)) if (condition.lastTransitionTime === '') condition.lastTransitionTime = now;
       await storage.create(key, copy);
     }
     return false;
