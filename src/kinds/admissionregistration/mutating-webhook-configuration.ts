@@ -1,9 +1,7 @@
 /** MutatingWebhookConfiguration (admissionregistration v1, cluster-scoped). */
-import { staticSuffixWarnings, validateStaticSuffix } from './static-suffix.js';
 import { defineKind } from '../../schema/define-kind.js';
-import { jsonEqual } from '../../util/json-equal.js';
 import { MutatingWebhookConfiguration as V1 } from '../types/admissionregistration-v1.js';
-import { defaultWebhook, STRICT_WEBHOOK_OPTIONS, updateWebhookOptions, validateWebhooks } from './webhook.js';
+import { webhookConfigurationParts } from './webhook-configuration.js';
 
 /** A MutatingWebhookConfiguration object. */
 export type MutatingWebhookConfiguration = V1;
@@ -21,28 +19,6 @@ export const MutatingWebhookConfigurationKind = defineKind<MutatingWebhookConfig
   plural: 'mutatingwebhookconfigurations',
   categories: ['api-extensions'],
   scope: 'Cluster',
-  // 1 on create, one more when the webhooks change (reflect.DeepEqual in
-  // pkg/registry/admissionregistration/mutatingwebhookconfiguration/strategy.go).
-  generation: { changed: (obj, old) => !jsonEqual(obj.webhooks ?? null, old.webhooks ?? null) },
   versions: [{ name: 'v1', schema: V1, served: true, storage: true }],
-  // The required fields are checked by the rules, with Kubernetes' messages.
-  schemaRequired: false,
-  allowUnconditionalUpdate: false,
-  printerColumns: [
-    {
-      name: 'Webhooks',
-      type: 'integer',
-      description: 'Webhooks indicates the number of webhooks registered in this configuration',
-      value: (c) => (c.webhooks ?? []).length,
-    },
-  ],
-  strategy: {
-    warnings: staticSuffixWarnings,
-    defaults(config) {
-      for (const hook of config.webhooks ?? []) defaultWebhook(hook, true);
-    },
-    validate: (config, ctx) =>
-      ctx.operation === 'create' ? [...validateWebhooks(config.webhooks ?? [], true, STRICT_WEBHOOK_OPTIONS), ...validateStaticSuffix(config, ctx)] : [],
-    validateUpdate: (config, old) => validateWebhooks(config.webhooks ?? [], true, updateWebhookOptions(config.webhooks ?? [], old.webhooks ?? [])),
-  },
+  ...webhookConfigurationParts<MutatingWebhookConfiguration>(true),
 });

@@ -7,63 +7,7 @@
 import { fieldError, GoPrinted, type FieldError } from '../../machinery/field-errors.js';
 import { isQualifiedName } from '../../schema/validation/names.js';
 import { quantityText, quantityValue } from '../shared/resource-lists.js';
-
-const STANDARD_RESOURCES = new Set([
-  'cpu',
-  'memory',
-  'ephemeral-storage',
-  'requests.cpu',
-  'requests.memory',
-  'requests.ephemeral-storage',
-  'limits.cpu',
-  'limits.memory',
-  'limits.ephemeral-storage',
-  'pods',
-  'resourcequotas',
-  'services',
-  'replicationcontrollers',
-  'secrets',
-  'configmaps',
-  'persistentvolumeclaims',
-  'storage',
-  'requests.storage',
-  'services.nodeports',
-  'services.loadbalancers',
-]);
-
-const STANDARD_QUOTA_RESOURCES = new Set([
-  'cpu',
-  'memory',
-  'ephemeral-storage',
-  'requests.cpu',
-  'requests.memory',
-  'requests.storage',
-  'requests.ephemeral-storage',
-  'limits.cpu',
-  'limits.memory',
-  'limits.ephemeral-storage',
-  'pods',
-  'resourcequotas',
-  'services',
-  'replicationcontrollers',
-  'secrets',
-  'persistentvolumeclaims',
-  'configmaps',
-  'services.nodeports',
-  'services.loadbalancers',
-]);
-
-const INTEGER_RESOURCES = new Set([
-  'pods',
-  'resourcequotas',
-  'services',
-  'replicationcontrollers',
-  'secrets',
-  'configmaps',
-  'persistentvolumeclaims',
-  'services.nodeports',
-  'services.loadbalancers',
-]);
+import { INTEGER_RESOURCES, STANDARD_QUOTA_RESOURCES, STANDARD_RESOURCES } from '../shared/standard-resources.js';
 
 const isHugePages = (name: string) => name.startsWith('hugepages-');
 const isQuotaHugePages = (name: string) => isHugePages(name) || name.startsWith('requests.hugepages-');

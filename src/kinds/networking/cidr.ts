@@ -3,6 +3,7 @@
  * Kubernetes' strict `IsValidCIDR` (canonical form required).
  */
 import { fieldError, type FieldError } from '../../machinery/field-errors.js';
+import { formatIPv6Groups } from './formats.js';
 
 interface ParsedCIDR {
   family: 'IPv4' | 'IPv6';
@@ -84,25 +85,7 @@ export function parseCIDR(value: string): ParsedCIDR | undefined {
 }
 
 function formatIPv6(v: bigint): string {
-  const groups = Array.from({ length: 8 }, (_, i) => Number((v >> BigInt(16 * (7 - i))) & 0xffffn));
-  let best = -1;
-  let bestLen = 1;
-  for (let i = 0; i < 8;) {
-    if (groups[i] !== 0) {
-      i++;
-      continue;
-    }
-    let j = i;
-    while (j < 8 && groups[j] === 0) j++;
-    if (j - i > bestLen) {
-      best = i;
-      bestLen = j - i;
-    }
-    i = j;
-  }
-  const hex = groups.map((g) => g.toString(16));
-  if (best < 0) return hex.join(':');
-  return `${hex.slice(0, best).join(':')}::${hex.slice(best + bestLen).join(':')}`;
+  return formatIPv6Groups(Array.from({ length: 8 }, (_, i) => Number((v >> BigInt(16 * (7 - i))) & 0xffffn)));
 }
 
 /** The network (`ipnet.String()`) of a parsed CIDR. */

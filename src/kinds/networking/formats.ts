@@ -40,7 +40,11 @@ export function isDomainPrefixedPath(path: string, value: string): FieldError[] 
 /** Go's `net.IP.String()` of a parsed address (IPv6 in RFC 5952 form). */
 export function formatIP(ip: ParsedIP): string {
   if (ip.bytes.length === 4) return ip.bytes.join('.');
-  const groups = Array.from({ length: 8 }, (_, i) => (ip.bytes[2 * i]! << 8) | ip.bytes[2 * i + 1]!);
+  return formatIPv6Groups(Array.from({ length: 8 }, (_, i) => (ip.bytes[2 * i]! << 8) | ip.bytes[2 * i + 1]!));
+}
+
+/** Eight 16-bit groups as RFC 5952 text: lower-case hex, the longest run of two or more zero groups as `::`. */
+export function formatIPv6Groups(groups: readonly number[]): string {
   let best = -1;
   let bestLen = 1;
   for (let i = 0; i < 8;) {

@@ -7,40 +7,7 @@ import { isQualifiedName } from '../../../schema/validation/names.js';
 import type { ResourceRequirements } from '../../types/core-v1.js';
 import { dns1123LabelErrors } from './formats.js';
 import { quantityIntegerValue, quantityText, quantityValue } from '../resource-lists.js';
-
-const STANDARD_RESOURCES = new Set([
-  'cpu',
-  'memory',
-  'ephemeral-storage',
-  'requests.cpu',
-  'requests.memory',
-  'requests.ephemeral-storage',
-  'limits.cpu',
-  'limits.memory',
-  'limits.ephemeral-storage',
-  'pods',
-  'quotas',
-  'services',
-  'replicationcontrollers',
-  'secrets',
-  'configmaps',
-  'persistentvolumeclaims',
-  'storage',
-  'requests.storage',
-  'services.nodeports',
-  'services.loadbalancers',
-]);
-const INTEGER_RESOURCES = new Set([
-  'pods',
-  'quotas',
-  'services',
-  'replicationcontrollers',
-  'secrets',
-  'configmaps',
-  'persistentvolumeclaims',
-  'services.nodeports',
-  'services.loadbalancers',
-]);
+import { INTEGER_RESOURCES, STANDARD_RESOURCES } from '../standard-resources.js';
 
 const isHugePages = (name: string) => name.startsWith('hugepages-');
 const isNative = (name: string) => !name.includes('/') || name.includes('kubernetes.io/');
