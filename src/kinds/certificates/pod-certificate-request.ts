@@ -192,7 +192,11 @@ export const PodCertificateRequestKind = defineKind<PodCertificateRequest>({
   scope: 'Namespaced',
   // No generation: pkg/registry/certificates/podcertificaterequest/strategy.go never sets it.
   generation: false,
-  versions: [{ name: 'v1', schema: PodCertificateRequestSchema, served: true, storage: true }],
+  // v1beta1 has v1's shape (the schema is v1beta1's, which v1 keeps): only apiVersion differs.
+  versions: [
+    { name: 'v1', schema: PodCertificateRequestSchema, served: true, storage: true },
+    { name: 'v1beta1', schema: PodCertificateRequestSchema, served: true },
+  ],
   statusSubresource: true,
   schemaRequired: false,
   allowUnconditionalUpdate: false,

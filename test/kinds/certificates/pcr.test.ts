@@ -43,6 +43,15 @@ describe('PodCertificateRequest', () => {
     await c.close();
   });
 
+  it('is served at v1beta1 too, one object whichever version reads it', async () => {
+    const c = await cluster();
+    await c.client.resource(PodCertificateRequestKind).create(pcr() as never);
+    const res = await c.fetch(new Request('http://memkube.test/apis/certificates.k8s.io/v1beta1/namespaces/default/podcertificaterequests/p1'));
+    const body = (await res.json()) as { apiVersion: string; spec: { podName: string } };
+    expect([res.status, body.apiVersion, body.spec.podName]).toEqual([200, 'certificates.k8s.io/v1beta1', 'pod-1']);
+    await c.close();
+  });
+
   it('rejects RSA 2048 and a broken signature', async () => {
     const c = await cluster();
     const r = c.client.resource(PodCertificateRequestKind);
