@@ -10,11 +10,23 @@ export function asApiError(e: unknown): ApiError {
   return e instanceof ApiError ? e : internalError(e);
 }
 
+/**
+ * The headers a failure adds: `Retry-After` when its Status suggests a delay (a 429 from an
+ * eviction, a 504), as Kubernetes' `responsewriters.ErrorNegotiated` sets it.
+ */
+export function errorHeaders(err: ApiError, headers?: Headers): Headers | undefined {
+  const delay = err.status.details?.retryAfterSeconds;
+  if (!delay || delay <= 0) return headers;
+  const out = headers ?? new Headers();
+  out.set('Retry-After', String(Math.trunc(delay)));
+  return out;
+}
+
 /** The Status response of a failure. */
 export function errorResponse(e: unknown, format: 'json' | 'yaml' = 'json', pretty = false, headers?: Headers): Response {
   const err = asApiError(e);
   const ct = format === 'yaml' ? 'application/yaml' : 'application/json';
-  return encodeResponse(err.code, compactStatus(err.status), format, ct, pretty, headers);
+  return encodeResponse(err.code, compactStatus(err.status), format, ct, pretty, errorHeaders(err, headers));
 }
 
 /**

@@ -22,7 +22,7 @@ import {
   subresourcesOf,
 } from './discovery.js';
 import { answerResponse, encodeAnswer, negotiate, textAnswer, wantsPretty, type EncodedAnswer, type Negotiated } from './encode.js';
-import { addWarnings, asApiError, methodNotAllowed, pathNotFound } from './errors.js';
+import { addWarnings, asApiError, errorHeaders, methodNotAllowed, pathNotFound } from './errors.js';
 import { openApiResponse } from './openapi.js';
 import { includeObjectOf, isWatch, optionsFor } from './query.js';
 import { parseResourcePath, type ResourceRoute } from './routes.js';
@@ -165,7 +165,7 @@ function createHttpRequestHandler(cluster: HttpCluster, options: FetchHandlerOpt
 /** The Status answer of a failure (as `errorResponse` in errors.ts, without a Fetch `Response`). */
 function errorAnswer(e: unknown, format: 'json' | 'yaml', pretty: boolean): EncodedAnswer {
   const err = asApiError(e);
-  return encodeAnswer(err.code, compactStatus(err.status), format, format === 'yaml' ? 'application/yaml' : 'application/json', pretty);
+  return encodeAnswer(err.code, compactStatus(err.status), format, format === 'yaml' ? 'application/yaml' : 'application/json', pretty, errorHeaders(err));
 }
 
 /** `''` for no prefix; otherwise `/a/b`: a leading slash, no trailing one. */

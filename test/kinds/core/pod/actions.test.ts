@@ -186,6 +186,23 @@ describe('pods/eviction', () => {
     await budgets().delete('fresh');
   });
 
+  it('over HTTP, a 429 that suggests a delay carries it as Retry-After, one that does not carries none', async () => {
+    await running('e7');
+    await budgets().create({ metadata: { name: 'fresh' }, spec: { minAvailable: 1, selector: { matchLabels: { app: 'web' } } } });
+    const post = () =>
+      fetch(`${served.server.url}/api/v1/namespaces/default/pods/e7/eviction`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(eviction('e7')),
+      });
+    const processing = await post();
+    expect([processing.status, processing.headers.get('retry-after')]).toEqual([429, '10']);
+    const fresh = await budgets().get('fresh');
+    await budgets().updateStatus({ ...fresh, status: { observedGeneration: 1, disruptionsAllowed: 0, desiredHealthy: 1, currentHealthy: 1 } });
+    const refused = await post();
+    expect([refused.status, refused.headers.get('retry-after')]).toEqual([429, null]);
+  });
+
   it('a dry run checks the budget but changes nothing', async () => {
     await running('e6');
     await budget('dry', { disruptionsAllowed: 1, desiredHealthy: 1, currentHealthy: 2 });
