@@ -384,7 +384,13 @@ function extensionMeta(schema: OpenApiSchema): Record<string, unknown> {
   return meta;
 }
 
-const withMeta = (expr: string, meta: Record<string, unknown>): string => (Object.keys(meta).length ? `${expr}.meta(${lit(meta)})` : expr);
+/**
+ * `expr` with metadata. A schema the expression builds afresh registers its metadata on itself
+ * (`.register`, no copy); a reference to a shared schema gets a copy that carries it (`.meta`), so
+ * the shared one keeps its own. Copies are what made loading the schemas slow.
+ */
+const withMeta = (expr: string, meta: Record<string, unknown>, fresh = true): string =>
+  Object.keys(meta).length ? (fresh ? `${expr}.register(z.globalRegistry, ${lit(meta)})` : `${expr}.meta(${lit(meta)})`) : expr;
 
 function checkKeys(schema: OpenApiSchema, where: string): void {
   for (const k of Object.keys(schema)) {
@@ -403,7 +409,7 @@ function schemaExpr(mod: ModuleState, owner: string, schema: OpenApiSchema, wher
   const meta = extensionMeta(schema);
   if (schema.$ref) {
     const target = refTarget(schema.$ref);
-    return { expr: withMeta(nameIn(mod, target), meta), lazy: lazyEdge.has(`${owner} ${target}`) };
+    return { expr: withMeta(nameIn(mod, target), meta, false), lazy: lazyEdge.has(`${owner} ${target}`) };
   }
   switch (schema.type) {
     case 'string': {
@@ -420,14 +426,14 @@ function schemaExpr(mod: ModuleState, owner: string, schema: OpenApiSchema, wher
     case 'array': {
       if (!schema.items) throw new Error(`${where}: array without items`);
       const inner = schemaExpr(mod, owner, schema.items, `${where}[]`);
-      return { expr: withMeta(`z.array(${inner.expr})`, meta), lazy: inner.lazy };
+      return { expr: withMeta(`z.array(${inner.expr})`, meta, !inner.lazy), lazy: inner.lazy };
     }
     case 'object': {
       if (schema.properties) throw new Error(`${where}: inline object with properties is not supported`);
       const ap = schema.additionalProperties;
       if (ap && typeof ap === 'object') {
         const inner = schemaExpr(mod, owner, ap, `${where}{}`);
-        return { expr: withMeta(`z.record(z.string(), ${inner.expr})`, meta), lazy: inner.lazy };
+        return { expr: withMeta(`z.record(z.string(), ${inner.expr})`, meta, !inner.lazy), lazy: inner.lazy };
       }
       return { expr: anyObject(meta), lazy: false };
     }
@@ -475,7 +481,8 @@ function emitDefinition(mod: ModuleState, def: string): string {
         lines.push(`  ${propKey(prop)}: ${full},`);
       }
     }
-    expr = withMeta(`z.object({\n${lines.join('\n')}\n})`, meta);
+    // TypeScript infers a self-referencing object only through `.meta`'s declared return type.
+    expr = withMeta(`z.object({\n${lines.join('\n')}\n})`, meta, !lines.some((l) => l.startsWith('  get ')));
   } else if (schema.type === 'object' || schema.type === undefined) {
     const ap = schema.additionalProperties;
     if (ap && typeof ap === 'object') {

@@ -6,79 +6,79 @@ import { Condition, LabelSelector, ObjectMeta } from './meta-v1.js';
 
 export const ApplyConfiguration = z.object({
   expression: z.string().optional(),
-}).meta({ id: 'io.k8s.api.admissionregistration.v1.ApplyConfiguration' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.admissionregistration.v1.ApplyConfiguration' });
 export type ApplyConfiguration = z.infer<typeof ApplyConfiguration>;
 
 export const AuditAnnotation = z.object({
   key: z.string(),
   valueExpression: z.string(),
-}).meta({ id: 'io.k8s.api.admissionregistration.v1.AuditAnnotation' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.admissionregistration.v1.AuditAnnotation' });
 export type AuditAnnotation = z.infer<typeof AuditAnnotation>;
 
 export const ExpressionWarning = z.object({
   fieldRef: z.string(),
   warning: z.string(),
-}).meta({ id: 'io.k8s.api.admissionregistration.v1.ExpressionWarning' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.admissionregistration.v1.ExpressionWarning' });
 export type ExpressionWarning = z.infer<typeof ExpressionWarning>;
 
 export const JSONPatch = z.object({
   expression: z.string().optional(),
-}).meta({ id: 'io.k8s.api.admissionregistration.v1.JSONPatch' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.admissionregistration.v1.JSONPatch' });
 export type JSONPatch = z.infer<typeof JSONPatch>;
 
 export const MatchCondition = z.object({
   expression: z.string(),
   name: z.string(),
-}).meta({ id: 'io.k8s.api.admissionregistration.v1.MatchCondition' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.admissionregistration.v1.MatchCondition' });
 export type MatchCondition = z.infer<typeof MatchCondition>;
 
 export const NamedRuleWithOperations = z.object({
-  apiGroups: z.array(z.string()).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
-  apiVersions: z.array(z.string()).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
-  operations: z.array(z.string()).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
-  resourceNames: z.array(z.string()).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
-  resources: z.array(z.string()).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
+  apiGroups: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
+  apiVersions: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
+  operations: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
+  resourceNames: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
+  resources: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
   scope: z.string().optional(),
-}).meta({ id: 'io.k8s.api.admissionregistration.v1.NamedRuleWithOperations', 'x-kubernetes-map-type': 'atomic' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.admissionregistration.v1.NamedRuleWithOperations', 'x-kubernetes-map-type': 'atomic' });
 export type NamedRuleWithOperations = z.infer<typeof NamedRuleWithOperations>;
 
 export const MatchResources = z.object({
-  excludeResourceRules: z.array(NamedRuleWithOperations).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
+  excludeResourceRules: z.array(NamedRuleWithOperations).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
   matchPolicy: z.string().optional(),
   namespaceSelector: LabelSelector.optional(),
   objectSelector: LabelSelector.optional(),
-  resourceRules: z.array(NamedRuleWithOperations).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
-}).meta({ id: 'io.k8s.api.admissionregistration.v1.MatchResources', 'x-kubernetes-map-type': 'atomic' });
+  resourceRules: z.array(NamedRuleWithOperations).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
+}).register(z.globalRegistry, { id: 'io.k8s.api.admissionregistration.v1.MatchResources', 'x-kubernetes-map-type': 'atomic' });
 export type MatchResources = z.infer<typeof MatchResources>;
 
 export const Mutation = z.object({
   applyConfiguration: ApplyConfiguration.optional(),
   jsonPatch: JSONPatch.optional(),
   patchType: z.string(),
-}).meta({ id: 'io.k8s.api.admissionregistration.v1.Mutation' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.admissionregistration.v1.Mutation' });
 export type Mutation = z.infer<typeof Mutation>;
 
 export const ParamKind = z.object({
   apiVersion: z.string().optional(),
   kind: z.string().optional(),
-}).meta({ id: 'io.k8s.api.admissionregistration.v1.ParamKind', 'x-kubernetes-map-type': 'atomic' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.admissionregistration.v1.ParamKind', 'x-kubernetes-map-type': 'atomic' });
 export type ParamKind = z.infer<typeof ParamKind>;
 
 export const Variable = z.object({
   expression: z.string(),
   name: z.string(),
-}).meta({ id: 'io.k8s.api.admissionregistration.v1.Variable', 'x-kubernetes-map-type': 'atomic' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.admissionregistration.v1.Variable', 'x-kubernetes-map-type': 'atomic' });
 export type Variable = z.infer<typeof Variable>;
 
 export const MutatingAdmissionPolicySpec = z.object({
   failurePolicy: z.string().optional(),
-  matchConditions: z.array(MatchCondition).meta({ 'x-kubernetes-list-map-keys': ['name'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'name', 'x-kubernetes-patch-strategy': 'merge' }).optional(),
+  matchConditions: z.array(MatchCondition).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['name'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'name', 'x-kubernetes-patch-strategy': 'merge' }).optional(),
   matchConstraints: MatchResources.optional(),
-  mutations: z.array(Mutation).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
+  mutations: z.array(Mutation).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
   paramKind: ParamKind.optional(),
   reinvocationPolicy: z.string().optional(),
-  variables: z.array(Variable).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
-}).meta({ id: 'io.k8s.api.admissionregistration.v1.MutatingAdmissionPolicySpec' });
+  variables: z.array(Variable).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
+}).register(z.globalRegistry, { id: 'io.k8s.api.admissionregistration.v1.MutatingAdmissionPolicySpec' });
 export type MutatingAdmissionPolicySpec = z.infer<typeof MutatingAdmissionPolicySpec>;
 
 export const MutatingAdmissionPolicy = z.object({
@@ -86,7 +86,7 @@ export const MutatingAdmissionPolicy = z.object({
   kind: z.string().optional(),
   metadata: ObjectMeta.optional(),
   spec: MutatingAdmissionPolicySpec.optional(),
-}).meta({ id: 'io.k8s.api.admissionregistration.v1.MutatingAdmissionPolicy', 'x-kubernetes-group-version-kind': [{ group: 'admissionregistration.k8s.io', kind: 'MutatingAdmissionPolicy', version: 'v1' }] });
+}).register(z.globalRegistry, { id: 'io.k8s.api.admissionregistration.v1.MutatingAdmissionPolicy', 'x-kubernetes-group-version-kind': [{ group: 'admissionregistration.k8s.io', kind: 'MutatingAdmissionPolicy', version: 'v1' }] });
 export type MutatingAdmissionPolicy = z.infer<typeof MutatingAdmissionPolicy>;
 
 export const ParamRef = z.object({
@@ -94,14 +94,14 @@ export const ParamRef = z.object({
   namespace: z.string().optional(),
   parameterNotFoundAction: z.string().optional(),
   selector: LabelSelector.optional(),
-}).meta({ id: 'io.k8s.api.admissionregistration.v1.ParamRef', 'x-kubernetes-map-type': 'atomic' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.admissionregistration.v1.ParamRef', 'x-kubernetes-map-type': 'atomic' });
 export type ParamRef = z.infer<typeof ParamRef>;
 
 export const MutatingAdmissionPolicyBindingSpec = z.object({
   matchResources: MatchResources.optional(),
   paramRef: ParamRef.optional(),
   policyName: z.string().optional(),
-}).meta({ id: 'io.k8s.api.admissionregistration.v1.MutatingAdmissionPolicyBindingSpec' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.admissionregistration.v1.MutatingAdmissionPolicyBindingSpec' });
 export type MutatingAdmissionPolicyBindingSpec = z.infer<typeof MutatingAdmissionPolicyBindingSpec>;
 
 export const MutatingAdmissionPolicyBinding = z.object({
@@ -109,16 +109,16 @@ export const MutatingAdmissionPolicyBinding = z.object({
   kind: z.string().optional(),
   metadata: ObjectMeta.optional(),
   spec: MutatingAdmissionPolicyBindingSpec.optional(),
-}).meta({ id: 'io.k8s.api.admissionregistration.v1.MutatingAdmissionPolicyBinding', 'x-kubernetes-group-version-kind': [{ group: 'admissionregistration.k8s.io', kind: 'MutatingAdmissionPolicyBinding', version: 'v1' }] });
+}).register(z.globalRegistry, { id: 'io.k8s.api.admissionregistration.v1.MutatingAdmissionPolicyBinding', 'x-kubernetes-group-version-kind': [{ group: 'admissionregistration.k8s.io', kind: 'MutatingAdmissionPolicyBinding', version: 'v1' }] });
 export type MutatingAdmissionPolicyBinding = z.infer<typeof MutatingAdmissionPolicyBinding>;
 
 export const RuleWithOperations = z.object({
-  apiGroups: z.array(z.string()).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
-  apiVersions: z.array(z.string()).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
-  operations: z.array(z.string()).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
-  resources: z.array(z.string()).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
+  apiGroups: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
+  apiVersions: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
+  operations: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
+  resources: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
   scope: z.string().optional(),
-}).meta({ id: 'io.k8s.api.admissionregistration.v1.RuleWithOperations' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.admissionregistration.v1.RuleWithOperations' });
 export type RuleWithOperations = z.infer<typeof RuleWithOperations>;
 
 export const ServiceReference = z.object({
@@ -126,43 +126,43 @@ export const ServiceReference = z.object({
   namespace: z.string(),
   path: z.string().optional(),
   port: z.int32().optional(),
-}).meta({ id: 'io.k8s.api.admissionregistration.v1.ServiceReference' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.admissionregistration.v1.ServiceReference' });
 export type ServiceReference = z.infer<typeof ServiceReference>;
 
 export const WebhookClientConfig = z.object({
-  caBundle: z.string().meta({ format: 'byte' }).optional(),
+  caBundle: z.string().register(z.globalRegistry, { format: 'byte' }).optional(),
   service: ServiceReference.optional(),
   url: z.string().optional(),
-}).meta({ id: 'io.k8s.api.admissionregistration.v1.WebhookClientConfig' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.admissionregistration.v1.WebhookClientConfig' });
 export type WebhookClientConfig = z.infer<typeof WebhookClientConfig>;
 
 export const MutatingWebhook = z.object({
-  admissionReviewVersions: z.array(z.string()).meta({ 'x-kubernetes-list-type': 'atomic' }),
+  admissionReviewVersions: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }),
   clientConfig: WebhookClientConfig,
   failurePolicy: z.string().optional(),
-  matchConditions: z.array(MatchCondition).meta({ 'x-kubernetes-list-map-keys': ['name'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'name', 'x-kubernetes-patch-strategy': 'merge' }).optional(),
+  matchConditions: z.array(MatchCondition).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['name'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'name', 'x-kubernetes-patch-strategy': 'merge' }).optional(),
   matchPolicy: z.string().optional(),
   name: z.string(),
   namespaceSelector: LabelSelector.optional(),
   objectSelector: LabelSelector.optional(),
   reinvocationPolicy: z.string().optional(),
-  rules: z.array(RuleWithOperations).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
+  rules: z.array(RuleWithOperations).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
   sideEffects: z.string(),
   timeoutSeconds: z.int32().optional(),
-}).meta({ id: 'io.k8s.api.admissionregistration.v1.MutatingWebhook' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.admissionregistration.v1.MutatingWebhook' });
 export type MutatingWebhook = z.infer<typeof MutatingWebhook>;
 
 export const MutatingWebhookConfiguration = z.object({
   apiVersion: z.string().optional(),
   kind: z.string().optional(),
   metadata: ObjectMeta.optional(),
-  webhooks: z.array(MutatingWebhook).meta({ 'x-kubernetes-list-map-keys': ['name'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'name', 'x-kubernetes-patch-strategy': 'merge' }).optional(),
-}).meta({ id: 'io.k8s.api.admissionregistration.v1.MutatingWebhookConfiguration', 'x-kubernetes-group-version-kind': [{ group: 'admissionregistration.k8s.io', kind: 'MutatingWebhookConfiguration', version: 'v1' }] });
+  webhooks: z.array(MutatingWebhook).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['name'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'name', 'x-kubernetes-patch-strategy': 'merge' }).optional(),
+}).register(z.globalRegistry, { id: 'io.k8s.api.admissionregistration.v1.MutatingWebhookConfiguration', 'x-kubernetes-group-version-kind': [{ group: 'admissionregistration.k8s.io', kind: 'MutatingWebhookConfiguration', version: 'v1' }] });
 export type MutatingWebhookConfiguration = z.infer<typeof MutatingWebhookConfiguration>;
 
 export const TypeChecking = z.object({
-  expressionWarnings: z.array(ExpressionWarning).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
-}).meta({ id: 'io.k8s.api.admissionregistration.v1.TypeChecking' });
+  expressionWarnings: z.array(ExpressionWarning).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
+}).register(z.globalRegistry, { id: 'io.k8s.api.admissionregistration.v1.TypeChecking' });
 export type TypeChecking = z.infer<typeof TypeChecking>;
 
 export const Validation = z.object({
@@ -170,25 +170,25 @@ export const Validation = z.object({
   message: z.string().optional(),
   messageExpression: z.string().optional(),
   reason: z.string().optional(),
-}).meta({ id: 'io.k8s.api.admissionregistration.v1.Validation' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.admissionregistration.v1.Validation' });
 export type Validation = z.infer<typeof Validation>;
 
 export const ValidatingAdmissionPolicySpec = z.object({
-  auditAnnotations: z.array(AuditAnnotation).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
+  auditAnnotations: z.array(AuditAnnotation).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
   failurePolicy: z.string().optional(),
-  matchConditions: z.array(MatchCondition).meta({ 'x-kubernetes-list-map-keys': ['name'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'name', 'x-kubernetes-patch-strategy': 'merge' }).optional(),
+  matchConditions: z.array(MatchCondition).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['name'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'name', 'x-kubernetes-patch-strategy': 'merge' }).optional(),
   matchConstraints: MatchResources.optional(),
   paramKind: ParamKind.optional(),
-  validations: z.array(Validation).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
-  variables: z.array(Variable).meta({ 'x-kubernetes-list-map-keys': ['name'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'name', 'x-kubernetes-patch-strategy': 'merge' }).optional(),
-}).meta({ id: 'io.k8s.api.admissionregistration.v1.ValidatingAdmissionPolicySpec' });
+  validations: z.array(Validation).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
+  variables: z.array(Variable).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['name'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'name', 'x-kubernetes-patch-strategy': 'merge' }).optional(),
+}).register(z.globalRegistry, { id: 'io.k8s.api.admissionregistration.v1.ValidatingAdmissionPolicySpec' });
 export type ValidatingAdmissionPolicySpec = z.infer<typeof ValidatingAdmissionPolicySpec>;
 
 export const ValidatingAdmissionPolicyStatus = z.object({
-  conditions: z.array(Condition).meta({ 'x-kubernetes-list-map-keys': ['type'], 'x-kubernetes-list-type': 'map' }).optional(),
+  conditions: z.array(Condition).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['type'], 'x-kubernetes-list-type': 'map' }).optional(),
   observedGeneration: z.int().optional(),
   typeChecking: TypeChecking.optional(),
-}).meta({ id: 'io.k8s.api.admissionregistration.v1.ValidatingAdmissionPolicyStatus' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.admissionregistration.v1.ValidatingAdmissionPolicyStatus' });
 export type ValidatingAdmissionPolicyStatus = z.infer<typeof ValidatingAdmissionPolicyStatus>;
 
 export const ValidatingAdmissionPolicy = z.object({
@@ -197,15 +197,15 @@ export const ValidatingAdmissionPolicy = z.object({
   metadata: ObjectMeta.optional(),
   spec: ValidatingAdmissionPolicySpec.optional(),
   status: ValidatingAdmissionPolicyStatus.optional(),
-}).meta({ id: 'io.k8s.api.admissionregistration.v1.ValidatingAdmissionPolicy', 'x-kubernetes-group-version-kind': [{ group: 'admissionregistration.k8s.io', kind: 'ValidatingAdmissionPolicy', version: 'v1' }] });
+}).register(z.globalRegistry, { id: 'io.k8s.api.admissionregistration.v1.ValidatingAdmissionPolicy', 'x-kubernetes-group-version-kind': [{ group: 'admissionregistration.k8s.io', kind: 'ValidatingAdmissionPolicy', version: 'v1' }] });
 export type ValidatingAdmissionPolicy = z.infer<typeof ValidatingAdmissionPolicy>;
 
 export const ValidatingAdmissionPolicyBindingSpec = z.object({
   matchResources: MatchResources.optional(),
   paramRef: ParamRef.optional(),
   policyName: z.string(),
-  validationActions: z.array(z.string()).meta({ 'x-kubernetes-list-type': 'set' }),
-}).meta({ id: 'io.k8s.api.admissionregistration.v1.ValidatingAdmissionPolicyBindingSpec' });
+  validationActions: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'set' }),
+}).register(z.globalRegistry, { id: 'io.k8s.api.admissionregistration.v1.ValidatingAdmissionPolicyBindingSpec' });
 export type ValidatingAdmissionPolicyBindingSpec = z.infer<typeof ValidatingAdmissionPolicyBindingSpec>;
 
 export const ValidatingAdmissionPolicyBinding = z.object({
@@ -213,28 +213,28 @@ export const ValidatingAdmissionPolicyBinding = z.object({
   kind: z.string().optional(),
   metadata: ObjectMeta.optional(),
   spec: ValidatingAdmissionPolicyBindingSpec,
-}).meta({ id: 'io.k8s.api.admissionregistration.v1.ValidatingAdmissionPolicyBinding', 'x-kubernetes-group-version-kind': [{ group: 'admissionregistration.k8s.io', kind: 'ValidatingAdmissionPolicyBinding', version: 'v1' }] });
+}).register(z.globalRegistry, { id: 'io.k8s.api.admissionregistration.v1.ValidatingAdmissionPolicyBinding', 'x-kubernetes-group-version-kind': [{ group: 'admissionregistration.k8s.io', kind: 'ValidatingAdmissionPolicyBinding', version: 'v1' }] });
 export type ValidatingAdmissionPolicyBinding = z.infer<typeof ValidatingAdmissionPolicyBinding>;
 
 export const ValidatingWebhook = z.object({
-  admissionReviewVersions: z.array(z.string()).meta({ 'x-kubernetes-list-type': 'atomic' }),
+  admissionReviewVersions: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }),
   clientConfig: WebhookClientConfig,
   failurePolicy: z.string().optional(),
-  matchConditions: z.array(MatchCondition).meta({ 'x-kubernetes-list-map-keys': ['name'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'name', 'x-kubernetes-patch-strategy': 'merge' }).optional(),
+  matchConditions: z.array(MatchCondition).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['name'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'name', 'x-kubernetes-patch-strategy': 'merge' }).optional(),
   matchPolicy: z.string().optional(),
   name: z.string(),
   namespaceSelector: LabelSelector.optional(),
   objectSelector: LabelSelector.optional(),
-  rules: z.array(RuleWithOperations).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
+  rules: z.array(RuleWithOperations).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
   sideEffects: z.string(),
   timeoutSeconds: z.int32().optional(),
-}).meta({ id: 'io.k8s.api.admissionregistration.v1.ValidatingWebhook' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.admissionregistration.v1.ValidatingWebhook' });
 export type ValidatingWebhook = z.infer<typeof ValidatingWebhook>;
 
 export const ValidatingWebhookConfiguration = z.object({
   apiVersion: z.string().optional(),
   kind: z.string().optional(),
   metadata: ObjectMeta.optional(),
-  webhooks: z.array(ValidatingWebhook).meta({ 'x-kubernetes-list-map-keys': ['name'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'name', 'x-kubernetes-patch-strategy': 'merge' }).optional(),
-}).meta({ id: 'io.k8s.api.admissionregistration.v1.ValidatingWebhookConfiguration', 'x-kubernetes-group-version-kind': [{ group: 'admissionregistration.k8s.io', kind: 'ValidatingWebhookConfiguration', version: 'v1' }] });
+  webhooks: z.array(ValidatingWebhook).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['name'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'name', 'x-kubernetes-patch-strategy': 'merge' }).optional(),
+}).register(z.globalRegistry, { id: 'io.k8s.api.admissionregistration.v1.ValidatingWebhookConfiguration', 'x-kubernetes-group-version-kind': [{ group: 'admissionregistration.k8s.io', kind: 'ValidatingWebhookConfiguration', version: 'v1' }] });
 export type ValidatingWebhookConfiguration = z.infer<typeof ValidatingWebhookConfiguration>;

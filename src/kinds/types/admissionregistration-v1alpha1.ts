@@ -6,67 +6,67 @@ import { LabelSelector, ObjectMeta } from './meta-v1.js';
 
 export const ApplyConfiguration = z.object({
   expression: z.string().optional(),
-}).meta({ id: 'io.k8s.api.admissionregistration.v1alpha1.ApplyConfiguration' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.admissionregistration.v1alpha1.ApplyConfiguration' });
 export type ApplyConfiguration = z.infer<typeof ApplyConfiguration>;
 
 export const JSONPatch = z.object({
   expression: z.string().optional(),
-}).meta({ id: 'io.k8s.api.admissionregistration.v1alpha1.JSONPatch' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.admissionregistration.v1alpha1.JSONPatch' });
 export type JSONPatch = z.infer<typeof JSONPatch>;
 
 export const MatchCondition = z.object({
   expression: z.string(),
   name: z.string(),
-}).meta({ id: 'io.k8s.api.admissionregistration.v1alpha1.MatchCondition' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.admissionregistration.v1alpha1.MatchCondition' });
 export type MatchCondition = z.infer<typeof MatchCondition>;
 
 export const NamedRuleWithOperations = z.object({
-  apiGroups: z.array(z.string()).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
-  apiVersions: z.array(z.string()).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
-  operations: z.array(z.string()).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
-  resourceNames: z.array(z.string()).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
-  resources: z.array(z.string()).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
+  apiGroups: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
+  apiVersions: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
+  operations: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
+  resourceNames: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
+  resources: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
   scope: z.string().optional(),
-}).meta({ id: 'io.k8s.api.admissionregistration.v1alpha1.NamedRuleWithOperations', 'x-kubernetes-map-type': 'atomic' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.admissionregistration.v1alpha1.NamedRuleWithOperations', 'x-kubernetes-map-type': 'atomic' });
 export type NamedRuleWithOperations = z.infer<typeof NamedRuleWithOperations>;
 
 export const MatchResources = z.object({
-  excludeResourceRules: z.array(NamedRuleWithOperations).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
+  excludeResourceRules: z.array(NamedRuleWithOperations).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
   matchPolicy: z.string().optional(),
   namespaceSelector: LabelSelector.optional(),
   objectSelector: LabelSelector.optional(),
-  resourceRules: z.array(NamedRuleWithOperations).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
-}).meta({ id: 'io.k8s.api.admissionregistration.v1alpha1.MatchResources', 'x-kubernetes-map-type': 'atomic' });
+  resourceRules: z.array(NamedRuleWithOperations).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
+}).register(z.globalRegistry, { id: 'io.k8s.api.admissionregistration.v1alpha1.MatchResources', 'x-kubernetes-map-type': 'atomic' });
 export type MatchResources = z.infer<typeof MatchResources>;
 
 export const Mutation = z.object({
   applyConfiguration: ApplyConfiguration.optional(),
   jsonPatch: JSONPatch.optional(),
   patchType: z.string(),
-}).meta({ id: 'io.k8s.api.admissionregistration.v1alpha1.Mutation' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.admissionregistration.v1alpha1.Mutation' });
 export type Mutation = z.infer<typeof Mutation>;
 
 export const ParamKind = z.object({
   apiVersion: z.string().optional(),
   kind: z.string().optional(),
-}).meta({ id: 'io.k8s.api.admissionregistration.v1alpha1.ParamKind', 'x-kubernetes-map-type': 'atomic' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.admissionregistration.v1alpha1.ParamKind', 'x-kubernetes-map-type': 'atomic' });
 export type ParamKind = z.infer<typeof ParamKind>;
 
 export const Variable = z.object({
   expression: z.string(),
   name: z.string(),
-}).meta({ id: 'io.k8s.api.admissionregistration.v1alpha1.Variable' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.admissionregistration.v1alpha1.Variable' });
 export type Variable = z.infer<typeof Variable>;
 
 export const MutatingAdmissionPolicySpec = z.object({
   failurePolicy: z.string().optional(),
-  matchConditions: z.array(MatchCondition).meta({ 'x-kubernetes-list-map-keys': ['name'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'name', 'x-kubernetes-patch-strategy': 'merge' }).optional(),
+  matchConditions: z.array(MatchCondition).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['name'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'name', 'x-kubernetes-patch-strategy': 'merge' }).optional(),
   matchConstraints: MatchResources.optional(),
-  mutations: z.array(Mutation).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
+  mutations: z.array(Mutation).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
   paramKind: ParamKind.optional(),
   reinvocationPolicy: z.string().optional(),
-  variables: z.array(Variable).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
-}).meta({ id: 'io.k8s.api.admissionregistration.v1alpha1.MutatingAdmissionPolicySpec' });
+  variables: z.array(Variable).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
+}).register(z.globalRegistry, { id: 'io.k8s.api.admissionregistration.v1alpha1.MutatingAdmissionPolicySpec' });
 export type MutatingAdmissionPolicySpec = z.infer<typeof MutatingAdmissionPolicySpec>;
 
 export const MutatingAdmissionPolicy = z.object({
@@ -74,7 +74,7 @@ export const MutatingAdmissionPolicy = z.object({
   kind: z.string().optional(),
   metadata: ObjectMeta.optional(),
   spec: MutatingAdmissionPolicySpec.optional(),
-}).meta({ id: 'io.k8s.api.admissionregistration.v1alpha1.MutatingAdmissionPolicy', 'x-kubernetes-group-version-kind': [{ group: 'admissionregistration.k8s.io', kind: 'MutatingAdmissionPolicy', version: 'v1alpha1' }] });
+}).register(z.globalRegistry, { id: 'io.k8s.api.admissionregistration.v1alpha1.MutatingAdmissionPolicy', 'x-kubernetes-group-version-kind': [{ group: 'admissionregistration.k8s.io', kind: 'MutatingAdmissionPolicy', version: 'v1alpha1' }] });
 export type MutatingAdmissionPolicy = z.infer<typeof MutatingAdmissionPolicy>;
 
 export const ParamRef = z.object({
@@ -82,14 +82,14 @@ export const ParamRef = z.object({
   namespace: z.string().optional(),
   parameterNotFoundAction: z.string().optional(),
   selector: LabelSelector.optional(),
-}).meta({ id: 'io.k8s.api.admissionregistration.v1alpha1.ParamRef', 'x-kubernetes-map-type': 'atomic' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.admissionregistration.v1alpha1.ParamRef', 'x-kubernetes-map-type': 'atomic' });
 export type ParamRef = z.infer<typeof ParamRef>;
 
 export const MutatingAdmissionPolicyBindingSpec = z.object({
   matchResources: MatchResources.optional(),
   paramRef: ParamRef.optional(),
   policyName: z.string().optional(),
-}).meta({ id: 'io.k8s.api.admissionregistration.v1alpha1.MutatingAdmissionPolicyBindingSpec' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.admissionregistration.v1alpha1.MutatingAdmissionPolicyBindingSpec' });
 export type MutatingAdmissionPolicyBindingSpec = z.infer<typeof MutatingAdmissionPolicyBindingSpec>;
 
 export const MutatingAdmissionPolicyBinding = z.object({
@@ -97,5 +97,5 @@ export const MutatingAdmissionPolicyBinding = z.object({
   kind: z.string().optional(),
   metadata: ObjectMeta.optional(),
   spec: MutatingAdmissionPolicyBindingSpec.optional(),
-}).meta({ id: 'io.k8s.api.admissionregistration.v1alpha1.MutatingAdmissionPolicyBinding', 'x-kubernetes-group-version-kind': [{ group: 'admissionregistration.k8s.io', kind: 'MutatingAdmissionPolicyBinding', version: 'v1alpha1' }] });
+}).register(z.globalRegistry, { id: 'io.k8s.api.admissionregistration.v1alpha1.MutatingAdmissionPolicyBinding', 'x-kubernetes-group-version-kind': [{ group: 'admissionregistration.k8s.io', kind: 'MutatingAdmissionPolicyBinding', version: 'v1alpha1' }] });
 export type MutatingAdmissionPolicyBinding = z.infer<typeof MutatingAdmissionPolicyBinding>;

@@ -11,7 +11,7 @@ export const CustomResourceColumnDefinition = z.object({
   name: z.string(),
   priority: z.int32().optional(),
   type: z.string(),
-}).meta({ id: 'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceColumnDefinition' });
+}).register(z.globalRegistry, { id: 'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceColumnDefinition' });
 export type CustomResourceColumnDefinition = z.infer<typeof CustomResourceColumnDefinition>;
 
 export const ServiceReference = z.object({
@@ -19,70 +19,70 @@ export const ServiceReference = z.object({
   namespace: z.string(),
   path: z.string().optional(),
   port: z.int32().optional(),
-}).meta({ id: 'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.ServiceReference' });
+}).register(z.globalRegistry, { id: 'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.ServiceReference' });
 export type ServiceReference = z.infer<typeof ServiceReference>;
 
 export const WebhookClientConfig = z.object({
-  caBundle: z.string().meta({ format: 'byte' }).optional(),
+  caBundle: z.string().register(z.globalRegistry, { format: 'byte' }).optional(),
   service: ServiceReference.optional(),
   url: z.string().optional(),
-}).meta({ id: 'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.WebhookClientConfig' });
+}).register(z.globalRegistry, { id: 'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.WebhookClientConfig' });
 export type WebhookClientConfig = z.infer<typeof WebhookClientConfig>;
 
 export const WebhookConversion = z.object({
   clientConfig: WebhookClientConfig.optional(),
-  conversionReviewVersions: z.array(z.string()).meta({ 'x-kubernetes-list-type': 'atomic' }),
-}).meta({ id: 'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.WebhookConversion' });
+  conversionReviewVersions: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }),
+}).register(z.globalRegistry, { id: 'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.WebhookConversion' });
 export type WebhookConversion = z.infer<typeof WebhookConversion>;
 
 export const CustomResourceConversion = z.object({
   strategy: z.string(),
   webhook: WebhookConversion.optional(),
-}).meta({ id: 'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceConversion' });
+}).register(z.globalRegistry, { id: 'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceConversion' });
 export type CustomResourceConversion = z.infer<typeof CustomResourceConversion>;
 
 export const CustomResourceDefinitionNames = z.object({
-  categories: z.array(z.string()).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
+  categories: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
   kind: z.string(),
   listKind: z.string().optional(),
   plural: z.string(),
-  shortNames: z.array(z.string()).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
+  shortNames: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
   singular: z.string().optional(),
-}).meta({ id: 'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinitionNames' });
+}).register(z.globalRegistry, { id: 'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinitionNames' });
 export type CustomResourceDefinitionNames = z.infer<typeof CustomResourceDefinitionNames>;
 
 export const CustomResourceSubresourceScale = z.object({
   labelSelectorPath: z.string().optional(),
   specReplicasPath: z.string(),
   statusReplicasPath: z.string(),
-}).meta({ id: 'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceSubresourceScale' });
+}).register(z.globalRegistry, { id: 'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceSubresourceScale' });
 export type CustomResourceSubresourceScale = z.infer<typeof CustomResourceSubresourceScale>;
 
-export const CustomResourceSubresourceStatus = z.record(z.string(), z.unknown()).meta({ id: 'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceSubresourceStatus', 'x-kubernetes-preserve-unknown-fields': true });
+export const CustomResourceSubresourceStatus = z.record(z.string(), z.unknown()).register(z.globalRegistry, { id: 'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceSubresourceStatus', 'x-kubernetes-preserve-unknown-fields': true });
 export type CustomResourceSubresourceStatus = z.infer<typeof CustomResourceSubresourceStatus>;
 
 export const CustomResourceSubresources = z.object({
   scale: CustomResourceSubresourceScale.optional(),
   status: CustomResourceSubresourceStatus.optional(),
-}).meta({ id: 'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceSubresources' });
+}).register(z.globalRegistry, { id: 'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceSubresources' });
 export type CustomResourceSubresources = z.infer<typeof CustomResourceSubresources>;
 
 export const ExternalDocumentation = z.object({
   description: z.string().optional(),
   url: z.string().optional(),
-}).meta({ id: 'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.ExternalDocumentation' });
+}).register(z.globalRegistry, { id: 'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.ExternalDocumentation' });
 export type ExternalDocumentation = z.infer<typeof ExternalDocumentation>;
 
-export const JSON = z.unknown().meta({ id: 'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSON', 'x-kubernetes-preserve-unknown-fields': true });
+export const JSON = z.unknown().register(z.globalRegistry, { id: 'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSON', 'x-kubernetes-preserve-unknown-fields': true });
 export type JSON = z.infer<typeof JSON>;
 
-export const JSONSchemaPropsOrArray = z.unknown().meta({ id: 'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSONSchemaPropsOrArray', 'x-kubernetes-preserve-unknown-fields': true });
+export const JSONSchemaPropsOrArray = z.unknown().register(z.globalRegistry, { id: 'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSONSchemaPropsOrArray', 'x-kubernetes-preserve-unknown-fields': true });
 export type JSONSchemaPropsOrArray = z.infer<typeof JSONSchemaPropsOrArray>;
 
-export const JSONSchemaPropsOrBool = z.unknown().meta({ id: 'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSONSchemaPropsOrBool', 'x-kubernetes-preserve-unknown-fields': true });
+export const JSONSchemaPropsOrBool = z.unknown().register(z.globalRegistry, { id: 'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSONSchemaPropsOrBool', 'x-kubernetes-preserve-unknown-fields': true });
 export type JSONSchemaPropsOrBool = z.infer<typeof JSONSchemaPropsOrBool>;
 
-export const JSONSchemaPropsOrStringArray = z.unknown().meta({ id: 'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSONSchemaPropsOrStringArray', 'x-kubernetes-preserve-unknown-fields': true });
+export const JSONSchemaPropsOrStringArray = z.unknown().register(z.globalRegistry, { id: 'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSONSchemaPropsOrStringArray', 'x-kubernetes-preserve-unknown-fields': true });
 export type JSONSchemaPropsOrStringArray = z.infer<typeof JSONSchemaPropsOrStringArray>;
 
 export const ValidationRule = z.object({
@@ -92,7 +92,7 @@ export const ValidationRule = z.object({
   optionalOldSelf: z.boolean().optional(),
   reason: z.string().optional(),
   rule: z.string(),
-}).meta({ id: 'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.ValidationRule' });
+}).register(z.globalRegistry, { id: 'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.ValidationRule' });
 export type ValidationRule = z.infer<typeof ValidationRule>;
 
 export const JSONSchemaProps = z.object({
@@ -112,7 +112,7 @@ export const JSONSchemaProps = z.object({
   },
   dependencies: z.record(z.string(), JSONSchemaPropsOrStringArray).optional(),
   description: z.string().optional(),
-  enum: z.array(JSON).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
+  enum: z.array(JSON).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
   example: JSON.optional(),
   exclusiveMaximum: z.boolean().optional(),
   exclusiveMinimum: z.boolean().optional(),
@@ -143,41 +143,41 @@ export const JSONSchemaProps = z.object({
   get properties() {
     return z.record(z.string(), JSONSchemaProps).optional();
   },
-  required: z.array(z.string()).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
+  required: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
   title: z.string().optional(),
   type: z.string().optional(),
   uniqueItems: z.boolean().optional(),
   'x-kubernetes-embedded-resource': z.boolean().optional(),
   'x-kubernetes-int-or-string': z.boolean().optional(),
-  'x-kubernetes-list-map-keys': z.array(z.string()).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
+  'x-kubernetes-list-map-keys': z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
   'x-kubernetes-list-type': z.string().optional(),
   'x-kubernetes-map-type': z.string().optional(),
   'x-kubernetes-preserve-unknown-fields': z.boolean().optional(),
-  'x-kubernetes-validations': z.array(ValidationRule).meta({ 'x-kubernetes-list-map-keys': ['rule'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'rule', 'x-kubernetes-patch-strategy': 'merge' }).optional(),
+  'x-kubernetes-validations': z.array(ValidationRule).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['rule'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'rule', 'x-kubernetes-patch-strategy': 'merge' }).optional(),
 }).meta({ id: 'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSONSchemaProps' });
 export type JSONSchemaProps = z.infer<typeof JSONSchemaProps>;
 
 export const CustomResourceValidation = z.object({
   openAPIV3Schema: JSONSchemaProps.optional(),
-}).meta({ id: 'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceValidation' });
+}).register(z.globalRegistry, { id: 'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceValidation' });
 export type CustomResourceValidation = z.infer<typeof CustomResourceValidation>;
 
 export const SelectableField = z.object({
   jsonPath: z.string(),
-}).meta({ id: 'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.SelectableField' });
+}).register(z.globalRegistry, { id: 'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.SelectableField' });
 export type SelectableField = z.infer<typeof SelectableField>;
 
 export const CustomResourceDefinitionVersion = z.object({
-  additionalPrinterColumns: z.array(CustomResourceColumnDefinition).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
+  additionalPrinterColumns: z.array(CustomResourceColumnDefinition).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
   deprecated: z.boolean().optional(),
   deprecationWarning: z.string().optional(),
   name: z.string(),
   schema: CustomResourceValidation.optional(),
-  selectableFields: z.array(SelectableField).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
+  selectableFields: z.array(SelectableField).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
   served: z.boolean(),
   storage: z.boolean(),
   subresources: CustomResourceSubresources.optional(),
-}).meta({ id: 'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinitionVersion' });
+}).register(z.globalRegistry, { id: 'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinitionVersion' });
 export type CustomResourceDefinitionVersion = z.infer<typeof CustomResourceDefinitionVersion>;
 
 export const CustomResourceDefinitionSpec = z.object({
@@ -186,8 +186,8 @@ export const CustomResourceDefinitionSpec = z.object({
   names: CustomResourceDefinitionNames,
   preserveUnknownFields: z.boolean().optional(),
   scope: z.string(),
-  versions: z.array(CustomResourceDefinitionVersion).meta({ 'x-kubernetes-list-type': 'atomic' }),
-}).meta({ id: 'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinitionSpec' });
+  versions: z.array(CustomResourceDefinitionVersion).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }),
+}).register(z.globalRegistry, { id: 'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinitionSpec' });
 export type CustomResourceDefinitionSpec = z.infer<typeof CustomResourceDefinitionSpec>;
 
 export const CustomResourceDefinitionCondition = z.object({
@@ -197,15 +197,15 @@ export const CustomResourceDefinitionCondition = z.object({
   reason: z.string().optional(),
   status: z.string(),
   type: z.string(),
-}).meta({ id: 'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinitionCondition' });
+}).register(z.globalRegistry, { id: 'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinitionCondition' });
 export type CustomResourceDefinitionCondition = z.infer<typeof CustomResourceDefinitionCondition>;
 
 export const CustomResourceDefinitionStatus = z.object({
   acceptedNames: CustomResourceDefinitionNames.optional(),
-  conditions: z.array(CustomResourceDefinitionCondition).meta({ 'x-kubernetes-list-map-keys': ['type'], 'x-kubernetes-list-type': 'map' }).optional(),
+  conditions: z.array(CustomResourceDefinitionCondition).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['type'], 'x-kubernetes-list-type': 'map' }).optional(),
   observedGeneration: z.int().optional(),
-  storedVersions: z.array(z.string()).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
-}).meta({ id: 'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinitionStatus' });
+  storedVersions: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
+}).register(z.globalRegistry, { id: 'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinitionStatus' });
 export type CustomResourceDefinitionStatus = z.infer<typeof CustomResourceDefinitionStatus>;
 
 export const CustomResourceDefinition = z.object({
@@ -214,5 +214,5 @@ export const CustomResourceDefinition = z.object({
   metadata: ObjectMeta.optional(),
   spec: CustomResourceDefinitionSpec,
   status: CustomResourceDefinitionStatus.optional(),
-}).meta({ id: 'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinition', 'x-kubernetes-group-version-kind': [{ group: 'apiextensions.k8s.io', kind: 'CustomResourceDefinition', version: 'v1' }] });
+}).register(z.globalRegistry, { id: 'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinition', 'x-kubernetes-group-version-kind': [{ group: 'apiextensions.k8s.io', kind: 'CustomResourceDefinition', version: 'v1' }] });
 export type CustomResourceDefinition = z.infer<typeof CustomResourceDefinition>;

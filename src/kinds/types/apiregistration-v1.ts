@@ -8,18 +8,18 @@ export const ServiceReference = z.object({
   name: z.string().optional(),
   namespace: z.string().optional(),
   port: z.int32().optional(),
-}).meta({ id: 'io.k8s.kube-aggregator.pkg.apis.apiregistration.v1.ServiceReference' });
+}).register(z.globalRegistry, { id: 'io.k8s.kube-aggregator.pkg.apis.apiregistration.v1.ServiceReference' });
 export type ServiceReference = z.infer<typeof ServiceReference>;
 
 export const APIServiceSpec = z.object({
-  caBundle: z.string().meta({ format: 'byte', 'x-kubernetes-list-type': 'atomic' }).optional(),
+  caBundle: z.string().register(z.globalRegistry, { format: 'byte', 'x-kubernetes-list-type': 'atomic' }).optional(),
   group: z.string().optional(),
   groupPriorityMinimum: z.int32(),
   insecureSkipTLSVerify: z.boolean().optional(),
   service: ServiceReference.optional(),
   version: z.string().optional(),
   versionPriority: z.int32(),
-}).meta({ id: 'io.k8s.kube-aggregator.pkg.apis.apiregistration.v1.APIServiceSpec' });
+}).register(z.globalRegistry, { id: 'io.k8s.kube-aggregator.pkg.apis.apiregistration.v1.APIServiceSpec' });
 export type APIServiceSpec = z.infer<typeof APIServiceSpec>;
 
 export const APIServiceCondition = z.object({
@@ -28,12 +28,12 @@ export const APIServiceCondition = z.object({
   reason: z.string().optional(),
   status: z.string(),
   type: z.string(),
-}).meta({ id: 'io.k8s.kube-aggregator.pkg.apis.apiregistration.v1.APIServiceCondition' });
+}).register(z.globalRegistry, { id: 'io.k8s.kube-aggregator.pkg.apis.apiregistration.v1.APIServiceCondition' });
 export type APIServiceCondition = z.infer<typeof APIServiceCondition>;
 
 export const APIServiceStatus = z.object({
-  conditions: z.array(APIServiceCondition).meta({ 'x-kubernetes-list-map-keys': ['type'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'type', 'x-kubernetes-patch-strategy': 'merge' }).optional(),
-}).meta({ id: 'io.k8s.kube-aggregator.pkg.apis.apiregistration.v1.APIServiceStatus' });
+  conditions: z.array(APIServiceCondition).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['type'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'type', 'x-kubernetes-patch-strategy': 'merge' }).optional(),
+}).register(z.globalRegistry, { id: 'io.k8s.kube-aggregator.pkg.apis.apiregistration.v1.APIServiceStatus' });
 export type APIServiceStatus = z.infer<typeof APIServiceStatus>;
 
 export const APIService = z.object({
@@ -42,5 +42,5 @@ export const APIService = z.object({
   metadata: ObjectMeta.optional(),
   spec: APIServiceSpec.optional(),
   status: APIServiceStatus.optional(),
-}).meta({ id: 'io.k8s.kube-aggregator.pkg.apis.apiregistration.v1.APIService', 'x-kubernetes-group-version-kind': [{ group: 'apiregistration.k8s.io', kind: 'APIService', version: 'v1' }] });
+}).register(z.globalRegistry, { id: 'io.k8s.kube-aggregator.pkg.apis.apiregistration.v1.APIService', 'x-kubernetes-group-version-kind': [{ group: 'apiregistration.k8s.io', kind: 'APIService', version: 'v1' }] });
 export type APIService = z.infer<typeof APIService>;

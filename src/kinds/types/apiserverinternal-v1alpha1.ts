@@ -6,13 +6,13 @@ import { ObjectMeta, Time } from './meta-v1.js';
 
 export const ServerStorageVersion = z.object({
   apiServerID: z.string(),
-  decodableVersions: z.array(z.string()).meta({ 'x-kubernetes-list-type': 'set' }),
+  decodableVersions: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'set' }),
   encodingVersion: z.string(),
-  servedVersions: z.array(z.string()).meta({ 'x-kubernetes-list-type': 'set' }).optional(),
-}).meta({ id: 'io.k8s.api.apiserverinternal.v1alpha1.ServerStorageVersion' });
+  servedVersions: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'set' }).optional(),
+}).register(z.globalRegistry, { id: 'io.k8s.api.apiserverinternal.v1alpha1.ServerStorageVersion' });
 export type ServerStorageVersion = z.infer<typeof ServerStorageVersion>;
 
-export const StorageVersionSpec = z.record(z.string(), z.unknown()).meta({ id: 'io.k8s.api.apiserverinternal.v1alpha1.StorageVersionSpec', 'x-kubernetes-preserve-unknown-fields': true });
+export const StorageVersionSpec = z.record(z.string(), z.unknown()).register(z.globalRegistry, { id: 'io.k8s.api.apiserverinternal.v1alpha1.StorageVersionSpec', 'x-kubernetes-preserve-unknown-fields': true });
 export type StorageVersionSpec = z.infer<typeof StorageVersionSpec>;
 
 export const StorageVersionCondition = z.object({
@@ -22,14 +22,14 @@ export const StorageVersionCondition = z.object({
   reason: z.string(),
   status: z.string(),
   type: z.string(),
-}).meta({ id: 'io.k8s.api.apiserverinternal.v1alpha1.StorageVersionCondition' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.apiserverinternal.v1alpha1.StorageVersionCondition' });
 export type StorageVersionCondition = z.infer<typeof StorageVersionCondition>;
 
 export const StorageVersionStatus = z.object({
   commonEncodingVersion: z.string().optional(),
-  conditions: z.array(StorageVersionCondition).meta({ 'x-kubernetes-list-map-keys': ['type'], 'x-kubernetes-list-type': 'map' }).optional(),
-  storageVersions: z.array(ServerStorageVersion).meta({ 'x-kubernetes-list-map-keys': ['apiServerID'], 'x-kubernetes-list-type': 'map' }).optional(),
-}).meta({ id: 'io.k8s.api.apiserverinternal.v1alpha1.StorageVersionStatus' });
+  conditions: z.array(StorageVersionCondition).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['type'], 'x-kubernetes-list-type': 'map' }).optional(),
+  storageVersions: z.array(ServerStorageVersion).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['apiServerID'], 'x-kubernetes-list-type': 'map' }).optional(),
+}).register(z.globalRegistry, { id: 'io.k8s.api.apiserverinternal.v1alpha1.StorageVersionStatus' });
 export type StorageVersionStatus = z.infer<typeof StorageVersionStatus>;
 
 export const StorageVersion = z.object({
@@ -38,5 +38,5 @@ export const StorageVersion = z.object({
   metadata: ObjectMeta,
   spec: StorageVersionSpec.optional(),
   status: StorageVersionStatus.optional(),
-}).meta({ id: 'io.k8s.api.apiserverinternal.v1alpha1.StorageVersion', 'x-kubernetes-group-version-kind': [{ group: 'internal.apiserver.k8s.io', kind: 'StorageVersion', version: 'v1alpha1' }] });
+}).register(z.globalRegistry, { id: 'io.k8s.api.apiserverinternal.v1alpha1.StorageVersion', 'x-kubernetes-group-version-kind': [{ group: 'internal.apiserver.k8s.io', kind: 'StorageVersion', version: 'v1alpha1' }] });
 export type StorageVersion = z.infer<typeof StorageVersion>;

@@ -12,19 +12,19 @@ export const ControllerRevision = z.object({
   kind: z.string().optional(),
   metadata: ObjectMeta.optional(),
   revision: z.int(),
-}).meta({ id: 'io.k8s.api.apps.v1.ControllerRevision', 'x-kubernetes-group-version-kind': [{ group: 'apps', kind: 'ControllerRevision', version: 'v1' }] });
+}).register(z.globalRegistry, { id: 'io.k8s.api.apps.v1.ControllerRevision', 'x-kubernetes-group-version-kind': [{ group: 'apps', kind: 'ControllerRevision', version: 'v1' }] });
 export type ControllerRevision = z.infer<typeof ControllerRevision>;
 
 export const RollingUpdateDaemonSet = z.object({
   maxSurge: IntOrString.optional(),
   maxUnavailable: IntOrString.optional(),
-}).meta({ id: 'io.k8s.api.apps.v1.RollingUpdateDaemonSet' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.apps.v1.RollingUpdateDaemonSet' });
 export type RollingUpdateDaemonSet = z.infer<typeof RollingUpdateDaemonSet>;
 
 export const DaemonSetUpdateStrategy = z.object({
   rollingUpdate: RollingUpdateDaemonSet.optional(),
   type: z.string().optional(),
-}).meta({ id: 'io.k8s.api.apps.v1.DaemonSetUpdateStrategy' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.apps.v1.DaemonSetUpdateStrategy' });
 export type DaemonSetUpdateStrategy = z.infer<typeof DaemonSetUpdateStrategy>;
 
 export const DaemonSetSpec = z.object({
@@ -33,7 +33,7 @@ export const DaemonSetSpec = z.object({
   selector: LabelSelector,
   template: PodTemplateSpec,
   updateStrategy: DaemonSetUpdateStrategy.optional(),
-}).meta({ id: 'io.k8s.api.apps.v1.DaemonSetSpec' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.apps.v1.DaemonSetSpec' });
 export type DaemonSetSpec = z.infer<typeof DaemonSetSpec>;
 
 export const DaemonSetCondition = z.object({
@@ -42,12 +42,12 @@ export const DaemonSetCondition = z.object({
   reason: z.string().optional(),
   status: z.string(),
   type: z.string(),
-}).meta({ id: 'io.k8s.api.apps.v1.DaemonSetCondition' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.apps.v1.DaemonSetCondition' });
 export type DaemonSetCondition = z.infer<typeof DaemonSetCondition>;
 
 export const DaemonSetStatus = z.object({
   collisionCount: z.int32().optional(),
-  conditions: z.array(DaemonSetCondition).meta({ 'x-kubernetes-list-map-keys': ['type'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'type', 'x-kubernetes-patch-strategy': 'merge' }).optional(),
+  conditions: z.array(DaemonSetCondition).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['type'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'type', 'x-kubernetes-patch-strategy': 'merge' }).optional(),
   currentNumberScheduled: z.int32(),
   desiredNumberScheduled: z.int32(),
   numberAvailable: z.int32().optional(),
@@ -56,7 +56,7 @@ export const DaemonSetStatus = z.object({
   numberUnavailable: z.int32().optional(),
   observedGeneration: z.int().optional(),
   updatedNumberScheduled: z.int32().optional(),
-}).meta({ id: 'io.k8s.api.apps.v1.DaemonSetStatus' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.apps.v1.DaemonSetStatus' });
 export type DaemonSetStatus = z.infer<typeof DaemonSetStatus>;
 
 export const DaemonSet = z.object({
@@ -65,19 +65,19 @@ export const DaemonSet = z.object({
   metadata: ObjectMeta.optional(),
   spec: DaemonSetSpec.optional(),
   status: DaemonSetStatus.optional(),
-}).meta({ id: 'io.k8s.api.apps.v1.DaemonSet', 'x-kubernetes-group-version-kind': [{ group: 'apps', kind: 'DaemonSet', version: 'v1' }] });
+}).register(z.globalRegistry, { id: 'io.k8s.api.apps.v1.DaemonSet', 'x-kubernetes-group-version-kind': [{ group: 'apps', kind: 'DaemonSet', version: 'v1' }] });
 export type DaemonSet = z.infer<typeof DaemonSet>;
 
 export const RollingUpdateDeployment = z.object({
   maxSurge: IntOrString.optional(),
   maxUnavailable: IntOrString.optional(),
-}).meta({ id: 'io.k8s.api.apps.v1.RollingUpdateDeployment' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.apps.v1.RollingUpdateDeployment' });
 export type RollingUpdateDeployment = z.infer<typeof RollingUpdateDeployment>;
 
 export const DeploymentStrategy = z.object({
   rollingUpdate: RollingUpdateDeployment.optional(),
   type: z.string().optional(),
-}).meta({ id: 'io.k8s.api.apps.v1.DeploymentStrategy' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.apps.v1.DeploymentStrategy' });
 export type DeploymentStrategy = z.infer<typeof DeploymentStrategy>;
 
 export const DeploymentSpec = z.object({
@@ -89,7 +89,7 @@ export const DeploymentSpec = z.object({
   selector: LabelSelector,
   strategy: DeploymentStrategy.meta({ 'x-kubernetes-patch-strategy': 'retainKeys' }).optional(),
   template: PodTemplateSpec,
-}).meta({ id: 'io.k8s.api.apps.v1.DeploymentSpec' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.apps.v1.DeploymentSpec' });
 export type DeploymentSpec = z.infer<typeof DeploymentSpec>;
 
 export const DeploymentCondition = z.object({
@@ -99,20 +99,20 @@ export const DeploymentCondition = z.object({
   reason: z.string().optional(),
   status: z.string(),
   type: z.string(),
-}).meta({ id: 'io.k8s.api.apps.v1.DeploymentCondition' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.apps.v1.DeploymentCondition' });
 export type DeploymentCondition = z.infer<typeof DeploymentCondition>;
 
 export const DeploymentStatus = z.object({
   availableReplicas: z.int32().optional(),
   collisionCount: z.int32().optional(),
-  conditions: z.array(DeploymentCondition).meta({ 'x-kubernetes-list-map-keys': ['type'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'type', 'x-kubernetes-patch-strategy': 'merge' }).optional(),
+  conditions: z.array(DeploymentCondition).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['type'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'type', 'x-kubernetes-patch-strategy': 'merge' }).optional(),
   observedGeneration: z.int().optional(),
   readyReplicas: z.int32().optional(),
   replicas: z.int32().optional(),
   terminatingReplicas: z.int32().optional(),
   unavailableReplicas: z.int32().optional(),
   updatedReplicas: z.int32().optional(),
-}).meta({ id: 'io.k8s.api.apps.v1.DeploymentStatus' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.apps.v1.DeploymentStatus' });
 export type DeploymentStatus = z.infer<typeof DeploymentStatus>;
 
 export const Deployment = z.object({
@@ -121,7 +121,7 @@ export const Deployment = z.object({
   metadata: ObjectMeta.optional(),
   spec: DeploymentSpec.optional(),
   status: DeploymentStatus.optional(),
-}).meta({ id: 'io.k8s.api.apps.v1.Deployment', 'x-kubernetes-group-version-kind': [{ group: 'apps', kind: 'Deployment', version: 'v1' }] });
+}).register(z.globalRegistry, { id: 'io.k8s.api.apps.v1.Deployment', 'x-kubernetes-group-version-kind': [{ group: 'apps', kind: 'Deployment', version: 'v1' }] });
 export type Deployment = z.infer<typeof Deployment>;
 
 export const ReplicaSetSpec = z.object({
@@ -129,7 +129,7 @@ export const ReplicaSetSpec = z.object({
   replicas: z.int32().optional(),
   selector: LabelSelector,
   template: PodTemplateSpec.optional(),
-}).meta({ id: 'io.k8s.api.apps.v1.ReplicaSetSpec' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.apps.v1.ReplicaSetSpec' });
 export type ReplicaSetSpec = z.infer<typeof ReplicaSetSpec>;
 
 export const ReplicaSetCondition = z.object({
@@ -138,18 +138,18 @@ export const ReplicaSetCondition = z.object({
   reason: z.string().optional(),
   status: z.string(),
   type: z.string(),
-}).meta({ id: 'io.k8s.api.apps.v1.ReplicaSetCondition' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.apps.v1.ReplicaSetCondition' });
 export type ReplicaSetCondition = z.infer<typeof ReplicaSetCondition>;
 
 export const ReplicaSetStatus = z.object({
   availableReplicas: z.int32().optional(),
-  conditions: z.array(ReplicaSetCondition).meta({ 'x-kubernetes-list-map-keys': ['type'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'type', 'x-kubernetes-patch-strategy': 'merge' }).optional(),
+  conditions: z.array(ReplicaSetCondition).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['type'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'type', 'x-kubernetes-patch-strategy': 'merge' }).optional(),
   fullyLabeledReplicas: z.int32().optional(),
   observedGeneration: z.int().optional(),
   readyReplicas: z.int32().optional(),
   replicas: z.int32(),
   terminatingReplicas: z.int32().optional(),
-}).meta({ id: 'io.k8s.api.apps.v1.ReplicaSetStatus' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.apps.v1.ReplicaSetStatus' });
 export type ReplicaSetStatus = z.infer<typeof ReplicaSetStatus>;
 
 export const ReplicaSet = z.object({
@@ -158,30 +158,30 @@ export const ReplicaSet = z.object({
   metadata: ObjectMeta.optional(),
   spec: ReplicaSetSpec.optional(),
   status: ReplicaSetStatus.optional(),
-}).meta({ id: 'io.k8s.api.apps.v1.ReplicaSet', 'x-kubernetes-group-version-kind': [{ group: 'apps', kind: 'ReplicaSet', version: 'v1' }] });
+}).register(z.globalRegistry, { id: 'io.k8s.api.apps.v1.ReplicaSet', 'x-kubernetes-group-version-kind': [{ group: 'apps', kind: 'ReplicaSet', version: 'v1' }] });
 export type ReplicaSet = z.infer<typeof ReplicaSet>;
 
 export const RollingUpdateStatefulSetStrategy = z.object({
   maxUnavailable: IntOrString.optional(),
   partition: z.int32().optional(),
-}).meta({ id: 'io.k8s.api.apps.v1.RollingUpdateStatefulSetStrategy' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.apps.v1.RollingUpdateStatefulSetStrategy' });
 export type RollingUpdateStatefulSetStrategy = z.infer<typeof RollingUpdateStatefulSetStrategy>;
 
 export const StatefulSetOrdinals = z.object({
   start: z.int32().optional(),
-}).meta({ id: 'io.k8s.api.apps.v1.StatefulSetOrdinals' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.apps.v1.StatefulSetOrdinals' });
 export type StatefulSetOrdinals = z.infer<typeof StatefulSetOrdinals>;
 
 export const StatefulSetPersistentVolumeClaimRetentionPolicy = z.object({
   whenDeleted: z.string().optional(),
   whenScaled: z.string().optional(),
-}).meta({ id: 'io.k8s.api.apps.v1.StatefulSetPersistentVolumeClaimRetentionPolicy' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.apps.v1.StatefulSetPersistentVolumeClaimRetentionPolicy' });
 export type StatefulSetPersistentVolumeClaimRetentionPolicy = z.infer<typeof StatefulSetPersistentVolumeClaimRetentionPolicy>;
 
 export const StatefulSetUpdateStrategy = z.object({
   rollingUpdate: RollingUpdateStatefulSetStrategy.optional(),
   type: z.string().optional(),
-}).meta({ id: 'io.k8s.api.apps.v1.StatefulSetUpdateStrategy' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.apps.v1.StatefulSetUpdateStrategy' });
 export type StatefulSetUpdateStrategy = z.infer<typeof StatefulSetUpdateStrategy>;
 
 export const StatefulSetSpec = z.object({
@@ -195,8 +195,8 @@ export const StatefulSetSpec = z.object({
   serviceName: z.string().optional(),
   template: PodTemplateSpec,
   updateStrategy: StatefulSetUpdateStrategy.optional(),
-  volumeClaimTemplates: z.array(PersistentVolumeClaim).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
-}).meta({ id: 'io.k8s.api.apps.v1.StatefulSetSpec' });
+  volumeClaimTemplates: z.array(PersistentVolumeClaim).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
+}).register(z.globalRegistry, { id: 'io.k8s.api.apps.v1.StatefulSetSpec' });
 export type StatefulSetSpec = z.infer<typeof StatefulSetSpec>;
 
 export const StatefulSetCondition = z.object({
@@ -205,13 +205,13 @@ export const StatefulSetCondition = z.object({
   reason: z.string().optional(),
   status: z.string(),
   type: z.string(),
-}).meta({ id: 'io.k8s.api.apps.v1.StatefulSetCondition' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.apps.v1.StatefulSetCondition' });
 export type StatefulSetCondition = z.infer<typeof StatefulSetCondition>;
 
 export const StatefulSetStatus = z.object({
   availableReplicas: z.int32().optional(),
   collisionCount: z.int32().optional(),
-  conditions: z.array(StatefulSetCondition).meta({ 'x-kubernetes-list-map-keys': ['type'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'type', 'x-kubernetes-patch-strategy': 'merge' }).optional(),
+  conditions: z.array(StatefulSetCondition).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['type'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'type', 'x-kubernetes-patch-strategy': 'merge' }).optional(),
   currentReplicas: z.int32().optional(),
   currentRevision: z.string().optional(),
   observedGeneration: z.int().optional(),
@@ -219,7 +219,7 @@ export const StatefulSetStatus = z.object({
   replicas: z.int32(),
   updateRevision: z.string().optional(),
   updatedReplicas: z.int32().optional(),
-}).meta({ id: 'io.k8s.api.apps.v1.StatefulSetStatus' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.apps.v1.StatefulSetStatus' });
 export type StatefulSetStatus = z.infer<typeof StatefulSetStatus>;
 
 export const StatefulSet = z.object({
@@ -228,5 +228,5 @@ export const StatefulSet = z.object({
   metadata: ObjectMeta.optional(),
   spec: StatefulSetSpec.optional(),
   status: StatefulSetStatus.optional(),
-}).meta({ id: 'io.k8s.api.apps.v1.StatefulSet', 'x-kubernetes-group-version-kind': [{ group: 'apps', kind: 'StatefulSet', version: 'v1' }] });
+}).register(z.globalRegistry, { id: 'io.k8s.api.apps.v1.StatefulSet', 'x-kubernetes-group-version-kind': [{ group: 'apps', kind: 'StatefulSet', version: 'v1' }] });
 export type StatefulSet = z.infer<typeof StatefulSet>;

@@ -9,20 +9,20 @@ export const BoundObjectReference = z.object({
   kind: z.string().optional(),
   name: z.string().optional(),
   uid: z.string().optional(),
-}).meta({ id: 'io.k8s.api.authentication.v1.BoundObjectReference' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.authentication.v1.BoundObjectReference' });
 export type BoundObjectReference = z.infer<typeof BoundObjectReference>;
 
 export const UserInfo = z.object({
   extra: z.record(z.string(), z.array(z.string())).optional(),
-  groups: z.array(z.string()).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
+  groups: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
   uid: z.string().optional(),
   username: z.string().optional(),
-}).meta({ id: 'io.k8s.api.authentication.v1.UserInfo' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.authentication.v1.UserInfo' });
 export type UserInfo = z.infer<typeof UserInfo>;
 
 export const SelfSubjectReviewStatus = z.object({
   userInfo: UserInfo.optional(),
-}).meta({ id: 'io.k8s.api.authentication.v1.SelfSubjectReviewStatus' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.authentication.v1.SelfSubjectReviewStatus' });
 export type SelfSubjectReviewStatus = z.infer<typeof SelfSubjectReviewStatus>;
 
 export const SelfSubjectReview = z.object({
@@ -30,20 +30,20 @@ export const SelfSubjectReview = z.object({
   kind: z.string().optional(),
   metadata: ObjectMeta.optional(),
   status: SelfSubjectReviewStatus.optional(),
-}).meta({ id: 'io.k8s.api.authentication.v1.SelfSubjectReview', 'x-kubernetes-group-version-kind': [{ group: 'authentication.k8s.io', kind: 'SelfSubjectReview', version: 'v1' }] });
+}).register(z.globalRegistry, { id: 'io.k8s.api.authentication.v1.SelfSubjectReview', 'x-kubernetes-group-version-kind': [{ group: 'authentication.k8s.io', kind: 'SelfSubjectReview', version: 'v1' }] });
 export type SelfSubjectReview = z.infer<typeof SelfSubjectReview>;
 
 export const TokenRequestSpec = z.object({
-  audiences: z.array(z.string()).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
+  audiences: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
   boundObjectRef: BoundObjectReference.optional(),
   expirationSeconds: z.int().optional(),
-}).meta({ id: 'io.k8s.api.authentication.v1.TokenRequestSpec' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.authentication.v1.TokenRequestSpec' });
 export type TokenRequestSpec = z.infer<typeof TokenRequestSpec>;
 
 export const TokenRequestStatus = z.object({
   expirationTimestamp: Time.optional(),
   token: z.string().optional(),
-}).meta({ id: 'io.k8s.api.authentication.v1.TokenRequestStatus' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.authentication.v1.TokenRequestStatus' });
 export type TokenRequestStatus = z.infer<typeof TokenRequestStatus>;
 
 export const TokenRequest = z.object({
@@ -52,21 +52,21 @@ export const TokenRequest = z.object({
   metadata: ObjectMeta.optional(),
   spec: TokenRequestSpec.optional(),
   status: TokenRequestStatus.optional(),
-}).meta({ id: 'io.k8s.api.authentication.v1.TokenRequest', 'x-kubernetes-group-version-kind': [{ group: 'authentication.k8s.io', kind: 'TokenRequest', version: 'v1' }] });
+}).register(z.globalRegistry, { id: 'io.k8s.api.authentication.v1.TokenRequest', 'x-kubernetes-group-version-kind': [{ group: 'authentication.k8s.io', kind: 'TokenRequest', version: 'v1' }] });
 export type TokenRequest = z.infer<typeof TokenRequest>;
 
 export const TokenReviewSpec = z.object({
-  audiences: z.array(z.string()).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
+  audiences: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
   token: z.string(),
-}).meta({ id: 'io.k8s.api.authentication.v1.TokenReviewSpec' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.authentication.v1.TokenReviewSpec' });
 export type TokenReviewSpec = z.infer<typeof TokenReviewSpec>;
 
 export const TokenReviewStatus = z.object({
-  audiences: z.array(z.string()).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
+  audiences: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
   authenticated: z.boolean().optional(),
   error: z.string().optional(),
   user: UserInfo.optional(),
-}).meta({ id: 'io.k8s.api.authentication.v1.TokenReviewStatus' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.authentication.v1.TokenReviewStatus' });
 export type TokenReviewStatus = z.infer<typeof TokenReviewStatus>;
 
 export const TokenReview = z.object({
@@ -75,5 +75,5 @@ export const TokenReview = z.object({
   metadata: ObjectMeta.optional(),
   spec: TokenReviewSpec,
   status: TokenReviewStatus.optional(),
-}).meta({ id: 'io.k8s.api.authentication.v1.TokenReview', 'x-kubernetes-group-version-kind': [{ group: 'authentication.k8s.io', kind: 'TokenReview', version: 'v1' }] });
+}).register(z.globalRegistry, { id: 'io.k8s.api.authentication.v1.TokenReview', 'x-kubernetes-group-version-kind': [{ group: 'authentication.k8s.io', kind: 'TokenReview', version: 'v1' }] });
 export type TokenReview = z.infer<typeof TokenReview>;

@@ -6,20 +6,20 @@ import { FieldSelectorRequirement, LabelSelectorRequirement, ObjectMeta } from '
 
 export const FieldSelectorAttributes = z.object({
   rawSelector: z.string().optional(),
-  requirements: z.array(FieldSelectorRequirement).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
-}).meta({ id: 'io.k8s.api.authorization.v1.FieldSelectorAttributes' });
+  requirements: z.array(FieldSelectorRequirement).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
+}).register(z.globalRegistry, { id: 'io.k8s.api.authorization.v1.FieldSelectorAttributes' });
 export type FieldSelectorAttributes = z.infer<typeof FieldSelectorAttributes>;
 
 export const LabelSelectorAttributes = z.object({
   rawSelector: z.string().optional(),
-  requirements: z.array(LabelSelectorRequirement).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
-}).meta({ id: 'io.k8s.api.authorization.v1.LabelSelectorAttributes' });
+  requirements: z.array(LabelSelectorRequirement).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
+}).register(z.globalRegistry, { id: 'io.k8s.api.authorization.v1.LabelSelectorAttributes' });
 export type LabelSelectorAttributes = z.infer<typeof LabelSelectorAttributes>;
 
 export const NonResourceAttributes = z.object({
   path: z.string().optional(),
   verb: z.string().optional(),
-}).meta({ id: 'io.k8s.api.authorization.v1.NonResourceAttributes' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.authorization.v1.NonResourceAttributes' });
 export type NonResourceAttributes = z.infer<typeof NonResourceAttributes>;
 
 export const ResourceAttributes = z.object({
@@ -32,17 +32,17 @@ export const ResourceAttributes = z.object({
   subresource: z.string().optional(),
   verb: z.string().optional(),
   version: z.string().optional(),
-}).meta({ id: 'io.k8s.api.authorization.v1.ResourceAttributes' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.authorization.v1.ResourceAttributes' });
 export type ResourceAttributes = z.infer<typeof ResourceAttributes>;
 
 export const SubjectAccessReviewSpec = z.object({
   extra: z.record(z.string(), z.array(z.string())).optional(),
-  groups: z.array(z.string()).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
+  groups: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
   nonResourceAttributes: NonResourceAttributes.optional(),
   resourceAttributes: ResourceAttributes.optional(),
   uid: z.string().optional(),
   user: z.string().optional(),
-}).meta({ id: 'io.k8s.api.authorization.v1.SubjectAccessReviewSpec' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.authorization.v1.SubjectAccessReviewSpec' });
 export type SubjectAccessReviewSpec = z.infer<typeof SubjectAccessReviewSpec>;
 
 export const SubjectAccessReviewStatus = z.object({
@@ -50,7 +50,7 @@ export const SubjectAccessReviewStatus = z.object({
   denied: z.boolean().optional(),
   evaluationError: z.string().optional(),
   reason: z.string().optional(),
-}).meta({ id: 'io.k8s.api.authorization.v1.SubjectAccessReviewStatus' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.authorization.v1.SubjectAccessReviewStatus' });
 export type SubjectAccessReviewStatus = z.infer<typeof SubjectAccessReviewStatus>;
 
 export const LocalSubjectAccessReview = z.object({
@@ -59,27 +59,27 @@ export const LocalSubjectAccessReview = z.object({
   metadata: ObjectMeta.optional(),
   spec: SubjectAccessReviewSpec,
   status: SubjectAccessReviewStatus.optional(),
-}).meta({ id: 'io.k8s.api.authorization.v1.LocalSubjectAccessReview', 'x-kubernetes-group-version-kind': [{ group: 'authorization.k8s.io', kind: 'LocalSubjectAccessReview', version: 'v1' }] });
+}).register(z.globalRegistry, { id: 'io.k8s.api.authorization.v1.LocalSubjectAccessReview', 'x-kubernetes-group-version-kind': [{ group: 'authorization.k8s.io', kind: 'LocalSubjectAccessReview', version: 'v1' }] });
 export type LocalSubjectAccessReview = z.infer<typeof LocalSubjectAccessReview>;
 
 export const NonResourceRule = z.object({
-  nonResourceURLs: z.array(z.string()).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
-  verbs: z.array(z.string()).meta({ 'x-kubernetes-list-type': 'atomic' }),
-}).meta({ id: 'io.k8s.api.authorization.v1.NonResourceRule' });
+  nonResourceURLs: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
+  verbs: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }),
+}).register(z.globalRegistry, { id: 'io.k8s.api.authorization.v1.NonResourceRule' });
 export type NonResourceRule = z.infer<typeof NonResourceRule>;
 
 export const ResourceRule = z.object({
-  apiGroups: z.array(z.string()).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
-  resourceNames: z.array(z.string()).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
-  resources: z.array(z.string()).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
-  verbs: z.array(z.string()).meta({ 'x-kubernetes-list-type': 'atomic' }),
-}).meta({ id: 'io.k8s.api.authorization.v1.ResourceRule' });
+  apiGroups: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
+  resourceNames: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
+  resources: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
+  verbs: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }),
+}).register(z.globalRegistry, { id: 'io.k8s.api.authorization.v1.ResourceRule' });
 export type ResourceRule = z.infer<typeof ResourceRule>;
 
 export const SelfSubjectAccessReviewSpec = z.object({
   nonResourceAttributes: NonResourceAttributes.optional(),
   resourceAttributes: ResourceAttributes.optional(),
-}).meta({ id: 'io.k8s.api.authorization.v1.SelfSubjectAccessReviewSpec' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.authorization.v1.SelfSubjectAccessReviewSpec' });
 export type SelfSubjectAccessReviewSpec = z.infer<typeof SelfSubjectAccessReviewSpec>;
 
 export const SelfSubjectAccessReview = z.object({
@@ -88,20 +88,20 @@ export const SelfSubjectAccessReview = z.object({
   metadata: ObjectMeta.optional(),
   spec: SelfSubjectAccessReviewSpec,
   status: SubjectAccessReviewStatus.optional(),
-}).meta({ id: 'io.k8s.api.authorization.v1.SelfSubjectAccessReview', 'x-kubernetes-group-version-kind': [{ group: 'authorization.k8s.io', kind: 'SelfSubjectAccessReview', version: 'v1' }] });
+}).register(z.globalRegistry, { id: 'io.k8s.api.authorization.v1.SelfSubjectAccessReview', 'x-kubernetes-group-version-kind': [{ group: 'authorization.k8s.io', kind: 'SelfSubjectAccessReview', version: 'v1' }] });
 export type SelfSubjectAccessReview = z.infer<typeof SelfSubjectAccessReview>;
 
 export const SelfSubjectRulesReviewSpec = z.object({
   namespace: z.string().optional(),
-}).meta({ id: 'io.k8s.api.authorization.v1.SelfSubjectRulesReviewSpec' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.authorization.v1.SelfSubjectRulesReviewSpec' });
 export type SelfSubjectRulesReviewSpec = z.infer<typeof SelfSubjectRulesReviewSpec>;
 
 export const SubjectRulesReviewStatus = z.object({
   evaluationError: z.string().optional(),
   incomplete: z.boolean(),
-  nonResourceRules: z.array(NonResourceRule).meta({ 'x-kubernetes-list-type': 'atomic' }),
-  resourceRules: z.array(ResourceRule).meta({ 'x-kubernetes-list-type': 'atomic' }),
-}).meta({ id: 'io.k8s.api.authorization.v1.SubjectRulesReviewStatus' });
+  nonResourceRules: z.array(NonResourceRule).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }),
+  resourceRules: z.array(ResourceRule).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }),
+}).register(z.globalRegistry, { id: 'io.k8s.api.authorization.v1.SubjectRulesReviewStatus' });
 export type SubjectRulesReviewStatus = z.infer<typeof SubjectRulesReviewStatus>;
 
 export const SelfSubjectRulesReview = z.object({
@@ -110,7 +110,7 @@ export const SelfSubjectRulesReview = z.object({
   metadata: ObjectMeta.optional(),
   spec: SelfSubjectRulesReviewSpec,
   status: SubjectRulesReviewStatus.optional(),
-}).meta({ id: 'io.k8s.api.authorization.v1.SelfSubjectRulesReview', 'x-kubernetes-group-version-kind': [{ group: 'authorization.k8s.io', kind: 'SelfSubjectRulesReview', version: 'v1' }] });
+}).register(z.globalRegistry, { id: 'io.k8s.api.authorization.v1.SelfSubjectRulesReview', 'x-kubernetes-group-version-kind': [{ group: 'authorization.k8s.io', kind: 'SelfSubjectRulesReview', version: 'v1' }] });
 export type SelfSubjectRulesReview = z.infer<typeof SelfSubjectRulesReview>;
 
 export const SubjectAccessReview = z.object({
@@ -119,5 +119,5 @@ export const SubjectAccessReview = z.object({
   metadata: ObjectMeta.optional(),
   spec: SubjectAccessReviewSpec,
   status: SubjectAccessReviewStatus.optional(),
-}).meta({ id: 'io.k8s.api.authorization.v1.SubjectAccessReview', 'x-kubernetes-group-version-kind': [{ group: 'authorization.k8s.io', kind: 'SubjectAccessReview', version: 'v1' }] });
+}).register(z.globalRegistry, { id: 'io.k8s.api.authorization.v1.SubjectAccessReview', 'x-kubernetes-group-version-kind': [{ group: 'authorization.k8s.io', kind: 'SubjectAccessReview', version: 'v1' }] });
 export type SubjectAccessReview = z.infer<typeof SubjectAccessReview>;

@@ -8,7 +8,7 @@ export const CrossVersionObjectReference = z.object({
   apiVersion: z.string().optional(),
   kind: z.string(),
   name: z.string(),
-}).meta({ id: 'io.k8s.api.autoscaling.v1.CrossVersionObjectReference', 'x-kubernetes-map-type': 'atomic' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.autoscaling.v1.CrossVersionObjectReference', 'x-kubernetes-map-type': 'atomic' });
 export type CrossVersionObjectReference = z.infer<typeof CrossVersionObjectReference>;
 
 export const HorizontalPodAutoscalerSpec = z.object({
@@ -16,7 +16,7 @@ export const HorizontalPodAutoscalerSpec = z.object({
   minReplicas: z.int32().optional(),
   scaleTargetRef: CrossVersionObjectReference,
   targetCPUUtilizationPercentage: z.int32().optional(),
-}).meta({ id: 'io.k8s.api.autoscaling.v1.HorizontalPodAutoscalerSpec' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.autoscaling.v1.HorizontalPodAutoscalerSpec' });
 export type HorizontalPodAutoscalerSpec = z.infer<typeof HorizontalPodAutoscalerSpec>;
 
 export const HorizontalPodAutoscalerStatus = z.object({
@@ -25,7 +25,7 @@ export const HorizontalPodAutoscalerStatus = z.object({
   desiredReplicas: z.int32(),
   lastScaleTime: Time.optional(),
   observedGeneration: z.int().optional(),
-}).meta({ id: 'io.k8s.api.autoscaling.v1.HorizontalPodAutoscalerStatus' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.autoscaling.v1.HorizontalPodAutoscalerStatus' });
 export type HorizontalPodAutoscalerStatus = z.infer<typeof HorizontalPodAutoscalerStatus>;
 
 export const HorizontalPodAutoscaler = z.object({
@@ -34,18 +34,18 @@ export const HorizontalPodAutoscaler = z.object({
   metadata: ObjectMeta.optional(),
   spec: HorizontalPodAutoscalerSpec,
   status: HorizontalPodAutoscalerStatus.optional(),
-}).meta({ id: 'io.k8s.api.autoscaling.v1.HorizontalPodAutoscaler', 'x-kubernetes-group-version-kind': [{ group: 'autoscaling', kind: 'HorizontalPodAutoscaler', version: 'v1' }] });
+}).register(z.globalRegistry, { id: 'io.k8s.api.autoscaling.v1.HorizontalPodAutoscaler', 'x-kubernetes-group-version-kind': [{ group: 'autoscaling', kind: 'HorizontalPodAutoscaler', version: 'v1' }] });
 export type HorizontalPodAutoscaler = z.infer<typeof HorizontalPodAutoscaler>;
 
 export const ScaleSpec = z.object({
   replicas: z.int32().optional(),
-}).meta({ id: 'io.k8s.api.autoscaling.v1.ScaleSpec' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.autoscaling.v1.ScaleSpec' });
 export type ScaleSpec = z.infer<typeof ScaleSpec>;
 
 export const ScaleStatus = z.object({
   replicas: z.int32(),
   selector: z.string().optional(),
-}).meta({ id: 'io.k8s.api.autoscaling.v1.ScaleStatus' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.autoscaling.v1.ScaleStatus' });
 export type ScaleStatus = z.infer<typeof ScaleStatus>;
 
 export const Scale = z.object({
@@ -54,5 +54,5 @@ export const Scale = z.object({
   metadata: ObjectMeta.optional(),
   spec: ScaleSpec.optional(),
   status: ScaleStatus.optional(),
-}).meta({ id: 'io.k8s.api.autoscaling.v1.Scale', 'x-kubernetes-group-version-kind': [{ group: 'autoscaling', kind: 'Scale', version: 'v1' }] });
+}).register(z.globalRegistry, { id: 'io.k8s.api.autoscaling.v1.Scale', 'x-kubernetes-group-version-kind': [{ group: 'autoscaling', kind: 'Scale', version: 'v1' }] });
 export type Scale = z.infer<typeof Scale>;

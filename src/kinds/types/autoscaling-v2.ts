@@ -10,93 +10,93 @@ export const MetricTarget = z.object({
   averageValue: Quantity.optional(),
   type: z.string(),
   value: Quantity.optional(),
-}).meta({ id: 'io.k8s.api.autoscaling.v2.MetricTarget' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.autoscaling.v2.MetricTarget' });
 export type MetricTarget = z.infer<typeof MetricTarget>;
 
 export const ContainerResourceMetricSource = z.object({
   container: z.string(),
   name: z.string(),
   target: MetricTarget,
-}).meta({ id: 'io.k8s.api.autoscaling.v2.ContainerResourceMetricSource' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.autoscaling.v2.ContainerResourceMetricSource' });
 export type ContainerResourceMetricSource = z.infer<typeof ContainerResourceMetricSource>;
 
 export const MetricValueStatus = z.object({
   averageUtilization: z.int32().optional(),
   averageValue: Quantity.optional(),
   value: Quantity.optional(),
-}).meta({ id: 'io.k8s.api.autoscaling.v2.MetricValueStatus' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.autoscaling.v2.MetricValueStatus' });
 export type MetricValueStatus = z.infer<typeof MetricValueStatus>;
 
 export const ContainerResourceMetricStatus = z.object({
   container: z.string(),
   current: MetricValueStatus,
   name: z.string(),
-}).meta({ id: 'io.k8s.api.autoscaling.v2.ContainerResourceMetricStatus' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.autoscaling.v2.ContainerResourceMetricStatus' });
 export type ContainerResourceMetricStatus = z.infer<typeof ContainerResourceMetricStatus>;
 
 export const CrossVersionObjectReference = z.object({
   apiVersion: z.string().optional(),
   kind: z.string(),
   name: z.string(),
-}).meta({ id: 'io.k8s.api.autoscaling.v2.CrossVersionObjectReference' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.autoscaling.v2.CrossVersionObjectReference' });
 export type CrossVersionObjectReference = z.infer<typeof CrossVersionObjectReference>;
 
 export const MetricIdentifier = z.object({
   name: z.string(),
   selector: LabelSelector.optional(),
-}).meta({ id: 'io.k8s.api.autoscaling.v2.MetricIdentifier' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.autoscaling.v2.MetricIdentifier' });
 export type MetricIdentifier = z.infer<typeof MetricIdentifier>;
 
 export const ExternalMetricSource = z.object({
   metric: MetricIdentifier,
   target: MetricTarget,
-}).meta({ id: 'io.k8s.api.autoscaling.v2.ExternalMetricSource' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.autoscaling.v2.ExternalMetricSource' });
 export type ExternalMetricSource = z.infer<typeof ExternalMetricSource>;
 
 export const ExternalMetricStatus = z.object({
   current: MetricValueStatus,
   metric: MetricIdentifier,
-}).meta({ id: 'io.k8s.api.autoscaling.v2.ExternalMetricStatus' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.autoscaling.v2.ExternalMetricStatus' });
 export type ExternalMetricStatus = z.infer<typeof ExternalMetricStatus>;
 
 export const HPAScalingPolicy = z.object({
   periodSeconds: z.int32(),
   type: z.string(),
   value: z.int32(),
-}).meta({ id: 'io.k8s.api.autoscaling.v2.HPAScalingPolicy' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.autoscaling.v2.HPAScalingPolicy' });
 export type HPAScalingPolicy = z.infer<typeof HPAScalingPolicy>;
 
 export const HPAScalingRules = z.object({
-  policies: z.array(HPAScalingPolicy).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
+  policies: z.array(HPAScalingPolicy).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
   selectPolicy: z.string().optional(),
   stabilizationWindowSeconds: z.int32().optional(),
   tolerance: Quantity.optional(),
-}).meta({ id: 'io.k8s.api.autoscaling.v2.HPAScalingRules' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.autoscaling.v2.HPAScalingRules' });
 export type HPAScalingRules = z.infer<typeof HPAScalingRules>;
 
 export const HorizontalPodAutoscalerBehavior = z.object({
   scaleDown: HPAScalingRules.optional(),
   scaleUp: HPAScalingRules.optional(),
-}).meta({ id: 'io.k8s.api.autoscaling.v2.HorizontalPodAutoscalerBehavior' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.autoscaling.v2.HorizontalPodAutoscalerBehavior' });
 export type HorizontalPodAutoscalerBehavior = z.infer<typeof HorizontalPodAutoscalerBehavior>;
 
 export const ObjectMetricSource = z.object({
   describedObject: CrossVersionObjectReference,
   metric: MetricIdentifier,
   target: MetricTarget,
-}).meta({ id: 'io.k8s.api.autoscaling.v2.ObjectMetricSource' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.autoscaling.v2.ObjectMetricSource' });
 export type ObjectMetricSource = z.infer<typeof ObjectMetricSource>;
 
 export const PodsMetricSource = z.object({
   metric: MetricIdentifier,
   target: MetricTarget,
-}).meta({ id: 'io.k8s.api.autoscaling.v2.PodsMetricSource' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.autoscaling.v2.PodsMetricSource' });
 export type PodsMetricSource = z.infer<typeof PodsMetricSource>;
 
 export const ResourceMetricSource = z.object({
   name: z.string(),
   target: MetricTarget,
-}).meta({ id: 'io.k8s.api.autoscaling.v2.ResourceMetricSource' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.autoscaling.v2.ResourceMetricSource' });
 export type ResourceMetricSource = z.infer<typeof ResourceMetricSource>;
 
 export const MetricSpec = z.object({
@@ -106,16 +106,16 @@ export const MetricSpec = z.object({
   pods: PodsMetricSource.optional(),
   resource: ResourceMetricSource.optional(),
   type: z.string(),
-}).meta({ id: 'io.k8s.api.autoscaling.v2.MetricSpec' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.autoscaling.v2.MetricSpec' });
 export type MetricSpec = z.infer<typeof MetricSpec>;
 
 export const HorizontalPodAutoscalerSpec = z.object({
   behavior: HorizontalPodAutoscalerBehavior.optional(),
   maxReplicas: z.int32(),
-  metrics: z.array(MetricSpec).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
+  metrics: z.array(MetricSpec).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
   minReplicas: z.int32().optional(),
   scaleTargetRef: CrossVersionObjectReference,
-}).meta({ id: 'io.k8s.api.autoscaling.v2.HorizontalPodAutoscalerSpec' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.autoscaling.v2.HorizontalPodAutoscalerSpec' });
 export type HorizontalPodAutoscalerSpec = z.infer<typeof HorizontalPodAutoscalerSpec>;
 
 export const HorizontalPodAutoscalerCondition = z.object({
@@ -124,26 +124,26 @@ export const HorizontalPodAutoscalerCondition = z.object({
   reason: z.string().optional(),
   status: z.string(),
   type: z.string(),
-}).meta({ id: 'io.k8s.api.autoscaling.v2.HorizontalPodAutoscalerCondition' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.autoscaling.v2.HorizontalPodAutoscalerCondition' });
 export type HorizontalPodAutoscalerCondition = z.infer<typeof HorizontalPodAutoscalerCondition>;
 
 export const ObjectMetricStatus = z.object({
   current: MetricValueStatus,
   describedObject: CrossVersionObjectReference,
   metric: MetricIdentifier,
-}).meta({ id: 'io.k8s.api.autoscaling.v2.ObjectMetricStatus' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.autoscaling.v2.ObjectMetricStatus' });
 export type ObjectMetricStatus = z.infer<typeof ObjectMetricStatus>;
 
 export const PodsMetricStatus = z.object({
   current: MetricValueStatus,
   metric: MetricIdentifier,
-}).meta({ id: 'io.k8s.api.autoscaling.v2.PodsMetricStatus' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.autoscaling.v2.PodsMetricStatus' });
 export type PodsMetricStatus = z.infer<typeof PodsMetricStatus>;
 
 export const ResourceMetricStatus = z.object({
   current: MetricValueStatus,
   name: z.string(),
-}).meta({ id: 'io.k8s.api.autoscaling.v2.ResourceMetricStatus' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.autoscaling.v2.ResourceMetricStatus' });
 export type ResourceMetricStatus = z.infer<typeof ResourceMetricStatus>;
 
 export const MetricStatus = z.object({
@@ -153,17 +153,17 @@ export const MetricStatus = z.object({
   pods: PodsMetricStatus.optional(),
   resource: ResourceMetricStatus.optional(),
   type: z.string(),
-}).meta({ id: 'io.k8s.api.autoscaling.v2.MetricStatus' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.autoscaling.v2.MetricStatus' });
 export type MetricStatus = z.infer<typeof MetricStatus>;
 
 export const HorizontalPodAutoscalerStatus = z.object({
-  conditions: z.array(HorizontalPodAutoscalerCondition).meta({ 'x-kubernetes-list-map-keys': ['type'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'type', 'x-kubernetes-patch-strategy': 'merge' }).optional(),
-  currentMetrics: z.array(MetricStatus).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
+  conditions: z.array(HorizontalPodAutoscalerCondition).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['type'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'type', 'x-kubernetes-patch-strategy': 'merge' }).optional(),
+  currentMetrics: z.array(MetricStatus).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
   currentReplicas: z.int32().optional(),
   desiredReplicas: z.int32(),
   lastScaleTime: Time.optional(),
   observedGeneration: z.int().optional(),
-}).meta({ id: 'io.k8s.api.autoscaling.v2.HorizontalPodAutoscalerStatus' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.autoscaling.v2.HorizontalPodAutoscalerStatus' });
 export type HorizontalPodAutoscalerStatus = z.infer<typeof HorizontalPodAutoscalerStatus>;
 
 export const HorizontalPodAutoscaler = z.object({
@@ -172,5 +172,5 @@ export const HorizontalPodAutoscaler = z.object({
   metadata: ObjectMeta.optional(),
   spec: HorizontalPodAutoscalerSpec,
   status: HorizontalPodAutoscalerStatus.optional(),
-}).meta({ id: 'io.k8s.api.autoscaling.v2.HorizontalPodAutoscaler', 'x-kubernetes-group-version-kind': [{ group: 'autoscaling', kind: 'HorizontalPodAutoscaler', version: 'v2' }] });
+}).register(z.globalRegistry, { id: 'io.k8s.api.autoscaling.v2.HorizontalPodAutoscaler', 'x-kubernetes-group-version-kind': [{ group: 'autoscaling', kind: 'HorizontalPodAutoscaler', version: 'v2' }] });
 export type HorizontalPodAutoscaler = z.infer<typeof HorizontalPodAutoscaler>;

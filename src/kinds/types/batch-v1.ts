@@ -8,37 +8,37 @@ import { LabelSelector, ObjectMeta, Time } from './meta-v1.js';
 export const PodFailurePolicyOnExitCodesRequirement = z.object({
   containerName: z.string().optional(),
   operator: z.string(),
-  values: z.array(z.int32()).meta({ 'x-kubernetes-list-type': 'set' }),
-}).meta({ id: 'io.k8s.api.batch.v1.PodFailurePolicyOnExitCodesRequirement' });
+  values: z.array(z.int32()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'set' }),
+}).register(z.globalRegistry, { id: 'io.k8s.api.batch.v1.PodFailurePolicyOnExitCodesRequirement' });
 export type PodFailurePolicyOnExitCodesRequirement = z.infer<typeof PodFailurePolicyOnExitCodesRequirement>;
 
 export const PodFailurePolicyOnPodConditionsPattern = z.object({
   status: z.string().optional(),
   type: z.string(),
-}).meta({ id: 'io.k8s.api.batch.v1.PodFailurePolicyOnPodConditionsPattern' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.batch.v1.PodFailurePolicyOnPodConditionsPattern' });
 export type PodFailurePolicyOnPodConditionsPattern = z.infer<typeof PodFailurePolicyOnPodConditionsPattern>;
 
 export const PodFailurePolicyRule = z.object({
   action: z.string(),
   onExitCodes: PodFailurePolicyOnExitCodesRequirement.optional(),
-  onPodConditions: z.array(PodFailurePolicyOnPodConditionsPattern).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
-}).meta({ id: 'io.k8s.api.batch.v1.PodFailurePolicyRule' });
+  onPodConditions: z.array(PodFailurePolicyOnPodConditionsPattern).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
+}).register(z.globalRegistry, { id: 'io.k8s.api.batch.v1.PodFailurePolicyRule' });
 export type PodFailurePolicyRule = z.infer<typeof PodFailurePolicyRule>;
 
 export const PodFailurePolicy = z.object({
-  rules: z.array(PodFailurePolicyRule).meta({ 'x-kubernetes-list-type': 'atomic' }),
-}).meta({ id: 'io.k8s.api.batch.v1.PodFailurePolicy' });
+  rules: z.array(PodFailurePolicyRule).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }),
+}).register(z.globalRegistry, { id: 'io.k8s.api.batch.v1.PodFailurePolicy' });
 export type PodFailurePolicy = z.infer<typeof PodFailurePolicy>;
 
 export const SuccessPolicyRule = z.object({
   succeededCount: z.int32().optional(),
   succeededIndexes: z.string().optional(),
-}).meta({ id: 'io.k8s.api.batch.v1.SuccessPolicyRule' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.batch.v1.SuccessPolicyRule' });
 export type SuccessPolicyRule = z.infer<typeof SuccessPolicyRule>;
 
 export const SuccessPolicy = z.object({
-  rules: z.array(SuccessPolicyRule).meta({ 'x-kubernetes-list-type': 'atomic' }),
-}).meta({ id: 'io.k8s.api.batch.v1.SuccessPolicy' });
+  rules: z.array(SuccessPolicyRule).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }),
+}).register(z.globalRegistry, { id: 'io.k8s.api.batch.v1.SuccessPolicy' });
 export type SuccessPolicy = z.infer<typeof SuccessPolicy>;
 
 export const JobSpec = z.object({
@@ -58,13 +58,13 @@ export const JobSpec = z.object({
   suspend: z.boolean().optional(),
   template: PodTemplateSpec,
   ttlSecondsAfterFinished: z.int32().optional(),
-}).meta({ id: 'io.k8s.api.batch.v1.JobSpec' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.batch.v1.JobSpec' });
 export type JobSpec = z.infer<typeof JobSpec>;
 
 export const JobTemplateSpec = z.object({
   metadata: ObjectMeta.optional(),
   spec: JobSpec.optional(),
-}).meta({ id: 'io.k8s.api.batch.v1.JobTemplateSpec' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.batch.v1.JobTemplateSpec' });
 export type JobTemplateSpec = z.infer<typeof JobTemplateSpec>;
 
 export const CronJobSpec = z.object({
@@ -76,14 +76,14 @@ export const CronJobSpec = z.object({
   successfulJobsHistoryLimit: z.int32().optional(),
   suspend: z.boolean().optional(),
   timeZone: z.string().optional(),
-}).meta({ id: 'io.k8s.api.batch.v1.CronJobSpec' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.batch.v1.CronJobSpec' });
 export type CronJobSpec = z.infer<typeof CronJobSpec>;
 
 export const CronJobStatus = z.object({
-  active: z.array(ObjectReference).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
+  active: z.array(ObjectReference).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
   lastScheduleTime: Time.optional(),
   lastSuccessfulTime: Time.optional(),
-}).meta({ id: 'io.k8s.api.batch.v1.CronJobStatus' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.batch.v1.CronJobStatus' });
 export type CronJobStatus = z.infer<typeof CronJobStatus>;
 
 export const CronJob = z.object({
@@ -92,7 +92,7 @@ export const CronJob = z.object({
   metadata: ObjectMeta.optional(),
   spec: CronJobSpec,
   status: CronJobStatus.optional(),
-}).meta({ id: 'io.k8s.api.batch.v1.CronJob', 'x-kubernetes-group-version-kind': [{ group: 'batch', kind: 'CronJob', version: 'v1' }] });
+}).register(z.globalRegistry, { id: 'io.k8s.api.batch.v1.CronJob', 'x-kubernetes-group-version-kind': [{ group: 'batch', kind: 'CronJob', version: 'v1' }] });
 export type CronJob = z.infer<typeof CronJob>;
 
 export const JobCondition = z.object({
@@ -102,20 +102,20 @@ export const JobCondition = z.object({
   reason: z.string().optional(),
   status: z.string(),
   type: z.string(),
-}).meta({ id: 'io.k8s.api.batch.v1.JobCondition' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.batch.v1.JobCondition' });
 export type JobCondition = z.infer<typeof JobCondition>;
 
 export const UncountedTerminatedPods = z.object({
-  failed: z.array(z.string()).meta({ 'x-kubernetes-list-type': 'set' }).optional(),
-  succeeded: z.array(z.string()).meta({ 'x-kubernetes-list-type': 'set' }).optional(),
-}).meta({ id: 'io.k8s.api.batch.v1.UncountedTerminatedPods' });
+  failed: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'set' }).optional(),
+  succeeded: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'set' }).optional(),
+}).register(z.globalRegistry, { id: 'io.k8s.api.batch.v1.UncountedTerminatedPods' });
 export type UncountedTerminatedPods = z.infer<typeof UncountedTerminatedPods>;
 
 export const JobStatus = z.object({
   active: z.int32().optional(),
   completedIndexes: z.string().optional(),
   completionTime: Time.optional(),
-  conditions: z.array(JobCondition).meta({ 'x-kubernetes-list-type': 'atomic', 'x-kubernetes-patch-merge-key': 'type', 'x-kubernetes-patch-strategy': 'merge' }).optional(),
+  conditions: z.array(JobCondition).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic', 'x-kubernetes-patch-merge-key': 'type', 'x-kubernetes-patch-strategy': 'merge' }).optional(),
   failed: z.int32().optional(),
   failedIndexes: z.string().optional(),
   ready: z.int32().optional(),
@@ -123,7 +123,7 @@ export const JobStatus = z.object({
   succeeded: z.int32().optional(),
   terminating: z.int32().optional(),
   uncountedTerminatedPods: UncountedTerminatedPods.optional(),
-}).meta({ id: 'io.k8s.api.batch.v1.JobStatus' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.batch.v1.JobStatus' });
 export type JobStatus = z.infer<typeof JobStatus>;
 
 export const Job = z.object({
@@ -132,5 +132,5 @@ export const Job = z.object({
   metadata: ObjectMeta.optional(),
   spec: JobSpec.optional(),
   status: JobStatus.optional(),
-}).meta({ id: 'io.k8s.api.batch.v1.Job', 'x-kubernetes-group-version-kind': [{ group: 'batch', kind: 'Job', version: 'v1' }] });
+}).register(z.globalRegistry, { id: 'io.k8s.api.batch.v1.Job', 'x-kubernetes-group-version-kind': [{ group: 'batch', kind: 'Job', version: 'v1' }] });
 export type Job = z.infer<typeof Job>;

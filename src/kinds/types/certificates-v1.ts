@@ -7,13 +7,13 @@ import { ObjectMeta, Time } from './meta-v1.js';
 export const CertificateSigningRequestSpec = z.object({
   expirationSeconds: z.int32().optional(),
   extra: z.record(z.string(), z.array(z.string())).optional(),
-  groups: z.array(z.string()).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
-  request: z.string().meta({ format: 'byte' }),
+  groups: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
+  request: z.string().register(z.globalRegistry, { format: 'byte' }),
   signerName: z.string(),
   uid: z.string().optional(),
-  usages: z.array(z.string()).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
+  usages: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
   username: z.string().optional(),
-}).meta({ id: 'io.k8s.api.certificates.v1.CertificateSigningRequestSpec' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.certificates.v1.CertificateSigningRequestSpec' });
 export type CertificateSigningRequestSpec = z.infer<typeof CertificateSigningRequestSpec>;
 
 export const CertificateSigningRequestCondition = z.object({
@@ -23,13 +23,13 @@ export const CertificateSigningRequestCondition = z.object({
   reason: z.string().optional(),
   status: z.string(),
   type: z.string(),
-}).meta({ id: 'io.k8s.api.certificates.v1.CertificateSigningRequestCondition' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.certificates.v1.CertificateSigningRequestCondition' });
 export type CertificateSigningRequestCondition = z.infer<typeof CertificateSigningRequestCondition>;
 
 export const CertificateSigningRequestStatus = z.object({
-  certificate: z.string().meta({ format: 'byte' }).optional(),
-  conditions: z.array(CertificateSigningRequestCondition).meta({ 'x-kubernetes-list-map-keys': ['type'], 'x-kubernetes-list-type': 'map' }).optional(),
-}).meta({ id: 'io.k8s.api.certificates.v1.CertificateSigningRequestStatus' });
+  certificate: z.string().register(z.globalRegistry, { format: 'byte' }).optional(),
+  conditions: z.array(CertificateSigningRequestCondition).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['type'], 'x-kubernetes-list-type': 'map' }).optional(),
+}).register(z.globalRegistry, { id: 'io.k8s.api.certificates.v1.CertificateSigningRequestStatus' });
 export type CertificateSigningRequestStatus = z.infer<typeof CertificateSigningRequestStatus>;
 
 export const CertificateSigningRequest = z.object({
@@ -38,5 +38,5 @@ export const CertificateSigningRequest = z.object({
   metadata: ObjectMeta.optional(),
   spec: CertificateSigningRequestSpec,
   status: CertificateSigningRequestStatus.optional(),
-}).meta({ id: 'io.k8s.api.certificates.v1.CertificateSigningRequest', 'x-kubernetes-group-version-kind': [{ group: 'certificates.k8s.io', kind: 'CertificateSigningRequest', version: 'v1' }] });
+}).register(z.globalRegistry, { id: 'io.k8s.api.certificates.v1.CertificateSigningRequest', 'x-kubernetes-group-version-kind': [{ group: 'certificates.k8s.io', kind: 'CertificateSigningRequest', version: 'v1' }] });
 export type CertificateSigningRequest = z.infer<typeof CertificateSigningRequest>;

@@ -7,7 +7,7 @@ import { ObjectMeta } from './meta-v1.js';
 export const ClusterTrustBundleSpec = z.object({
   signerName: z.string().optional(),
   trustBundle: z.string(),
-}).meta({ id: 'io.k8s.api.certificates.v1alpha1.ClusterTrustBundleSpec' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.certificates.v1alpha1.ClusterTrustBundleSpec' });
 export type ClusterTrustBundleSpec = z.infer<typeof ClusterTrustBundleSpec>;
 
 export const ClusterTrustBundle = z.object({
@@ -15,5 +15,5 @@ export const ClusterTrustBundle = z.object({
   kind: z.string().optional(),
   metadata: ObjectMeta.optional(),
   spec: ClusterTrustBundleSpec,
-}).meta({ id: 'io.k8s.api.certificates.v1alpha1.ClusterTrustBundle', 'x-kubernetes-group-version-kind': [{ group: 'certificates.k8s.io', kind: 'ClusterTrustBundle', version: 'v1alpha1' }] });
+}).register(z.globalRegistry, { id: 'io.k8s.api.certificates.v1alpha1.ClusterTrustBundle', 'x-kubernetes-group-version-kind': [{ group: 'certificates.k8s.io', kind: 'ClusterTrustBundle', version: 'v1alpha1' }] });
 export type ClusterTrustBundle = z.infer<typeof ClusterTrustBundle>;

@@ -7,7 +7,7 @@ import { Condition, ObjectMeta, Time } from './meta-v1.js';
 export const ClusterTrustBundleSpec = z.object({
   signerName: z.string().optional(),
   trustBundle: z.string(),
-}).meta({ id: 'io.k8s.api.certificates.v1beta1.ClusterTrustBundleSpec' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.certificates.v1beta1.ClusterTrustBundleSpec' });
 export type ClusterTrustBundleSpec = z.infer<typeof ClusterTrustBundleSpec>;
 
 export const ClusterTrustBundle = z.object({
@@ -15,32 +15,32 @@ export const ClusterTrustBundle = z.object({
   kind: z.string().optional(),
   metadata: ObjectMeta.optional(),
   spec: ClusterTrustBundleSpec,
-}).meta({ id: 'io.k8s.api.certificates.v1beta1.ClusterTrustBundle', 'x-kubernetes-group-version-kind': [{ group: 'certificates.k8s.io', kind: 'ClusterTrustBundle', version: 'v1beta1' }] });
+}).register(z.globalRegistry, { id: 'io.k8s.api.certificates.v1beta1.ClusterTrustBundle', 'x-kubernetes-group-version-kind': [{ group: 'certificates.k8s.io', kind: 'ClusterTrustBundle', version: 'v1beta1' }] });
 export type ClusterTrustBundle = z.infer<typeof ClusterTrustBundle>;
 
 export const PodCertificateRequestSpec = z.object({
   maxExpirationSeconds: z.int32().optional(),
   nodeName: z.string(),
   nodeUID: z.string(),
-  pkixPublicKey: z.string().meta({ format: 'byte' }).optional(),
+  pkixPublicKey: z.string().register(z.globalRegistry, { format: 'byte' }).optional(),
   podName: z.string(),
   podUID: z.string(),
-  proofOfPossession: z.string().meta({ format: 'byte' }).optional(),
+  proofOfPossession: z.string().register(z.globalRegistry, { format: 'byte' }).optional(),
   serviceAccountName: z.string(),
   serviceAccountUID: z.string(),
   signerName: z.string(),
-  stubPKCS10Request: z.string().meta({ format: 'byte' }),
+  stubPKCS10Request: z.string().register(z.globalRegistry, { format: 'byte' }),
   unverifiedUserAnnotations: z.record(z.string(), z.string()).optional(),
-}).meta({ id: 'io.k8s.api.certificates.v1beta1.PodCertificateRequestSpec' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.certificates.v1beta1.PodCertificateRequestSpec' });
 export type PodCertificateRequestSpec = z.infer<typeof PodCertificateRequestSpec>;
 
 export const PodCertificateRequestStatus = z.object({
   beginRefreshAt: Time.optional(),
   certificateChain: z.string().optional(),
-  conditions: z.array(Condition).meta({ 'x-kubernetes-list-map-keys': ['type'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'type', 'x-kubernetes-patch-strategy': 'merge' }).optional(),
+  conditions: z.array(Condition).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['type'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'type', 'x-kubernetes-patch-strategy': 'merge' }).optional(),
   notAfter: Time.optional(),
   notBefore: Time.optional(),
-}).meta({ id: 'io.k8s.api.certificates.v1beta1.PodCertificateRequestStatus' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.certificates.v1beta1.PodCertificateRequestStatus' });
 export type PodCertificateRequestStatus = z.infer<typeof PodCertificateRequestStatus>;
 
 export const PodCertificateRequest = z.object({
@@ -49,5 +49,5 @@ export const PodCertificateRequest = z.object({
   metadata: ObjectMeta.optional(),
   spec: PodCertificateRequestSpec,
   status: PodCertificateRequestStatus.optional(),
-}).meta({ id: 'io.k8s.api.certificates.v1beta1.PodCertificateRequest', 'x-kubernetes-group-version-kind': [{ group: 'certificates.k8s.io', kind: 'PodCertificateRequest', version: 'v1beta1' }] });
+}).register(z.globalRegistry, { id: 'io.k8s.api.certificates.v1beta1.PodCertificateRequest', 'x-kubernetes-group-version-kind': [{ group: 'certificates.k8s.io', kind: 'PodCertificateRequest', version: 'v1beta1' }] });
 export type PodCertificateRequest = z.infer<typeof PodCertificateRequest>;

@@ -12,7 +12,7 @@ export const LeaseSpec = z.object({
   preferredHolder: z.string().optional(),
   renewTime: MicroTime.optional(),
   strategy: z.string().optional(),
-}).meta({ id: 'io.k8s.api.coordination.v1.LeaseSpec' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.coordination.v1.LeaseSpec' });
 export type LeaseSpec = z.infer<typeof LeaseSpec>;
 
 export const Lease = z.object({
@@ -20,5 +20,5 @@ export const Lease = z.object({
   kind: z.string().optional(),
   metadata: ObjectMeta.optional(),
   spec: LeaseSpec.optional(),
-}).meta({ id: 'io.k8s.api.coordination.v1.Lease', 'x-kubernetes-group-version-kind': [{ group: 'coordination.k8s.io', kind: 'Lease', version: 'v1' }] });
+}).register(z.globalRegistry, { id: 'io.k8s.api.coordination.v1.Lease', 'x-kubernetes-group-version-kind': [{ group: 'coordination.k8s.io', kind: 'Lease', version: 'v1' }] });
 export type Lease = z.infer<typeof Lease>;

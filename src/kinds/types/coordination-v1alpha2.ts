@@ -11,7 +11,7 @@ export const LeaseCandidateSpec = z.object({
   pingTime: MicroTime.optional(),
   renewTime: MicroTime.optional(),
   strategy: z.string(),
-}).meta({ id: 'io.k8s.api.coordination.v1alpha2.LeaseCandidateSpec' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.coordination.v1alpha2.LeaseCandidateSpec' });
 export type LeaseCandidateSpec = z.infer<typeof LeaseCandidateSpec>;
 
 export const LeaseCandidate = z.object({
@@ -19,5 +19,5 @@ export const LeaseCandidate = z.object({
   kind: z.string().optional(),
   metadata: ObjectMeta.optional(),
   spec: LeaseCandidateSpec,
-}).meta({ id: 'io.k8s.api.coordination.v1alpha2.LeaseCandidate', 'x-kubernetes-group-version-kind': [{ group: 'coordination.k8s.io', kind: 'LeaseCandidate', version: 'v1alpha2' }] });
+}).register(z.globalRegistry, { id: 'io.k8s.api.coordination.v1alpha2.LeaseCandidate', 'x-kubernetes-group-version-kind': [{ group: 'coordination.k8s.io', kind: 'LeaseCandidate', version: 'v1alpha2' }] });
 export type LeaseCandidate = z.infer<typeof LeaseCandidate>;

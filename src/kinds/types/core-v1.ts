@@ -8,78 +8,78 @@ import { IntOrString, Quantity } from './primitives.js';
 export const NodeSelectorRequirement = z.object({
   key: z.string(),
   operator: z.string(),
-  values: z.array(z.string()).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
-}).meta({ id: 'io.k8s.api.core.v1.NodeSelectorRequirement' });
+  values: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.NodeSelectorRequirement' });
 export type NodeSelectorRequirement = z.infer<typeof NodeSelectorRequirement>;
 
 export const NodeSelectorTerm = z.object({
-  matchExpressions: z.array(NodeSelectorRequirement).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
-  matchFields: z.array(NodeSelectorRequirement).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
-}).meta({ id: 'io.k8s.api.core.v1.NodeSelectorTerm', 'x-kubernetes-map-type': 'atomic' });
+  matchExpressions: z.array(NodeSelectorRequirement).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
+  matchFields: z.array(NodeSelectorRequirement).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.NodeSelectorTerm', 'x-kubernetes-map-type': 'atomic' });
 export type NodeSelectorTerm = z.infer<typeof NodeSelectorTerm>;
 
 export const NodeSelector = z.object({
-  nodeSelectorTerms: z.array(NodeSelectorTerm).meta({ 'x-kubernetes-list-type': 'atomic' }),
-}).meta({ id: 'io.k8s.api.core.v1.NodeSelector', 'x-kubernetes-map-type': 'atomic' });
+  nodeSelectorTerms: z.array(NodeSelectorTerm).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }),
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.NodeSelector', 'x-kubernetes-map-type': 'atomic' });
 export type NodeSelector = z.infer<typeof NodeSelector>;
 
 export const PreferredSchedulingTerm = z.object({
   preference: NodeSelectorTerm,
   weight: z.int32(),
-}).meta({ id: 'io.k8s.api.core.v1.PreferredSchedulingTerm' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.PreferredSchedulingTerm' });
 export type PreferredSchedulingTerm = z.infer<typeof PreferredSchedulingTerm>;
 
 export const NodeAffinity = z.object({
-  preferredDuringSchedulingIgnoredDuringExecution: z.array(PreferredSchedulingTerm).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
+  preferredDuringSchedulingIgnoredDuringExecution: z.array(PreferredSchedulingTerm).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
   requiredDuringSchedulingIgnoredDuringExecution: NodeSelector.optional(),
-}).meta({ id: 'io.k8s.api.core.v1.NodeAffinity' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.NodeAffinity' });
 export type NodeAffinity = z.infer<typeof NodeAffinity>;
 
 export const PodAffinityTerm = z.object({
   labelSelector: LabelSelector.optional(),
-  matchLabelKeys: z.array(z.string()).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
-  mismatchLabelKeys: z.array(z.string()).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
+  matchLabelKeys: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
+  mismatchLabelKeys: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
   namespaceSelector: LabelSelector.optional(),
-  namespaces: z.array(z.string()).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
+  namespaces: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
   topologyKey: z.string(),
-}).meta({ id: 'io.k8s.api.core.v1.PodAffinityTerm' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.PodAffinityTerm' });
 export type PodAffinityTerm = z.infer<typeof PodAffinityTerm>;
 
 export const WeightedPodAffinityTerm = z.object({
   podAffinityTerm: PodAffinityTerm,
   weight: z.int32(),
-}).meta({ id: 'io.k8s.api.core.v1.WeightedPodAffinityTerm' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.WeightedPodAffinityTerm' });
 export type WeightedPodAffinityTerm = z.infer<typeof WeightedPodAffinityTerm>;
 
 export const PodAffinity = z.object({
-  preferredDuringSchedulingIgnoredDuringExecution: z.array(WeightedPodAffinityTerm).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
-  requiredDuringSchedulingIgnoredDuringExecution: z.array(PodAffinityTerm).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
-}).meta({ id: 'io.k8s.api.core.v1.PodAffinity' });
+  preferredDuringSchedulingIgnoredDuringExecution: z.array(WeightedPodAffinityTerm).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
+  requiredDuringSchedulingIgnoredDuringExecution: z.array(PodAffinityTerm).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.PodAffinity' });
 export type PodAffinity = z.infer<typeof PodAffinity>;
 
 export const PodAntiAffinity = z.object({
-  preferredDuringSchedulingIgnoredDuringExecution: z.array(WeightedPodAffinityTerm).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
-  requiredDuringSchedulingIgnoredDuringExecution: z.array(PodAffinityTerm).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
-}).meta({ id: 'io.k8s.api.core.v1.PodAntiAffinity' });
+  preferredDuringSchedulingIgnoredDuringExecution: z.array(WeightedPodAffinityTerm).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
+  requiredDuringSchedulingIgnoredDuringExecution: z.array(PodAffinityTerm).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.PodAntiAffinity' });
 export type PodAntiAffinity = z.infer<typeof PodAntiAffinity>;
 
 export const Affinity = z.object({
   nodeAffinity: NodeAffinity.optional(),
   podAffinity: PodAffinity.optional(),
   podAntiAffinity: PodAntiAffinity.optional(),
-}).meta({ id: 'io.k8s.api.core.v1.Affinity' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.Affinity' });
 export type Affinity = z.infer<typeof Affinity>;
 
 export const AppArmorProfile = z.object({
   localhostProfile: z.string().optional(),
   type: z.string(),
-}).meta({ id: 'io.k8s.api.core.v1.AppArmorProfile', 'x-kubernetes-unions': [{ discriminator: 'type', 'fields-to-discriminateBy': { localhostProfile: 'LocalhostProfile' } }] });
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.AppArmorProfile', 'x-kubernetes-unions': [{ discriminator: 'type', 'fields-to-discriminateBy': { localhostProfile: 'LocalhostProfile' } }] });
 export type AppArmorProfile = z.infer<typeof AppArmorProfile>;
 
 export const AttachedVolume = z.object({
   devicePath: z.string(),
   name: z.string(),
-}).meta({ id: 'io.k8s.api.core.v1.AttachedVolume' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.AttachedVolume' });
 export type AttachedVolume = z.infer<typeof AttachedVolume>;
 
 export const AWSElasticBlockStoreVolumeSource = z.object({
@@ -87,7 +87,7 @@ export const AWSElasticBlockStoreVolumeSource = z.object({
   partition: z.int32().optional(),
   readOnly: z.boolean().optional(),
   volumeID: z.string(),
-}).meta({ id: 'io.k8s.api.core.v1.AWSElasticBlockStoreVolumeSource' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.AWSElasticBlockStoreVolumeSource' });
 export type AWSElasticBlockStoreVolumeSource = z.infer<typeof AWSElasticBlockStoreVolumeSource>;
 
 export const AzureDiskVolumeSource = z.object({
@@ -97,7 +97,7 @@ export const AzureDiskVolumeSource = z.object({
   fsType: z.string().optional(),
   kind: z.string().optional(),
   readOnly: z.boolean().optional(),
-}).meta({ id: 'io.k8s.api.core.v1.AzureDiskVolumeSource' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.AzureDiskVolumeSource' });
 export type AzureDiskVolumeSource = z.infer<typeof AzureDiskVolumeSource>;
 
 export const AzureFilePersistentVolumeSource = z.object({
@@ -105,14 +105,14 @@ export const AzureFilePersistentVolumeSource = z.object({
   secretName: z.string(),
   secretNamespace: z.string().optional(),
   shareName: z.string(),
-}).meta({ id: 'io.k8s.api.core.v1.AzureFilePersistentVolumeSource' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.AzureFilePersistentVolumeSource' });
 export type AzureFilePersistentVolumeSource = z.infer<typeof AzureFilePersistentVolumeSource>;
 
 export const AzureFileVolumeSource = z.object({
   readOnly: z.boolean().optional(),
   secretName: z.string(),
   shareName: z.string(),
-}).meta({ id: 'io.k8s.api.core.v1.AzureFileVolumeSource' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.AzureFileVolumeSource' });
 export type AzureFileVolumeSource = z.infer<typeof AzureFileVolumeSource>;
 
 export const ObjectReference = z.object({
@@ -123,7 +123,7 @@ export const ObjectReference = z.object({
   namespace: z.string().optional(),
   resourceVersion: z.string().optional(),
   uid: z.string().optional(),
-}).meta({ id: 'io.k8s.api.core.v1.ObjectReference', 'x-kubernetes-map-type': 'atomic' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ObjectReference', 'x-kubernetes-map-type': 'atomic' });
 export type ObjectReference = z.infer<typeof ObjectReference>;
 
 export const Binding = z.object({
@@ -131,44 +131,44 @@ export const Binding = z.object({
   kind: z.string().optional(),
   metadata: ObjectMeta.optional(),
   target: ObjectReference,
-}).meta({ id: 'io.k8s.api.core.v1.Binding', 'x-kubernetes-group-version-kind': [{ group: '', kind: 'Binding', version: 'v1' }] });
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.Binding', 'x-kubernetes-group-version-kind': [{ group: '', kind: 'Binding', version: 'v1' }] });
 export type Binding = z.infer<typeof Binding>;
 
 export const Capabilities = z.object({
-  add: z.array(z.string()).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
-  drop: z.array(z.string()).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
-}).meta({ id: 'io.k8s.api.core.v1.Capabilities' });
+  add: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
+  drop: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.Capabilities' });
 export type Capabilities = z.infer<typeof Capabilities>;
 
 export const SecretReference = z.object({
   name: z.string().optional(),
   namespace: z.string().optional(),
-}).meta({ id: 'io.k8s.api.core.v1.SecretReference', 'x-kubernetes-map-type': 'atomic' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.SecretReference', 'x-kubernetes-map-type': 'atomic' });
 export type SecretReference = z.infer<typeof SecretReference>;
 
 export const CephFSPersistentVolumeSource = z.object({
-  monitors: z.array(z.string()).meta({ 'x-kubernetes-list-type': 'atomic' }),
+  monitors: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }),
   path: z.string().optional(),
   readOnly: z.boolean().optional(),
   secretFile: z.string().optional(),
   secretRef: SecretReference.optional(),
   user: z.string().optional(),
-}).meta({ id: 'io.k8s.api.core.v1.CephFSPersistentVolumeSource' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.CephFSPersistentVolumeSource' });
 export type CephFSPersistentVolumeSource = z.infer<typeof CephFSPersistentVolumeSource>;
 
 export const LocalObjectReference = z.object({
   name: z.string().optional(),
-}).meta({ id: 'io.k8s.api.core.v1.LocalObjectReference', 'x-kubernetes-map-type': 'atomic' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.LocalObjectReference', 'x-kubernetes-map-type': 'atomic' });
 export type LocalObjectReference = z.infer<typeof LocalObjectReference>;
 
 export const CephFSVolumeSource = z.object({
-  monitors: z.array(z.string()).meta({ 'x-kubernetes-list-type': 'atomic' }),
+  monitors: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }),
   path: z.string().optional(),
   readOnly: z.boolean().optional(),
   secretFile: z.string().optional(),
   secretRef: LocalObjectReference.optional(),
   user: z.string().optional(),
-}).meta({ id: 'io.k8s.api.core.v1.CephFSVolumeSource' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.CephFSVolumeSource' });
 export type CephFSVolumeSource = z.infer<typeof CephFSVolumeSource>;
 
 export const CinderPersistentVolumeSource = z.object({
@@ -176,7 +176,7 @@ export const CinderPersistentVolumeSource = z.object({
   readOnly: z.boolean().optional(),
   secretRef: SecretReference.optional(),
   volumeID: z.string(),
-}).meta({ id: 'io.k8s.api.core.v1.CinderPersistentVolumeSource' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.CinderPersistentVolumeSource' });
 export type CinderPersistentVolumeSource = z.infer<typeof CinderPersistentVolumeSource>;
 
 export const CinderVolumeSource = z.object({
@@ -184,12 +184,12 @@ export const CinderVolumeSource = z.object({
   readOnly: z.boolean().optional(),
   secretRef: LocalObjectReference.optional(),
   volumeID: z.string(),
-}).meta({ id: 'io.k8s.api.core.v1.CinderVolumeSource' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.CinderVolumeSource' });
 export type CinderVolumeSource = z.infer<typeof CinderVolumeSource>;
 
 export const ClientIPConfig = z.object({
   timeoutSeconds: z.int32().optional(),
-}).meta({ id: 'io.k8s.api.core.v1.ClientIPConfig' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ClientIPConfig' });
 export type ClientIPConfig = z.infer<typeof ClientIPConfig>;
 
 export const ClusterTrustBundleProjection = z.object({
@@ -198,7 +198,7 @@ export const ClusterTrustBundleProjection = z.object({
   optional: z.boolean().optional(),
   path: z.string(),
   signerName: z.string().optional(),
-}).meta({ id: 'io.k8s.api.core.v1.ClusterTrustBundleProjection' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ClusterTrustBundleProjection' });
 export type ClusterTrustBundleProjection = z.infer<typeof ClusterTrustBundleProjection>;
 
 export const ComponentCondition = z.object({
@@ -206,38 +206,38 @@ export const ComponentCondition = z.object({
   message: z.string().optional(),
   status: z.string(),
   type: z.string(),
-}).meta({ id: 'io.k8s.api.core.v1.ComponentCondition' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ComponentCondition' });
 export type ComponentCondition = z.infer<typeof ComponentCondition>;
 
 export const ComponentStatus = z.object({
   apiVersion: z.string().optional(),
-  conditions: z.array(ComponentCondition).meta({ 'x-kubernetes-list-map-keys': ['type'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'type', 'x-kubernetes-patch-strategy': 'merge' }).optional(),
+  conditions: z.array(ComponentCondition).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['type'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'type', 'x-kubernetes-patch-strategy': 'merge' }).optional(),
   kind: z.string().optional(),
   metadata: ObjectMeta.optional(),
-}).meta({ id: 'io.k8s.api.core.v1.ComponentStatus', 'x-kubernetes-group-version-kind': [{ group: '', kind: 'ComponentStatus', version: 'v1' }] });
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ComponentStatus', 'x-kubernetes-group-version-kind': [{ group: '', kind: 'ComponentStatus', version: 'v1' }] });
 export type ComponentStatus = z.infer<typeof ComponentStatus>;
 
 export const ConfigMap = z.object({
   apiVersion: z.string().optional(),
-  binaryData: z.record(z.string(), z.string().meta({ format: 'byte' })).optional(),
+  binaryData: z.record(z.string(), z.string().register(z.globalRegistry, { format: 'byte' })).optional(),
   data: z.record(z.string(), z.string()).optional(),
   immutable: z.boolean().optional(),
   kind: z.string().optional(),
   metadata: ObjectMeta.optional(),
-}).meta({ id: 'io.k8s.api.core.v1.ConfigMap', 'x-kubernetes-group-version-kind': [{ group: '', kind: 'ConfigMap', version: 'v1' }] });
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ConfigMap', 'x-kubernetes-group-version-kind': [{ group: '', kind: 'ConfigMap', version: 'v1' }] });
 export type ConfigMap = z.infer<typeof ConfigMap>;
 
 export const ConfigMapEnvSource = z.object({
   name: z.string().optional(),
   optional: z.boolean().optional(),
-}).meta({ id: 'io.k8s.api.core.v1.ConfigMapEnvSource' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ConfigMapEnvSource' });
 export type ConfigMapEnvSource = z.infer<typeof ConfigMapEnvSource>;
 
 export const ConfigMapKeySelector = z.object({
   key: z.string(),
   name: z.string().optional(),
   optional: z.boolean().optional(),
-}).meta({ id: 'io.k8s.api.core.v1.ConfigMapKeySelector', 'x-kubernetes-map-type': 'atomic' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ConfigMapKeySelector', 'x-kubernetes-map-type': 'atomic' });
 export type ConfigMapKeySelector = z.infer<typeof ConfigMapKeySelector>;
 
 export const ConfigMapNodeConfigSource = z.object({
@@ -246,29 +246,29 @@ export const ConfigMapNodeConfigSource = z.object({
   namespace: z.string(),
   resourceVersion: z.string().optional(),
   uid: z.string().optional(),
-}).meta({ id: 'io.k8s.api.core.v1.ConfigMapNodeConfigSource' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ConfigMapNodeConfigSource' });
 export type ConfigMapNodeConfigSource = z.infer<typeof ConfigMapNodeConfigSource>;
 
 export const KeyToPath = z.object({
   key: z.string(),
   mode: z.int32().optional(),
   path: z.string(),
-}).meta({ id: 'io.k8s.api.core.v1.KeyToPath' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.KeyToPath' });
 export type KeyToPath = z.infer<typeof KeyToPath>;
 
 export const ConfigMapProjection = z.object({
-  items: z.array(KeyToPath).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
+  items: z.array(KeyToPath).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
   name: z.string().optional(),
   optional: z.boolean().optional(),
-}).meta({ id: 'io.k8s.api.core.v1.ConfigMapProjection' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ConfigMapProjection' });
 export type ConfigMapProjection = z.infer<typeof ConfigMapProjection>;
 
 export const ConfigMapVolumeSource = z.object({
   defaultMode: z.int32().optional(),
-  items: z.array(KeyToPath).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
+  items: z.array(KeyToPath).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
   name: z.string().optional(),
   optional: z.boolean().optional(),
-}).meta({ id: 'io.k8s.api.core.v1.ConfigMapVolumeSource' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ConfigMapVolumeSource' });
 export type ConfigMapVolumeSource = z.infer<typeof ConfigMapVolumeSource>;
 
 export const ContainerPort = z.object({
@@ -277,38 +277,38 @@ export const ContainerPort = z.object({
   hostPort: z.int32().optional(),
   name: z.string().optional(),
   protocol: z.string().optional(),
-}).meta({ id: 'io.k8s.api.core.v1.ContainerPort' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ContainerPort' });
 export type ContainerPort = z.infer<typeof ContainerPort>;
 
 export const ContainerResizePolicy = z.object({
   resourceName: z.string(),
   restartPolicy: z.string(),
-}).meta({ id: 'io.k8s.api.core.v1.ContainerResizePolicy' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ContainerResizePolicy' });
 export type ContainerResizePolicy = z.infer<typeof ContainerResizePolicy>;
 
 export const ContainerRestartRuleOnExitCodes = z.object({
   operator: z.string(),
-  values: z.array(z.int32()).meta({ 'x-kubernetes-list-type': 'set' }).optional(),
-}).meta({ id: 'io.k8s.api.core.v1.ContainerRestartRuleOnExitCodes' });
+  values: z.array(z.int32()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'set' }).optional(),
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ContainerRestartRuleOnExitCodes' });
 export type ContainerRestartRuleOnExitCodes = z.infer<typeof ContainerRestartRuleOnExitCodes>;
 
 export const ContainerRestartRule = z.object({
   action: z.string(),
   exitCodes: ContainerRestartRuleOnExitCodes.optional(),
-}).meta({ id: 'io.k8s.api.core.v1.ContainerRestartRule' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ContainerRestartRule' });
 export type ContainerRestartRule = z.infer<typeof ContainerRestartRule>;
 
 export const SecretEnvSource = z.object({
   name: z.string().optional(),
   optional: z.boolean().optional(),
-}).meta({ id: 'io.k8s.api.core.v1.SecretEnvSource' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.SecretEnvSource' });
 export type SecretEnvSource = z.infer<typeof SecretEnvSource>;
 
 export const EnvFromSource = z.object({
   configMapRef: ConfigMapEnvSource.optional(),
   prefix: z.string().optional(),
   secretRef: SecretEnvSource.optional(),
-}).meta({ id: 'io.k8s.api.core.v1.EnvFromSource' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.EnvFromSource' });
 export type EnvFromSource = z.infer<typeof EnvFromSource>;
 
 export const FileKeySelector = z.object({
@@ -316,27 +316,27 @@ export const FileKeySelector = z.object({
   optional: z.boolean().optional(),
   path: z.string(),
   volumeName: z.string(),
-}).meta({ id: 'io.k8s.api.core.v1.FileKeySelector', 'x-kubernetes-map-type': 'atomic' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.FileKeySelector', 'x-kubernetes-map-type': 'atomic' });
 export type FileKeySelector = z.infer<typeof FileKeySelector>;
 
 export const ObjectFieldSelector = z.object({
   apiVersion: z.string().optional(),
   fieldPath: z.string(),
-}).meta({ id: 'io.k8s.api.core.v1.ObjectFieldSelector', 'x-kubernetes-map-type': 'atomic' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ObjectFieldSelector', 'x-kubernetes-map-type': 'atomic' });
 export type ObjectFieldSelector = z.infer<typeof ObjectFieldSelector>;
 
 export const ResourceFieldSelector = z.object({
   containerName: z.string().optional(),
   divisor: Quantity.optional(),
   resource: z.string(),
-}).meta({ id: 'io.k8s.api.core.v1.ResourceFieldSelector', 'x-kubernetes-map-type': 'atomic' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ResourceFieldSelector', 'x-kubernetes-map-type': 'atomic' });
 export type ResourceFieldSelector = z.infer<typeof ResourceFieldSelector>;
 
 export const SecretKeySelector = z.object({
   key: z.string(),
   name: z.string().optional(),
   optional: z.boolean().optional(),
-}).meta({ id: 'io.k8s.api.core.v1.SecretKeySelector', 'x-kubernetes-map-type': 'atomic' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.SecretKeySelector', 'x-kubernetes-map-type': 'atomic' });
 export type SecretKeySelector = z.infer<typeof SecretKeySelector>;
 
 export const EnvVarSource = z.object({
@@ -345,45 +345,45 @@ export const EnvVarSource = z.object({
   fileKeyRef: FileKeySelector.optional(),
   resourceFieldRef: ResourceFieldSelector.optional(),
   secretKeyRef: SecretKeySelector.optional(),
-}).meta({ id: 'io.k8s.api.core.v1.EnvVarSource' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.EnvVarSource' });
 export type EnvVarSource = z.infer<typeof EnvVarSource>;
 
 export const EnvVar = z.object({
   name: z.string(),
   value: z.string().optional(),
   valueFrom: EnvVarSource.optional(),
-}).meta({ id: 'io.k8s.api.core.v1.EnvVar' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.EnvVar' });
 export type EnvVar = z.infer<typeof EnvVar>;
 
 export const ExecAction = z.object({
-  command: z.array(z.string()).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
-}).meta({ id: 'io.k8s.api.core.v1.ExecAction' });
+  command: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ExecAction' });
 export type ExecAction = z.infer<typeof ExecAction>;
 
 export const HTTPHeader = z.object({
   name: z.string(),
   value: z.string(),
-}).meta({ id: 'io.k8s.api.core.v1.HTTPHeader' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.HTTPHeader' });
 export type HTTPHeader = z.infer<typeof HTTPHeader>;
 
 export const HTTPGetAction = z.object({
   host: z.string().optional(),
-  httpHeaders: z.array(HTTPHeader).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
+  httpHeaders: z.array(HTTPHeader).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
   path: z.string().optional(),
   port: IntOrString,
   scheme: z.string().optional(),
-}).meta({ id: 'io.k8s.api.core.v1.HTTPGetAction' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.HTTPGetAction' });
 export type HTTPGetAction = z.infer<typeof HTTPGetAction>;
 
 export const SleepAction = z.object({
   seconds: z.int(),
-}).meta({ id: 'io.k8s.api.core.v1.SleepAction' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.SleepAction' });
 export type SleepAction = z.infer<typeof SleepAction>;
 
 export const TCPSocketAction = z.object({
   host: z.string().optional(),
   port: IntOrString,
-}).meta({ id: 'io.k8s.api.core.v1.TCPSocketAction' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.TCPSocketAction' });
 export type TCPSocketAction = z.infer<typeof TCPSocketAction>;
 
 export const LifecycleHandler = z.object({
@@ -391,20 +391,20 @@ export const LifecycleHandler = z.object({
   httpGet: HTTPGetAction.optional(),
   sleep: SleepAction.optional(),
   tcpSocket: TCPSocketAction.optional(),
-}).meta({ id: 'io.k8s.api.core.v1.LifecycleHandler' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.LifecycleHandler' });
 export type LifecycleHandler = z.infer<typeof LifecycleHandler>;
 
 export const Lifecycle = z.object({
   postStart: LifecycleHandler.optional(),
   preStop: LifecycleHandler.optional(),
   stopSignal: z.string().optional(),
-}).meta({ id: 'io.k8s.api.core.v1.Lifecycle' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.Lifecycle' });
 export type Lifecycle = z.infer<typeof Lifecycle>;
 
 export const GRPCAction = z.object({
   port: z.int32(),
   service: z.string().optional(),
-}).meta({ id: 'io.k8s.api.core.v1.GRPCAction' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.GRPCAction' });
 export type GRPCAction = z.infer<typeof GRPCAction>;
 
 export const Probe = z.object({
@@ -418,20 +418,20 @@ export const Probe = z.object({
   tcpSocket: TCPSocketAction.optional(),
   terminationGracePeriodSeconds: z.int().optional(),
   timeoutSeconds: z.int32().optional(),
-}).meta({ id: 'io.k8s.api.core.v1.Probe' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.Probe' });
 export type Probe = z.infer<typeof Probe>;
 
 export const ResourceClaim = z.object({
   name: z.string(),
   request: z.string().optional(),
-}).meta({ id: 'io.k8s.api.core.v1.ResourceClaim' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ResourceClaim' });
 export type ResourceClaim = z.infer<typeof ResourceClaim>;
 
 export const ResourceRequirements = z.object({
-  claims: z.array(ResourceClaim).meta({ 'x-kubernetes-list-map-keys': ['name'], 'x-kubernetes-list-type': 'map' }).optional(),
+  claims: z.array(ResourceClaim).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['name'], 'x-kubernetes-list-type': 'map' }).optional(),
   limits: z.record(z.string(), Quantity).optional(),
   requests: z.record(z.string(), Quantity).optional(),
-}).meta({ id: 'io.k8s.api.core.v1.ResourceRequirements' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ResourceRequirements' });
 export type ResourceRequirements = z.infer<typeof ResourceRequirements>;
 
 export const SELinuxOptions = z.object({
@@ -439,13 +439,13 @@ export const SELinuxOptions = z.object({
   role: z.string().optional(),
   type: z.string().optional(),
   user: z.string().optional(),
-}).meta({ id: 'io.k8s.api.core.v1.SELinuxOptions' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.SELinuxOptions' });
 export type SELinuxOptions = z.infer<typeof SELinuxOptions>;
 
 export const SeccompProfile = z.object({
   localhostProfile: z.string().optional(),
   type: z.string(),
-}).meta({ id: 'io.k8s.api.core.v1.SeccompProfile', 'x-kubernetes-unions': [{ discriminator: 'type', 'fields-to-discriminateBy': { localhostProfile: 'LocalhostProfile' } }] });
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.SeccompProfile', 'x-kubernetes-unions': [{ discriminator: 'type', 'fields-to-discriminateBy': { localhostProfile: 'LocalhostProfile' } }] });
 export type SeccompProfile = z.infer<typeof SeccompProfile>;
 
 export const WindowsSecurityContextOptions = z.object({
@@ -453,7 +453,7 @@ export const WindowsSecurityContextOptions = z.object({
   gmsaCredentialSpecName: z.string().optional(),
   hostProcess: z.boolean().optional(),
   runAsUserName: z.string().optional(),
-}).meta({ id: 'io.k8s.api.core.v1.WindowsSecurityContextOptions' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.WindowsSecurityContextOptions' });
 export type WindowsSecurityContextOptions = z.infer<typeof WindowsSecurityContextOptions>;
 
 export const SecurityContext = z.object({
@@ -469,13 +469,13 @@ export const SecurityContext = z.object({
   seLinuxOptions: SELinuxOptions.optional(),
   seccompProfile: SeccompProfile.optional(),
   windowsOptions: WindowsSecurityContextOptions.optional(),
-}).meta({ id: 'io.k8s.api.core.v1.SecurityContext' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.SecurityContext' });
 export type SecurityContext = z.infer<typeof SecurityContext>;
 
 export const VolumeDevice = z.object({
   devicePath: z.string(),
   name: z.string(),
-}).meta({ id: 'io.k8s.api.core.v1.VolumeDevice' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.VolumeDevice' });
 export type VolumeDevice = z.infer<typeof VolumeDevice>;
 
 export const VolumeMount = z.object({
@@ -486,25 +486,25 @@ export const VolumeMount = z.object({
   recursiveReadOnly: z.string().optional(),
   subPath: z.string().optional(),
   subPathExpr: z.string().optional(),
-}).meta({ id: 'io.k8s.api.core.v1.VolumeMount' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.VolumeMount' });
 export type VolumeMount = z.infer<typeof VolumeMount>;
 
 export const Container = z.object({
-  args: z.array(z.string()).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
-  command: z.array(z.string()).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
-  env: z.array(EnvVar).meta({ 'x-kubernetes-list-map-keys': ['name'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'name', 'x-kubernetes-patch-strategy': 'merge' }).optional(),
-  envFrom: z.array(EnvFromSource).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
+  args: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
+  command: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
+  env: z.array(EnvVar).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['name'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'name', 'x-kubernetes-patch-strategy': 'merge' }).optional(),
+  envFrom: z.array(EnvFromSource).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
   image: z.string().optional(),
   imagePullPolicy: z.string().optional(),
   lifecycle: Lifecycle.optional(),
   livenessProbe: Probe.optional(),
   name: z.string(),
-  ports: z.array(ContainerPort).meta({ 'x-kubernetes-list-map-keys': ['containerPort', 'protocol'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'containerPort', 'x-kubernetes-patch-strategy': 'merge' }).optional(),
+  ports: z.array(ContainerPort).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['containerPort', 'protocol'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'containerPort', 'x-kubernetes-patch-strategy': 'merge' }).optional(),
   readinessProbe: Probe.optional(),
-  resizePolicy: z.array(ContainerResizePolicy).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
+  resizePolicy: z.array(ContainerResizePolicy).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
   resources: ResourceRequirements.optional(),
   restartPolicy: z.string().optional(),
-  restartPolicyRules: z.array(ContainerRestartRule).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
+  restartPolicyRules: z.array(ContainerRestartRule).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
   securityContext: SecurityContext.optional(),
   startupProbe: Probe.optional(),
   stdin: z.boolean().optional(),
@@ -512,28 +512,28 @@ export const Container = z.object({
   terminationMessagePath: z.string().optional(),
   terminationMessagePolicy: z.string().optional(),
   tty: z.boolean().optional(),
-  volumeDevices: z.array(VolumeDevice).meta({ 'x-kubernetes-list-map-keys': ['devicePath'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'devicePath', 'x-kubernetes-patch-strategy': 'merge' }).optional(),
-  volumeMounts: z.array(VolumeMount).meta({ 'x-kubernetes-list-map-keys': ['mountPath'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'mountPath', 'x-kubernetes-patch-strategy': 'merge' }).optional(),
+  volumeDevices: z.array(VolumeDevice).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['devicePath'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'devicePath', 'x-kubernetes-patch-strategy': 'merge' }).optional(),
+  volumeMounts: z.array(VolumeMount).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['mountPath'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'mountPath', 'x-kubernetes-patch-strategy': 'merge' }).optional(),
   workingDir: z.string().optional(),
-}).meta({ id: 'io.k8s.api.core.v1.Container' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.Container' });
 export type Container = z.infer<typeof Container>;
 
 export const ContainerExtendedResourceRequest = z.object({
   containerName: z.string(),
   requestName: z.string(),
   resourceName: z.string(),
-}).meta({ id: 'io.k8s.api.core.v1.ContainerExtendedResourceRequest' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ContainerExtendedResourceRequest' });
 export type ContainerExtendedResourceRequest = z.infer<typeof ContainerExtendedResourceRequest>;
 
 export const ContainerImage = z.object({
-  names: z.array(z.string()).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
+  names: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
   sizeBytes: z.int().optional(),
-}).meta({ id: 'io.k8s.api.core.v1.ContainerImage' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ContainerImage' });
 export type ContainerImage = z.infer<typeof ContainerImage>;
 
 export const ContainerStateRunning = z.object({
   startedAt: Time.optional(),
-}).meta({ id: 'io.k8s.api.core.v1.ContainerStateRunning' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ContainerStateRunning' });
 export type ContainerStateRunning = z.infer<typeof ContainerStateRunning>;
 
 export const ContainerStateTerminated = z.object({
@@ -544,55 +544,55 @@ export const ContainerStateTerminated = z.object({
   reason: z.string().optional(),
   signal: z.int32().optional(),
   startedAt: Time.optional(),
-}).meta({ id: 'io.k8s.api.core.v1.ContainerStateTerminated' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ContainerStateTerminated' });
 export type ContainerStateTerminated = z.infer<typeof ContainerStateTerminated>;
 
 export const ContainerStateWaiting = z.object({
   message: z.string().optional(),
   reason: z.string().optional(),
-}).meta({ id: 'io.k8s.api.core.v1.ContainerStateWaiting' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ContainerStateWaiting' });
 export type ContainerStateWaiting = z.infer<typeof ContainerStateWaiting>;
 
 export const ContainerState = z.object({
   running: ContainerStateRunning.optional(),
   terminated: ContainerStateTerminated.optional(),
   waiting: ContainerStateWaiting.optional(),
-}).meta({ id: 'io.k8s.api.core.v1.ContainerState' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ContainerState' });
 export type ContainerState = z.infer<typeof ContainerState>;
 
 export const LinuxContainerUser = z.object({
   gid: z.int(),
-  supplementalGroups: z.array(z.int()).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
+  supplementalGroups: z.array(z.int()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
   uid: z.int(),
-}).meta({ id: 'io.k8s.api.core.v1.LinuxContainerUser' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.LinuxContainerUser' });
 export type LinuxContainerUser = z.infer<typeof LinuxContainerUser>;
 
 export const ContainerUser = z.object({
   linux: LinuxContainerUser.optional(),
-}).meta({ id: 'io.k8s.api.core.v1.ContainerUser' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ContainerUser' });
 export type ContainerUser = z.infer<typeof ContainerUser>;
 
 export const ResourceHealth = z.object({
   health: z.string().optional(),
   message: z.string().optional(),
   resourceID: z.string(),
-}).meta({ id: 'io.k8s.api.core.v1.ResourceHealth' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ResourceHealth' });
 export type ResourceHealth = z.infer<typeof ResourceHealth>;
 
 export const ResourceStatus = z.object({
   name: z.string(),
-  resources: z.array(ResourceHealth).meta({ 'x-kubernetes-list-map-keys': ['resourceID'], 'x-kubernetes-list-type': 'map' }).optional(),
-}).meta({ id: 'io.k8s.api.core.v1.ResourceStatus' });
+  resources: z.array(ResourceHealth).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['resourceID'], 'x-kubernetes-list-type': 'map' }).optional(),
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ResourceStatus' });
 export type ResourceStatus = z.infer<typeof ResourceStatus>;
 
 export const ImageVolumeStatus = z.object({
   imageRef: z.string(),
-}).meta({ id: 'io.k8s.api.core.v1.ImageVolumeStatus' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ImageVolumeStatus' });
 export type ImageVolumeStatus = z.infer<typeof ImageVolumeStatus>;
 
 export const VolumeStatus = z.object({
   image: ImageVolumeStatus.optional(),
-}).meta({ id: 'io.k8s.api.core.v1.VolumeStatus' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.VolumeStatus' });
 export type VolumeStatus = z.infer<typeof VolumeStatus>;
 
 export const VolumeMountStatus = z.object({
@@ -601,12 +601,12 @@ export const VolumeMountStatus = z.object({
   readOnly: z.boolean().optional(),
   recursiveReadOnly: z.string().optional(),
   volumeStatus: VolumeStatus.optional(),
-}).meta({ id: 'io.k8s.api.core.v1.VolumeMountStatus' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.VolumeMountStatus' });
 export type VolumeMountStatus = z.infer<typeof VolumeMountStatus>;
 
 export const ContainerStatus = z.object({
   allocatedResources: z.record(z.string(), Quantity).optional(),
-  allocatedResourcesStatus: z.array(ResourceStatus).meta({ 'x-kubernetes-list-map-keys': ['name'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'name', 'x-kubernetes-patch-strategy': 'merge' }).optional(),
+  allocatedResourcesStatus: z.array(ResourceStatus).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['name'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'name', 'x-kubernetes-patch-strategy': 'merge' }).optional(),
   containerID: z.string().optional(),
   image: z.string(),
   imageID: z.string(),
@@ -619,8 +619,8 @@ export const ContainerStatus = z.object({
   state: ContainerState.optional(),
   stopSignal: z.string().optional(),
   user: ContainerUser.optional(),
-  volumeMounts: z.array(VolumeMountStatus).meta({ 'x-kubernetes-list-map-keys': ['mountPath'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'mountPath', 'x-kubernetes-patch-strategy': 'merge' }).optional(),
-}).meta({ id: 'io.k8s.api.core.v1.ContainerStatus' });
+  volumeMounts: z.array(VolumeMountStatus).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['mountPath'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'mountPath', 'x-kubernetes-patch-strategy': 'merge' }).optional(),
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ContainerStatus' });
 export type ContainerStatus = z.infer<typeof ContainerStatus>;
 
 export const CSIPersistentVolumeSource = z.object({
@@ -634,7 +634,7 @@ export const CSIPersistentVolumeSource = z.object({
   readOnly: z.boolean().optional(),
   volumeAttributes: z.record(z.string(), z.string()).optional(),
   volumeHandle: z.string(),
-}).meta({ id: 'io.k8s.api.core.v1.CSIPersistentVolumeSource' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.CSIPersistentVolumeSource' });
 export type CSIPersistentVolumeSource = z.infer<typeof CSIPersistentVolumeSource>;
 
 export const CSIVolumeSource = z.object({
@@ -643,12 +643,12 @@ export const CSIVolumeSource = z.object({
   nodePublishSecretRef: LocalObjectReference.optional(),
   readOnly: z.boolean().optional(),
   volumeAttributes: z.record(z.string(), z.string()).optional(),
-}).meta({ id: 'io.k8s.api.core.v1.CSIVolumeSource' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.CSIVolumeSource' });
 export type CSIVolumeSource = z.infer<typeof CSIVolumeSource>;
 
 export const DaemonEndpoint = z.object({
   Port: z.int32(),
-}).meta({ id: 'io.k8s.api.core.v1.DaemonEndpoint' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.DaemonEndpoint' });
 export type DaemonEndpoint = z.infer<typeof DaemonEndpoint>;
 
 export const DownwardAPIVolumeFile = z.object({
@@ -656,24 +656,24 @@ export const DownwardAPIVolumeFile = z.object({
   mode: z.int32().optional(),
   path: z.string(),
   resourceFieldRef: ResourceFieldSelector.optional(),
-}).meta({ id: 'io.k8s.api.core.v1.DownwardAPIVolumeFile' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.DownwardAPIVolumeFile' });
 export type DownwardAPIVolumeFile = z.infer<typeof DownwardAPIVolumeFile>;
 
 export const DownwardAPIProjection = z.object({
-  items: z.array(DownwardAPIVolumeFile).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
-}).meta({ id: 'io.k8s.api.core.v1.DownwardAPIProjection' });
+  items: z.array(DownwardAPIVolumeFile).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.DownwardAPIProjection' });
 export type DownwardAPIProjection = z.infer<typeof DownwardAPIProjection>;
 
 export const DownwardAPIVolumeSource = z.object({
   defaultMode: z.int32().optional(),
-  items: z.array(DownwardAPIVolumeFile).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
-}).meta({ id: 'io.k8s.api.core.v1.DownwardAPIVolumeSource' });
+  items: z.array(DownwardAPIVolumeFile).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.DownwardAPIVolumeSource' });
 export type DownwardAPIVolumeSource = z.infer<typeof DownwardAPIVolumeSource>;
 
 export const EmptyDirVolumeSource = z.object({
   medium: z.string().optional(),
   sizeLimit: Quantity.optional(),
-}).meta({ id: 'io.k8s.api.core.v1.EmptyDirVolumeSource' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.EmptyDirVolumeSource' });
 export type EmptyDirVolumeSource = z.infer<typeof EmptyDirVolumeSource>;
 
 export const EndpointAddress = z.object({
@@ -681,7 +681,7 @@ export const EndpointAddress = z.object({
   ip: z.string(),
   nodeName: z.string().optional(),
   targetRef: ObjectReference.optional(),
-}).meta({ id: 'io.k8s.api.core.v1.EndpointAddress', 'x-kubernetes-map-type': 'atomic' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.EndpointAddress', 'x-kubernetes-map-type': 'atomic' });
 export type EndpointAddress = z.infer<typeof EndpointAddress>;
 
 export const EndpointPort = z.object({
@@ -689,40 +689,40 @@ export const EndpointPort = z.object({
   name: z.string().optional(),
   port: z.int32(),
   protocol: z.string().optional(),
-}).meta({ id: 'io.k8s.api.core.v1.EndpointPort', 'x-kubernetes-map-type': 'atomic' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.EndpointPort', 'x-kubernetes-map-type': 'atomic' });
 export type EndpointPort = z.infer<typeof EndpointPort>;
 
 export const EndpointSubset = z.object({
-  addresses: z.array(EndpointAddress).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
-  notReadyAddresses: z.array(EndpointAddress).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
-  ports: z.array(EndpointPort).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
-}).meta({ id: 'io.k8s.api.core.v1.EndpointSubset' });
+  addresses: z.array(EndpointAddress).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
+  notReadyAddresses: z.array(EndpointAddress).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
+  ports: z.array(EndpointPort).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.EndpointSubset' });
 export type EndpointSubset = z.infer<typeof EndpointSubset>;
 
 export const Endpoints = z.object({
   apiVersion: z.string().optional(),
   kind: z.string().optional(),
   metadata: ObjectMeta.optional(),
-  subsets: z.array(EndpointSubset).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
-}).meta({ id: 'io.k8s.api.core.v1.Endpoints', 'x-kubernetes-group-version-kind': [{ group: '', kind: 'Endpoints', version: 'v1' }] });
+  subsets: z.array(EndpointSubset).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.Endpoints', 'x-kubernetes-group-version-kind': [{ group: '', kind: 'Endpoints', version: 'v1' }] });
 export type Endpoints = z.infer<typeof Endpoints>;
 
 export const EphemeralContainer = z.object({
-  args: z.array(z.string()).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
-  command: z.array(z.string()).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
-  env: z.array(EnvVar).meta({ 'x-kubernetes-list-map-keys': ['name'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'name', 'x-kubernetes-patch-strategy': 'merge' }).optional(),
-  envFrom: z.array(EnvFromSource).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
+  args: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
+  command: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
+  env: z.array(EnvVar).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['name'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'name', 'x-kubernetes-patch-strategy': 'merge' }).optional(),
+  envFrom: z.array(EnvFromSource).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
   image: z.string().optional(),
   imagePullPolicy: z.string().optional(),
   lifecycle: Lifecycle.optional(),
   livenessProbe: Probe.optional(),
   name: z.string(),
-  ports: z.array(ContainerPort).meta({ 'x-kubernetes-list-map-keys': ['containerPort', 'protocol'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'containerPort', 'x-kubernetes-patch-strategy': 'merge' }).optional(),
+  ports: z.array(ContainerPort).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['containerPort', 'protocol'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'containerPort', 'x-kubernetes-patch-strategy': 'merge' }).optional(),
   readinessProbe: Probe.optional(),
-  resizePolicy: z.array(ContainerResizePolicy).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
+  resizePolicy: z.array(ContainerResizePolicy).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
   resources: ResourceRequirements.optional(),
   restartPolicy: z.string().optional(),
-  restartPolicyRules: z.array(ContainerRestartRule).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
+  restartPolicyRules: z.array(ContainerRestartRule).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
   securityContext: SecurityContext.optional(),
   startupProbe: Probe.optional(),
   stdin: z.boolean().optional(),
@@ -731,17 +731,17 @@ export const EphemeralContainer = z.object({
   terminationMessagePath: z.string().optional(),
   terminationMessagePolicy: z.string().optional(),
   tty: z.boolean().optional(),
-  volumeDevices: z.array(VolumeDevice).meta({ 'x-kubernetes-list-map-keys': ['devicePath'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'devicePath', 'x-kubernetes-patch-strategy': 'merge' }).optional(),
-  volumeMounts: z.array(VolumeMount).meta({ 'x-kubernetes-list-map-keys': ['mountPath'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'mountPath', 'x-kubernetes-patch-strategy': 'merge' }).optional(),
+  volumeDevices: z.array(VolumeDevice).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['devicePath'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'devicePath', 'x-kubernetes-patch-strategy': 'merge' }).optional(),
+  volumeMounts: z.array(VolumeMount).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['mountPath'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'mountPath', 'x-kubernetes-patch-strategy': 'merge' }).optional(),
   workingDir: z.string().optional(),
-}).meta({ id: 'io.k8s.api.core.v1.EphemeralContainer' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.EphemeralContainer' });
 export type EphemeralContainer = z.infer<typeof EphemeralContainer>;
 
 export const TypedLocalObjectReference = z.object({
   apiGroup: z.string().optional(),
   kind: z.string(),
   name: z.string(),
-}).meta({ id: 'io.k8s.api.core.v1.TypedLocalObjectReference', 'x-kubernetes-map-type': 'atomic' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.TypedLocalObjectReference', 'x-kubernetes-map-type': 'atomic' });
 export type TypedLocalObjectReference = z.infer<typeof TypedLocalObjectReference>;
 
 export const TypedObjectReference = z.object({
@@ -749,17 +749,17 @@ export const TypedObjectReference = z.object({
   kind: z.string(),
   name: z.string(),
   namespace: z.string().optional(),
-}).meta({ id: 'io.k8s.api.core.v1.TypedObjectReference' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.TypedObjectReference' });
 export type TypedObjectReference = z.infer<typeof TypedObjectReference>;
 
 export const VolumeResourceRequirements = z.object({
   limits: z.record(z.string(), Quantity).optional(),
   requests: z.record(z.string(), Quantity).optional(),
-}).meta({ id: 'io.k8s.api.core.v1.VolumeResourceRequirements' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.VolumeResourceRequirements' });
 export type VolumeResourceRequirements = z.infer<typeof VolumeResourceRequirements>;
 
 export const PersistentVolumeClaimSpec = z.object({
-  accessModes: z.array(z.string()).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
+  accessModes: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
   dataSource: TypedLocalObjectReference.optional(),
   dataSourceRef: TypedObjectReference.optional(),
   resources: VolumeResourceRequirements.optional(),
@@ -768,30 +768,30 @@ export const PersistentVolumeClaimSpec = z.object({
   volumeAttributesClassName: z.string().optional(),
   volumeMode: z.string().optional(),
   volumeName: z.string().optional(),
-}).meta({ id: 'io.k8s.api.core.v1.PersistentVolumeClaimSpec' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.PersistentVolumeClaimSpec' });
 export type PersistentVolumeClaimSpec = z.infer<typeof PersistentVolumeClaimSpec>;
 
 export const PersistentVolumeClaimTemplate = z.object({
   metadata: ObjectMeta.optional(),
   spec: PersistentVolumeClaimSpec,
-}).meta({ id: 'io.k8s.api.core.v1.PersistentVolumeClaimTemplate' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.PersistentVolumeClaimTemplate' });
 export type PersistentVolumeClaimTemplate = z.infer<typeof PersistentVolumeClaimTemplate>;
 
 export const EphemeralVolumeSource = z.object({
   volumeClaimTemplate: PersistentVolumeClaimTemplate.optional(),
-}).meta({ id: 'io.k8s.api.core.v1.EphemeralVolumeSource' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.EphemeralVolumeSource' });
 export type EphemeralVolumeSource = z.infer<typeof EphemeralVolumeSource>;
 
 export const EventSeries = z.object({
   count: z.int32().optional(),
   lastObservedTime: MicroTime.optional(),
-}).meta({ id: 'io.k8s.api.core.v1.EventSeries' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.EventSeries' });
 export type EventSeries = z.infer<typeof EventSeries>;
 
 export const EventSource = z.object({
   component: z.string().optional(),
   host: z.string().optional(),
-}).meta({ id: 'io.k8s.api.core.v1.EventSource' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.EventSource' });
 export type EventSource = z.infer<typeof EventSource>;
 
 export const Event = z.object({
@@ -812,16 +812,16 @@ export const Event = z.object({
   series: EventSeries.optional(),
   source: EventSource.optional(),
   type: z.string().optional(),
-}).meta({ id: 'io.k8s.api.core.v1.Event', 'x-kubernetes-group-version-kind': [{ group: '', kind: 'Event', version: 'v1' }] });
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.Event', 'x-kubernetes-group-version-kind': [{ group: '', kind: 'Event', version: 'v1' }] });
 export type Event = z.infer<typeof Event>;
 
 export const FCVolumeSource = z.object({
   fsType: z.string().optional(),
   lun: z.int32().optional(),
   readOnly: z.boolean().optional(),
-  targetWWNs: z.array(z.string()).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
-  wwids: z.array(z.string()).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
-}).meta({ id: 'io.k8s.api.core.v1.FCVolumeSource' });
+  targetWWNs: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
+  wwids: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.FCVolumeSource' });
 export type FCVolumeSource = z.infer<typeof FCVolumeSource>;
 
 export const FlexPersistentVolumeSource = z.object({
@@ -830,7 +830,7 @@ export const FlexPersistentVolumeSource = z.object({
   options: z.record(z.string(), z.string()).optional(),
   readOnly: z.boolean().optional(),
   secretRef: SecretReference.optional(),
-}).meta({ id: 'io.k8s.api.core.v1.FlexPersistentVolumeSource' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.FlexPersistentVolumeSource' });
 export type FlexPersistentVolumeSource = z.infer<typeof FlexPersistentVolumeSource>;
 
 export const FlexVolumeSource = z.object({
@@ -839,13 +839,13 @@ export const FlexVolumeSource = z.object({
   options: z.record(z.string(), z.string()).optional(),
   readOnly: z.boolean().optional(),
   secretRef: LocalObjectReference.optional(),
-}).meta({ id: 'io.k8s.api.core.v1.FlexVolumeSource' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.FlexVolumeSource' });
 export type FlexVolumeSource = z.infer<typeof FlexVolumeSource>;
 
 export const FlockerVolumeSource = z.object({
   datasetName: z.string().optional(),
   datasetUUID: z.string().optional(),
-}).meta({ id: 'io.k8s.api.core.v1.FlockerVolumeSource' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.FlockerVolumeSource' });
 export type FlockerVolumeSource = z.infer<typeof FlockerVolumeSource>;
 
 export const GCEPersistentDiskVolumeSource = z.object({
@@ -853,14 +853,14 @@ export const GCEPersistentDiskVolumeSource = z.object({
   partition: z.int32().optional(),
   pdName: z.string(),
   readOnly: z.boolean().optional(),
-}).meta({ id: 'io.k8s.api.core.v1.GCEPersistentDiskVolumeSource' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.GCEPersistentDiskVolumeSource' });
 export type GCEPersistentDiskVolumeSource = z.infer<typeof GCEPersistentDiskVolumeSource>;
 
 export const GitRepoVolumeSource = z.object({
   directory: z.string().optional(),
   repository: z.string(),
   revision: z.string().optional(),
-}).meta({ id: 'io.k8s.api.core.v1.GitRepoVolumeSource' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.GitRepoVolumeSource' });
 export type GitRepoVolumeSource = z.infer<typeof GitRepoVolumeSource>;
 
 export const GlusterfsPersistentVolumeSource = z.object({
@@ -868,37 +868,37 @@ export const GlusterfsPersistentVolumeSource = z.object({
   endpointsNamespace: z.string().optional(),
   path: z.string(),
   readOnly: z.boolean().optional(),
-}).meta({ id: 'io.k8s.api.core.v1.GlusterfsPersistentVolumeSource' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.GlusterfsPersistentVolumeSource' });
 export type GlusterfsPersistentVolumeSource = z.infer<typeof GlusterfsPersistentVolumeSource>;
 
 export const GlusterfsVolumeSource = z.object({
   endpoints: z.string(),
   path: z.string(),
   readOnly: z.boolean().optional(),
-}).meta({ id: 'io.k8s.api.core.v1.GlusterfsVolumeSource' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.GlusterfsVolumeSource' });
 export type GlusterfsVolumeSource = z.infer<typeof GlusterfsVolumeSource>;
 
 export const HostAlias = z.object({
-  hostnames: z.array(z.string()).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
+  hostnames: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
   ip: z.string(),
-}).meta({ id: 'io.k8s.api.core.v1.HostAlias' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.HostAlias' });
 export type HostAlias = z.infer<typeof HostAlias>;
 
 export const HostIP = z.object({
   ip: z.string(),
-}).meta({ id: 'io.k8s.api.core.v1.HostIP' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.HostIP' });
 export type HostIP = z.infer<typeof HostIP>;
 
 export const HostPathVolumeSource = z.object({
   path: z.string(),
   type: z.string().optional(),
-}).meta({ id: 'io.k8s.api.core.v1.HostPathVolumeSource' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.HostPathVolumeSource' });
 export type HostPathVolumeSource = z.infer<typeof HostPathVolumeSource>;
 
 export const ImageVolumeSource = z.object({
   pullPolicy: z.string().optional(),
   reference: z.string().optional(),
-}).meta({ id: 'io.k8s.api.core.v1.ImageVolumeSource' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ImageVolumeSource' });
 export type ImageVolumeSource = z.infer<typeof ImageVolumeSource>;
 
 export const ISCSIPersistentVolumeSource = z.object({
@@ -909,11 +909,11 @@ export const ISCSIPersistentVolumeSource = z.object({
   iqn: z.string(),
   iscsiInterface: z.string().optional(),
   lun: z.int32(),
-  portals: z.array(z.string()).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
+  portals: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
   readOnly: z.boolean().optional(),
   secretRef: SecretReference.optional(),
   targetPortal: z.string(),
-}).meta({ id: 'io.k8s.api.core.v1.ISCSIPersistentVolumeSource' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ISCSIPersistentVolumeSource' });
 export type ISCSIPersistentVolumeSource = z.infer<typeof ISCSIPersistentVolumeSource>;
 
 export const ISCSIVolumeSource = z.object({
@@ -924,11 +924,11 @@ export const ISCSIVolumeSource = z.object({
   iqn: z.string(),
   iscsiInterface: z.string().optional(),
   lun: z.int32(),
-  portals: z.array(z.string()).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
+  portals: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
   readOnly: z.boolean().optional(),
   secretRef: LocalObjectReference.optional(),
   targetPortal: z.string(),
-}).meta({ id: 'io.k8s.api.core.v1.ISCSIVolumeSource' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ISCSIVolumeSource' });
 export type ISCSIVolumeSource = z.infer<typeof ISCSIVolumeSource>;
 
 export const LimitRangeItem = z.object({
@@ -938,12 +938,12 @@ export const LimitRangeItem = z.object({
   maxLimitRequestRatio: z.record(z.string(), Quantity).optional(),
   min: z.record(z.string(), Quantity).optional(),
   type: z.string(),
-}).meta({ id: 'io.k8s.api.core.v1.LimitRangeItem' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.LimitRangeItem' });
 export type LimitRangeItem = z.infer<typeof LimitRangeItem>;
 
 export const LimitRangeSpec = z.object({
-  limits: z.array(LimitRangeItem).meta({ 'x-kubernetes-list-type': 'atomic' }),
-}).meta({ id: 'io.k8s.api.core.v1.LimitRangeSpec' });
+  limits: z.array(LimitRangeItem).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }),
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.LimitRangeSpec' });
 export type LimitRangeSpec = z.infer<typeof LimitRangeSpec>;
 
 export const LimitRange = z.object({
@@ -951,44 +951,44 @@ export const LimitRange = z.object({
   kind: z.string().optional(),
   metadata: ObjectMeta.optional(),
   spec: LimitRangeSpec.optional(),
-}).meta({ id: 'io.k8s.api.core.v1.LimitRange', 'x-kubernetes-group-version-kind': [{ group: '', kind: 'LimitRange', version: 'v1' }] });
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.LimitRange', 'x-kubernetes-group-version-kind': [{ group: '', kind: 'LimitRange', version: 'v1' }] });
 export type LimitRange = z.infer<typeof LimitRange>;
 
 export const PortStatus = z.object({
   error: z.string().optional(),
   port: z.int32(),
   protocol: z.string(),
-}).meta({ id: 'io.k8s.api.core.v1.PortStatus' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.PortStatus' });
 export type PortStatus = z.infer<typeof PortStatus>;
 
 export const LoadBalancerIngress = z.object({
   hostname: z.string().optional(),
   ip: z.string().optional(),
   ipMode: z.string().optional(),
-  ports: z.array(PortStatus).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
-}).meta({ id: 'io.k8s.api.core.v1.LoadBalancerIngress' });
+  ports: z.array(PortStatus).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.LoadBalancerIngress' });
 export type LoadBalancerIngress = z.infer<typeof LoadBalancerIngress>;
 
 export const LoadBalancerStatus = z.object({
-  ingress: z.array(LoadBalancerIngress).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
-}).meta({ id: 'io.k8s.api.core.v1.LoadBalancerStatus' });
+  ingress: z.array(LoadBalancerIngress).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.LoadBalancerStatus' });
 export type LoadBalancerStatus = z.infer<typeof LoadBalancerStatus>;
 
 export const LocalVolumeSource = z.object({
   fsType: z.string().optional(),
   path: z.string(),
-}).meta({ id: 'io.k8s.api.core.v1.LocalVolumeSource' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.LocalVolumeSource' });
 export type LocalVolumeSource = z.infer<typeof LocalVolumeSource>;
 
 export const ModifyVolumeStatus = z.object({
   status: z.string(),
   targetVolumeAttributesClassName: z.string().optional(),
-}).meta({ id: 'io.k8s.api.core.v1.ModifyVolumeStatus' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ModifyVolumeStatus' });
 export type ModifyVolumeStatus = z.infer<typeof ModifyVolumeStatus>;
 
 export const NamespaceSpec = z.object({
-  finalizers: z.array(z.string()).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
-}).meta({ id: 'io.k8s.api.core.v1.NamespaceSpec' });
+  finalizers: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.NamespaceSpec' });
 export type NamespaceSpec = z.infer<typeof NamespaceSpec>;
 
 export const NamespaceCondition = z.object({
@@ -997,13 +997,13 @@ export const NamespaceCondition = z.object({
   reason: z.string().optional(),
   status: z.string(),
   type: z.string(),
-}).meta({ id: 'io.k8s.api.core.v1.NamespaceCondition' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.NamespaceCondition' });
 export type NamespaceCondition = z.infer<typeof NamespaceCondition>;
 
 export const NamespaceStatus = z.object({
-  conditions: z.array(NamespaceCondition).meta({ 'x-kubernetes-list-map-keys': ['type'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'type', 'x-kubernetes-patch-strategy': 'merge' }).optional(),
+  conditions: z.array(NamespaceCondition).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['type'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'type', 'x-kubernetes-patch-strategy': 'merge' }).optional(),
   phase: z.string().optional(),
-}).meta({ id: 'io.k8s.api.core.v1.NamespaceStatus' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.NamespaceStatus' });
 export type NamespaceStatus = z.infer<typeof NamespaceStatus>;
 
 export const Namespace = z.object({
@@ -1012,19 +1012,19 @@ export const Namespace = z.object({
   metadata: ObjectMeta.optional(),
   spec: NamespaceSpec.optional(),
   status: NamespaceStatus.optional(),
-}).meta({ id: 'io.k8s.api.core.v1.Namespace', 'x-kubernetes-group-version-kind': [{ group: '', kind: 'Namespace', version: 'v1' }] });
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.Namespace', 'x-kubernetes-group-version-kind': [{ group: '', kind: 'Namespace', version: 'v1' }] });
 export type Namespace = z.infer<typeof Namespace>;
 
 export const NFSVolumeSource = z.object({
   path: z.string(),
   readOnly: z.boolean().optional(),
   server: z.string(),
-}).meta({ id: 'io.k8s.api.core.v1.NFSVolumeSource' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.NFSVolumeSource' });
 export type NFSVolumeSource = z.infer<typeof NFSVolumeSource>;
 
 export const NodeConfigSource = z.object({
   configMap: ConfigMapNodeConfigSource.optional(),
-}).meta({ id: 'io.k8s.api.core.v1.NodeConfigSource' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.NodeConfigSource' });
 export type NodeConfigSource = z.infer<typeof NodeConfigSource>;
 
 export const Taint = z.object({
@@ -1032,24 +1032,24 @@ export const Taint = z.object({
   key: z.string(),
   timeAdded: Time.optional(),
   value: z.string().optional(),
-}).meta({ id: 'io.k8s.api.core.v1.Taint' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.Taint' });
 export type Taint = z.infer<typeof Taint>;
 
 export const NodeSpec = z.object({
   configSource: NodeConfigSource.optional(),
   externalID: z.string().optional(),
   podCIDR: z.string().optional(),
-  podCIDRs: z.array(z.string()).meta({ 'x-kubernetes-list-type': 'set', 'x-kubernetes-patch-strategy': 'merge' }).optional(),
+  podCIDRs: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'set', 'x-kubernetes-patch-strategy': 'merge' }).optional(),
   providerID: z.string().optional(),
-  taints: z.array(Taint).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
+  taints: z.array(Taint).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
   unschedulable: z.boolean().optional(),
-}).meta({ id: 'io.k8s.api.core.v1.NodeSpec' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.NodeSpec' });
 export type NodeSpec = z.infer<typeof NodeSpec>;
 
 export const NodeAddress = z.object({
   address: z.string(),
   type: z.string(),
-}).meta({ id: 'io.k8s.api.core.v1.NodeAddress' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.NodeAddress' });
 export type NodeAddress = z.infer<typeof NodeAddress>;
 
 export const NodeCondition = z.object({
@@ -1059,7 +1059,7 @@ export const NodeCondition = z.object({
   reason: z.string().optional(),
   status: z.string(),
   type: z.string(),
-}).meta({ id: 'io.k8s.api.core.v1.NodeCondition' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.NodeCondition' });
 export type NodeCondition = z.infer<typeof NodeCondition>;
 
 export const NodeConfigStatus = z.object({
@@ -1067,34 +1067,34 @@ export const NodeConfigStatus = z.object({
   assigned: NodeConfigSource.optional(),
   error: z.string().optional(),
   lastKnownGood: NodeConfigSource.optional(),
-}).meta({ id: 'io.k8s.api.core.v1.NodeConfigStatus' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.NodeConfigStatus' });
 export type NodeConfigStatus = z.infer<typeof NodeConfigStatus>;
 
 export const NodeDaemonEndpoints = z.object({
   kubeletEndpoint: DaemonEndpoint.optional(),
-}).meta({ id: 'io.k8s.api.core.v1.NodeDaemonEndpoints' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.NodeDaemonEndpoints' });
 export type NodeDaemonEndpoints = z.infer<typeof NodeDaemonEndpoints>;
 
 export const NodeFeatures = z.object({
   supplementalGroupsPolicy: z.boolean().optional(),
-}).meta({ id: 'io.k8s.api.core.v1.NodeFeatures' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.NodeFeatures' });
 export type NodeFeatures = z.infer<typeof NodeFeatures>;
 
 export const NodeRuntimeHandlerFeatures = z.object({
   recursiveReadOnlyMounts: z.boolean().optional(),
   userNamespaces: z.boolean().optional(),
-}).meta({ id: 'io.k8s.api.core.v1.NodeRuntimeHandlerFeatures' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.NodeRuntimeHandlerFeatures' });
 export type NodeRuntimeHandlerFeatures = z.infer<typeof NodeRuntimeHandlerFeatures>;
 
 export const NodeRuntimeHandler = z.object({
   features: NodeRuntimeHandlerFeatures.optional(),
   name: z.string().optional(),
-}).meta({ id: 'io.k8s.api.core.v1.NodeRuntimeHandler' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.NodeRuntimeHandler' });
 export type NodeRuntimeHandler = z.infer<typeof NodeRuntimeHandler>;
 
 export const NodeSwapStatus = z.object({
   capacity: z.int().optional(),
-}).meta({ id: 'io.k8s.api.core.v1.NodeSwapStatus' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.NodeSwapStatus' });
 export type NodeSwapStatus = z.infer<typeof NodeSwapStatus>;
 
 export const NodeSystemInfo = z.object({
@@ -1109,25 +1109,25 @@ export const NodeSystemInfo = z.object({
   osImage: z.string(),
   swap: NodeSwapStatus.optional(),
   systemUUID: z.string(),
-}).meta({ id: 'io.k8s.api.core.v1.NodeSystemInfo' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.NodeSystemInfo' });
 export type NodeSystemInfo = z.infer<typeof NodeSystemInfo>;
 
 export const NodeStatus = z.object({
-  addresses: z.array(NodeAddress).meta({ 'x-kubernetes-list-map-keys': ['type'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'type', 'x-kubernetes-patch-strategy': 'merge' }).optional(),
+  addresses: z.array(NodeAddress).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['type'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'type', 'x-kubernetes-patch-strategy': 'merge' }).optional(),
   allocatable: z.record(z.string(), Quantity).optional(),
   capacity: z.record(z.string(), Quantity).optional(),
-  conditions: z.array(NodeCondition).meta({ 'x-kubernetes-list-map-keys': ['type'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'type', 'x-kubernetes-patch-strategy': 'merge' }).optional(),
+  conditions: z.array(NodeCondition).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['type'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'type', 'x-kubernetes-patch-strategy': 'merge' }).optional(),
   config: NodeConfigStatus.optional(),
   daemonEndpoints: NodeDaemonEndpoints.optional(),
-  declaredFeatures: z.array(z.string()).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
+  declaredFeatures: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
   features: NodeFeatures.optional(),
-  images: z.array(ContainerImage).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
+  images: z.array(ContainerImage).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
   nodeInfo: NodeSystemInfo.optional(),
   phase: z.string().optional(),
-  runtimeHandlers: z.array(NodeRuntimeHandler).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
-  volumesAttached: z.array(AttachedVolume).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
-  volumesInUse: z.array(z.string()).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
-}).meta({ id: 'io.k8s.api.core.v1.NodeStatus' });
+  runtimeHandlers: z.array(NodeRuntimeHandler).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
+  volumesAttached: z.array(AttachedVolume).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
+  volumesInUse: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.NodeStatus' });
 export type NodeStatus = z.infer<typeof NodeStatus>;
 
 export const Node = z.object({
@@ -1136,27 +1136,27 @@ export const Node = z.object({
   metadata: ObjectMeta.optional(),
   spec: NodeSpec.optional(),
   status: NodeStatus.optional(),
-}).meta({ id: 'io.k8s.api.core.v1.Node', 'x-kubernetes-group-version-kind': [{ group: '', kind: 'Node', version: 'v1' }] });
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.Node', 'x-kubernetes-group-version-kind': [{ group: '', kind: 'Node', version: 'v1' }] });
 export type Node = z.infer<typeof Node>;
 
 export const NodeAllocatableResourceClaimStatus = z.object({
-  containers: z.array(z.string()).meta({ 'x-kubernetes-list-type': 'set' }).optional(),
+  containers: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'set' }).optional(),
   resourceClaimName: z.string(),
   resources: z.record(z.string(), Quantity),
-}).meta({ id: 'io.k8s.api.core.v1.NodeAllocatableResourceClaimStatus' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.NodeAllocatableResourceClaimStatus' });
 export type NodeAllocatableResourceClaimStatus = z.infer<typeof NodeAllocatableResourceClaimStatus>;
 
 export const PhotonPersistentDiskVolumeSource = z.object({
   fsType: z.string().optional(),
   pdID: z.string(),
-}).meta({ id: 'io.k8s.api.core.v1.PhotonPersistentDiskVolumeSource' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.PhotonPersistentDiskVolumeSource' });
 export type PhotonPersistentDiskVolumeSource = z.infer<typeof PhotonPersistentDiskVolumeSource>;
 
 export const PortworxVolumeSource = z.object({
   fsType: z.string().optional(),
   readOnly: z.boolean().optional(),
   volumeID: z.string(),
-}).meta({ id: 'io.k8s.api.core.v1.PortworxVolumeSource' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.PortworxVolumeSource' });
 export type PortworxVolumeSource = z.infer<typeof PortworxVolumeSource>;
 
 export const QuobyteVolumeSource = z.object({
@@ -1166,19 +1166,19 @@ export const QuobyteVolumeSource = z.object({
   tenant: z.string().optional(),
   user: z.string().optional(),
   volume: z.string(),
-}).meta({ id: 'io.k8s.api.core.v1.QuobyteVolumeSource' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.QuobyteVolumeSource' });
 export type QuobyteVolumeSource = z.infer<typeof QuobyteVolumeSource>;
 
 export const RBDPersistentVolumeSource = z.object({
   fsType: z.string().optional(),
   image: z.string(),
   keyring: z.string().optional(),
-  monitors: z.array(z.string()).meta({ 'x-kubernetes-list-type': 'atomic' }),
+  monitors: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }),
   pool: z.string().optional(),
   readOnly: z.boolean().optional(),
   secretRef: SecretReference.optional(),
   user: z.string().optional(),
-}).meta({ id: 'io.k8s.api.core.v1.RBDPersistentVolumeSource' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.RBDPersistentVolumeSource' });
 export type RBDPersistentVolumeSource = z.infer<typeof RBDPersistentVolumeSource>;
 
 export const ScaleIOPersistentVolumeSource = z.object({
@@ -1192,7 +1192,7 @@ export const ScaleIOPersistentVolumeSource = z.object({
   storagePool: z.string().optional(),
   system: z.string(),
   volumeName: z.string().optional(),
-}).meta({ id: 'io.k8s.api.core.v1.ScaleIOPersistentVolumeSource' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ScaleIOPersistentVolumeSource' });
 export type ScaleIOPersistentVolumeSource = z.infer<typeof ScaleIOPersistentVolumeSource>;
 
 export const StorageOSPersistentVolumeSource = z.object({
@@ -1201,12 +1201,12 @@ export const StorageOSPersistentVolumeSource = z.object({
   secretRef: ObjectReference.optional(),
   volumeName: z.string().optional(),
   volumeNamespace: z.string().optional(),
-}).meta({ id: 'io.k8s.api.core.v1.StorageOSPersistentVolumeSource' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.StorageOSPersistentVolumeSource' });
 export type StorageOSPersistentVolumeSource = z.infer<typeof StorageOSPersistentVolumeSource>;
 
 export const VolumeNodeAffinity = z.object({
   required: NodeSelector.optional(),
-}).meta({ id: 'io.k8s.api.core.v1.VolumeNodeAffinity' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.VolumeNodeAffinity' });
 export type VolumeNodeAffinity = z.infer<typeof VolumeNodeAffinity>;
 
 export const VsphereVirtualDiskVolumeSource = z.object({
@@ -1214,11 +1214,11 @@ export const VsphereVirtualDiskVolumeSource = z.object({
   storagePolicyID: z.string().optional(),
   storagePolicyName: z.string().optional(),
   volumePath: z.string(),
-}).meta({ id: 'io.k8s.api.core.v1.VsphereVirtualDiskVolumeSource' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.VsphereVirtualDiskVolumeSource' });
 export type VsphereVirtualDiskVolumeSource = z.infer<typeof VsphereVirtualDiskVolumeSource>;
 
 export const PersistentVolumeSpec = z.object({
-  accessModes: z.array(z.string()).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
+  accessModes: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
   awsElasticBlockStore: AWSElasticBlockStoreVolumeSource.optional(),
   azureDisk: AzureDiskVolumeSource.optional(),
   azureFile: AzureFilePersistentVolumeSource.optional(),
@@ -1235,7 +1235,7 @@ export const PersistentVolumeSpec = z.object({
   hostPath: HostPathVolumeSource.optional(),
   iscsi: ISCSIPersistentVolumeSource.optional(),
   local: LocalVolumeSource.optional(),
-  mountOptions: z.array(z.string()).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
+  mountOptions: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
   nfs: NFSVolumeSource.optional(),
   nodeAffinity: VolumeNodeAffinity.optional(),
   persistentVolumeReclaimPolicy: z.string().optional(),
@@ -1249,7 +1249,7 @@ export const PersistentVolumeSpec = z.object({
   volumeAttributesClassName: z.string().optional(),
   volumeMode: z.string().optional(),
   vsphereVolume: VsphereVirtualDiskVolumeSource.optional(),
-}).meta({ id: 'io.k8s.api.core.v1.PersistentVolumeSpec' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.PersistentVolumeSpec' });
 export type PersistentVolumeSpec = z.infer<typeof PersistentVolumeSpec>;
 
 export const PersistentVolumeStatus = z.object({
@@ -1257,7 +1257,7 @@ export const PersistentVolumeStatus = z.object({
   message: z.string().optional(),
   phase: z.string().optional(),
   reason: z.string().optional(),
-}).meta({ id: 'io.k8s.api.core.v1.PersistentVolumeStatus' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.PersistentVolumeStatus' });
 export type PersistentVolumeStatus = z.infer<typeof PersistentVolumeStatus>;
 
 export const PersistentVolume = z.object({
@@ -1266,7 +1266,7 @@ export const PersistentVolume = z.object({
   metadata: ObjectMeta.optional(),
   spec: PersistentVolumeSpec.optional(),
   status: PersistentVolumeStatus.optional(),
-}).meta({ id: 'io.k8s.api.core.v1.PersistentVolume', 'x-kubernetes-group-version-kind': [{ group: '', kind: 'PersistentVolume', version: 'v1' }] });
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.PersistentVolume', 'x-kubernetes-group-version-kind': [{ group: '', kind: 'PersistentVolume', version: 'v1' }] });
 export type PersistentVolume = z.infer<typeof PersistentVolume>;
 
 export const PersistentVolumeClaimCondition = z.object({
@@ -1276,19 +1276,19 @@ export const PersistentVolumeClaimCondition = z.object({
   reason: z.string().optional(),
   status: z.string(),
   type: z.string(),
-}).meta({ id: 'io.k8s.api.core.v1.PersistentVolumeClaimCondition' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.PersistentVolumeClaimCondition' });
 export type PersistentVolumeClaimCondition = z.infer<typeof PersistentVolumeClaimCondition>;
 
 export const PersistentVolumeClaimStatus = z.object({
-  accessModes: z.array(z.string()).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
-  allocatedResourceStatuses: z.record(z.string(), z.string()).meta({ 'x-kubernetes-map-type': 'granular' }).optional(),
+  accessModes: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
+  allocatedResourceStatuses: z.record(z.string(), z.string()).register(z.globalRegistry, { 'x-kubernetes-map-type': 'granular' }).optional(),
   allocatedResources: z.record(z.string(), Quantity).optional(),
   capacity: z.record(z.string(), Quantity).optional(),
-  conditions: z.array(PersistentVolumeClaimCondition).meta({ 'x-kubernetes-list-map-keys': ['type'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'type', 'x-kubernetes-patch-strategy': 'merge' }).optional(),
+  conditions: z.array(PersistentVolumeClaimCondition).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['type'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'type', 'x-kubernetes-patch-strategy': 'merge' }).optional(),
   currentVolumeAttributesClassName: z.string().optional(),
   modifyVolumeStatus: ModifyVolumeStatus.optional(),
   phase: z.string().optional(),
-}).meta({ id: 'io.k8s.api.core.v1.PersistentVolumeClaimStatus' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.PersistentVolumeClaimStatus' });
 export type PersistentVolumeClaimStatus = z.infer<typeof PersistentVolumeClaimStatus>;
 
 export const PersistentVolumeClaim = z.object({
@@ -1297,59 +1297,59 @@ export const PersistentVolumeClaim = z.object({
   metadata: ObjectMeta.optional(),
   spec: PersistentVolumeClaimSpec.optional(),
   status: PersistentVolumeClaimStatus.optional(),
-}).meta({ id: 'io.k8s.api.core.v1.PersistentVolumeClaim', 'x-kubernetes-group-version-kind': [{ group: '', kind: 'PersistentVolumeClaim', version: 'v1' }] });
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.PersistentVolumeClaim', 'x-kubernetes-group-version-kind': [{ group: '', kind: 'PersistentVolumeClaim', version: 'v1' }] });
 export type PersistentVolumeClaim = z.infer<typeof PersistentVolumeClaim>;
 
 export const PersistentVolumeClaimVolumeSource = z.object({
   claimName: z.string(),
   readOnly: z.boolean().optional(),
-}).meta({ id: 'io.k8s.api.core.v1.PersistentVolumeClaimVolumeSource' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.PersistentVolumeClaimVolumeSource' });
 export type PersistentVolumeClaimVolumeSource = z.infer<typeof PersistentVolumeClaimVolumeSource>;
 
 export const PodDNSConfigOption = z.object({
   name: z.string().optional(),
   value: z.string().optional(),
-}).meta({ id: 'io.k8s.api.core.v1.PodDNSConfigOption' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.PodDNSConfigOption' });
 export type PodDNSConfigOption = z.infer<typeof PodDNSConfigOption>;
 
 export const PodDNSConfig = z.object({
-  nameservers: z.array(z.string()).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
-  options: z.array(PodDNSConfigOption).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
-  searches: z.array(z.string()).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
-}).meta({ id: 'io.k8s.api.core.v1.PodDNSConfig' });
+  nameservers: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
+  options: z.array(PodDNSConfigOption).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
+  searches: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.PodDNSConfig' });
 export type PodDNSConfig = z.infer<typeof PodDNSConfig>;
 
 export const PodOS = z.object({
   name: z.string(),
-}).meta({ id: 'io.k8s.api.core.v1.PodOS' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.PodOS' });
 export type PodOS = z.infer<typeof PodOS>;
 
 export const PodReadinessGate = z.object({
   conditionType: z.string(),
-}).meta({ id: 'io.k8s.api.core.v1.PodReadinessGate' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.PodReadinessGate' });
 export type PodReadinessGate = z.infer<typeof PodReadinessGate>;
 
 export const PodResourceClaim = z.object({
   name: z.string(),
   resourceClaimName: z.string().optional(),
   resourceClaimTemplateName: z.string().optional(),
-}).meta({ id: 'io.k8s.api.core.v1.PodResourceClaim' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.PodResourceClaim' });
 export type PodResourceClaim = z.infer<typeof PodResourceClaim>;
 
 export const PodSchedulingGate = z.object({
   name: z.string(),
-}).meta({ id: 'io.k8s.api.core.v1.PodSchedulingGate' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.PodSchedulingGate' });
 export type PodSchedulingGate = z.infer<typeof PodSchedulingGate>;
 
 export const PodSchedulingGroup = z.object({
   podGroupName: z.string().optional(),
-}).meta({ id: 'io.k8s.api.core.v1.PodSchedulingGroup', 'x-kubernetes-unions': [{ 'fields-to-discriminateBy': { podGroupName: 'PodGroupName' } }] });
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.PodSchedulingGroup', 'x-kubernetes-unions': [{ 'fields-to-discriminateBy': { podGroupName: 'PodGroupName' } }] });
 export type PodSchedulingGroup = z.infer<typeof PodSchedulingGroup>;
 
 export const Sysctl = z.object({
   name: z.string(),
   value: z.string(),
-}).meta({ id: 'io.k8s.api.core.v1.Sysctl' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.Sysctl' });
 export type Sysctl = z.infer<typeof Sysctl>;
 
 export const PodSecurityContext = z.object({
@@ -1362,11 +1362,11 @@ export const PodSecurityContext = z.object({
   seLinuxChangePolicy: z.string().optional(),
   seLinuxOptions: SELinuxOptions.optional(),
   seccompProfile: SeccompProfile.optional(),
-  supplementalGroups: z.array(z.int()).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
+  supplementalGroups: z.array(z.int()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
   supplementalGroupsPolicy: z.string().optional(),
-  sysctls: z.array(Sysctl).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
+  sysctls: z.array(Sysctl).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
   windowsOptions: WindowsSecurityContextOptions.optional(),
-}).meta({ id: 'io.k8s.api.core.v1.PodSecurityContext' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.PodSecurityContext' });
 export type PodSecurityContext = z.infer<typeof PodSecurityContext>;
 
 export const Toleration = z.object({
@@ -1375,19 +1375,19 @@ export const Toleration = z.object({
   operator: z.string().optional(),
   tolerationSeconds: z.int().optional(),
   value: z.string().optional(),
-}).meta({ id: 'io.k8s.api.core.v1.Toleration' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.Toleration' });
 export type Toleration = z.infer<typeof Toleration>;
 
 export const TopologySpreadConstraint = z.object({
   labelSelector: LabelSelector.optional(),
-  matchLabelKeys: z.array(z.string()).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
+  matchLabelKeys: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
   maxSkew: z.int32(),
   minDomains: z.int32().optional(),
   nodeAffinityPolicy: z.string().optional(),
   nodeTaintsPolicy: z.string().optional(),
   topologyKey: z.string(),
   whenUnsatisfiable: z.string(),
-}).meta({ id: 'io.k8s.api.core.v1.TopologySpreadConstraint' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.TopologySpreadConstraint' });
 export type TopologySpreadConstraint = z.infer<typeof TopologySpreadConstraint>;
 
 export const PodCertificateProjection = z.object({
@@ -1398,21 +1398,21 @@ export const PodCertificateProjection = z.object({
   maxExpirationSeconds: z.int32().optional(),
   signerName: z.string(),
   userAnnotations: z.record(z.string(), z.string()).optional(),
-}).meta({ id: 'io.k8s.api.core.v1.PodCertificateProjection' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.PodCertificateProjection' });
 export type PodCertificateProjection = z.infer<typeof PodCertificateProjection>;
 
 export const SecretProjection = z.object({
-  items: z.array(KeyToPath).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
+  items: z.array(KeyToPath).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
   name: z.string().optional(),
   optional: z.boolean().optional(),
-}).meta({ id: 'io.k8s.api.core.v1.SecretProjection' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.SecretProjection' });
 export type SecretProjection = z.infer<typeof SecretProjection>;
 
 export const ServiceAccountTokenProjection = z.object({
   audience: z.string().optional(),
   expirationSeconds: z.int().optional(),
   path: z.string(),
-}).meta({ id: 'io.k8s.api.core.v1.ServiceAccountTokenProjection' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ServiceAccountTokenProjection' });
 export type ServiceAccountTokenProjection = z.infer<typeof ServiceAccountTokenProjection>;
 
 export const VolumeProjection = z.object({
@@ -1422,25 +1422,25 @@ export const VolumeProjection = z.object({
   podCertificate: PodCertificateProjection.optional(),
   secret: SecretProjection.optional(),
   serviceAccountToken: ServiceAccountTokenProjection.optional(),
-}).meta({ id: 'io.k8s.api.core.v1.VolumeProjection' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.VolumeProjection' });
 export type VolumeProjection = z.infer<typeof VolumeProjection>;
 
 export const ProjectedVolumeSource = z.object({
   defaultMode: z.int32().optional(),
-  sources: z.array(VolumeProjection).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
-}).meta({ id: 'io.k8s.api.core.v1.ProjectedVolumeSource' });
+  sources: z.array(VolumeProjection).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ProjectedVolumeSource' });
 export type ProjectedVolumeSource = z.infer<typeof ProjectedVolumeSource>;
 
 export const RBDVolumeSource = z.object({
   fsType: z.string().optional(),
   image: z.string(),
   keyring: z.string().optional(),
-  monitors: z.array(z.string()).meta({ 'x-kubernetes-list-type': 'atomic' }),
+  monitors: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }),
   pool: z.string().optional(),
   readOnly: z.boolean().optional(),
   secretRef: LocalObjectReference.optional(),
   user: z.string().optional(),
-}).meta({ id: 'io.k8s.api.core.v1.RBDVolumeSource' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.RBDVolumeSource' });
 export type RBDVolumeSource = z.infer<typeof RBDVolumeSource>;
 
 export const ScaleIOVolumeSource = z.object({
@@ -1454,15 +1454,15 @@ export const ScaleIOVolumeSource = z.object({
   storagePool: z.string().optional(),
   system: z.string(),
   volumeName: z.string().optional(),
-}).meta({ id: 'io.k8s.api.core.v1.ScaleIOVolumeSource' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ScaleIOVolumeSource' });
 export type ScaleIOVolumeSource = z.infer<typeof ScaleIOVolumeSource>;
 
 export const SecretVolumeSource = z.object({
   defaultMode: z.int32().optional(),
-  items: z.array(KeyToPath).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
+  items: z.array(KeyToPath).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
   optional: z.boolean().optional(),
   secretName: z.string().optional(),
-}).meta({ id: 'io.k8s.api.core.v1.SecretVolumeSource' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.SecretVolumeSource' });
 export type SecretVolumeSource = z.infer<typeof SecretVolumeSource>;
 
 export const StorageOSVolumeSource = z.object({
@@ -1471,7 +1471,7 @@ export const StorageOSVolumeSource = z.object({
   secretRef: LocalObjectReference.optional(),
   volumeName: z.string().optional(),
   volumeNamespace: z.string().optional(),
-}).meta({ id: 'io.k8s.api.core.v1.StorageOSVolumeSource' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.StorageOSVolumeSource' });
 export type StorageOSVolumeSource = z.infer<typeof StorageOSVolumeSource>;
 
 export const Volume = z.object({
@@ -1506,41 +1506,41 @@ export const Volume = z.object({
   secret: SecretVolumeSource.optional(),
   storageos: StorageOSVolumeSource.optional(),
   vsphereVolume: VsphereVirtualDiskVolumeSource.optional(),
-}).meta({ id: 'io.k8s.api.core.v1.Volume' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.Volume' });
 export type Volume = z.infer<typeof Volume>;
 
 export const PodSpec = z.object({
   activeDeadlineSeconds: z.int().optional(),
   affinity: Affinity.optional(),
   automountServiceAccountToken: z.boolean().optional(),
-  containers: z.array(Container).meta({ 'x-kubernetes-list-map-keys': ['name'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'name', 'x-kubernetes-patch-strategy': 'merge' }),
+  containers: z.array(Container).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['name'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'name', 'x-kubernetes-patch-strategy': 'merge' }),
   dnsConfig: PodDNSConfig.optional(),
   dnsPolicy: z.string().optional(),
   enableServiceLinks: z.boolean().optional(),
-  ephemeralContainers: z.array(EphemeralContainer).meta({ 'x-kubernetes-list-map-keys': ['name'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'name', 'x-kubernetes-patch-strategy': 'merge' }).optional(),
-  hostAliases: z.array(HostAlias).meta({ 'x-kubernetes-list-map-keys': ['ip'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'ip', 'x-kubernetes-patch-strategy': 'merge' }).optional(),
+  ephemeralContainers: z.array(EphemeralContainer).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['name'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'name', 'x-kubernetes-patch-strategy': 'merge' }).optional(),
+  hostAliases: z.array(HostAlias).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['ip'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'ip', 'x-kubernetes-patch-strategy': 'merge' }).optional(),
   hostIPC: z.boolean().optional(),
   hostNetwork: z.boolean().optional(),
   hostPID: z.boolean().optional(),
   hostUsers: z.boolean().optional(),
   hostname: z.string().optional(),
   hostnameOverride: z.string().optional(),
-  imagePullSecrets: z.array(LocalObjectReference).meta({ 'x-kubernetes-list-map-keys': ['name'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'name', 'x-kubernetes-patch-strategy': 'merge' }).optional(),
-  initContainers: z.array(Container).meta({ 'x-kubernetes-list-map-keys': ['name'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'name', 'x-kubernetes-patch-strategy': 'merge' }).optional(),
+  imagePullSecrets: z.array(LocalObjectReference).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['name'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'name', 'x-kubernetes-patch-strategy': 'merge' }).optional(),
+  initContainers: z.array(Container).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['name'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'name', 'x-kubernetes-patch-strategy': 'merge' }).optional(),
   nodeName: z.string().optional(),
-  nodeSelector: z.record(z.string(), z.string()).meta({ 'x-kubernetes-map-type': 'atomic' }).optional(),
+  nodeSelector: z.record(z.string(), z.string()).register(z.globalRegistry, { 'x-kubernetes-map-type': 'atomic' }).optional(),
   os: PodOS.optional(),
   overhead: z.record(z.string(), Quantity).optional(),
   preemptionPolicy: z.string().optional(),
   priority: z.int32().optional(),
   priorityClassName: z.string().optional(),
-  readinessGates: z.array(PodReadinessGate).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
-  resourceClaims: z.array(PodResourceClaim).meta({ 'x-kubernetes-list-map-keys': ['name'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'name', 'x-kubernetes-patch-strategy': 'merge,retainKeys' }).optional(),
+  readinessGates: z.array(PodReadinessGate).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
+  resourceClaims: z.array(PodResourceClaim).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['name'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'name', 'x-kubernetes-patch-strategy': 'merge,retainKeys' }).optional(),
   resources: ResourceRequirements.optional(),
   restartPolicy: z.string().optional(),
   runtimeClassName: z.string().optional(),
   schedulerName: z.string().optional(),
-  schedulingGates: z.array(PodSchedulingGate).meta({ 'x-kubernetes-list-map-keys': ['name'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'name', 'x-kubernetes-patch-strategy': 'merge' }).optional(),
+  schedulingGates: z.array(PodSchedulingGate).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['name'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'name', 'x-kubernetes-patch-strategy': 'merge' }).optional(),
   schedulingGroup: PodSchedulingGroup.optional(),
   securityContext: PodSecurityContext.optional(),
   serviceAccount: z.string().optional(),
@@ -1549,10 +1549,10 @@ export const PodSpec = z.object({
   shareProcessNamespace: z.boolean().optional(),
   subdomain: z.string().optional(),
   terminationGracePeriodSeconds: z.int().optional(),
-  tolerations: z.array(Toleration).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
-  topologySpreadConstraints: z.array(TopologySpreadConstraint).meta({ 'x-kubernetes-list-map-keys': ['topologyKey', 'whenUnsatisfiable'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'topologyKey', 'x-kubernetes-patch-strategy': 'merge' }).optional(),
-  volumes: z.array(Volume).meta({ 'x-kubernetes-list-map-keys': ['name'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'name', 'x-kubernetes-patch-strategy': 'merge,retainKeys' }).optional(),
-}).meta({ id: 'io.k8s.api.core.v1.PodSpec' });
+  tolerations: z.array(Toleration).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
+  topologySpreadConstraints: z.array(TopologySpreadConstraint).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['topologyKey', 'whenUnsatisfiable'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'topologyKey', 'x-kubernetes-patch-strategy': 'merge' }).optional(),
+  volumes: z.array(Volume).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['name'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'name', 'x-kubernetes-patch-strategy': 'merge,retainKeys' }).optional(),
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.PodSpec' });
 export type PodSpec = z.infer<typeof PodSpec>;
 
 export const PodCondition = z.object({
@@ -1563,49 +1563,49 @@ export const PodCondition = z.object({
   reason: z.string().optional(),
   status: z.string(),
   type: z.string(),
-}).meta({ id: 'io.k8s.api.core.v1.PodCondition' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.PodCondition' });
 export type PodCondition = z.infer<typeof PodCondition>;
 
 export const PodExtendedResourceClaimStatus = z.object({
-  requestMappings: z.array(ContainerExtendedResourceRequest).meta({ 'x-kubernetes-list-type': 'atomic' }),
+  requestMappings: z.array(ContainerExtendedResourceRequest).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }),
   resourceClaimName: z.string(),
-}).meta({ id: 'io.k8s.api.core.v1.PodExtendedResourceClaimStatus' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.PodExtendedResourceClaimStatus' });
 export type PodExtendedResourceClaimStatus = z.infer<typeof PodExtendedResourceClaimStatus>;
 
 export const PodIP = z.object({
   ip: z.string(),
-}).meta({ id: 'io.k8s.api.core.v1.PodIP' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.PodIP' });
 export type PodIP = z.infer<typeof PodIP>;
 
 export const PodResourceClaimStatus = z.object({
   name: z.string(),
   resourceClaimName: z.string().optional(),
-}).meta({ id: 'io.k8s.api.core.v1.PodResourceClaimStatus' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.PodResourceClaimStatus' });
 export type PodResourceClaimStatus = z.infer<typeof PodResourceClaimStatus>;
 
 export const PodStatus = z.object({
   allocatedResources: z.record(z.string(), Quantity).optional(),
-  conditions: z.array(PodCondition).meta({ 'x-kubernetes-list-map-keys': ['type'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'type', 'x-kubernetes-patch-strategy': 'merge' }).optional(),
-  containerStatuses: z.array(ContainerStatus).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
-  ephemeralContainerStatuses: z.array(ContainerStatus).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
+  conditions: z.array(PodCondition).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['type'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'type', 'x-kubernetes-patch-strategy': 'merge' }).optional(),
+  containerStatuses: z.array(ContainerStatus).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
+  ephemeralContainerStatuses: z.array(ContainerStatus).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
   extendedResourceClaimStatus: PodExtendedResourceClaimStatus.optional(),
   hostIP: z.string().optional(),
-  hostIPs: z.array(HostIP).meta({ 'x-kubernetes-list-type': 'atomic', 'x-kubernetes-patch-merge-key': 'ip', 'x-kubernetes-patch-strategy': 'merge' }).optional(),
-  initContainerStatuses: z.array(ContainerStatus).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
+  hostIPs: z.array(HostIP).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic', 'x-kubernetes-patch-merge-key': 'ip', 'x-kubernetes-patch-strategy': 'merge' }).optional(),
+  initContainerStatuses: z.array(ContainerStatus).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
   message: z.string().optional(),
-  nodeAllocatableResourceClaimStatuses: z.array(NodeAllocatableResourceClaimStatus).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
+  nodeAllocatableResourceClaimStatuses: z.array(NodeAllocatableResourceClaimStatus).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
   nominatedNodeName: z.string().optional(),
   observedGeneration: z.int().optional(),
   phase: z.string().optional(),
   podIP: z.string().optional(),
-  podIPs: z.array(PodIP).meta({ 'x-kubernetes-list-map-keys': ['ip'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'ip', 'x-kubernetes-patch-strategy': 'merge' }).optional(),
+  podIPs: z.array(PodIP).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['ip'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'ip', 'x-kubernetes-patch-strategy': 'merge' }).optional(),
   qosClass: z.string().optional(),
   reason: z.string().optional(),
   resize: z.string().optional(),
-  resourceClaimStatuses: z.array(PodResourceClaimStatus).meta({ 'x-kubernetes-list-map-keys': ['name'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'name', 'x-kubernetes-patch-strategy': 'merge,retainKeys' }).optional(),
+  resourceClaimStatuses: z.array(PodResourceClaimStatus).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['name'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'name', 'x-kubernetes-patch-strategy': 'merge,retainKeys' }).optional(),
   resources: ResourceRequirements.optional(),
   startTime: Time.optional(),
-}).meta({ id: 'io.k8s.api.core.v1.PodStatus' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.PodStatus' });
 export type PodStatus = z.infer<typeof PodStatus>;
 
 export const Pod = z.object({
@@ -1614,13 +1614,13 @@ export const Pod = z.object({
   metadata: ObjectMeta.optional(),
   spec: PodSpec.optional(),
   status: PodStatus.optional(),
-}).meta({ id: 'io.k8s.api.core.v1.Pod', 'x-kubernetes-group-version-kind': [{ group: '', kind: 'Pod', version: 'v1' }] });
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.Pod', 'x-kubernetes-group-version-kind': [{ group: '', kind: 'Pod', version: 'v1' }] });
 export type Pod = z.infer<typeof Pod>;
 
 export const PodTemplateSpec = z.object({
   metadata: ObjectMeta.optional(),
   spec: PodSpec.optional(),
-}).meta({ id: 'io.k8s.api.core.v1.PodTemplateSpec' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.PodTemplateSpec' });
 export type PodTemplateSpec = z.infer<typeof PodTemplateSpec>;
 
 export const PodTemplate = z.object({
@@ -1628,15 +1628,15 @@ export const PodTemplate = z.object({
   kind: z.string().optional(),
   metadata: ObjectMeta.optional(),
   template: PodTemplateSpec.optional(),
-}).meta({ id: 'io.k8s.api.core.v1.PodTemplate', 'x-kubernetes-group-version-kind': [{ group: '', kind: 'PodTemplate', version: 'v1' }] });
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.PodTemplate', 'x-kubernetes-group-version-kind': [{ group: '', kind: 'PodTemplate', version: 'v1' }] });
 export type PodTemplate = z.infer<typeof PodTemplate>;
 
 export const ReplicationControllerSpec = z.object({
   minReadySeconds: z.int32().optional(),
   replicas: z.int32().optional(),
-  selector: z.record(z.string(), z.string()).meta({ 'x-kubernetes-map-type': 'atomic' }).optional(),
+  selector: z.record(z.string(), z.string()).register(z.globalRegistry, { 'x-kubernetes-map-type': 'atomic' }).optional(),
   template: PodTemplateSpec.optional(),
-}).meta({ id: 'io.k8s.api.core.v1.ReplicationControllerSpec' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ReplicationControllerSpec' });
 export type ReplicationControllerSpec = z.infer<typeof ReplicationControllerSpec>;
 
 export const ReplicationControllerCondition = z.object({
@@ -1645,17 +1645,17 @@ export const ReplicationControllerCondition = z.object({
   reason: z.string().optional(),
   status: z.string(),
   type: z.string(),
-}).meta({ id: 'io.k8s.api.core.v1.ReplicationControllerCondition' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ReplicationControllerCondition' });
 export type ReplicationControllerCondition = z.infer<typeof ReplicationControllerCondition>;
 
 export const ReplicationControllerStatus = z.object({
   availableReplicas: z.int32().optional(),
-  conditions: z.array(ReplicationControllerCondition).meta({ 'x-kubernetes-list-map-keys': ['type'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'type', 'x-kubernetes-patch-strategy': 'merge' }).optional(),
+  conditions: z.array(ReplicationControllerCondition).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['type'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'type', 'x-kubernetes-patch-strategy': 'merge' }).optional(),
   fullyLabeledReplicas: z.int32().optional(),
   observedGeneration: z.int().optional(),
   readyReplicas: z.int32().optional(),
   replicas: z.int32(),
-}).meta({ id: 'io.k8s.api.core.v1.ReplicationControllerStatus' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ReplicationControllerStatus' });
 export type ReplicationControllerStatus = z.infer<typeof ReplicationControllerStatus>;
 
 export const ReplicationController = z.object({
@@ -1664,32 +1664,32 @@ export const ReplicationController = z.object({
   metadata: ObjectMeta.optional(),
   spec: ReplicationControllerSpec.optional(),
   status: ReplicationControllerStatus.optional(),
-}).meta({ id: 'io.k8s.api.core.v1.ReplicationController', 'x-kubernetes-group-version-kind': [{ group: '', kind: 'ReplicationController', version: 'v1' }] });
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ReplicationController', 'x-kubernetes-group-version-kind': [{ group: '', kind: 'ReplicationController', version: 'v1' }] });
 export type ReplicationController = z.infer<typeof ReplicationController>;
 
 export const ScopedResourceSelectorRequirement = z.object({
   operator: z.string(),
   scopeName: z.string(),
-  values: z.array(z.string()).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
-}).meta({ id: 'io.k8s.api.core.v1.ScopedResourceSelectorRequirement' });
+  values: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ScopedResourceSelectorRequirement' });
 export type ScopedResourceSelectorRequirement = z.infer<typeof ScopedResourceSelectorRequirement>;
 
 export const ScopeSelector = z.object({
-  matchExpressions: z.array(ScopedResourceSelectorRequirement).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
-}).meta({ id: 'io.k8s.api.core.v1.ScopeSelector', 'x-kubernetes-map-type': 'atomic' });
+  matchExpressions: z.array(ScopedResourceSelectorRequirement).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ScopeSelector', 'x-kubernetes-map-type': 'atomic' });
 export type ScopeSelector = z.infer<typeof ScopeSelector>;
 
 export const ResourceQuotaSpec = z.object({
   hard: z.record(z.string(), Quantity).optional(),
   scopeSelector: ScopeSelector.optional(),
-  scopes: z.array(z.string()).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
-}).meta({ id: 'io.k8s.api.core.v1.ResourceQuotaSpec' });
+  scopes: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ResourceQuotaSpec' });
 export type ResourceQuotaSpec = z.infer<typeof ResourceQuotaSpec>;
 
 export const ResourceQuotaStatus = z.object({
   hard: z.record(z.string(), Quantity).optional(),
   used: z.record(z.string(), Quantity).optional(),
-}).meta({ id: 'io.k8s.api.core.v1.ResourceQuotaStatus' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ResourceQuotaStatus' });
 export type ResourceQuotaStatus = z.infer<typeof ResourceQuotaStatus>;
 
 export const ResourceQuota = z.object({
@@ -1698,18 +1698,18 @@ export const ResourceQuota = z.object({
   metadata: ObjectMeta.optional(),
   spec: ResourceQuotaSpec.optional(),
   status: ResourceQuotaStatus.optional(),
-}).meta({ id: 'io.k8s.api.core.v1.ResourceQuota', 'x-kubernetes-group-version-kind': [{ group: '', kind: 'ResourceQuota', version: 'v1' }] });
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ResourceQuota', 'x-kubernetes-group-version-kind': [{ group: '', kind: 'ResourceQuota', version: 'v1' }] });
 export type ResourceQuota = z.infer<typeof ResourceQuota>;
 
 export const Secret = z.object({
   apiVersion: z.string().optional(),
-  data: z.record(z.string(), z.string().meta({ format: 'byte' })).optional(),
+  data: z.record(z.string(), z.string().register(z.globalRegistry, { format: 'byte' })).optional(),
   immutable: z.boolean().optional(),
   kind: z.string().optional(),
   metadata: ObjectMeta.optional(),
   stringData: z.record(z.string(), z.string()).optional(),
   type: z.string().optional(),
-}).meta({ id: 'io.k8s.api.core.v1.Secret', 'x-kubernetes-group-version-kind': [{ group: '', kind: 'Secret', version: 'v1' }] });
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.Secret', 'x-kubernetes-group-version-kind': [{ group: '', kind: 'Secret', version: 'v1' }] });
 export type Secret = z.infer<typeof Secret>;
 
 export const ServicePort = z.object({
@@ -1719,42 +1719,42 @@ export const ServicePort = z.object({
   port: z.int32(),
   protocol: z.string().optional(),
   targetPort: IntOrString.optional(),
-}).meta({ id: 'io.k8s.api.core.v1.ServicePort' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ServicePort' });
 export type ServicePort = z.infer<typeof ServicePort>;
 
 export const SessionAffinityConfig = z.object({
   clientIP: ClientIPConfig.optional(),
-}).meta({ id: 'io.k8s.api.core.v1.SessionAffinityConfig' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.SessionAffinityConfig' });
 export type SessionAffinityConfig = z.infer<typeof SessionAffinityConfig>;
 
 export const ServiceSpec = z.object({
   allocateLoadBalancerNodePorts: z.boolean().optional(),
   clusterIP: z.string().optional(),
-  clusterIPs: z.array(z.string()).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
-  externalIPs: z.array(z.string()).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
+  clusterIPs: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
+  externalIPs: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
   externalName: z.string().optional(),
   externalTrafficPolicy: z.string().optional(),
   healthCheckNodePort: z.int32().optional(),
   internalTrafficPolicy: z.string().optional(),
-  ipFamilies: z.array(z.string()).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
+  ipFamilies: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
   ipFamilyPolicy: z.string().optional(),
   loadBalancerClass: z.string().optional(),
   loadBalancerIP: z.string().optional(),
-  loadBalancerSourceRanges: z.array(z.string()).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
-  ports: z.array(ServicePort).meta({ 'x-kubernetes-list-map-keys': ['port', 'protocol'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'port', 'x-kubernetes-patch-strategy': 'merge' }).optional(),
+  loadBalancerSourceRanges: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
+  ports: z.array(ServicePort).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['port', 'protocol'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'port', 'x-kubernetes-patch-strategy': 'merge' }).optional(),
   publishNotReadyAddresses: z.boolean().optional(),
-  selector: z.record(z.string(), z.string()).meta({ 'x-kubernetes-map-type': 'atomic' }).optional(),
+  selector: z.record(z.string(), z.string()).register(z.globalRegistry, { 'x-kubernetes-map-type': 'atomic' }).optional(),
   sessionAffinity: z.string().optional(),
   sessionAffinityConfig: SessionAffinityConfig.optional(),
   trafficDistribution: z.string().optional(),
   type: z.string().optional(),
-}).meta({ id: 'io.k8s.api.core.v1.ServiceSpec' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ServiceSpec' });
 export type ServiceSpec = z.infer<typeof ServiceSpec>;
 
 export const ServiceStatus = z.object({
-  conditions: z.array(Condition).meta({ 'x-kubernetes-list-map-keys': ['type'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'type', 'x-kubernetes-patch-strategy': 'merge' }).optional(),
+  conditions: z.array(Condition).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['type'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'type', 'x-kubernetes-patch-strategy': 'merge' }).optional(),
   loadBalancer: LoadBalancerStatus.optional(),
-}).meta({ id: 'io.k8s.api.core.v1.ServiceStatus' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ServiceStatus' });
 export type ServiceStatus = z.infer<typeof ServiceStatus>;
 
 export const Service = z.object({
@@ -1763,26 +1763,26 @@ export const Service = z.object({
   metadata: ObjectMeta.optional(),
   spec: ServiceSpec.optional(),
   status: ServiceStatus.optional(),
-}).meta({ id: 'io.k8s.api.core.v1.Service', 'x-kubernetes-group-version-kind': [{ group: '', kind: 'Service', version: 'v1' }] });
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.Service', 'x-kubernetes-group-version-kind': [{ group: '', kind: 'Service', version: 'v1' }] });
 export type Service = z.infer<typeof Service>;
 
 export const ServiceAccount = z.object({
   apiVersion: z.string().optional(),
   automountServiceAccountToken: z.boolean().optional(),
-  imagePullSecrets: z.array(LocalObjectReference).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
+  imagePullSecrets: z.array(LocalObjectReference).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
   kind: z.string().optional(),
   metadata: ObjectMeta.optional(),
-  secrets: z.array(ObjectReference).meta({ 'x-kubernetes-list-map-keys': ['name'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'name', 'x-kubernetes-patch-strategy': 'merge' }).optional(),
-}).meta({ id: 'io.k8s.api.core.v1.ServiceAccount', 'x-kubernetes-group-version-kind': [{ group: '', kind: 'ServiceAccount', version: 'v1' }] });
+  secrets: z.array(ObjectReference).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['name'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'name', 'x-kubernetes-patch-strategy': 'merge' }).optional(),
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ServiceAccount', 'x-kubernetes-group-version-kind': [{ group: '', kind: 'ServiceAccount', version: 'v1' }] });
 export type ServiceAccount = z.infer<typeof ServiceAccount>;
 
 export const TopologySelectorLabelRequirement = z.object({
   key: z.string(),
-  values: z.array(z.string()).meta({ 'x-kubernetes-list-type': 'atomic' }),
-}).meta({ id: 'io.k8s.api.core.v1.TopologySelectorLabelRequirement' });
+  values: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }),
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.TopologySelectorLabelRequirement' });
 export type TopologySelectorLabelRequirement = z.infer<typeof TopologySelectorLabelRequirement>;
 
 export const TopologySelectorTerm = z.object({
-  matchLabelExpressions: z.array(TopologySelectorLabelRequirement).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
-}).meta({ id: 'io.k8s.api.core.v1.TopologySelectorTerm', 'x-kubernetes-map-type': 'atomic' });
+  matchLabelExpressions: z.array(TopologySelectorLabelRequirement).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.TopologySelectorTerm', 'x-kubernetes-map-type': 'atomic' });
 export type TopologySelectorTerm = z.infer<typeof TopologySelectorTerm>;

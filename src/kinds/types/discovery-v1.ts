@@ -9,27 +9,27 @@ export const EndpointConditions = z.object({
   ready: z.boolean().optional(),
   serving: z.boolean().optional(),
   terminating: z.boolean().optional(),
-}).meta({ id: 'io.k8s.api.discovery.v1.EndpointConditions' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.discovery.v1.EndpointConditions' });
 export type EndpointConditions = z.infer<typeof EndpointConditions>;
 
 export const ForNode = z.object({
   name: z.string(),
-}).meta({ id: 'io.k8s.api.discovery.v1.ForNode' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.discovery.v1.ForNode' });
 export type ForNode = z.infer<typeof ForNode>;
 
 export const ForZone = z.object({
   name: z.string(),
-}).meta({ id: 'io.k8s.api.discovery.v1.ForZone' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.discovery.v1.ForZone' });
 export type ForZone = z.infer<typeof ForZone>;
 
 export const EndpointHints = z.object({
-  forNodes: z.array(ForNode).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
-  forZones: z.array(ForZone).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
-}).meta({ id: 'io.k8s.api.discovery.v1.EndpointHints' });
+  forNodes: z.array(ForNode).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
+  forZones: z.array(ForZone).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
+}).register(z.globalRegistry, { id: 'io.k8s.api.discovery.v1.EndpointHints' });
 export type EndpointHints = z.infer<typeof EndpointHints>;
 
 export const Endpoint = z.object({
-  addresses: z.array(z.string()).meta({ 'x-kubernetes-list-type': 'set' }),
+  addresses: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'set' }),
   conditions: EndpointConditions.optional(),
   deprecatedTopology: z.record(z.string(), z.string()).optional(),
   hints: EndpointHints.optional(),
@@ -37,7 +37,7 @@ export const Endpoint = z.object({
   nodeName: z.string().optional(),
   targetRef: ObjectReference.optional(),
   zone: z.string().optional(),
-}).meta({ id: 'io.k8s.api.discovery.v1.Endpoint' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.discovery.v1.Endpoint' });
 export type Endpoint = z.infer<typeof Endpoint>;
 
 export const EndpointPort = z.object({
@@ -45,15 +45,15 @@ export const EndpointPort = z.object({
   name: z.string().optional(),
   port: z.int32().optional(),
   protocol: z.string().optional(),
-}).meta({ id: 'io.k8s.api.discovery.v1.EndpointPort', 'x-kubernetes-map-type': 'atomic' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.discovery.v1.EndpointPort', 'x-kubernetes-map-type': 'atomic' });
 export type EndpointPort = z.infer<typeof EndpointPort>;
 
 export const EndpointSlice = z.object({
   addressType: z.string(),
   apiVersion: z.string().optional(),
-  endpoints: z.array(Endpoint).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
+  endpoints: z.array(Endpoint).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
   kind: z.string().optional(),
   metadata: ObjectMeta.optional(),
-  ports: z.array(EndpointPort).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
-}).meta({ id: 'io.k8s.api.discovery.v1.EndpointSlice', 'x-kubernetes-group-version-kind': [{ group: 'discovery.k8s.io', kind: 'EndpointSlice', version: 'v1' }] });
+  ports: z.array(EndpointPort).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
+}).register(z.globalRegistry, { id: 'io.k8s.api.discovery.v1.EndpointSlice', 'x-kubernetes-group-version-kind': [{ group: 'discovery.k8s.io', kind: 'EndpointSlice', version: 'v1' }] });
 export type EndpointSlice = z.infer<typeof EndpointSlice>;

@@ -8,7 +8,7 @@ import { MicroTime, ObjectMeta, Time } from './meta-v1.js';
 export const EventSeries = z.object({
   count: z.int32(),
   lastObservedTime: MicroTime,
-}).meta({ id: 'io.k8s.api.events.v1.EventSeries' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.events.v1.EventSeries' });
 export type EventSeries = z.infer<typeof EventSeries>;
 
 export const Event = z.object({
@@ -29,5 +29,5 @@ export const Event = z.object({
   reportingInstance: z.string().optional(),
   series: EventSeries.optional(),
   type: z.string().optional(),
-}).meta({ id: 'io.k8s.api.events.v1.Event', 'x-kubernetes-group-version-kind': [{ group: 'events.k8s.io', kind: 'Event', version: 'v1' }] });
+}).register(z.globalRegistry, { id: 'io.k8s.api.events.v1.Event', 'x-kubernetes-group-version-kind': [{ group: 'events.k8s.io', kind: 'Event', version: 'v1' }] });
 export type Event = z.infer<typeof Event>;

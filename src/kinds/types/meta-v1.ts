@@ -7,13 +7,13 @@ import { RawExtension } from './primitives.js';
 export const GroupVersionForDiscovery = z.object({
   groupVersion: z.string(),
   version: z.string(),
-}).meta({ id: 'io.k8s.apimachinery.pkg.apis.meta.v1.GroupVersionForDiscovery' });
+}).register(z.globalRegistry, { id: 'io.k8s.apimachinery.pkg.apis.meta.v1.GroupVersionForDiscovery' });
 export type GroupVersionForDiscovery = z.infer<typeof GroupVersionForDiscovery>;
 
 export const ServerAddressByClientCIDR = z.object({
   clientCIDR: z.string(),
   serverAddress: z.string(),
-}).meta({ id: 'io.k8s.apimachinery.pkg.apis.meta.v1.ServerAddressByClientCIDR' });
+}).register(z.globalRegistry, { id: 'io.k8s.apimachinery.pkg.apis.meta.v1.ServerAddressByClientCIDR' });
 export type ServerAddressByClientCIDR = z.infer<typeof ServerAddressByClientCIDR>;
 
 export const APIGroup = z.object({
@@ -21,41 +21,41 @@ export const APIGroup = z.object({
   kind: z.string().optional(),
   name: z.string(),
   preferredVersion: GroupVersionForDiscovery.optional(),
-  serverAddressByClientCIDRs: z.array(ServerAddressByClientCIDR).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
-  versions: z.array(GroupVersionForDiscovery).meta({ 'x-kubernetes-list-type': 'atomic' }),
-}).meta({ id: 'io.k8s.apimachinery.pkg.apis.meta.v1.APIGroup', 'x-kubernetes-group-version-kind': [{ group: '', kind: 'APIGroup', version: 'v1' }] });
+  serverAddressByClientCIDRs: z.array(ServerAddressByClientCIDR).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
+  versions: z.array(GroupVersionForDiscovery).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }),
+}).register(z.globalRegistry, { id: 'io.k8s.apimachinery.pkg.apis.meta.v1.APIGroup', 'x-kubernetes-group-version-kind': [{ group: '', kind: 'APIGroup', version: 'v1' }] });
 export type APIGroup = z.infer<typeof APIGroup>;
 
 export const APIGroupList = z.object({
   apiVersion: z.string().optional(),
-  groups: z.array(APIGroup).meta({ 'x-kubernetes-list-type': 'atomic' }),
+  groups: z.array(APIGroup).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }),
   kind: z.string().optional(),
-}).meta({ id: 'io.k8s.apimachinery.pkg.apis.meta.v1.APIGroupList', 'x-kubernetes-group-version-kind': [{ group: '', kind: 'APIGroupList', version: 'v1' }] });
+}).register(z.globalRegistry, { id: 'io.k8s.apimachinery.pkg.apis.meta.v1.APIGroupList', 'x-kubernetes-group-version-kind': [{ group: '', kind: 'APIGroupList', version: 'v1' }] });
 export type APIGroupList = z.infer<typeof APIGroupList>;
 
 export const APIResource = z.object({
-  categories: z.array(z.string()).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
+  categories: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
   group: z.string().optional(),
   kind: z.string(),
   name: z.string(),
   namespaced: z.boolean(),
-  shortNames: z.array(z.string()).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
+  shortNames: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
   singularName: z.string(),
   storageVersionHash: z.string().optional(),
   verbs: z.array(z.string()),
   version: z.string().optional(),
-}).meta({ id: 'io.k8s.apimachinery.pkg.apis.meta.v1.APIResource' });
+}).register(z.globalRegistry, { id: 'io.k8s.apimachinery.pkg.apis.meta.v1.APIResource' });
 export type APIResource = z.infer<typeof APIResource>;
 
 export const APIResourceList = z.object({
   apiVersion: z.string().optional(),
   groupVersion: z.string(),
   kind: z.string().optional(),
-  resources: z.array(APIResource).meta({ 'x-kubernetes-list-type': 'atomic' }),
-}).meta({ id: 'io.k8s.apimachinery.pkg.apis.meta.v1.APIResourceList', 'x-kubernetes-group-version-kind': [{ group: '', kind: 'APIResourceList', version: 'v1' }] });
+  resources: z.array(APIResource).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }),
+}).register(z.globalRegistry, { id: 'io.k8s.apimachinery.pkg.apis.meta.v1.APIResourceList', 'x-kubernetes-group-version-kind': [{ group: '', kind: 'APIResourceList', version: 'v1' }] });
 export type APIResourceList = z.infer<typeof APIResourceList>;
 
-export const Time = z.string().meta({ id: 'io.k8s.apimachinery.pkg.apis.meta.v1.Time', format: 'date-time' });
+export const Time = z.string().register(z.globalRegistry, { id: 'io.k8s.apimachinery.pkg.apis.meta.v1.Time', format: 'date-time' });
 export type Time = z.infer<typeof Time>;
 
 export const Condition = z.object({
@@ -65,59 +65,59 @@ export const Condition = z.object({
   reason: z.string(),
   status: z.string(),
   type: z.string(),
-}).meta({ id: 'io.k8s.apimachinery.pkg.apis.meta.v1.Condition' });
+}).register(z.globalRegistry, { id: 'io.k8s.apimachinery.pkg.apis.meta.v1.Condition' });
 export type Condition = z.infer<typeof Condition>;
 
 export const Preconditions = z.object({
   resourceVersion: z.string().optional(),
   uid: z.string().optional(),
-}).meta({ id: 'io.k8s.apimachinery.pkg.apis.meta.v1.Preconditions' });
+}).register(z.globalRegistry, { id: 'io.k8s.apimachinery.pkg.apis.meta.v1.Preconditions' });
 export type Preconditions = z.infer<typeof Preconditions>;
 
 export const DeleteOptions = z.object({
   apiVersion: z.string().optional(),
-  dryRun: z.array(z.string()).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
+  dryRun: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
   gracePeriodSeconds: z.int().optional(),
   ignoreStoreReadErrorWithClusterBreakingPotential: z.boolean().optional(),
   kind: z.string().optional(),
   orphanDependents: z.boolean().optional(),
   preconditions: Preconditions.optional(),
   propagationPolicy: z.string().optional(),
-}).meta({ id: 'io.k8s.apimachinery.pkg.apis.meta.v1.DeleteOptions', 'x-kubernetes-group-version-kind': [{ group: '', kind: 'DeleteOptions', version: 'v1' }, { group: 'admission.k8s.io', kind: 'DeleteOptions', version: 'v1' }, { group: 'admission.k8s.io', kind: 'DeleteOptions', version: 'v1beta1' }, { group: 'admissionregistration.k8s.io', kind: 'DeleteOptions', version: 'v1' }, { group: 'admissionregistration.k8s.io', kind: 'DeleteOptions', version: 'v1alpha1' }, { group: 'admissionregistration.k8s.io', kind: 'DeleteOptions', version: 'v1beta1' }, { group: 'apiextensions.k8s.io', kind: 'DeleteOptions', version: 'v1' }, { group: 'apiextensions.k8s.io', kind: 'DeleteOptions', version: 'v1beta1' }, { group: 'apiregistration.k8s.io', kind: 'DeleteOptions', version: 'v1' }, { group: 'apiregistration.k8s.io', kind: 'DeleteOptions', version: 'v1beta1' }, { group: 'apps', kind: 'DeleteOptions', version: 'v1' }, { group: 'apps', kind: 'DeleteOptions', version: 'v1beta1' }, { group: 'apps', kind: 'DeleteOptions', version: 'v1beta2' }, { group: 'authentication.k8s.io', kind: 'DeleteOptions', version: 'v1' }, { group: 'authentication.k8s.io', kind: 'DeleteOptions', version: 'v1alpha1' }, { group: 'authentication.k8s.io', kind: 'DeleteOptions', version: 'v1beta1' }, { group: 'authorization.k8s.io', kind: 'DeleteOptions', version: 'v1' }, { group: 'authorization.k8s.io', kind: 'DeleteOptions', version: 'v1beta1' }, { group: 'autoscaling', kind: 'DeleteOptions', version: 'v1' }, { group: 'autoscaling', kind: 'DeleteOptions', version: 'v2' }, { group: 'batch', kind: 'DeleteOptions', version: 'v1' }, { group: 'batch', kind: 'DeleteOptions', version: 'v1beta1' }, { group: 'certificates.k8s.io', kind: 'DeleteOptions', version: 'v1' }, { group: 'certificates.k8s.io', kind: 'DeleteOptions', version: 'v1alpha1' }, { group: 'certificates.k8s.io', kind: 'DeleteOptions', version: 'v1beta1' }, { group: 'coordination.k8s.io', kind: 'DeleteOptions', version: 'v1' }, { group: 'coordination.k8s.io', kind: 'DeleteOptions', version: 'v1alpha2' }, { group: 'coordination.k8s.io', kind: 'DeleteOptions', version: 'v1beta1' }, { group: 'discovery.k8s.io', kind: 'DeleteOptions', version: 'v1' }, { group: 'discovery.k8s.io', kind: 'DeleteOptions', version: 'v1beta1' }, { group: 'events.k8s.io', kind: 'DeleteOptions', version: 'v1' }, { group: 'events.k8s.io', kind: 'DeleteOptions', version: 'v1beta1' }, { group: 'extensions', kind: 'DeleteOptions', version: 'v1beta1' }, { group: 'flowcontrol.apiserver.k8s.io', kind: 'DeleteOptions', version: 'v1' }, { group: 'flowcontrol.apiserver.k8s.io', kind: 'DeleteOptions', version: 'v1beta1' }, { group: 'flowcontrol.apiserver.k8s.io', kind: 'DeleteOptions', version: 'v1beta2' }, { group: 'flowcontrol.apiserver.k8s.io', kind: 'DeleteOptions', version: 'v1beta3' }, { group: 'imagepolicy.k8s.io', kind: 'DeleteOptions', version: 'v1alpha1' }, { group: 'internal.apiserver.k8s.io', kind: 'DeleteOptions', version: 'v1alpha1' }, { group: 'networking.k8s.io', kind: 'DeleteOptions', version: 'v1' }, { group: 'networking.k8s.io', kind: 'DeleteOptions', version: 'v1beta1' }, { group: 'node.k8s.io', kind: 'DeleteOptions', version: 'v1' }, { group: 'node.k8s.io', kind: 'DeleteOptions', version: 'v1alpha1' }, { group: 'node.k8s.io', kind: 'DeleteOptions', version: 'v1beta1' }, { group: 'policy', kind: 'DeleteOptions', version: 'v1' }, { group: 'policy', kind: 'DeleteOptions', version: 'v1beta1' }, { group: 'rbac.authorization.k8s.io', kind: 'DeleteOptions', version: 'v1' }, { group: 'rbac.authorization.k8s.io', kind: 'DeleteOptions', version: 'v1alpha1' }, { group: 'rbac.authorization.k8s.io', kind: 'DeleteOptions', version: 'v1beta1' }, { group: 'resource.k8s.io', kind: 'DeleteOptions', version: 'v1' }, { group: 'resource.k8s.io', kind: 'DeleteOptions', version: 'v1alpha3' }, { group: 'resource.k8s.io', kind: 'DeleteOptions', version: 'v1beta1' }, { group: 'resource.k8s.io', kind: 'DeleteOptions', version: 'v1beta2' }, { group: 'scheduling.k8s.io', kind: 'DeleteOptions', version: 'v1' }, { group: 'scheduling.k8s.io', kind: 'DeleteOptions', version: 'v1alpha2' }, { group: 'scheduling.k8s.io', kind: 'DeleteOptions', version: 'v1beta1' }, { group: 'storage.k8s.io', kind: 'DeleteOptions', version: 'v1' }, { group: 'storage.k8s.io', kind: 'DeleteOptions', version: 'v1alpha1' }, { group: 'storage.k8s.io', kind: 'DeleteOptions', version: 'v1beta1' }, { group: 'storagemigration.k8s.io', kind: 'DeleteOptions', version: 'v1beta1' }] });
+}).register(z.globalRegistry, { id: 'io.k8s.apimachinery.pkg.apis.meta.v1.DeleteOptions', 'x-kubernetes-group-version-kind': [{ group: '', kind: 'DeleteOptions', version: 'v1' }, { group: 'admission.k8s.io', kind: 'DeleteOptions', version: 'v1' }, { group: 'admission.k8s.io', kind: 'DeleteOptions', version: 'v1beta1' }, { group: 'admissionregistration.k8s.io', kind: 'DeleteOptions', version: 'v1' }, { group: 'admissionregistration.k8s.io', kind: 'DeleteOptions', version: 'v1alpha1' }, { group: 'admissionregistration.k8s.io', kind: 'DeleteOptions', version: 'v1beta1' }, { group: 'apiextensions.k8s.io', kind: 'DeleteOptions', version: 'v1' }, { group: 'apiextensions.k8s.io', kind: 'DeleteOptions', version: 'v1beta1' }, { group: 'apiregistration.k8s.io', kind: 'DeleteOptions', version: 'v1' }, { group: 'apiregistration.k8s.io', kind: 'DeleteOptions', version: 'v1beta1' }, { group: 'apps', kind: 'DeleteOptions', version: 'v1' }, { group: 'apps', kind: 'DeleteOptions', version: 'v1beta1' }, { group: 'apps', kind: 'DeleteOptions', version: 'v1beta2' }, { group: 'authentication.k8s.io', kind: 'DeleteOptions', version: 'v1' }, { group: 'authentication.k8s.io', kind: 'DeleteOptions', version: 'v1alpha1' }, { group: 'authentication.k8s.io', kind: 'DeleteOptions', version: 'v1beta1' }, { group: 'authorization.k8s.io', kind: 'DeleteOptions', version: 'v1' }, { group: 'authorization.k8s.io', kind: 'DeleteOptions', version: 'v1beta1' }, { group: 'autoscaling', kind: 'DeleteOptions', version: 'v1' }, { group: 'autoscaling', kind: 'DeleteOptions', version: 'v2' }, { group: 'batch', kind: 'DeleteOptions', version: 'v1' }, { group: 'batch', kind: 'DeleteOptions', version: 'v1beta1' }, { group: 'certificates.k8s.io', kind: 'DeleteOptions', version: 'v1' }, { group: 'certificates.k8s.io', kind: 'DeleteOptions', version: 'v1alpha1' }, { group: 'certificates.k8s.io', kind: 'DeleteOptions', version: 'v1beta1' }, { group: 'coordination.k8s.io', kind: 'DeleteOptions', version: 'v1' }, { group: 'coordination.k8s.io', kind: 'DeleteOptions', version: 'v1alpha2' }, { group: 'coordination.k8s.io', kind: 'DeleteOptions', version: 'v1beta1' }, { group: 'discovery.k8s.io', kind: 'DeleteOptions', version: 'v1' }, { group: 'discovery.k8s.io', kind: 'DeleteOptions', version: 'v1beta1' }, { group: 'events.k8s.io', kind: 'DeleteOptions', version: 'v1' }, { group: 'events.k8s.io', kind: 'DeleteOptions', version: 'v1beta1' }, { group: 'extensions', kind: 'DeleteOptions', version: 'v1beta1' }, { group: 'flowcontrol.apiserver.k8s.io', kind: 'DeleteOptions', version: 'v1' }, { group: 'flowcontrol.apiserver.k8s.io', kind: 'DeleteOptions', version: 'v1beta1' }, { group: 'flowcontrol.apiserver.k8s.io', kind: 'DeleteOptions', version: 'v1beta2' }, { group: 'flowcontrol.apiserver.k8s.io', kind: 'DeleteOptions', version: 'v1beta3' }, { group: 'imagepolicy.k8s.io', kind: 'DeleteOptions', version: 'v1alpha1' }, { group: 'internal.apiserver.k8s.io', kind: 'DeleteOptions', version: 'v1alpha1' }, { group: 'networking.k8s.io', kind: 'DeleteOptions', version: 'v1' }, { group: 'networking.k8s.io', kind: 'DeleteOptions', version: 'v1beta1' }, { group: 'node.k8s.io', kind: 'DeleteOptions', version: 'v1' }, { group: 'node.k8s.io', kind: 'DeleteOptions', version: 'v1alpha1' }, { group: 'node.k8s.io', kind: 'DeleteOptions', version: 'v1beta1' }, { group: 'policy', kind: 'DeleteOptions', version: 'v1' }, { group: 'policy', kind: 'DeleteOptions', version: 'v1beta1' }, { group: 'rbac.authorization.k8s.io', kind: 'DeleteOptions', version: 'v1' }, { group: 'rbac.authorization.k8s.io', kind: 'DeleteOptions', version: 'v1alpha1' }, { group: 'rbac.authorization.k8s.io', kind: 'DeleteOptions', version: 'v1beta1' }, { group: 'resource.k8s.io', kind: 'DeleteOptions', version: 'v1' }, { group: 'resource.k8s.io', kind: 'DeleteOptions', version: 'v1alpha3' }, { group: 'resource.k8s.io', kind: 'DeleteOptions', version: 'v1beta1' }, { group: 'resource.k8s.io', kind: 'DeleteOptions', version: 'v1beta2' }, { group: 'scheduling.k8s.io', kind: 'DeleteOptions', version: 'v1' }, { group: 'scheduling.k8s.io', kind: 'DeleteOptions', version: 'v1alpha2' }, { group: 'scheduling.k8s.io', kind: 'DeleteOptions', version: 'v1beta1' }, { group: 'storage.k8s.io', kind: 'DeleteOptions', version: 'v1' }, { group: 'storage.k8s.io', kind: 'DeleteOptions', version: 'v1alpha1' }, { group: 'storage.k8s.io', kind: 'DeleteOptions', version: 'v1beta1' }, { group: 'storagemigration.k8s.io', kind: 'DeleteOptions', version: 'v1beta1' }] });
 export type DeleteOptions = z.infer<typeof DeleteOptions>;
 
 export const FieldSelectorRequirement = z.object({
   key: z.string(),
   operator: z.string(),
-  values: z.array(z.string()).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
-}).meta({ id: 'io.k8s.apimachinery.pkg.apis.meta.v1.FieldSelectorRequirement' });
+  values: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
+}).register(z.globalRegistry, { id: 'io.k8s.apimachinery.pkg.apis.meta.v1.FieldSelectorRequirement' });
 export type FieldSelectorRequirement = z.infer<typeof FieldSelectorRequirement>;
 
-export const FieldsV1 = z.record(z.string(), z.unknown()).meta({ id: 'io.k8s.apimachinery.pkg.apis.meta.v1.FieldsV1', 'x-kubernetes-preserve-unknown-fields': true });
+export const FieldsV1 = z.record(z.string(), z.unknown()).register(z.globalRegistry, { id: 'io.k8s.apimachinery.pkg.apis.meta.v1.FieldsV1', 'x-kubernetes-preserve-unknown-fields': true });
 export type FieldsV1 = z.infer<typeof FieldsV1>;
 
 export const GroupResource = z.object({
   group: z.string(),
   resource: z.string(),
-}).meta({ id: 'io.k8s.apimachinery.pkg.apis.meta.v1.GroupResource' });
+}).register(z.globalRegistry, { id: 'io.k8s.apimachinery.pkg.apis.meta.v1.GroupResource' });
 export type GroupResource = z.infer<typeof GroupResource>;
 
 export const LabelSelectorRequirement = z.object({
   key: z.string(),
   operator: z.string(),
-  values: z.array(z.string()).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
-}).meta({ id: 'io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelectorRequirement' });
+  values: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
+}).register(z.globalRegistry, { id: 'io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelectorRequirement' });
 export type LabelSelectorRequirement = z.infer<typeof LabelSelectorRequirement>;
 
 export const LabelSelector = z.object({
-  matchExpressions: z.array(LabelSelectorRequirement).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
+  matchExpressions: z.array(LabelSelectorRequirement).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
   matchLabels: z.record(z.string(), z.string()).optional(),
-}).meta({ id: 'io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelector', 'x-kubernetes-map-type': 'atomic' });
+}).register(z.globalRegistry, { id: 'io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelector', 'x-kubernetes-map-type': 'atomic' });
 export type LabelSelector = z.infer<typeof LabelSelector>;
 
 export const ShardInfo = z.object({
   selector: z.string(),
-}).meta({ id: 'io.k8s.apimachinery.pkg.apis.meta.v1.ShardInfo' });
+}).register(z.globalRegistry, { id: 'io.k8s.apimachinery.pkg.apis.meta.v1.ShardInfo' });
 export type ShardInfo = z.infer<typeof ShardInfo>;
 
 export const ListMeta = z.object({
@@ -126,7 +126,7 @@ export const ListMeta = z.object({
   resourceVersion: z.string().optional(),
   selfLink: z.string().optional(),
   shardInfo: ShardInfo.optional(),
-}).meta({ id: 'io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta' });
+}).register(z.globalRegistry, { id: 'io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta' });
 export type ListMeta = z.infer<typeof ListMeta>;
 
 export const ManagedFieldsEntry = z.object({
@@ -137,10 +137,10 @@ export const ManagedFieldsEntry = z.object({
   operation: z.string().optional(),
   subresource: z.string().optional(),
   time: Time.optional(),
-}).meta({ id: 'io.k8s.apimachinery.pkg.apis.meta.v1.ManagedFieldsEntry' });
+}).register(z.globalRegistry, { id: 'io.k8s.apimachinery.pkg.apis.meta.v1.ManagedFieldsEntry' });
 export type ManagedFieldsEntry = z.infer<typeof ManagedFieldsEntry>;
 
-export const MicroTime = z.string().meta({ id: 'io.k8s.apimachinery.pkg.apis.meta.v1.MicroTime', format: 'date-time' });
+export const MicroTime = z.string().register(z.globalRegistry, { id: 'io.k8s.apimachinery.pkg.apis.meta.v1.MicroTime', format: 'date-time' });
 export type MicroTime = z.infer<typeof MicroTime>;
 
 export const OwnerReference = z.object({
@@ -150,7 +150,7 @@ export const OwnerReference = z.object({
   kind: z.string(),
   name: z.string(),
   uid: z.string(),
-}).meta({ id: 'io.k8s.apimachinery.pkg.apis.meta.v1.OwnerReference', 'x-kubernetes-map-type': 'atomic' });
+}).register(z.globalRegistry, { id: 'io.k8s.apimachinery.pkg.apis.meta.v1.OwnerReference', 'x-kubernetes-map-type': 'atomic' });
 export type OwnerReference = z.infer<typeof OwnerReference>;
 
 export const ObjectMeta = z.object({
@@ -158,35 +158,35 @@ export const ObjectMeta = z.object({
   creationTimestamp: Time.optional(),
   deletionGracePeriodSeconds: z.int().optional(),
   deletionTimestamp: Time.optional(),
-  finalizers: z.array(z.string()).meta({ 'x-kubernetes-list-type': 'set', 'x-kubernetes-patch-strategy': 'merge' }).optional(),
+  finalizers: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'set', 'x-kubernetes-patch-strategy': 'merge' }).optional(),
   generateName: z.string().optional(),
   generation: z.int().optional(),
   labels: z.record(z.string(), z.string()).optional(),
-  managedFields: z.array(ManagedFieldsEntry).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
+  managedFields: z.array(ManagedFieldsEntry).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
   name: z.string().optional(),
   namespace: z.string().optional(),
-  ownerReferences: z.array(OwnerReference).meta({ 'x-kubernetes-list-map-keys': ['uid'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'uid', 'x-kubernetes-patch-strategy': 'merge' }).optional(),
+  ownerReferences: z.array(OwnerReference).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['uid'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'uid', 'x-kubernetes-patch-strategy': 'merge' }).optional(),
   resourceVersion: z.string().optional(),
   selfLink: z.string().optional(),
   uid: z.string().optional(),
-}).meta({ id: 'io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta' });
+}).register(z.globalRegistry, { id: 'io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta' });
 export type ObjectMeta = z.infer<typeof ObjectMeta>;
 
 export const StatusCause = z.object({
   field: z.string().optional(),
   message: z.string().optional(),
   reason: z.string().optional(),
-}).meta({ id: 'io.k8s.apimachinery.pkg.apis.meta.v1.StatusCause' });
+}).register(z.globalRegistry, { id: 'io.k8s.apimachinery.pkg.apis.meta.v1.StatusCause' });
 export type StatusCause = z.infer<typeof StatusCause>;
 
 export const StatusDetails = z.object({
-  causes: z.array(StatusCause).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
+  causes: z.array(StatusCause).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
   group: z.string().optional(),
   kind: z.string().optional(),
   name: z.string().optional(),
   retryAfterSeconds: z.int32().optional(),
   uid: z.string().optional(),
-}).meta({ id: 'io.k8s.apimachinery.pkg.apis.meta.v1.StatusDetails' });
+}).register(z.globalRegistry, { id: 'io.k8s.apimachinery.pkg.apis.meta.v1.StatusDetails' });
 export type StatusDetails = z.infer<typeof StatusDetails>;
 
 export const Status = z.object({
@@ -198,11 +198,11 @@ export const Status = z.object({
   metadata: ListMeta.optional(),
   reason: z.string().optional(),
   status: z.string().optional(),
-}).meta({ id: 'io.k8s.apimachinery.pkg.apis.meta.v1.Status', 'x-kubernetes-group-version-kind': [{ group: '', kind: 'Status', version: 'v1' }] });
+}).register(z.globalRegistry, { id: 'io.k8s.apimachinery.pkg.apis.meta.v1.Status', 'x-kubernetes-group-version-kind': [{ group: '', kind: 'Status', version: 'v1' }] });
 export type Status = z.infer<typeof Status>;
 
 export const WatchEvent = z.object({
   object: RawExtension,
   type: z.string(),
-}).meta({ id: 'io.k8s.apimachinery.pkg.apis.meta.v1.WatchEvent', 'x-kubernetes-group-version-kind': [{ group: '', kind: 'WatchEvent', version: 'v1' }, { group: 'admission.k8s.io', kind: 'WatchEvent', version: 'v1' }, { group: 'admission.k8s.io', kind: 'WatchEvent', version: 'v1beta1' }, { group: 'admissionregistration.k8s.io', kind: 'WatchEvent', version: 'v1' }, { group: 'admissionregistration.k8s.io', kind: 'WatchEvent', version: 'v1alpha1' }, { group: 'admissionregistration.k8s.io', kind: 'WatchEvent', version: 'v1beta1' }, { group: 'apiextensions.k8s.io', kind: 'WatchEvent', version: 'v1' }, { group: 'apiextensions.k8s.io', kind: 'WatchEvent', version: 'v1beta1' }, { group: 'apiregistration.k8s.io', kind: 'WatchEvent', version: 'v1' }, { group: 'apiregistration.k8s.io', kind: 'WatchEvent', version: 'v1beta1' }, { group: 'apps', kind: 'WatchEvent', version: 'v1' }, { group: 'apps', kind: 'WatchEvent', version: 'v1beta1' }, { group: 'apps', kind: 'WatchEvent', version: 'v1beta2' }, { group: 'authentication.k8s.io', kind: 'WatchEvent', version: 'v1' }, { group: 'authentication.k8s.io', kind: 'WatchEvent', version: 'v1alpha1' }, { group: 'authentication.k8s.io', kind: 'WatchEvent', version: 'v1beta1' }, { group: 'authorization.k8s.io', kind: 'WatchEvent', version: 'v1' }, { group: 'authorization.k8s.io', kind: 'WatchEvent', version: 'v1beta1' }, { group: 'autoscaling', kind: 'WatchEvent', version: 'v1' }, { group: 'autoscaling', kind: 'WatchEvent', version: 'v2' }, { group: 'batch', kind: 'WatchEvent', version: 'v1' }, { group: 'batch', kind: 'WatchEvent', version: 'v1beta1' }, { group: 'certificates.k8s.io', kind: 'WatchEvent', version: 'v1' }, { group: 'certificates.k8s.io', kind: 'WatchEvent', version: 'v1alpha1' }, { group: 'certificates.k8s.io', kind: 'WatchEvent', version: 'v1beta1' }, { group: 'coordination.k8s.io', kind: 'WatchEvent', version: 'v1' }, { group: 'coordination.k8s.io', kind: 'WatchEvent', version: 'v1alpha2' }, { group: 'coordination.k8s.io', kind: 'WatchEvent', version: 'v1beta1' }, { group: 'discovery.k8s.io', kind: 'WatchEvent', version: 'v1' }, { group: 'discovery.k8s.io', kind: 'WatchEvent', version: 'v1beta1' }, { group: 'events.k8s.io', kind: 'WatchEvent', version: 'v1' }, { group: 'events.k8s.io', kind: 'WatchEvent', version: 'v1beta1' }, { group: 'extensions', kind: 'WatchEvent', version: 'v1beta1' }, { group: 'flowcontrol.apiserver.k8s.io', kind: 'WatchEvent', version: 'v1' }, { group: 'flowcontrol.apiserver.k8s.io', kind: 'WatchEvent', version: 'v1beta1' }, { group: 'flowcontrol.apiserver.k8s.io', kind: 'WatchEvent', version: 'v1beta2' }, { group: 'flowcontrol.apiserver.k8s.io', kind: 'WatchEvent', version: 'v1beta3' }, { group: 'imagepolicy.k8s.io', kind: 'WatchEvent', version: 'v1alpha1' }, { group: 'internal.apiserver.k8s.io', kind: 'WatchEvent', version: 'v1alpha1' }, { group: 'networking.k8s.io', kind: 'WatchEvent', version: 'v1' }, { group: 'networking.k8s.io', kind: 'WatchEvent', version: 'v1beta1' }, { group: 'node.k8s.io', kind: 'WatchEvent', version: 'v1' }, { group: 'node.k8s.io', kind: 'WatchEvent', version: 'v1alpha1' }, { group: 'node.k8s.io', kind: 'WatchEvent', version: 'v1beta1' }, { group: 'policy', kind: 'WatchEvent', version: 'v1' }, { group: 'policy', kind: 'WatchEvent', version: 'v1beta1' }, { group: 'rbac.authorization.k8s.io', kind: 'WatchEvent', version: 'v1' }, { group: 'rbac.authorization.k8s.io', kind: 'WatchEvent', version: 'v1alpha1' }, { group: 'rbac.authorization.k8s.io', kind: 'WatchEvent', version: 'v1beta1' }, { group: 'resource.k8s.io', kind: 'WatchEvent', version: 'v1' }, { group: 'resource.k8s.io', kind: 'WatchEvent', version: 'v1alpha3' }, { group: 'resource.k8s.io', kind: 'WatchEvent', version: 'v1beta1' }, { group: 'resource.k8s.io', kind: 'WatchEvent', version: 'v1beta2' }, { group: 'scheduling.k8s.io', kind: 'WatchEvent', version: 'v1' }, { group: 'scheduling.k8s.io', kind: 'WatchEvent', version: 'v1alpha2' }, { group: 'scheduling.k8s.io', kind: 'WatchEvent', version: 'v1beta1' }, { group: 'storage.k8s.io', kind: 'WatchEvent', version: 'v1' }, { group: 'storage.k8s.io', kind: 'WatchEvent', version: 'v1alpha1' }, { group: 'storage.k8s.io', kind: 'WatchEvent', version: 'v1beta1' }, { group: 'storagemigration.k8s.io', kind: 'WatchEvent', version: 'v1beta1' }] });
+}).register(z.globalRegistry, { id: 'io.k8s.apimachinery.pkg.apis.meta.v1.WatchEvent', 'x-kubernetes-group-version-kind': [{ group: '', kind: 'WatchEvent', version: 'v1' }, { group: 'admission.k8s.io', kind: 'WatchEvent', version: 'v1' }, { group: 'admission.k8s.io', kind: 'WatchEvent', version: 'v1beta1' }, { group: 'admissionregistration.k8s.io', kind: 'WatchEvent', version: 'v1' }, { group: 'admissionregistration.k8s.io', kind: 'WatchEvent', version: 'v1alpha1' }, { group: 'admissionregistration.k8s.io', kind: 'WatchEvent', version: 'v1beta1' }, { group: 'apiextensions.k8s.io', kind: 'WatchEvent', version: 'v1' }, { group: 'apiextensions.k8s.io', kind: 'WatchEvent', version: 'v1beta1' }, { group: 'apiregistration.k8s.io', kind: 'WatchEvent', version: 'v1' }, { group: 'apiregistration.k8s.io', kind: 'WatchEvent', version: 'v1beta1' }, { group: 'apps', kind: 'WatchEvent', version: 'v1' }, { group: 'apps', kind: 'WatchEvent', version: 'v1beta1' }, { group: 'apps', kind: 'WatchEvent', version: 'v1beta2' }, { group: 'authentication.k8s.io', kind: 'WatchEvent', version: 'v1' }, { group: 'authentication.k8s.io', kind: 'WatchEvent', version: 'v1alpha1' }, { group: 'authentication.k8s.io', kind: 'WatchEvent', version: 'v1beta1' }, { group: 'authorization.k8s.io', kind: 'WatchEvent', version: 'v1' }, { group: 'authorization.k8s.io', kind: 'WatchEvent', version: 'v1beta1' }, { group: 'autoscaling', kind: 'WatchEvent', version: 'v1' }, { group: 'autoscaling', kind: 'WatchEvent', version: 'v2' }, { group: 'batch', kind: 'WatchEvent', version: 'v1' }, { group: 'batch', kind: 'WatchEvent', version: 'v1beta1' }, { group: 'certificates.k8s.io', kind: 'WatchEvent', version: 'v1' }, { group: 'certificates.k8s.io', kind: 'WatchEvent', version: 'v1alpha1' }, { group: 'certificates.k8s.io', kind: 'WatchEvent', version: 'v1beta1' }, { group: 'coordination.k8s.io', kind: 'WatchEvent', version: 'v1' }, { group: 'coordination.k8s.io', kind: 'WatchEvent', version: 'v1alpha2' }, { group: 'coordination.k8s.io', kind: 'WatchEvent', version: 'v1beta1' }, { group: 'discovery.k8s.io', kind: 'WatchEvent', version: 'v1' }, { group: 'discovery.k8s.io', kind: 'WatchEvent', version: 'v1beta1' }, { group: 'events.k8s.io', kind: 'WatchEvent', version: 'v1' }, { group: 'events.k8s.io', kind: 'WatchEvent', version: 'v1beta1' }, { group: 'extensions', kind: 'WatchEvent', version: 'v1beta1' }, { group: 'flowcontrol.apiserver.k8s.io', kind: 'WatchEvent', version: 'v1' }, { group: 'flowcontrol.apiserver.k8s.io', kind: 'WatchEvent', version: 'v1beta1' }, { group: 'flowcontrol.apiserver.k8s.io', kind: 'WatchEvent', version: 'v1beta2' }, { group: 'flowcontrol.apiserver.k8s.io', kind: 'WatchEvent', version: 'v1beta3' }, { group: 'imagepolicy.k8s.io', kind: 'WatchEvent', version: 'v1alpha1' }, { group: 'internal.apiserver.k8s.io', kind: 'WatchEvent', version: 'v1alpha1' }, { group: 'networking.k8s.io', kind: 'WatchEvent', version: 'v1' }, { group: 'networking.k8s.io', kind: 'WatchEvent', version: 'v1beta1' }, { group: 'node.k8s.io', kind: 'WatchEvent', version: 'v1' }, { group: 'node.k8s.io', kind: 'WatchEvent', version: 'v1alpha1' }, { group: 'node.k8s.io', kind: 'WatchEvent', version: 'v1beta1' }, { group: 'policy', kind: 'WatchEvent', version: 'v1' }, { group: 'policy', kind: 'WatchEvent', version: 'v1beta1' }, { group: 'rbac.authorization.k8s.io', kind: 'WatchEvent', version: 'v1' }, { group: 'rbac.authorization.k8s.io', kind: 'WatchEvent', version: 'v1alpha1' }, { group: 'rbac.authorization.k8s.io', kind: 'WatchEvent', version: 'v1beta1' }, { group: 'resource.k8s.io', kind: 'WatchEvent', version: 'v1' }, { group: 'resource.k8s.io', kind: 'WatchEvent', version: 'v1alpha3' }, { group: 'resource.k8s.io', kind: 'WatchEvent', version: 'v1beta1' }, { group: 'resource.k8s.io', kind: 'WatchEvent', version: 'v1beta2' }, { group: 'scheduling.k8s.io', kind: 'WatchEvent', version: 'v1' }, { group: 'scheduling.k8s.io', kind: 'WatchEvent', version: 'v1alpha2' }, { group: 'scheduling.k8s.io', kind: 'WatchEvent', version: 'v1beta1' }, { group: 'storage.k8s.io', kind: 'WatchEvent', version: 'v1' }, { group: 'storage.k8s.io', kind: 'WatchEvent', version: 'v1alpha1' }, { group: 'storage.k8s.io', kind: 'WatchEvent', version: 'v1beta1' }, { group: 'storagemigration.k8s.io', kind: 'WatchEvent', version: 'v1beta1' }] });
 export type WatchEvent = z.infer<typeof WatchEvent>;

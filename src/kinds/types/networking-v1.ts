@@ -9,75 +9,75 @@ import { IntOrString } from './primitives.js';
 export const ServiceBackendPort = z.object({
   name: z.string().optional(),
   number: z.int32().optional(),
-}).meta({ id: 'io.k8s.api.networking.v1.ServiceBackendPort', 'x-kubernetes-map-type': 'atomic' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.networking.v1.ServiceBackendPort', 'x-kubernetes-map-type': 'atomic' });
 export type ServiceBackendPort = z.infer<typeof ServiceBackendPort>;
 
 export const IngressServiceBackend = z.object({
   name: z.string(),
   port: ServiceBackendPort.optional(),
-}).meta({ id: 'io.k8s.api.networking.v1.IngressServiceBackend' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.networking.v1.IngressServiceBackend' });
 export type IngressServiceBackend = z.infer<typeof IngressServiceBackend>;
 
 export const IngressBackend = z.object({
   resource: TypedLocalObjectReference.optional(),
   service: IngressServiceBackend.optional(),
-}).meta({ id: 'io.k8s.api.networking.v1.IngressBackend' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.networking.v1.IngressBackend' });
 export type IngressBackend = z.infer<typeof IngressBackend>;
 
 export const HTTPIngressPath = z.object({
   backend: IngressBackend,
   path: z.string().optional(),
   pathType: z.string(),
-}).meta({ id: 'io.k8s.api.networking.v1.HTTPIngressPath' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.networking.v1.HTTPIngressPath' });
 export type HTTPIngressPath = z.infer<typeof HTTPIngressPath>;
 
 export const HTTPIngressRuleValue = z.object({
-  paths: z.array(HTTPIngressPath).meta({ 'x-kubernetes-list-type': 'atomic' }),
-}).meta({ id: 'io.k8s.api.networking.v1.HTTPIngressRuleValue' });
+  paths: z.array(HTTPIngressPath).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }),
+}).register(z.globalRegistry, { id: 'io.k8s.api.networking.v1.HTTPIngressRuleValue' });
 export type HTTPIngressRuleValue = z.infer<typeof HTTPIngressRuleValue>;
 
 export const IngressRule = z.object({
   host: z.string().optional(),
   http: HTTPIngressRuleValue.optional(),
-}).meta({ id: 'io.k8s.api.networking.v1.IngressRule' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.networking.v1.IngressRule' });
 export type IngressRule = z.infer<typeof IngressRule>;
 
 export const IngressTLS = z.object({
-  hosts: z.array(z.string()).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
+  hosts: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
   secretName: z.string().optional(),
-}).meta({ id: 'io.k8s.api.networking.v1.IngressTLS' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.networking.v1.IngressTLS' });
 export type IngressTLS = z.infer<typeof IngressTLS>;
 
 export const IngressSpec = z.object({
   defaultBackend: IngressBackend.optional(),
   ingressClassName: z.string().optional(),
-  rules: z.array(IngressRule).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
-  tls: z.array(IngressTLS).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
-}).meta({ id: 'io.k8s.api.networking.v1.IngressSpec' });
+  rules: z.array(IngressRule).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
+  tls: z.array(IngressTLS).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
+}).register(z.globalRegistry, { id: 'io.k8s.api.networking.v1.IngressSpec' });
 export type IngressSpec = z.infer<typeof IngressSpec>;
 
 export const IngressPortStatus = z.object({
   error: z.string().optional(),
   port: z.int32(),
   protocol: z.string(),
-}).meta({ id: 'io.k8s.api.networking.v1.IngressPortStatus' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.networking.v1.IngressPortStatus' });
 export type IngressPortStatus = z.infer<typeof IngressPortStatus>;
 
 export const IngressLoadBalancerIngress = z.object({
   hostname: z.string().optional(),
   ip: z.string().optional(),
-  ports: z.array(IngressPortStatus).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
-}).meta({ id: 'io.k8s.api.networking.v1.IngressLoadBalancerIngress' });
+  ports: z.array(IngressPortStatus).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
+}).register(z.globalRegistry, { id: 'io.k8s.api.networking.v1.IngressLoadBalancerIngress' });
 export type IngressLoadBalancerIngress = z.infer<typeof IngressLoadBalancerIngress>;
 
 export const IngressLoadBalancerStatus = z.object({
-  ingress: z.array(IngressLoadBalancerIngress).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
-}).meta({ id: 'io.k8s.api.networking.v1.IngressLoadBalancerStatus' });
+  ingress: z.array(IngressLoadBalancerIngress).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
+}).register(z.globalRegistry, { id: 'io.k8s.api.networking.v1.IngressLoadBalancerStatus' });
 export type IngressLoadBalancerStatus = z.infer<typeof IngressLoadBalancerStatus>;
 
 export const IngressStatus = z.object({
   loadBalancer: IngressLoadBalancerStatus.optional(),
-}).meta({ id: 'io.k8s.api.networking.v1.IngressStatus' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.networking.v1.IngressStatus' });
 export type IngressStatus = z.infer<typeof IngressStatus>;
 
 export const Ingress = z.object({
@@ -86,7 +86,7 @@ export const Ingress = z.object({
   metadata: ObjectMeta.optional(),
   spec: IngressSpec.optional(),
   status: IngressStatus.optional(),
-}).meta({ id: 'io.k8s.api.networking.v1.Ingress', 'x-kubernetes-group-version-kind': [{ group: 'networking.k8s.io', kind: 'Ingress', version: 'v1' }] });
+}).register(z.globalRegistry, { id: 'io.k8s.api.networking.v1.Ingress', 'x-kubernetes-group-version-kind': [{ group: 'networking.k8s.io', kind: 'Ingress', version: 'v1' }] });
 export type Ingress = z.infer<typeof Ingress>;
 
 export const IngressClassParametersReference = z.object({
@@ -95,13 +95,13 @@ export const IngressClassParametersReference = z.object({
   name: z.string(),
   namespace: z.string().optional(),
   scope: z.string().optional(),
-}).meta({ id: 'io.k8s.api.networking.v1.IngressClassParametersReference' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.networking.v1.IngressClassParametersReference' });
 export type IngressClassParametersReference = z.infer<typeof IngressClassParametersReference>;
 
 export const IngressClassSpec = z.object({
   controller: z.string().optional(),
   parameters: IngressClassParametersReference.optional(),
-}).meta({ id: 'io.k8s.api.networking.v1.IngressClassSpec' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.networking.v1.IngressClassSpec' });
 export type IngressClassSpec = z.infer<typeof IngressClassSpec>;
 
 export const IngressClass = z.object({
@@ -109,7 +109,7 @@ export const IngressClass = z.object({
   kind: z.string().optional(),
   metadata: ObjectMeta.optional(),
   spec: IngressClassSpec.optional(),
-}).meta({ id: 'io.k8s.api.networking.v1.IngressClass', 'x-kubernetes-group-version-kind': [{ group: 'networking.k8s.io', kind: 'IngressClass', version: 'v1' }] });
+}).register(z.globalRegistry, { id: 'io.k8s.api.networking.v1.IngressClass', 'x-kubernetes-group-version-kind': [{ group: 'networking.k8s.io', kind: 'IngressClass', version: 'v1' }] });
 export type IngressClass = z.infer<typeof IngressClass>;
 
 export const ParentReference = z.object({
@@ -117,12 +117,12 @@ export const ParentReference = z.object({
   name: z.string(),
   namespace: z.string().optional(),
   resource: z.string(),
-}).meta({ id: 'io.k8s.api.networking.v1.ParentReference' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.networking.v1.ParentReference' });
 export type ParentReference = z.infer<typeof ParentReference>;
 
 export const IPAddressSpec = z.object({
   parentRef: ParentReference,
-}).meta({ id: 'io.k8s.api.networking.v1.IPAddressSpec' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.networking.v1.IPAddressSpec' });
 export type IPAddressSpec = z.infer<typeof IPAddressSpec>;
 
 export const IPAddress = z.object({
@@ -130,47 +130,47 @@ export const IPAddress = z.object({
   kind: z.string().optional(),
   metadata: ObjectMeta.optional(),
   spec: IPAddressSpec,
-}).meta({ id: 'io.k8s.api.networking.v1.IPAddress', 'x-kubernetes-group-version-kind': [{ group: 'networking.k8s.io', kind: 'IPAddress', version: 'v1' }] });
+}).register(z.globalRegistry, { id: 'io.k8s.api.networking.v1.IPAddress', 'x-kubernetes-group-version-kind': [{ group: 'networking.k8s.io', kind: 'IPAddress', version: 'v1' }] });
 export type IPAddress = z.infer<typeof IPAddress>;
 
 export const IPBlock = z.object({
   cidr: z.string(),
-  except: z.array(z.string()).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
-}).meta({ id: 'io.k8s.api.networking.v1.IPBlock' });
+  except: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
+}).register(z.globalRegistry, { id: 'io.k8s.api.networking.v1.IPBlock' });
 export type IPBlock = z.infer<typeof IPBlock>;
 
 export const NetworkPolicyPeer = z.object({
   ipBlock: IPBlock.optional(),
   namespaceSelector: LabelSelector.optional(),
   podSelector: LabelSelector.optional(),
-}).meta({ id: 'io.k8s.api.networking.v1.NetworkPolicyPeer' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.networking.v1.NetworkPolicyPeer' });
 export type NetworkPolicyPeer = z.infer<typeof NetworkPolicyPeer>;
 
 export const NetworkPolicyPort = z.object({
   endPort: z.int32().optional(),
   port: IntOrString.optional(),
   protocol: z.string().optional(),
-}).meta({ id: 'io.k8s.api.networking.v1.NetworkPolicyPort' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.networking.v1.NetworkPolicyPort' });
 export type NetworkPolicyPort = z.infer<typeof NetworkPolicyPort>;
 
 export const NetworkPolicyEgressRule = z.object({
-  ports: z.array(NetworkPolicyPort).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
-  to: z.array(NetworkPolicyPeer).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
-}).meta({ id: 'io.k8s.api.networking.v1.NetworkPolicyEgressRule' });
+  ports: z.array(NetworkPolicyPort).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
+  to: z.array(NetworkPolicyPeer).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
+}).register(z.globalRegistry, { id: 'io.k8s.api.networking.v1.NetworkPolicyEgressRule' });
 export type NetworkPolicyEgressRule = z.infer<typeof NetworkPolicyEgressRule>;
 
 export const NetworkPolicyIngressRule = z.object({
-  from: z.array(NetworkPolicyPeer).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
-  ports: z.array(NetworkPolicyPort).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
-}).meta({ id: 'io.k8s.api.networking.v1.NetworkPolicyIngressRule' });
+  from: z.array(NetworkPolicyPeer).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
+  ports: z.array(NetworkPolicyPort).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
+}).register(z.globalRegistry, { id: 'io.k8s.api.networking.v1.NetworkPolicyIngressRule' });
 export type NetworkPolicyIngressRule = z.infer<typeof NetworkPolicyIngressRule>;
 
 export const NetworkPolicySpec = z.object({
-  egress: z.array(NetworkPolicyEgressRule).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
-  ingress: z.array(NetworkPolicyIngressRule).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
+  egress: z.array(NetworkPolicyEgressRule).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
+  ingress: z.array(NetworkPolicyIngressRule).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
   podSelector: LabelSelector.optional(),
-  policyTypes: z.array(z.string()).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
-}).meta({ id: 'io.k8s.api.networking.v1.NetworkPolicySpec' });
+  policyTypes: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
+}).register(z.globalRegistry, { id: 'io.k8s.api.networking.v1.NetworkPolicySpec' });
 export type NetworkPolicySpec = z.infer<typeof NetworkPolicySpec>;
 
 export const NetworkPolicy = z.object({
@@ -178,17 +178,17 @@ export const NetworkPolicy = z.object({
   kind: z.string().optional(),
   metadata: ObjectMeta.optional(),
   spec: NetworkPolicySpec.optional(),
-}).meta({ id: 'io.k8s.api.networking.v1.NetworkPolicy', 'x-kubernetes-group-version-kind': [{ group: 'networking.k8s.io', kind: 'NetworkPolicy', version: 'v1' }] });
+}).register(z.globalRegistry, { id: 'io.k8s.api.networking.v1.NetworkPolicy', 'x-kubernetes-group-version-kind': [{ group: 'networking.k8s.io', kind: 'NetworkPolicy', version: 'v1' }] });
 export type NetworkPolicy = z.infer<typeof NetworkPolicy>;
 
 export const ServiceCIDRSpec = z.object({
-  cidrs: z.array(z.string()).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
-}).meta({ id: 'io.k8s.api.networking.v1.ServiceCIDRSpec' });
+  cidrs: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
+}).register(z.globalRegistry, { id: 'io.k8s.api.networking.v1.ServiceCIDRSpec' });
 export type ServiceCIDRSpec = z.infer<typeof ServiceCIDRSpec>;
 
 export const ServiceCIDRStatus = z.object({
-  conditions: z.array(Condition).meta({ 'x-kubernetes-list-map-keys': ['type'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'type', 'x-kubernetes-patch-strategy': 'merge' }).optional(),
-}).meta({ id: 'io.k8s.api.networking.v1.ServiceCIDRStatus' });
+  conditions: z.array(Condition).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['type'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'type', 'x-kubernetes-patch-strategy': 'merge' }).optional(),
+}).register(z.globalRegistry, { id: 'io.k8s.api.networking.v1.ServiceCIDRStatus' });
 export type ServiceCIDRStatus = z.infer<typeof ServiceCIDRStatus>;
 
 export const ServiceCIDR = z.object({
@@ -197,5 +197,5 @@ export const ServiceCIDR = z.object({
   metadata: ObjectMeta.optional(),
   spec: ServiceCIDRSpec.optional(),
   status: ServiceCIDRStatus.optional(),
-}).meta({ id: 'io.k8s.api.networking.v1.ServiceCIDR', 'x-kubernetes-group-version-kind': [{ group: 'networking.k8s.io', kind: 'ServiceCIDR', version: 'v1' }] });
+}).register(z.globalRegistry, { id: 'io.k8s.api.networking.v1.ServiceCIDR', 'x-kubernetes-group-version-kind': [{ group: 'networking.k8s.io', kind: 'ServiceCIDR', version: 'v1' }] });
 export type ServiceCIDR = z.infer<typeof ServiceCIDR>;

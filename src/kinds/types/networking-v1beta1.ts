@@ -9,12 +9,12 @@ export const ParentReference = z.object({
   name: z.string(),
   namespace: z.string().optional(),
   resource: z.string(),
-}).meta({ id: 'io.k8s.api.networking.v1beta1.ParentReference' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.networking.v1beta1.ParentReference' });
 export type ParentReference = z.infer<typeof ParentReference>;
 
 export const IPAddressSpec = z.object({
   parentRef: ParentReference,
-}).meta({ id: 'io.k8s.api.networking.v1beta1.IPAddressSpec' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.networking.v1beta1.IPAddressSpec' });
 export type IPAddressSpec = z.infer<typeof IPAddressSpec>;
 
 export const IPAddress = z.object({
@@ -22,17 +22,17 @@ export const IPAddress = z.object({
   kind: z.string().optional(),
   metadata: ObjectMeta.optional(),
   spec: IPAddressSpec,
-}).meta({ id: 'io.k8s.api.networking.v1beta1.IPAddress', 'x-kubernetes-group-version-kind': [{ group: 'networking.k8s.io', kind: 'IPAddress', version: 'v1beta1' }] });
+}).register(z.globalRegistry, { id: 'io.k8s.api.networking.v1beta1.IPAddress', 'x-kubernetes-group-version-kind': [{ group: 'networking.k8s.io', kind: 'IPAddress', version: 'v1beta1' }] });
 export type IPAddress = z.infer<typeof IPAddress>;
 
 export const ServiceCIDRSpec = z.object({
-  cidrs: z.array(z.string()).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
-}).meta({ id: 'io.k8s.api.networking.v1beta1.ServiceCIDRSpec' });
+  cidrs: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
+}).register(z.globalRegistry, { id: 'io.k8s.api.networking.v1beta1.ServiceCIDRSpec' });
 export type ServiceCIDRSpec = z.infer<typeof ServiceCIDRSpec>;
 
 export const ServiceCIDRStatus = z.object({
-  conditions: z.array(Condition).meta({ 'x-kubernetes-list-map-keys': ['type'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'type', 'x-kubernetes-patch-strategy': 'merge' }).optional(),
-}).meta({ id: 'io.k8s.api.networking.v1beta1.ServiceCIDRStatus' });
+  conditions: z.array(Condition).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['type'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'type', 'x-kubernetes-patch-strategy': 'merge' }).optional(),
+}).register(z.globalRegistry, { id: 'io.k8s.api.networking.v1beta1.ServiceCIDRStatus' });
 export type ServiceCIDRStatus = z.infer<typeof ServiceCIDRStatus>;
 
 export const ServiceCIDR = z.object({
@@ -41,5 +41,5 @@ export const ServiceCIDR = z.object({
   metadata: ObjectMeta.optional(),
   spec: ServiceCIDRSpec.optional(),
   status: ServiceCIDRStatus.optional(),
-}).meta({ id: 'io.k8s.api.networking.v1beta1.ServiceCIDR', 'x-kubernetes-group-version-kind': [{ group: 'networking.k8s.io', kind: 'ServiceCIDR', version: 'v1beta1' }] });
+}).register(z.globalRegistry, { id: 'io.k8s.api.networking.v1beta1.ServiceCIDR', 'x-kubernetes-group-version-kind': [{ group: 'networking.k8s.io', kind: 'ServiceCIDR', version: 'v1beta1' }] });
 export type ServiceCIDR = z.infer<typeof ServiceCIDR>;

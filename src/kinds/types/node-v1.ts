@@ -8,13 +8,13 @@ import { Quantity } from './primitives.js';
 
 export const Overhead = z.object({
   podFixed: z.record(z.string(), Quantity).optional(),
-}).meta({ id: 'io.k8s.api.node.v1.Overhead' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.node.v1.Overhead' });
 export type Overhead = z.infer<typeof Overhead>;
 
 export const Scheduling = z.object({
-  nodeSelector: z.record(z.string(), z.string()).meta({ 'x-kubernetes-map-type': 'atomic' }).optional(),
-  tolerations: z.array(Toleration).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
-}).meta({ id: 'io.k8s.api.node.v1.Scheduling' });
+  nodeSelector: z.record(z.string(), z.string()).register(z.globalRegistry, { 'x-kubernetes-map-type': 'atomic' }).optional(),
+  tolerations: z.array(Toleration).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
+}).register(z.globalRegistry, { id: 'io.k8s.api.node.v1.Scheduling' });
 export type Scheduling = z.infer<typeof Scheduling>;
 
 export const RuntimeClass = z.object({
@@ -24,5 +24,5 @@ export const RuntimeClass = z.object({
   metadata: ObjectMeta.optional(),
   overhead: Overhead.optional(),
   scheduling: Scheduling.optional(),
-}).meta({ id: 'io.k8s.api.node.v1.RuntimeClass', 'x-kubernetes-group-version-kind': [{ group: 'node.k8s.io', kind: 'RuntimeClass', version: 'v1' }] });
+}).register(z.globalRegistry, { id: 'io.k8s.api.node.v1.RuntimeClass', 'x-kubernetes-group-version-kind': [{ group: 'node.k8s.io', kind: 'RuntimeClass', version: 'v1' }] });
 export type RuntimeClass = z.infer<typeof RuntimeClass>;

@@ -10,7 +10,7 @@ export const Eviction = z.object({
   deleteOptions: DeleteOptions.optional(),
   kind: z.string().optional(),
   metadata: ObjectMeta.optional(),
-}).meta({ id: 'io.k8s.api.policy.v1.Eviction', 'x-kubernetes-group-version-kind': [{ group: 'policy', kind: 'Eviction', version: 'v1' }] });
+}).register(z.globalRegistry, { id: 'io.k8s.api.policy.v1.Eviction', 'x-kubernetes-group-version-kind': [{ group: 'policy', kind: 'Eviction', version: 'v1' }] });
 export type Eviction = z.infer<typeof Eviction>;
 
 export const PodDisruptionBudgetSpec = z.object({
@@ -18,18 +18,18 @@ export const PodDisruptionBudgetSpec = z.object({
   minAvailable: IntOrString.optional(),
   selector: LabelSelector.meta({ 'x-kubernetes-patch-strategy': 'replace' }).optional(),
   unhealthyPodEvictionPolicy: z.string().optional(),
-}).meta({ id: 'io.k8s.api.policy.v1.PodDisruptionBudgetSpec' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.policy.v1.PodDisruptionBudgetSpec' });
 export type PodDisruptionBudgetSpec = z.infer<typeof PodDisruptionBudgetSpec>;
 
 export const PodDisruptionBudgetStatus = z.object({
-  conditions: z.array(Condition).meta({ 'x-kubernetes-list-map-keys': ['type'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'type', 'x-kubernetes-patch-strategy': 'merge' }).optional(),
+  conditions: z.array(Condition).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['type'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'type', 'x-kubernetes-patch-strategy': 'merge' }).optional(),
   currentHealthy: z.int32().optional(),
   desiredHealthy: z.int32().optional(),
   disruptedPods: z.record(z.string(), Time).optional(),
   disruptionsAllowed: z.int32().optional(),
   expectedPods: z.int32().optional(),
   observedGeneration: z.int().optional(),
-}).meta({ id: 'io.k8s.api.policy.v1.PodDisruptionBudgetStatus' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.policy.v1.PodDisruptionBudgetStatus' });
 export type PodDisruptionBudgetStatus = z.infer<typeof PodDisruptionBudgetStatus>;
 
 export const PodDisruptionBudget = z.object({
@@ -38,5 +38,5 @@ export const PodDisruptionBudget = z.object({
   metadata: ObjectMeta.optional(),
   spec: PodDisruptionBudgetSpec.optional(),
   status: PodDisruptionBudgetStatus.optional(),
-}).meta({ id: 'io.k8s.api.policy.v1.PodDisruptionBudget', 'x-kubernetes-group-version-kind': [{ group: 'policy', kind: 'PodDisruptionBudget', version: 'v1' }] });
+}).register(z.globalRegistry, { id: 'io.k8s.api.policy.v1.PodDisruptionBudget', 'x-kubernetes-group-version-kind': [{ group: 'policy', kind: 'PodDisruptionBudget', version: 'v1' }] });
 export type PodDisruptionBudget = z.infer<typeof PodDisruptionBudget>;

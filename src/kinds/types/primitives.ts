@@ -3,11 +3,11 @@
 
 import { z } from 'zod';
 
-export const IntOrString = z.union([z.int32(), z.string()]).meta({ id: 'io.k8s.apimachinery.pkg.util.intstr.IntOrString', 'x-kubernetes-int-or-string': true });
+export const IntOrString = z.union([z.int32(), z.string()]).register(z.globalRegistry, { id: 'io.k8s.apimachinery.pkg.util.intstr.IntOrString', 'x-kubernetes-int-or-string': true });
 export type IntOrString = z.infer<typeof IntOrString>;
 
-export const Quantity = z.union([z.string(), z.number()]).meta({ id: 'io.k8s.apimachinery.pkg.api.resource.Quantity', 'x-kubernetes-int-or-string': true });
+export const Quantity = z.union([z.string(), z.number()]).register(z.globalRegistry, { id: 'io.k8s.apimachinery.pkg.api.resource.Quantity', 'x-kubernetes-int-or-string': true });
 export type Quantity = z.infer<typeof Quantity>;
 
-export const RawExtension = z.record(z.string(), z.unknown()).meta({ id: 'io.k8s.apimachinery.pkg.runtime.RawExtension', 'x-kubernetes-preserve-unknown-fields': true });
+export const RawExtension = z.record(z.string(), z.unknown()).register(z.globalRegistry, { id: 'io.k8s.apimachinery.pkg.runtime.RawExtension', 'x-kubernetes-preserve-unknown-fields': true });
 export type RawExtension = z.infer<typeof RawExtension>;

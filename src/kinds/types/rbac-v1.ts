@@ -5,17 +5,17 @@ import { z } from 'zod';
 import { LabelSelector, ObjectMeta } from './meta-v1.js';
 
 export const AggregationRule = z.object({
-  clusterRoleSelectors: z.array(LabelSelector).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
-}).meta({ id: 'io.k8s.api.rbac.v1.AggregationRule' });
+  clusterRoleSelectors: z.array(LabelSelector).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
+}).register(z.globalRegistry, { id: 'io.k8s.api.rbac.v1.AggregationRule' });
 export type AggregationRule = z.infer<typeof AggregationRule>;
 
 export const PolicyRule = z.object({
-  apiGroups: z.array(z.string()).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
-  nonResourceURLs: z.array(z.string()).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
-  resourceNames: z.array(z.string()).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
-  resources: z.array(z.string()).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
-  verbs: z.array(z.string()).meta({ 'x-kubernetes-list-type': 'atomic' }),
-}).meta({ id: 'io.k8s.api.rbac.v1.PolicyRule' });
+  apiGroups: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
+  nonResourceURLs: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
+  resourceNames: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
+  resources: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
+  verbs: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }),
+}).register(z.globalRegistry, { id: 'io.k8s.api.rbac.v1.PolicyRule' });
 export type PolicyRule = z.infer<typeof PolicyRule>;
 
 export const ClusterRole = z.object({
@@ -23,15 +23,15 @@ export const ClusterRole = z.object({
   apiVersion: z.string().optional(),
   kind: z.string().optional(),
   metadata: ObjectMeta.optional(),
-  rules: z.array(PolicyRule).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
-}).meta({ id: 'io.k8s.api.rbac.v1.ClusterRole', 'x-kubernetes-group-version-kind': [{ group: 'rbac.authorization.k8s.io', kind: 'ClusterRole', version: 'v1' }] });
+  rules: z.array(PolicyRule).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
+}).register(z.globalRegistry, { id: 'io.k8s.api.rbac.v1.ClusterRole', 'x-kubernetes-group-version-kind': [{ group: 'rbac.authorization.k8s.io', kind: 'ClusterRole', version: 'v1' }] });
 export type ClusterRole = z.infer<typeof ClusterRole>;
 
 export const RoleRef = z.object({
   apiGroup: z.string().optional(),
   kind: z.string(),
   name: z.string(),
-}).meta({ id: 'io.k8s.api.rbac.v1.RoleRef', 'x-kubernetes-map-type': 'atomic' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.rbac.v1.RoleRef', 'x-kubernetes-map-type': 'atomic' });
 export type RoleRef = z.infer<typeof RoleRef>;
 
 export const Subject = z.object({
@@ -39,7 +39,7 @@ export const Subject = z.object({
   kind: z.string(),
   name: z.string(),
   namespace: z.string().optional(),
-}).meta({ id: 'io.k8s.api.rbac.v1.Subject', 'x-kubernetes-map-type': 'atomic' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.rbac.v1.Subject', 'x-kubernetes-map-type': 'atomic' });
 export type Subject = z.infer<typeof Subject>;
 
 export const ClusterRoleBinding = z.object({
@@ -47,16 +47,16 @@ export const ClusterRoleBinding = z.object({
   kind: z.string().optional(),
   metadata: ObjectMeta.optional(),
   roleRef: RoleRef,
-  subjects: z.array(Subject).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
-}).meta({ id: 'io.k8s.api.rbac.v1.ClusterRoleBinding', 'x-kubernetes-group-version-kind': [{ group: 'rbac.authorization.k8s.io', kind: 'ClusterRoleBinding', version: 'v1' }] });
+  subjects: z.array(Subject).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
+}).register(z.globalRegistry, { id: 'io.k8s.api.rbac.v1.ClusterRoleBinding', 'x-kubernetes-group-version-kind': [{ group: 'rbac.authorization.k8s.io', kind: 'ClusterRoleBinding', version: 'v1' }] });
 export type ClusterRoleBinding = z.infer<typeof ClusterRoleBinding>;
 
 export const Role = z.object({
   apiVersion: z.string().optional(),
   kind: z.string().optional(),
   metadata: ObjectMeta.optional(),
-  rules: z.array(PolicyRule).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
-}).meta({ id: 'io.k8s.api.rbac.v1.Role', 'x-kubernetes-group-version-kind': [{ group: 'rbac.authorization.k8s.io', kind: 'Role', version: 'v1' }] });
+  rules: z.array(PolicyRule).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
+}).register(z.globalRegistry, { id: 'io.k8s.api.rbac.v1.Role', 'x-kubernetes-group-version-kind': [{ group: 'rbac.authorization.k8s.io', kind: 'Role', version: 'v1' }] });
 export type Role = z.infer<typeof Role>;
 
 export const RoleBinding = z.object({
@@ -64,6 +64,6 @@ export const RoleBinding = z.object({
   kind: z.string().optional(),
   metadata: ObjectMeta.optional(),
   roleRef: RoleRef,
-  subjects: z.array(Subject).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
-}).meta({ id: 'io.k8s.api.rbac.v1.RoleBinding', 'x-kubernetes-group-version-kind': [{ group: 'rbac.authorization.k8s.io', kind: 'RoleBinding', version: 'v1' }] });
+  subjects: z.array(Subject).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
+}).register(z.globalRegistry, { id: 'io.k8s.api.rbac.v1.RoleBinding', 'x-kubernetes-group-version-kind': [{ group: 'rbac.authorization.k8s.io', kind: 'RoleBinding', version: 'v1' }] });
 export type RoleBinding = z.infer<typeof RoleBinding>;

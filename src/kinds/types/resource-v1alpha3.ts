@@ -9,25 +9,25 @@ export const DeviceTaint = z.object({
   key: z.string(),
   timeAdded: Time.optional(),
   value: z.string().optional(),
-}).meta({ id: 'io.k8s.api.resource.v1alpha3.DeviceTaint' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.resource.v1alpha3.DeviceTaint' });
 export type DeviceTaint = z.infer<typeof DeviceTaint>;
 
 export const DeviceTaintSelector = z.object({
   device: z.string().optional(),
   driver: z.string().optional(),
   pool: z.string().optional(),
-}).meta({ id: 'io.k8s.api.resource.v1alpha3.DeviceTaintSelector' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.resource.v1alpha3.DeviceTaintSelector' });
 export type DeviceTaintSelector = z.infer<typeof DeviceTaintSelector>;
 
 export const DeviceTaintRuleSpec = z.object({
   deviceSelector: DeviceTaintSelector.optional(),
   taint: DeviceTaint,
-}).meta({ id: 'io.k8s.api.resource.v1alpha3.DeviceTaintRuleSpec' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.resource.v1alpha3.DeviceTaintRuleSpec' });
 export type DeviceTaintRuleSpec = z.infer<typeof DeviceTaintRuleSpec>;
 
 export const DeviceTaintRuleStatus = z.object({
-  conditions: z.array(Condition).meta({ 'x-kubernetes-list-map-keys': ['type'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'type', 'x-kubernetes-patch-strategy': 'merge' }).optional(),
-}).meta({ id: 'io.k8s.api.resource.v1alpha3.DeviceTaintRuleStatus' });
+  conditions: z.array(Condition).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['type'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'type', 'x-kubernetes-patch-strategy': 'merge' }).optional(),
+}).register(z.globalRegistry, { id: 'io.k8s.api.resource.v1alpha3.DeviceTaintRuleStatus' });
 export type DeviceTaintRuleStatus = z.infer<typeof DeviceTaintRuleStatus>;
 
 export const DeviceTaintRule = z.object({
@@ -36,7 +36,7 @@ export const DeviceTaintRule = z.object({
   metadata: ObjectMeta.optional(),
   spec: DeviceTaintRuleSpec,
   status: DeviceTaintRuleStatus.optional(),
-}).meta({ id: 'io.k8s.api.resource.v1alpha3.DeviceTaintRule', 'x-kubernetes-group-version-kind': [{ group: 'resource.k8s.io', kind: 'DeviceTaintRule', version: 'v1alpha3' }] });
+}).register(z.globalRegistry, { id: 'io.k8s.api.resource.v1alpha3.DeviceTaintRule', 'x-kubernetes-group-version-kind': [{ group: 'resource.k8s.io', kind: 'DeviceTaintRule', version: 'v1alpha3' }] });
 export type DeviceTaintRule = z.infer<typeof DeviceTaintRule>;
 
 export const PoolStatus = z.object({
@@ -50,21 +50,21 @@ export const PoolStatus = z.object({
   totalDevices: z.int32().optional(),
   unavailableDevices: z.int32().optional(),
   validationError: z.string().optional(),
-}).meta({ id: 'io.k8s.api.resource.v1alpha3.PoolStatus' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.resource.v1alpha3.PoolStatus' });
 export type PoolStatus = z.infer<typeof PoolStatus>;
 
 export const ResourcePoolStatusRequestSpec = z.object({
   driver: z.string(),
   limit: z.int32().optional(),
   poolName: z.string().optional(),
-}).meta({ id: 'io.k8s.api.resource.v1alpha3.ResourcePoolStatusRequestSpec' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.resource.v1alpha3.ResourcePoolStatusRequestSpec' });
 export type ResourcePoolStatusRequestSpec = z.infer<typeof ResourcePoolStatusRequestSpec>;
 
 export const ResourcePoolStatusRequestStatus = z.object({
-  conditions: z.array(Condition).meta({ 'x-kubernetes-list-map-keys': ['type'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'type', 'x-kubernetes-patch-strategy': 'merge' }).optional(),
+  conditions: z.array(Condition).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['type'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'type', 'x-kubernetes-patch-strategy': 'merge' }).optional(),
   poolCount: z.int32(),
-  pools: z.array(PoolStatus).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
-}).meta({ id: 'io.k8s.api.resource.v1alpha3.ResourcePoolStatusRequestStatus' });
+  pools: z.array(PoolStatus).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
+}).register(z.globalRegistry, { id: 'io.k8s.api.resource.v1alpha3.ResourcePoolStatusRequestStatus' });
 export type ResourcePoolStatusRequestStatus = z.infer<typeof ResourcePoolStatusRequestStatus>;
 
 export const ResourcePoolStatusRequest = z.object({
@@ -73,5 +73,5 @@ export const ResourcePoolStatusRequest = z.object({
   metadata: ObjectMeta,
   spec: ResourcePoolStatusRequestSpec,
   status: ResourcePoolStatusRequestStatus.optional(),
-}).meta({ id: 'io.k8s.api.resource.v1alpha3.ResourcePoolStatusRequest', 'x-kubernetes-group-version-kind': [{ group: 'resource.k8s.io', kind: 'ResourcePoolStatusRequest', version: 'v1alpha3' }] });
+}).register(z.globalRegistry, { id: 'io.k8s.api.resource.v1alpha3.ResourcePoolStatusRequest', 'x-kubernetes-group-version-kind': [{ group: 'resource.k8s.io', kind: 'ResourcePoolStatusRequest', version: 'v1alpha3' }] });
 export type ResourcePoolStatusRequest = z.infer<typeof ResourcePoolStatusRequest>;

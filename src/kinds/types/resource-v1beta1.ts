@@ -9,32 +9,32 @@ import { Quantity, RawExtension } from './primitives.js';
 export const NetworkDeviceData = z.object({
   hardwareAddress: z.string().optional(),
   interfaceName: z.string().optional(),
-  ips: z.array(z.string()).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
-}).meta({ id: 'io.k8s.api.resource.v1beta1.NetworkDeviceData' });
+  ips: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
+}).register(z.globalRegistry, { id: 'io.k8s.api.resource.v1beta1.NetworkDeviceData' });
 export type NetworkDeviceData = z.infer<typeof NetworkDeviceData>;
 
 export const AllocatedDeviceStatus = z.object({
-  conditions: z.array(Condition).meta({ 'x-kubernetes-list-map-keys': ['type'], 'x-kubernetes-list-type': 'map' }).optional(),
+  conditions: z.array(Condition).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['type'], 'x-kubernetes-list-type': 'map' }).optional(),
   data: RawExtension.optional(),
   device: z.string(),
   driver: z.string(),
   networkData: NetworkDeviceData.optional(),
   pool: z.string(),
   shareID: z.string().optional(),
-}).meta({ id: 'io.k8s.api.resource.v1beta1.AllocatedDeviceStatus' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.resource.v1beta1.AllocatedDeviceStatus' });
 export type AllocatedDeviceStatus = z.infer<typeof AllocatedDeviceStatus>;
 
 export const OpaqueDeviceConfiguration = z.object({
   driver: z.string(),
   parameters: RawExtension,
-}).meta({ id: 'io.k8s.api.resource.v1beta1.OpaqueDeviceConfiguration' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.resource.v1beta1.OpaqueDeviceConfiguration' });
 export type OpaqueDeviceConfiguration = z.infer<typeof OpaqueDeviceConfiguration>;
 
 export const DeviceAllocationConfiguration = z.object({
   opaque: OpaqueDeviceConfiguration.optional(),
-  requests: z.array(z.string()).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
+  requests: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
   source: z.string(),
-}).meta({ id: 'io.k8s.api.resource.v1beta1.DeviceAllocationConfiguration' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.resource.v1beta1.DeviceAllocationConfiguration' });
 export type DeviceAllocationConfiguration = z.infer<typeof DeviceAllocationConfiguration>;
 
 export const DeviceToleration = z.object({
@@ -43,77 +43,77 @@ export const DeviceToleration = z.object({
   operator: z.string().optional(),
   tolerationSeconds: z.int().optional(),
   value: z.string().optional(),
-}).meta({ id: 'io.k8s.api.resource.v1beta1.DeviceToleration' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.resource.v1beta1.DeviceToleration' });
 export type DeviceToleration = z.infer<typeof DeviceToleration>;
 
 export const DeviceRequestAllocationResult = z.object({
   adminAccess: z.boolean().optional(),
-  bindingConditions: z.array(z.string()).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
-  bindingFailureConditions: z.array(z.string()).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
+  bindingConditions: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
+  bindingFailureConditions: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
   consumedCapacity: z.record(z.string(), Quantity).optional(),
   device: z.string(),
   driver: z.string(),
   pool: z.string(),
   request: z.string(),
   shareID: z.string().optional(),
-  tolerations: z.array(DeviceToleration).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
-}).meta({ id: 'io.k8s.api.resource.v1beta1.DeviceRequestAllocationResult' });
+  tolerations: z.array(DeviceToleration).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
+}).register(z.globalRegistry, { id: 'io.k8s.api.resource.v1beta1.DeviceRequestAllocationResult' });
 export type DeviceRequestAllocationResult = z.infer<typeof DeviceRequestAllocationResult>;
 
 export const DeviceAllocationResult = z.object({
-  config: z.array(DeviceAllocationConfiguration).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
-  results: z.array(DeviceRequestAllocationResult).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
-}).meta({ id: 'io.k8s.api.resource.v1beta1.DeviceAllocationResult' });
+  config: z.array(DeviceAllocationConfiguration).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
+  results: z.array(DeviceRequestAllocationResult).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
+}).register(z.globalRegistry, { id: 'io.k8s.api.resource.v1beta1.DeviceAllocationResult' });
 export type DeviceAllocationResult = z.infer<typeof DeviceAllocationResult>;
 
 export const AllocationResult = z.object({
   allocationTimestamp: Time.optional(),
   devices: DeviceAllocationResult.optional(),
   nodeSelector: NodeSelector.optional(),
-}).meta({ id: 'io.k8s.api.resource.v1beta1.AllocationResult' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.resource.v1beta1.AllocationResult' });
 export type AllocationResult = z.infer<typeof AllocationResult>;
 
 export const DeviceAttribute = z.object({
   bool: z.boolean().optional(),
-  bools: z.array(z.boolean()).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
+  bools: z.array(z.boolean()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
   int: z.int().optional(),
-  ints: z.array(z.int()).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
+  ints: z.array(z.int()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
   string: z.string().optional(),
-  strings: z.array(z.string()).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
+  strings: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
   version: z.string().optional(),
-  versions: z.array(z.string()).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
-}).meta({ id: 'io.k8s.api.resource.v1beta1.DeviceAttribute' });
+  versions: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
+}).register(z.globalRegistry, { id: 'io.k8s.api.resource.v1beta1.DeviceAttribute' });
 export type DeviceAttribute = z.infer<typeof DeviceAttribute>;
 
 export const CapacityRequestPolicyRange = z.object({
   max: Quantity.optional(),
   min: Quantity,
   step: Quantity.optional(),
-}).meta({ id: 'io.k8s.api.resource.v1beta1.CapacityRequestPolicyRange' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.resource.v1beta1.CapacityRequestPolicyRange' });
 export type CapacityRequestPolicyRange = z.infer<typeof CapacityRequestPolicyRange>;
 
 export const CapacityRequestPolicy = z.object({
   default: Quantity.optional(),
   validRange: CapacityRequestPolicyRange.optional(),
-  validValues: z.array(Quantity).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
-}).meta({ id: 'io.k8s.api.resource.v1beta1.CapacityRequestPolicy' });
+  validValues: z.array(Quantity).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
+}).register(z.globalRegistry, { id: 'io.k8s.api.resource.v1beta1.CapacityRequestPolicy' });
 export type CapacityRequestPolicy = z.infer<typeof CapacityRequestPolicy>;
 
 export const DeviceCapacity = z.object({
   requestPolicy: CapacityRequestPolicy.optional(),
   value: Quantity,
-}).meta({ id: 'io.k8s.api.resource.v1beta1.DeviceCapacity' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.resource.v1beta1.DeviceCapacity' });
 export type DeviceCapacity = z.infer<typeof DeviceCapacity>;
 
 export const Counter = z.object({
   value: Quantity,
-}).meta({ id: 'io.k8s.api.resource.v1beta1.Counter' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.resource.v1beta1.Counter' });
 export type Counter = z.infer<typeof Counter>;
 
 export const DeviceCounterConsumption = z.object({
   counterSet: z.string(),
   counters: z.record(z.string(), Counter),
-}).meta({ id: 'io.k8s.api.resource.v1beta1.DeviceCounterConsumption' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.resource.v1beta1.DeviceCounterConsumption' });
 export type DeviceCounterConsumption = z.infer<typeof DeviceCounterConsumption>;
 
 export const DeviceTaint = z.object({
@@ -121,69 +121,69 @@ export const DeviceTaint = z.object({
   key: z.string(),
   timeAdded: Time.optional(),
   value: z.string().optional(),
-}).meta({ id: 'io.k8s.api.resource.v1beta1.DeviceTaint' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.resource.v1beta1.DeviceTaint' });
 export type DeviceTaint = z.infer<typeof DeviceTaint>;
 
 export const NodeAllocatableResourceMapping = z.object({
   allocationMultiplier: Quantity.optional(),
   capacityKey: z.string().optional(),
-}).meta({ id: 'io.k8s.api.resource.v1beta1.NodeAllocatableResourceMapping' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.resource.v1beta1.NodeAllocatableResourceMapping' });
 export type NodeAllocatableResourceMapping = z.infer<typeof NodeAllocatableResourceMapping>;
 
 export const BasicDevice = z.object({
   allNodes: z.boolean().optional(),
   allowMultipleAllocations: z.boolean().optional(),
   attributes: z.record(z.string(), DeviceAttribute).optional(),
-  bindingConditions: z.array(z.string()).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
-  bindingFailureConditions: z.array(z.string()).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
+  bindingConditions: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
+  bindingFailureConditions: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
   bindsToNode: z.boolean().optional(),
   capacity: z.record(z.string(), DeviceCapacity).optional(),
-  consumesCounters: z.array(DeviceCounterConsumption).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
+  consumesCounters: z.array(DeviceCounterConsumption).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
   nodeAllocatableResourceMappings: z.record(z.string(), NodeAllocatableResourceMapping).optional(),
   nodeName: z.string().optional(),
   nodeSelector: NodeSelector.optional(),
-  taints: z.array(DeviceTaint).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
-}).meta({ id: 'io.k8s.api.resource.v1beta1.BasicDevice' });
+  taints: z.array(DeviceTaint).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
+}).register(z.globalRegistry, { id: 'io.k8s.api.resource.v1beta1.BasicDevice' });
 export type BasicDevice = z.infer<typeof BasicDevice>;
 
 export const CapacityRequirements = z.object({
   requests: z.record(z.string(), Quantity).optional(),
-}).meta({ id: 'io.k8s.api.resource.v1beta1.CapacityRequirements' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.resource.v1beta1.CapacityRequirements' });
 export type CapacityRequirements = z.infer<typeof CapacityRequirements>;
 
 export const CELDeviceSelector = z.object({
   expression: z.string(),
-}).meta({ id: 'io.k8s.api.resource.v1beta1.CELDeviceSelector' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.resource.v1beta1.CELDeviceSelector' });
 export type CELDeviceSelector = z.infer<typeof CELDeviceSelector>;
 
 export const CounterSet = z.object({
   counters: z.record(z.string(), Counter),
   name: z.string(),
-}).meta({ id: 'io.k8s.api.resource.v1beta1.CounterSet' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.resource.v1beta1.CounterSet' });
 export type CounterSet = z.infer<typeof CounterSet>;
 
 export const Device = z.object({
   basic: BasicDevice.optional(),
   name: z.string(),
-}).meta({ id: 'io.k8s.api.resource.v1beta1.Device' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.resource.v1beta1.Device' });
 export type Device = z.infer<typeof Device>;
 
 export const DeviceClaimConfiguration = z.object({
   opaque: OpaqueDeviceConfiguration.optional(),
-  requests: z.array(z.string()).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
-}).meta({ id: 'io.k8s.api.resource.v1beta1.DeviceClaimConfiguration' });
+  requests: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
+}).register(z.globalRegistry, { id: 'io.k8s.api.resource.v1beta1.DeviceClaimConfiguration' });
 export type DeviceClaimConfiguration = z.infer<typeof DeviceClaimConfiguration>;
 
 export const DeviceConstraint = z.object({
   distinctAttribute: z.string().optional(),
   matchAttribute: z.string().optional(),
-  requests: z.array(z.string()).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
-}).meta({ id: 'io.k8s.api.resource.v1beta1.DeviceConstraint' });
+  requests: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
+}).register(z.globalRegistry, { id: 'io.k8s.api.resource.v1beta1.DeviceConstraint' });
 export type DeviceConstraint = z.infer<typeof DeviceConstraint>;
 
 export const DeviceSelector = z.object({
   cel: CELDeviceSelector.optional(),
-}).meta({ id: 'io.k8s.api.resource.v1beta1.DeviceSelector' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.resource.v1beta1.DeviceSelector' });
 export type DeviceSelector = z.infer<typeof DeviceSelector>;
 
 export const DeviceSubRequest = z.object({
@@ -192,9 +192,9 @@ export const DeviceSubRequest = z.object({
   count: z.int().optional(),
   deviceClassName: z.string(),
   name: z.string(),
-  selectors: z.array(DeviceSelector).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
-  tolerations: z.array(DeviceToleration).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
-}).meta({ id: 'io.k8s.api.resource.v1beta1.DeviceSubRequest' });
+  selectors: z.array(DeviceSelector).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
+  tolerations: z.array(DeviceToleration).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
+}).register(z.globalRegistry, { id: 'io.k8s.api.resource.v1beta1.DeviceSubRequest' });
 export type DeviceSubRequest = z.infer<typeof DeviceSubRequest>;
 
 export const DeviceRequest = z.object({
@@ -203,30 +203,30 @@ export const DeviceRequest = z.object({
   capacity: CapacityRequirements.optional(),
   count: z.int().optional(),
   deviceClassName: z.string().optional(),
-  firstAvailable: z.array(DeviceSubRequest).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
+  firstAvailable: z.array(DeviceSubRequest).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
   name: z.string(),
-  selectors: z.array(DeviceSelector).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
-  tolerations: z.array(DeviceToleration).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
-}).meta({ id: 'io.k8s.api.resource.v1beta1.DeviceRequest' });
+  selectors: z.array(DeviceSelector).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
+  tolerations: z.array(DeviceToleration).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
+}).register(z.globalRegistry, { id: 'io.k8s.api.resource.v1beta1.DeviceRequest' });
 export type DeviceRequest = z.infer<typeof DeviceRequest>;
 
 export const DeviceClaim = z.object({
-  config: z.array(DeviceClaimConfiguration).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
-  constraints: z.array(DeviceConstraint).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
-  requests: z.array(DeviceRequest).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
-}).meta({ id: 'io.k8s.api.resource.v1beta1.DeviceClaim' });
+  config: z.array(DeviceClaimConfiguration).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
+  constraints: z.array(DeviceConstraint).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
+  requests: z.array(DeviceRequest).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
+}).register(z.globalRegistry, { id: 'io.k8s.api.resource.v1beta1.DeviceClaim' });
 export type DeviceClaim = z.infer<typeof DeviceClaim>;
 
 export const DeviceClassConfiguration = z.object({
   opaque: OpaqueDeviceConfiguration.optional(),
-}).meta({ id: 'io.k8s.api.resource.v1beta1.DeviceClassConfiguration' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.resource.v1beta1.DeviceClassConfiguration' });
 export type DeviceClassConfiguration = z.infer<typeof DeviceClassConfiguration>;
 
 export const DeviceClassSpec = z.object({
-  config: z.array(DeviceClassConfiguration).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
+  config: z.array(DeviceClassConfiguration).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
   extendedResourceName: z.string().optional(),
-  selectors: z.array(DeviceSelector).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
-}).meta({ id: 'io.k8s.api.resource.v1beta1.DeviceClassSpec' });
+  selectors: z.array(DeviceSelector).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
+}).register(z.globalRegistry, { id: 'io.k8s.api.resource.v1beta1.DeviceClassSpec' });
 export type DeviceClassSpec = z.infer<typeof DeviceClassSpec>;
 
 export const DeviceClass = z.object({
@@ -234,12 +234,12 @@ export const DeviceClass = z.object({
   kind: z.string().optional(),
   metadata: ObjectMeta.optional(),
   spec: DeviceClassSpec,
-}).meta({ id: 'io.k8s.api.resource.v1beta1.DeviceClass', 'x-kubernetes-group-version-kind': [{ group: 'resource.k8s.io', kind: 'DeviceClass', version: 'v1beta1' }] });
+}).register(z.globalRegistry, { id: 'io.k8s.api.resource.v1beta1.DeviceClass', 'x-kubernetes-group-version-kind': [{ group: 'resource.k8s.io', kind: 'DeviceClass', version: 'v1beta1' }] });
 export type DeviceClass = z.infer<typeof DeviceClass>;
 
 export const ResourceClaimSpec = z.object({
   devices: DeviceClaim.optional(),
-}).meta({ id: 'io.k8s.api.resource.v1beta1.ResourceClaimSpec' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.resource.v1beta1.ResourceClaimSpec' });
 export type ResourceClaimSpec = z.infer<typeof ResourceClaimSpec>;
 
 export const ResourceClaimConsumerReference = z.object({
@@ -247,14 +247,14 @@ export const ResourceClaimConsumerReference = z.object({
   name: z.string(),
   resource: z.string(),
   uid: z.string(),
-}).meta({ id: 'io.k8s.api.resource.v1beta1.ResourceClaimConsumerReference' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.resource.v1beta1.ResourceClaimConsumerReference' });
 export type ResourceClaimConsumerReference = z.infer<typeof ResourceClaimConsumerReference>;
 
 export const ResourceClaimStatus = z.object({
   allocation: AllocationResult.optional(),
-  devices: z.array(AllocatedDeviceStatus).meta({ 'x-kubernetes-list-map-keys': ['driver', 'device', 'pool', 'shareID'], 'x-kubernetes-list-type': 'map' }).optional(),
-  reservedFor: z.array(ResourceClaimConsumerReference).meta({ 'x-kubernetes-list-map-keys': ['uid'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'uid', 'x-kubernetes-patch-strategy': 'merge' }).optional(),
-}).meta({ id: 'io.k8s.api.resource.v1beta1.ResourceClaimStatus' });
+  devices: z.array(AllocatedDeviceStatus).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['driver', 'device', 'pool', 'shareID'], 'x-kubernetes-list-type': 'map' }).optional(),
+  reservedFor: z.array(ResourceClaimConsumerReference).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['uid'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'uid', 'x-kubernetes-patch-strategy': 'merge' }).optional(),
+}).register(z.globalRegistry, { id: 'io.k8s.api.resource.v1beta1.ResourceClaimStatus' });
 export type ResourceClaimStatus = z.infer<typeof ResourceClaimStatus>;
 
 export const ResourceClaim = z.object({
@@ -263,13 +263,13 @@ export const ResourceClaim = z.object({
   metadata: ObjectMeta.optional(),
   spec: ResourceClaimSpec,
   status: ResourceClaimStatus.optional(),
-}).meta({ id: 'io.k8s.api.resource.v1beta1.ResourceClaim', 'x-kubernetes-group-version-kind': [{ group: 'resource.k8s.io', kind: 'ResourceClaim', version: 'v1beta1' }] });
+}).register(z.globalRegistry, { id: 'io.k8s.api.resource.v1beta1.ResourceClaim', 'x-kubernetes-group-version-kind': [{ group: 'resource.k8s.io', kind: 'ResourceClaim', version: 'v1beta1' }] });
 export type ResourceClaim = z.infer<typeof ResourceClaim>;
 
 export const ResourceClaimTemplateSpec = z.object({
   metadata: ObjectMeta.optional(),
   spec: ResourceClaimSpec,
-}).meta({ id: 'io.k8s.api.resource.v1beta1.ResourceClaimTemplateSpec' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.resource.v1beta1.ResourceClaimTemplateSpec' });
 export type ResourceClaimTemplateSpec = z.infer<typeof ResourceClaimTemplateSpec>;
 
 export const ResourceClaimTemplate = z.object({
@@ -277,26 +277,26 @@ export const ResourceClaimTemplate = z.object({
   kind: z.string().optional(),
   metadata: ObjectMeta.optional(),
   spec: ResourceClaimTemplateSpec,
-}).meta({ id: 'io.k8s.api.resource.v1beta1.ResourceClaimTemplate', 'x-kubernetes-group-version-kind': [{ group: 'resource.k8s.io', kind: 'ResourceClaimTemplate', version: 'v1beta1' }] });
+}).register(z.globalRegistry, { id: 'io.k8s.api.resource.v1beta1.ResourceClaimTemplate', 'x-kubernetes-group-version-kind': [{ group: 'resource.k8s.io', kind: 'ResourceClaimTemplate', version: 'v1beta1' }] });
 export type ResourceClaimTemplate = z.infer<typeof ResourceClaimTemplate>;
 
 export const ResourcePool = z.object({
   generation: z.int(),
   name: z.string(),
   resourceSliceCount: z.int(),
-}).meta({ id: 'io.k8s.api.resource.v1beta1.ResourcePool' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.resource.v1beta1.ResourcePool' });
 export type ResourcePool = z.infer<typeof ResourcePool>;
 
 export const ResourceSliceSpec = z.object({
   allNodes: z.boolean().optional(),
-  devices: z.array(Device).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
+  devices: z.array(Device).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
   driver: z.string(),
   nodeName: z.string().optional(),
   nodeSelector: NodeSelector.optional(),
   perDeviceNodeSelection: z.boolean().optional(),
   pool: ResourcePool,
-  sharedCounters: z.array(CounterSet).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
-}).meta({ id: 'io.k8s.api.resource.v1beta1.ResourceSliceSpec' });
+  sharedCounters: z.array(CounterSet).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
+}).register(z.globalRegistry, { id: 'io.k8s.api.resource.v1beta1.ResourceSliceSpec' });
 export type ResourceSliceSpec = z.infer<typeof ResourceSliceSpec>;
 
 export const ResourceSlice = z.object({
@@ -304,5 +304,5 @@ export const ResourceSlice = z.object({
   kind: z.string().optional(),
   metadata: ObjectMeta.optional(),
   spec: ResourceSliceSpec,
-}).meta({ id: 'io.k8s.api.resource.v1beta1.ResourceSlice', 'x-kubernetes-group-version-kind': [{ group: 'resource.k8s.io', kind: 'ResourceSlice', version: 'v1beta1' }] });
+}).register(z.globalRegistry, { id: 'io.k8s.api.resource.v1beta1.ResourceSlice', 'x-kubernetes-group-version-kind': [{ group: 'resource.k8s.io', kind: 'ResourceSlice', version: 'v1beta1' }] });
 export type ResourceSlice = z.infer<typeof ResourceSlice>;

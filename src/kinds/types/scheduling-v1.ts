@@ -12,5 +12,5 @@ export const PriorityClass = z.object({
   metadata: ObjectMeta.optional(),
   preemptionPolicy: z.string().optional(),
   value: z.int32().optional(),
-}).meta({ id: 'io.k8s.api.scheduling.v1.PriorityClass', 'x-kubernetes-group-version-kind': [{ group: 'scheduling.k8s.io', kind: 'PriorityClass', version: 'v1' }] });
+}).register(z.globalRegistry, { id: 'io.k8s.api.scheduling.v1.PriorityClass', 'x-kubernetes-group-version-kind': [{ group: 'scheduling.k8s.io', kind: 'PriorityClass', version: 'v1' }] });
 export type PriorityClass = z.infer<typeof PriorityClass>;

@@ -4,46 +4,46 @@
 import { z } from 'zod';
 import { Condition, ObjectMeta } from './meta-v1.js';
 
-export const BasicSchedulingPolicy = z.record(z.string(), z.unknown()).meta({ id: 'io.k8s.api.scheduling.v1alpha2.BasicSchedulingPolicy', 'x-kubernetes-preserve-unknown-fields': true });
+export const BasicSchedulingPolicy = z.record(z.string(), z.unknown()).register(z.globalRegistry, { id: 'io.k8s.api.scheduling.v1alpha2.BasicSchedulingPolicy', 'x-kubernetes-preserve-unknown-fields': true });
 export type BasicSchedulingPolicy = z.infer<typeof BasicSchedulingPolicy>;
 
 export const GangSchedulingPolicy = z.object({
   minCount: z.int32(),
-}).meta({ id: 'io.k8s.api.scheduling.v1alpha2.GangSchedulingPolicy' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.scheduling.v1alpha2.GangSchedulingPolicy' });
 export type GangSchedulingPolicy = z.infer<typeof GangSchedulingPolicy>;
 
 export const PodGroupResourceClaim = z.object({
   name: z.string(),
   resourceClaimName: z.string().optional(),
   resourceClaimTemplateName: z.string().optional(),
-}).meta({ id: 'io.k8s.api.scheduling.v1alpha2.PodGroupResourceClaim' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.scheduling.v1alpha2.PodGroupResourceClaim' });
 export type PodGroupResourceClaim = z.infer<typeof PodGroupResourceClaim>;
 
 export const TopologyConstraint = z.object({
   key: z.string(),
-}).meta({ id: 'io.k8s.api.scheduling.v1alpha2.TopologyConstraint' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.scheduling.v1alpha2.TopologyConstraint' });
 export type TopologyConstraint = z.infer<typeof TopologyConstraint>;
 
 export const PodGroupSchedulingConstraints = z.object({
-  topology: z.array(TopologyConstraint).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
-}).meta({ id: 'io.k8s.api.scheduling.v1alpha2.PodGroupSchedulingConstraints' });
+  topology: z.array(TopologyConstraint).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
+}).register(z.globalRegistry, { id: 'io.k8s.api.scheduling.v1alpha2.PodGroupSchedulingConstraints' });
 export type PodGroupSchedulingConstraints = z.infer<typeof PodGroupSchedulingConstraints>;
 
 export const PodGroupSchedulingPolicy = z.object({
   basic: BasicSchedulingPolicy.optional(),
   gang: GangSchedulingPolicy.optional(),
-}).meta({ id: 'io.k8s.api.scheduling.v1alpha2.PodGroupSchedulingPolicy', 'x-kubernetes-unions': [{ 'fields-to-discriminateBy': { basic: 'Basic', gang: 'Gang' } }] });
+}).register(z.globalRegistry, { id: 'io.k8s.api.scheduling.v1alpha2.PodGroupSchedulingPolicy', 'x-kubernetes-unions': [{ 'fields-to-discriminateBy': { basic: 'Basic', gang: 'Gang' } }] });
 export type PodGroupSchedulingPolicy = z.infer<typeof PodGroupSchedulingPolicy>;
 
 export const WorkloadPodGroupTemplateReference = z.object({
   podGroupTemplateName: z.string(),
   workloadName: z.string(),
-}).meta({ id: 'io.k8s.api.scheduling.v1alpha2.WorkloadPodGroupTemplateReference' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.scheduling.v1alpha2.WorkloadPodGroupTemplateReference' });
 export type WorkloadPodGroupTemplateReference = z.infer<typeof WorkloadPodGroupTemplateReference>;
 
 export const PodGroupTemplateReference = z.object({
   workload: WorkloadPodGroupTemplateReference.optional(),
-}).meta({ id: 'io.k8s.api.scheduling.v1alpha2.PodGroupTemplateReference', 'x-kubernetes-unions': [{ 'fields-to-discriminateBy': { workload: 'Workload' } }] });
+}).register(z.globalRegistry, { id: 'io.k8s.api.scheduling.v1alpha2.PodGroupTemplateReference', 'x-kubernetes-unions': [{ 'fields-to-discriminateBy': { workload: 'Workload' } }] });
 export type PodGroupTemplateReference = z.infer<typeof PodGroupTemplateReference>;
 
 export const PodGroupSpec = z.object({
@@ -51,22 +51,22 @@ export const PodGroupSpec = z.object({
   podGroupTemplateRef: PodGroupTemplateReference.optional(),
   priority: z.int32().optional(),
   priorityClassName: z.string().optional(),
-  resourceClaims: z.array(PodGroupResourceClaim).meta({ 'x-kubernetes-list-map-keys': ['name'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'name', 'x-kubernetes-patch-strategy': 'merge,retainKeys' }).optional(),
+  resourceClaims: z.array(PodGroupResourceClaim).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['name'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'name', 'x-kubernetes-patch-strategy': 'merge,retainKeys' }).optional(),
   schedulingConstraints: PodGroupSchedulingConstraints.optional(),
   schedulingPolicy: PodGroupSchedulingPolicy,
-}).meta({ id: 'io.k8s.api.scheduling.v1alpha2.PodGroupSpec' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.scheduling.v1alpha2.PodGroupSpec' });
 export type PodGroupSpec = z.infer<typeof PodGroupSpec>;
 
 export const PodGroupResourceClaimStatus = z.object({
   name: z.string(),
   resourceClaimName: z.string().optional(),
-}).meta({ id: 'io.k8s.api.scheduling.v1alpha2.PodGroupResourceClaimStatus' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.scheduling.v1alpha2.PodGroupResourceClaimStatus' });
 export type PodGroupResourceClaimStatus = z.infer<typeof PodGroupResourceClaimStatus>;
 
 export const PodGroupStatus = z.object({
-  conditions: z.array(Condition).meta({ 'x-kubernetes-list-map-keys': ['type'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'type', 'x-kubernetes-patch-strategy': 'merge' }).optional(),
-  resourceClaimStatuses: z.array(PodGroupResourceClaimStatus).meta({ 'x-kubernetes-list-map-keys': ['name'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'name', 'x-kubernetes-patch-strategy': 'merge,retainKeys' }).optional(),
-}).meta({ id: 'io.k8s.api.scheduling.v1alpha2.PodGroupStatus' });
+  conditions: z.array(Condition).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['type'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'type', 'x-kubernetes-patch-strategy': 'merge' }).optional(),
+  resourceClaimStatuses: z.array(PodGroupResourceClaimStatus).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['name'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'name', 'x-kubernetes-patch-strategy': 'merge,retainKeys' }).optional(),
+}).register(z.globalRegistry, { id: 'io.k8s.api.scheduling.v1alpha2.PodGroupStatus' });
 export type PodGroupStatus = z.infer<typeof PodGroupStatus>;
 
 export const PodGroup = z.object({
@@ -75,7 +75,7 @@ export const PodGroup = z.object({
   metadata: ObjectMeta.optional(),
   spec: PodGroupSpec,
   status: PodGroupStatus.optional(),
-}).meta({ id: 'io.k8s.api.scheduling.v1alpha2.PodGroup', 'x-kubernetes-group-version-kind': [{ group: 'scheduling.k8s.io', kind: 'PodGroup', version: 'v1alpha2' }] });
+}).register(z.globalRegistry, { id: 'io.k8s.api.scheduling.v1alpha2.PodGroup', 'x-kubernetes-group-version-kind': [{ group: 'scheduling.k8s.io', kind: 'PodGroup', version: 'v1alpha2' }] });
 export type PodGroup = z.infer<typeof PodGroup>;
 
 export const PodGroupTemplate = z.object({
@@ -83,23 +83,23 @@ export const PodGroupTemplate = z.object({
   name: z.string(),
   priority: z.int32().optional(),
   priorityClassName: z.string().optional(),
-  resourceClaims: z.array(PodGroupResourceClaim).meta({ 'x-kubernetes-list-map-keys': ['name'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'name', 'x-kubernetes-patch-strategy': 'merge,retainKeys' }).optional(),
+  resourceClaims: z.array(PodGroupResourceClaim).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['name'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'name', 'x-kubernetes-patch-strategy': 'merge,retainKeys' }).optional(),
   schedulingConstraints: PodGroupSchedulingConstraints.optional(),
   schedulingPolicy: PodGroupSchedulingPolicy,
-}).meta({ id: 'io.k8s.api.scheduling.v1alpha2.PodGroupTemplate' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.scheduling.v1alpha2.PodGroupTemplate' });
 export type PodGroupTemplate = z.infer<typeof PodGroupTemplate>;
 
 export const TypedLocalObjectReference = z.object({
   apiGroup: z.string().optional(),
   kind: z.string(),
   name: z.string(),
-}).meta({ id: 'io.k8s.api.scheduling.v1alpha2.TypedLocalObjectReference' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.scheduling.v1alpha2.TypedLocalObjectReference' });
 export type TypedLocalObjectReference = z.infer<typeof TypedLocalObjectReference>;
 
 export const WorkloadSpec = z.object({
   controllerRef: TypedLocalObjectReference.optional(),
-  podGroupTemplates: z.array(PodGroupTemplate).meta({ 'x-kubernetes-list-map-keys': ['name'], 'x-kubernetes-list-type': 'map' }),
-}).meta({ id: 'io.k8s.api.scheduling.v1alpha2.WorkloadSpec' });
+  podGroupTemplates: z.array(PodGroupTemplate).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['name'], 'x-kubernetes-list-type': 'map' }),
+}).register(z.globalRegistry, { id: 'io.k8s.api.scheduling.v1alpha2.WorkloadSpec' });
 export type WorkloadSpec = z.infer<typeof WorkloadSpec>;
 
 export const Workload = z.object({
@@ -107,5 +107,5 @@ export const Workload = z.object({
   kind: z.string().optional(),
   metadata: ObjectMeta.optional(),
   spec: WorkloadSpec,
-}).meta({ id: 'io.k8s.api.scheduling.v1alpha2.Workload', 'x-kubernetes-group-version-kind': [{ group: 'scheduling.k8s.io', kind: 'Workload', version: 'v1alpha2' }] });
+}).register(z.globalRegistry, { id: 'io.k8s.api.scheduling.v1alpha2.Workload', 'x-kubernetes-group-version-kind': [{ group: 'scheduling.k8s.io', kind: 'Workload', version: 'v1alpha2' }] });
 export type Workload = z.infer<typeof Workload>;

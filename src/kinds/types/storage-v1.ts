@@ -9,7 +9,7 @@ import { Quantity } from './primitives.js';
 export const TokenRequest = z.object({
   audience: z.string(),
   expirationSeconds: z.int().optional(),
-}).meta({ id: 'io.k8s.api.storage.v1.TokenRequest' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.storage.v1.TokenRequest' });
 export type TokenRequest = z.infer<typeof TokenRequest>;
 
 export const CSIDriverSpec = z.object({
@@ -22,9 +22,9 @@ export const CSIDriverSpec = z.object({
   seLinuxMount: z.boolean().optional(),
   serviceAccountTokenInSecrets: z.boolean().optional(),
   storageCapacity: z.boolean().optional(),
-  tokenRequests: z.array(TokenRequest).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
-  volumeLifecycleModes: z.array(z.string()).meta({ 'x-kubernetes-list-type': 'set' }).optional(),
-}).meta({ id: 'io.k8s.api.storage.v1.CSIDriverSpec' });
+  tokenRequests: z.array(TokenRequest).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
+  volumeLifecycleModes: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'set' }).optional(),
+}).register(z.globalRegistry, { id: 'io.k8s.api.storage.v1.CSIDriverSpec' });
 export type CSIDriverSpec = z.infer<typeof CSIDriverSpec>;
 
 export const CSIDriver = z.object({
@@ -32,25 +32,25 @@ export const CSIDriver = z.object({
   kind: z.string().optional(),
   metadata: ObjectMeta.optional(),
   spec: CSIDriverSpec,
-}).meta({ id: 'io.k8s.api.storage.v1.CSIDriver', 'x-kubernetes-group-version-kind': [{ group: 'storage.k8s.io', kind: 'CSIDriver', version: 'v1' }] });
+}).register(z.globalRegistry, { id: 'io.k8s.api.storage.v1.CSIDriver', 'x-kubernetes-group-version-kind': [{ group: 'storage.k8s.io', kind: 'CSIDriver', version: 'v1' }] });
 export type CSIDriver = z.infer<typeof CSIDriver>;
 
 export const VolumeNodeResources = z.object({
   count: z.int32().optional(),
-}).meta({ id: 'io.k8s.api.storage.v1.VolumeNodeResources' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.storage.v1.VolumeNodeResources' });
 export type VolumeNodeResources = z.infer<typeof VolumeNodeResources>;
 
 export const CSINodeDriver = z.object({
   allocatable: VolumeNodeResources.optional(),
   name: z.string(),
   nodeID: z.string(),
-  topologyKeys: z.array(z.string()).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
-}).meta({ id: 'io.k8s.api.storage.v1.CSINodeDriver' });
+  topologyKeys: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
+}).register(z.globalRegistry, { id: 'io.k8s.api.storage.v1.CSINodeDriver' });
 export type CSINodeDriver = z.infer<typeof CSINodeDriver>;
 
 export const CSINodeSpec = z.object({
-  drivers: z.array(CSINodeDriver).meta({ 'x-kubernetes-list-map-keys': ['name'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'name', 'x-kubernetes-patch-strategy': 'merge' }),
-}).meta({ id: 'io.k8s.api.storage.v1.CSINodeSpec' });
+  drivers: z.array(CSINodeDriver).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['name'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'name', 'x-kubernetes-patch-strategy': 'merge' }),
+}).register(z.globalRegistry, { id: 'io.k8s.api.storage.v1.CSINodeSpec' });
 export type CSINodeSpec = z.infer<typeof CSINodeSpec>;
 
 export const CSINode = z.object({
@@ -58,7 +58,7 @@ export const CSINode = z.object({
   kind: z.string().optional(),
   metadata: ObjectMeta.optional(),
   spec: CSINodeSpec,
-}).meta({ id: 'io.k8s.api.storage.v1.CSINode', 'x-kubernetes-group-version-kind': [{ group: 'storage.k8s.io', kind: 'CSINode', version: 'v1' }] });
+}).register(z.globalRegistry, { id: 'io.k8s.api.storage.v1.CSINode', 'x-kubernetes-group-version-kind': [{ group: 'storage.k8s.io', kind: 'CSINode', version: 'v1' }] });
 export type CSINode = z.infer<typeof CSINode>;
 
 export const CSIStorageCapacity = z.object({
@@ -69,41 +69,41 @@ export const CSIStorageCapacity = z.object({
   metadata: ObjectMeta.optional(),
   nodeTopology: LabelSelector.optional(),
   storageClassName: z.string(),
-}).meta({ id: 'io.k8s.api.storage.v1.CSIStorageCapacity', 'x-kubernetes-group-version-kind': [{ group: 'storage.k8s.io', kind: 'CSIStorageCapacity', version: 'v1' }] });
+}).register(z.globalRegistry, { id: 'io.k8s.api.storage.v1.CSIStorageCapacity', 'x-kubernetes-group-version-kind': [{ group: 'storage.k8s.io', kind: 'CSIStorageCapacity', version: 'v1' }] });
 export type CSIStorageCapacity = z.infer<typeof CSIStorageCapacity>;
 
 export const StorageClass = z.object({
   allowVolumeExpansion: z.boolean().optional(),
-  allowedTopologies: z.array(TopologySelectorTerm).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
+  allowedTopologies: z.array(TopologySelectorTerm).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
   apiVersion: z.string().optional(),
   kind: z.string().optional(),
   metadata: ObjectMeta.optional(),
-  mountOptions: z.array(z.string()).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
+  mountOptions: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
   parameters: z.record(z.string(), z.string()).optional(),
   provisioner: z.string(),
   reclaimPolicy: z.string().optional(),
   volumeBindingMode: z.string().optional(),
-}).meta({ id: 'io.k8s.api.storage.v1.StorageClass', 'x-kubernetes-group-version-kind': [{ group: 'storage.k8s.io', kind: 'StorageClass', version: 'v1' }] });
+}).register(z.globalRegistry, { id: 'io.k8s.api.storage.v1.StorageClass', 'x-kubernetes-group-version-kind': [{ group: 'storage.k8s.io', kind: 'StorageClass', version: 'v1' }] });
 export type StorageClass = z.infer<typeof StorageClass>;
 
 export const VolumeAttachmentSource = z.object({
   inlineVolumeSpec: PersistentVolumeSpec.optional(),
   persistentVolumeName: z.string().optional(),
-}).meta({ id: 'io.k8s.api.storage.v1.VolumeAttachmentSource' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.storage.v1.VolumeAttachmentSource' });
 export type VolumeAttachmentSource = z.infer<typeof VolumeAttachmentSource>;
 
 export const VolumeAttachmentSpec = z.object({
   attacher: z.string(),
   nodeName: z.string(),
   source: VolumeAttachmentSource,
-}).meta({ id: 'io.k8s.api.storage.v1.VolumeAttachmentSpec' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.storage.v1.VolumeAttachmentSpec' });
 export type VolumeAttachmentSpec = z.infer<typeof VolumeAttachmentSpec>;
 
 export const VolumeError = z.object({
   errorCode: z.int32().optional(),
   message: z.string().optional(),
   time: Time.optional(),
-}).meta({ id: 'io.k8s.api.storage.v1.VolumeError' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.storage.v1.VolumeError' });
 export type VolumeError = z.infer<typeof VolumeError>;
 
 export const VolumeAttachmentStatus = z.object({
@@ -111,7 +111,7 @@ export const VolumeAttachmentStatus = z.object({
   attached: z.boolean(),
   attachmentMetadata: z.record(z.string(), z.string()).optional(),
   detachError: VolumeError.optional(),
-}).meta({ id: 'io.k8s.api.storage.v1.VolumeAttachmentStatus' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.storage.v1.VolumeAttachmentStatus' });
 export type VolumeAttachmentStatus = z.infer<typeof VolumeAttachmentStatus>;
 
 export const VolumeAttachment = z.object({
@@ -120,7 +120,7 @@ export const VolumeAttachment = z.object({
   metadata: ObjectMeta.optional(),
   spec: VolumeAttachmentSpec,
   status: VolumeAttachmentStatus.optional(),
-}).meta({ id: 'io.k8s.api.storage.v1.VolumeAttachment', 'x-kubernetes-group-version-kind': [{ group: 'storage.k8s.io', kind: 'VolumeAttachment', version: 'v1' }] });
+}).register(z.globalRegistry, { id: 'io.k8s.api.storage.v1.VolumeAttachment', 'x-kubernetes-group-version-kind': [{ group: 'storage.k8s.io', kind: 'VolumeAttachment', version: 'v1' }] });
 export type VolumeAttachment = z.infer<typeof VolumeAttachment>;
 
 export const VolumeAttributesClass = z.object({
@@ -129,5 +129,5 @@ export const VolumeAttributesClass = z.object({
   kind: z.string().optional(),
   metadata: ObjectMeta.optional(),
   parameters: z.record(z.string(), z.string()).optional(),
-}).meta({ id: 'io.k8s.api.storage.v1.VolumeAttributesClass', 'x-kubernetes-group-version-kind': [{ group: 'storage.k8s.io', kind: 'VolumeAttributesClass', version: 'v1' }] });
+}).register(z.globalRegistry, { id: 'io.k8s.api.storage.v1.VolumeAttributesClass', 'x-kubernetes-group-version-kind': [{ group: 'storage.k8s.io', kind: 'VolumeAttributesClass', version: 'v1' }] });
 export type VolumeAttributesClass = z.infer<typeof VolumeAttributesClass>;

@@ -10,5 +10,5 @@ export const VolumeAttributesClass = z.object({
   kind: z.string().optional(),
   metadata: ObjectMeta.optional(),
   parameters: z.record(z.string(), z.string()).optional(),
-}).meta({ id: 'io.k8s.api.storage.v1beta1.VolumeAttributesClass', 'x-kubernetes-group-version-kind': [{ group: 'storage.k8s.io', kind: 'VolumeAttributesClass', version: 'v1beta1' }] });
+}).register(z.globalRegistry, { id: 'io.k8s.api.storage.v1beta1.VolumeAttributesClass', 'x-kubernetes-group-version-kind': [{ group: 'storage.k8s.io', kind: 'VolumeAttributesClass', version: 'v1beta1' }] });
 export type VolumeAttributesClass = z.infer<typeof VolumeAttributesClass>;

@@ -6,13 +6,13 @@ import { Condition, GroupResource, ObjectMeta } from './meta-v1.js';
 
 export const StorageVersionMigrationSpec = z.object({
   resource: GroupResource,
-}).meta({ id: 'io.k8s.api.storagemigration.v1beta1.StorageVersionMigrationSpec' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.storagemigration.v1beta1.StorageVersionMigrationSpec' });
 export type StorageVersionMigrationSpec = z.infer<typeof StorageVersionMigrationSpec>;
 
 export const StorageVersionMigrationStatus = z.object({
-  conditions: z.array(Condition).meta({ 'x-kubernetes-list-map-keys': ['type'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'type', 'x-kubernetes-patch-strategy': 'merge' }).optional(),
+  conditions: z.array(Condition).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['type'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'type', 'x-kubernetes-patch-strategy': 'merge' }).optional(),
   resourceVersion: z.string().optional(),
-}).meta({ id: 'io.k8s.api.storagemigration.v1beta1.StorageVersionMigrationStatus' });
+}).register(z.globalRegistry, { id: 'io.k8s.api.storagemigration.v1beta1.StorageVersionMigrationStatus' });
 export type StorageVersionMigrationStatus = z.infer<typeof StorageVersionMigrationStatus>;
 
 export const StorageVersionMigration = z.object({
@@ -21,5 +21,5 @@ export const StorageVersionMigration = z.object({
   metadata: ObjectMeta.optional(),
   spec: StorageVersionMigrationSpec.optional(),
   status: StorageVersionMigrationStatus.optional(),
-}).meta({ id: 'io.k8s.api.storagemigration.v1beta1.StorageVersionMigration', 'x-kubernetes-group-version-kind': [{ group: 'storagemigration.k8s.io', kind: 'StorageVersionMigration', version: 'v1beta1' }] });
+}).register(z.globalRegistry, { id: 'io.k8s.api.storagemigration.v1beta1.StorageVersionMigration', 'x-kubernetes-group-version-kind': [{ group: 'storagemigration.k8s.io', kind: 'StorageVersionMigration', version: 'v1beta1' }] });
 export type StorageVersionMigration = z.infer<typeof StorageVersionMigration>;
