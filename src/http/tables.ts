@@ -53,7 +53,7 @@ function cell(col: PrinterColumn, obj: KubeObject, now: number): unknown {
     const t = Date.parse(v);
     return Number.isNaN(t) ? '<unknown>' : humanDuration(now - t);
   }
-  if (v === undefined || v === null) return col.type === 'string' || col.type === 'timestamp' ? '<none>' : null;
+  if (v === undefined || v === null) return col.type === 'string' ? '<none>' : null;
   return v;
 }
 
@@ -92,7 +92,7 @@ export function toTable(kind: ResolvedKind, version: string, body: unknown, incl
     metadata,
     columnDefinitions: cols.map((c) => ({
       name: c.name,
-      type: c === CREATED_AT || c.type === 'timestamp' ? 'date' : c.type === 'date' ? 'string' : c.type,
+      type: c === CREATED_AT ? 'date' : c.type === 'date' ? 'string' : c.type,
       format: c.format ?? '',
       description: c.description ?? '',
       priority: c.priority ?? 0,

@@ -217,15 +217,14 @@ export interface KindStrategy<T extends KubeObject = KubeObject> {
 
 /**
  * A column of `kubectl get` (a `meta.k8s.io/v1` Table column after `Name`). A `date` column's value
- * is a timestamp, printed as an age (`5m`, `3d2h`) as Kubernetes prints `creationTimestamp`; a
- * `timestamp` column's value is printed as is, in a column of type `date` (the `Created At` column
- * of Kubernetes' default table convertor). The value is computed from the stored object (the
+ * is a timestamp, printed as an age (`5m`, `3d2h`) as Kubernetes prints `creationTimestamp` (the
+ * `Created At` column of Kubernetes' default table is `defaultTable`). The value is computed from the stored object (the
  * storage version's shape), whatever version the Table was asked at, as Kubernetes prints the
  * internal object.
  */
 export interface PrinterColumn<T extends KubeObject = KubeObject> {
   readonly name: string;
-  readonly type: 'string' | 'integer' | 'number' | 'boolean' | 'date' | 'timestamp';
+  readonly type: 'string' | 'integer' | 'number' | 'boolean' | 'date';
   readonly format?: string;
   readonly description?: string;
   /** 0 shows by default; higher shows with `-o wide`. */

@@ -24,16 +24,8 @@ export const LimitRangeKind = defineKind<LimitRange>({
   versions: [{ name: 'v1', schema: LimitRangeSchema, served: true, storage: true }],
   allowCreateOnUpdate: true,
   schemaRequired: false,
-  printerColumns: [
-    {
-      name: 'Created At',
-      type: 'timestamp',
-      description:
-        'CreationTimestamp is a timestamp representing the server time when this object was created. It is not guaranteed to be set in happens-before order across separate operations. Clients may not set this value. It is represented in RFC3339 form and is in UTC.\n\nPopulated by the system. Read-only. Null for lists. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata',
-      value: (lr) => lr.metadata?.creationTimestamp,
-    },
-  ],
-  ageColumn: false,
+  // pkg/printers has no printer for LimitRange: the default table, Name and Created At.
+  defaultTable: true,
   strategy: {
     defaults(lr) {
       try {
