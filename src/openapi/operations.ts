@@ -125,7 +125,7 @@ export function kindPaths(names: KindSchemaNames): PathItem[] {
   const collectionOps: Operation[] = [];
   if (serves('list') || serves('watch')) {
     collectionOps.push(
-      op({ method: 'get', operationId: `list${id}${ns}${d.kind}`, action: 'list', parameters: LIST, responses: { '200': names.list }, watchable: true }),
+      op({ method: 'get', operationId: `list${id}${ns}${d.kind}`, action: 'list', parameters: LIST, responses: { '200': names.list! }, watchable: true }),
     );
   }
   if (serves('create')) {
@@ -199,7 +199,7 @@ export function kindPaths(names: KindSchemaNames): PathItem[] {
           operationId: `list${id}${d.kind}ForAllNamespaces`,
           action: 'list',
           parameters: [],
-          responses: { '200': names.list },
+          responses: { '200': names.list! },
           watchable: true,
         }),
       ],

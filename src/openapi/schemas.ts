@@ -28,8 +28,11 @@ export interface KindSchemaNames {
   version: string;
   /** The definition of the object (`io.k8s.api.core.v1.Pod`). */
   object: string;
-  /** The definition of its list (`io.k8s.api.core.v1.PodList`). */
-  list: string;
+  /**
+   * The definition of its list (`io.k8s.api.core.v1.PodList`); none for a kind that is never listed
+   * (the reviews, Binding), as Kubernetes publishes none.
+   */
+  list?: string;
 }
 
 export const META = 'io.k8s.apimachinery.pkg.apis.meta.v1';
@@ -173,6 +176,11 @@ export function definitionSet(entries: readonly { kind: ResolvedKind; version: s
     const { name, defs } = kindDefinitions(v.schema, kubernetesName(kind.group, version, d.kind));
     merge(definitions, defs);
     definitions[name] = withGvk(definitions[name] ?? { type: 'object' }, gvk);
+    const unsupported = d.unsupportedVerbs ?? [];
+    if (d.review || (unsupported.includes('list') && unsupported.includes('watch'))) {
+      kinds.push({ kind, version, object: name });
+      continue;
+    }
     const list = `${name}List`;
     definitions[list] = {
       type: 'object',
