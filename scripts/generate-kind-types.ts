@@ -472,17 +472,17 @@ function emitDefinition(mod: ModuleState, def: string): string {
     const required = new Set(schema.required ?? []);
     for (const r of required) if (!(r in schema.properties)) warn(`${def}: required '${r}' is not a property`);
     const lines: string[] = [];
+    let cyclic = false;
     for (const [prop, propSchema] of Object.entries(schema.properties)) {
       const { expr: pe, lazy } = schemaExpr(mod, def, propSchema, `${def}.${prop}`);
       const full = required.has(prop) ? pe : `${pe}.optional()`;
-      if (lazy) {
-        lines.push(`  get ${propKey(prop)}() {\n    return ${full};\n  },`);
-      } else {
-        lines.push(`  ${propKey(prop)}: ${full},`);
-      }
+      cyclic ||= lazy;
+      // Every field is a getter: zod builds a field's schema the first time it is needed (and keeps
+      // it), so loading the module builds one object per definition, not one schema per field.
+      lines.push(`  get ${propKey(prop)}() {\n    return ${full};\n  },`);
     }
     // TypeScript infers a self-referencing object only through `.meta`'s declared return type.
-    expr = withMeta(`z.object({\n${lines.join('\n')}\n})`, meta, !lines.some((l) => l.startsWith('  get ')));
+    expr = withMeta(`z.object({\n${lines.join('\n')}\n})`, meta, !cyclic);
   } else if (schema.type === 'object' || schema.type === undefined) {
     const ap = schema.additionalProperties;
     if (ap && typeof ap === 'object') {

@@ -5,236 +5,474 @@ import { z } from 'zod';
 import { Condition, LabelSelector, ObjectMeta } from './meta-v1.js';
 
 export const ApplyConfiguration = z.object({
-  expression: z.string().optional(),
+  get expression() {
+    return z.string().optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.admissionregistration.v1.ApplyConfiguration' });
 export type ApplyConfiguration = z.infer<typeof ApplyConfiguration>;
 
 export const AuditAnnotation = z.object({
-  key: z.string(),
-  valueExpression: z.string(),
+  get key() {
+    return z.string();
+  },
+  get valueExpression() {
+    return z.string();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.admissionregistration.v1.AuditAnnotation' });
 export type AuditAnnotation = z.infer<typeof AuditAnnotation>;
 
 export const ExpressionWarning = z.object({
-  fieldRef: z.string(),
-  warning: z.string(),
+  get fieldRef() {
+    return z.string();
+  },
+  get warning() {
+    return z.string();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.admissionregistration.v1.ExpressionWarning' });
 export type ExpressionWarning = z.infer<typeof ExpressionWarning>;
 
 export const JSONPatch = z.object({
-  expression: z.string().optional(),
+  get expression() {
+    return z.string().optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.admissionregistration.v1.JSONPatch' });
 export type JSONPatch = z.infer<typeof JSONPatch>;
 
 export const MatchCondition = z.object({
-  expression: z.string(),
-  name: z.string(),
+  get expression() {
+    return z.string();
+  },
+  get name() {
+    return z.string();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.admissionregistration.v1.MatchCondition' });
 export type MatchCondition = z.infer<typeof MatchCondition>;
 
 export const NamedRuleWithOperations = z.object({
-  apiGroups: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
-  apiVersions: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
-  operations: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
-  resourceNames: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
-  resources: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
-  scope: z.string().optional(),
+  get apiGroups() {
+    return z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+  },
+  get apiVersions() {
+    return z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+  },
+  get operations() {
+    return z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+  },
+  get resourceNames() {
+    return z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+  },
+  get resources() {
+    return z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+  },
+  get scope() {
+    return z.string().optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.admissionregistration.v1.NamedRuleWithOperations', 'x-kubernetes-map-type': 'atomic' });
 export type NamedRuleWithOperations = z.infer<typeof NamedRuleWithOperations>;
 
 export const MatchResources = z.object({
-  excludeResourceRules: z.array(NamedRuleWithOperations).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
-  matchPolicy: z.string().optional(),
-  namespaceSelector: LabelSelector.optional(),
-  objectSelector: LabelSelector.optional(),
-  resourceRules: z.array(NamedRuleWithOperations).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
+  get excludeResourceRules() {
+    return z.array(NamedRuleWithOperations).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+  },
+  get matchPolicy() {
+    return z.string().optional();
+  },
+  get namespaceSelector() {
+    return LabelSelector.optional();
+  },
+  get objectSelector() {
+    return LabelSelector.optional();
+  },
+  get resourceRules() {
+    return z.array(NamedRuleWithOperations).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.admissionregistration.v1.MatchResources', 'x-kubernetes-map-type': 'atomic' });
 export type MatchResources = z.infer<typeof MatchResources>;
 
 export const Mutation = z.object({
-  applyConfiguration: ApplyConfiguration.optional(),
-  jsonPatch: JSONPatch.optional(),
-  patchType: z.string(),
+  get applyConfiguration() {
+    return ApplyConfiguration.optional();
+  },
+  get jsonPatch() {
+    return JSONPatch.optional();
+  },
+  get patchType() {
+    return z.string();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.admissionregistration.v1.Mutation' });
 export type Mutation = z.infer<typeof Mutation>;
 
 export const ParamKind = z.object({
-  apiVersion: z.string().optional(),
-  kind: z.string().optional(),
+  get apiVersion() {
+    return z.string().optional();
+  },
+  get kind() {
+    return z.string().optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.admissionregistration.v1.ParamKind', 'x-kubernetes-map-type': 'atomic' });
 export type ParamKind = z.infer<typeof ParamKind>;
 
 export const Variable = z.object({
-  expression: z.string(),
-  name: z.string(),
+  get expression() {
+    return z.string();
+  },
+  get name() {
+    return z.string();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.admissionregistration.v1.Variable', 'x-kubernetes-map-type': 'atomic' });
 export type Variable = z.infer<typeof Variable>;
 
 export const MutatingAdmissionPolicySpec = z.object({
-  failurePolicy: z.string().optional(),
-  matchConditions: z.array(MatchCondition).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['name'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'name', 'x-kubernetes-patch-strategy': 'merge' }).optional(),
-  matchConstraints: MatchResources.optional(),
-  mutations: z.array(Mutation).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
-  paramKind: ParamKind.optional(),
-  reinvocationPolicy: z.string().optional(),
-  variables: z.array(Variable).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
+  get failurePolicy() {
+    return z.string().optional();
+  },
+  get matchConditions() {
+    return z.array(MatchCondition).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['name'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'name', 'x-kubernetes-patch-strategy': 'merge' }).optional();
+  },
+  get matchConstraints() {
+    return MatchResources.optional();
+  },
+  get mutations() {
+    return z.array(Mutation).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+  },
+  get paramKind() {
+    return ParamKind.optional();
+  },
+  get reinvocationPolicy() {
+    return z.string().optional();
+  },
+  get variables() {
+    return z.array(Variable).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.admissionregistration.v1.MutatingAdmissionPolicySpec' });
 export type MutatingAdmissionPolicySpec = z.infer<typeof MutatingAdmissionPolicySpec>;
 
 export const MutatingAdmissionPolicy = z.object({
-  apiVersion: z.string().optional(),
-  kind: z.string().optional(),
-  metadata: ObjectMeta.optional(),
-  spec: MutatingAdmissionPolicySpec.optional(),
+  get apiVersion() {
+    return z.string().optional();
+  },
+  get kind() {
+    return z.string().optional();
+  },
+  get metadata() {
+    return ObjectMeta.optional();
+  },
+  get spec() {
+    return MutatingAdmissionPolicySpec.optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.admissionregistration.v1.MutatingAdmissionPolicy', 'x-kubernetes-group-version-kind': [{ group: 'admissionregistration.k8s.io', kind: 'MutatingAdmissionPolicy', version: 'v1' }] });
 export type MutatingAdmissionPolicy = z.infer<typeof MutatingAdmissionPolicy>;
 
 export const ParamRef = z.object({
-  name: z.string().optional(),
-  namespace: z.string().optional(),
-  parameterNotFoundAction: z.string().optional(),
-  selector: LabelSelector.optional(),
+  get name() {
+    return z.string().optional();
+  },
+  get namespace() {
+    return z.string().optional();
+  },
+  get parameterNotFoundAction() {
+    return z.string().optional();
+  },
+  get selector() {
+    return LabelSelector.optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.admissionregistration.v1.ParamRef', 'x-kubernetes-map-type': 'atomic' });
 export type ParamRef = z.infer<typeof ParamRef>;
 
 export const MutatingAdmissionPolicyBindingSpec = z.object({
-  matchResources: MatchResources.optional(),
-  paramRef: ParamRef.optional(),
-  policyName: z.string().optional(),
+  get matchResources() {
+    return MatchResources.optional();
+  },
+  get paramRef() {
+    return ParamRef.optional();
+  },
+  get policyName() {
+    return z.string().optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.admissionregistration.v1.MutatingAdmissionPolicyBindingSpec' });
 export type MutatingAdmissionPolicyBindingSpec = z.infer<typeof MutatingAdmissionPolicyBindingSpec>;
 
 export const MutatingAdmissionPolicyBinding = z.object({
-  apiVersion: z.string().optional(),
-  kind: z.string().optional(),
-  metadata: ObjectMeta.optional(),
-  spec: MutatingAdmissionPolicyBindingSpec.optional(),
+  get apiVersion() {
+    return z.string().optional();
+  },
+  get kind() {
+    return z.string().optional();
+  },
+  get metadata() {
+    return ObjectMeta.optional();
+  },
+  get spec() {
+    return MutatingAdmissionPolicyBindingSpec.optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.admissionregistration.v1.MutatingAdmissionPolicyBinding', 'x-kubernetes-group-version-kind': [{ group: 'admissionregistration.k8s.io', kind: 'MutatingAdmissionPolicyBinding', version: 'v1' }] });
 export type MutatingAdmissionPolicyBinding = z.infer<typeof MutatingAdmissionPolicyBinding>;
 
 export const RuleWithOperations = z.object({
-  apiGroups: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
-  apiVersions: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
-  operations: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
-  resources: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
-  scope: z.string().optional(),
+  get apiGroups() {
+    return z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+  },
+  get apiVersions() {
+    return z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+  },
+  get operations() {
+    return z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+  },
+  get resources() {
+    return z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+  },
+  get scope() {
+    return z.string().optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.admissionregistration.v1.RuleWithOperations' });
 export type RuleWithOperations = z.infer<typeof RuleWithOperations>;
 
 export const ServiceReference = z.object({
-  name: z.string(),
-  namespace: z.string(),
-  path: z.string().optional(),
-  port: z.int32().optional(),
+  get name() {
+    return z.string();
+  },
+  get namespace() {
+    return z.string();
+  },
+  get path() {
+    return z.string().optional();
+  },
+  get port() {
+    return z.int32().optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.admissionregistration.v1.ServiceReference' });
 export type ServiceReference = z.infer<typeof ServiceReference>;
 
 export const WebhookClientConfig = z.object({
-  caBundle: z.string().register(z.globalRegistry, { format: 'byte' }).optional(),
-  service: ServiceReference.optional(),
-  url: z.string().optional(),
+  get caBundle() {
+    return z.string().register(z.globalRegistry, { format: 'byte' }).optional();
+  },
+  get service() {
+    return ServiceReference.optional();
+  },
+  get url() {
+    return z.string().optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.admissionregistration.v1.WebhookClientConfig' });
 export type WebhookClientConfig = z.infer<typeof WebhookClientConfig>;
 
 export const MutatingWebhook = z.object({
-  admissionReviewVersions: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }),
-  clientConfig: WebhookClientConfig,
-  failurePolicy: z.string().optional(),
-  matchConditions: z.array(MatchCondition).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['name'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'name', 'x-kubernetes-patch-strategy': 'merge' }).optional(),
-  matchPolicy: z.string().optional(),
-  name: z.string(),
-  namespaceSelector: LabelSelector.optional(),
-  objectSelector: LabelSelector.optional(),
-  reinvocationPolicy: z.string().optional(),
-  rules: z.array(RuleWithOperations).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
-  sideEffects: z.string(),
-  timeoutSeconds: z.int32().optional(),
+  get admissionReviewVersions() {
+    return z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' });
+  },
+  get clientConfig() {
+    return WebhookClientConfig;
+  },
+  get failurePolicy() {
+    return z.string().optional();
+  },
+  get matchConditions() {
+    return z.array(MatchCondition).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['name'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'name', 'x-kubernetes-patch-strategy': 'merge' }).optional();
+  },
+  get matchPolicy() {
+    return z.string().optional();
+  },
+  get name() {
+    return z.string();
+  },
+  get namespaceSelector() {
+    return LabelSelector.optional();
+  },
+  get objectSelector() {
+    return LabelSelector.optional();
+  },
+  get reinvocationPolicy() {
+    return z.string().optional();
+  },
+  get rules() {
+    return z.array(RuleWithOperations).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+  },
+  get sideEffects() {
+    return z.string();
+  },
+  get timeoutSeconds() {
+    return z.int32().optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.admissionregistration.v1.MutatingWebhook' });
 export type MutatingWebhook = z.infer<typeof MutatingWebhook>;
 
 export const MutatingWebhookConfiguration = z.object({
-  apiVersion: z.string().optional(),
-  kind: z.string().optional(),
-  metadata: ObjectMeta.optional(),
-  webhooks: z.array(MutatingWebhook).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['name'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'name', 'x-kubernetes-patch-strategy': 'merge' }).optional(),
+  get apiVersion() {
+    return z.string().optional();
+  },
+  get kind() {
+    return z.string().optional();
+  },
+  get metadata() {
+    return ObjectMeta.optional();
+  },
+  get webhooks() {
+    return z.array(MutatingWebhook).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['name'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'name', 'x-kubernetes-patch-strategy': 'merge' }).optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.admissionregistration.v1.MutatingWebhookConfiguration', 'x-kubernetes-group-version-kind': [{ group: 'admissionregistration.k8s.io', kind: 'MutatingWebhookConfiguration', version: 'v1' }] });
 export type MutatingWebhookConfiguration = z.infer<typeof MutatingWebhookConfiguration>;
 
 export const TypeChecking = z.object({
-  expressionWarnings: z.array(ExpressionWarning).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
+  get expressionWarnings() {
+    return z.array(ExpressionWarning).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.admissionregistration.v1.TypeChecking' });
 export type TypeChecking = z.infer<typeof TypeChecking>;
 
 export const Validation = z.object({
-  expression: z.string(),
-  message: z.string().optional(),
-  messageExpression: z.string().optional(),
-  reason: z.string().optional(),
+  get expression() {
+    return z.string();
+  },
+  get message() {
+    return z.string().optional();
+  },
+  get messageExpression() {
+    return z.string().optional();
+  },
+  get reason() {
+    return z.string().optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.admissionregistration.v1.Validation' });
 export type Validation = z.infer<typeof Validation>;
 
 export const ValidatingAdmissionPolicySpec = z.object({
-  auditAnnotations: z.array(AuditAnnotation).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
-  failurePolicy: z.string().optional(),
-  matchConditions: z.array(MatchCondition).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['name'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'name', 'x-kubernetes-patch-strategy': 'merge' }).optional(),
-  matchConstraints: MatchResources.optional(),
-  paramKind: ParamKind.optional(),
-  validations: z.array(Validation).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
-  variables: z.array(Variable).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['name'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'name', 'x-kubernetes-patch-strategy': 'merge' }).optional(),
+  get auditAnnotations() {
+    return z.array(AuditAnnotation).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+  },
+  get failurePolicy() {
+    return z.string().optional();
+  },
+  get matchConditions() {
+    return z.array(MatchCondition).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['name'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'name', 'x-kubernetes-patch-strategy': 'merge' }).optional();
+  },
+  get matchConstraints() {
+    return MatchResources.optional();
+  },
+  get paramKind() {
+    return ParamKind.optional();
+  },
+  get validations() {
+    return z.array(Validation).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+  },
+  get variables() {
+    return z.array(Variable).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['name'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'name', 'x-kubernetes-patch-strategy': 'merge' }).optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.admissionregistration.v1.ValidatingAdmissionPolicySpec' });
 export type ValidatingAdmissionPolicySpec = z.infer<typeof ValidatingAdmissionPolicySpec>;
 
 export const ValidatingAdmissionPolicyStatus = z.object({
-  conditions: z.array(Condition).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['type'], 'x-kubernetes-list-type': 'map' }).optional(),
-  observedGeneration: z.int().optional(),
-  typeChecking: TypeChecking.optional(),
+  get conditions() {
+    return z.array(Condition).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['type'], 'x-kubernetes-list-type': 'map' }).optional();
+  },
+  get observedGeneration() {
+    return z.int().optional();
+  },
+  get typeChecking() {
+    return TypeChecking.optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.admissionregistration.v1.ValidatingAdmissionPolicyStatus' });
 export type ValidatingAdmissionPolicyStatus = z.infer<typeof ValidatingAdmissionPolicyStatus>;
 
 export const ValidatingAdmissionPolicy = z.object({
-  apiVersion: z.string().optional(),
-  kind: z.string().optional(),
-  metadata: ObjectMeta.optional(),
-  spec: ValidatingAdmissionPolicySpec.optional(),
-  status: ValidatingAdmissionPolicyStatus.optional(),
+  get apiVersion() {
+    return z.string().optional();
+  },
+  get kind() {
+    return z.string().optional();
+  },
+  get metadata() {
+    return ObjectMeta.optional();
+  },
+  get spec() {
+    return ValidatingAdmissionPolicySpec.optional();
+  },
+  get status() {
+    return ValidatingAdmissionPolicyStatus.optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.admissionregistration.v1.ValidatingAdmissionPolicy', 'x-kubernetes-group-version-kind': [{ group: 'admissionregistration.k8s.io', kind: 'ValidatingAdmissionPolicy', version: 'v1' }] });
 export type ValidatingAdmissionPolicy = z.infer<typeof ValidatingAdmissionPolicy>;
 
 export const ValidatingAdmissionPolicyBindingSpec = z.object({
-  matchResources: MatchResources.optional(),
-  paramRef: ParamRef.optional(),
-  policyName: z.string(),
-  validationActions: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'set' }),
+  get matchResources() {
+    return MatchResources.optional();
+  },
+  get paramRef() {
+    return ParamRef.optional();
+  },
+  get policyName() {
+    return z.string();
+  },
+  get validationActions() {
+    return z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'set' });
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.admissionregistration.v1.ValidatingAdmissionPolicyBindingSpec' });
 export type ValidatingAdmissionPolicyBindingSpec = z.infer<typeof ValidatingAdmissionPolicyBindingSpec>;
 
 export const ValidatingAdmissionPolicyBinding = z.object({
-  apiVersion: z.string().optional(),
-  kind: z.string().optional(),
-  metadata: ObjectMeta.optional(),
-  spec: ValidatingAdmissionPolicyBindingSpec,
+  get apiVersion() {
+    return z.string().optional();
+  },
+  get kind() {
+    return z.string().optional();
+  },
+  get metadata() {
+    return ObjectMeta.optional();
+  },
+  get spec() {
+    return ValidatingAdmissionPolicyBindingSpec;
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.admissionregistration.v1.ValidatingAdmissionPolicyBinding', 'x-kubernetes-group-version-kind': [{ group: 'admissionregistration.k8s.io', kind: 'ValidatingAdmissionPolicyBinding', version: 'v1' }] });
 export type ValidatingAdmissionPolicyBinding = z.infer<typeof ValidatingAdmissionPolicyBinding>;
 
 export const ValidatingWebhook = z.object({
-  admissionReviewVersions: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }),
-  clientConfig: WebhookClientConfig,
-  failurePolicy: z.string().optional(),
-  matchConditions: z.array(MatchCondition).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['name'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'name', 'x-kubernetes-patch-strategy': 'merge' }).optional(),
-  matchPolicy: z.string().optional(),
-  name: z.string(),
-  namespaceSelector: LabelSelector.optional(),
-  objectSelector: LabelSelector.optional(),
-  rules: z.array(RuleWithOperations).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
-  sideEffects: z.string(),
-  timeoutSeconds: z.int32().optional(),
+  get admissionReviewVersions() {
+    return z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' });
+  },
+  get clientConfig() {
+    return WebhookClientConfig;
+  },
+  get failurePolicy() {
+    return z.string().optional();
+  },
+  get matchConditions() {
+    return z.array(MatchCondition).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['name'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'name', 'x-kubernetes-patch-strategy': 'merge' }).optional();
+  },
+  get matchPolicy() {
+    return z.string().optional();
+  },
+  get name() {
+    return z.string();
+  },
+  get namespaceSelector() {
+    return LabelSelector.optional();
+  },
+  get objectSelector() {
+    return LabelSelector.optional();
+  },
+  get rules() {
+    return z.array(RuleWithOperations).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+  },
+  get sideEffects() {
+    return z.string();
+  },
+  get timeoutSeconds() {
+    return z.int32().optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.admissionregistration.v1.ValidatingWebhook' });
 export type ValidatingWebhook = z.infer<typeof ValidatingWebhook>;
 
 export const ValidatingWebhookConfiguration = z.object({
-  apiVersion: z.string().optional(),
-  kind: z.string().optional(),
-  metadata: ObjectMeta.optional(),
-  webhooks: z.array(ValidatingWebhook).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['name'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'name', 'x-kubernetes-patch-strategy': 'merge' }).optional(),
+  get apiVersion() {
+    return z.string().optional();
+  },
+  get kind() {
+    return z.string().optional();
+  },
+  get metadata() {
+    return ObjectMeta.optional();
+  },
+  get webhooks() {
+    return z.array(ValidatingWebhook).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['name'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'name', 'x-kubernetes-patch-strategy': 'merge' }).optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.admissionregistration.v1.ValidatingWebhookConfiguration', 'x-kubernetes-group-version-kind': [{ group: 'admissionregistration.k8s.io', kind: 'ValidatingWebhookConfiguration', version: 'v1' }] });
 export type ValidatingWebhookConfiguration = z.infer<typeof ValidatingWebhookConfiguration>;

@@ -5,97 +5,185 @@ import { z } from 'zod';
 import { LabelSelector, ObjectMeta } from './meta-v1.js';
 
 export const ApplyConfiguration = z.object({
-  expression: z.string().optional(),
+  get expression() {
+    return z.string().optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.admissionregistration.v1beta1.ApplyConfiguration' });
 export type ApplyConfiguration = z.infer<typeof ApplyConfiguration>;
 
 export const JSONPatch = z.object({
-  expression: z.string().optional(),
+  get expression() {
+    return z.string().optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.admissionregistration.v1beta1.JSONPatch' });
 export type JSONPatch = z.infer<typeof JSONPatch>;
 
 export const MatchCondition = z.object({
-  expression: z.string(),
-  name: z.string(),
+  get expression() {
+    return z.string();
+  },
+  get name() {
+    return z.string();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.admissionregistration.v1beta1.MatchCondition' });
 export type MatchCondition = z.infer<typeof MatchCondition>;
 
 export const NamedRuleWithOperations = z.object({
-  apiGroups: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
-  apiVersions: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
-  operations: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
-  resourceNames: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
-  resources: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
-  scope: z.string().optional(),
+  get apiGroups() {
+    return z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+  },
+  get apiVersions() {
+    return z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+  },
+  get operations() {
+    return z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+  },
+  get resourceNames() {
+    return z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+  },
+  get resources() {
+    return z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+  },
+  get scope() {
+    return z.string().optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.admissionregistration.v1beta1.NamedRuleWithOperations', 'x-kubernetes-map-type': 'atomic' });
 export type NamedRuleWithOperations = z.infer<typeof NamedRuleWithOperations>;
 
 export const MatchResources = z.object({
-  excludeResourceRules: z.array(NamedRuleWithOperations).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
-  matchPolicy: z.string().optional(),
-  namespaceSelector: LabelSelector.optional(),
-  objectSelector: LabelSelector.optional(),
-  resourceRules: z.array(NamedRuleWithOperations).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
+  get excludeResourceRules() {
+    return z.array(NamedRuleWithOperations).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+  },
+  get matchPolicy() {
+    return z.string().optional();
+  },
+  get namespaceSelector() {
+    return LabelSelector.optional();
+  },
+  get objectSelector() {
+    return LabelSelector.optional();
+  },
+  get resourceRules() {
+    return z.array(NamedRuleWithOperations).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.admissionregistration.v1beta1.MatchResources', 'x-kubernetes-map-type': 'atomic' });
 export type MatchResources = z.infer<typeof MatchResources>;
 
 export const Mutation = z.object({
-  applyConfiguration: ApplyConfiguration.optional(),
-  jsonPatch: JSONPatch.optional(),
-  patchType: z.string(),
+  get applyConfiguration() {
+    return ApplyConfiguration.optional();
+  },
+  get jsonPatch() {
+    return JSONPatch.optional();
+  },
+  get patchType() {
+    return z.string();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.admissionregistration.v1beta1.Mutation' });
 export type Mutation = z.infer<typeof Mutation>;
 
 export const ParamKind = z.object({
-  apiVersion: z.string().optional(),
-  kind: z.string().optional(),
+  get apiVersion() {
+    return z.string().optional();
+  },
+  get kind() {
+    return z.string().optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.admissionregistration.v1beta1.ParamKind', 'x-kubernetes-map-type': 'atomic' });
 export type ParamKind = z.infer<typeof ParamKind>;
 
 export const Variable = z.object({
-  expression: z.string(),
-  name: z.string(),
+  get expression() {
+    return z.string();
+  },
+  get name() {
+    return z.string();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.admissionregistration.v1beta1.Variable', 'x-kubernetes-map-type': 'atomic' });
 export type Variable = z.infer<typeof Variable>;
 
 export const MutatingAdmissionPolicySpec = z.object({
-  failurePolicy: z.string().optional(),
-  matchConditions: z.array(MatchCondition).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['name'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'name', 'x-kubernetes-patch-strategy': 'merge' }).optional(),
-  matchConstraints: MatchResources.optional(),
-  mutations: z.array(Mutation).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
-  paramKind: ParamKind.optional(),
-  reinvocationPolicy: z.string().optional(),
-  variables: z.array(Variable).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
+  get failurePolicy() {
+    return z.string().optional();
+  },
+  get matchConditions() {
+    return z.array(MatchCondition).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['name'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'name', 'x-kubernetes-patch-strategy': 'merge' }).optional();
+  },
+  get matchConstraints() {
+    return MatchResources.optional();
+  },
+  get mutations() {
+    return z.array(Mutation).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+  },
+  get paramKind() {
+    return ParamKind.optional();
+  },
+  get reinvocationPolicy() {
+    return z.string().optional();
+  },
+  get variables() {
+    return z.array(Variable).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.admissionregistration.v1beta1.MutatingAdmissionPolicySpec' });
 export type MutatingAdmissionPolicySpec = z.infer<typeof MutatingAdmissionPolicySpec>;
 
 export const MutatingAdmissionPolicy = z.object({
-  apiVersion: z.string().optional(),
-  kind: z.string().optional(),
-  metadata: ObjectMeta.optional(),
-  spec: MutatingAdmissionPolicySpec.optional(),
+  get apiVersion() {
+    return z.string().optional();
+  },
+  get kind() {
+    return z.string().optional();
+  },
+  get metadata() {
+    return ObjectMeta.optional();
+  },
+  get spec() {
+    return MutatingAdmissionPolicySpec.optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.admissionregistration.v1beta1.MutatingAdmissionPolicy', 'x-kubernetes-group-version-kind': [{ group: 'admissionregistration.k8s.io', kind: 'MutatingAdmissionPolicy', version: 'v1beta1' }] });
 export type MutatingAdmissionPolicy = z.infer<typeof MutatingAdmissionPolicy>;
 
 export const ParamRef = z.object({
-  name: z.string().optional(),
-  namespace: z.string().optional(),
-  parameterNotFoundAction: z.string().optional(),
-  selector: LabelSelector.optional(),
+  get name() {
+    return z.string().optional();
+  },
+  get namespace() {
+    return z.string().optional();
+  },
+  get parameterNotFoundAction() {
+    return z.string().optional();
+  },
+  get selector() {
+    return LabelSelector.optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.admissionregistration.v1beta1.ParamRef', 'x-kubernetes-map-type': 'atomic' });
 export type ParamRef = z.infer<typeof ParamRef>;
 
 export const MutatingAdmissionPolicyBindingSpec = z.object({
-  matchResources: MatchResources.optional(),
-  paramRef: ParamRef.optional(),
-  policyName: z.string().optional(),
+  get matchResources() {
+    return MatchResources.optional();
+  },
+  get paramRef() {
+    return ParamRef.optional();
+  },
+  get policyName() {
+    return z.string().optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.admissionregistration.v1beta1.MutatingAdmissionPolicyBindingSpec' });
 export type MutatingAdmissionPolicyBindingSpec = z.infer<typeof MutatingAdmissionPolicyBindingSpec>;
 
 export const MutatingAdmissionPolicyBinding = z.object({
-  apiVersion: z.string().optional(),
-  kind: z.string().optional(),
-  metadata: ObjectMeta.optional(),
-  spec: MutatingAdmissionPolicyBindingSpec.optional(),
+  get apiVersion() {
+    return z.string().optional();
+  },
+  get kind() {
+    return z.string().optional();
+  },
+  get metadata() {
+    return ObjectMeta.optional();
+  },
+  get spec() {
+    return MutatingAdmissionPolicyBindingSpec.optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.admissionregistration.v1beta1.MutatingAdmissionPolicyBinding', 'x-kubernetes-group-version-kind': [{ group: 'admissionregistration.k8s.io', kind: 'MutatingAdmissionPolicyBinding', version: 'v1beta1' }] });
 export type MutatingAdmissionPolicyBinding = z.infer<typeof MutatingAdmissionPolicyBinding>;

@@ -5,56 +5,108 @@ import { z } from 'zod';
 import { ObjectMeta, Time } from './meta-v1.js';
 
 export const CustomResourceColumnDefinition = z.object({
-  description: z.string().optional(),
-  format: z.string().optional(),
-  jsonPath: z.string(),
-  name: z.string(),
-  priority: z.int32().optional(),
-  type: z.string(),
+  get description() {
+    return z.string().optional();
+  },
+  get format() {
+    return z.string().optional();
+  },
+  get jsonPath() {
+    return z.string();
+  },
+  get name() {
+    return z.string();
+  },
+  get priority() {
+    return z.int32().optional();
+  },
+  get type() {
+    return z.string();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceColumnDefinition' });
 export type CustomResourceColumnDefinition = z.infer<typeof CustomResourceColumnDefinition>;
 
 export const ServiceReference = z.object({
-  name: z.string(),
-  namespace: z.string(),
-  path: z.string().optional(),
-  port: z.int32().optional(),
+  get name() {
+    return z.string();
+  },
+  get namespace() {
+    return z.string();
+  },
+  get path() {
+    return z.string().optional();
+  },
+  get port() {
+    return z.int32().optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.ServiceReference' });
 export type ServiceReference = z.infer<typeof ServiceReference>;
 
 export const WebhookClientConfig = z.object({
-  caBundle: z.string().register(z.globalRegistry, { format: 'byte' }).optional(),
-  service: ServiceReference.optional(),
-  url: z.string().optional(),
+  get caBundle() {
+    return z.string().register(z.globalRegistry, { format: 'byte' }).optional();
+  },
+  get service() {
+    return ServiceReference.optional();
+  },
+  get url() {
+    return z.string().optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.WebhookClientConfig' });
 export type WebhookClientConfig = z.infer<typeof WebhookClientConfig>;
 
 export const WebhookConversion = z.object({
-  clientConfig: WebhookClientConfig.optional(),
-  conversionReviewVersions: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }),
+  get clientConfig() {
+    return WebhookClientConfig.optional();
+  },
+  get conversionReviewVersions() {
+    return z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' });
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.WebhookConversion' });
 export type WebhookConversion = z.infer<typeof WebhookConversion>;
 
 export const CustomResourceConversion = z.object({
-  strategy: z.string(),
-  webhook: WebhookConversion.optional(),
+  get strategy() {
+    return z.string();
+  },
+  get webhook() {
+    return WebhookConversion.optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceConversion' });
 export type CustomResourceConversion = z.infer<typeof CustomResourceConversion>;
 
 export const CustomResourceDefinitionNames = z.object({
-  categories: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
-  kind: z.string(),
-  listKind: z.string().optional(),
-  plural: z.string(),
-  shortNames: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
-  singular: z.string().optional(),
+  get categories() {
+    return z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+  },
+  get kind() {
+    return z.string();
+  },
+  get listKind() {
+    return z.string().optional();
+  },
+  get plural() {
+    return z.string();
+  },
+  get shortNames() {
+    return z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+  },
+  get singular() {
+    return z.string().optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinitionNames' });
 export type CustomResourceDefinitionNames = z.infer<typeof CustomResourceDefinitionNames>;
 
 export const CustomResourceSubresourceScale = z.object({
-  labelSelectorPath: z.string().optional(),
-  specReplicasPath: z.string(),
-  statusReplicasPath: z.string(),
+  get labelSelectorPath() {
+    return z.string().optional();
+  },
+  get specReplicasPath() {
+    return z.string();
+  },
+  get statusReplicasPath() {
+    return z.string();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceSubresourceScale' });
 export type CustomResourceSubresourceScale = z.infer<typeof CustomResourceSubresourceScale>;
 
@@ -62,14 +114,22 @@ export const CustomResourceSubresourceStatus = z.record(z.string(), z.unknown())
 export type CustomResourceSubresourceStatus = z.infer<typeof CustomResourceSubresourceStatus>;
 
 export const CustomResourceSubresources = z.object({
-  scale: CustomResourceSubresourceScale.optional(),
-  status: CustomResourceSubresourceStatus.optional(),
+  get scale() {
+    return CustomResourceSubresourceScale.optional();
+  },
+  get status() {
+    return CustomResourceSubresourceStatus.optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceSubresources' });
 export type CustomResourceSubresources = z.infer<typeof CustomResourceSubresources>;
 
 export const ExternalDocumentation = z.object({
-  description: z.string().optional(),
-  url: z.string().optional(),
+  get description() {
+    return z.string().optional();
+  },
+  get url() {
+    return z.string().optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.ExternalDocumentation' });
 export type ExternalDocumentation = z.infer<typeof ExternalDocumentation>;
 
@@ -86,133 +146,283 @@ export const JSONSchemaPropsOrStringArray = z.unknown().register(z.globalRegistr
 export type JSONSchemaPropsOrStringArray = z.infer<typeof JSONSchemaPropsOrStringArray>;
 
 export const ValidationRule = z.object({
-  fieldPath: z.string().optional(),
-  message: z.string().optional(),
-  messageExpression: z.string().optional(),
-  optionalOldSelf: z.boolean().optional(),
-  reason: z.string().optional(),
-  rule: z.string(),
+  get fieldPath() {
+    return z.string().optional();
+  },
+  get message() {
+    return z.string().optional();
+  },
+  get messageExpression() {
+    return z.string().optional();
+  },
+  get optionalOldSelf() {
+    return z.boolean().optional();
+  },
+  get reason() {
+    return z.string().optional();
+  },
+  get rule() {
+    return z.string();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.ValidationRule' });
 export type ValidationRule = z.infer<typeof ValidationRule>;
 
 export const JSONSchemaProps = z.object({
-  $ref: z.string().optional(),
-  $schema: z.string().optional(),
-  additionalItems: JSONSchemaPropsOrBool.optional(),
-  additionalProperties: JSONSchemaPropsOrBool.optional(),
+  get $ref() {
+    return z.string().optional();
+  },
+  get $schema() {
+    return z.string().optional();
+  },
+  get additionalItems() {
+    return JSONSchemaPropsOrBool.optional();
+  },
+  get additionalProperties() {
+    return JSONSchemaPropsOrBool.optional();
+  },
   get allOf() {
     return z.array(JSONSchemaProps).meta({ 'x-kubernetes-list-type': 'atomic' }).optional();
   },
   get anyOf() {
     return z.array(JSONSchemaProps).meta({ 'x-kubernetes-list-type': 'atomic' }).optional();
   },
-  default: JSON.optional(),
+  get default() {
+    return JSON.optional();
+  },
   get definitions() {
     return z.record(z.string(), JSONSchemaProps).optional();
   },
-  dependencies: z.record(z.string(), JSONSchemaPropsOrStringArray).optional(),
-  description: z.string().optional(),
-  enum: z.array(JSON).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
-  example: JSON.optional(),
-  exclusiveMaximum: z.boolean().optional(),
-  exclusiveMinimum: z.boolean().optional(),
-  externalDocs: ExternalDocumentation.optional(),
-  format: z.string().optional(),
-  id: z.string().optional(),
-  items: JSONSchemaPropsOrArray.optional(),
-  maxItems: z.int().optional(),
-  maxLength: z.int().optional(),
-  maxProperties: z.int().optional(),
-  maximum: z.number().optional(),
-  minItems: z.int().optional(),
-  minLength: z.int().optional(),
-  minProperties: z.int().optional(),
-  minimum: z.number().optional(),
-  multipleOf: z.number().optional(),
+  get dependencies() {
+    return z.record(z.string(), JSONSchemaPropsOrStringArray).optional();
+  },
+  get description() {
+    return z.string().optional();
+  },
+  get enum() {
+    return z.array(JSON).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+  },
+  get example() {
+    return JSON.optional();
+  },
+  get exclusiveMaximum() {
+    return z.boolean().optional();
+  },
+  get exclusiveMinimum() {
+    return z.boolean().optional();
+  },
+  get externalDocs() {
+    return ExternalDocumentation.optional();
+  },
+  get format() {
+    return z.string().optional();
+  },
+  get id() {
+    return z.string().optional();
+  },
+  get items() {
+    return JSONSchemaPropsOrArray.optional();
+  },
+  get maxItems() {
+    return z.int().optional();
+  },
+  get maxLength() {
+    return z.int().optional();
+  },
+  get maxProperties() {
+    return z.int().optional();
+  },
+  get maximum() {
+    return z.number().optional();
+  },
+  get minItems() {
+    return z.int().optional();
+  },
+  get minLength() {
+    return z.int().optional();
+  },
+  get minProperties() {
+    return z.int().optional();
+  },
+  get minimum() {
+    return z.number().optional();
+  },
+  get multipleOf() {
+    return z.number().optional();
+  },
   get not() {
     return JSONSchemaProps.optional();
   },
-  nullable: z.boolean().optional(),
+  get nullable() {
+    return z.boolean().optional();
+  },
   get oneOf() {
     return z.array(JSONSchemaProps).meta({ 'x-kubernetes-list-type': 'atomic' }).optional();
   },
-  pattern: z.string().optional(),
+  get pattern() {
+    return z.string().optional();
+  },
   get patternProperties() {
     return z.record(z.string(), JSONSchemaProps).optional();
   },
   get properties() {
     return z.record(z.string(), JSONSchemaProps).optional();
   },
-  required: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
-  title: z.string().optional(),
-  type: z.string().optional(),
-  uniqueItems: z.boolean().optional(),
-  'x-kubernetes-embedded-resource': z.boolean().optional(),
-  'x-kubernetes-int-or-string': z.boolean().optional(),
-  'x-kubernetes-list-map-keys': z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
-  'x-kubernetes-list-type': z.string().optional(),
-  'x-kubernetes-map-type': z.string().optional(),
-  'x-kubernetes-preserve-unknown-fields': z.boolean().optional(),
-  'x-kubernetes-validations': z.array(ValidationRule).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['rule'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'rule', 'x-kubernetes-patch-strategy': 'merge' }).optional(),
+  get required() {
+    return z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+  },
+  get title() {
+    return z.string().optional();
+  },
+  get type() {
+    return z.string().optional();
+  },
+  get uniqueItems() {
+    return z.boolean().optional();
+  },
+  get 'x-kubernetes-embedded-resource'() {
+    return z.boolean().optional();
+  },
+  get 'x-kubernetes-int-or-string'() {
+    return z.boolean().optional();
+  },
+  get 'x-kubernetes-list-map-keys'() {
+    return z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+  },
+  get 'x-kubernetes-list-type'() {
+    return z.string().optional();
+  },
+  get 'x-kubernetes-map-type'() {
+    return z.string().optional();
+  },
+  get 'x-kubernetes-preserve-unknown-fields'() {
+    return z.boolean().optional();
+  },
+  get 'x-kubernetes-validations'() {
+    return z.array(ValidationRule).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['rule'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'rule', 'x-kubernetes-patch-strategy': 'merge' }).optional();
+  },
 }).meta({ id: 'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSONSchemaProps' });
 export type JSONSchemaProps = z.infer<typeof JSONSchemaProps>;
 
 export const CustomResourceValidation = z.object({
-  openAPIV3Schema: JSONSchemaProps.optional(),
+  get openAPIV3Schema() {
+    return JSONSchemaProps.optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceValidation' });
 export type CustomResourceValidation = z.infer<typeof CustomResourceValidation>;
 
 export const SelectableField = z.object({
-  jsonPath: z.string(),
+  get jsonPath() {
+    return z.string();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.SelectableField' });
 export type SelectableField = z.infer<typeof SelectableField>;
 
 export const CustomResourceDefinitionVersion = z.object({
-  additionalPrinterColumns: z.array(CustomResourceColumnDefinition).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
-  deprecated: z.boolean().optional(),
-  deprecationWarning: z.string().optional(),
-  name: z.string(),
-  schema: CustomResourceValidation.optional(),
-  selectableFields: z.array(SelectableField).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
-  served: z.boolean(),
-  storage: z.boolean(),
-  subresources: CustomResourceSubresources.optional(),
+  get additionalPrinterColumns() {
+    return z.array(CustomResourceColumnDefinition).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+  },
+  get deprecated() {
+    return z.boolean().optional();
+  },
+  get deprecationWarning() {
+    return z.string().optional();
+  },
+  get name() {
+    return z.string();
+  },
+  get schema() {
+    return CustomResourceValidation.optional();
+  },
+  get selectableFields() {
+    return z.array(SelectableField).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+  },
+  get served() {
+    return z.boolean();
+  },
+  get storage() {
+    return z.boolean();
+  },
+  get subresources() {
+    return CustomResourceSubresources.optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinitionVersion' });
 export type CustomResourceDefinitionVersion = z.infer<typeof CustomResourceDefinitionVersion>;
 
 export const CustomResourceDefinitionSpec = z.object({
-  conversion: CustomResourceConversion.optional(),
-  group: z.string(),
-  names: CustomResourceDefinitionNames,
-  preserveUnknownFields: z.boolean().optional(),
-  scope: z.string(),
-  versions: z.array(CustomResourceDefinitionVersion).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }),
+  get conversion() {
+    return CustomResourceConversion.optional();
+  },
+  get group() {
+    return z.string();
+  },
+  get names() {
+    return CustomResourceDefinitionNames;
+  },
+  get preserveUnknownFields() {
+    return z.boolean().optional();
+  },
+  get scope() {
+    return z.string();
+  },
+  get versions() {
+    return z.array(CustomResourceDefinitionVersion).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' });
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinitionSpec' });
 export type CustomResourceDefinitionSpec = z.infer<typeof CustomResourceDefinitionSpec>;
 
 export const CustomResourceDefinitionCondition = z.object({
-  lastTransitionTime: Time.optional(),
-  message: z.string().optional(),
-  observedGeneration: z.int().optional(),
-  reason: z.string().optional(),
-  status: z.string(),
-  type: z.string(),
+  get lastTransitionTime() {
+    return Time.optional();
+  },
+  get message() {
+    return z.string().optional();
+  },
+  get observedGeneration() {
+    return z.int().optional();
+  },
+  get reason() {
+    return z.string().optional();
+  },
+  get status() {
+    return z.string();
+  },
+  get type() {
+    return z.string();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinitionCondition' });
 export type CustomResourceDefinitionCondition = z.infer<typeof CustomResourceDefinitionCondition>;
 
 export const CustomResourceDefinitionStatus = z.object({
-  acceptedNames: CustomResourceDefinitionNames.optional(),
-  conditions: z.array(CustomResourceDefinitionCondition).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['type'], 'x-kubernetes-list-type': 'map' }).optional(),
-  observedGeneration: z.int().optional(),
-  storedVersions: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
+  get acceptedNames() {
+    return CustomResourceDefinitionNames.optional();
+  },
+  get conditions() {
+    return z.array(CustomResourceDefinitionCondition).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['type'], 'x-kubernetes-list-type': 'map' }).optional();
+  },
+  get observedGeneration() {
+    return z.int().optional();
+  },
+  get storedVersions() {
+    return z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinitionStatus' });
 export type CustomResourceDefinitionStatus = z.infer<typeof CustomResourceDefinitionStatus>;
 
 export const CustomResourceDefinition = z.object({
-  apiVersion: z.string().optional(),
-  kind: z.string().optional(),
-  metadata: ObjectMeta.optional(),
-  spec: CustomResourceDefinitionSpec,
-  status: CustomResourceDefinitionStatus.optional(),
+  get apiVersion() {
+    return z.string().optional();
+  },
+  get kind() {
+    return z.string().optional();
+  },
+  get metadata() {
+    return ObjectMeta.optional();
+  },
+  get spec() {
+    return CustomResourceDefinitionSpec;
+  },
+  get status() {
+    return CustomResourceDefinitionStatus.optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinition', 'x-kubernetes-group-version-kind': [{ group: 'apiextensions.k8s.io', kind: 'CustomResourceDefinition', version: 'v1' }] });
 export type CustomResourceDefinition = z.infer<typeof CustomResourceDefinition>;

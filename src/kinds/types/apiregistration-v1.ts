@@ -5,42 +5,84 @@ import { z } from 'zod';
 import { ObjectMeta, Time } from './meta-v1.js';
 
 export const ServiceReference = z.object({
-  name: z.string().optional(),
-  namespace: z.string().optional(),
-  port: z.int32().optional(),
+  get name() {
+    return z.string().optional();
+  },
+  get namespace() {
+    return z.string().optional();
+  },
+  get port() {
+    return z.int32().optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.kube-aggregator.pkg.apis.apiregistration.v1.ServiceReference' });
 export type ServiceReference = z.infer<typeof ServiceReference>;
 
 export const APIServiceSpec = z.object({
-  caBundle: z.string().register(z.globalRegistry, { format: 'byte', 'x-kubernetes-list-type': 'atomic' }).optional(),
-  group: z.string().optional(),
-  groupPriorityMinimum: z.int32(),
-  insecureSkipTLSVerify: z.boolean().optional(),
-  service: ServiceReference.optional(),
-  version: z.string().optional(),
-  versionPriority: z.int32(),
+  get caBundle() {
+    return z.string().register(z.globalRegistry, { format: 'byte', 'x-kubernetes-list-type': 'atomic' }).optional();
+  },
+  get group() {
+    return z.string().optional();
+  },
+  get groupPriorityMinimum() {
+    return z.int32();
+  },
+  get insecureSkipTLSVerify() {
+    return z.boolean().optional();
+  },
+  get service() {
+    return ServiceReference.optional();
+  },
+  get version() {
+    return z.string().optional();
+  },
+  get versionPriority() {
+    return z.int32();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.kube-aggregator.pkg.apis.apiregistration.v1.APIServiceSpec' });
 export type APIServiceSpec = z.infer<typeof APIServiceSpec>;
 
 export const APIServiceCondition = z.object({
-  lastTransitionTime: Time.optional(),
-  message: z.string().optional(),
-  reason: z.string().optional(),
-  status: z.string(),
-  type: z.string(),
+  get lastTransitionTime() {
+    return Time.optional();
+  },
+  get message() {
+    return z.string().optional();
+  },
+  get reason() {
+    return z.string().optional();
+  },
+  get status() {
+    return z.string();
+  },
+  get type() {
+    return z.string();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.kube-aggregator.pkg.apis.apiregistration.v1.APIServiceCondition' });
 export type APIServiceCondition = z.infer<typeof APIServiceCondition>;
 
 export const APIServiceStatus = z.object({
-  conditions: z.array(APIServiceCondition).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['type'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'type', 'x-kubernetes-patch-strategy': 'merge' }).optional(),
+  get conditions() {
+    return z.array(APIServiceCondition).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['type'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'type', 'x-kubernetes-patch-strategy': 'merge' }).optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.kube-aggregator.pkg.apis.apiregistration.v1.APIServiceStatus' });
 export type APIServiceStatus = z.infer<typeof APIServiceStatus>;
 
 export const APIService = z.object({
-  apiVersion: z.string().optional(),
-  kind: z.string().optional(),
-  metadata: ObjectMeta.optional(),
-  spec: APIServiceSpec.optional(),
-  status: APIServiceStatus.optional(),
+  get apiVersion() {
+    return z.string().optional();
+  },
+  get kind() {
+    return z.string().optional();
+  },
+  get metadata() {
+    return ObjectMeta.optional();
+  },
+  get spec() {
+    return APIServiceSpec.optional();
+  },
+  get status() {
+    return APIServiceStatus.optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.kube-aggregator.pkg.apis.apiregistration.v1.APIService', 'x-kubernetes-group-version-kind': [{ group: 'apiregistration.k8s.io', kind: 'APIService', version: 'v1' }] });
 export type APIService = z.infer<typeof APIService>;

@@ -5,10 +5,18 @@ import { z } from 'zod';
 import { ObjectMeta, Time } from './meta-v1.js';
 
 export const ServerStorageVersion = z.object({
-  apiServerID: z.string(),
-  decodableVersions: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'set' }),
-  encodingVersion: z.string(),
-  servedVersions: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'set' }).optional(),
+  get apiServerID() {
+    return z.string();
+  },
+  get decodableVersions() {
+    return z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'set' });
+  },
+  get encodingVersion() {
+    return z.string();
+  },
+  get servedVersions() {
+    return z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'set' }).optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.apiserverinternal.v1alpha1.ServerStorageVersion' });
 export type ServerStorageVersion = z.infer<typeof ServerStorageVersion>;
 
@@ -16,27 +24,55 @@ export const StorageVersionSpec = z.record(z.string(), z.unknown()).register(z.g
 export type StorageVersionSpec = z.infer<typeof StorageVersionSpec>;
 
 export const StorageVersionCondition = z.object({
-  lastTransitionTime: Time.optional(),
-  message: z.string(),
-  observedGeneration: z.int().optional(),
-  reason: z.string(),
-  status: z.string(),
-  type: z.string(),
+  get lastTransitionTime() {
+    return Time.optional();
+  },
+  get message() {
+    return z.string();
+  },
+  get observedGeneration() {
+    return z.int().optional();
+  },
+  get reason() {
+    return z.string();
+  },
+  get status() {
+    return z.string();
+  },
+  get type() {
+    return z.string();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.apiserverinternal.v1alpha1.StorageVersionCondition' });
 export type StorageVersionCondition = z.infer<typeof StorageVersionCondition>;
 
 export const StorageVersionStatus = z.object({
-  commonEncodingVersion: z.string().optional(),
-  conditions: z.array(StorageVersionCondition).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['type'], 'x-kubernetes-list-type': 'map' }).optional(),
-  storageVersions: z.array(ServerStorageVersion).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['apiServerID'], 'x-kubernetes-list-type': 'map' }).optional(),
+  get commonEncodingVersion() {
+    return z.string().optional();
+  },
+  get conditions() {
+    return z.array(StorageVersionCondition).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['type'], 'x-kubernetes-list-type': 'map' }).optional();
+  },
+  get storageVersions() {
+    return z.array(ServerStorageVersion).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['apiServerID'], 'x-kubernetes-list-type': 'map' }).optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.apiserverinternal.v1alpha1.StorageVersionStatus' });
 export type StorageVersionStatus = z.infer<typeof StorageVersionStatus>;
 
 export const StorageVersion = z.object({
-  apiVersion: z.string().optional(),
-  kind: z.string().optional(),
-  metadata: ObjectMeta,
-  spec: StorageVersionSpec.optional(),
-  status: StorageVersionStatus.optional(),
+  get apiVersion() {
+    return z.string().optional();
+  },
+  get kind() {
+    return z.string().optional();
+  },
+  get metadata() {
+    return ObjectMeta;
+  },
+  get spec() {
+    return StorageVersionSpec.optional();
+  },
+  get status() {
+    return StorageVersionStatus.optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.apiserverinternal.v1alpha1.StorageVersion', 'x-kubernetes-group-version-kind': [{ group: 'internal.apiserver.k8s.io', kind: 'StorageVersion', version: 'v1alpha1' }] });
 export type StorageVersion = z.infer<typeof StorageVersion>;

@@ -7,226 +7,476 @@ import { LabelSelector, ObjectMeta, Time } from './meta-v1.js';
 import { IntOrString, RawExtension } from './primitives.js';
 
 export const ControllerRevision = z.object({
-  apiVersion: z.string().optional(),
-  data: RawExtension.optional(),
-  kind: z.string().optional(),
-  metadata: ObjectMeta.optional(),
-  revision: z.int(),
+  get apiVersion() {
+    return z.string().optional();
+  },
+  get data() {
+    return RawExtension.optional();
+  },
+  get kind() {
+    return z.string().optional();
+  },
+  get metadata() {
+    return ObjectMeta.optional();
+  },
+  get revision() {
+    return z.int();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.apps.v1.ControllerRevision', 'x-kubernetes-group-version-kind': [{ group: 'apps', kind: 'ControllerRevision', version: 'v1' }] });
 export type ControllerRevision = z.infer<typeof ControllerRevision>;
 
 export const RollingUpdateDaemonSet = z.object({
-  maxSurge: IntOrString.optional(),
-  maxUnavailable: IntOrString.optional(),
+  get maxSurge() {
+    return IntOrString.optional();
+  },
+  get maxUnavailable() {
+    return IntOrString.optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.apps.v1.RollingUpdateDaemonSet' });
 export type RollingUpdateDaemonSet = z.infer<typeof RollingUpdateDaemonSet>;
 
 export const DaemonSetUpdateStrategy = z.object({
-  rollingUpdate: RollingUpdateDaemonSet.optional(),
-  type: z.string().optional(),
+  get rollingUpdate() {
+    return RollingUpdateDaemonSet.optional();
+  },
+  get type() {
+    return z.string().optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.apps.v1.DaemonSetUpdateStrategy' });
 export type DaemonSetUpdateStrategy = z.infer<typeof DaemonSetUpdateStrategy>;
 
 export const DaemonSetSpec = z.object({
-  minReadySeconds: z.int32().optional(),
-  revisionHistoryLimit: z.int32().optional(),
-  selector: LabelSelector,
-  template: PodTemplateSpec,
-  updateStrategy: DaemonSetUpdateStrategy.optional(),
+  get minReadySeconds() {
+    return z.int32().optional();
+  },
+  get revisionHistoryLimit() {
+    return z.int32().optional();
+  },
+  get selector() {
+    return LabelSelector;
+  },
+  get template() {
+    return PodTemplateSpec;
+  },
+  get updateStrategy() {
+    return DaemonSetUpdateStrategy.optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.apps.v1.DaemonSetSpec' });
 export type DaemonSetSpec = z.infer<typeof DaemonSetSpec>;
 
 export const DaemonSetCondition = z.object({
-  lastTransitionTime: Time.optional(),
-  message: z.string().optional(),
-  reason: z.string().optional(),
-  status: z.string(),
-  type: z.string(),
+  get lastTransitionTime() {
+    return Time.optional();
+  },
+  get message() {
+    return z.string().optional();
+  },
+  get reason() {
+    return z.string().optional();
+  },
+  get status() {
+    return z.string();
+  },
+  get type() {
+    return z.string();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.apps.v1.DaemonSetCondition' });
 export type DaemonSetCondition = z.infer<typeof DaemonSetCondition>;
 
 export const DaemonSetStatus = z.object({
-  collisionCount: z.int32().optional(),
-  conditions: z.array(DaemonSetCondition).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['type'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'type', 'x-kubernetes-patch-strategy': 'merge' }).optional(),
-  currentNumberScheduled: z.int32(),
-  desiredNumberScheduled: z.int32(),
-  numberAvailable: z.int32().optional(),
-  numberMisscheduled: z.int32(),
-  numberReady: z.int32(),
-  numberUnavailable: z.int32().optional(),
-  observedGeneration: z.int().optional(),
-  updatedNumberScheduled: z.int32().optional(),
+  get collisionCount() {
+    return z.int32().optional();
+  },
+  get conditions() {
+    return z.array(DaemonSetCondition).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['type'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'type', 'x-kubernetes-patch-strategy': 'merge' }).optional();
+  },
+  get currentNumberScheduled() {
+    return z.int32();
+  },
+  get desiredNumberScheduled() {
+    return z.int32();
+  },
+  get numberAvailable() {
+    return z.int32().optional();
+  },
+  get numberMisscheduled() {
+    return z.int32();
+  },
+  get numberReady() {
+    return z.int32();
+  },
+  get numberUnavailable() {
+    return z.int32().optional();
+  },
+  get observedGeneration() {
+    return z.int().optional();
+  },
+  get updatedNumberScheduled() {
+    return z.int32().optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.apps.v1.DaemonSetStatus' });
 export type DaemonSetStatus = z.infer<typeof DaemonSetStatus>;
 
 export const DaemonSet = z.object({
-  apiVersion: z.string().optional(),
-  kind: z.string().optional(),
-  metadata: ObjectMeta.optional(),
-  spec: DaemonSetSpec.optional(),
-  status: DaemonSetStatus.optional(),
+  get apiVersion() {
+    return z.string().optional();
+  },
+  get kind() {
+    return z.string().optional();
+  },
+  get metadata() {
+    return ObjectMeta.optional();
+  },
+  get spec() {
+    return DaemonSetSpec.optional();
+  },
+  get status() {
+    return DaemonSetStatus.optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.apps.v1.DaemonSet', 'x-kubernetes-group-version-kind': [{ group: 'apps', kind: 'DaemonSet', version: 'v1' }] });
 export type DaemonSet = z.infer<typeof DaemonSet>;
 
 export const RollingUpdateDeployment = z.object({
-  maxSurge: IntOrString.optional(),
-  maxUnavailable: IntOrString.optional(),
+  get maxSurge() {
+    return IntOrString.optional();
+  },
+  get maxUnavailable() {
+    return IntOrString.optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.apps.v1.RollingUpdateDeployment' });
 export type RollingUpdateDeployment = z.infer<typeof RollingUpdateDeployment>;
 
 export const DeploymentStrategy = z.object({
-  rollingUpdate: RollingUpdateDeployment.optional(),
-  type: z.string().optional(),
+  get rollingUpdate() {
+    return RollingUpdateDeployment.optional();
+  },
+  get type() {
+    return z.string().optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.apps.v1.DeploymentStrategy' });
 export type DeploymentStrategy = z.infer<typeof DeploymentStrategy>;
 
 export const DeploymentSpec = z.object({
-  minReadySeconds: z.int32().optional(),
-  paused: z.boolean().optional(),
-  progressDeadlineSeconds: z.int32().optional(),
-  replicas: z.int32().optional(),
-  revisionHistoryLimit: z.int32().optional(),
-  selector: LabelSelector,
-  strategy: DeploymentStrategy.meta({ 'x-kubernetes-patch-strategy': 'retainKeys' }).optional(),
-  template: PodTemplateSpec,
+  get minReadySeconds() {
+    return z.int32().optional();
+  },
+  get paused() {
+    return z.boolean().optional();
+  },
+  get progressDeadlineSeconds() {
+    return z.int32().optional();
+  },
+  get replicas() {
+    return z.int32().optional();
+  },
+  get revisionHistoryLimit() {
+    return z.int32().optional();
+  },
+  get selector() {
+    return LabelSelector;
+  },
+  get strategy() {
+    return DeploymentStrategy.meta({ 'x-kubernetes-patch-strategy': 'retainKeys' }).optional();
+  },
+  get template() {
+    return PodTemplateSpec;
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.apps.v1.DeploymentSpec' });
 export type DeploymentSpec = z.infer<typeof DeploymentSpec>;
 
 export const DeploymentCondition = z.object({
-  lastTransitionTime: Time.optional(),
-  lastUpdateTime: Time.optional(),
-  message: z.string().optional(),
-  reason: z.string().optional(),
-  status: z.string(),
-  type: z.string(),
+  get lastTransitionTime() {
+    return Time.optional();
+  },
+  get lastUpdateTime() {
+    return Time.optional();
+  },
+  get message() {
+    return z.string().optional();
+  },
+  get reason() {
+    return z.string().optional();
+  },
+  get status() {
+    return z.string();
+  },
+  get type() {
+    return z.string();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.apps.v1.DeploymentCondition' });
 export type DeploymentCondition = z.infer<typeof DeploymentCondition>;
 
 export const DeploymentStatus = z.object({
-  availableReplicas: z.int32().optional(),
-  collisionCount: z.int32().optional(),
-  conditions: z.array(DeploymentCondition).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['type'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'type', 'x-kubernetes-patch-strategy': 'merge' }).optional(),
-  observedGeneration: z.int().optional(),
-  readyReplicas: z.int32().optional(),
-  replicas: z.int32().optional(),
-  terminatingReplicas: z.int32().optional(),
-  unavailableReplicas: z.int32().optional(),
-  updatedReplicas: z.int32().optional(),
+  get availableReplicas() {
+    return z.int32().optional();
+  },
+  get collisionCount() {
+    return z.int32().optional();
+  },
+  get conditions() {
+    return z.array(DeploymentCondition).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['type'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'type', 'x-kubernetes-patch-strategy': 'merge' }).optional();
+  },
+  get observedGeneration() {
+    return z.int().optional();
+  },
+  get readyReplicas() {
+    return z.int32().optional();
+  },
+  get replicas() {
+    return z.int32().optional();
+  },
+  get terminatingReplicas() {
+    return z.int32().optional();
+  },
+  get unavailableReplicas() {
+    return z.int32().optional();
+  },
+  get updatedReplicas() {
+    return z.int32().optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.apps.v1.DeploymentStatus' });
 export type DeploymentStatus = z.infer<typeof DeploymentStatus>;
 
 export const Deployment = z.object({
-  apiVersion: z.string().optional(),
-  kind: z.string().optional(),
-  metadata: ObjectMeta.optional(),
-  spec: DeploymentSpec.optional(),
-  status: DeploymentStatus.optional(),
+  get apiVersion() {
+    return z.string().optional();
+  },
+  get kind() {
+    return z.string().optional();
+  },
+  get metadata() {
+    return ObjectMeta.optional();
+  },
+  get spec() {
+    return DeploymentSpec.optional();
+  },
+  get status() {
+    return DeploymentStatus.optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.apps.v1.Deployment', 'x-kubernetes-group-version-kind': [{ group: 'apps', kind: 'Deployment', version: 'v1' }] });
 export type Deployment = z.infer<typeof Deployment>;
 
 export const ReplicaSetSpec = z.object({
-  minReadySeconds: z.int32().optional(),
-  replicas: z.int32().optional(),
-  selector: LabelSelector,
-  template: PodTemplateSpec.optional(),
+  get minReadySeconds() {
+    return z.int32().optional();
+  },
+  get replicas() {
+    return z.int32().optional();
+  },
+  get selector() {
+    return LabelSelector;
+  },
+  get template() {
+    return PodTemplateSpec.optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.apps.v1.ReplicaSetSpec' });
 export type ReplicaSetSpec = z.infer<typeof ReplicaSetSpec>;
 
 export const ReplicaSetCondition = z.object({
-  lastTransitionTime: Time.optional(),
-  message: z.string().optional(),
-  reason: z.string().optional(),
-  status: z.string(),
-  type: z.string(),
+  get lastTransitionTime() {
+    return Time.optional();
+  },
+  get message() {
+    return z.string().optional();
+  },
+  get reason() {
+    return z.string().optional();
+  },
+  get status() {
+    return z.string();
+  },
+  get type() {
+    return z.string();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.apps.v1.ReplicaSetCondition' });
 export type ReplicaSetCondition = z.infer<typeof ReplicaSetCondition>;
 
 export const ReplicaSetStatus = z.object({
-  availableReplicas: z.int32().optional(),
-  conditions: z.array(ReplicaSetCondition).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['type'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'type', 'x-kubernetes-patch-strategy': 'merge' }).optional(),
-  fullyLabeledReplicas: z.int32().optional(),
-  observedGeneration: z.int().optional(),
-  readyReplicas: z.int32().optional(),
-  replicas: z.int32(),
-  terminatingReplicas: z.int32().optional(),
+  get availableReplicas() {
+    return z.int32().optional();
+  },
+  get conditions() {
+    return z.array(ReplicaSetCondition).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['type'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'type', 'x-kubernetes-patch-strategy': 'merge' }).optional();
+  },
+  get fullyLabeledReplicas() {
+    return z.int32().optional();
+  },
+  get observedGeneration() {
+    return z.int().optional();
+  },
+  get readyReplicas() {
+    return z.int32().optional();
+  },
+  get replicas() {
+    return z.int32();
+  },
+  get terminatingReplicas() {
+    return z.int32().optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.apps.v1.ReplicaSetStatus' });
 export type ReplicaSetStatus = z.infer<typeof ReplicaSetStatus>;
 
 export const ReplicaSet = z.object({
-  apiVersion: z.string().optional(),
-  kind: z.string().optional(),
-  metadata: ObjectMeta.optional(),
-  spec: ReplicaSetSpec.optional(),
-  status: ReplicaSetStatus.optional(),
+  get apiVersion() {
+    return z.string().optional();
+  },
+  get kind() {
+    return z.string().optional();
+  },
+  get metadata() {
+    return ObjectMeta.optional();
+  },
+  get spec() {
+    return ReplicaSetSpec.optional();
+  },
+  get status() {
+    return ReplicaSetStatus.optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.apps.v1.ReplicaSet', 'x-kubernetes-group-version-kind': [{ group: 'apps', kind: 'ReplicaSet', version: 'v1' }] });
 export type ReplicaSet = z.infer<typeof ReplicaSet>;
 
 export const RollingUpdateStatefulSetStrategy = z.object({
-  maxUnavailable: IntOrString.optional(),
-  partition: z.int32().optional(),
+  get maxUnavailable() {
+    return IntOrString.optional();
+  },
+  get partition() {
+    return z.int32().optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.apps.v1.RollingUpdateStatefulSetStrategy' });
 export type RollingUpdateStatefulSetStrategy = z.infer<typeof RollingUpdateStatefulSetStrategy>;
 
 export const StatefulSetOrdinals = z.object({
-  start: z.int32().optional(),
+  get start() {
+    return z.int32().optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.apps.v1.StatefulSetOrdinals' });
 export type StatefulSetOrdinals = z.infer<typeof StatefulSetOrdinals>;
 
 export const StatefulSetPersistentVolumeClaimRetentionPolicy = z.object({
-  whenDeleted: z.string().optional(),
-  whenScaled: z.string().optional(),
+  get whenDeleted() {
+    return z.string().optional();
+  },
+  get whenScaled() {
+    return z.string().optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.apps.v1.StatefulSetPersistentVolumeClaimRetentionPolicy' });
 export type StatefulSetPersistentVolumeClaimRetentionPolicy = z.infer<typeof StatefulSetPersistentVolumeClaimRetentionPolicy>;
 
 export const StatefulSetUpdateStrategy = z.object({
-  rollingUpdate: RollingUpdateStatefulSetStrategy.optional(),
-  type: z.string().optional(),
+  get rollingUpdate() {
+    return RollingUpdateStatefulSetStrategy.optional();
+  },
+  get type() {
+    return z.string().optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.apps.v1.StatefulSetUpdateStrategy' });
 export type StatefulSetUpdateStrategy = z.infer<typeof StatefulSetUpdateStrategy>;
 
 export const StatefulSetSpec = z.object({
-  minReadySeconds: z.int32().optional(),
-  ordinals: StatefulSetOrdinals.optional(),
-  persistentVolumeClaimRetentionPolicy: StatefulSetPersistentVolumeClaimRetentionPolicy.optional(),
-  podManagementPolicy: z.string().optional(),
-  replicas: z.int32().optional(),
-  revisionHistoryLimit: z.int32().optional(),
-  selector: LabelSelector,
-  serviceName: z.string().optional(),
-  template: PodTemplateSpec,
-  updateStrategy: StatefulSetUpdateStrategy.optional(),
-  volumeClaimTemplates: z.array(PersistentVolumeClaim).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
+  get minReadySeconds() {
+    return z.int32().optional();
+  },
+  get ordinals() {
+    return StatefulSetOrdinals.optional();
+  },
+  get persistentVolumeClaimRetentionPolicy() {
+    return StatefulSetPersistentVolumeClaimRetentionPolicy.optional();
+  },
+  get podManagementPolicy() {
+    return z.string().optional();
+  },
+  get replicas() {
+    return z.int32().optional();
+  },
+  get revisionHistoryLimit() {
+    return z.int32().optional();
+  },
+  get selector() {
+    return LabelSelector;
+  },
+  get serviceName() {
+    return z.string().optional();
+  },
+  get template() {
+    return PodTemplateSpec;
+  },
+  get updateStrategy() {
+    return StatefulSetUpdateStrategy.optional();
+  },
+  get volumeClaimTemplates() {
+    return z.array(PersistentVolumeClaim).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.apps.v1.StatefulSetSpec' });
 export type StatefulSetSpec = z.infer<typeof StatefulSetSpec>;
 
 export const StatefulSetCondition = z.object({
-  lastTransitionTime: Time.optional(),
-  message: z.string().optional(),
-  reason: z.string().optional(),
-  status: z.string(),
-  type: z.string(),
+  get lastTransitionTime() {
+    return Time.optional();
+  },
+  get message() {
+    return z.string().optional();
+  },
+  get reason() {
+    return z.string().optional();
+  },
+  get status() {
+    return z.string();
+  },
+  get type() {
+    return z.string();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.apps.v1.StatefulSetCondition' });
 export type StatefulSetCondition = z.infer<typeof StatefulSetCondition>;
 
 export const StatefulSetStatus = z.object({
-  availableReplicas: z.int32().optional(),
-  collisionCount: z.int32().optional(),
-  conditions: z.array(StatefulSetCondition).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['type'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'type', 'x-kubernetes-patch-strategy': 'merge' }).optional(),
-  currentReplicas: z.int32().optional(),
-  currentRevision: z.string().optional(),
-  observedGeneration: z.int().optional(),
-  readyReplicas: z.int32().optional(),
-  replicas: z.int32(),
-  updateRevision: z.string().optional(),
-  updatedReplicas: z.int32().optional(),
+  get availableReplicas() {
+    return z.int32().optional();
+  },
+  get collisionCount() {
+    return z.int32().optional();
+  },
+  get conditions() {
+    return z.array(StatefulSetCondition).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['type'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'type', 'x-kubernetes-patch-strategy': 'merge' }).optional();
+  },
+  get currentReplicas() {
+    return z.int32().optional();
+  },
+  get currentRevision() {
+    return z.string().optional();
+  },
+  get observedGeneration() {
+    return z.int().optional();
+  },
+  get readyReplicas() {
+    return z.int32().optional();
+  },
+  get replicas() {
+    return z.int32();
+  },
+  get updateRevision() {
+    return z.string().optional();
+  },
+  get updatedReplicas() {
+    return z.int32().optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.apps.v1.StatefulSetStatus' });
 export type StatefulSetStatus = z.infer<typeof StatefulSetStatus>;
 
 export const StatefulSet = z.object({
-  apiVersion: z.string().optional(),
-  kind: z.string().optional(),
-  metadata: ObjectMeta.optional(),
-  spec: StatefulSetSpec.optional(),
-  status: StatefulSetStatus.optional(),
+  get apiVersion() {
+    return z.string().optional();
+  },
+  get kind() {
+    return z.string().optional();
+  },
+  get metadata() {
+    return ObjectMeta.optional();
+  },
+  get spec() {
+    return StatefulSetSpec.optional();
+  },
+  get status() {
+    return StatefulSetStatus.optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.apps.v1.StatefulSet', 'x-kubernetes-group-version-kind': [{ group: 'apps', kind: 'StatefulSet', version: 'v1' }] });
 export type StatefulSet = z.infer<typeof StatefulSet>;

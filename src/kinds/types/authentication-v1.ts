@@ -5,75 +5,143 @@ import { z } from 'zod';
 import { ObjectMeta, Time } from './meta-v1.js';
 
 export const BoundObjectReference = z.object({
-  apiVersion: z.string().optional(),
-  kind: z.string().optional(),
-  name: z.string().optional(),
-  uid: z.string().optional(),
+  get apiVersion() {
+    return z.string().optional();
+  },
+  get kind() {
+    return z.string().optional();
+  },
+  get name() {
+    return z.string().optional();
+  },
+  get uid() {
+    return z.string().optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.authentication.v1.BoundObjectReference' });
 export type BoundObjectReference = z.infer<typeof BoundObjectReference>;
 
 export const UserInfo = z.object({
-  extra: z.record(z.string(), z.array(z.string())).optional(),
-  groups: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
-  uid: z.string().optional(),
-  username: z.string().optional(),
+  get extra() {
+    return z.record(z.string(), z.array(z.string())).optional();
+  },
+  get groups() {
+    return z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+  },
+  get uid() {
+    return z.string().optional();
+  },
+  get username() {
+    return z.string().optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.authentication.v1.UserInfo' });
 export type UserInfo = z.infer<typeof UserInfo>;
 
 export const SelfSubjectReviewStatus = z.object({
-  userInfo: UserInfo.optional(),
+  get userInfo() {
+    return UserInfo.optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.authentication.v1.SelfSubjectReviewStatus' });
 export type SelfSubjectReviewStatus = z.infer<typeof SelfSubjectReviewStatus>;
 
 export const SelfSubjectReview = z.object({
-  apiVersion: z.string().optional(),
-  kind: z.string().optional(),
-  metadata: ObjectMeta.optional(),
-  status: SelfSubjectReviewStatus.optional(),
+  get apiVersion() {
+    return z.string().optional();
+  },
+  get kind() {
+    return z.string().optional();
+  },
+  get metadata() {
+    return ObjectMeta.optional();
+  },
+  get status() {
+    return SelfSubjectReviewStatus.optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.authentication.v1.SelfSubjectReview', 'x-kubernetes-group-version-kind': [{ group: 'authentication.k8s.io', kind: 'SelfSubjectReview', version: 'v1' }] });
 export type SelfSubjectReview = z.infer<typeof SelfSubjectReview>;
 
 export const TokenRequestSpec = z.object({
-  audiences: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
-  boundObjectRef: BoundObjectReference.optional(),
-  expirationSeconds: z.int().optional(),
+  get audiences() {
+    return z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+  },
+  get boundObjectRef() {
+    return BoundObjectReference.optional();
+  },
+  get expirationSeconds() {
+    return z.int().optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.authentication.v1.TokenRequestSpec' });
 export type TokenRequestSpec = z.infer<typeof TokenRequestSpec>;
 
 export const TokenRequestStatus = z.object({
-  expirationTimestamp: Time.optional(),
-  token: z.string().optional(),
+  get expirationTimestamp() {
+    return Time.optional();
+  },
+  get token() {
+    return z.string().optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.authentication.v1.TokenRequestStatus' });
 export type TokenRequestStatus = z.infer<typeof TokenRequestStatus>;
 
 export const TokenRequest = z.object({
-  apiVersion: z.string().optional(),
-  kind: z.string().optional(),
-  metadata: ObjectMeta.optional(),
-  spec: TokenRequestSpec.optional(),
-  status: TokenRequestStatus.optional(),
+  get apiVersion() {
+    return z.string().optional();
+  },
+  get kind() {
+    return z.string().optional();
+  },
+  get metadata() {
+    return ObjectMeta.optional();
+  },
+  get spec() {
+    return TokenRequestSpec.optional();
+  },
+  get status() {
+    return TokenRequestStatus.optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.authentication.v1.TokenRequest', 'x-kubernetes-group-version-kind': [{ group: 'authentication.k8s.io', kind: 'TokenRequest', version: 'v1' }] });
 export type TokenRequest = z.infer<typeof TokenRequest>;
 
 export const TokenReviewSpec = z.object({
-  audiences: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
-  token: z.string(),
+  get audiences() {
+    return z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+  },
+  get token() {
+    return z.string();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.authentication.v1.TokenReviewSpec' });
 export type TokenReviewSpec = z.infer<typeof TokenReviewSpec>;
 
 export const TokenReviewStatus = z.object({
-  audiences: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
-  authenticated: z.boolean().optional(),
-  error: z.string().optional(),
-  user: UserInfo.optional(),
+  get audiences() {
+    return z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+  },
+  get authenticated() {
+    return z.boolean().optional();
+  },
+  get error() {
+    return z.string().optional();
+  },
+  get user() {
+    return UserInfo.optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.authentication.v1.TokenReviewStatus' });
 export type TokenReviewStatus = z.infer<typeof TokenReviewStatus>;
 
 export const TokenReview = z.object({
-  apiVersion: z.string().optional(),
-  kind: z.string().optional(),
-  metadata: ObjectMeta.optional(),
-  spec: TokenReviewSpec,
-  status: TokenReviewStatus.optional(),
+  get apiVersion() {
+    return z.string().optional();
+  },
+  get kind() {
+    return z.string().optional();
+  },
+  get metadata() {
+    return ObjectMeta.optional();
+  },
+  get spec() {
+    return TokenReviewSpec;
+  },
+  get status() {
+    return TokenReviewStatus.optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.authentication.v1.TokenReview', 'x-kubernetes-group-version-kind': [{ group: 'authentication.k8s.io', kind: 'TokenReview', version: 'v1' }] });
 export type TokenReview = z.infer<typeof TokenReview>;

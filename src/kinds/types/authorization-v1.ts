@@ -5,119 +5,235 @@ import { z } from 'zod';
 import { FieldSelectorRequirement, LabelSelectorRequirement, ObjectMeta } from './meta-v1.js';
 
 export const FieldSelectorAttributes = z.object({
-  rawSelector: z.string().optional(),
-  requirements: z.array(FieldSelectorRequirement).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
+  get rawSelector() {
+    return z.string().optional();
+  },
+  get requirements() {
+    return z.array(FieldSelectorRequirement).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.authorization.v1.FieldSelectorAttributes' });
 export type FieldSelectorAttributes = z.infer<typeof FieldSelectorAttributes>;
 
 export const LabelSelectorAttributes = z.object({
-  rawSelector: z.string().optional(),
-  requirements: z.array(LabelSelectorRequirement).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
+  get rawSelector() {
+    return z.string().optional();
+  },
+  get requirements() {
+    return z.array(LabelSelectorRequirement).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.authorization.v1.LabelSelectorAttributes' });
 export type LabelSelectorAttributes = z.infer<typeof LabelSelectorAttributes>;
 
 export const NonResourceAttributes = z.object({
-  path: z.string().optional(),
-  verb: z.string().optional(),
+  get path() {
+    return z.string().optional();
+  },
+  get verb() {
+    return z.string().optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.authorization.v1.NonResourceAttributes' });
 export type NonResourceAttributes = z.infer<typeof NonResourceAttributes>;
 
 export const ResourceAttributes = z.object({
-  fieldSelector: FieldSelectorAttributes.optional(),
-  group: z.string().optional(),
-  labelSelector: LabelSelectorAttributes.optional(),
-  name: z.string().optional(),
-  namespace: z.string().optional(),
-  resource: z.string().optional(),
-  subresource: z.string().optional(),
-  verb: z.string().optional(),
-  version: z.string().optional(),
+  get fieldSelector() {
+    return FieldSelectorAttributes.optional();
+  },
+  get group() {
+    return z.string().optional();
+  },
+  get labelSelector() {
+    return LabelSelectorAttributes.optional();
+  },
+  get name() {
+    return z.string().optional();
+  },
+  get namespace() {
+    return z.string().optional();
+  },
+  get resource() {
+    return z.string().optional();
+  },
+  get subresource() {
+    return z.string().optional();
+  },
+  get verb() {
+    return z.string().optional();
+  },
+  get version() {
+    return z.string().optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.authorization.v1.ResourceAttributes' });
 export type ResourceAttributes = z.infer<typeof ResourceAttributes>;
 
 export const SubjectAccessReviewSpec = z.object({
-  extra: z.record(z.string(), z.array(z.string())).optional(),
-  groups: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
-  nonResourceAttributes: NonResourceAttributes.optional(),
-  resourceAttributes: ResourceAttributes.optional(),
-  uid: z.string().optional(),
-  user: z.string().optional(),
+  get extra() {
+    return z.record(z.string(), z.array(z.string())).optional();
+  },
+  get groups() {
+    return z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+  },
+  get nonResourceAttributes() {
+    return NonResourceAttributes.optional();
+  },
+  get resourceAttributes() {
+    return ResourceAttributes.optional();
+  },
+  get uid() {
+    return z.string().optional();
+  },
+  get user() {
+    return z.string().optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.authorization.v1.SubjectAccessReviewSpec' });
 export type SubjectAccessReviewSpec = z.infer<typeof SubjectAccessReviewSpec>;
 
 export const SubjectAccessReviewStatus = z.object({
-  allowed: z.boolean(),
-  denied: z.boolean().optional(),
-  evaluationError: z.string().optional(),
-  reason: z.string().optional(),
+  get allowed() {
+    return z.boolean();
+  },
+  get denied() {
+    return z.boolean().optional();
+  },
+  get evaluationError() {
+    return z.string().optional();
+  },
+  get reason() {
+    return z.string().optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.authorization.v1.SubjectAccessReviewStatus' });
 export type SubjectAccessReviewStatus = z.infer<typeof SubjectAccessReviewStatus>;
 
 export const LocalSubjectAccessReview = z.object({
-  apiVersion: z.string().optional(),
-  kind: z.string().optional(),
-  metadata: ObjectMeta.optional(),
-  spec: SubjectAccessReviewSpec,
-  status: SubjectAccessReviewStatus.optional(),
+  get apiVersion() {
+    return z.string().optional();
+  },
+  get kind() {
+    return z.string().optional();
+  },
+  get metadata() {
+    return ObjectMeta.optional();
+  },
+  get spec() {
+    return SubjectAccessReviewSpec;
+  },
+  get status() {
+    return SubjectAccessReviewStatus.optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.authorization.v1.LocalSubjectAccessReview', 'x-kubernetes-group-version-kind': [{ group: 'authorization.k8s.io', kind: 'LocalSubjectAccessReview', version: 'v1' }] });
 export type LocalSubjectAccessReview = z.infer<typeof LocalSubjectAccessReview>;
 
 export const NonResourceRule = z.object({
-  nonResourceURLs: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
-  verbs: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }),
+  get nonResourceURLs() {
+    return z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+  },
+  get verbs() {
+    return z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' });
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.authorization.v1.NonResourceRule' });
 export type NonResourceRule = z.infer<typeof NonResourceRule>;
 
 export const ResourceRule = z.object({
-  apiGroups: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
-  resourceNames: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
-  resources: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
-  verbs: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }),
+  get apiGroups() {
+    return z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+  },
+  get resourceNames() {
+    return z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+  },
+  get resources() {
+    return z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+  },
+  get verbs() {
+    return z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' });
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.authorization.v1.ResourceRule' });
 export type ResourceRule = z.infer<typeof ResourceRule>;
 
 export const SelfSubjectAccessReviewSpec = z.object({
-  nonResourceAttributes: NonResourceAttributes.optional(),
-  resourceAttributes: ResourceAttributes.optional(),
+  get nonResourceAttributes() {
+    return NonResourceAttributes.optional();
+  },
+  get resourceAttributes() {
+    return ResourceAttributes.optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.authorization.v1.SelfSubjectAccessReviewSpec' });
 export type SelfSubjectAccessReviewSpec = z.infer<typeof SelfSubjectAccessReviewSpec>;
 
 export const SelfSubjectAccessReview = z.object({
-  apiVersion: z.string().optional(),
-  kind: z.string().optional(),
-  metadata: ObjectMeta.optional(),
-  spec: SelfSubjectAccessReviewSpec,
-  status: SubjectAccessReviewStatus.optional(),
+  get apiVersion() {
+    return z.string().optional();
+  },
+  get kind() {
+    return z.string().optional();
+  },
+  get metadata() {
+    return ObjectMeta.optional();
+  },
+  get spec() {
+    return SelfSubjectAccessReviewSpec;
+  },
+  get status() {
+    return SubjectAccessReviewStatus.optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.authorization.v1.SelfSubjectAccessReview', 'x-kubernetes-group-version-kind': [{ group: 'authorization.k8s.io', kind: 'SelfSubjectAccessReview', version: 'v1' }] });
 export type SelfSubjectAccessReview = z.infer<typeof SelfSubjectAccessReview>;
 
 export const SelfSubjectRulesReviewSpec = z.object({
-  namespace: z.string().optional(),
+  get namespace() {
+    return z.string().optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.authorization.v1.SelfSubjectRulesReviewSpec' });
 export type SelfSubjectRulesReviewSpec = z.infer<typeof SelfSubjectRulesReviewSpec>;
 
 export const SubjectRulesReviewStatus = z.object({
-  evaluationError: z.string().optional(),
-  incomplete: z.boolean(),
-  nonResourceRules: z.array(NonResourceRule).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }),
-  resourceRules: z.array(ResourceRule).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }),
+  get evaluationError() {
+    return z.string().optional();
+  },
+  get incomplete() {
+    return z.boolean();
+  },
+  get nonResourceRules() {
+    return z.array(NonResourceRule).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' });
+  },
+  get resourceRules() {
+    return z.array(ResourceRule).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' });
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.authorization.v1.SubjectRulesReviewStatus' });
 export type SubjectRulesReviewStatus = z.infer<typeof SubjectRulesReviewStatus>;
 
 export const SelfSubjectRulesReview = z.object({
-  apiVersion: z.string().optional(),
-  kind: z.string().optional(),
-  metadata: ObjectMeta.optional(),
-  spec: SelfSubjectRulesReviewSpec,
-  status: SubjectRulesReviewStatus.optional(),
+  get apiVersion() {
+    return z.string().optional();
+  },
+  get kind() {
+    return z.string().optional();
+  },
+  get metadata() {
+    return ObjectMeta.optional();
+  },
+  get spec() {
+    return SelfSubjectRulesReviewSpec;
+  },
+  get status() {
+    return SubjectRulesReviewStatus.optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.authorization.v1.SelfSubjectRulesReview', 'x-kubernetes-group-version-kind': [{ group: 'authorization.k8s.io', kind: 'SelfSubjectRulesReview', version: 'v1' }] });
 export type SelfSubjectRulesReview = z.infer<typeof SelfSubjectRulesReview>;
 
 export const SubjectAccessReview = z.object({
-  apiVersion: z.string().optional(),
-  kind: z.string().optional(),
-  metadata: ObjectMeta.optional(),
-  spec: SubjectAccessReviewSpec,
-  status: SubjectAccessReviewStatus.optional(),
+  get apiVersion() {
+    return z.string().optional();
+  },
+  get kind() {
+    return z.string().optional();
+  },
+  get metadata() {
+    return ObjectMeta.optional();
+  },
+  get spec() {
+    return SubjectAccessReviewSpec;
+  },
+  get status() {
+    return SubjectAccessReviewStatus.optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.authorization.v1.SubjectAccessReview', 'x-kubernetes-group-version-kind': [{ group: 'authorization.k8s.io', kind: 'SubjectAccessReview', version: 'v1' }] });
 export type SubjectAccessReview = z.infer<typeof SubjectAccessReview>;

@@ -5,54 +5,104 @@ import { z } from 'zod';
 import { ObjectMeta, Time } from './meta-v1.js';
 
 export const CrossVersionObjectReference = z.object({
-  apiVersion: z.string().optional(),
-  kind: z.string(),
-  name: z.string(),
+  get apiVersion() {
+    return z.string().optional();
+  },
+  get kind() {
+    return z.string();
+  },
+  get name() {
+    return z.string();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.autoscaling.v1.CrossVersionObjectReference', 'x-kubernetes-map-type': 'atomic' });
 export type CrossVersionObjectReference = z.infer<typeof CrossVersionObjectReference>;
 
 export const HorizontalPodAutoscalerSpec = z.object({
-  maxReplicas: z.int32(),
-  minReplicas: z.int32().optional(),
-  scaleTargetRef: CrossVersionObjectReference,
-  targetCPUUtilizationPercentage: z.int32().optional(),
+  get maxReplicas() {
+    return z.int32();
+  },
+  get minReplicas() {
+    return z.int32().optional();
+  },
+  get scaleTargetRef() {
+    return CrossVersionObjectReference;
+  },
+  get targetCPUUtilizationPercentage() {
+    return z.int32().optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.autoscaling.v1.HorizontalPodAutoscalerSpec' });
 export type HorizontalPodAutoscalerSpec = z.infer<typeof HorizontalPodAutoscalerSpec>;
 
 export const HorizontalPodAutoscalerStatus = z.object({
-  currentCPUUtilizationPercentage: z.int32().optional(),
-  currentReplicas: z.int32(),
-  desiredReplicas: z.int32(),
-  lastScaleTime: Time.optional(),
-  observedGeneration: z.int().optional(),
+  get currentCPUUtilizationPercentage() {
+    return z.int32().optional();
+  },
+  get currentReplicas() {
+    return z.int32();
+  },
+  get desiredReplicas() {
+    return z.int32();
+  },
+  get lastScaleTime() {
+    return Time.optional();
+  },
+  get observedGeneration() {
+    return z.int().optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.autoscaling.v1.HorizontalPodAutoscalerStatus' });
 export type HorizontalPodAutoscalerStatus = z.infer<typeof HorizontalPodAutoscalerStatus>;
 
 export const HorizontalPodAutoscaler = z.object({
-  apiVersion: z.string().optional(),
-  kind: z.string().optional(),
-  metadata: ObjectMeta.optional(),
-  spec: HorizontalPodAutoscalerSpec,
-  status: HorizontalPodAutoscalerStatus.optional(),
+  get apiVersion() {
+    return z.string().optional();
+  },
+  get kind() {
+    return z.string().optional();
+  },
+  get metadata() {
+    return ObjectMeta.optional();
+  },
+  get spec() {
+    return HorizontalPodAutoscalerSpec;
+  },
+  get status() {
+    return HorizontalPodAutoscalerStatus.optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.autoscaling.v1.HorizontalPodAutoscaler', 'x-kubernetes-group-version-kind': [{ group: 'autoscaling', kind: 'HorizontalPodAutoscaler', version: 'v1' }] });
 export type HorizontalPodAutoscaler = z.infer<typeof HorizontalPodAutoscaler>;
 
 export const ScaleSpec = z.object({
-  replicas: z.int32().optional(),
+  get replicas() {
+    return z.int32().optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.autoscaling.v1.ScaleSpec' });
 export type ScaleSpec = z.infer<typeof ScaleSpec>;
 
 export const ScaleStatus = z.object({
-  replicas: z.int32(),
-  selector: z.string().optional(),
+  get replicas() {
+    return z.int32();
+  },
+  get selector() {
+    return z.string().optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.autoscaling.v1.ScaleStatus' });
 export type ScaleStatus = z.infer<typeof ScaleStatus>;
 
 export const Scale = z.object({
-  apiVersion: z.string().optional(),
-  kind: z.string().optional(),
-  metadata: ObjectMeta.optional(),
-  spec: ScaleSpec.optional(),
-  status: ScaleStatus.optional(),
+  get apiVersion() {
+    return z.string().optional();
+  },
+  get kind() {
+    return z.string().optional();
+  },
+  get metadata() {
+    return ObjectMeta.optional();
+  },
+  get spec() {
+    return ScaleSpec.optional();
+  },
+  get status() {
+    return ScaleStatus.optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.autoscaling.v1.Scale', 'x-kubernetes-group-version-kind': [{ group: 'autoscaling', kind: 'Scale', version: 'v1' }] });
 export type Scale = z.infer<typeof Scale>;

@@ -6,171 +6,327 @@ import { LabelSelector, ObjectMeta, Time } from './meta-v1.js';
 import { Quantity } from './primitives.js';
 
 export const MetricTarget = z.object({
-  averageUtilization: z.int32().optional(),
-  averageValue: Quantity.optional(),
-  type: z.string(),
-  value: Quantity.optional(),
+  get averageUtilization() {
+    return z.int32().optional();
+  },
+  get averageValue() {
+    return Quantity.optional();
+  },
+  get type() {
+    return z.string();
+  },
+  get value() {
+    return Quantity.optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.autoscaling.v2.MetricTarget' });
 export type MetricTarget = z.infer<typeof MetricTarget>;
 
 export const ContainerResourceMetricSource = z.object({
-  container: z.string(),
-  name: z.string(),
-  target: MetricTarget,
+  get container() {
+    return z.string();
+  },
+  get name() {
+    return z.string();
+  },
+  get target() {
+    return MetricTarget;
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.autoscaling.v2.ContainerResourceMetricSource' });
 export type ContainerResourceMetricSource = z.infer<typeof ContainerResourceMetricSource>;
 
 export const MetricValueStatus = z.object({
-  averageUtilization: z.int32().optional(),
-  averageValue: Quantity.optional(),
-  value: Quantity.optional(),
+  get averageUtilization() {
+    return z.int32().optional();
+  },
+  get averageValue() {
+    return Quantity.optional();
+  },
+  get value() {
+    return Quantity.optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.autoscaling.v2.MetricValueStatus' });
 export type MetricValueStatus = z.infer<typeof MetricValueStatus>;
 
 export const ContainerResourceMetricStatus = z.object({
-  container: z.string(),
-  current: MetricValueStatus,
-  name: z.string(),
+  get container() {
+    return z.string();
+  },
+  get current() {
+    return MetricValueStatus;
+  },
+  get name() {
+    return z.string();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.autoscaling.v2.ContainerResourceMetricStatus' });
 export type ContainerResourceMetricStatus = z.infer<typeof ContainerResourceMetricStatus>;
 
 export const CrossVersionObjectReference = z.object({
-  apiVersion: z.string().optional(),
-  kind: z.string(),
-  name: z.string(),
+  get apiVersion() {
+    return z.string().optional();
+  },
+  get kind() {
+    return z.string();
+  },
+  get name() {
+    return z.string();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.autoscaling.v2.CrossVersionObjectReference' });
 export type CrossVersionObjectReference = z.infer<typeof CrossVersionObjectReference>;
 
 export const MetricIdentifier = z.object({
-  name: z.string(),
-  selector: LabelSelector.optional(),
+  get name() {
+    return z.string();
+  },
+  get selector() {
+    return LabelSelector.optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.autoscaling.v2.MetricIdentifier' });
 export type MetricIdentifier = z.infer<typeof MetricIdentifier>;
 
 export const ExternalMetricSource = z.object({
-  metric: MetricIdentifier,
-  target: MetricTarget,
+  get metric() {
+    return MetricIdentifier;
+  },
+  get target() {
+    return MetricTarget;
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.autoscaling.v2.ExternalMetricSource' });
 export type ExternalMetricSource = z.infer<typeof ExternalMetricSource>;
 
 export const ExternalMetricStatus = z.object({
-  current: MetricValueStatus,
-  metric: MetricIdentifier,
+  get current() {
+    return MetricValueStatus;
+  },
+  get metric() {
+    return MetricIdentifier;
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.autoscaling.v2.ExternalMetricStatus' });
 export type ExternalMetricStatus = z.infer<typeof ExternalMetricStatus>;
 
 export const HPAScalingPolicy = z.object({
-  periodSeconds: z.int32(),
-  type: z.string(),
-  value: z.int32(),
+  get periodSeconds() {
+    return z.int32();
+  },
+  get type() {
+    return z.string();
+  },
+  get value() {
+    return z.int32();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.autoscaling.v2.HPAScalingPolicy' });
 export type HPAScalingPolicy = z.infer<typeof HPAScalingPolicy>;
 
 export const HPAScalingRules = z.object({
-  policies: z.array(HPAScalingPolicy).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
-  selectPolicy: z.string().optional(),
-  stabilizationWindowSeconds: z.int32().optional(),
-  tolerance: Quantity.optional(),
+  get policies() {
+    return z.array(HPAScalingPolicy).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+  },
+  get selectPolicy() {
+    return z.string().optional();
+  },
+  get stabilizationWindowSeconds() {
+    return z.int32().optional();
+  },
+  get tolerance() {
+    return Quantity.optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.autoscaling.v2.HPAScalingRules' });
 export type HPAScalingRules = z.infer<typeof HPAScalingRules>;
 
 export const HorizontalPodAutoscalerBehavior = z.object({
-  scaleDown: HPAScalingRules.optional(),
-  scaleUp: HPAScalingRules.optional(),
+  get scaleDown() {
+    return HPAScalingRules.optional();
+  },
+  get scaleUp() {
+    return HPAScalingRules.optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.autoscaling.v2.HorizontalPodAutoscalerBehavior' });
 export type HorizontalPodAutoscalerBehavior = z.infer<typeof HorizontalPodAutoscalerBehavior>;
 
 export const ObjectMetricSource = z.object({
-  describedObject: CrossVersionObjectReference,
-  metric: MetricIdentifier,
-  target: MetricTarget,
+  get describedObject() {
+    return CrossVersionObjectReference;
+  },
+  get metric() {
+    return MetricIdentifier;
+  },
+  get target() {
+    return MetricTarget;
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.autoscaling.v2.ObjectMetricSource' });
 export type ObjectMetricSource = z.infer<typeof ObjectMetricSource>;
 
 export const PodsMetricSource = z.object({
-  metric: MetricIdentifier,
-  target: MetricTarget,
+  get metric() {
+    return MetricIdentifier;
+  },
+  get target() {
+    return MetricTarget;
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.autoscaling.v2.PodsMetricSource' });
 export type PodsMetricSource = z.infer<typeof PodsMetricSource>;
 
 export const ResourceMetricSource = z.object({
-  name: z.string(),
-  target: MetricTarget,
+  get name() {
+    return z.string();
+  },
+  get target() {
+    return MetricTarget;
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.autoscaling.v2.ResourceMetricSource' });
 export type ResourceMetricSource = z.infer<typeof ResourceMetricSource>;
 
 export const MetricSpec = z.object({
-  containerResource: ContainerResourceMetricSource.optional(),
-  external: ExternalMetricSource.optional(),
-  object: ObjectMetricSource.optional(),
-  pods: PodsMetricSource.optional(),
-  resource: ResourceMetricSource.optional(),
-  type: z.string(),
+  get containerResource() {
+    return ContainerResourceMetricSource.optional();
+  },
+  get external() {
+    return ExternalMetricSource.optional();
+  },
+  get object() {
+    return ObjectMetricSource.optional();
+  },
+  get pods() {
+    return PodsMetricSource.optional();
+  },
+  get resource() {
+    return ResourceMetricSource.optional();
+  },
+  get type() {
+    return z.string();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.autoscaling.v2.MetricSpec' });
 export type MetricSpec = z.infer<typeof MetricSpec>;
 
 export const HorizontalPodAutoscalerSpec = z.object({
-  behavior: HorizontalPodAutoscalerBehavior.optional(),
-  maxReplicas: z.int32(),
-  metrics: z.array(MetricSpec).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
-  minReplicas: z.int32().optional(),
-  scaleTargetRef: CrossVersionObjectReference,
+  get behavior() {
+    return HorizontalPodAutoscalerBehavior.optional();
+  },
+  get maxReplicas() {
+    return z.int32();
+  },
+  get metrics() {
+    return z.array(MetricSpec).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+  },
+  get minReplicas() {
+    return z.int32().optional();
+  },
+  get scaleTargetRef() {
+    return CrossVersionObjectReference;
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.autoscaling.v2.HorizontalPodAutoscalerSpec' });
 export type HorizontalPodAutoscalerSpec = z.infer<typeof HorizontalPodAutoscalerSpec>;
 
 export const HorizontalPodAutoscalerCondition = z.object({
-  lastTransitionTime: Time.optional(),
-  message: z.string().optional(),
-  reason: z.string().optional(),
-  status: z.string(),
-  type: z.string(),
+  get lastTransitionTime() {
+    return Time.optional();
+  },
+  get message() {
+    return z.string().optional();
+  },
+  get reason() {
+    return z.string().optional();
+  },
+  get status() {
+    return z.string();
+  },
+  get type() {
+    return z.string();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.autoscaling.v2.HorizontalPodAutoscalerCondition' });
 export type HorizontalPodAutoscalerCondition = z.infer<typeof HorizontalPodAutoscalerCondition>;
 
 export const ObjectMetricStatus = z.object({
-  current: MetricValueStatus,
-  describedObject: CrossVersionObjectReference,
-  metric: MetricIdentifier,
+  get current() {
+    return MetricValueStatus;
+  },
+  get describedObject() {
+    return CrossVersionObjectReference;
+  },
+  get metric() {
+    return MetricIdentifier;
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.autoscaling.v2.ObjectMetricStatus' });
 export type ObjectMetricStatus = z.infer<typeof ObjectMetricStatus>;
 
 export const PodsMetricStatus = z.object({
-  current: MetricValueStatus,
-  metric: MetricIdentifier,
+  get current() {
+    return MetricValueStatus;
+  },
+  get metric() {
+    return MetricIdentifier;
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.autoscaling.v2.PodsMetricStatus' });
 export type PodsMetricStatus = z.infer<typeof PodsMetricStatus>;
 
 export const ResourceMetricStatus = z.object({
-  current: MetricValueStatus,
-  name: z.string(),
+  get current() {
+    return MetricValueStatus;
+  },
+  get name() {
+    return z.string();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.autoscaling.v2.ResourceMetricStatus' });
 export type ResourceMetricStatus = z.infer<typeof ResourceMetricStatus>;
 
 export const MetricStatus = z.object({
-  containerResource: ContainerResourceMetricStatus.optional(),
-  external: ExternalMetricStatus.optional(),
-  object: ObjectMetricStatus.optional(),
-  pods: PodsMetricStatus.optional(),
-  resource: ResourceMetricStatus.optional(),
-  type: z.string(),
+  get containerResource() {
+    return ContainerResourceMetricStatus.optional();
+  },
+  get external() {
+    return ExternalMetricStatus.optional();
+  },
+  get object() {
+    return ObjectMetricStatus.optional();
+  },
+  get pods() {
+    return PodsMetricStatus.optional();
+  },
+  get resource() {
+    return ResourceMetricStatus.optional();
+  },
+  get type() {
+    return z.string();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.autoscaling.v2.MetricStatus' });
 export type MetricStatus = z.infer<typeof MetricStatus>;
 
 export const HorizontalPodAutoscalerStatus = z.object({
-  conditions: z.array(HorizontalPodAutoscalerCondition).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['type'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'type', 'x-kubernetes-patch-strategy': 'merge' }).optional(),
-  currentMetrics: z.array(MetricStatus).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
-  currentReplicas: z.int32().optional(),
-  desiredReplicas: z.int32(),
-  lastScaleTime: Time.optional(),
-  observedGeneration: z.int().optional(),
+  get conditions() {
+    return z.array(HorizontalPodAutoscalerCondition).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['type'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'type', 'x-kubernetes-patch-strategy': 'merge' }).optional();
+  },
+  get currentMetrics() {
+    return z.array(MetricStatus).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+  },
+  get currentReplicas() {
+    return z.int32().optional();
+  },
+  get desiredReplicas() {
+    return z.int32();
+  },
+  get lastScaleTime() {
+    return Time.optional();
+  },
+  get observedGeneration() {
+    return z.int().optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.autoscaling.v2.HorizontalPodAutoscalerStatus' });
 export type HorizontalPodAutoscalerStatus = z.infer<typeof HorizontalPodAutoscalerStatus>;
 
 export const HorizontalPodAutoscaler = z.object({
-  apiVersion: z.string().optional(),
-  kind: z.string().optional(),
-  metadata: ObjectMeta.optional(),
-  spec: HorizontalPodAutoscalerSpec,
-  status: HorizontalPodAutoscalerStatus.optional(),
+  get apiVersion() {
+    return z.string().optional();
+  },
+  get kind() {
+    return z.string().optional();
+  },
+  get metadata() {
+    return ObjectMeta.optional();
+  },
+  get spec() {
+    return HorizontalPodAutoscalerSpec;
+  },
+  get status() {
+    return HorizontalPodAutoscalerStatus.optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.autoscaling.v2.HorizontalPodAutoscaler', 'x-kubernetes-group-version-kind': [{ group: 'autoscaling', kind: 'HorizontalPodAutoscaler', version: 'v2' }] });
 export type HorizontalPodAutoscaler = z.infer<typeof HorizontalPodAutoscaler>;

@@ -6,131 +6,271 @@ import { ObjectReference, PodTemplateSpec } from './core-v1.js';
 import { LabelSelector, ObjectMeta, Time } from './meta-v1.js';
 
 export const PodFailurePolicyOnExitCodesRequirement = z.object({
-  containerName: z.string().optional(),
-  operator: z.string(),
-  values: z.array(z.int32()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'set' }),
+  get containerName() {
+    return z.string().optional();
+  },
+  get operator() {
+    return z.string();
+  },
+  get values() {
+    return z.array(z.int32()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'set' });
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.batch.v1.PodFailurePolicyOnExitCodesRequirement' });
 export type PodFailurePolicyOnExitCodesRequirement = z.infer<typeof PodFailurePolicyOnExitCodesRequirement>;
 
 export const PodFailurePolicyOnPodConditionsPattern = z.object({
-  status: z.string().optional(),
-  type: z.string(),
+  get status() {
+    return z.string().optional();
+  },
+  get type() {
+    return z.string();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.batch.v1.PodFailurePolicyOnPodConditionsPattern' });
 export type PodFailurePolicyOnPodConditionsPattern = z.infer<typeof PodFailurePolicyOnPodConditionsPattern>;
 
 export const PodFailurePolicyRule = z.object({
-  action: z.string(),
-  onExitCodes: PodFailurePolicyOnExitCodesRequirement.optional(),
-  onPodConditions: z.array(PodFailurePolicyOnPodConditionsPattern).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
+  get action() {
+    return z.string();
+  },
+  get onExitCodes() {
+    return PodFailurePolicyOnExitCodesRequirement.optional();
+  },
+  get onPodConditions() {
+    return z.array(PodFailurePolicyOnPodConditionsPattern).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.batch.v1.PodFailurePolicyRule' });
 export type PodFailurePolicyRule = z.infer<typeof PodFailurePolicyRule>;
 
 export const PodFailurePolicy = z.object({
-  rules: z.array(PodFailurePolicyRule).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }),
+  get rules() {
+    return z.array(PodFailurePolicyRule).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' });
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.batch.v1.PodFailurePolicy' });
 export type PodFailurePolicy = z.infer<typeof PodFailurePolicy>;
 
 export const SuccessPolicyRule = z.object({
-  succeededCount: z.int32().optional(),
-  succeededIndexes: z.string().optional(),
+  get succeededCount() {
+    return z.int32().optional();
+  },
+  get succeededIndexes() {
+    return z.string().optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.batch.v1.SuccessPolicyRule' });
 export type SuccessPolicyRule = z.infer<typeof SuccessPolicyRule>;
 
 export const SuccessPolicy = z.object({
-  rules: z.array(SuccessPolicyRule).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }),
+  get rules() {
+    return z.array(SuccessPolicyRule).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' });
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.batch.v1.SuccessPolicy' });
 export type SuccessPolicy = z.infer<typeof SuccessPolicy>;
 
 export const JobSpec = z.object({
-  activeDeadlineSeconds: z.int().optional(),
-  backoffLimit: z.int32().optional(),
-  backoffLimitPerIndex: z.int32().optional(),
-  completionMode: z.string().optional(),
-  completions: z.int32().optional(),
-  managedBy: z.string().optional(),
-  manualSelector: z.boolean().optional(),
-  maxFailedIndexes: z.int32().optional(),
-  parallelism: z.int32().optional(),
-  podFailurePolicy: PodFailurePolicy.optional(),
-  podReplacementPolicy: z.string().optional(),
-  selector: LabelSelector.optional(),
-  successPolicy: SuccessPolicy.optional(),
-  suspend: z.boolean().optional(),
-  template: PodTemplateSpec,
-  ttlSecondsAfterFinished: z.int32().optional(),
+  get activeDeadlineSeconds() {
+    return z.int().optional();
+  },
+  get backoffLimit() {
+    return z.int32().optional();
+  },
+  get backoffLimitPerIndex() {
+    return z.int32().optional();
+  },
+  get completionMode() {
+    return z.string().optional();
+  },
+  get completions() {
+    return z.int32().optional();
+  },
+  get managedBy() {
+    return z.string().optional();
+  },
+  get manualSelector() {
+    return z.boolean().optional();
+  },
+  get maxFailedIndexes() {
+    return z.int32().optional();
+  },
+  get parallelism() {
+    return z.int32().optional();
+  },
+  get podFailurePolicy() {
+    return PodFailurePolicy.optional();
+  },
+  get podReplacementPolicy() {
+    return z.string().optional();
+  },
+  get selector() {
+    return LabelSelector.optional();
+  },
+  get successPolicy() {
+    return SuccessPolicy.optional();
+  },
+  get suspend() {
+    return z.boolean().optional();
+  },
+  get template() {
+    return PodTemplateSpec;
+  },
+  get ttlSecondsAfterFinished() {
+    return z.int32().optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.batch.v1.JobSpec' });
 export type JobSpec = z.infer<typeof JobSpec>;
 
 export const JobTemplateSpec = z.object({
-  metadata: ObjectMeta.optional(),
-  spec: JobSpec.optional(),
+  get metadata() {
+    return ObjectMeta.optional();
+  },
+  get spec() {
+    return JobSpec.optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.batch.v1.JobTemplateSpec' });
 export type JobTemplateSpec = z.infer<typeof JobTemplateSpec>;
 
 export const CronJobSpec = z.object({
-  concurrencyPolicy: z.string().optional(),
-  failedJobsHistoryLimit: z.int32().optional(),
-  jobTemplate: JobTemplateSpec,
-  schedule: z.string(),
-  startingDeadlineSeconds: z.int().optional(),
-  successfulJobsHistoryLimit: z.int32().optional(),
-  suspend: z.boolean().optional(),
-  timeZone: z.string().optional(),
+  get concurrencyPolicy() {
+    return z.string().optional();
+  },
+  get failedJobsHistoryLimit() {
+    return z.int32().optional();
+  },
+  get jobTemplate() {
+    return JobTemplateSpec;
+  },
+  get schedule() {
+    return z.string();
+  },
+  get startingDeadlineSeconds() {
+    return z.int().optional();
+  },
+  get successfulJobsHistoryLimit() {
+    return z.int32().optional();
+  },
+  get suspend() {
+    return z.boolean().optional();
+  },
+  get timeZone() {
+    return z.string().optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.batch.v1.CronJobSpec' });
 export type CronJobSpec = z.infer<typeof CronJobSpec>;
 
 export const CronJobStatus = z.object({
-  active: z.array(ObjectReference).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
-  lastScheduleTime: Time.optional(),
-  lastSuccessfulTime: Time.optional(),
+  get active() {
+    return z.array(ObjectReference).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+  },
+  get lastScheduleTime() {
+    return Time.optional();
+  },
+  get lastSuccessfulTime() {
+    return Time.optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.batch.v1.CronJobStatus' });
 export type CronJobStatus = z.infer<typeof CronJobStatus>;
 
 export const CronJob = z.object({
-  apiVersion: z.string().optional(),
-  kind: z.string().optional(),
-  metadata: ObjectMeta.optional(),
-  spec: CronJobSpec,
-  status: CronJobStatus.optional(),
+  get apiVersion() {
+    return z.string().optional();
+  },
+  get kind() {
+    return z.string().optional();
+  },
+  get metadata() {
+    return ObjectMeta.optional();
+  },
+  get spec() {
+    return CronJobSpec;
+  },
+  get status() {
+    return CronJobStatus.optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.batch.v1.CronJob', 'x-kubernetes-group-version-kind': [{ group: 'batch', kind: 'CronJob', version: 'v1' }] });
 export type CronJob = z.infer<typeof CronJob>;
 
 export const JobCondition = z.object({
-  lastProbeTime: Time.optional(),
-  lastTransitionTime: Time.optional(),
-  message: z.string().optional(),
-  reason: z.string().optional(),
-  status: z.string(),
-  type: z.string(),
+  get lastProbeTime() {
+    return Time.optional();
+  },
+  get lastTransitionTime() {
+    return Time.optional();
+  },
+  get message() {
+    return z.string().optional();
+  },
+  get reason() {
+    return z.string().optional();
+  },
+  get status() {
+    return z.string();
+  },
+  get type() {
+    return z.string();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.batch.v1.JobCondition' });
 export type JobCondition = z.infer<typeof JobCondition>;
 
 export const UncountedTerminatedPods = z.object({
-  failed: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'set' }).optional(),
-  succeeded: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'set' }).optional(),
+  get failed() {
+    return z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'set' }).optional();
+  },
+  get succeeded() {
+    return z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'set' }).optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.batch.v1.UncountedTerminatedPods' });
 export type UncountedTerminatedPods = z.infer<typeof UncountedTerminatedPods>;
 
 export const JobStatus = z.object({
-  active: z.int32().optional(),
-  completedIndexes: z.string().optional(),
-  completionTime: Time.optional(),
-  conditions: z.array(JobCondition).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic', 'x-kubernetes-patch-merge-key': 'type', 'x-kubernetes-patch-strategy': 'merge' }).optional(),
-  failed: z.int32().optional(),
-  failedIndexes: z.string().optional(),
-  ready: z.int32().optional(),
-  startTime: Time.optional(),
-  succeeded: z.int32().optional(),
-  terminating: z.int32().optional(),
-  uncountedTerminatedPods: UncountedTerminatedPods.optional(),
+  get active() {
+    return z.int32().optional();
+  },
+  get completedIndexes() {
+    return z.string().optional();
+  },
+  get completionTime() {
+    return Time.optional();
+  },
+  get conditions() {
+    return z.array(JobCondition).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic', 'x-kubernetes-patch-merge-key': 'type', 'x-kubernetes-patch-strategy': 'merge' }).optional();
+  },
+  get failed() {
+    return z.int32().optional();
+  },
+  get failedIndexes() {
+    return z.string().optional();
+  },
+  get ready() {
+    return z.int32().optional();
+  },
+  get startTime() {
+    return Time.optional();
+  },
+  get succeeded() {
+    return z.int32().optional();
+  },
+  get terminating() {
+    return z.int32().optional();
+  },
+  get uncountedTerminatedPods() {
+    return UncountedTerminatedPods.optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.batch.v1.JobStatus' });
 export type JobStatus = z.infer<typeof JobStatus>;
 
 export const Job = z.object({
-  apiVersion: z.string().optional(),
-  kind: z.string().optional(),
-  metadata: ObjectMeta.optional(),
-  spec: JobSpec.optional(),
-  status: JobStatus.optional(),
+  get apiVersion() {
+    return z.string().optional();
+  },
+  get kind() {
+    return z.string().optional();
+  },
+  get metadata() {
+    return ObjectMeta.optional();
+  },
+  get spec() {
+    return JobSpec.optional();
+  },
+  get status() {
+    return JobStatus.optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.batch.v1.Job', 'x-kubernetes-group-version-kind': [{ group: 'batch', kind: 'Job', version: 'v1' }] });
 export type Job = z.infer<typeof Job>;

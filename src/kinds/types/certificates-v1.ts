@@ -5,38 +5,80 @@ import { z } from 'zod';
 import { ObjectMeta, Time } from './meta-v1.js';
 
 export const CertificateSigningRequestSpec = z.object({
-  expirationSeconds: z.int32().optional(),
-  extra: z.record(z.string(), z.array(z.string())).optional(),
-  groups: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
-  request: z.string().register(z.globalRegistry, { format: 'byte' }),
-  signerName: z.string(),
-  uid: z.string().optional(),
-  usages: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
-  username: z.string().optional(),
+  get expirationSeconds() {
+    return z.int32().optional();
+  },
+  get extra() {
+    return z.record(z.string(), z.array(z.string())).optional();
+  },
+  get groups() {
+    return z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+  },
+  get request() {
+    return z.string().register(z.globalRegistry, { format: 'byte' });
+  },
+  get signerName() {
+    return z.string();
+  },
+  get uid() {
+    return z.string().optional();
+  },
+  get usages() {
+    return z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+  },
+  get username() {
+    return z.string().optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.certificates.v1.CertificateSigningRequestSpec' });
 export type CertificateSigningRequestSpec = z.infer<typeof CertificateSigningRequestSpec>;
 
 export const CertificateSigningRequestCondition = z.object({
-  lastTransitionTime: Time.optional(),
-  lastUpdateTime: Time.optional(),
-  message: z.string().optional(),
-  reason: z.string().optional(),
-  status: z.string(),
-  type: z.string(),
+  get lastTransitionTime() {
+    return Time.optional();
+  },
+  get lastUpdateTime() {
+    return Time.optional();
+  },
+  get message() {
+    return z.string().optional();
+  },
+  get reason() {
+    return z.string().optional();
+  },
+  get status() {
+    return z.string();
+  },
+  get type() {
+    return z.string();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.certificates.v1.CertificateSigningRequestCondition' });
 export type CertificateSigningRequestCondition = z.infer<typeof CertificateSigningRequestCondition>;
 
 export const CertificateSigningRequestStatus = z.object({
-  certificate: z.string().register(z.globalRegistry, { format: 'byte' }).optional(),
-  conditions: z.array(CertificateSigningRequestCondition).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['type'], 'x-kubernetes-list-type': 'map' }).optional(),
+  get certificate() {
+    return z.string().register(z.globalRegistry, { format: 'byte' }).optional();
+  },
+  get conditions() {
+    return z.array(CertificateSigningRequestCondition).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['type'], 'x-kubernetes-list-type': 'map' }).optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.certificates.v1.CertificateSigningRequestStatus' });
 export type CertificateSigningRequestStatus = z.infer<typeof CertificateSigningRequestStatus>;
 
 export const CertificateSigningRequest = z.object({
-  apiVersion: z.string().optional(),
-  kind: z.string().optional(),
-  metadata: ObjectMeta.optional(),
-  spec: CertificateSigningRequestSpec,
-  status: CertificateSigningRequestStatus.optional(),
+  get apiVersion() {
+    return z.string().optional();
+  },
+  get kind() {
+    return z.string().optional();
+  },
+  get metadata() {
+    return ObjectMeta.optional();
+  },
+  get spec() {
+    return CertificateSigningRequestSpec;
+  },
+  get status() {
+    return CertificateSigningRequestStatus.optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.certificates.v1.CertificateSigningRequest', 'x-kubernetes-group-version-kind': [{ group: 'certificates.k8s.io', kind: 'CertificateSigningRequest', version: 'v1' }] });
 export type CertificateSigningRequest = z.infer<typeof CertificateSigningRequest>;

@@ -5,15 +5,27 @@ import { z } from 'zod';
 import { ObjectMeta } from './meta-v1.js';
 
 export const ClusterTrustBundleSpec = z.object({
-  signerName: z.string().optional(),
-  trustBundle: z.string(),
+  get signerName() {
+    return z.string().optional();
+  },
+  get trustBundle() {
+    return z.string();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.certificates.v1alpha1.ClusterTrustBundleSpec' });
 export type ClusterTrustBundleSpec = z.infer<typeof ClusterTrustBundleSpec>;
 
 export const ClusterTrustBundle = z.object({
-  apiVersion: z.string().optional(),
-  kind: z.string().optional(),
-  metadata: ObjectMeta.optional(),
-  spec: ClusterTrustBundleSpec,
+  get apiVersion() {
+    return z.string().optional();
+  },
+  get kind() {
+    return z.string().optional();
+  },
+  get metadata() {
+    return ObjectMeta.optional();
+  },
+  get spec() {
+    return ClusterTrustBundleSpec;
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.certificates.v1alpha1.ClusterTrustBundle', 'x-kubernetes-group-version-kind': [{ group: 'certificates.k8s.io', kind: 'ClusterTrustBundle', version: 'v1alpha1' }] });
 export type ClusterTrustBundle = z.infer<typeof ClusterTrustBundle>;

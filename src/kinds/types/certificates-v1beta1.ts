@@ -5,49 +5,105 @@ import { z } from 'zod';
 import { Condition, ObjectMeta, Time } from './meta-v1.js';
 
 export const ClusterTrustBundleSpec = z.object({
-  signerName: z.string().optional(),
-  trustBundle: z.string(),
+  get signerName() {
+    return z.string().optional();
+  },
+  get trustBundle() {
+    return z.string();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.certificates.v1beta1.ClusterTrustBundleSpec' });
 export type ClusterTrustBundleSpec = z.infer<typeof ClusterTrustBundleSpec>;
 
 export const ClusterTrustBundle = z.object({
-  apiVersion: z.string().optional(),
-  kind: z.string().optional(),
-  metadata: ObjectMeta.optional(),
-  spec: ClusterTrustBundleSpec,
+  get apiVersion() {
+    return z.string().optional();
+  },
+  get kind() {
+    return z.string().optional();
+  },
+  get metadata() {
+    return ObjectMeta.optional();
+  },
+  get spec() {
+    return ClusterTrustBundleSpec;
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.certificates.v1beta1.ClusterTrustBundle', 'x-kubernetes-group-version-kind': [{ group: 'certificates.k8s.io', kind: 'ClusterTrustBundle', version: 'v1beta1' }] });
 export type ClusterTrustBundle = z.infer<typeof ClusterTrustBundle>;
 
 export const PodCertificateRequestSpec = z.object({
-  maxExpirationSeconds: z.int32().optional(),
-  nodeName: z.string(),
-  nodeUID: z.string(),
-  pkixPublicKey: z.string().register(z.globalRegistry, { format: 'byte' }).optional(),
-  podName: z.string(),
-  podUID: z.string(),
-  proofOfPossession: z.string().register(z.globalRegistry, { format: 'byte' }).optional(),
-  serviceAccountName: z.string(),
-  serviceAccountUID: z.string(),
-  signerName: z.string(),
-  stubPKCS10Request: z.string().register(z.globalRegistry, { format: 'byte' }),
-  unverifiedUserAnnotations: z.record(z.string(), z.string()).optional(),
+  get maxExpirationSeconds() {
+    return z.int32().optional();
+  },
+  get nodeName() {
+    return z.string();
+  },
+  get nodeUID() {
+    return z.string();
+  },
+  get pkixPublicKey() {
+    return z.string().register(z.globalRegistry, { format: 'byte' }).optional();
+  },
+  get podName() {
+    return z.string();
+  },
+  get podUID() {
+    return z.string();
+  },
+  get proofOfPossession() {
+    return z.string().register(z.globalRegistry, { format: 'byte' }).optional();
+  },
+  get serviceAccountName() {
+    return z.string();
+  },
+  get serviceAccountUID() {
+    return z.string();
+  },
+  get signerName() {
+    return z.string();
+  },
+  get stubPKCS10Request() {
+    return z.string().register(z.globalRegistry, { format: 'byte' });
+  },
+  get unverifiedUserAnnotations() {
+    return z.record(z.string(), z.string()).optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.certificates.v1beta1.PodCertificateRequestSpec' });
 export type PodCertificateRequestSpec = z.infer<typeof PodCertificateRequestSpec>;
 
 export const PodCertificateRequestStatus = z.object({
-  beginRefreshAt: Time.optional(),
-  certificateChain: z.string().optional(),
-  conditions: z.array(Condition).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['type'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'type', 'x-kubernetes-patch-strategy': 'merge' }).optional(),
-  notAfter: Time.optional(),
-  notBefore: Time.optional(),
+  get beginRefreshAt() {
+    return Time.optional();
+  },
+  get certificateChain() {
+    return z.string().optional();
+  },
+  get conditions() {
+    return z.array(Condition).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['type'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'type', 'x-kubernetes-patch-strategy': 'merge' }).optional();
+  },
+  get notAfter() {
+    return Time.optional();
+  },
+  get notBefore() {
+    return Time.optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.certificates.v1beta1.PodCertificateRequestStatus' });
 export type PodCertificateRequestStatus = z.infer<typeof PodCertificateRequestStatus>;
 
 export const PodCertificateRequest = z.object({
-  apiVersion: z.string().optional(),
-  kind: z.string().optional(),
-  metadata: ObjectMeta.optional(),
-  spec: PodCertificateRequestSpec,
-  status: PodCertificateRequestStatus.optional(),
+  get apiVersion() {
+    return z.string().optional();
+  },
+  get kind() {
+    return z.string().optional();
+  },
+  get metadata() {
+    return ObjectMeta.optional();
+  },
+  get spec() {
+    return PodCertificateRequestSpec;
+  },
+  get status() {
+    return PodCertificateRequestStatus.optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.certificates.v1beta1.PodCertificateRequest', 'x-kubernetes-group-version-kind': [{ group: 'certificates.k8s.io', kind: 'PodCertificateRequest', version: 'v1beta1' }] });
 export type PodCertificateRequest = z.infer<typeof PodCertificateRequest>;

@@ -5,20 +5,42 @@ import { z } from 'zod';
 import { MicroTime, ObjectMeta } from './meta-v1.js';
 
 export const LeaseSpec = z.object({
-  acquireTime: MicroTime.optional(),
-  holderIdentity: z.string().optional(),
-  leaseDurationSeconds: z.int32().optional(),
-  leaseTransitions: z.int32().optional(),
-  preferredHolder: z.string().optional(),
-  renewTime: MicroTime.optional(),
-  strategy: z.string().optional(),
+  get acquireTime() {
+    return MicroTime.optional();
+  },
+  get holderIdentity() {
+    return z.string().optional();
+  },
+  get leaseDurationSeconds() {
+    return z.int32().optional();
+  },
+  get leaseTransitions() {
+    return z.int32().optional();
+  },
+  get preferredHolder() {
+    return z.string().optional();
+  },
+  get renewTime() {
+    return MicroTime.optional();
+  },
+  get strategy() {
+    return z.string().optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.coordination.v1.LeaseSpec' });
 export type LeaseSpec = z.infer<typeof LeaseSpec>;
 
 export const Lease = z.object({
-  apiVersion: z.string().optional(),
-  kind: z.string().optional(),
-  metadata: ObjectMeta.optional(),
-  spec: LeaseSpec.optional(),
+  get apiVersion() {
+    return z.string().optional();
+  },
+  get kind() {
+    return z.string().optional();
+  },
+  get metadata() {
+    return ObjectMeta.optional();
+  },
+  get spec() {
+    return LeaseSpec.optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.coordination.v1.Lease', 'x-kubernetes-group-version-kind': [{ group: 'coordination.k8s.io', kind: 'Lease', version: 'v1' }] });
 export type Lease = z.infer<typeof Lease>;

@@ -5,19 +5,39 @@ import { z } from 'zod';
 import { MicroTime, ObjectMeta } from './meta-v1.js';
 
 export const LeaseCandidateSpec = z.object({
-  binaryVersion: z.string(),
-  emulationVersion: z.string().optional(),
-  leaseName: z.string(),
-  pingTime: MicroTime.optional(),
-  renewTime: MicroTime.optional(),
-  strategy: z.string(),
+  get binaryVersion() {
+    return z.string();
+  },
+  get emulationVersion() {
+    return z.string().optional();
+  },
+  get leaseName() {
+    return z.string();
+  },
+  get pingTime() {
+    return MicroTime.optional();
+  },
+  get renewTime() {
+    return MicroTime.optional();
+  },
+  get strategy() {
+    return z.string();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.coordination.v1beta1.LeaseCandidateSpec' });
 export type LeaseCandidateSpec = z.infer<typeof LeaseCandidateSpec>;
 
 export const LeaseCandidate = z.object({
-  apiVersion: z.string().optional(),
-  kind: z.string().optional(),
-  metadata: ObjectMeta.optional(),
-  spec: LeaseCandidateSpec,
+  get apiVersion() {
+    return z.string().optional();
+  },
+  get kind() {
+    return z.string().optional();
+  },
+  get metadata() {
+    return ObjectMeta.optional();
+  },
+  get spec() {
+    return LeaseCandidateSpec;
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.coordination.v1beta1.LeaseCandidate', 'x-kubernetes-group-version-kind': [{ group: 'coordination.k8s.io', kind: 'LeaseCandidate', version: 'v1beta1' }] });
 export type LeaseCandidate = z.infer<typeof LeaseCandidate>;

@@ -6,1783 +6,3699 @@ import { Condition, LabelSelector, MicroTime, ObjectMeta, Time } from './meta-v1
 import { IntOrString, Quantity } from './primitives.js';
 
 export const NodeSelectorRequirement = z.object({
-  key: z.string(),
-  operator: z.string(),
-  values: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
+  get key() {
+    return z.string();
+  },
+  get operator() {
+    return z.string();
+  },
+  get values() {
+    return z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.NodeSelectorRequirement' });
 export type NodeSelectorRequirement = z.infer<typeof NodeSelectorRequirement>;
 
 export const NodeSelectorTerm = z.object({
-  matchExpressions: z.array(NodeSelectorRequirement).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
-  matchFields: z.array(NodeSelectorRequirement).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
+  get matchExpressions() {
+    return z.array(NodeSelectorRequirement).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+  },
+  get matchFields() {
+    return z.array(NodeSelectorRequirement).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.NodeSelectorTerm', 'x-kubernetes-map-type': 'atomic' });
 export type NodeSelectorTerm = z.infer<typeof NodeSelectorTerm>;
 
 export const NodeSelector = z.object({
-  nodeSelectorTerms: z.array(NodeSelectorTerm).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }),
+  get nodeSelectorTerms() {
+    return z.array(NodeSelectorTerm).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' });
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.NodeSelector', 'x-kubernetes-map-type': 'atomic' });
 export type NodeSelector = z.infer<typeof NodeSelector>;
 
 export const PreferredSchedulingTerm = z.object({
-  preference: NodeSelectorTerm,
-  weight: z.int32(),
+  get preference() {
+    return NodeSelectorTerm;
+  },
+  get weight() {
+    return z.int32();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.PreferredSchedulingTerm' });
 export type PreferredSchedulingTerm = z.infer<typeof PreferredSchedulingTerm>;
 
 export const NodeAffinity = z.object({
-  preferredDuringSchedulingIgnoredDuringExecution: z.array(PreferredSchedulingTerm).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
-  requiredDuringSchedulingIgnoredDuringExecution: NodeSelector.optional(),
+  get preferredDuringSchedulingIgnoredDuringExecution() {
+    return z.array(PreferredSchedulingTerm).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+  },
+  get requiredDuringSchedulingIgnoredDuringExecution() {
+    return NodeSelector.optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.NodeAffinity' });
 export type NodeAffinity = z.infer<typeof NodeAffinity>;
 
 export const PodAffinityTerm = z.object({
-  labelSelector: LabelSelector.optional(),
-  matchLabelKeys: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
-  mismatchLabelKeys: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
-  namespaceSelector: LabelSelector.optional(),
-  namespaces: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
-  topologyKey: z.string(),
+  get labelSelector() {
+    return LabelSelector.optional();
+  },
+  get matchLabelKeys() {
+    return z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+  },
+  get mismatchLabelKeys() {
+    return z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+  },
+  get namespaceSelector() {
+    return LabelSelector.optional();
+  },
+  get namespaces() {
+    return z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+  },
+  get topologyKey() {
+    return z.string();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.PodAffinityTerm' });
 export type PodAffinityTerm = z.infer<typeof PodAffinityTerm>;
 
 export const WeightedPodAffinityTerm = z.object({
-  podAffinityTerm: PodAffinityTerm,
-  weight: z.int32(),
+  get podAffinityTerm() {
+    return PodAffinityTerm;
+  },
+  get weight() {
+    return z.int32();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.WeightedPodAffinityTerm' });
 export type WeightedPodAffinityTerm = z.infer<typeof WeightedPodAffinityTerm>;
 
 export const PodAffinity = z.object({
-  preferredDuringSchedulingIgnoredDuringExecution: z.array(WeightedPodAffinityTerm).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
-  requiredDuringSchedulingIgnoredDuringExecution: z.array(PodAffinityTerm).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
+  get preferredDuringSchedulingIgnoredDuringExecution() {
+    return z.array(WeightedPodAffinityTerm).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+  },
+  get requiredDuringSchedulingIgnoredDuringExecution() {
+    return z.array(PodAffinityTerm).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.PodAffinity' });
 export type PodAffinity = z.infer<typeof PodAffinity>;
 
 export const PodAntiAffinity = z.object({
-  preferredDuringSchedulingIgnoredDuringExecution: z.array(WeightedPodAffinityTerm).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
-  requiredDuringSchedulingIgnoredDuringExecution: z.array(PodAffinityTerm).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
+  get preferredDuringSchedulingIgnoredDuringExecution() {
+    return z.array(WeightedPodAffinityTerm).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+  },
+  get requiredDuringSchedulingIgnoredDuringExecution() {
+    return z.array(PodAffinityTerm).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.PodAntiAffinity' });
 export type PodAntiAffinity = z.infer<typeof PodAntiAffinity>;
 
 export const Affinity = z.object({
-  nodeAffinity: NodeAffinity.optional(),
-  podAffinity: PodAffinity.optional(),
-  podAntiAffinity: PodAntiAffinity.optional(),
+  get nodeAffinity() {
+    return NodeAffinity.optional();
+  },
+  get podAffinity() {
+    return PodAffinity.optional();
+  },
+  get podAntiAffinity() {
+    return PodAntiAffinity.optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.Affinity' });
 export type Affinity = z.infer<typeof Affinity>;
 
 export const AppArmorProfile = z.object({
-  localhostProfile: z.string().optional(),
-  type: z.string(),
+  get localhostProfile() {
+    return z.string().optional();
+  },
+  get type() {
+    return z.string();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.AppArmorProfile', 'x-kubernetes-unions': [{ discriminator: 'type', 'fields-to-discriminateBy': { localhostProfile: 'LocalhostProfile' } }] });
 export type AppArmorProfile = z.infer<typeof AppArmorProfile>;
 
 export const AttachedVolume = z.object({
-  devicePath: z.string(),
-  name: z.string(),
+  get devicePath() {
+    return z.string();
+  },
+  get name() {
+    return z.string();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.AttachedVolume' });
 export type AttachedVolume = z.infer<typeof AttachedVolume>;
 
 export const AWSElasticBlockStoreVolumeSource = z.object({
-  fsType: z.string().optional(),
-  partition: z.int32().optional(),
-  readOnly: z.boolean().optional(),
-  volumeID: z.string(),
+  get fsType() {
+    return z.string().optional();
+  },
+  get partition() {
+    return z.int32().optional();
+  },
+  get readOnly() {
+    return z.boolean().optional();
+  },
+  get volumeID() {
+    return z.string();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.AWSElasticBlockStoreVolumeSource' });
 export type AWSElasticBlockStoreVolumeSource = z.infer<typeof AWSElasticBlockStoreVolumeSource>;
 
 export const AzureDiskVolumeSource = z.object({
-  cachingMode: z.string().optional(),
-  diskName: z.string(),
-  diskURI: z.string(),
-  fsType: z.string().optional(),
-  kind: z.string().optional(),
-  readOnly: z.boolean().optional(),
+  get cachingMode() {
+    return z.string().optional();
+  },
+  get diskName() {
+    return z.string();
+  },
+  get diskURI() {
+    return z.string();
+  },
+  get fsType() {
+    return z.string().optional();
+  },
+  get kind() {
+    return z.string().optional();
+  },
+  get readOnly() {
+    return z.boolean().optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.AzureDiskVolumeSource' });
 export type AzureDiskVolumeSource = z.infer<typeof AzureDiskVolumeSource>;
 
 export const AzureFilePersistentVolumeSource = z.object({
-  readOnly: z.boolean().optional(),
-  secretName: z.string(),
-  secretNamespace: z.string().optional(),
-  shareName: z.string(),
+  get readOnly() {
+    return z.boolean().optional();
+  },
+  get secretName() {
+    return z.string();
+  },
+  get secretNamespace() {
+    return z.string().optional();
+  },
+  get shareName() {
+    return z.string();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.AzureFilePersistentVolumeSource' });
 export type AzureFilePersistentVolumeSource = z.infer<typeof AzureFilePersistentVolumeSource>;
 
 export const AzureFileVolumeSource = z.object({
-  readOnly: z.boolean().optional(),
-  secretName: z.string(),
-  shareName: z.string(),
+  get readOnly() {
+    return z.boolean().optional();
+  },
+  get secretName() {
+    return z.string();
+  },
+  get shareName() {
+    return z.string();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.AzureFileVolumeSource' });
 export type AzureFileVolumeSource = z.infer<typeof AzureFileVolumeSource>;
 
 export const ObjectReference = z.object({
-  apiVersion: z.string().optional(),
-  fieldPath: z.string().optional(),
-  kind: z.string().optional(),
-  name: z.string().optional(),
-  namespace: z.string().optional(),
-  resourceVersion: z.string().optional(),
-  uid: z.string().optional(),
+  get apiVersion() {
+    return z.string().optional();
+  },
+  get fieldPath() {
+    return z.string().optional();
+  },
+  get kind() {
+    return z.string().optional();
+  },
+  get name() {
+    return z.string().optional();
+  },
+  get namespace() {
+    return z.string().optional();
+  },
+  get resourceVersion() {
+    return z.string().optional();
+  },
+  get uid() {
+    return z.string().optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ObjectReference', 'x-kubernetes-map-type': 'atomic' });
 export type ObjectReference = z.infer<typeof ObjectReference>;
 
 export const Binding = z.object({
-  apiVersion: z.string().optional(),
-  kind: z.string().optional(),
-  metadata: ObjectMeta.optional(),
-  target: ObjectReference,
+  get apiVersion() {
+    return z.string().optional();
+  },
+  get kind() {
+    return z.string().optional();
+  },
+  get metadata() {
+    return ObjectMeta.optional();
+  },
+  get target() {
+    return ObjectReference;
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.Binding', 'x-kubernetes-group-version-kind': [{ group: '', kind: 'Binding', version: 'v1' }] });
 export type Binding = z.infer<typeof Binding>;
 
 export const Capabilities = z.object({
-  add: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
-  drop: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
+  get add() {
+    return z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+  },
+  get drop() {
+    return z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.Capabilities' });
 export type Capabilities = z.infer<typeof Capabilities>;
 
 export const SecretReference = z.object({
-  name: z.string().optional(),
-  namespace: z.string().optional(),
+  get name() {
+    return z.string().optional();
+  },
+  get namespace() {
+    return z.string().optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.SecretReference', 'x-kubernetes-map-type': 'atomic' });
 export type SecretReference = z.infer<typeof SecretReference>;
 
 export const CephFSPersistentVolumeSource = z.object({
-  monitors: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }),
-  path: z.string().optional(),
-  readOnly: z.boolean().optional(),
-  secretFile: z.string().optional(),
-  secretRef: SecretReference.optional(),
-  user: z.string().optional(),
+  get monitors() {
+    return z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' });
+  },
+  get path() {
+    return z.string().optional();
+  },
+  get readOnly() {
+    return z.boolean().optional();
+  },
+  get secretFile() {
+    return z.string().optional();
+  },
+  get secretRef() {
+    return SecretReference.optional();
+  },
+  get user() {
+    return z.string().optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.CephFSPersistentVolumeSource' });
 export type CephFSPersistentVolumeSource = z.infer<typeof CephFSPersistentVolumeSource>;
 
 export const LocalObjectReference = z.object({
-  name: z.string().optional(),
+  get name() {
+    return z.string().optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.LocalObjectReference', 'x-kubernetes-map-type': 'atomic' });
 export type LocalObjectReference = z.infer<typeof LocalObjectReference>;
 
 export const CephFSVolumeSource = z.object({
-  monitors: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }),
-  path: z.string().optional(),
-  readOnly: z.boolean().optional(),
-  secretFile: z.string().optional(),
-  secretRef: LocalObjectReference.optional(),
-  user: z.string().optional(),
+  get monitors() {
+    return z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' });
+  },
+  get path() {
+    return z.string().optional();
+  },
+  get readOnly() {
+    return z.boolean().optional();
+  },
+  get secretFile() {
+    return z.string().optional();
+  },
+  get secretRef() {
+    return LocalObjectReference.optional();
+  },
+  get user() {
+    return z.string().optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.CephFSVolumeSource' });
 export type CephFSVolumeSource = z.infer<typeof CephFSVolumeSource>;
 
 export const CinderPersistentVolumeSource = z.object({
-  fsType: z.string().optional(),
-  readOnly: z.boolean().optional(),
-  secretRef: SecretReference.optional(),
-  volumeID: z.string(),
+  get fsType() {
+    return z.string().optional();
+  },
+  get readOnly() {
+    return z.boolean().optional();
+  },
+  get secretRef() {
+    return SecretReference.optional();
+  },
+  get volumeID() {
+    return z.string();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.CinderPersistentVolumeSource' });
 export type CinderPersistentVolumeSource = z.infer<typeof CinderPersistentVolumeSource>;
 
 export const CinderVolumeSource = z.object({
-  fsType: z.string().optional(),
-  readOnly: z.boolean().optional(),
-  secretRef: LocalObjectReference.optional(),
-  volumeID: z.string(),
+  get fsType() {
+    return z.string().optional();
+  },
+  get readOnly() {
+    return z.boolean().optional();
+  },
+  get secretRef() {
+    return LocalObjectReference.optional();
+  },
+  get volumeID() {
+    return z.string();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.CinderVolumeSource' });
 export type CinderVolumeSource = z.infer<typeof CinderVolumeSource>;
 
 export const ClientIPConfig = z.object({
-  timeoutSeconds: z.int32().optional(),
+  get timeoutSeconds() {
+    return z.int32().optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ClientIPConfig' });
 export type ClientIPConfig = z.infer<typeof ClientIPConfig>;
 
 export const ClusterTrustBundleProjection = z.object({
-  labelSelector: LabelSelector.optional(),
-  name: z.string().optional(),
-  optional: z.boolean().optional(),
-  path: z.string(),
-  signerName: z.string().optional(),
+  get labelSelector() {
+    return LabelSelector.optional();
+  },
+  get name() {
+    return z.string().optional();
+  },
+  get optional() {
+    return z.boolean().optional();
+  },
+  get path() {
+    return z.string();
+  },
+  get signerName() {
+    return z.string().optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ClusterTrustBundleProjection' });
 export type ClusterTrustBundleProjection = z.infer<typeof ClusterTrustBundleProjection>;
 
 export const ComponentCondition = z.object({
-  error: z.string().optional(),
-  message: z.string().optional(),
-  status: z.string(),
-  type: z.string(),
+  get error() {
+    return z.string().optional();
+  },
+  get message() {
+    return z.string().optional();
+  },
+  get status() {
+    return z.string();
+  },
+  get type() {
+    return z.string();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ComponentCondition' });
 export type ComponentCondition = z.infer<typeof ComponentCondition>;
 
 export const ComponentStatus = z.object({
-  apiVersion: z.string().optional(),
-  conditions: z.array(ComponentCondition).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['type'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'type', 'x-kubernetes-patch-strategy': 'merge' }).optional(),
-  kind: z.string().optional(),
-  metadata: ObjectMeta.optional(),
+  get apiVersion() {
+    return z.string().optional();
+  },
+  get conditions() {
+    return z.array(ComponentCondition).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['type'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'type', 'x-kubernetes-patch-strategy': 'merge' }).optional();
+  },
+  get kind() {
+    return z.string().optional();
+  },
+  get metadata() {
+    return ObjectMeta.optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ComponentStatus', 'x-kubernetes-group-version-kind': [{ group: '', kind: 'ComponentStatus', version: 'v1' }] });
 export type ComponentStatus = z.infer<typeof ComponentStatus>;
 
 export const ConfigMap = z.object({
-  apiVersion: z.string().optional(),
-  binaryData: z.record(z.string(), z.string().register(z.globalRegistry, { format: 'byte' })).optional(),
-  data: z.record(z.string(), z.string()).optional(),
-  immutable: z.boolean().optional(),
-  kind: z.string().optional(),
-  metadata: ObjectMeta.optional(),
+  get apiVersion() {
+    return z.string().optional();
+  },
+  get binaryData() {
+    return z.record(z.string(), z.string().register(z.globalRegistry, { format: 'byte' })).optional();
+  },
+  get data() {
+    return z.record(z.string(), z.string()).optional();
+  },
+  get immutable() {
+    return z.boolean().optional();
+  },
+  get kind() {
+    return z.string().optional();
+  },
+  get metadata() {
+    return ObjectMeta.optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ConfigMap', 'x-kubernetes-group-version-kind': [{ group: '', kind: 'ConfigMap', version: 'v1' }] });
 export type ConfigMap = z.infer<typeof ConfigMap>;
 
 export const ConfigMapEnvSource = z.object({
-  name: z.string().optional(),
-  optional: z.boolean().optional(),
+  get name() {
+    return z.string().optional();
+  },
+  get optional() {
+    return z.boolean().optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ConfigMapEnvSource' });
 export type ConfigMapEnvSource = z.infer<typeof ConfigMapEnvSource>;
 
 export const ConfigMapKeySelector = z.object({
-  key: z.string(),
-  name: z.string().optional(),
-  optional: z.boolean().optional(),
+  get key() {
+    return z.string();
+  },
+  get name() {
+    return z.string().optional();
+  },
+  get optional() {
+    return z.boolean().optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ConfigMapKeySelector', 'x-kubernetes-map-type': 'atomic' });
 export type ConfigMapKeySelector = z.infer<typeof ConfigMapKeySelector>;
 
 export const ConfigMapNodeConfigSource = z.object({
-  kubeletConfigKey: z.string(),
-  name: z.string(),
-  namespace: z.string(),
-  resourceVersion: z.string().optional(),
-  uid: z.string().optional(),
+  get kubeletConfigKey() {
+    return z.string();
+  },
+  get name() {
+    return z.string();
+  },
+  get namespace() {
+    return z.string();
+  },
+  get resourceVersion() {
+    return z.string().optional();
+  },
+  get uid() {
+    return z.string().optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ConfigMapNodeConfigSource' });
 export type ConfigMapNodeConfigSource = z.infer<typeof ConfigMapNodeConfigSource>;
 
 export const KeyToPath = z.object({
-  key: z.string(),
-  mode: z.int32().optional(),
-  path: z.string(),
+  get key() {
+    return z.string();
+  },
+  get mode() {
+    return z.int32().optional();
+  },
+  get path() {
+    return z.string();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.KeyToPath' });
 export type KeyToPath = z.infer<typeof KeyToPath>;
 
 export const ConfigMapProjection = z.object({
-  items: z.array(KeyToPath).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
-  name: z.string().optional(),
-  optional: z.boolean().optional(),
+  get items() {
+    return z.array(KeyToPath).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+  },
+  get name() {
+    return z.string().optional();
+  },
+  get optional() {
+    return z.boolean().optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ConfigMapProjection' });
 export type ConfigMapProjection = z.infer<typeof ConfigMapProjection>;
 
 export const ConfigMapVolumeSource = z.object({
-  defaultMode: z.int32().optional(),
-  items: z.array(KeyToPath).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
-  name: z.string().optional(),
-  optional: z.boolean().optional(),
+  get defaultMode() {
+    return z.int32().optional();
+  },
+  get items() {
+    return z.array(KeyToPath).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+  },
+  get name() {
+    return z.string().optional();
+  },
+  get optional() {
+    return z.boolean().optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ConfigMapVolumeSource' });
 export type ConfigMapVolumeSource = z.infer<typeof ConfigMapVolumeSource>;
 
 export const ContainerPort = z.object({
-  containerPort: z.int32(),
-  hostIP: z.string().optional(),
-  hostPort: z.int32().optional(),
-  name: z.string().optional(),
-  protocol: z.string().optional(),
+  get containerPort() {
+    return z.int32();
+  },
+  get hostIP() {
+    return z.string().optional();
+  },
+  get hostPort() {
+    return z.int32().optional();
+  },
+  get name() {
+    return z.string().optional();
+  },
+  get protocol() {
+    return z.string().optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ContainerPort' });
 export type ContainerPort = z.infer<typeof ContainerPort>;
 
 export const ContainerResizePolicy = z.object({
-  resourceName: z.string(),
-  restartPolicy: z.string(),
+  get resourceName() {
+    return z.string();
+  },
+  get restartPolicy() {
+    return z.string();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ContainerResizePolicy' });
 export type ContainerResizePolicy = z.infer<typeof ContainerResizePolicy>;
 
 export const ContainerRestartRuleOnExitCodes = z.object({
-  operator: z.string(),
-  values: z.array(z.int32()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'set' }).optional(),
+  get operator() {
+    return z.string();
+  },
+  get values() {
+    return z.array(z.int32()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'set' }).optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ContainerRestartRuleOnExitCodes' });
 export type ContainerRestartRuleOnExitCodes = z.infer<typeof ContainerRestartRuleOnExitCodes>;
 
 export const ContainerRestartRule = z.object({
-  action: z.string(),
-  exitCodes: ContainerRestartRuleOnExitCodes.optional(),
+  get action() {
+    return z.string();
+  },
+  get exitCodes() {
+    return ContainerRestartRuleOnExitCodes.optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ContainerRestartRule' });
 export type ContainerRestartRule = z.infer<typeof ContainerRestartRule>;
 
 export const SecretEnvSource = z.object({
-  name: z.string().optional(),
-  optional: z.boolean().optional(),
+  get name() {
+    return z.string().optional();
+  },
+  get optional() {
+    return z.boolean().optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.SecretEnvSource' });
 export type SecretEnvSource = z.infer<typeof SecretEnvSource>;
 
 export const EnvFromSource = z.object({
-  configMapRef: ConfigMapEnvSource.optional(),
-  prefix: z.string().optional(),
-  secretRef: SecretEnvSource.optional(),
+  get configMapRef() {
+    return ConfigMapEnvSource.optional();
+  },
+  get prefix() {
+    return z.string().optional();
+  },
+  get secretRef() {
+    return SecretEnvSource.optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.EnvFromSource' });
 export type EnvFromSource = z.infer<typeof EnvFromSource>;
 
 export const FileKeySelector = z.object({
-  key: z.string(),
-  optional: z.boolean().optional(),
-  path: z.string(),
-  volumeName: z.string(),
+  get key() {
+    return z.string();
+  },
+  get optional() {
+    return z.boolean().optional();
+  },
+  get path() {
+    return z.string();
+  },
+  get volumeName() {
+    return z.string();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.FileKeySelector', 'x-kubernetes-map-type': 'atomic' });
 export type FileKeySelector = z.infer<typeof FileKeySelector>;
 
 export const ObjectFieldSelector = z.object({
-  apiVersion: z.string().optional(),
-  fieldPath: z.string(),
+  get apiVersion() {
+    return z.string().optional();
+  },
+  get fieldPath() {
+    return z.string();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ObjectFieldSelector', 'x-kubernetes-map-type': 'atomic' });
 export type ObjectFieldSelector = z.infer<typeof ObjectFieldSelector>;
 
 export const ResourceFieldSelector = z.object({
-  containerName: z.string().optional(),
-  divisor: Quantity.optional(),
-  resource: z.string(),
+  get containerName() {
+    return z.string().optional();
+  },
+  get divisor() {
+    return Quantity.optional();
+  },
+  get resource() {
+    return z.string();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ResourceFieldSelector', 'x-kubernetes-map-type': 'atomic' });
 export type ResourceFieldSelector = z.infer<typeof ResourceFieldSelector>;
 
 export const SecretKeySelector = z.object({
-  key: z.string(),
-  name: z.string().optional(),
-  optional: z.boolean().optional(),
+  get key() {
+    return z.string();
+  },
+  get name() {
+    return z.string().optional();
+  },
+  get optional() {
+    return z.boolean().optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.SecretKeySelector', 'x-kubernetes-map-type': 'atomic' });
 export type SecretKeySelector = z.infer<typeof SecretKeySelector>;
 
 export const EnvVarSource = z.object({
-  configMapKeyRef: ConfigMapKeySelector.optional(),
-  fieldRef: ObjectFieldSelector.optional(),
-  fileKeyRef: FileKeySelector.optional(),
-  resourceFieldRef: ResourceFieldSelector.optional(),
-  secretKeyRef: SecretKeySelector.optional(),
+  get configMapKeyRef() {
+    return ConfigMapKeySelector.optional();
+  },
+  get fieldRef() {
+    return ObjectFieldSelector.optional();
+  },
+  get fileKeyRef() {
+    return FileKeySelector.optional();
+  },
+  get resourceFieldRef() {
+    return ResourceFieldSelector.optional();
+  },
+  get secretKeyRef() {
+    return SecretKeySelector.optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.EnvVarSource' });
 export type EnvVarSource = z.infer<typeof EnvVarSource>;
 
 export const EnvVar = z.object({
-  name: z.string(),
-  value: z.string().optional(),
-  valueFrom: EnvVarSource.optional(),
+  get name() {
+    return z.string();
+  },
+  get value() {
+    return z.string().optional();
+  },
+  get valueFrom() {
+    return EnvVarSource.optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.EnvVar' });
 export type EnvVar = z.infer<typeof EnvVar>;
 
 export const ExecAction = z.object({
-  command: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
+  get command() {
+    return z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ExecAction' });
 export type ExecAction = z.infer<typeof ExecAction>;
 
 export const HTTPHeader = z.object({
-  name: z.string(),
-  value: z.string(),
+  get name() {
+    return z.string();
+  },
+  get value() {
+    return z.string();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.HTTPHeader' });
 export type HTTPHeader = z.infer<typeof HTTPHeader>;
 
 export const HTTPGetAction = z.object({
-  host: z.string().optional(),
-  httpHeaders: z.array(HTTPHeader).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
-  path: z.string().optional(),
-  port: IntOrString,
-  scheme: z.string().optional(),
+  get host() {
+    return z.string().optional();
+  },
+  get httpHeaders() {
+    return z.array(HTTPHeader).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+  },
+  get path() {
+    return z.string().optional();
+  },
+  get port() {
+    return IntOrString;
+  },
+  get scheme() {
+    return z.string().optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.HTTPGetAction' });
 export type HTTPGetAction = z.infer<typeof HTTPGetAction>;
 
 export const SleepAction = z.object({
-  seconds: z.int(),
+  get seconds() {
+    return z.int();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.SleepAction' });
 export type SleepAction = z.infer<typeof SleepAction>;
 
 export const TCPSocketAction = z.object({
-  host: z.string().optional(),
-  port: IntOrString,
+  get host() {
+    return z.string().optional();
+  },
+  get port() {
+    return IntOrString;
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.TCPSocketAction' });
 export type TCPSocketAction = z.infer<typeof TCPSocketAction>;
 
 export const LifecycleHandler = z.object({
-  exec: ExecAction.optional(),
-  httpGet: HTTPGetAction.optional(),
-  sleep: SleepAction.optional(),
-  tcpSocket: TCPSocketAction.optional(),
+  get exec() {
+    return ExecAction.optional();
+  },
+  get httpGet() {
+    return HTTPGetAction.optional();
+  },
+  get sleep() {
+    return SleepAction.optional();
+  },
+  get tcpSocket() {
+    return TCPSocketAction.optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.LifecycleHandler' });
 export type LifecycleHandler = z.infer<typeof LifecycleHandler>;
 
 export const Lifecycle = z.object({
-  postStart: LifecycleHandler.optional(),
-  preStop: LifecycleHandler.optional(),
-  stopSignal: z.string().optional(),
+  get postStart() {
+    return LifecycleHandler.optional();
+  },
+  get preStop() {
+    return LifecycleHandler.optional();
+  },
+  get stopSignal() {
+    return z.string().optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.Lifecycle' });
 export type Lifecycle = z.infer<typeof Lifecycle>;
 
 export const GRPCAction = z.object({
-  port: z.int32(),
-  service: z.string().optional(),
+  get port() {
+    return z.int32();
+  },
+  get service() {
+    return z.string().optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.GRPCAction' });
 export type GRPCAction = z.infer<typeof GRPCAction>;
 
 export const Probe = z.object({
-  exec: ExecAction.optional(),
-  failureThreshold: z.int32().optional(),
-  grpc: GRPCAction.optional(),
-  httpGet: HTTPGetAction.optional(),
-  initialDelaySeconds: z.int32().optional(),
-  periodSeconds: z.int32().optional(),
-  successThreshold: z.int32().optional(),
-  tcpSocket: TCPSocketAction.optional(),
-  terminationGracePeriodSeconds: z.int().optional(),
-  timeoutSeconds: z.int32().optional(),
+  get exec() {
+    return ExecAction.optional();
+  },
+  get failureThreshold() {
+    return z.int32().optional();
+  },
+  get grpc() {
+    return GRPCAction.optional();
+  },
+  get httpGet() {
+    return HTTPGetAction.optional();
+  },
+  get initialDelaySeconds() {
+    return z.int32().optional();
+  },
+  get periodSeconds() {
+    return z.int32().optional();
+  },
+  get successThreshold() {
+    return z.int32().optional();
+  },
+  get tcpSocket() {
+    return TCPSocketAction.optional();
+  },
+  get terminationGracePeriodSeconds() {
+    return z.int().optional();
+  },
+  get timeoutSeconds() {
+    return z.int32().optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.Probe' });
 export type Probe = z.infer<typeof Probe>;
 
 export const ResourceClaim = z.object({
-  name: z.string(),
-  request: z.string().optional(),
+  get name() {
+    return z.string();
+  },
+  get request() {
+    return z.string().optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ResourceClaim' });
 export type ResourceClaim = z.infer<typeof ResourceClaim>;
 
 export const ResourceRequirements = z.object({
-  claims: z.array(ResourceClaim).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['name'], 'x-kubernetes-list-type': 'map' }).optional(),
-  limits: z.record(z.string(), Quantity).optional(),
-  requests: z.record(z.string(), Quantity).optional(),
+  get claims() {
+    return z.array(ResourceClaim).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['name'], 'x-kubernetes-list-type': 'map' }).optional();
+  },
+  get limits() {
+    return z.record(z.string(), Quantity).optional();
+  },
+  get requests() {
+    return z.record(z.string(), Quantity).optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ResourceRequirements' });
 export type ResourceRequirements = z.infer<typeof ResourceRequirements>;
 
 export const SELinuxOptions = z.object({
-  level: z.string().optional(),
-  role: z.string().optional(),
-  type: z.string().optional(),
-  user: z.string().optional(),
+  get level() {
+    return z.string().optional();
+  },
+  get role() {
+    return z.string().optional();
+  },
+  get type() {
+    return z.string().optional();
+  },
+  get user() {
+    return z.string().optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.SELinuxOptions' });
 export type SELinuxOptions = z.infer<typeof SELinuxOptions>;
 
 export const SeccompProfile = z.object({
-  localhostProfile: z.string().optional(),
-  type: z.string(),
+  get localhostProfile() {
+    return z.string().optional();
+  },
+  get type() {
+    return z.string();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.SeccompProfile', 'x-kubernetes-unions': [{ discriminator: 'type', 'fields-to-discriminateBy': { localhostProfile: 'LocalhostProfile' } }] });
 export type SeccompProfile = z.infer<typeof SeccompProfile>;
 
 export const WindowsSecurityContextOptions = z.object({
-  gmsaCredentialSpec: z.string().optional(),
-  gmsaCredentialSpecName: z.string().optional(),
-  hostProcess: z.boolean().optional(),
-  runAsUserName: z.string().optional(),
+  get gmsaCredentialSpec() {
+    return z.string().optional();
+  },
+  get gmsaCredentialSpecName() {
+    return z.string().optional();
+  },
+  get hostProcess() {
+    return z.boolean().optional();
+  },
+  get runAsUserName() {
+    return z.string().optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.WindowsSecurityContextOptions' });
 export type WindowsSecurityContextOptions = z.infer<typeof WindowsSecurityContextOptions>;
 
 export const SecurityContext = z.object({
-  allowPrivilegeEscalation: z.boolean().optional(),
-  appArmorProfile: AppArmorProfile.optional(),
-  capabilities: Capabilities.optional(),
-  privileged: z.boolean().optional(),
-  procMount: z.string().optional(),
-  readOnlyRootFilesystem: z.boolean().optional(),
-  runAsGroup: z.int().optional(),
-  runAsNonRoot: z.boolean().optional(),
-  runAsUser: z.int().optional(),
-  seLinuxOptions: SELinuxOptions.optional(),
-  seccompProfile: SeccompProfile.optional(),
-  windowsOptions: WindowsSecurityContextOptions.optional(),
+  get allowPrivilegeEscalation() {
+    return z.boolean().optional();
+  },
+  get appArmorProfile() {
+    return AppArmorProfile.optional();
+  },
+  get capabilities() {
+    return Capabilities.optional();
+  },
+  get privileged() {
+    return z.boolean().optional();
+  },
+  get procMount() {
+    return z.string().optional();
+  },
+  get readOnlyRootFilesystem() {
+    return z.boolean().optional();
+  },
+  get runAsGroup() {
+    return z.int().optional();
+  },
+  get runAsNonRoot() {
+    return z.boolean().optional();
+  },
+  get runAsUser() {
+    return z.int().optional();
+  },
+  get seLinuxOptions() {
+    return SELinuxOptions.optional();
+  },
+  get seccompProfile() {
+    return SeccompProfile.optional();
+  },
+  get windowsOptions() {
+    return WindowsSecurityContextOptions.optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.SecurityContext' });
 export type SecurityContext = z.infer<typeof SecurityContext>;
 
 export const VolumeDevice = z.object({
-  devicePath: z.string(),
-  name: z.string(),
+  get devicePath() {
+    return z.string();
+  },
+  get name() {
+    return z.string();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.VolumeDevice' });
 export type VolumeDevice = z.infer<typeof VolumeDevice>;
 
 export const VolumeMount = z.object({
-  mountPath: z.string(),
-  mountPropagation: z.string().optional(),
-  name: z.string(),
-  readOnly: z.boolean().optional(),
-  recursiveReadOnly: z.string().optional(),
-  subPath: z.string().optional(),
-  subPathExpr: z.string().optional(),
+  get mountPath() {
+    return z.string();
+  },
+  get mountPropagation() {
+    return z.string().optional();
+  },
+  get name() {
+    return z.string();
+  },
+  get readOnly() {
+    return z.boolean().optional();
+  },
+  get recursiveReadOnly() {
+    return z.string().optional();
+  },
+  get subPath() {
+    return z.string().optional();
+  },
+  get subPathExpr() {
+    return z.string().optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.VolumeMount' });
 export type VolumeMount = z.infer<typeof VolumeMount>;
 
 export const Container = z.object({
-  args: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
-  command: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
-  env: z.array(EnvVar).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['name'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'name', 'x-kubernetes-patch-strategy': 'merge' }).optional(),
-  envFrom: z.array(EnvFromSource).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
-  image: z.string().optional(),
-  imagePullPolicy: z.string().optional(),
-  lifecycle: Lifecycle.optional(),
-  livenessProbe: Probe.optional(),
-  name: z.string(),
-  ports: z.array(ContainerPort).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['containerPort', 'protocol'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'containerPort', 'x-kubernetes-patch-strategy': 'merge' }).optional(),
-  readinessProbe: Probe.optional(),
-  resizePolicy: z.array(ContainerResizePolicy).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
-  resources: ResourceRequirements.optional(),
-  restartPolicy: z.string().optional(),
-  restartPolicyRules: z.array(ContainerRestartRule).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
-  securityContext: SecurityContext.optional(),
-  startupProbe: Probe.optional(),
-  stdin: z.boolean().optional(),
-  stdinOnce: z.boolean().optional(),
-  terminationMessagePath: z.string().optional(),
-  terminationMessagePolicy: z.string().optional(),
-  tty: z.boolean().optional(),
-  volumeDevices: z.array(VolumeDevice).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['devicePath'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'devicePath', 'x-kubernetes-patch-strategy': 'merge' }).optional(),
-  volumeMounts: z.array(VolumeMount).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['mountPath'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'mountPath', 'x-kubernetes-patch-strategy': 'merge' }).optional(),
-  workingDir: z.string().optional(),
+  get args() {
+    return z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+  },
+  get command() {
+    return z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+  },
+  get env() {
+    return z.array(EnvVar).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['name'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'name', 'x-kubernetes-patch-strategy': 'merge' }).optional();
+  },
+  get envFrom() {
+    return z.array(EnvFromSource).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+  },
+  get image() {
+    return z.string().optional();
+  },
+  get imagePullPolicy() {
+    return z.string().optional();
+  },
+  get lifecycle() {
+    return Lifecycle.optional();
+  },
+  get livenessProbe() {
+    return Probe.optional();
+  },
+  get name() {
+    return z.string();
+  },
+  get ports() {
+    return z.array(ContainerPort).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['containerPort', 'protocol'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'containerPort', 'x-kubernetes-patch-strategy': 'merge' }).optional();
+  },
+  get readinessProbe() {
+    return Probe.optional();
+  },
+  get resizePolicy() {
+    return z.array(ContainerResizePolicy).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+  },
+  get resources() {
+    return ResourceRequirements.optional();
+  },
+  get restartPolicy() {
+    return z.string().optional();
+  },
+  get restartPolicyRules() {
+    return z.array(ContainerRestartRule).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+  },
+  get securityContext() {
+    return SecurityContext.optional();
+  },
+  get startupProbe() {
+    return Probe.optional();
+  },
+  get stdin() {
+    return z.boolean().optional();
+  },
+  get stdinOnce() {
+    return z.boolean().optional();
+  },
+  get terminationMessagePath() {
+    return z.string().optional();
+  },
+  get terminationMessagePolicy() {
+    return z.string().optional();
+  },
+  get tty() {
+    return z.boolean().optional();
+  },
+  get volumeDevices() {
+    return z.array(VolumeDevice).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['devicePath'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'devicePath', 'x-kubernetes-patch-strategy': 'merge' }).optional();
+  },
+  get volumeMounts() {
+    return z.array(VolumeMount).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['mountPath'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'mountPath', 'x-kubernetes-patch-strategy': 'merge' }).optional();
+  },
+  get workingDir() {
+    return z.string().optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.Container' });
 export type Container = z.infer<typeof Container>;
 
 export const ContainerExtendedResourceRequest = z.object({
-  containerName: z.string(),
-  requestName: z.string(),
-  resourceName: z.string(),
+  get containerName() {
+    return z.string();
+  },
+  get requestName() {
+    return z.string();
+  },
+  get resourceName() {
+    return z.string();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ContainerExtendedResourceRequest' });
 export type ContainerExtendedResourceRequest = z.infer<typeof ContainerExtendedResourceRequest>;
 
 export const ContainerImage = z.object({
-  names: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
-  sizeBytes: z.int().optional(),
+  get names() {
+    return z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+  },
+  get sizeBytes() {
+    return z.int().optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ContainerImage' });
 export type ContainerImage = z.infer<typeof ContainerImage>;
 
 export const ContainerStateRunning = z.object({
-  startedAt: Time.optional(),
+  get startedAt() {
+    return Time.optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ContainerStateRunning' });
 export type ContainerStateRunning = z.infer<typeof ContainerStateRunning>;
 
 export const ContainerStateTerminated = z.object({
-  containerID: z.string().optional(),
-  exitCode: z.int32(),
-  finishedAt: Time.optional(),
-  message: z.string().optional(),
-  reason: z.string().optional(),
-  signal: z.int32().optional(),
-  startedAt: Time.optional(),
+  get containerID() {
+    return z.string().optional();
+  },
+  get exitCode() {
+    return z.int32();
+  },
+  get finishedAt() {
+    return Time.optional();
+  },
+  get message() {
+    return z.string().optional();
+  },
+  get reason() {
+    return z.string().optional();
+  },
+  get signal() {
+    return z.int32().optional();
+  },
+  get startedAt() {
+    return Time.optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ContainerStateTerminated' });
 export type ContainerStateTerminated = z.infer<typeof ContainerStateTerminated>;
 
 export const ContainerStateWaiting = z.object({
-  message: z.string().optional(),
-  reason: z.string().optional(),
+  get message() {
+    return z.string().optional();
+  },
+  get reason() {
+    return z.string().optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ContainerStateWaiting' });
 export type ContainerStateWaiting = z.infer<typeof ContainerStateWaiting>;
 
 export const ContainerState = z.object({
-  running: ContainerStateRunning.optional(),
-  terminated: ContainerStateTerminated.optional(),
-  waiting: ContainerStateWaiting.optional(),
+  get running() {
+    return ContainerStateRunning.optional();
+  },
+  get terminated() {
+    return ContainerStateTerminated.optional();
+  },
+  get waiting() {
+    return ContainerStateWaiting.optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ContainerState' });
 export type ContainerState = z.infer<typeof ContainerState>;
 
 export const LinuxContainerUser = z.object({
-  gid: z.int(),
-  supplementalGroups: z.array(z.int()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
-  uid: z.int(),
+  get gid() {
+    return z.int();
+  },
+  get supplementalGroups() {
+    return z.array(z.int()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+  },
+  get uid() {
+    return z.int();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.LinuxContainerUser' });
 export type LinuxContainerUser = z.infer<typeof LinuxContainerUser>;
 
 export const ContainerUser = z.object({
-  linux: LinuxContainerUser.optional(),
+  get linux() {
+    return LinuxContainerUser.optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ContainerUser' });
 export type ContainerUser = z.infer<typeof ContainerUser>;
 
 export const ResourceHealth = z.object({
-  health: z.string().optional(),
-  message: z.string().optional(),
-  resourceID: z.string(),
+  get health() {
+    return z.string().optional();
+  },
+  get message() {
+    return z.string().optional();
+  },
+  get resourceID() {
+    return z.string();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ResourceHealth' });
 export type ResourceHealth = z.infer<typeof ResourceHealth>;
 
 export const ResourceStatus = z.object({
-  name: z.string(),
-  resources: z.array(ResourceHealth).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['resourceID'], 'x-kubernetes-list-type': 'map' }).optional(),
+  get name() {
+    return z.string();
+  },
+  get resources() {
+    return z.array(ResourceHealth).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['resourceID'], 'x-kubernetes-list-type': 'map' }).optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ResourceStatus' });
 export type ResourceStatus = z.infer<typeof ResourceStatus>;
 
 export const ImageVolumeStatus = z.object({
-  imageRef: z.string(),
+  get imageRef() {
+    return z.string();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ImageVolumeStatus' });
 export type ImageVolumeStatus = z.infer<typeof ImageVolumeStatus>;
 
 export const VolumeStatus = z.object({
-  image: ImageVolumeStatus.optional(),
+  get image() {
+    return ImageVolumeStatus.optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.VolumeStatus' });
 export type VolumeStatus = z.infer<typeof VolumeStatus>;
 
 export const VolumeMountStatus = z.object({
-  mountPath: z.string(),
-  name: z.string(),
-  readOnly: z.boolean().optional(),
-  recursiveReadOnly: z.string().optional(),
-  volumeStatus: VolumeStatus.optional(),
+  get mountPath() {
+    return z.string();
+  },
+  get name() {
+    return z.string();
+  },
+  get readOnly() {
+    return z.boolean().optional();
+  },
+  get recursiveReadOnly() {
+    return z.string().optional();
+  },
+  get volumeStatus() {
+    return VolumeStatus.optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.VolumeMountStatus' });
 export type VolumeMountStatus = z.infer<typeof VolumeMountStatus>;
 
 export const ContainerStatus = z.object({
-  allocatedResources: z.record(z.string(), Quantity).optional(),
-  allocatedResourcesStatus: z.array(ResourceStatus).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['name'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'name', 'x-kubernetes-patch-strategy': 'merge' }).optional(),
-  containerID: z.string().optional(),
-  image: z.string(),
-  imageID: z.string(),
-  lastState: ContainerState.optional(),
-  name: z.string(),
-  ready: z.boolean(),
-  resources: ResourceRequirements.optional(),
-  restartCount: z.int32(),
-  started: z.boolean().optional(),
-  state: ContainerState.optional(),
-  stopSignal: z.string().optional(),
-  user: ContainerUser.optional(),
-  volumeMounts: z.array(VolumeMountStatus).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['mountPath'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'mountPath', 'x-kubernetes-patch-strategy': 'merge' }).optional(),
+  get allocatedResources() {
+    return z.record(z.string(), Quantity).optional();
+  },
+  get allocatedResourcesStatus() {
+    return z.array(ResourceStatus).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['name'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'name', 'x-kubernetes-patch-strategy': 'merge' }).optional();
+  },
+  get containerID() {
+    return z.string().optional();
+  },
+  get image() {
+    return z.string();
+  },
+  get imageID() {
+    return z.string();
+  },
+  get lastState() {
+    return ContainerState.optional();
+  },
+  get name() {
+    return z.string();
+  },
+  get ready() {
+    return z.boolean();
+  },
+  get resources() {
+    return ResourceRequirements.optional();
+  },
+  get restartCount() {
+    return z.int32();
+  },
+  get started() {
+    return z.boolean().optional();
+  },
+  get state() {
+    return ContainerState.optional();
+  },
+  get stopSignal() {
+    return z.string().optional();
+  },
+  get user() {
+    return ContainerUser.optional();
+  },
+  get volumeMounts() {
+    return z.array(VolumeMountStatus).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['mountPath'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'mountPath', 'x-kubernetes-patch-strategy': 'merge' }).optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ContainerStatus' });
 export type ContainerStatus = z.infer<typeof ContainerStatus>;
 
 export const CSIPersistentVolumeSource = z.object({
-  controllerExpandSecretRef: SecretReference.optional(),
-  controllerPublishSecretRef: SecretReference.optional(),
-  driver: z.string(),
-  fsType: z.string().optional(),
-  nodeExpandSecretRef: SecretReference.optional(),
-  nodePublishSecretRef: SecretReference.optional(),
-  nodeStageSecretRef: SecretReference.optional(),
-  readOnly: z.boolean().optional(),
-  volumeAttributes: z.record(z.string(), z.string()).optional(),
-  volumeHandle: z.string(),
+  get controllerExpandSecretRef() {
+    return SecretReference.optional();
+  },
+  get controllerPublishSecretRef() {
+    return SecretReference.optional();
+  },
+  get driver() {
+    return z.string();
+  },
+  get fsType() {
+    return z.string().optional();
+  },
+  get nodeExpandSecretRef() {
+    return SecretReference.optional();
+  },
+  get nodePublishSecretRef() {
+    return SecretReference.optional();
+  },
+  get nodeStageSecretRef() {
+    return SecretReference.optional();
+  },
+  get readOnly() {
+    return z.boolean().optional();
+  },
+  get volumeAttributes() {
+    return z.record(z.string(), z.string()).optional();
+  },
+  get volumeHandle() {
+    return z.string();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.CSIPersistentVolumeSource' });
 export type CSIPersistentVolumeSource = z.infer<typeof CSIPersistentVolumeSource>;
 
 export const CSIVolumeSource = z.object({
-  driver: z.string(),
-  fsType: z.string().optional(),
-  nodePublishSecretRef: LocalObjectReference.optional(),
-  readOnly: z.boolean().optional(),
-  volumeAttributes: z.record(z.string(), z.string()).optional(),
+  get driver() {
+    return z.string();
+  },
+  get fsType() {
+    return z.string().optional();
+  },
+  get nodePublishSecretRef() {
+    return LocalObjectReference.optional();
+  },
+  get readOnly() {
+    return z.boolean().optional();
+  },
+  get volumeAttributes() {
+    return z.record(z.string(), z.string()).optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.CSIVolumeSource' });
 export type CSIVolumeSource = z.infer<typeof CSIVolumeSource>;
 
 export const DaemonEndpoint = z.object({
-  Port: z.int32(),
+  get Port() {
+    return z.int32();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.DaemonEndpoint' });
 export type DaemonEndpoint = z.infer<typeof DaemonEndpoint>;
 
 export const DownwardAPIVolumeFile = z.object({
-  fieldRef: ObjectFieldSelector.optional(),
-  mode: z.int32().optional(),
-  path: z.string(),
-  resourceFieldRef: ResourceFieldSelector.optional(),
+  get fieldRef() {
+    return ObjectFieldSelector.optional();
+  },
+  get mode() {
+    return z.int32().optional();
+  },
+  get path() {
+    return z.string();
+  },
+  get resourceFieldRef() {
+    return ResourceFieldSelector.optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.DownwardAPIVolumeFile' });
 export type DownwardAPIVolumeFile = z.infer<typeof DownwardAPIVolumeFile>;
 
 export const DownwardAPIProjection = z.object({
-  items: z.array(DownwardAPIVolumeFile).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
+  get items() {
+    return z.array(DownwardAPIVolumeFile).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.DownwardAPIProjection' });
 export type DownwardAPIProjection = z.infer<typeof DownwardAPIProjection>;
 
 export const DownwardAPIVolumeSource = z.object({
-  defaultMode: z.int32().optional(),
-  items: z.array(DownwardAPIVolumeFile).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
+  get defaultMode() {
+    return z.int32().optional();
+  },
+  get items() {
+    return z.array(DownwardAPIVolumeFile).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.DownwardAPIVolumeSource' });
 export type DownwardAPIVolumeSource = z.infer<typeof DownwardAPIVolumeSource>;
 
 export const EmptyDirVolumeSource = z.object({
-  medium: z.string().optional(),
-  sizeLimit: Quantity.optional(),
+  get medium() {
+    return z.string().optional();
+  },
+  get sizeLimit() {
+    return Quantity.optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.EmptyDirVolumeSource' });
 export type EmptyDirVolumeSource = z.infer<typeof EmptyDirVolumeSource>;
 
 export const EndpointAddress = z.object({
-  hostname: z.string().optional(),
-  ip: z.string(),
-  nodeName: z.string().optional(),
-  targetRef: ObjectReference.optional(),
+  get hostname() {
+    return z.string().optional();
+  },
+  get ip() {
+    return z.string();
+  },
+  get nodeName() {
+    return z.string().optional();
+  },
+  get targetRef() {
+    return ObjectReference.optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.EndpointAddress', 'x-kubernetes-map-type': 'atomic' });
 export type EndpointAddress = z.infer<typeof EndpointAddress>;
 
 export const EndpointPort = z.object({
-  appProtocol: z.string().optional(),
-  name: z.string().optional(),
-  port: z.int32(),
-  protocol: z.string().optional(),
+  get appProtocol() {
+    return z.string().optional();
+  },
+  get name() {
+    return z.string().optional();
+  },
+  get port() {
+    return z.int32();
+  },
+  get protocol() {
+    return z.string().optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.EndpointPort', 'x-kubernetes-map-type': 'atomic' });
 export type EndpointPort = z.infer<typeof EndpointPort>;
 
 export const EndpointSubset = z.object({
-  addresses: z.array(EndpointAddress).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
-  notReadyAddresses: z.array(EndpointAddress).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
-  ports: z.array(EndpointPort).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
+  get addresses() {
+    return z.array(EndpointAddress).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+  },
+  get notReadyAddresses() {
+    return z.array(EndpointAddress).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+  },
+  get ports() {
+    return z.array(EndpointPort).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.EndpointSubset' });
 export type EndpointSubset = z.infer<typeof EndpointSubset>;
 
 export const Endpoints = z.object({
-  apiVersion: z.string().optional(),
-  kind: z.string().optional(),
-  metadata: ObjectMeta.optional(),
-  subsets: z.array(EndpointSubset).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
+  get apiVersion() {
+    return z.string().optional();
+  },
+  get kind() {
+    return z.string().optional();
+  },
+  get metadata() {
+    return ObjectMeta.optional();
+  },
+  get subsets() {
+    return z.array(EndpointSubset).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.Endpoints', 'x-kubernetes-group-version-kind': [{ group: '', kind: 'Endpoints', version: 'v1' }] });
 export type Endpoints = z.infer<typeof Endpoints>;
 
 export const EphemeralContainer = z.object({
-  args: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
-  command: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
-  env: z.array(EnvVar).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['name'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'name', 'x-kubernetes-patch-strategy': 'merge' }).optional(),
-  envFrom: z.array(EnvFromSource).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
-  image: z.string().optional(),
-  imagePullPolicy: z.string().optional(),
-  lifecycle: Lifecycle.optional(),
-  livenessProbe: Probe.optional(),
-  name: z.string(),
-  ports: z.array(ContainerPort).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['containerPort', 'protocol'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'containerPort', 'x-kubernetes-patch-strategy': 'merge' }).optional(),
-  readinessProbe: Probe.optional(),
-  resizePolicy: z.array(ContainerResizePolicy).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
-  resources: ResourceRequirements.optional(),
-  restartPolicy: z.string().optional(),
-  restartPolicyRules: z.array(ContainerRestartRule).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
-  securityContext: SecurityContext.optional(),
-  startupProbe: Probe.optional(),
-  stdin: z.boolean().optional(),
-  stdinOnce: z.boolean().optional(),
-  targetContainerName: z.string().optional(),
-  terminationMessagePath: z.string().optional(),
-  terminationMessagePolicy: z.string().optional(),
-  tty: z.boolean().optional(),
-  volumeDevices: z.array(VolumeDevice).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['devicePath'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'devicePath', 'x-kubernetes-patch-strategy': 'merge' }).optional(),
-  volumeMounts: z.array(VolumeMount).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['mountPath'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'mountPath', 'x-kubernetes-patch-strategy': 'merge' }).optional(),
-  workingDir: z.string().optional(),
+  get args() {
+    return z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+  },
+  get command() {
+    return z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+  },
+  get env() {
+    return z.array(EnvVar).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['name'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'name', 'x-kubernetes-patch-strategy': 'merge' }).optional();
+  },
+  get envFrom() {
+    return z.array(EnvFromSource).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+  },
+  get image() {
+    return z.string().optional();
+  },
+  get imagePullPolicy() {
+    return z.string().optional();
+  },
+  get lifecycle() {
+    return Lifecycle.optional();
+  },
+  get livenessProbe() {
+    return Probe.optional();
+  },
+  get name() {
+    return z.string();
+  },
+  get ports() {
+    return z.array(ContainerPort).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['containerPort', 'protocol'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'containerPort', 'x-kubernetes-patch-strategy': 'merge' }).optional();
+  },
+  get readinessProbe() {
+    return Probe.optional();
+  },
+  get resizePolicy() {
+    return z.array(ContainerResizePolicy).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+  },
+  get resources() {
+    return ResourceRequirements.optional();
+  },
+  get restartPolicy() {
+    return z.string().optional();
+  },
+  get restartPolicyRules() {
+    return z.array(ContainerRestartRule).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+  },
+  get securityContext() {
+    return SecurityContext.optional();
+  },
+  get startupProbe() {
+    return Probe.optional();
+  },
+  get stdin() {
+    return z.boolean().optional();
+  },
+  get stdinOnce() {
+    return z.boolean().optional();
+  },
+  get targetContainerName() {
+    return z.string().optional();
+  },
+  get terminationMessagePath() {
+    return z.string().optional();
+  },
+  get terminationMessagePolicy() {
+    return z.string().optional();
+  },
+  get tty() {
+    return z.boolean().optional();
+  },
+  get volumeDevices() {
+    return z.array(VolumeDevice).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['devicePath'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'devicePath', 'x-kubernetes-patch-strategy': 'merge' }).optional();
+  },
+  get volumeMounts() {
+    return z.array(VolumeMount).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['mountPath'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'mountPath', 'x-kubernetes-patch-strategy': 'merge' }).optional();
+  },
+  get workingDir() {
+    return z.string().optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.EphemeralContainer' });
 export type EphemeralContainer = z.infer<typeof EphemeralContainer>;
 
 export const TypedLocalObjectReference = z.object({
-  apiGroup: z.string().optional(),
-  kind: z.string(),
-  name: z.string(),
+  get apiGroup() {
+    return z.string().optional();
+  },
+  get kind() {
+    return z.string();
+  },
+  get name() {
+    return z.string();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.TypedLocalObjectReference', 'x-kubernetes-map-type': 'atomic' });
 export type TypedLocalObjectReference = z.infer<typeof TypedLocalObjectReference>;
 
 export const TypedObjectReference = z.object({
-  apiGroup: z.string().optional(),
-  kind: z.string(),
-  name: z.string(),
-  namespace: z.string().optional(),
+  get apiGroup() {
+    return z.string().optional();
+  },
+  get kind() {
+    return z.string();
+  },
+  get name() {
+    return z.string();
+  },
+  get namespace() {
+    return z.string().optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.TypedObjectReference' });
 export type TypedObjectReference = z.infer<typeof TypedObjectReference>;
 
 export const VolumeResourceRequirements = z.object({
-  limits: z.record(z.string(), Quantity).optional(),
-  requests: z.record(z.string(), Quantity).optional(),
+  get limits() {
+    return z.record(z.string(), Quantity).optional();
+  },
+  get requests() {
+    return z.record(z.string(), Quantity).optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.VolumeResourceRequirements' });
 export type VolumeResourceRequirements = z.infer<typeof VolumeResourceRequirements>;
 
 export const PersistentVolumeClaimSpec = z.object({
-  accessModes: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
-  dataSource: TypedLocalObjectReference.optional(),
-  dataSourceRef: TypedObjectReference.optional(),
-  resources: VolumeResourceRequirements.optional(),
-  selector: LabelSelector.optional(),
-  storageClassName: z.string().optional(),
-  volumeAttributesClassName: z.string().optional(),
-  volumeMode: z.string().optional(),
-  volumeName: z.string().optional(),
+  get accessModes() {
+    return z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+  },
+  get dataSource() {
+    return TypedLocalObjectReference.optional();
+  },
+  get dataSourceRef() {
+    return TypedObjectReference.optional();
+  },
+  get resources() {
+    return VolumeResourceRequirements.optional();
+  },
+  get selector() {
+    return LabelSelector.optional();
+  },
+  get storageClassName() {
+    return z.string().optional();
+  },
+  get volumeAttributesClassName() {
+    return z.string().optional();
+  },
+  get volumeMode() {
+    return z.string().optional();
+  },
+  get volumeName() {
+    return z.string().optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.PersistentVolumeClaimSpec' });
 export type PersistentVolumeClaimSpec = z.infer<typeof PersistentVolumeClaimSpec>;
 
 export const PersistentVolumeClaimTemplate = z.object({
-  metadata: ObjectMeta.optional(),
-  spec: PersistentVolumeClaimSpec,
+  get metadata() {
+    return ObjectMeta.optional();
+  },
+  get spec() {
+    return PersistentVolumeClaimSpec;
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.PersistentVolumeClaimTemplate' });
 export type PersistentVolumeClaimTemplate = z.infer<typeof PersistentVolumeClaimTemplate>;
 
 export const EphemeralVolumeSource = z.object({
-  volumeClaimTemplate: PersistentVolumeClaimTemplate.optional(),
+  get volumeClaimTemplate() {
+    return PersistentVolumeClaimTemplate.optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.EphemeralVolumeSource' });
 export type EphemeralVolumeSource = z.infer<typeof EphemeralVolumeSource>;
 
 export const EventSeries = z.object({
-  count: z.int32().optional(),
-  lastObservedTime: MicroTime.optional(),
+  get count() {
+    return z.int32().optional();
+  },
+  get lastObservedTime() {
+    return MicroTime.optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.EventSeries' });
 export type EventSeries = z.infer<typeof EventSeries>;
 
 export const EventSource = z.object({
-  component: z.string().optional(),
-  host: z.string().optional(),
+  get component() {
+    return z.string().optional();
+  },
+  get host() {
+    return z.string().optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.EventSource' });
 export type EventSource = z.infer<typeof EventSource>;
 
 export const Event = z.object({
-  action: z.string().optional(),
-  apiVersion: z.string().optional(),
-  count: z.int32().optional(),
-  eventTime: MicroTime.optional(),
-  firstTimestamp: Time.optional(),
-  involvedObject: ObjectReference,
-  kind: z.string().optional(),
-  lastTimestamp: Time.optional(),
-  message: z.string().optional(),
-  metadata: ObjectMeta,
-  reason: z.string().optional(),
-  related: ObjectReference.optional(),
-  reportingComponent: z.string().optional(),
-  reportingInstance: z.string().optional(),
-  series: EventSeries.optional(),
-  source: EventSource.optional(),
-  type: z.string().optional(),
+  get action() {
+    return z.string().optional();
+  },
+  get apiVersion() {
+    return z.string().optional();
+  },
+  get count() {
+    return z.int32().optional();
+  },
+  get eventTime() {
+    return MicroTime.optional();
+  },
+  get firstTimestamp() {
+    return Time.optional();
+  },
+  get involvedObject() {
+    return ObjectReference;
+  },
+  get kind() {
+    return z.string().optional();
+  },
+  get lastTimestamp() {
+    return Time.optional();
+  },
+  get message() {
+    return z.string().optional();
+  },
+  get metadata() {
+    return ObjectMeta;
+  },
+  get reason() {
+    return z.string().optional();
+  },
+  get related() {
+    return ObjectReference.optional();
+  },
+  get reportingComponent() {
+    return z.string().optional();
+  },
+  get reportingInstance() {
+    return z.string().optional();
+  },
+  get series() {
+    return EventSeries.optional();
+  },
+  get source() {
+    return EventSource.optional();
+  },
+  get type() {
+    return z.string().optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.Event', 'x-kubernetes-group-version-kind': [{ group: '', kind: 'Event', version: 'v1' }] });
 export type Event = z.infer<typeof Event>;
 
 export const FCVolumeSource = z.object({
-  fsType: z.string().optional(),
-  lun: z.int32().optional(),
-  readOnly: z.boolean().optional(),
-  targetWWNs: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
-  wwids: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
+  get fsType() {
+    return z.string().optional();
+  },
+  get lun() {
+    return z.int32().optional();
+  },
+  get readOnly() {
+    return z.boolean().optional();
+  },
+  get targetWWNs() {
+    return z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+  },
+  get wwids() {
+    return z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.FCVolumeSource' });
 export type FCVolumeSource = z.infer<typeof FCVolumeSource>;
 
 export const FlexPersistentVolumeSource = z.object({
-  driver: z.string(),
-  fsType: z.string().optional(),
-  options: z.record(z.string(), z.string()).optional(),
-  readOnly: z.boolean().optional(),
-  secretRef: SecretReference.optional(),
+  get driver() {
+    return z.string();
+  },
+  get fsType() {
+    return z.string().optional();
+  },
+  get options() {
+    return z.record(z.string(), z.string()).optional();
+  },
+  get readOnly() {
+    return z.boolean().optional();
+  },
+  get secretRef() {
+    return SecretReference.optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.FlexPersistentVolumeSource' });
 export type FlexPersistentVolumeSource = z.infer<typeof FlexPersistentVolumeSource>;
 
 export const FlexVolumeSource = z.object({
-  driver: z.string(),
-  fsType: z.string().optional(),
-  options: z.record(z.string(), z.string()).optional(),
-  readOnly: z.boolean().optional(),
-  secretRef: LocalObjectReference.optional(),
+  get driver() {
+    return z.string();
+  },
+  get fsType() {
+    return z.string().optional();
+  },
+  get options() {
+    return z.record(z.string(), z.string()).optional();
+  },
+  get readOnly() {
+    return z.boolean().optional();
+  },
+  get secretRef() {
+    return LocalObjectReference.optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.FlexVolumeSource' });
 export type FlexVolumeSource = z.infer<typeof FlexVolumeSource>;
 
 export const FlockerVolumeSource = z.object({
-  datasetName: z.string().optional(),
-  datasetUUID: z.string().optional(),
+  get datasetName() {
+    return z.string().optional();
+  },
+  get datasetUUID() {
+    return z.string().optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.FlockerVolumeSource' });
 export type FlockerVolumeSource = z.infer<typeof FlockerVolumeSource>;
 
 export const GCEPersistentDiskVolumeSource = z.object({
-  fsType: z.string().optional(),
-  partition: z.int32().optional(),
-  pdName: z.string(),
-  readOnly: z.boolean().optional(),
+  get fsType() {
+    return z.string().optional();
+  },
+  get partition() {
+    return z.int32().optional();
+  },
+  get pdName() {
+    return z.string();
+  },
+  get readOnly() {
+    return z.boolean().optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.GCEPersistentDiskVolumeSource' });
 export type GCEPersistentDiskVolumeSource = z.infer<typeof GCEPersistentDiskVolumeSource>;
 
 export const GitRepoVolumeSource = z.object({
-  directory: z.string().optional(),
-  repository: z.string(),
-  revision: z.string().optional(),
+  get directory() {
+    return z.string().optional();
+  },
+  get repository() {
+    return z.string();
+  },
+  get revision() {
+    return z.string().optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.GitRepoVolumeSource' });
 export type GitRepoVolumeSource = z.infer<typeof GitRepoVolumeSource>;
 
 export const GlusterfsPersistentVolumeSource = z.object({
-  endpoints: z.string(),
-  endpointsNamespace: z.string().optional(),
-  path: z.string(),
-  readOnly: z.boolean().optional(),
+  get endpoints() {
+    return z.string();
+  },
+  get endpointsNamespace() {
+    return z.string().optional();
+  },
+  get path() {
+    return z.string();
+  },
+  get readOnly() {
+    return z.boolean().optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.GlusterfsPersistentVolumeSource' });
 export type GlusterfsPersistentVolumeSource = z.infer<typeof GlusterfsPersistentVolumeSource>;
 
 export const GlusterfsVolumeSource = z.object({
-  endpoints: z.string(),
-  path: z.string(),
-  readOnly: z.boolean().optional(),
+  get endpoints() {
+    return z.string();
+  },
+  get path() {
+    return z.string();
+  },
+  get readOnly() {
+    return z.boolean().optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.GlusterfsVolumeSource' });
 export type GlusterfsVolumeSource = z.infer<typeof GlusterfsVolumeSource>;
 
 export const HostAlias = z.object({
-  hostnames: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
-  ip: z.string(),
+  get hostnames() {
+    return z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+  },
+  get ip() {
+    return z.string();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.HostAlias' });
 export type HostAlias = z.infer<typeof HostAlias>;
 
 export const HostIP = z.object({
-  ip: z.string(),
+  get ip() {
+    return z.string();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.HostIP' });
 export type HostIP = z.infer<typeof HostIP>;
 
 export const HostPathVolumeSource = z.object({
-  path: z.string(),
-  type: z.string().optional(),
+  get path() {
+    return z.string();
+  },
+  get type() {
+    return z.string().optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.HostPathVolumeSource' });
 export type HostPathVolumeSource = z.infer<typeof HostPathVolumeSource>;
 
 export const ImageVolumeSource = z.object({
-  pullPolicy: z.string().optional(),
-  reference: z.string().optional(),
+  get pullPolicy() {
+    return z.string().optional();
+  },
+  get reference() {
+    return z.string().optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ImageVolumeSource' });
 export type ImageVolumeSource = z.infer<typeof ImageVolumeSource>;
 
 export const ISCSIPersistentVolumeSource = z.object({
-  chapAuthDiscovery: z.boolean().optional(),
-  chapAuthSession: z.boolean().optional(),
-  fsType: z.string().optional(),
-  initiatorName: z.string().optional(),
-  iqn: z.string(),
-  iscsiInterface: z.string().optional(),
-  lun: z.int32(),
-  portals: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
-  readOnly: z.boolean().optional(),
-  secretRef: SecretReference.optional(),
-  targetPortal: z.string(),
+  get chapAuthDiscovery() {
+    return z.boolean().optional();
+  },
+  get chapAuthSession() {
+    return z.boolean().optional();
+  },
+  get fsType() {
+    return z.string().optional();
+  },
+  get initiatorName() {
+    return z.string().optional();
+  },
+  get iqn() {
+    return z.string();
+  },
+  get iscsiInterface() {
+    return z.string().optional();
+  },
+  get lun() {
+    return z.int32();
+  },
+  get portals() {
+    return z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+  },
+  get readOnly() {
+    return z.boolean().optional();
+  },
+  get secretRef() {
+    return SecretReference.optional();
+  },
+  get targetPortal() {
+    return z.string();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ISCSIPersistentVolumeSource' });
 export type ISCSIPersistentVolumeSource = z.infer<typeof ISCSIPersistentVolumeSource>;
 
 export const ISCSIVolumeSource = z.object({
-  chapAuthDiscovery: z.boolean().optional(),
-  chapAuthSession: z.boolean().optional(),
-  fsType: z.string().optional(),
-  initiatorName: z.string().optional(),
-  iqn: z.string(),
-  iscsiInterface: z.string().optional(),
-  lun: z.int32(),
-  portals: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
-  readOnly: z.boolean().optional(),
-  secretRef: LocalObjectReference.optional(),
-  targetPortal: z.string(),
+  get chapAuthDiscovery() {
+    return z.boolean().optional();
+  },
+  get chapAuthSession() {
+    return z.boolean().optional();
+  },
+  get fsType() {
+    return z.string().optional();
+  },
+  get initiatorName() {
+    return z.string().optional();
+  },
+  get iqn() {
+    return z.string();
+  },
+  get iscsiInterface() {
+    return z.string().optional();
+  },
+  get lun() {
+    return z.int32();
+  },
+  get portals() {
+    return z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+  },
+  get readOnly() {
+    return z.boolean().optional();
+  },
+  get secretRef() {
+    return LocalObjectReference.optional();
+  },
+  get targetPortal() {
+    return z.string();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ISCSIVolumeSource' });
 export type ISCSIVolumeSource = z.infer<typeof ISCSIVolumeSource>;
 
 export const LimitRangeItem = z.object({
-  default: z.record(z.string(), Quantity).optional(),
-  defaultRequest: z.record(z.string(), Quantity).optional(),
-  max: z.record(z.string(), Quantity).optional(),
-  maxLimitRequestRatio: z.record(z.string(), Quantity).optional(),
-  min: z.record(z.string(), Quantity).optional(),
-  type: z.string(),
+  get default() {
+    return z.record(z.string(), Quantity).optional();
+  },
+  get defaultRequest() {
+    return z.record(z.string(), Quantity).optional();
+  },
+  get max() {
+    return z.record(z.string(), Quantity).optional();
+  },
+  get maxLimitRequestRatio() {
+    return z.record(z.string(), Quantity).optional();
+  },
+  get min() {
+    return z.record(z.string(), Quantity).optional();
+  },
+  get type() {
+    return z.string();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.LimitRangeItem' });
 export type LimitRangeItem = z.infer<typeof LimitRangeItem>;
 
 export const LimitRangeSpec = z.object({
-  limits: z.array(LimitRangeItem).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }),
+  get limits() {
+    return z.array(LimitRangeItem).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' });
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.LimitRangeSpec' });
 export type LimitRangeSpec = z.infer<typeof LimitRangeSpec>;
 
 export const LimitRange = z.object({
-  apiVersion: z.string().optional(),
-  kind: z.string().optional(),
-  metadata: ObjectMeta.optional(),
-  spec: LimitRangeSpec.optional(),
+  get apiVersion() {
+    return z.string().optional();
+  },
+  get kind() {
+    return z.string().optional();
+  },
+  get metadata() {
+    return ObjectMeta.optional();
+  },
+  get spec() {
+    return LimitRangeSpec.optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.LimitRange', 'x-kubernetes-group-version-kind': [{ group: '', kind: 'LimitRange', version: 'v1' }] });
 export type LimitRange = z.infer<typeof LimitRange>;
 
 export const PortStatus = z.object({
-  error: z.string().optional(),
-  port: z.int32(),
-  protocol: z.string(),
+  get error() {
+    return z.string().optional();
+  },
+  get port() {
+    return z.int32();
+  },
+  get protocol() {
+    return z.string();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.PortStatus' });
 export type PortStatus = z.infer<typeof PortStatus>;
 
 export const LoadBalancerIngress = z.object({
-  hostname: z.string().optional(),
-  ip: z.string().optional(),
-  ipMode: z.string().optional(),
-  ports: z.array(PortStatus).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
+  get hostname() {
+    return z.string().optional();
+  },
+  get ip() {
+    return z.string().optional();
+  },
+  get ipMode() {
+    return z.string().optional();
+  },
+  get ports() {
+    return z.array(PortStatus).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.LoadBalancerIngress' });
 export type LoadBalancerIngress = z.infer<typeof LoadBalancerIngress>;
 
 export const LoadBalancerStatus = z.object({
-  ingress: z.array(LoadBalancerIngress).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
+  get ingress() {
+    return z.array(LoadBalancerIngress).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.LoadBalancerStatus' });
 export type LoadBalancerStatus = z.infer<typeof LoadBalancerStatus>;
 
 export const LocalVolumeSource = z.object({
-  fsType: z.string().optional(),
-  path: z.string(),
+  get fsType() {
+    return z.string().optional();
+  },
+  get path() {
+    return z.string();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.LocalVolumeSource' });
 export type LocalVolumeSource = z.infer<typeof LocalVolumeSource>;
 
 export const ModifyVolumeStatus = z.object({
-  status: z.string(),
-  targetVolumeAttributesClassName: z.string().optional(),
+  get status() {
+    return z.string();
+  },
+  get targetVolumeAttributesClassName() {
+    return z.string().optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ModifyVolumeStatus' });
 export type ModifyVolumeStatus = z.infer<typeof ModifyVolumeStatus>;
 
 export const NamespaceSpec = z.object({
-  finalizers: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
+  get finalizers() {
+    return z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.NamespaceSpec' });
 export type NamespaceSpec = z.infer<typeof NamespaceSpec>;
 
 export const NamespaceCondition = z.object({
-  lastTransitionTime: Time.optional(),
-  message: z.string().optional(),
-  reason: z.string().optional(),
-  status: z.string(),
-  type: z.string(),
+  get lastTransitionTime() {
+    return Time.optional();
+  },
+  get message() {
+    return z.string().optional();
+  },
+  get reason() {
+    return z.string().optional();
+  },
+  get status() {
+    return z.string();
+  },
+  get type() {
+    return z.string();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.NamespaceCondition' });
 export type NamespaceCondition = z.infer<typeof NamespaceCondition>;
 
 export const NamespaceStatus = z.object({
-  conditions: z.array(NamespaceCondition).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['type'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'type', 'x-kubernetes-patch-strategy': 'merge' }).optional(),
-  phase: z.string().optional(),
+  get conditions() {
+    return z.array(NamespaceCondition).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['type'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'type', 'x-kubernetes-patch-strategy': 'merge' }).optional();
+  },
+  get phase() {
+    return z.string().optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.NamespaceStatus' });
 export type NamespaceStatus = z.infer<typeof NamespaceStatus>;
 
 export const Namespace = z.object({
-  apiVersion: z.string().optional(),
-  kind: z.string().optional(),
-  metadata: ObjectMeta.optional(),
-  spec: NamespaceSpec.optional(),
-  status: NamespaceStatus.optional(),
+  get apiVersion() {
+    return z.string().optional();
+  },
+  get kind() {
+    return z.string().optional();
+  },
+  get metadata() {
+    return ObjectMeta.optional();
+  },
+  get spec() {
+    return NamespaceSpec.optional();
+  },
+  get status() {
+    return NamespaceStatus.optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.Namespace', 'x-kubernetes-group-version-kind': [{ group: '', kind: 'Namespace', version: 'v1' }] });
 export type Namespace = z.infer<typeof Namespace>;
 
 export const NFSVolumeSource = z.object({
-  path: z.string(),
-  readOnly: z.boolean().optional(),
-  server: z.string(),
+  get path() {
+    return z.string();
+  },
+  get readOnly() {
+    return z.boolean().optional();
+  },
+  get server() {
+    return z.string();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.NFSVolumeSource' });
 export type NFSVolumeSource = z.infer<typeof NFSVolumeSource>;
 
 export const NodeConfigSource = z.object({
-  configMap: ConfigMapNodeConfigSource.optional(),
+  get configMap() {
+    return ConfigMapNodeConfigSource.optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.NodeConfigSource' });
 export type NodeConfigSource = z.infer<typeof NodeConfigSource>;
 
 export const Taint = z.object({
-  effect: z.string(),
-  key: z.string(),
-  timeAdded: Time.optional(),
-  value: z.string().optional(),
+  get effect() {
+    return z.string();
+  },
+  get key() {
+    return z.string();
+  },
+  get timeAdded() {
+    return Time.optional();
+  },
+  get value() {
+    return z.string().optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.Taint' });
 export type Taint = z.infer<typeof Taint>;
 
 export const NodeSpec = z.object({
-  configSource: NodeConfigSource.optional(),
-  externalID: z.string().optional(),
-  podCIDR: z.string().optional(),
-  podCIDRs: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'set', 'x-kubernetes-patch-strategy': 'merge' }).optional(),
-  providerID: z.string().optional(),
-  taints: z.array(Taint).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
-  unschedulable: z.boolean().optional(),
+  get configSource() {
+    return NodeConfigSource.optional();
+  },
+  get externalID() {
+    return z.string().optional();
+  },
+  get podCIDR() {
+    return z.string().optional();
+  },
+  get podCIDRs() {
+    return z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'set', 'x-kubernetes-patch-strategy': 'merge' }).optional();
+  },
+  get providerID() {
+    return z.string().optional();
+  },
+  get taints() {
+    return z.array(Taint).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+  },
+  get unschedulable() {
+    return z.boolean().optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.NodeSpec' });
 export type NodeSpec = z.infer<typeof NodeSpec>;
 
 export const NodeAddress = z.object({
-  address: z.string(),
-  type: z.string(),
+  get address() {
+    return z.string();
+  },
+  get type() {
+    return z.string();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.NodeAddress' });
 export type NodeAddress = z.infer<typeof NodeAddress>;
 
 export const NodeCondition = z.object({
-  lastHeartbeatTime: Time.optional(),
-  lastTransitionTime: Time.optional(),
-  message: z.string().optional(),
-  reason: z.string().optional(),
-  status: z.string(),
-  type: z.string(),
+  get lastHeartbeatTime() {
+    return Time.optional();
+  },
+  get lastTransitionTime() {
+    return Time.optional();
+  },
+  get message() {
+    return z.string().optional();
+  },
+  get reason() {
+    return z.string().optional();
+  },
+  get status() {
+    return z.string();
+  },
+  get type() {
+    return z.string();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.NodeCondition' });
 export type NodeCondition = z.infer<typeof NodeCondition>;
 
 export const NodeConfigStatus = z.object({
-  active: NodeConfigSource.optional(),
-  assigned: NodeConfigSource.optional(),
-  error: z.string().optional(),
-  lastKnownGood: NodeConfigSource.optional(),
+  get active() {
+    return NodeConfigSource.optional();
+  },
+  get assigned() {
+    return NodeConfigSource.optional();
+  },
+  get error() {
+    return z.string().optional();
+  },
+  get lastKnownGood() {
+    return NodeConfigSource.optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.NodeConfigStatus' });
 export type NodeConfigStatus = z.infer<typeof NodeConfigStatus>;
 
 export const NodeDaemonEndpoints = z.object({
-  kubeletEndpoint: DaemonEndpoint.optional(),
+  get kubeletEndpoint() {
+    return DaemonEndpoint.optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.NodeDaemonEndpoints' });
 export type NodeDaemonEndpoints = z.infer<typeof NodeDaemonEndpoints>;
 
 export const NodeFeatures = z.object({
-  supplementalGroupsPolicy: z.boolean().optional(),
+  get supplementalGroupsPolicy() {
+    return z.boolean().optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.NodeFeatures' });
 export type NodeFeatures = z.infer<typeof NodeFeatures>;
 
 export const NodeRuntimeHandlerFeatures = z.object({
-  recursiveReadOnlyMounts: z.boolean().optional(),
-  userNamespaces: z.boolean().optional(),
+  get recursiveReadOnlyMounts() {
+    return z.boolean().optional();
+  },
+  get userNamespaces() {
+    return z.boolean().optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.NodeRuntimeHandlerFeatures' });
 export type NodeRuntimeHandlerFeatures = z.infer<typeof NodeRuntimeHandlerFeatures>;
 
 export const NodeRuntimeHandler = z.object({
-  features: NodeRuntimeHandlerFeatures.optional(),
-  name: z.string().optional(),
+  get features() {
+    return NodeRuntimeHandlerFeatures.optional();
+  },
+  get name() {
+    return z.string().optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.NodeRuntimeHandler' });
 export type NodeRuntimeHandler = z.infer<typeof NodeRuntimeHandler>;
 
 export const NodeSwapStatus = z.object({
-  capacity: z.int().optional(),
+  get capacity() {
+    return z.int().optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.NodeSwapStatus' });
 export type NodeSwapStatus = z.infer<typeof NodeSwapStatus>;
 
 export const NodeSystemInfo = z.object({
-  architecture: z.string(),
-  bootID: z.string(),
-  containerRuntimeVersion: z.string(),
-  kernelVersion: z.string(),
-  kubeProxyVersion: z.string(),
-  kubeletVersion: z.string(),
-  machineID: z.string(),
-  operatingSystem: z.string(),
-  osImage: z.string(),
-  swap: NodeSwapStatus.optional(),
-  systemUUID: z.string(),
+  get architecture() {
+    return z.string();
+  },
+  get bootID() {
+    return z.string();
+  },
+  get containerRuntimeVersion() {
+    return z.string();
+  },
+  get kernelVersion() {
+    return z.string();
+  },
+  get kubeProxyVersion() {
+    return z.string();
+  },
+  get kubeletVersion() {
+    return z.string();
+  },
+  get machineID() {
+    return z.string();
+  },
+  get operatingSystem() {
+    return z.string();
+  },
+  get osImage() {
+    return z.string();
+  },
+  get swap() {
+    return NodeSwapStatus.optional();
+  },
+  get systemUUID() {
+    return z.string();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.NodeSystemInfo' });
 export type NodeSystemInfo = z.infer<typeof NodeSystemInfo>;
 
 export const NodeStatus = z.object({
-  addresses: z.array(NodeAddress).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['type'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'type', 'x-kubernetes-patch-strategy': 'merge' }).optional(),
-  allocatable: z.record(z.string(), Quantity).optional(),
-  capacity: z.record(z.string(), Quantity).optional(),
-  conditions: z.array(NodeCondition).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['type'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'type', 'x-kubernetes-patch-strategy': 'merge' }).optional(),
-  config: NodeConfigStatus.optional(),
-  daemonEndpoints: NodeDaemonEndpoints.optional(),
-  declaredFeatures: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
-  features: NodeFeatures.optional(),
-  images: z.array(ContainerImage).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
-  nodeInfo: NodeSystemInfo.optional(),
-  phase: z.string().optional(),
-  runtimeHandlers: z.array(NodeRuntimeHandler).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
-  volumesAttached: z.array(AttachedVolume).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
-  volumesInUse: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
+  get addresses() {
+    return z.array(NodeAddress).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['type'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'type', 'x-kubernetes-patch-strategy': 'merge' }).optional();
+  },
+  get allocatable() {
+    return z.record(z.string(), Quantity).optional();
+  },
+  get capacity() {
+    return z.record(z.string(), Quantity).optional();
+  },
+  get conditions() {
+    return z.array(NodeCondition).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['type'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'type', 'x-kubernetes-patch-strategy': 'merge' }).optional();
+  },
+  get config() {
+    return NodeConfigStatus.optional();
+  },
+  get daemonEndpoints() {
+    return NodeDaemonEndpoints.optional();
+  },
+  get declaredFeatures() {
+    return z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+  },
+  get features() {
+    return NodeFeatures.optional();
+  },
+  get images() {
+    return z.array(ContainerImage).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+  },
+  get nodeInfo() {
+    return NodeSystemInfo.optional();
+  },
+  get phase() {
+    return z.string().optional();
+  },
+  get runtimeHandlers() {
+    return z.array(NodeRuntimeHandler).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+  },
+  get volumesAttached() {
+    return z.array(AttachedVolume).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+  },
+  get volumesInUse() {
+    return z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.NodeStatus' });
 export type NodeStatus = z.infer<typeof NodeStatus>;
 
 export const Node = z.object({
-  apiVersion: z.string().optional(),
-  kind: z.string().optional(),
-  metadata: ObjectMeta.optional(),
-  spec: NodeSpec.optional(),
-  status: NodeStatus.optional(),
+  get apiVersion() {
+    return z.string().optional();
+  },
+  get kind() {
+    return z.string().optional();
+  },
+  get metadata() {
+    return ObjectMeta.optional();
+  },
+  get spec() {
+    return NodeSpec.optional();
+  },
+  get status() {
+    return NodeStatus.optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.Node', 'x-kubernetes-group-version-kind': [{ group: '', kind: 'Node', version: 'v1' }] });
 export type Node = z.infer<typeof Node>;
 
 export const NodeAllocatableResourceClaimStatus = z.object({
-  containers: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'set' }).optional(),
-  resourceClaimName: z.string(),
-  resources: z.record(z.string(), Quantity),
+  get containers() {
+    return z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'set' }).optional();
+  },
+  get resourceClaimName() {
+    return z.string();
+  },
+  get resources() {
+    return z.record(z.string(), Quantity);
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.NodeAllocatableResourceClaimStatus' });
 export type NodeAllocatableResourceClaimStatus = z.infer<typeof NodeAllocatableResourceClaimStatus>;
 
 export const PhotonPersistentDiskVolumeSource = z.object({
-  fsType: z.string().optional(),
-  pdID: z.string(),
+  get fsType() {
+    return z.string().optional();
+  },
+  get pdID() {
+    return z.string();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.PhotonPersistentDiskVolumeSource' });
 export type PhotonPersistentDiskVolumeSource = z.infer<typeof PhotonPersistentDiskVolumeSource>;
 
 export const PortworxVolumeSource = z.object({
-  fsType: z.string().optional(),
-  readOnly: z.boolean().optional(),
-  volumeID: z.string(),
+  get fsType() {
+    return z.string().optional();
+  },
+  get readOnly() {
+    return z.boolean().optional();
+  },
+  get volumeID() {
+    return z.string();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.PortworxVolumeSource' });
 export type PortworxVolumeSource = z.infer<typeof PortworxVolumeSource>;
 
 export const QuobyteVolumeSource = z.object({
-  group: z.string().optional(),
-  readOnly: z.boolean().optional(),
-  registry: z.string(),
-  tenant: z.string().optional(),
-  user: z.string().optional(),
-  volume: z.string(),
+  get group() {
+    return z.string().optional();
+  },
+  get readOnly() {
+    return z.boolean().optional();
+  },
+  get registry() {
+    return z.string();
+  },
+  get tenant() {
+    return z.string().optional();
+  },
+  get user() {
+    return z.string().optional();
+  },
+  get volume() {
+    return z.string();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.QuobyteVolumeSource' });
 export type QuobyteVolumeSource = z.infer<typeof QuobyteVolumeSource>;
 
 export const RBDPersistentVolumeSource = z.object({
-  fsType: z.string().optional(),
-  image: z.string(),
-  keyring: z.string().optional(),
-  monitors: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }),
-  pool: z.string().optional(),
-  readOnly: z.boolean().optional(),
-  secretRef: SecretReference.optional(),
-  user: z.string().optional(),
+  get fsType() {
+    return z.string().optional();
+  },
+  get image() {
+    return z.string();
+  },
+  get keyring() {
+    return z.string().optional();
+  },
+  get monitors() {
+    return z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' });
+  },
+  get pool() {
+    return z.string().optional();
+  },
+  get readOnly() {
+    return z.boolean().optional();
+  },
+  get secretRef() {
+    return SecretReference.optional();
+  },
+  get user() {
+    return z.string().optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.RBDPersistentVolumeSource' });
 export type RBDPersistentVolumeSource = z.infer<typeof RBDPersistentVolumeSource>;
 
 export const ScaleIOPersistentVolumeSource = z.object({
-  fsType: z.string().optional(),
-  gateway: z.string(),
-  protectionDomain: z.string().optional(),
-  readOnly: z.boolean().optional(),
-  secretRef: SecretReference,
-  sslEnabled: z.boolean().optional(),
-  storageMode: z.string().optional(),
-  storagePool: z.string().optional(),
-  system: z.string(),
-  volumeName: z.string().optional(),
+  get fsType() {
+    return z.string().optional();
+  },
+  get gateway() {
+    return z.string();
+  },
+  get protectionDomain() {
+    return z.string().optional();
+  },
+  get readOnly() {
+    return z.boolean().optional();
+  },
+  get secretRef() {
+    return SecretReference;
+  },
+  get sslEnabled() {
+    return z.boolean().optional();
+  },
+  get storageMode() {
+    return z.string().optional();
+  },
+  get storagePool() {
+    return z.string().optional();
+  },
+  get system() {
+    return z.string();
+  },
+  get volumeName() {
+    return z.string().optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ScaleIOPersistentVolumeSource' });
 export type ScaleIOPersistentVolumeSource = z.infer<typeof ScaleIOPersistentVolumeSource>;
 
 export const StorageOSPersistentVolumeSource = z.object({
-  fsType: z.string().optional(),
-  readOnly: z.boolean().optional(),
-  secretRef: ObjectReference.optional(),
-  volumeName: z.string().optional(),
-  volumeNamespace: z.string().optional(),
+  get fsType() {
+    return z.string().optional();
+  },
+  get readOnly() {
+    return z.boolean().optional();
+  },
+  get secretRef() {
+    return ObjectReference.optional();
+  },
+  get volumeName() {
+    return z.string().optional();
+  },
+  get volumeNamespace() {
+    return z.string().optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.StorageOSPersistentVolumeSource' });
 export type StorageOSPersistentVolumeSource = z.infer<typeof StorageOSPersistentVolumeSource>;
 
 export const VolumeNodeAffinity = z.object({
-  required: NodeSelector.optional(),
+  get required() {
+    return NodeSelector.optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.VolumeNodeAffinity' });
 export type VolumeNodeAffinity = z.infer<typeof VolumeNodeAffinity>;
 
 export const VsphereVirtualDiskVolumeSource = z.object({
-  fsType: z.string().optional(),
-  storagePolicyID: z.string().optional(),
-  storagePolicyName: z.string().optional(),
-  volumePath: z.string(),
+  get fsType() {
+    return z.string().optional();
+  },
+  get storagePolicyID() {
+    return z.string().optional();
+  },
+  get storagePolicyName() {
+    return z.string().optional();
+  },
+  get volumePath() {
+    return z.string();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.VsphereVirtualDiskVolumeSource' });
 export type VsphereVirtualDiskVolumeSource = z.infer<typeof VsphereVirtualDiskVolumeSource>;
 
 export const PersistentVolumeSpec = z.object({
-  accessModes: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
-  awsElasticBlockStore: AWSElasticBlockStoreVolumeSource.optional(),
-  azureDisk: AzureDiskVolumeSource.optional(),
-  azureFile: AzureFilePersistentVolumeSource.optional(),
-  capacity: z.record(z.string(), Quantity).optional(),
-  cephfs: CephFSPersistentVolumeSource.optional(),
-  cinder: CinderPersistentVolumeSource.optional(),
-  claimRef: ObjectReference.meta({ 'x-kubernetes-map-type': 'granular' }).optional(),
-  csi: CSIPersistentVolumeSource.optional(),
-  fc: FCVolumeSource.optional(),
-  flexVolume: FlexPersistentVolumeSource.optional(),
-  flocker: FlockerVolumeSource.optional(),
-  gcePersistentDisk: GCEPersistentDiskVolumeSource.optional(),
-  glusterfs: GlusterfsPersistentVolumeSource.optional(),
-  hostPath: HostPathVolumeSource.optional(),
-  iscsi: ISCSIPersistentVolumeSource.optional(),
-  local: LocalVolumeSource.optional(),
-  mountOptions: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
-  nfs: NFSVolumeSource.optional(),
-  nodeAffinity: VolumeNodeAffinity.optional(),
-  persistentVolumeReclaimPolicy: z.string().optional(),
-  photonPersistentDisk: PhotonPersistentDiskVolumeSource.optional(),
-  portworxVolume: PortworxVolumeSource.optional(),
-  quobyte: QuobyteVolumeSource.optional(),
-  rbd: RBDPersistentVolumeSource.optional(),
-  scaleIO: ScaleIOPersistentVolumeSource.optional(),
-  storageClassName: z.string().optional(),
-  storageos: StorageOSPersistentVolumeSource.optional(),
-  volumeAttributesClassName: z.string().optional(),
-  volumeMode: z.string().optional(),
-  vsphereVolume: VsphereVirtualDiskVolumeSource.optional(),
+  get accessModes() {
+    return z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+  },
+  get awsElasticBlockStore() {
+    return AWSElasticBlockStoreVolumeSource.optional();
+  },
+  get azureDisk() {
+    return AzureDiskVolumeSource.optional();
+  },
+  get azureFile() {
+    return AzureFilePersistentVolumeSource.optional();
+  },
+  get capacity() {
+    return z.record(z.string(), Quantity).optional();
+  },
+  get cephfs() {
+    return CephFSPersistentVolumeSource.optional();
+  },
+  get cinder() {
+    return CinderPersistentVolumeSource.optional();
+  },
+  get claimRef() {
+    return ObjectReference.meta({ 'x-kubernetes-map-type': 'granular' }).optional();
+  },
+  get csi() {
+    return CSIPersistentVolumeSource.optional();
+  },
+  get fc() {
+    return FCVolumeSource.optional();
+  },
+  get flexVolume() {
+    return FlexPersistentVolumeSource.optional();
+  },
+  get flocker() {
+    return FlockerVolumeSource.optional();
+  },
+  get gcePersistentDisk() {
+    return GCEPersistentDiskVolumeSource.optional();
+  },
+  get glusterfs() {
+    return GlusterfsPersistentVolumeSource.optional();
+  },
+  get hostPath() {
+    return HostPathVolumeSource.optional();
+  },
+  get iscsi() {
+    return ISCSIPersistentVolumeSource.optional();
+  },
+  get local() {
+    return LocalVolumeSource.optional();
+  },
+  get mountOptions() {
+    return z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+  },
+  get nfs() {
+    return NFSVolumeSource.optional();
+  },
+  get nodeAffinity() {
+    return VolumeNodeAffinity.optional();
+  },
+  get persistentVolumeReclaimPolicy() {
+    return z.string().optional();
+  },
+  get photonPersistentDisk() {
+    return PhotonPersistentDiskVolumeSource.optional();
+  },
+  get portworxVolume() {
+    return PortworxVolumeSource.optional();
+  },
+  get quobyte() {
+    return QuobyteVolumeSource.optional();
+  },
+  get rbd() {
+    return RBDPersistentVolumeSource.optional();
+  },
+  get scaleIO() {
+    return ScaleIOPersistentVolumeSource.optional();
+  },
+  get storageClassName() {
+    return z.string().optional();
+  },
+  get storageos() {
+    return StorageOSPersistentVolumeSource.optional();
+  },
+  get volumeAttributesClassName() {
+    return z.string().optional();
+  },
+  get volumeMode() {
+    return z.string().optional();
+  },
+  get vsphereVolume() {
+    return VsphereVirtualDiskVolumeSource.optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.PersistentVolumeSpec' });
 export type PersistentVolumeSpec = z.infer<typeof PersistentVolumeSpec>;
 
 export const PersistentVolumeStatus = z.object({
-  lastPhaseTransitionTime: Time.optional(),
-  message: z.string().optional(),
-  phase: z.string().optional(),
-  reason: z.string().optional(),
+  get lastPhaseTransitionTime() {
+    return Time.optional();
+  },
+  get message() {
+    return z.string().optional();
+  },
+  get phase() {
+    return z.string().optional();
+  },
+  get reason() {
+    return z.string().optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.PersistentVolumeStatus' });
 export type PersistentVolumeStatus = z.infer<typeof PersistentVolumeStatus>;
 
 export const PersistentVolume = z.object({
-  apiVersion: z.string().optional(),
-  kind: z.string().optional(),
-  metadata: ObjectMeta.optional(),
-  spec: PersistentVolumeSpec.optional(),
-  status: PersistentVolumeStatus.optional(),
+  get apiVersion() {
+    return z.string().optional();
+  },
+  get kind() {
+    return z.string().optional();
+  },
+  get metadata() {
+    return ObjectMeta.optional();
+  },
+  get spec() {
+    return PersistentVolumeSpec.optional();
+  },
+  get status() {
+    return PersistentVolumeStatus.optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.PersistentVolume', 'x-kubernetes-group-version-kind': [{ group: '', kind: 'PersistentVolume', version: 'v1' }] });
 export type PersistentVolume = z.infer<typeof PersistentVolume>;
 
 export const PersistentVolumeClaimCondition = z.object({
-  lastProbeTime: Time.optional(),
-  lastTransitionTime: Time.optional(),
-  message: z.string().optional(),
-  reason: z.string().optional(),
-  status: z.string(),
-  type: z.string(),
+  get lastProbeTime() {
+    return Time.optional();
+  },
+  get lastTransitionTime() {
+    return Time.optional();
+  },
+  get message() {
+    return z.string().optional();
+  },
+  get reason() {
+    return z.string().optional();
+  },
+  get status() {
+    return z.string();
+  },
+  get type() {
+    return z.string();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.PersistentVolumeClaimCondition' });
 export type PersistentVolumeClaimCondition = z.infer<typeof PersistentVolumeClaimCondition>;
 
 export const PersistentVolumeClaimStatus = z.object({
-  accessModes: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
-  allocatedResourceStatuses: z.record(z.string(), z.string()).register(z.globalRegistry, { 'x-kubernetes-map-type': 'granular' }).optional(),
-  allocatedResources: z.record(z.string(), Quantity).optional(),
-  capacity: z.record(z.string(), Quantity).optional(),
-  conditions: z.array(PersistentVolumeClaimCondition).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['type'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'type', 'x-kubernetes-patch-strategy': 'merge' }).optional(),
-  currentVolumeAttributesClassName: z.string().optional(),
-  modifyVolumeStatus: ModifyVolumeStatus.optional(),
-  phase: z.string().optional(),
+  get accessModes() {
+    return z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+  },
+  get allocatedResourceStatuses() {
+    return z.record(z.string(), z.string()).register(z.globalRegistry, { 'x-kubernetes-map-type': 'granular' }).optional();
+  },
+  get allocatedResources() {
+    return z.record(z.string(), Quantity).optional();
+  },
+  get capacity() {
+    return z.record(z.string(), Quantity).optional();
+  },
+  get conditions() {
+    return z.array(PersistentVolumeClaimCondition).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['type'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'type', 'x-kubernetes-patch-strategy': 'merge' }).optional();
+  },
+  get currentVolumeAttributesClassName() {
+    return z.string().optional();
+  },
+  get modifyVolumeStatus() {
+    return ModifyVolumeStatus.optional();
+  },
+  get phase() {
+    return z.string().optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.PersistentVolumeClaimStatus' });
 export type PersistentVolumeClaimStatus = z.infer<typeof PersistentVolumeClaimStatus>;
 
 export const PersistentVolumeClaim = z.object({
-  apiVersion: z.string().optional(),
-  kind: z.string().optional(),
-  metadata: ObjectMeta.optional(),
-  spec: PersistentVolumeClaimSpec.optional(),
-  status: PersistentVolumeClaimStatus.optional(),
+  get apiVersion() {
+    return z.string().optional();
+  },
+  get kind() {
+    return z.string().optional();
+  },
+  get metadata() {
+    return ObjectMeta.optional();
+  },
+  get spec() {
+    return PersistentVolumeClaimSpec.optional();
+  },
+  get status() {
+    return PersistentVolumeClaimStatus.optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.PersistentVolumeClaim', 'x-kubernetes-group-version-kind': [{ group: '', kind: 'PersistentVolumeClaim', version: 'v1' }] });
 export type PersistentVolumeClaim = z.infer<typeof PersistentVolumeClaim>;
 
 export const PersistentVolumeClaimVolumeSource = z.object({
-  claimName: z.string(),
-  readOnly: z.boolean().optional(),
+  get claimName() {
+    return z.string();
+  },
+  get readOnly() {
+    return z.boolean().optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.PersistentVolumeClaimVolumeSource' });
 export type PersistentVolumeClaimVolumeSource = z.infer<typeof PersistentVolumeClaimVolumeSource>;
 
 export const PodDNSConfigOption = z.object({
-  name: z.string().optional(),
-  value: z.string().optional(),
+  get name() {
+    return z.string().optional();
+  },
+  get value() {
+    return z.string().optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.PodDNSConfigOption' });
 export type PodDNSConfigOption = z.infer<typeof PodDNSConfigOption>;
 
 export const PodDNSConfig = z.object({
-  nameservers: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
-  options: z.array(PodDNSConfigOption).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
-  searches: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
+  get nameservers() {
+    return z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+  },
+  get options() {
+    return z.array(PodDNSConfigOption).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+  },
+  get searches() {
+    return z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.PodDNSConfig' });
 export type PodDNSConfig = z.infer<typeof PodDNSConfig>;
 
 export const PodOS = z.object({
-  name: z.string(),
+  get name() {
+    return z.string();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.PodOS' });
 export type PodOS = z.infer<typeof PodOS>;
 
 export const PodReadinessGate = z.object({
-  conditionType: z.string(),
+  get conditionType() {
+    return z.string();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.PodReadinessGate' });
 export type PodReadinessGate = z.infer<typeof PodReadinessGate>;
 
 export const PodResourceClaim = z.object({
-  name: z.string(),
-  resourceClaimName: z.string().optional(),
-  resourceClaimTemplateName: z.string().optional(),
+  get name() {
+    return z.string();
+  },
+  get resourceClaimName() {
+    return z.string().optional();
+  },
+  get resourceClaimTemplateName() {
+    return z.string().optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.PodResourceClaim' });
 export type PodResourceClaim = z.infer<typeof PodResourceClaim>;
 
 export const PodSchedulingGate = z.object({
-  name: z.string(),
+  get name() {
+    return z.string();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.PodSchedulingGate' });
 export type PodSchedulingGate = z.infer<typeof PodSchedulingGate>;
 
 export const PodSchedulingGroup = z.object({
-  podGroupName: z.string().optional(),
+  get podGroupName() {
+    return z.string().optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.PodSchedulingGroup', 'x-kubernetes-unions': [{ 'fields-to-discriminateBy': { podGroupName: 'PodGroupName' } }] });
 export type PodSchedulingGroup = z.infer<typeof PodSchedulingGroup>;
 
 export const Sysctl = z.object({
-  name: z.string(),
-  value: z.string(),
+  get name() {
+    return z.string();
+  },
+  get value() {
+    return z.string();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.Sysctl' });
 export type Sysctl = z.infer<typeof Sysctl>;
 
 export const PodSecurityContext = z.object({
-  appArmorProfile: AppArmorProfile.optional(),
-  fsGroup: z.int().optional(),
-  fsGroupChangePolicy: z.string().optional(),
-  runAsGroup: z.int().optional(),
-  runAsNonRoot: z.boolean().optional(),
-  runAsUser: z.int().optional(),
-  seLinuxChangePolicy: z.string().optional(),
-  seLinuxOptions: SELinuxOptions.optional(),
-  seccompProfile: SeccompProfile.optional(),
-  supplementalGroups: z.array(z.int()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
-  supplementalGroupsPolicy: z.string().optional(),
-  sysctls: z.array(Sysctl).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
-  windowsOptions: WindowsSecurityContextOptions.optional(),
+  get appArmorProfile() {
+    return AppArmorProfile.optional();
+  },
+  get fsGroup() {
+    return z.int().optional();
+  },
+  get fsGroupChangePolicy() {
+    return z.string().optional();
+  },
+  get runAsGroup() {
+    return z.int().optional();
+  },
+  get runAsNonRoot() {
+    return z.boolean().optional();
+  },
+  get runAsUser() {
+    return z.int().optional();
+  },
+  get seLinuxChangePolicy() {
+    return z.string().optional();
+  },
+  get seLinuxOptions() {
+    return SELinuxOptions.optional();
+  },
+  get seccompProfile() {
+    return SeccompProfile.optional();
+  },
+  get supplementalGroups() {
+    return z.array(z.int()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+  },
+  get supplementalGroupsPolicy() {
+    return z.string().optional();
+  },
+  get sysctls() {
+    return z.array(Sysctl).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+  },
+  get windowsOptions() {
+    return WindowsSecurityContextOptions.optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.PodSecurityContext' });
 export type PodSecurityContext = z.infer<typeof PodSecurityContext>;
 
 export const Toleration = z.object({
-  effect: z.string().optional(),
-  key: z.string().optional(),
-  operator: z.string().optional(),
-  tolerationSeconds: z.int().optional(),
-  value: z.string().optional(),
+  get effect() {
+    return z.string().optional();
+  },
+  get key() {
+    return z.string().optional();
+  },
+  get operator() {
+    return z.string().optional();
+  },
+  get tolerationSeconds() {
+    return z.int().optional();
+  },
+  get value() {
+    return z.string().optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.Toleration' });
 export type Toleration = z.infer<typeof Toleration>;
 
 export const TopologySpreadConstraint = z.object({
-  labelSelector: LabelSelector.optional(),
-  matchLabelKeys: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
-  maxSkew: z.int32(),
-  minDomains: z.int32().optional(),
-  nodeAffinityPolicy: z.string().optional(),
-  nodeTaintsPolicy: z.string().optional(),
-  topologyKey: z.string(),
-  whenUnsatisfiable: z.string(),
+  get labelSelector() {
+    return LabelSelector.optional();
+  },
+  get matchLabelKeys() {
+    return z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+  },
+  get maxSkew() {
+    return z.int32();
+  },
+  get minDomains() {
+    return z.int32().optional();
+  },
+  get nodeAffinityPolicy() {
+    return z.string().optional();
+  },
+  get nodeTaintsPolicy() {
+    return z.string().optional();
+  },
+  get topologyKey() {
+    return z.string();
+  },
+  get whenUnsatisfiable() {
+    return z.string();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.TopologySpreadConstraint' });
 export type TopologySpreadConstraint = z.infer<typeof TopologySpreadConstraint>;
 
 export const PodCertificateProjection = z.object({
-  certificateChainPath: z.string().optional(),
-  credentialBundlePath: z.string().optional(),
-  keyPath: z.string().optional(),
-  keyType: z.string(),
-  maxExpirationSeconds: z.int32().optional(),
-  signerName: z.string(),
-  userAnnotations: z.record(z.string(), z.string()).optional(),
+  get certificateChainPath() {
+    return z.string().optional();
+  },
+  get credentialBundlePath() {
+    return z.string().optional();
+  },
+  get keyPath() {
+    return z.string().optional();
+  },
+  get keyType() {
+    return z.string();
+  },
+  get maxExpirationSeconds() {
+    return z.int32().optional();
+  },
+  get signerName() {
+    return z.string();
+  },
+  get userAnnotations() {
+    return z.record(z.string(), z.string()).optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.PodCertificateProjection' });
 export type PodCertificateProjection = z.infer<typeof PodCertificateProjection>;
 
 export const SecretProjection = z.object({
-  items: z.array(KeyToPath).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
-  name: z.string().optional(),
-  optional: z.boolean().optional(),
+  get items() {
+    return z.array(KeyToPath).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+  },
+  get name() {
+    return z.string().optional();
+  },
+  get optional() {
+    return z.boolean().optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.SecretProjection' });
 export type SecretProjection = z.infer<typeof SecretProjection>;
 
 export const ServiceAccountTokenProjection = z.object({
-  audience: z.string().optional(),
-  expirationSeconds: z.int().optional(),
-  path: z.string(),
+  get audience() {
+    return z.string().optional();
+  },
+  get expirationSeconds() {
+    return z.int().optional();
+  },
+  get path() {
+    return z.string();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ServiceAccountTokenProjection' });
 export type ServiceAccountTokenProjection = z.infer<typeof ServiceAccountTokenProjection>;
 
 export const VolumeProjection = z.object({
-  clusterTrustBundle: ClusterTrustBundleProjection.optional(),
-  configMap: ConfigMapProjection.optional(),
-  downwardAPI: DownwardAPIProjection.optional(),
-  podCertificate: PodCertificateProjection.optional(),
-  secret: SecretProjection.optional(),
-  serviceAccountToken: ServiceAccountTokenProjection.optional(),
+  get clusterTrustBundle() {
+    return ClusterTrustBundleProjection.optional();
+  },
+  get configMap() {
+    return ConfigMapProjection.optional();
+  },
+  get downwardAPI() {
+    return DownwardAPIProjection.optional();
+  },
+  get podCertificate() {
+    return PodCertificateProjection.optional();
+  },
+  get secret() {
+    return SecretProjection.optional();
+  },
+  get serviceAccountToken() {
+    return ServiceAccountTokenProjection.optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.VolumeProjection' });
 export type VolumeProjection = z.infer<typeof VolumeProjection>;
 
 export const ProjectedVolumeSource = z.object({
-  defaultMode: z.int32().optional(),
-  sources: z.array(VolumeProjection).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
+  get defaultMode() {
+    return z.int32().optional();
+  },
+  get sources() {
+    return z.array(VolumeProjection).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ProjectedVolumeSource' });
 export type ProjectedVolumeSource = z.infer<typeof ProjectedVolumeSource>;
 
 export const RBDVolumeSource = z.object({
-  fsType: z.string().optional(),
-  image: z.string(),
-  keyring: z.string().optional(),
-  monitors: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }),
-  pool: z.string().optional(),
-  readOnly: z.boolean().optional(),
-  secretRef: LocalObjectReference.optional(),
-  user: z.string().optional(),
+  get fsType() {
+    return z.string().optional();
+  },
+  get image() {
+    return z.string();
+  },
+  get keyring() {
+    return z.string().optional();
+  },
+  get monitors() {
+    return z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' });
+  },
+  get pool() {
+    return z.string().optional();
+  },
+  get readOnly() {
+    return z.boolean().optional();
+  },
+  get secretRef() {
+    return LocalObjectReference.optional();
+  },
+  get user() {
+    return z.string().optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.RBDVolumeSource' });
 export type RBDVolumeSource = z.infer<typeof RBDVolumeSource>;
 
 export const ScaleIOVolumeSource = z.object({
-  fsType: z.string().optional(),
-  gateway: z.string(),
-  protectionDomain: z.string().optional(),
-  readOnly: z.boolean().optional(),
-  secretRef: LocalObjectReference,
-  sslEnabled: z.boolean().optional(),
-  storageMode: z.string().optional(),
-  storagePool: z.string().optional(),
-  system: z.string(),
-  volumeName: z.string().optional(),
+  get fsType() {
+    return z.string().optional();
+  },
+  get gateway() {
+    return z.string();
+  },
+  get protectionDomain() {
+    return z.string().optional();
+  },
+  get readOnly() {
+    return z.boolean().optional();
+  },
+  get secretRef() {
+    return LocalObjectReference;
+  },
+  get sslEnabled() {
+    return z.boolean().optional();
+  },
+  get storageMode() {
+    return z.string().optional();
+  },
+  get storagePool() {
+    return z.string().optional();
+  },
+  get system() {
+    return z.string();
+  },
+  get volumeName() {
+    return z.string().optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ScaleIOVolumeSource' });
 export type ScaleIOVolumeSource = z.infer<typeof ScaleIOVolumeSource>;
 
 export const SecretVolumeSource = z.object({
-  defaultMode: z.int32().optional(),
-  items: z.array(KeyToPath).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
-  optional: z.boolean().optional(),
-  secretName: z.string().optional(),
+  get defaultMode() {
+    return z.int32().optional();
+  },
+  get items() {
+    return z.array(KeyToPath).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+  },
+  get optional() {
+    return z.boolean().optional();
+  },
+  get secretName() {
+    return z.string().optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.SecretVolumeSource' });
 export type SecretVolumeSource = z.infer<typeof SecretVolumeSource>;
 
 export const StorageOSVolumeSource = z.object({
-  fsType: z.string().optional(),
-  readOnly: z.boolean().optional(),
-  secretRef: LocalObjectReference.optional(),
-  volumeName: z.string().optional(),
-  volumeNamespace: z.string().optional(),
+  get fsType() {
+    return z.string().optional();
+  },
+  get readOnly() {
+    return z.boolean().optional();
+  },
+  get secretRef() {
+    return LocalObjectReference.optional();
+  },
+  get volumeName() {
+    return z.string().optional();
+  },
+  get volumeNamespace() {
+    return z.string().optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.StorageOSVolumeSource' });
 export type StorageOSVolumeSource = z.infer<typeof StorageOSVolumeSource>;
 
 export const Volume = z.object({
-  awsElasticBlockStore: AWSElasticBlockStoreVolumeSource.optional(),
-  azureDisk: AzureDiskVolumeSource.optional(),
-  azureFile: AzureFileVolumeSource.optional(),
-  cephfs: CephFSVolumeSource.optional(),
-  cinder: CinderVolumeSource.optional(),
-  configMap: ConfigMapVolumeSource.optional(),
-  csi: CSIVolumeSource.optional(),
-  downwardAPI: DownwardAPIVolumeSource.optional(),
-  emptyDir: EmptyDirVolumeSource.optional(),
-  ephemeral: EphemeralVolumeSource.optional(),
-  fc: FCVolumeSource.optional(),
-  flexVolume: FlexVolumeSource.optional(),
-  flocker: FlockerVolumeSource.optional(),
-  gcePersistentDisk: GCEPersistentDiskVolumeSource.optional(),
-  gitRepo: GitRepoVolumeSource.optional(),
-  glusterfs: GlusterfsVolumeSource.optional(),
-  hostPath: HostPathVolumeSource.optional(),
-  image: ImageVolumeSource.optional(),
-  iscsi: ISCSIVolumeSource.optional(),
-  name: z.string(),
-  nfs: NFSVolumeSource.optional(),
-  persistentVolumeClaim: PersistentVolumeClaimVolumeSource.optional(),
-  photonPersistentDisk: PhotonPersistentDiskVolumeSource.optional(),
-  portworxVolume: PortworxVolumeSource.optional(),
-  projected: ProjectedVolumeSource.optional(),
-  quobyte: QuobyteVolumeSource.optional(),
-  rbd: RBDVolumeSource.optional(),
-  scaleIO: ScaleIOVolumeSource.optional(),
-  secret: SecretVolumeSource.optional(),
-  storageos: StorageOSVolumeSource.optional(),
-  vsphereVolume: VsphereVirtualDiskVolumeSource.optional(),
+  get awsElasticBlockStore() {
+    return AWSElasticBlockStoreVolumeSource.optional();
+  },
+  get azureDisk() {
+    return AzureDiskVolumeSource.optional();
+  },
+  get azureFile() {
+    return AzureFileVolumeSource.optional();
+  },
+  get cephfs() {
+    return CephFSVolumeSource.optional();
+  },
+  get cinder() {
+    return CinderVolumeSource.optional();
+  },
+  get configMap() {
+    return ConfigMapVolumeSource.optional();
+  },
+  get csi() {
+    return CSIVolumeSource.optional();
+  },
+  get downwardAPI() {
+    return DownwardAPIVolumeSource.optional();
+  },
+  get emptyDir() {
+    return EmptyDirVolumeSource.optional();
+  },
+  get ephemeral() {
+    return EphemeralVolumeSource.optional();
+  },
+  get fc() {
+    return FCVolumeSource.optional();
+  },
+  get flexVolume() {
+    return FlexVolumeSource.optional();
+  },
+  get flocker() {
+    return FlockerVolumeSource.optional();
+  },
+  get gcePersistentDisk() {
+    return GCEPersistentDiskVolumeSource.optional();
+  },
+  get gitRepo() {
+    return GitRepoVolumeSource.optional();
+  },
+  get glusterfs() {
+    return GlusterfsVolumeSource.optional();
+  },
+  get hostPath() {
+    return HostPathVolumeSource.optional();
+  },
+  get image() {
+    return ImageVolumeSource.optional();
+  },
+  get iscsi() {
+    return ISCSIVolumeSource.optional();
+  },
+  get name() {
+    return z.string();
+  },
+  get nfs() {
+    return NFSVolumeSource.optional();
+  },
+  get persistentVolumeClaim() {
+    return PersistentVolumeClaimVolumeSource.optional();
+  },
+  get photonPersistentDisk() {
+    return PhotonPersistentDiskVolumeSource.optional();
+  },
+  get portworxVolume() {
+    return PortworxVolumeSource.optional();
+  },
+  get projected() {
+    return ProjectedVolumeSource.optional();
+  },
+  get quobyte() {
+    return QuobyteVolumeSource.optional();
+  },
+  get rbd() {
+    return RBDVolumeSource.optional();
+  },
+  get scaleIO() {
+    return ScaleIOVolumeSource.optional();
+  },
+  get secret() {
+    return SecretVolumeSource.optional();
+  },
+  get storageos() {
+    return StorageOSVolumeSource.optional();
+  },
+  get vsphereVolume() {
+    return VsphereVirtualDiskVolumeSource.optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.Volume' });
 export type Volume = z.infer<typeof Volume>;
 
 export const PodSpec = z.object({
-  activeDeadlineSeconds: z.int().optional(),
-  affinity: Affinity.optional(),
-  automountServiceAccountToken: z.boolean().optional(),
-  containers: z.array(Container).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['name'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'name', 'x-kubernetes-patch-strategy': 'merge' }),
-  dnsConfig: PodDNSConfig.optional(),
-  dnsPolicy: z.string().optional(),
-  enableServiceLinks: z.boolean().optional(),
-  ephemeralContainers: z.array(EphemeralContainer).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['name'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'name', 'x-kubernetes-patch-strategy': 'merge' }).optional(),
-  hostAliases: z.array(HostAlias).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['ip'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'ip', 'x-kubernetes-patch-strategy': 'merge' }).optional(),
-  hostIPC: z.boolean().optional(),
-  hostNetwork: z.boolean().optional(),
-  hostPID: z.boolean().optional(),
-  hostUsers: z.boolean().optional(),
-  hostname: z.string().optional(),
-  hostnameOverride: z.string().optional(),
-  imagePullSecrets: z.array(LocalObjectReference).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['name'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'name', 'x-kubernetes-patch-strategy': 'merge' }).optional(),
-  initContainers: z.array(Container).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['name'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'name', 'x-kubernetes-patch-strategy': 'merge' }).optional(),
-  nodeName: z.string().optional(),
-  nodeSelector: z.record(z.string(), z.string()).register(z.globalRegistry, { 'x-kubernetes-map-type': 'atomic' }).optional(),
-  os: PodOS.optional(),
-  overhead: z.record(z.string(), Quantity).optional(),
-  preemptionPolicy: z.string().optional(),
-  priority: z.int32().optional(),
-  priorityClassName: z.string().optional(),
-  readinessGates: z.array(PodReadinessGate).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
-  resourceClaims: z.array(PodResourceClaim).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['name'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'name', 'x-kubernetes-patch-strategy': 'merge,retainKeys' }).optional(),
-  resources: ResourceRequirements.optional(),
-  restartPolicy: z.string().optional(),
-  runtimeClassName: z.string().optional(),
-  schedulerName: z.string().optional(),
-  schedulingGates: z.array(PodSchedulingGate).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['name'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'name', 'x-kubernetes-patch-strategy': 'merge' }).optional(),
-  schedulingGroup: PodSchedulingGroup.optional(),
-  securityContext: PodSecurityContext.optional(),
-  serviceAccount: z.string().optional(),
-  serviceAccountName: z.string().optional(),
-  setHostnameAsFQDN: z.boolean().optional(),
-  shareProcessNamespace: z.boolean().optional(),
-  subdomain: z.string().optional(),
-  terminationGracePeriodSeconds: z.int().optional(),
-  tolerations: z.array(Toleration).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
-  topologySpreadConstraints: z.array(TopologySpreadConstraint).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['topologyKey', 'whenUnsatisfiable'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'topologyKey', 'x-kubernetes-patch-strategy': 'merge' }).optional(),
-  volumes: z.array(Volume).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['name'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'name', 'x-kubernetes-patch-strategy': 'merge,retainKeys' }).optional(),
+  get activeDeadlineSeconds() {
+    return z.int().optional();
+  },
+  get affinity() {
+    return Affinity.optional();
+  },
+  get automountServiceAccountToken() {
+    return z.boolean().optional();
+  },
+  get containers() {
+    return z.array(Container).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['name'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'name', 'x-kubernetes-patch-strategy': 'merge' });
+  },
+  get dnsConfig() {
+    return PodDNSConfig.optional();
+  },
+  get dnsPolicy() {
+    return z.string().optional();
+  },
+  get enableServiceLinks() {
+    return z.boolean().optional();
+  },
+  get ephemeralContainers() {
+    return z.array(EphemeralContainer).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['name'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'name', 'x-kubernetes-patch-strategy': 'merge' }).optional();
+  },
+  get hostAliases() {
+    return z.array(HostAlias).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['ip'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'ip', 'x-kubernetes-patch-strategy': 'merge' }).optional();
+  },
+  get hostIPC() {
+    return z.boolean().optional();
+  },
+  get hostNetwork() {
+    return z.boolean().optional();
+  },
+  get hostPID() {
+    return z.boolean().optional();
+  },
+  get hostUsers() {
+    return z.boolean().optional();
+  },
+  get hostname() {
+    return z.string().optional();
+  },
+  get hostnameOverride() {
+    return z.string().optional();
+  },
+  get imagePullSecrets() {
+    return z.array(LocalObjectReference).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['name'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'name', 'x-kubernetes-patch-strategy': 'merge' }).optional();
+  },
+  get initContainers() {
+    return z.array(Container).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['name'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'name', 'x-kubernetes-patch-strategy': 'merge' }).optional();
+  },
+  get nodeName() {
+    return z.string().optional();
+  },
+  get nodeSelector() {
+    return z.record(z.string(), z.string()).register(z.globalRegistry, { 'x-kubernetes-map-type': 'atomic' }).optional();
+  },
+  get os() {
+    return PodOS.optional();
+  },
+  get overhead() {
+    return z.record(z.string(), Quantity).optional();
+  },
+  get preemptionPolicy() {
+    return z.string().optional();
+  },
+  get priority() {
+    return z.int32().optional();
+  },
+  get priorityClassName() {
+    return z.string().optional();
+  },
+  get readinessGates() {
+    return z.array(PodReadinessGate).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+  },
+  get resourceClaims() {
+    return z.array(PodResourceClaim).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['name'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'name', 'x-kubernetes-patch-strategy': 'merge,retainKeys' }).optional();
+  },
+  get resources() {
+    return ResourceRequirements.optional();
+  },
+  get restartPolicy() {
+    return z.string().optional();
+  },
+  get runtimeClassName() {
+    return z.string().optional();
+  },
+  get schedulerName() {
+    return z.string().optional();
+  },
+  get schedulingGates() {
+    return z.array(PodSchedulingGate).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['name'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'name', 'x-kubernetes-patch-strategy': 'merge' }).optional();
+  },
+  get schedulingGroup() {
+    return PodSchedulingGroup.optional();
+  },
+  get securityContext() {
+    return PodSecurityContext.optional();
+  },
+  get serviceAccount() {
+    return z.string().optional();
+  },
+  get serviceAccountName() {
+    return z.string().optional();
+  },
+  get setHostnameAsFQDN() {
+    return z.boolean().optional();
+  },
+  get shareProcessNamespace() {
+    return z.boolean().optional();
+  },
+  get subdomain() {
+    return z.string().optional();
+  },
+  get terminationGracePeriodSeconds() {
+    return z.int().optional();
+  },
+  get tolerations() {
+    return z.array(Toleration).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+  },
+  get topologySpreadConstraints() {
+    return z.array(TopologySpreadConstraint).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['topologyKey', 'whenUnsatisfiable'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'topologyKey', 'x-kubernetes-patch-strategy': 'merge' }).optional();
+  },
+  get volumes() {
+    return z.array(Volume).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['name'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'name', 'x-kubernetes-patch-strategy': 'merge,retainKeys' }).optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.PodSpec' });
 export type PodSpec = z.infer<typeof PodSpec>;
 
 export const PodCondition = z.object({
-  lastProbeTime: Time.optional(),
-  lastTransitionTime: Time.optional(),
-  message: z.string().optional(),
-  observedGeneration: z.int().optional(),
-  reason: z.string().optional(),
-  status: z.string(),
-  type: z.string(),
+  get lastProbeTime() {
+    return Time.optional();
+  },
+  get lastTransitionTime() {
+    return Time.optional();
+  },
+  get message() {
+    return z.string().optional();
+  },
+  get observedGeneration() {
+    return z.int().optional();
+  },
+  get reason() {
+    return z.string().optional();
+  },
+  get status() {
+    return z.string();
+  },
+  get type() {
+    return z.string();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.PodCondition' });
 export type PodCondition = z.infer<typeof PodCondition>;
 
 export const PodExtendedResourceClaimStatus = z.object({
-  requestMappings: z.array(ContainerExtendedResourceRequest).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }),
-  resourceClaimName: z.string(),
+  get requestMappings() {
+    return z.array(ContainerExtendedResourceRequest).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' });
+  },
+  get resourceClaimName() {
+    return z.string();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.PodExtendedResourceClaimStatus' });
 export type PodExtendedResourceClaimStatus = z.infer<typeof PodExtendedResourceClaimStatus>;
 
 export const PodIP = z.object({
-  ip: z.string(),
+  get ip() {
+    return z.string();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.PodIP' });
 export type PodIP = z.infer<typeof PodIP>;
 
 export const PodResourceClaimStatus = z.object({
-  name: z.string(),
-  resourceClaimName: z.string().optional(),
+  get name() {
+    return z.string();
+  },
+  get resourceClaimName() {
+    return z.string().optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.PodResourceClaimStatus' });
 export type PodResourceClaimStatus = z.infer<typeof PodResourceClaimStatus>;
 
 export const PodStatus = z.object({
-  allocatedResources: z.record(z.string(), Quantity).optional(),
-  conditions: z.array(PodCondition).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['type'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'type', 'x-kubernetes-patch-strategy': 'merge' }).optional(),
-  containerStatuses: z.array(ContainerStatus).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
-  ephemeralContainerStatuses: z.array(ContainerStatus).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
-  extendedResourceClaimStatus: PodExtendedResourceClaimStatus.optional(),
-  hostIP: z.string().optional(),
-  hostIPs: z.array(HostIP).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic', 'x-kubernetes-patch-merge-key': 'ip', 'x-kubernetes-patch-strategy': 'merge' }).optional(),
-  initContainerStatuses: z.array(ContainerStatus).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
-  message: z.string().optional(),
-  nodeAllocatableResourceClaimStatuses: z.array(NodeAllocatableResourceClaimStatus).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
-  nominatedNodeName: z.string().optional(),
-  observedGeneration: z.int().optional(),
-  phase: z.string().optional(),
-  podIP: z.string().optional(),
-  podIPs: z.array(PodIP).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['ip'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'ip', 'x-kubernetes-patch-strategy': 'merge' }).optional(),
-  qosClass: z.string().optional(),
-  reason: z.string().optional(),
-  resize: z.string().optional(),
-  resourceClaimStatuses: z.array(PodResourceClaimStatus).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['name'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'name', 'x-kubernetes-patch-strategy': 'merge,retainKeys' }).optional(),
-  resources: ResourceRequirements.optional(),
-  startTime: Time.optional(),
+  get allocatedResources() {
+    return z.record(z.string(), Quantity).optional();
+  },
+  get conditions() {
+    return z.array(PodCondition).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['type'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'type', 'x-kubernetes-patch-strategy': 'merge' }).optional();
+  },
+  get containerStatuses() {
+    return z.array(ContainerStatus).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+  },
+  get ephemeralContainerStatuses() {
+    return z.array(ContainerStatus).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+  },
+  get extendedResourceClaimStatus() {
+    return PodExtendedResourceClaimStatus.optional();
+  },
+  get hostIP() {
+    return z.string().optional();
+  },
+  get hostIPs() {
+    return z.array(HostIP).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic', 'x-kubernetes-patch-merge-key': 'ip', 'x-kubernetes-patch-strategy': 'merge' }).optional();
+  },
+  get initContainerStatuses() {
+    return z.array(ContainerStatus).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+  },
+  get message() {
+    return z.string().optional();
+  },
+  get nodeAllocatableResourceClaimStatuses() {
+    return z.array(NodeAllocatableResourceClaimStatus).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+  },
+  get nominatedNodeName() {
+    return z.string().optional();
+  },
+  get observedGeneration() {
+    return z.int().optional();
+  },
+  get phase() {
+    return z.string().optional();
+  },
+  get podIP() {
+    return z.string().optional();
+  },
+  get podIPs() {
+    return z.array(PodIP).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['ip'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'ip', 'x-kubernetes-patch-strategy': 'merge' }).optional();
+  },
+  get qosClass() {
+    return z.string().optional();
+  },
+  get reason() {
+    return z.string().optional();
+  },
+  get resize() {
+    return z.string().optional();
+  },
+  get resourceClaimStatuses() {
+    return z.array(PodResourceClaimStatus).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['name'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'name', 'x-kubernetes-patch-strategy': 'merge,retainKeys' }).optional();
+  },
+  get resources() {
+    return ResourceRequirements.optional();
+  },
+  get startTime() {
+    return Time.optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.PodStatus' });
 export type PodStatus = z.infer<typeof PodStatus>;
 
 export const Pod = z.object({
-  apiVersion: z.string().optional(),
-  kind: z.string().optional(),
-  metadata: ObjectMeta.optional(),
-  spec: PodSpec.optional(),
-  status: PodStatus.optional(),
+  get apiVersion() {
+    return z.string().optional();
+  },
+  get kind() {
+    return z.string().optional();
+  },
+  get metadata() {
+    return ObjectMeta.optional();
+  },
+  get spec() {
+    return PodSpec.optional();
+  },
+  get status() {
+    return PodStatus.optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.Pod', 'x-kubernetes-group-version-kind': [{ group: '', kind: 'Pod', version: 'v1' }] });
 export type Pod = z.infer<typeof Pod>;
 
 export const PodTemplateSpec = z.object({
-  metadata: ObjectMeta.optional(),
-  spec: PodSpec.optional(),
+  get metadata() {
+    return ObjectMeta.optional();
+  },
+  get spec() {
+    return PodSpec.optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.PodTemplateSpec' });
 export type PodTemplateSpec = z.infer<typeof PodTemplateSpec>;
 
 export const PodTemplate = z.object({
-  apiVersion: z.string().optional(),
-  kind: z.string().optional(),
-  metadata: ObjectMeta.optional(),
-  template: PodTemplateSpec.optional(),
+  get apiVersion() {
+    return z.string().optional();
+  },
+  get kind() {
+    return z.string().optional();
+  },
+  get metadata() {
+    return ObjectMeta.optional();
+  },
+  get template() {
+    return PodTemplateSpec.optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.PodTemplate', 'x-kubernetes-group-version-kind': [{ group: '', kind: 'PodTemplate', version: 'v1' }] });
 export type PodTemplate = z.infer<typeof PodTemplate>;
 
 export const ReplicationControllerSpec = z.object({
-  minReadySeconds: z.int32().optional(),
-  replicas: z.int32().optional(),
-  selector: z.record(z.string(), z.string()).register(z.globalRegistry, { 'x-kubernetes-map-type': 'atomic' }).optional(),
-  template: PodTemplateSpec.optional(),
+  get minReadySeconds() {
+    return z.int32().optional();
+  },
+  get replicas() {
+    return z.int32().optional();
+  },
+  get selector() {
+    return z.record(z.string(), z.string()).register(z.globalRegistry, { 'x-kubernetes-map-type': 'atomic' }).optional();
+  },
+  get template() {
+    return PodTemplateSpec.optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ReplicationControllerSpec' });
 export type ReplicationControllerSpec = z.infer<typeof ReplicationControllerSpec>;
 
 export const ReplicationControllerCondition = z.object({
-  lastTransitionTime: Time.optional(),
-  message: z.string().optional(),
-  reason: z.string().optional(),
-  status: z.string(),
-  type: z.string(),
+  get lastTransitionTime() {
+    return Time.optional();
+  },
+  get message() {
+    return z.string().optional();
+  },
+  get reason() {
+    return z.string().optional();
+  },
+  get status() {
+    return z.string();
+  },
+  get type() {
+    return z.string();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ReplicationControllerCondition' });
 export type ReplicationControllerCondition = z.infer<typeof ReplicationControllerCondition>;
 
 export const ReplicationControllerStatus = z.object({
-  availableReplicas: z.int32().optional(),
-  conditions: z.array(ReplicationControllerCondition).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['type'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'type', 'x-kubernetes-patch-strategy': 'merge' }).optional(),
-  fullyLabeledReplicas: z.int32().optional(),
-  observedGeneration: z.int().optional(),
-  readyReplicas: z.int32().optional(),
-  replicas: z.int32(),
+  get availableReplicas() {
+    return z.int32().optional();
+  },
+  get conditions() {
+    return z.array(ReplicationControllerCondition).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['type'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'type', 'x-kubernetes-patch-strategy': 'merge' }).optional();
+  },
+  get fullyLabeledReplicas() {
+    return z.int32().optional();
+  },
+  get observedGeneration() {
+    return z.int().optional();
+  },
+  get readyReplicas() {
+    return z.int32().optional();
+  },
+  get replicas() {
+    return z.int32();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ReplicationControllerStatus' });
 export type ReplicationControllerStatus = z.infer<typeof ReplicationControllerStatus>;
 
 export const ReplicationController = z.object({
-  apiVersion: z.string().optional(),
-  kind: z.string().optional(),
-  metadata: ObjectMeta.optional(),
-  spec: ReplicationControllerSpec.optional(),
-  status: ReplicationControllerStatus.optional(),
+  get apiVersion() {
+    return z.string().optional();
+  },
+  get kind() {
+    return z.string().optional();
+  },
+  get metadata() {
+    return ObjectMeta.optional();
+  },
+  get spec() {
+    return ReplicationControllerSpec.optional();
+  },
+  get status() {
+    return ReplicationControllerStatus.optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ReplicationController', 'x-kubernetes-group-version-kind': [{ group: '', kind: 'ReplicationController', version: 'v1' }] });
 export type ReplicationController = z.infer<typeof ReplicationController>;
 
 export const ScopedResourceSelectorRequirement = z.object({
-  operator: z.string(),
-  scopeName: z.string(),
-  values: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
+  get operator() {
+    return z.string();
+  },
+  get scopeName() {
+    return z.string();
+  },
+  get values() {
+    return z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ScopedResourceSelectorRequirement' });
 export type ScopedResourceSelectorRequirement = z.infer<typeof ScopedResourceSelectorRequirement>;
 
 export const ScopeSelector = z.object({
-  matchExpressions: z.array(ScopedResourceSelectorRequirement).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
+  get matchExpressions() {
+    return z.array(ScopedResourceSelectorRequirement).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ScopeSelector', 'x-kubernetes-map-type': 'atomic' });
 export type ScopeSelector = z.infer<typeof ScopeSelector>;
 
 export const ResourceQuotaSpec = z.object({
-  hard: z.record(z.string(), Quantity).optional(),
-  scopeSelector: ScopeSelector.optional(),
-  scopes: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
+  get hard() {
+    return z.record(z.string(), Quantity).optional();
+  },
+  get scopeSelector() {
+    return ScopeSelector.optional();
+  },
+  get scopes() {
+    return z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ResourceQuotaSpec' });
 export type ResourceQuotaSpec = z.infer<typeof ResourceQuotaSpec>;
 
 export const ResourceQuotaStatus = z.object({
-  hard: z.record(z.string(), Quantity).optional(),
-  used: z.record(z.string(), Quantity).optional(),
+  get hard() {
+    return z.record(z.string(), Quantity).optional();
+  },
+  get used() {
+    return z.record(z.string(), Quantity).optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ResourceQuotaStatus' });
 export type ResourceQuotaStatus = z.infer<typeof ResourceQuotaStatus>;
 
 export const ResourceQuota = z.object({
-  apiVersion: z.string().optional(),
-  kind: z.string().optional(),
-  metadata: ObjectMeta.optional(),
-  spec: ResourceQuotaSpec.optional(),
-  status: ResourceQuotaStatus.optional(),
+  get apiVersion() {
+    return z.string().optional();
+  },
+  get kind() {
+    return z.string().optional();
+  },
+  get metadata() {
+    return ObjectMeta.optional();
+  },
+  get spec() {
+    return ResourceQuotaSpec.optional();
+  },
+  get status() {
+    return ResourceQuotaStatus.optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ResourceQuota', 'x-kubernetes-group-version-kind': [{ group: '', kind: 'ResourceQuota', version: 'v1' }] });
 export type ResourceQuota = z.infer<typeof ResourceQuota>;
 
 export const Secret = z.object({
-  apiVersion: z.string().optional(),
-  data: z.record(z.string(), z.string().register(z.globalRegistry, { format: 'byte' })).optional(),
-  immutable: z.boolean().optional(),
-  kind: z.string().optional(),
-  metadata: ObjectMeta.optional(),
-  stringData: z.record(z.string(), z.string()).optional(),
-  type: z.string().optional(),
+  get apiVersion() {
+    return z.string().optional();
+  },
+  get data() {
+    return z.record(z.string(), z.string().register(z.globalRegistry, { format: 'byte' })).optional();
+  },
+  get immutable() {
+    return z.boolean().optional();
+  },
+  get kind() {
+    return z.string().optional();
+  },
+  get metadata() {
+    return ObjectMeta.optional();
+  },
+  get stringData() {
+    return z.record(z.string(), z.string()).optional();
+  },
+  get type() {
+    return z.string().optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.Secret', 'x-kubernetes-group-version-kind': [{ group: '', kind: 'Secret', version: 'v1' }] });
 export type Secret = z.infer<typeof Secret>;
 
 export const ServicePort = z.object({
-  appProtocol: z.string().optional(),
-  name: z.string().optional(),
-  nodePort: z.int32().optional(),
-  port: z.int32(),
-  protocol: z.string().optional(),
-  targetPort: IntOrString.optional(),
+  get appProtocol() {
+    return z.string().optional();
+  },
+  get name() {
+    return z.string().optional();
+  },
+  get nodePort() {
+    return z.int32().optional();
+  },
+  get port() {
+    return z.int32();
+  },
+  get protocol() {
+    return z.string().optional();
+  },
+  get targetPort() {
+    return IntOrString.optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ServicePort' });
 export type ServicePort = z.infer<typeof ServicePort>;
 
 export const SessionAffinityConfig = z.object({
-  clientIP: ClientIPConfig.optional(),
+  get clientIP() {
+    return ClientIPConfig.optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.SessionAffinityConfig' });
 export type SessionAffinityConfig = z.infer<typeof SessionAffinityConfig>;
 
 export const ServiceSpec = z.object({
-  allocateLoadBalancerNodePorts: z.boolean().optional(),
-  clusterIP: z.string().optional(),
-  clusterIPs: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
-  externalIPs: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
-  externalName: z.string().optional(),
-  externalTrafficPolicy: z.string().optional(),
-  healthCheckNodePort: z.int32().optional(),
-  internalTrafficPolicy: z.string().optional(),
-  ipFamilies: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
-  ipFamilyPolicy: z.string().optional(),
-  loadBalancerClass: z.string().optional(),
-  loadBalancerIP: z.string().optional(),
-  loadBalancerSourceRanges: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
-  ports: z.array(ServicePort).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['port', 'protocol'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'port', 'x-kubernetes-patch-strategy': 'merge' }).optional(),
-  publishNotReadyAddresses: z.boolean().optional(),
-  selector: z.record(z.string(), z.string()).register(z.globalRegistry, { 'x-kubernetes-map-type': 'atomic' }).optional(),
-  sessionAffinity: z.string().optional(),
-  sessionAffinityConfig: SessionAffinityConfig.optional(),
-  trafficDistribution: z.string().optional(),
-  type: z.string().optional(),
+  get allocateLoadBalancerNodePorts() {
+    return z.boolean().optional();
+  },
+  get clusterIP() {
+    return z.string().optional();
+  },
+  get clusterIPs() {
+    return z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+  },
+  get externalIPs() {
+    return z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+  },
+  get externalName() {
+    return z.string().optional();
+  },
+  get externalTrafficPolicy() {
+    return z.string().optional();
+  },
+  get healthCheckNodePort() {
+    return z.int32().optional();
+  },
+  get internalTrafficPolicy() {
+    return z.string().optional();
+  },
+  get ipFamilies() {
+    return z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+  },
+  get ipFamilyPolicy() {
+    return z.string().optional();
+  },
+  get loadBalancerClass() {
+    return z.string().optional();
+  },
+  get loadBalancerIP() {
+    return z.string().optional();
+  },
+  get loadBalancerSourceRanges() {
+    return z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+  },
+  get ports() {
+    return z.array(ServicePort).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['port', 'protocol'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'port', 'x-kubernetes-patch-strategy': 'merge' }).optional();
+  },
+  get publishNotReadyAddresses() {
+    return z.boolean().optional();
+  },
+  get selector() {
+    return z.record(z.string(), z.string()).register(z.globalRegistry, { 'x-kubernetes-map-type': 'atomic' }).optional();
+  },
+  get sessionAffinity() {
+    return z.string().optional();
+  },
+  get sessionAffinityConfig() {
+    return SessionAffinityConfig.optional();
+  },
+  get trafficDistribution() {
+    return z.string().optional();
+  },
+  get type() {
+    return z.string().optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ServiceSpec' });
 export type ServiceSpec = z.infer<typeof ServiceSpec>;
 
 export const ServiceStatus = z.object({
-  conditions: z.array(Condition).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['type'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'type', 'x-kubernetes-patch-strategy': 'merge' }).optional(),
-  loadBalancer: LoadBalancerStatus.optional(),
+  get conditions() {
+    return z.array(Condition).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['type'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'type', 'x-kubernetes-patch-strategy': 'merge' }).optional();
+  },
+  get loadBalancer() {
+    return LoadBalancerStatus.optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ServiceStatus' });
 export type ServiceStatus = z.infer<typeof ServiceStatus>;
 
 export const Service = z.object({
-  apiVersion: z.string().optional(),
-  kind: z.string().optional(),
-  metadata: ObjectMeta.optional(),
-  spec: ServiceSpec.optional(),
-  status: ServiceStatus.optional(),
+  get apiVersion() {
+    return z.string().optional();
+  },
+  get kind() {
+    return z.string().optional();
+  },
+  get metadata() {
+    return ObjectMeta.optional();
+  },
+  get spec() {
+    return ServiceSpec.optional();
+  },
+  get status() {
+    return ServiceStatus.optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.Service', 'x-kubernetes-group-version-kind': [{ group: '', kind: 'Service', version: 'v1' }] });
 export type Service = z.infer<typeof Service>;
 
 export const ServiceAccount = z.object({
-  apiVersion: z.string().optional(),
-  automountServiceAccountToken: z.boolean().optional(),
-  imagePullSecrets: z.array(LocalObjectReference).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
-  kind: z.string().optional(),
-  metadata: ObjectMeta.optional(),
-  secrets: z.array(ObjectReference).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['name'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'name', 'x-kubernetes-patch-strategy': 'merge' }).optional(),
+  get apiVersion() {
+    return z.string().optional();
+  },
+  get automountServiceAccountToken() {
+    return z.boolean().optional();
+  },
+  get imagePullSecrets() {
+    return z.array(LocalObjectReference).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+  },
+  get kind() {
+    return z.string().optional();
+  },
+  get metadata() {
+    return ObjectMeta.optional();
+  },
+  get secrets() {
+    return z.array(ObjectReference).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['name'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'name', 'x-kubernetes-patch-strategy': 'merge' }).optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ServiceAccount', 'x-kubernetes-group-version-kind': [{ group: '', kind: 'ServiceAccount', version: 'v1' }] });
 export type ServiceAccount = z.infer<typeof ServiceAccount>;
 
 export const TopologySelectorLabelRequirement = z.object({
-  key: z.string(),
-  values: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }),
+  get key() {
+    return z.string();
+  },
+  get values() {
+    return z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' });
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.TopologySelectorLabelRequirement' });
 export type TopologySelectorLabelRequirement = z.infer<typeof TopologySelectorLabelRequirement>;
 
 export const TopologySelectorTerm = z.object({
-  matchLabelExpressions: z.array(TopologySelectorLabelRequirement).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
+  get matchLabelExpressions() {
+    return z.array(TopologySelectorLabelRequirement).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.TopologySelectorTerm', 'x-kubernetes-map-type': 'atomic' });
 export type TopologySelectorTerm = z.infer<typeof TopologySelectorTerm>;

@@ -6,54 +6,104 @@ import { ObjectReference } from './core-v1.js';
 import { ObjectMeta } from './meta-v1.js';
 
 export const EndpointConditions = z.object({
-  ready: z.boolean().optional(),
-  serving: z.boolean().optional(),
-  terminating: z.boolean().optional(),
+  get ready() {
+    return z.boolean().optional();
+  },
+  get serving() {
+    return z.boolean().optional();
+  },
+  get terminating() {
+    return z.boolean().optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.discovery.v1.EndpointConditions' });
 export type EndpointConditions = z.infer<typeof EndpointConditions>;
 
 export const ForNode = z.object({
-  name: z.string(),
+  get name() {
+    return z.string();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.discovery.v1.ForNode' });
 export type ForNode = z.infer<typeof ForNode>;
 
 export const ForZone = z.object({
-  name: z.string(),
+  get name() {
+    return z.string();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.discovery.v1.ForZone' });
 export type ForZone = z.infer<typeof ForZone>;
 
 export const EndpointHints = z.object({
-  forNodes: z.array(ForNode).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
-  forZones: z.array(ForZone).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
+  get forNodes() {
+    return z.array(ForNode).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+  },
+  get forZones() {
+    return z.array(ForZone).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.discovery.v1.EndpointHints' });
 export type EndpointHints = z.infer<typeof EndpointHints>;
 
 export const Endpoint = z.object({
-  addresses: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'set' }),
-  conditions: EndpointConditions.optional(),
-  deprecatedTopology: z.record(z.string(), z.string()).optional(),
-  hints: EndpointHints.optional(),
-  hostname: z.string().optional(),
-  nodeName: z.string().optional(),
-  targetRef: ObjectReference.optional(),
-  zone: z.string().optional(),
+  get addresses() {
+    return z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'set' });
+  },
+  get conditions() {
+    return EndpointConditions.optional();
+  },
+  get deprecatedTopology() {
+    return z.record(z.string(), z.string()).optional();
+  },
+  get hints() {
+    return EndpointHints.optional();
+  },
+  get hostname() {
+    return z.string().optional();
+  },
+  get nodeName() {
+    return z.string().optional();
+  },
+  get targetRef() {
+    return ObjectReference.optional();
+  },
+  get zone() {
+    return z.string().optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.discovery.v1.Endpoint' });
 export type Endpoint = z.infer<typeof Endpoint>;
 
 export const EndpointPort = z.object({
-  appProtocol: z.string().optional(),
-  name: z.string().optional(),
-  port: z.int32().optional(),
-  protocol: z.string().optional(),
+  get appProtocol() {
+    return z.string().optional();
+  },
+  get name() {
+    return z.string().optional();
+  },
+  get port() {
+    return z.int32().optional();
+  },
+  get protocol() {
+    return z.string().optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.discovery.v1.EndpointPort', 'x-kubernetes-map-type': 'atomic' });
 export type EndpointPort = z.infer<typeof EndpointPort>;
 
 export const EndpointSlice = z.object({
-  addressType: z.string(),
-  apiVersion: z.string().optional(),
-  endpoints: z.array(Endpoint).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
-  kind: z.string().optional(),
-  metadata: ObjectMeta.optional(),
-  ports: z.array(EndpointPort).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
+  get addressType() {
+    return z.string();
+  },
+  get apiVersion() {
+    return z.string().optional();
+  },
+  get endpoints() {
+    return z.array(Endpoint).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+  },
+  get kind() {
+    return z.string().optional();
+  },
+  get metadata() {
+    return ObjectMeta.optional();
+  },
+  get ports() {
+    return z.array(EndpointPort).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.discovery.v1.EndpointSlice', 'x-kubernetes-group-version-kind': [{ group: 'discovery.k8s.io', kind: 'EndpointSlice', version: 'v1' }] });
 export type EndpointSlice = z.infer<typeof EndpointSlice>;

@@ -6,28 +6,66 @@ import { EventSource, ObjectReference } from './core-v1.js';
 import { MicroTime, ObjectMeta, Time } from './meta-v1.js';
 
 export const EventSeries = z.object({
-  count: z.int32(),
-  lastObservedTime: MicroTime,
+  get count() {
+    return z.int32();
+  },
+  get lastObservedTime() {
+    return MicroTime;
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.events.v1.EventSeries' });
 export type EventSeries = z.infer<typeof EventSeries>;
 
 export const Event = z.object({
-  action: z.string().optional(),
-  apiVersion: z.string().optional(),
-  deprecatedCount: z.int32().optional(),
-  deprecatedFirstTimestamp: Time.optional(),
-  deprecatedLastTimestamp: Time.optional(),
-  deprecatedSource: EventSource.optional(),
-  eventTime: MicroTime,
-  kind: z.string().optional(),
-  metadata: ObjectMeta.optional(),
-  note: z.string().optional(),
-  reason: z.string().optional(),
-  regarding: ObjectReference.optional(),
-  related: ObjectReference.optional(),
-  reportingController: z.string().optional(),
-  reportingInstance: z.string().optional(),
-  series: EventSeries.optional(),
-  type: z.string().optional(),
+  get action() {
+    return z.string().optional();
+  },
+  get apiVersion() {
+    return z.string().optional();
+  },
+  get deprecatedCount() {
+    return z.int32().optional();
+  },
+  get deprecatedFirstTimestamp() {
+    return Time.optional();
+  },
+  get deprecatedLastTimestamp() {
+    return Time.optional();
+  },
+  get deprecatedSource() {
+    return EventSource.optional();
+  },
+  get eventTime() {
+    return MicroTime;
+  },
+  get kind() {
+    return z.string().optional();
+  },
+  get metadata() {
+    return ObjectMeta.optional();
+  },
+  get note() {
+    return z.string().optional();
+  },
+  get reason() {
+    return z.string().optional();
+  },
+  get regarding() {
+    return ObjectReference.optional();
+  },
+  get related() {
+    return ObjectReference.optional();
+  },
+  get reportingController() {
+    return z.string().optional();
+  },
+  get reportingInstance() {
+    return z.string().optional();
+  },
+  get series() {
+    return EventSeries.optional();
+  },
+  get type() {
+    return z.string().optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.events.v1.Event', 'x-kubernetes-group-version-kind': [{ group: 'events.k8s.io', kind: 'Event', version: 'v1' }] });
 export type Event = z.infer<typeof Event>;

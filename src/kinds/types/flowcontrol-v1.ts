@@ -5,145 +5,265 @@ import { z } from 'zod';
 import { ObjectMeta, Time } from './meta-v1.js';
 
 export const ExemptPriorityLevelConfiguration = z.object({
-  lendablePercent: z.int32().optional(),
-  nominalConcurrencyShares: z.int32().optional(),
+  get lendablePercent() {
+    return z.int32().optional();
+  },
+  get nominalConcurrencyShares() {
+    return z.int32().optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.flowcontrol.v1.ExemptPriorityLevelConfiguration' });
 export type ExemptPriorityLevelConfiguration = z.infer<typeof ExemptPriorityLevelConfiguration>;
 
 export const FlowDistinguisherMethod = z.object({
-  type: z.string(),
+  get type() {
+    return z.string();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.flowcontrol.v1.FlowDistinguisherMethod' });
 export type FlowDistinguisherMethod = z.infer<typeof FlowDistinguisherMethod>;
 
 export const NonResourcePolicyRule = z.object({
-  nonResourceURLs: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'set' }),
-  verbs: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'set' }),
+  get nonResourceURLs() {
+    return z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'set' });
+  },
+  get verbs() {
+    return z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'set' });
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.flowcontrol.v1.NonResourcePolicyRule' });
 export type NonResourcePolicyRule = z.infer<typeof NonResourcePolicyRule>;
 
 export const ResourcePolicyRule = z.object({
-  apiGroups: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'set' }),
-  clusterScope: z.boolean().optional(),
-  namespaces: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'set' }).optional(),
-  resources: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'set' }),
-  verbs: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'set' }),
+  get apiGroups() {
+    return z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'set' });
+  },
+  get clusterScope() {
+    return z.boolean().optional();
+  },
+  get namespaces() {
+    return z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'set' }).optional();
+  },
+  get resources() {
+    return z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'set' });
+  },
+  get verbs() {
+    return z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'set' });
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.flowcontrol.v1.ResourcePolicyRule' });
 export type ResourcePolicyRule = z.infer<typeof ResourcePolicyRule>;
 
 export const GroupSubject = z.object({
-  name: z.string(),
+  get name() {
+    return z.string();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.flowcontrol.v1.GroupSubject' });
 export type GroupSubject = z.infer<typeof GroupSubject>;
 
 export const ServiceAccountSubject = z.object({
-  name: z.string(),
-  namespace: z.string(),
+  get name() {
+    return z.string();
+  },
+  get namespace() {
+    return z.string();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.flowcontrol.v1.ServiceAccountSubject' });
 export type ServiceAccountSubject = z.infer<typeof ServiceAccountSubject>;
 
 export const UserSubject = z.object({
-  name: z.string(),
+  get name() {
+    return z.string();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.flowcontrol.v1.UserSubject' });
 export type UserSubject = z.infer<typeof UserSubject>;
 
 export const Subject = z.object({
-  group: GroupSubject.optional(),
-  kind: z.string(),
-  serviceAccount: ServiceAccountSubject.optional(),
-  user: UserSubject.optional(),
+  get group() {
+    return GroupSubject.optional();
+  },
+  get kind() {
+    return z.string();
+  },
+  get serviceAccount() {
+    return ServiceAccountSubject.optional();
+  },
+  get user() {
+    return UserSubject.optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.flowcontrol.v1.Subject', 'x-kubernetes-unions': [{ discriminator: 'kind', 'fields-to-discriminateBy': { group: 'Group', serviceAccount: 'ServiceAccount', user: 'User' } }] });
 export type Subject = z.infer<typeof Subject>;
 
 export const PolicyRulesWithSubjects = z.object({
-  nonResourceRules: z.array(NonResourcePolicyRule).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
-  resourceRules: z.array(ResourcePolicyRule).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
-  subjects: z.array(Subject).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }),
+  get nonResourceRules() {
+    return z.array(NonResourcePolicyRule).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+  },
+  get resourceRules() {
+    return z.array(ResourcePolicyRule).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+  },
+  get subjects() {
+    return z.array(Subject).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' });
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.flowcontrol.v1.PolicyRulesWithSubjects' });
 export type PolicyRulesWithSubjects = z.infer<typeof PolicyRulesWithSubjects>;
 
 export const PriorityLevelConfigurationReference = z.object({
-  name: z.string(),
+  get name() {
+    return z.string();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.flowcontrol.v1.PriorityLevelConfigurationReference' });
 export type PriorityLevelConfigurationReference = z.infer<typeof PriorityLevelConfigurationReference>;
 
 export const FlowSchemaSpec = z.object({
-  distinguisherMethod: FlowDistinguisherMethod.optional(),
-  matchingPrecedence: z.int32().optional(),
-  priorityLevelConfiguration: PriorityLevelConfigurationReference,
-  rules: z.array(PolicyRulesWithSubjects).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
+  get distinguisherMethod() {
+    return FlowDistinguisherMethod.optional();
+  },
+  get matchingPrecedence() {
+    return z.int32().optional();
+  },
+  get priorityLevelConfiguration() {
+    return PriorityLevelConfigurationReference;
+  },
+  get rules() {
+    return z.array(PolicyRulesWithSubjects).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.flowcontrol.v1.FlowSchemaSpec' });
 export type FlowSchemaSpec = z.infer<typeof FlowSchemaSpec>;
 
 export const FlowSchemaCondition = z.object({
-  lastTransitionTime: Time.optional(),
-  message: z.string().optional(),
-  reason: z.string().optional(),
-  status: z.string().optional(),
-  type: z.string().optional(),
+  get lastTransitionTime() {
+    return Time.optional();
+  },
+  get message() {
+    return z.string().optional();
+  },
+  get reason() {
+    return z.string().optional();
+  },
+  get status() {
+    return z.string().optional();
+  },
+  get type() {
+    return z.string().optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.flowcontrol.v1.FlowSchemaCondition' });
 export type FlowSchemaCondition = z.infer<typeof FlowSchemaCondition>;
 
 export const FlowSchemaStatus = z.object({
-  conditions: z.array(FlowSchemaCondition).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['type'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'type', 'x-kubernetes-patch-strategy': 'merge' }).optional(),
+  get conditions() {
+    return z.array(FlowSchemaCondition).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['type'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'type', 'x-kubernetes-patch-strategy': 'merge' }).optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.flowcontrol.v1.FlowSchemaStatus' });
 export type FlowSchemaStatus = z.infer<typeof FlowSchemaStatus>;
 
 export const FlowSchema = z.object({
-  apiVersion: z.string().optional(),
-  kind: z.string().optional(),
-  metadata: ObjectMeta.optional(),
-  spec: FlowSchemaSpec.optional(),
-  status: FlowSchemaStatus.optional(),
+  get apiVersion() {
+    return z.string().optional();
+  },
+  get kind() {
+    return z.string().optional();
+  },
+  get metadata() {
+    return ObjectMeta.optional();
+  },
+  get spec() {
+    return FlowSchemaSpec.optional();
+  },
+  get status() {
+    return FlowSchemaStatus.optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.flowcontrol.v1.FlowSchema', 'x-kubernetes-group-version-kind': [{ group: 'flowcontrol.apiserver.k8s.io', kind: 'FlowSchema', version: 'v1' }] });
 export type FlowSchema = z.infer<typeof FlowSchema>;
 
 export const QueuingConfiguration = z.object({
-  handSize: z.int32().optional(),
-  queueLengthLimit: z.int32().optional(),
-  queues: z.int32().optional(),
+  get handSize() {
+    return z.int32().optional();
+  },
+  get queueLengthLimit() {
+    return z.int32().optional();
+  },
+  get queues() {
+    return z.int32().optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.flowcontrol.v1.QueuingConfiguration' });
 export type QueuingConfiguration = z.infer<typeof QueuingConfiguration>;
 
 export const LimitResponse = z.object({
-  queuing: QueuingConfiguration.optional(),
-  type: z.string(),
+  get queuing() {
+    return QueuingConfiguration.optional();
+  },
+  get type() {
+    return z.string();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.flowcontrol.v1.LimitResponse', 'x-kubernetes-unions': [{ discriminator: 'type', 'fields-to-discriminateBy': { queuing: 'Queuing' } }] });
 export type LimitResponse = z.infer<typeof LimitResponse>;
 
 export const LimitedPriorityLevelConfiguration = z.object({
-  borrowingLimitPercent: z.int32().optional(),
-  lendablePercent: z.int32().optional(),
-  limitResponse: LimitResponse.optional(),
-  nominalConcurrencyShares: z.int32().optional(),
+  get borrowingLimitPercent() {
+    return z.int32().optional();
+  },
+  get lendablePercent() {
+    return z.int32().optional();
+  },
+  get limitResponse() {
+    return LimitResponse.optional();
+  },
+  get nominalConcurrencyShares() {
+    return z.int32().optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.flowcontrol.v1.LimitedPriorityLevelConfiguration' });
 export type LimitedPriorityLevelConfiguration = z.infer<typeof LimitedPriorityLevelConfiguration>;
 
 export const PriorityLevelConfigurationSpec = z.object({
-  exempt: ExemptPriorityLevelConfiguration.optional(),
-  limited: LimitedPriorityLevelConfiguration.optional(),
-  type: z.string(),
+  get exempt() {
+    return ExemptPriorityLevelConfiguration.optional();
+  },
+  get limited() {
+    return LimitedPriorityLevelConfiguration.optional();
+  },
+  get type() {
+    return z.string();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.flowcontrol.v1.PriorityLevelConfigurationSpec', 'x-kubernetes-unions': [{ discriminator: 'type', 'fields-to-discriminateBy': { exempt: 'Exempt', limited: 'Limited' } }] });
 export type PriorityLevelConfigurationSpec = z.infer<typeof PriorityLevelConfigurationSpec>;
 
 export const PriorityLevelConfigurationCondition = z.object({
-  lastTransitionTime: Time.optional(),
-  message: z.string().optional(),
-  reason: z.string().optional(),
-  status: z.string().optional(),
-  type: z.string().optional(),
+  get lastTransitionTime() {
+    return Time.optional();
+  },
+  get message() {
+    return z.string().optional();
+  },
+  get reason() {
+    return z.string().optional();
+  },
+  get status() {
+    return z.string().optional();
+  },
+  get type() {
+    return z.string().optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.flowcontrol.v1.PriorityLevelConfigurationCondition' });
 export type PriorityLevelConfigurationCondition = z.infer<typeof PriorityLevelConfigurationCondition>;
 
 export const PriorityLevelConfigurationStatus = z.object({
-  conditions: z.array(PriorityLevelConfigurationCondition).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['type'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'type', 'x-kubernetes-patch-strategy': 'merge' }).optional(),
+  get conditions() {
+    return z.array(PriorityLevelConfigurationCondition).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['type'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'type', 'x-kubernetes-patch-strategy': 'merge' }).optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.flowcontrol.v1.PriorityLevelConfigurationStatus' });
 export type PriorityLevelConfigurationStatus = z.infer<typeof PriorityLevelConfigurationStatus>;
 
 export const PriorityLevelConfiguration = z.object({
-  apiVersion: z.string().optional(),
-  kind: z.string().optional(),
-  metadata: ObjectMeta.optional(),
-  spec: PriorityLevelConfigurationSpec.optional(),
-  status: PriorityLevelConfigurationStatus.optional(),
+  get apiVersion() {
+    return z.string().optional();
+  },
+  get kind() {
+    return z.string().optional();
+  },
+  get metadata() {
+    return ObjectMeta.optional();
+  },
+  get spec() {
+    return PriorityLevelConfigurationSpec.optional();
+  },
+  get status() {
+    return PriorityLevelConfigurationStatus.optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.flowcontrol.v1.PriorityLevelConfiguration', 'x-kubernetes-group-version-kind': [{ group: 'flowcontrol.apiserver.k8s.io', kind: 'PriorityLevelConfiguration', version: 'v1' }] });
 export type PriorityLevelConfiguration = z.infer<typeof PriorityLevelConfiguration>;

@@ -5,53 +5,107 @@ import { z } from 'zod';
 import { RawExtension } from './primitives.js';
 
 export const GroupVersionForDiscovery = z.object({
-  groupVersion: z.string(),
-  version: z.string(),
+  get groupVersion() {
+    return z.string();
+  },
+  get version() {
+    return z.string();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.apimachinery.pkg.apis.meta.v1.GroupVersionForDiscovery' });
 export type GroupVersionForDiscovery = z.infer<typeof GroupVersionForDiscovery>;
 
 export const ServerAddressByClientCIDR = z.object({
-  clientCIDR: z.string(),
-  serverAddress: z.string(),
+  get clientCIDR() {
+    return z.string();
+  },
+  get serverAddress() {
+    return z.string();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.apimachinery.pkg.apis.meta.v1.ServerAddressByClientCIDR' });
 export type ServerAddressByClientCIDR = z.infer<typeof ServerAddressByClientCIDR>;
 
 export const APIGroup = z.object({
-  apiVersion: z.string().optional(),
-  kind: z.string().optional(),
-  name: z.string(),
-  preferredVersion: GroupVersionForDiscovery.optional(),
-  serverAddressByClientCIDRs: z.array(ServerAddressByClientCIDR).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
-  versions: z.array(GroupVersionForDiscovery).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }),
+  get apiVersion() {
+    return z.string().optional();
+  },
+  get kind() {
+    return z.string().optional();
+  },
+  get name() {
+    return z.string();
+  },
+  get preferredVersion() {
+    return GroupVersionForDiscovery.optional();
+  },
+  get serverAddressByClientCIDRs() {
+    return z.array(ServerAddressByClientCIDR).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+  },
+  get versions() {
+    return z.array(GroupVersionForDiscovery).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' });
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.apimachinery.pkg.apis.meta.v1.APIGroup', 'x-kubernetes-group-version-kind': [{ group: '', kind: 'APIGroup', version: 'v1' }] });
 export type APIGroup = z.infer<typeof APIGroup>;
 
 export const APIGroupList = z.object({
-  apiVersion: z.string().optional(),
-  groups: z.array(APIGroup).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }),
-  kind: z.string().optional(),
+  get apiVersion() {
+    return z.string().optional();
+  },
+  get groups() {
+    return z.array(APIGroup).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' });
+  },
+  get kind() {
+    return z.string().optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.apimachinery.pkg.apis.meta.v1.APIGroupList', 'x-kubernetes-group-version-kind': [{ group: '', kind: 'APIGroupList', version: 'v1' }] });
 export type APIGroupList = z.infer<typeof APIGroupList>;
 
 export const APIResource = z.object({
-  categories: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
-  group: z.string().optional(),
-  kind: z.string(),
-  name: z.string(),
-  namespaced: z.boolean(),
-  shortNames: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
-  singularName: z.string(),
-  storageVersionHash: z.string().optional(),
-  verbs: z.array(z.string()),
-  version: z.string().optional(),
+  get categories() {
+    return z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+  },
+  get group() {
+    return z.string().optional();
+  },
+  get kind() {
+    return z.string();
+  },
+  get name() {
+    return z.string();
+  },
+  get namespaced() {
+    return z.boolean();
+  },
+  get shortNames() {
+    return z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+  },
+  get singularName() {
+    return z.string();
+  },
+  get storageVersionHash() {
+    return z.string().optional();
+  },
+  get verbs() {
+    return z.array(z.string());
+  },
+  get version() {
+    return z.string().optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.apimachinery.pkg.apis.meta.v1.APIResource' });
 export type APIResource = z.infer<typeof APIResource>;
 
 export const APIResourceList = z.object({
-  apiVersion: z.string().optional(),
-  groupVersion: z.string(),
-  kind: z.string().optional(),
-  resources: z.array(APIResource).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }),
+  get apiVersion() {
+    return z.string().optional();
+  },
+  get groupVersion() {
+    return z.string();
+  },
+  get kind() {
+    return z.string().optional();
+  },
+  get resources() {
+    return z.array(APIResource).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' });
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.apimachinery.pkg.apis.meta.v1.APIResourceList', 'x-kubernetes-group-version-kind': [{ group: '', kind: 'APIResourceList', version: 'v1' }] });
 export type APIResourceList = z.infer<typeof APIResourceList>;
 
@@ -59,37 +113,75 @@ export const Time = z.string().register(z.globalRegistry, { id: 'io.k8s.apimachi
 export type Time = z.infer<typeof Time>;
 
 export const Condition = z.object({
-  lastTransitionTime: Time,
-  message: z.string(),
-  observedGeneration: z.int().optional(),
-  reason: z.string(),
-  status: z.string(),
-  type: z.string(),
+  get lastTransitionTime() {
+    return Time;
+  },
+  get message() {
+    return z.string();
+  },
+  get observedGeneration() {
+    return z.int().optional();
+  },
+  get reason() {
+    return z.string();
+  },
+  get status() {
+    return z.string();
+  },
+  get type() {
+    return z.string();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.apimachinery.pkg.apis.meta.v1.Condition' });
 export type Condition = z.infer<typeof Condition>;
 
 export const Preconditions = z.object({
-  resourceVersion: z.string().optional(),
-  uid: z.string().optional(),
+  get resourceVersion() {
+    return z.string().optional();
+  },
+  get uid() {
+    return z.string().optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.apimachinery.pkg.apis.meta.v1.Preconditions' });
 export type Preconditions = z.infer<typeof Preconditions>;
 
 export const DeleteOptions = z.object({
-  apiVersion: z.string().optional(),
-  dryRun: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
-  gracePeriodSeconds: z.int().optional(),
-  ignoreStoreReadErrorWithClusterBreakingPotential: z.boolean().optional(),
-  kind: z.string().optional(),
-  orphanDependents: z.boolean().optional(),
-  preconditions: Preconditions.optional(),
-  propagationPolicy: z.string().optional(),
+  get apiVersion() {
+    return z.string().optional();
+  },
+  get dryRun() {
+    return z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+  },
+  get gracePeriodSeconds() {
+    return z.int().optional();
+  },
+  get ignoreStoreReadErrorWithClusterBreakingPotential() {
+    return z.boolean().optional();
+  },
+  get kind() {
+    return z.string().optional();
+  },
+  get orphanDependents() {
+    return z.boolean().optional();
+  },
+  get preconditions() {
+    return Preconditions.optional();
+  },
+  get propagationPolicy() {
+    return z.string().optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.apimachinery.pkg.apis.meta.v1.DeleteOptions', 'x-kubernetes-group-version-kind': [{ group: '', kind: 'DeleteOptions', version: 'v1' }, { group: 'admission.k8s.io', kind: 'DeleteOptions', version: 'v1' }, { group: 'admission.k8s.io', kind: 'DeleteOptions', version: 'v1beta1' }, { group: 'admissionregistration.k8s.io', kind: 'DeleteOptions', version: 'v1' }, { group: 'admissionregistration.k8s.io', kind: 'DeleteOptions', version: 'v1alpha1' }, { group: 'admissionregistration.k8s.io', kind: 'DeleteOptions', version: 'v1beta1' }, { group: 'apiextensions.k8s.io', kind: 'DeleteOptions', version: 'v1' }, { group: 'apiextensions.k8s.io', kind: 'DeleteOptions', version: 'v1beta1' }, { group: 'apiregistration.k8s.io', kind: 'DeleteOptions', version: 'v1' }, { group: 'apiregistration.k8s.io', kind: 'DeleteOptions', version: 'v1beta1' }, { group: 'apps', kind: 'DeleteOptions', version: 'v1' }, { group: 'apps', kind: 'DeleteOptions', version: 'v1beta1' }, { group: 'apps', kind: 'DeleteOptions', version: 'v1beta2' }, { group: 'authentication.k8s.io', kind: 'DeleteOptions', version: 'v1' }, { group: 'authentication.k8s.io', kind: 'DeleteOptions', version: 'v1alpha1' }, { group: 'authentication.k8s.io', kind: 'DeleteOptions', version: 'v1beta1' }, { group: 'authorization.k8s.io', kind: 'DeleteOptions', version: 'v1' }, { group: 'authorization.k8s.io', kind: 'DeleteOptions', version: 'v1beta1' }, { group: 'autoscaling', kind: 'DeleteOptions', version: 'v1' }, { group: 'autoscaling', kind: 'DeleteOptions', version: 'v2' }, { group: 'batch', kind: 'DeleteOptions', version: 'v1' }, { group: 'batch', kind: 'DeleteOptions', version: 'v1beta1' }, { group: 'certificates.k8s.io', kind: 'DeleteOptions', version: 'v1' }, { group: 'certificates.k8s.io', kind: 'DeleteOptions', version: 'v1alpha1' }, { group: 'certificates.k8s.io', kind: 'DeleteOptions', version: 'v1beta1' }, { group: 'coordination.k8s.io', kind: 'DeleteOptions', version: 'v1' }, { group: 'coordination.k8s.io', kind: 'DeleteOptions', version: 'v1alpha2' }, { group: 'coordination.k8s.io', kind: 'DeleteOptions', version: 'v1beta1' }, { group: 'discovery.k8s.io', kind: 'DeleteOptions', version: 'v1' }, { group: 'discovery.k8s.io', kind: 'DeleteOptions', version: 'v1beta1' }, { group: 'events.k8s.io', kind: 'DeleteOptions', version: 'v1' }, { group: 'events.k8s.io', kind: 'DeleteOptions', version: 'v1beta1' }, { group: 'extensions', kind: 'DeleteOptions', version: 'v1beta1' }, { group: 'flowcontrol.apiserver.k8s.io', kind: 'DeleteOptions', version: 'v1' }, { group: 'flowcontrol.apiserver.k8s.io', kind: 'DeleteOptions', version: 'v1beta1' }, { group: 'flowcontrol.apiserver.k8s.io', kind: 'DeleteOptions', version: 'v1beta2' }, { group: 'flowcontrol.apiserver.k8s.io', kind: 'DeleteOptions', version: 'v1beta3' }, { group: 'imagepolicy.k8s.io', kind: 'DeleteOptions', version: 'v1alpha1' }, { group: 'internal.apiserver.k8s.io', kind: 'DeleteOptions', version: 'v1alpha1' }, { group: 'networking.k8s.io', kind: 'DeleteOptions', version: 'v1' }, { group: 'networking.k8s.io', kind: 'DeleteOptions', version: 'v1beta1' }, { group: 'node.k8s.io', kind: 'DeleteOptions', version: 'v1' }, { group: 'node.k8s.io', kind: 'DeleteOptions', version: 'v1alpha1' }, { group: 'node.k8s.io', kind: 'DeleteOptions', version: 'v1beta1' }, { group: 'policy', kind: 'DeleteOptions', version: 'v1' }, { group: 'policy', kind: 'DeleteOptions', version: 'v1beta1' }, { group: 'rbac.authorization.k8s.io', kind: 'DeleteOptions', version: 'v1' }, { group: 'rbac.authorization.k8s.io', kind: 'DeleteOptions', version: 'v1alpha1' }, { group: 'rbac.authorization.k8s.io', kind: 'DeleteOptions', version: 'v1beta1' }, { group: 'resource.k8s.io', kind: 'DeleteOptions', version: 'v1' }, { group: 'resource.k8s.io', kind: 'DeleteOptions', version: 'v1alpha3' }, { group: 'resource.k8s.io', kind: 'DeleteOptions', version: 'v1beta1' }, { group: 'resource.k8s.io', kind: 'DeleteOptions', version: 'v1beta2' }, { group: 'scheduling.k8s.io', kind: 'DeleteOptions', version: 'v1' }, { group: 'scheduling.k8s.io', kind: 'DeleteOptions', version: 'v1alpha2' }, { group: 'scheduling.k8s.io', kind: 'DeleteOptions', version: 'v1beta1' }, { group: 'storage.k8s.io', kind: 'DeleteOptions', version: 'v1' }, { group: 'storage.k8s.io', kind: 'DeleteOptions', version: 'v1alpha1' }, { group: 'storage.k8s.io', kind: 'DeleteOptions', version: 'v1beta1' }, { group: 'storagemigration.k8s.io', kind: 'DeleteOptions', version: 'v1beta1' }] });
 export type DeleteOptions = z.infer<typeof DeleteOptions>;
 
 export const FieldSelectorRequirement = z.object({
-  key: z.string(),
-  operator: z.string(),
-  values: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
+  get key() {
+    return z.string();
+  },
+  get operator() {
+    return z.string();
+  },
+  get values() {
+    return z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.apimachinery.pkg.apis.meta.v1.FieldSelectorRequirement' });
 export type FieldSelectorRequirement = z.infer<typeof FieldSelectorRequirement>;
 
@@ -97,46 +189,86 @@ export const FieldsV1 = z.record(z.string(), z.unknown()).register(z.globalRegis
 export type FieldsV1 = z.infer<typeof FieldsV1>;
 
 export const GroupResource = z.object({
-  group: z.string(),
-  resource: z.string(),
+  get group() {
+    return z.string();
+  },
+  get resource() {
+    return z.string();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.apimachinery.pkg.apis.meta.v1.GroupResource' });
 export type GroupResource = z.infer<typeof GroupResource>;
 
 export const LabelSelectorRequirement = z.object({
-  key: z.string(),
-  operator: z.string(),
-  values: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
+  get key() {
+    return z.string();
+  },
+  get operator() {
+    return z.string();
+  },
+  get values() {
+    return z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelectorRequirement' });
 export type LabelSelectorRequirement = z.infer<typeof LabelSelectorRequirement>;
 
 export const LabelSelector = z.object({
-  matchExpressions: z.array(LabelSelectorRequirement).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
-  matchLabels: z.record(z.string(), z.string()).optional(),
+  get matchExpressions() {
+    return z.array(LabelSelectorRequirement).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+  },
+  get matchLabels() {
+    return z.record(z.string(), z.string()).optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelector', 'x-kubernetes-map-type': 'atomic' });
 export type LabelSelector = z.infer<typeof LabelSelector>;
 
 export const ShardInfo = z.object({
-  selector: z.string(),
+  get selector() {
+    return z.string();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.apimachinery.pkg.apis.meta.v1.ShardInfo' });
 export type ShardInfo = z.infer<typeof ShardInfo>;
 
 export const ListMeta = z.object({
-  continue: z.string().optional(),
-  remainingItemCount: z.int().optional(),
-  resourceVersion: z.string().optional(),
-  selfLink: z.string().optional(),
-  shardInfo: ShardInfo.optional(),
+  get continue() {
+    return z.string().optional();
+  },
+  get remainingItemCount() {
+    return z.int().optional();
+  },
+  get resourceVersion() {
+    return z.string().optional();
+  },
+  get selfLink() {
+    return z.string().optional();
+  },
+  get shardInfo() {
+    return ShardInfo.optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta' });
 export type ListMeta = z.infer<typeof ListMeta>;
 
 export const ManagedFieldsEntry = z.object({
-  apiVersion: z.string().optional(),
-  fieldsType: z.string().optional(),
-  fieldsV1: FieldsV1.optional(),
-  manager: z.string().optional(),
-  operation: z.string().optional(),
-  subresource: z.string().optional(),
-  time: Time.optional(),
+  get apiVersion() {
+    return z.string().optional();
+  },
+  get fieldsType() {
+    return z.string().optional();
+  },
+  get fieldsV1() {
+    return FieldsV1.optional();
+  },
+  get manager() {
+    return z.string().optional();
+  },
+  get operation() {
+    return z.string().optional();
+  },
+  get subresource() {
+    return z.string().optional();
+  },
+  get time() {
+    return Time.optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.apimachinery.pkg.apis.meta.v1.ManagedFieldsEntry' });
 export type ManagedFieldsEntry = z.infer<typeof ManagedFieldsEntry>;
 
@@ -144,65 +276,145 @@ export const MicroTime = z.string().register(z.globalRegistry, { id: 'io.k8s.api
 export type MicroTime = z.infer<typeof MicroTime>;
 
 export const OwnerReference = z.object({
-  apiVersion: z.string(),
-  blockOwnerDeletion: z.boolean().optional(),
-  controller: z.boolean().optional(),
-  kind: z.string(),
-  name: z.string(),
-  uid: z.string(),
+  get apiVersion() {
+    return z.string();
+  },
+  get blockOwnerDeletion() {
+    return z.boolean().optional();
+  },
+  get controller() {
+    return z.boolean().optional();
+  },
+  get kind() {
+    return z.string();
+  },
+  get name() {
+    return z.string();
+  },
+  get uid() {
+    return z.string();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.apimachinery.pkg.apis.meta.v1.OwnerReference', 'x-kubernetes-map-type': 'atomic' });
 export type OwnerReference = z.infer<typeof OwnerReference>;
 
 export const ObjectMeta = z.object({
-  annotations: z.record(z.string(), z.string()).optional(),
-  creationTimestamp: Time.optional(),
-  deletionGracePeriodSeconds: z.int().optional(),
-  deletionTimestamp: Time.optional(),
-  finalizers: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'set', 'x-kubernetes-patch-strategy': 'merge' }).optional(),
-  generateName: z.string().optional(),
-  generation: z.int().optional(),
-  labels: z.record(z.string(), z.string()).optional(),
-  managedFields: z.array(ManagedFieldsEntry).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
-  name: z.string().optional(),
-  namespace: z.string().optional(),
-  ownerReferences: z.array(OwnerReference).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['uid'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'uid', 'x-kubernetes-patch-strategy': 'merge' }).optional(),
-  resourceVersion: z.string().optional(),
-  selfLink: z.string().optional(),
-  uid: z.string().optional(),
+  get annotations() {
+    return z.record(z.string(), z.string()).optional();
+  },
+  get creationTimestamp() {
+    return Time.optional();
+  },
+  get deletionGracePeriodSeconds() {
+    return z.int().optional();
+  },
+  get deletionTimestamp() {
+    return Time.optional();
+  },
+  get finalizers() {
+    return z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'set', 'x-kubernetes-patch-strategy': 'merge' }).optional();
+  },
+  get generateName() {
+    return z.string().optional();
+  },
+  get generation() {
+    return z.int().optional();
+  },
+  get labels() {
+    return z.record(z.string(), z.string()).optional();
+  },
+  get managedFields() {
+    return z.array(ManagedFieldsEntry).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+  },
+  get name() {
+    return z.string().optional();
+  },
+  get namespace() {
+    return z.string().optional();
+  },
+  get ownerReferences() {
+    return z.array(OwnerReference).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['uid'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'uid', 'x-kubernetes-patch-strategy': 'merge' }).optional();
+  },
+  get resourceVersion() {
+    return z.string().optional();
+  },
+  get selfLink() {
+    return z.string().optional();
+  },
+  get uid() {
+    return z.string().optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta' });
 export type ObjectMeta = z.infer<typeof ObjectMeta>;
 
 export const StatusCause = z.object({
-  field: z.string().optional(),
-  message: z.string().optional(),
-  reason: z.string().optional(),
+  get field() {
+    return z.string().optional();
+  },
+  get message() {
+    return z.string().optional();
+  },
+  get reason() {
+    return z.string().optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.apimachinery.pkg.apis.meta.v1.StatusCause' });
 export type StatusCause = z.infer<typeof StatusCause>;
 
 export const StatusDetails = z.object({
-  causes: z.array(StatusCause).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
-  group: z.string().optional(),
-  kind: z.string().optional(),
-  name: z.string().optional(),
-  retryAfterSeconds: z.int32().optional(),
-  uid: z.string().optional(),
+  get causes() {
+    return z.array(StatusCause).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+  },
+  get group() {
+    return z.string().optional();
+  },
+  get kind() {
+    return z.string().optional();
+  },
+  get name() {
+    return z.string().optional();
+  },
+  get retryAfterSeconds() {
+    return z.int32().optional();
+  },
+  get uid() {
+    return z.string().optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.apimachinery.pkg.apis.meta.v1.StatusDetails' });
 export type StatusDetails = z.infer<typeof StatusDetails>;
 
 export const Status = z.object({
-  apiVersion: z.string().optional(),
-  code: z.int32().optional(),
-  details: StatusDetails.optional(),
-  kind: z.string().optional(),
-  message: z.string().optional(),
-  metadata: ListMeta.optional(),
-  reason: z.string().optional(),
-  status: z.string().optional(),
+  get apiVersion() {
+    return z.string().optional();
+  },
+  get code() {
+    return z.int32().optional();
+  },
+  get details() {
+    return StatusDetails.optional();
+  },
+  get kind() {
+    return z.string().optional();
+  },
+  get message() {
+    return z.string().optional();
+  },
+  get metadata() {
+    return ListMeta.optional();
+  },
+  get reason() {
+    return z.string().optional();
+  },
+  get status() {
+    return z.string().optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.apimachinery.pkg.apis.meta.v1.Status', 'x-kubernetes-group-version-kind': [{ group: '', kind: 'Status', version: 'v1' }] });
 export type Status = z.infer<typeof Status>;
 
 export const WatchEvent = z.object({
-  object: RawExtension,
-  type: z.string(),
+  get object() {
+    return RawExtension;
+  },
+  get type() {
+    return z.string();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.apimachinery.pkg.apis.meta.v1.WatchEvent', 'x-kubernetes-group-version-kind': [{ group: '', kind: 'WatchEvent', version: 'v1' }, { group: 'admission.k8s.io', kind: 'WatchEvent', version: 'v1' }, { group: 'admission.k8s.io', kind: 'WatchEvent', version: 'v1beta1' }, { group: 'admissionregistration.k8s.io', kind: 'WatchEvent', version: 'v1' }, { group: 'admissionregistration.k8s.io', kind: 'WatchEvent', version: 'v1alpha1' }, { group: 'admissionregistration.k8s.io', kind: 'WatchEvent', version: 'v1beta1' }, { group: 'apiextensions.k8s.io', kind: 'WatchEvent', version: 'v1' }, { group: 'apiextensions.k8s.io', kind: 'WatchEvent', version: 'v1beta1' }, { group: 'apiregistration.k8s.io', kind: 'WatchEvent', version: 'v1' }, { group: 'apiregistration.k8s.io', kind: 'WatchEvent', version: 'v1beta1' }, { group: 'apps', kind: 'WatchEvent', version: 'v1' }, { group: 'apps', kind: 'WatchEvent', version: 'v1beta1' }, { group: 'apps', kind: 'WatchEvent', version: 'v1beta2' }, { group: 'authentication.k8s.io', kind: 'WatchEvent', version: 'v1' }, { group: 'authentication.k8s.io', kind: 'WatchEvent', version: 'v1alpha1' }, { group: 'authentication.k8s.io', kind: 'WatchEvent', version: 'v1beta1' }, { group: 'authorization.k8s.io', kind: 'WatchEvent', version: 'v1' }, { group: 'authorization.k8s.io', kind: 'WatchEvent', version: 'v1beta1' }, { group: 'autoscaling', kind: 'WatchEvent', version: 'v1' }, { group: 'autoscaling', kind: 'WatchEvent', version: 'v2' }, { group: 'batch', kind: 'WatchEvent', version: 'v1' }, { group: 'batch', kind: 'WatchEvent', version: 'v1beta1' }, { group: 'certificates.k8s.io', kind: 'WatchEvent', version: 'v1' }, { group: 'certificates.k8s.io', kind: 'WatchEvent', version: 'v1alpha1' }, { group: 'certificates.k8s.io', kind: 'WatchEvent', version: 'v1beta1' }, { group: 'coordination.k8s.io', kind: 'WatchEvent', version: 'v1' }, { group: 'coordination.k8s.io', kind: 'WatchEvent', version: 'v1alpha2' }, { group: 'coordination.k8s.io', kind: 'WatchEvent', version: 'v1beta1' }, { group: 'discovery.k8s.io', kind: 'WatchEvent', version: 'v1' }, { group: 'discovery.k8s.io', kind: 'WatchEvent', version: 'v1beta1' }, { group: 'events.k8s.io', kind: 'WatchEvent', version: 'v1' }, { group: 'events.k8s.io', kind: 'WatchEvent', version: 'v1beta1' }, { group: 'extensions', kind: 'WatchEvent', version: 'v1beta1' }, { group: 'flowcontrol.apiserver.k8s.io', kind: 'WatchEvent', version: 'v1' }, { group: 'flowcontrol.apiserver.k8s.io', kind: 'WatchEvent', version: 'v1beta1' }, { group: 'flowcontrol.apiserver.k8s.io', kind: 'WatchEvent', version: 'v1beta2' }, { group: 'flowcontrol.apiserver.k8s.io', kind: 'WatchEvent', version: 'v1beta3' }, { group: 'imagepolicy.k8s.io', kind: 'WatchEvent', version: 'v1alpha1' }, { group: 'internal.apiserver.k8s.io', kind: 'WatchEvent', version: 'v1alpha1' }, { group: 'networking.k8s.io', kind: 'WatchEvent', version: 'v1' }, { group: 'networking.k8s.io', kind: 'WatchEvent', version: 'v1beta1' }, { group: 'node.k8s.io', kind: 'WatchEvent', version: 'v1' }, { group: 'node.k8s.io', kind: 'WatchEvent', version: 'v1alpha1' }, { group: 'node.k8s.io', kind: 'WatchEvent', version: 'v1beta1' }, { group: 'policy', kind: 'WatchEvent', version: 'v1' }, { group: 'policy', kind: 'WatchEvent', version: 'v1beta1' }, { group: 'rbac.authorization.k8s.io', kind: 'WatchEvent', version: 'v1' }, { group: 'rbac.authorization.k8s.io', kind: 'WatchEvent', version: 'v1alpha1' }, { group: 'rbac.authorization.k8s.io', kind: 'WatchEvent', version: 'v1beta1' }, { group: 'resource.k8s.io', kind: 'WatchEvent', version: 'v1' }, { group: 'resource.k8s.io', kind: 'WatchEvent', version: 'v1alpha3' }, { group: 'resource.k8s.io', kind: 'WatchEvent', version: 'v1beta1' }, { group: 'resource.k8s.io', kind: 'WatchEvent', version: 'v1beta2' }, { group: 'scheduling.k8s.io', kind: 'WatchEvent', version: 'v1' }, { group: 'scheduling.k8s.io', kind: 'WatchEvent', version: 'v1alpha2' }, { group: 'scheduling.k8s.io', kind: 'WatchEvent', version: 'v1beta1' }, { group: 'storage.k8s.io', kind: 'WatchEvent', version: 'v1' }, { group: 'storage.k8s.io', kind: 'WatchEvent', version: 'v1alpha1' }, { group: 'storage.k8s.io', kind: 'WatchEvent', version: 'v1beta1' }, { group: 'storagemigration.k8s.io', kind: 'WatchEvent', version: 'v1beta1' }] });
 export type WatchEvent = z.infer<typeof WatchEvent>;

@@ -7,195 +7,351 @@ import { Condition, LabelSelector, ObjectMeta } from './meta-v1.js';
 import { IntOrString } from './primitives.js';
 
 export const ServiceBackendPort = z.object({
-  name: z.string().optional(),
-  number: z.int32().optional(),
+  get name() {
+    return z.string().optional();
+  },
+  get number() {
+    return z.int32().optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.networking.v1.ServiceBackendPort', 'x-kubernetes-map-type': 'atomic' });
 export type ServiceBackendPort = z.infer<typeof ServiceBackendPort>;
 
 export const IngressServiceBackend = z.object({
-  name: z.string(),
-  port: ServiceBackendPort.optional(),
+  get name() {
+    return z.string();
+  },
+  get port() {
+    return ServiceBackendPort.optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.networking.v1.IngressServiceBackend' });
 export type IngressServiceBackend = z.infer<typeof IngressServiceBackend>;
 
 export const IngressBackend = z.object({
-  resource: TypedLocalObjectReference.optional(),
-  service: IngressServiceBackend.optional(),
+  get resource() {
+    return TypedLocalObjectReference.optional();
+  },
+  get service() {
+    return IngressServiceBackend.optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.networking.v1.IngressBackend' });
 export type IngressBackend = z.infer<typeof IngressBackend>;
 
 export const HTTPIngressPath = z.object({
-  backend: IngressBackend,
-  path: z.string().optional(),
-  pathType: z.string(),
+  get backend() {
+    return IngressBackend;
+  },
+  get path() {
+    return z.string().optional();
+  },
+  get pathType() {
+    return z.string();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.networking.v1.HTTPIngressPath' });
 export type HTTPIngressPath = z.infer<typeof HTTPIngressPath>;
 
 export const HTTPIngressRuleValue = z.object({
-  paths: z.array(HTTPIngressPath).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }),
+  get paths() {
+    return z.array(HTTPIngressPath).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' });
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.networking.v1.HTTPIngressRuleValue' });
 export type HTTPIngressRuleValue = z.infer<typeof HTTPIngressRuleValue>;
 
 export const IngressRule = z.object({
-  host: z.string().optional(),
-  http: HTTPIngressRuleValue.optional(),
+  get host() {
+    return z.string().optional();
+  },
+  get http() {
+    return HTTPIngressRuleValue.optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.networking.v1.IngressRule' });
 export type IngressRule = z.infer<typeof IngressRule>;
 
 export const IngressTLS = z.object({
-  hosts: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
-  secretName: z.string().optional(),
+  get hosts() {
+    return z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+  },
+  get secretName() {
+    return z.string().optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.networking.v1.IngressTLS' });
 export type IngressTLS = z.infer<typeof IngressTLS>;
 
 export const IngressSpec = z.object({
-  defaultBackend: IngressBackend.optional(),
-  ingressClassName: z.string().optional(),
-  rules: z.array(IngressRule).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
-  tls: z.array(IngressTLS).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
+  get defaultBackend() {
+    return IngressBackend.optional();
+  },
+  get ingressClassName() {
+    return z.string().optional();
+  },
+  get rules() {
+    return z.array(IngressRule).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+  },
+  get tls() {
+    return z.array(IngressTLS).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.networking.v1.IngressSpec' });
 export type IngressSpec = z.infer<typeof IngressSpec>;
 
 export const IngressPortStatus = z.object({
-  error: z.string().optional(),
-  port: z.int32(),
-  protocol: z.string(),
+  get error() {
+    return z.string().optional();
+  },
+  get port() {
+    return z.int32();
+  },
+  get protocol() {
+    return z.string();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.networking.v1.IngressPortStatus' });
 export type IngressPortStatus = z.infer<typeof IngressPortStatus>;
 
 export const IngressLoadBalancerIngress = z.object({
-  hostname: z.string().optional(),
-  ip: z.string().optional(),
-  ports: z.array(IngressPortStatus).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
+  get hostname() {
+    return z.string().optional();
+  },
+  get ip() {
+    return z.string().optional();
+  },
+  get ports() {
+    return z.array(IngressPortStatus).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.networking.v1.IngressLoadBalancerIngress' });
 export type IngressLoadBalancerIngress = z.infer<typeof IngressLoadBalancerIngress>;
 
 export const IngressLoadBalancerStatus = z.object({
-  ingress: z.array(IngressLoadBalancerIngress).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
+  get ingress() {
+    return z.array(IngressLoadBalancerIngress).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.networking.v1.IngressLoadBalancerStatus' });
 export type IngressLoadBalancerStatus = z.infer<typeof IngressLoadBalancerStatus>;
 
 export const IngressStatus = z.object({
-  loadBalancer: IngressLoadBalancerStatus.optional(),
+  get loadBalancer() {
+    return IngressLoadBalancerStatus.optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.networking.v1.IngressStatus' });
 export type IngressStatus = z.infer<typeof IngressStatus>;
 
 export const Ingress = z.object({
-  apiVersion: z.string().optional(),
-  kind: z.string().optional(),
-  metadata: ObjectMeta.optional(),
-  spec: IngressSpec.optional(),
-  status: IngressStatus.optional(),
+  get apiVersion() {
+    return z.string().optional();
+  },
+  get kind() {
+    return z.string().optional();
+  },
+  get metadata() {
+    return ObjectMeta.optional();
+  },
+  get spec() {
+    return IngressSpec.optional();
+  },
+  get status() {
+    return IngressStatus.optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.networking.v1.Ingress', 'x-kubernetes-group-version-kind': [{ group: 'networking.k8s.io', kind: 'Ingress', version: 'v1' }] });
 export type Ingress = z.infer<typeof Ingress>;
 
 export const IngressClassParametersReference = z.object({
-  apiGroup: z.string().optional(),
-  kind: z.string(),
-  name: z.string(),
-  namespace: z.string().optional(),
-  scope: z.string().optional(),
+  get apiGroup() {
+    return z.string().optional();
+  },
+  get kind() {
+    return z.string();
+  },
+  get name() {
+    return z.string();
+  },
+  get namespace() {
+    return z.string().optional();
+  },
+  get scope() {
+    return z.string().optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.networking.v1.IngressClassParametersReference' });
 export type IngressClassParametersReference = z.infer<typeof IngressClassParametersReference>;
 
 export const IngressClassSpec = z.object({
-  controller: z.string().optional(),
-  parameters: IngressClassParametersReference.optional(),
+  get controller() {
+    return z.string().optional();
+  },
+  get parameters() {
+    return IngressClassParametersReference.optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.networking.v1.IngressClassSpec' });
 export type IngressClassSpec = z.infer<typeof IngressClassSpec>;
 
 export const IngressClass = z.object({
-  apiVersion: z.string().optional(),
-  kind: z.string().optional(),
-  metadata: ObjectMeta.optional(),
-  spec: IngressClassSpec.optional(),
+  get apiVersion() {
+    return z.string().optional();
+  },
+  get kind() {
+    return z.string().optional();
+  },
+  get metadata() {
+    return ObjectMeta.optional();
+  },
+  get spec() {
+    return IngressClassSpec.optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.networking.v1.IngressClass', 'x-kubernetes-group-version-kind': [{ group: 'networking.k8s.io', kind: 'IngressClass', version: 'v1' }] });
 export type IngressClass = z.infer<typeof IngressClass>;
 
 export const ParentReference = z.object({
-  group: z.string().optional(),
-  name: z.string(),
-  namespace: z.string().optional(),
-  resource: z.string(),
+  get group() {
+    return z.string().optional();
+  },
+  get name() {
+    return z.string();
+  },
+  get namespace() {
+    return z.string().optional();
+  },
+  get resource() {
+    return z.string();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.networking.v1.ParentReference' });
 export type ParentReference = z.infer<typeof ParentReference>;
 
 export const IPAddressSpec = z.object({
-  parentRef: ParentReference,
+  get parentRef() {
+    return ParentReference;
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.networking.v1.IPAddressSpec' });
 export type IPAddressSpec = z.infer<typeof IPAddressSpec>;
 
 export const IPAddress = z.object({
-  apiVersion: z.string().optional(),
-  kind: z.string().optional(),
-  metadata: ObjectMeta.optional(),
-  spec: IPAddressSpec,
+  get apiVersion() {
+    return z.string().optional();
+  },
+  get kind() {
+    return z.string().optional();
+  },
+  get metadata() {
+    return ObjectMeta.optional();
+  },
+  get spec() {
+    return IPAddressSpec;
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.networking.v1.IPAddress', 'x-kubernetes-group-version-kind': [{ group: 'networking.k8s.io', kind: 'IPAddress', version: 'v1' }] });
 export type IPAddress = z.infer<typeof IPAddress>;
 
 export const IPBlock = z.object({
-  cidr: z.string(),
-  except: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
+  get cidr() {
+    return z.string();
+  },
+  get except() {
+    return z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.networking.v1.IPBlock' });
 export type IPBlock = z.infer<typeof IPBlock>;
 
 export const NetworkPolicyPeer = z.object({
-  ipBlock: IPBlock.optional(),
-  namespaceSelector: LabelSelector.optional(),
-  podSelector: LabelSelector.optional(),
+  get ipBlock() {
+    return IPBlock.optional();
+  },
+  get namespaceSelector() {
+    return LabelSelector.optional();
+  },
+  get podSelector() {
+    return LabelSelector.optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.networking.v1.NetworkPolicyPeer' });
 export type NetworkPolicyPeer = z.infer<typeof NetworkPolicyPeer>;
 
 export const NetworkPolicyPort = z.object({
-  endPort: z.int32().optional(),
-  port: IntOrString.optional(),
-  protocol: z.string().optional(),
+  get endPort() {
+    return z.int32().optional();
+  },
+  get port() {
+    return IntOrString.optional();
+  },
+  get protocol() {
+    return z.string().optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.networking.v1.NetworkPolicyPort' });
 export type NetworkPolicyPort = z.infer<typeof NetworkPolicyPort>;
 
 export const NetworkPolicyEgressRule = z.object({
-  ports: z.array(NetworkPolicyPort).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
-  to: z.array(NetworkPolicyPeer).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
+  get ports() {
+    return z.array(NetworkPolicyPort).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+  },
+  get to() {
+    return z.array(NetworkPolicyPeer).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.networking.v1.NetworkPolicyEgressRule' });
 export type NetworkPolicyEgressRule = z.infer<typeof NetworkPolicyEgressRule>;
 
 export const NetworkPolicyIngressRule = z.object({
-  from: z.array(NetworkPolicyPeer).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
-  ports: z.array(NetworkPolicyPort).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
+  get from() {
+    return z.array(NetworkPolicyPeer).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+  },
+  get ports() {
+    return z.array(NetworkPolicyPort).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.networking.v1.NetworkPolicyIngressRule' });
 export type NetworkPolicyIngressRule = z.infer<typeof NetworkPolicyIngressRule>;
 
 export const NetworkPolicySpec = z.object({
-  egress: z.array(NetworkPolicyEgressRule).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
-  ingress: z.array(NetworkPolicyIngressRule).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
-  podSelector: LabelSelector.optional(),
-  policyTypes: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
+  get egress() {
+    return z.array(NetworkPolicyEgressRule).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+  },
+  get ingress() {
+    return z.array(NetworkPolicyIngressRule).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+  },
+  get podSelector() {
+    return LabelSelector.optional();
+  },
+  get policyTypes() {
+    return z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.networking.v1.NetworkPolicySpec' });
 export type NetworkPolicySpec = z.infer<typeof NetworkPolicySpec>;
 
 export const NetworkPolicy = z.object({
-  apiVersion: z.string().optional(),
-  kind: z.string().optional(),
-  metadata: ObjectMeta.optional(),
-  spec: NetworkPolicySpec.optional(),
+  get apiVersion() {
+    return z.string().optional();
+  },
+  get kind() {
+    return z.string().optional();
+  },
+  get metadata() {
+    return ObjectMeta.optional();
+  },
+  get spec() {
+    return NetworkPolicySpec.optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.networking.v1.NetworkPolicy', 'x-kubernetes-group-version-kind': [{ group: 'networking.k8s.io', kind: 'NetworkPolicy', version: 'v1' }] });
 export type NetworkPolicy = z.infer<typeof NetworkPolicy>;
 
 export const ServiceCIDRSpec = z.object({
-  cidrs: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
+  get cidrs() {
+    return z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.networking.v1.ServiceCIDRSpec' });
 export type ServiceCIDRSpec = z.infer<typeof ServiceCIDRSpec>;
 
 export const ServiceCIDRStatus = z.object({
-  conditions: z.array(Condition).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['type'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'type', 'x-kubernetes-patch-strategy': 'merge' }).optional(),
+  get conditions() {
+    return z.array(Condition).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['type'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'type', 'x-kubernetes-patch-strategy': 'merge' }).optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.networking.v1.ServiceCIDRStatus' });
 export type ServiceCIDRStatus = z.infer<typeof ServiceCIDRStatus>;
 
 export const ServiceCIDR = z.object({
-  apiVersion: z.string().optional(),
-  kind: z.string().optional(),
-  metadata: ObjectMeta.optional(),
-  spec: ServiceCIDRSpec.optional(),
-  status: ServiceCIDRStatus.optional(),
+  get apiVersion() {
+    return z.string().optional();
+  },
+  get kind() {
+    return z.string().optional();
+  },
+  get metadata() {
+    return ObjectMeta.optional();
+  },
+  get spec() {
+    return ServiceCIDRSpec.optional();
+  },
+  get status() {
+    return ServiceCIDRStatus.optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.networking.v1.ServiceCIDR', 'x-kubernetes-group-version-kind': [{ group: 'networking.k8s.io', kind: 'ServiceCIDR', version: 'v1' }] });
 export type ServiceCIDR = z.infer<typeof ServiceCIDR>;

@@ -5,41 +5,73 @@ import { z } from 'zod';
 import { Condition, ObjectMeta } from './meta-v1.js';
 
 export const ParentReference = z.object({
-  group: z.string().optional(),
-  name: z.string(),
-  namespace: z.string().optional(),
-  resource: z.string(),
+  get group() {
+    return z.string().optional();
+  },
+  get name() {
+    return z.string();
+  },
+  get namespace() {
+    return z.string().optional();
+  },
+  get resource() {
+    return z.string();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.networking.v1beta1.ParentReference' });
 export type ParentReference = z.infer<typeof ParentReference>;
 
 export const IPAddressSpec = z.object({
-  parentRef: ParentReference,
+  get parentRef() {
+    return ParentReference;
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.networking.v1beta1.IPAddressSpec' });
 export type IPAddressSpec = z.infer<typeof IPAddressSpec>;
 
 export const IPAddress = z.object({
-  apiVersion: z.string().optional(),
-  kind: z.string().optional(),
-  metadata: ObjectMeta.optional(),
-  spec: IPAddressSpec,
+  get apiVersion() {
+    return z.string().optional();
+  },
+  get kind() {
+    return z.string().optional();
+  },
+  get metadata() {
+    return ObjectMeta.optional();
+  },
+  get spec() {
+    return IPAddressSpec;
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.networking.v1beta1.IPAddress', 'x-kubernetes-group-version-kind': [{ group: 'networking.k8s.io', kind: 'IPAddress', version: 'v1beta1' }] });
 export type IPAddress = z.infer<typeof IPAddress>;
 
 export const ServiceCIDRSpec = z.object({
-  cidrs: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
+  get cidrs() {
+    return z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.networking.v1beta1.ServiceCIDRSpec' });
 export type ServiceCIDRSpec = z.infer<typeof ServiceCIDRSpec>;
 
 export const ServiceCIDRStatus = z.object({
-  conditions: z.array(Condition).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['type'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'type', 'x-kubernetes-patch-strategy': 'merge' }).optional(),
+  get conditions() {
+    return z.array(Condition).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['type'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'type', 'x-kubernetes-patch-strategy': 'merge' }).optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.networking.v1beta1.ServiceCIDRStatus' });
 export type ServiceCIDRStatus = z.infer<typeof ServiceCIDRStatus>;
 
 export const ServiceCIDR = z.object({
-  apiVersion: z.string().optional(),
-  kind: z.string().optional(),
-  metadata: ObjectMeta.optional(),
-  spec: ServiceCIDRSpec.optional(),
-  status: ServiceCIDRStatus.optional(),
+  get apiVersion() {
+    return z.string().optional();
+  },
+  get kind() {
+    return z.string().optional();
+  },
+  get metadata() {
+    return ObjectMeta.optional();
+  },
+  get spec() {
+    return ServiceCIDRSpec.optional();
+  },
+  get status() {
+    return ServiceCIDRStatus.optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.networking.v1beta1.ServiceCIDR', 'x-kubernetes-group-version-kind': [{ group: 'networking.k8s.io', kind: 'ServiceCIDR', version: 'v1beta1' }] });
 export type ServiceCIDR = z.infer<typeof ServiceCIDR>;

@@ -7,22 +7,40 @@ import { ObjectMeta } from './meta-v1.js';
 import { Quantity } from './primitives.js';
 
 export const Overhead = z.object({
-  podFixed: z.record(z.string(), Quantity).optional(),
+  get podFixed() {
+    return z.record(z.string(), Quantity).optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.node.v1.Overhead' });
 export type Overhead = z.infer<typeof Overhead>;
 
 export const Scheduling = z.object({
-  nodeSelector: z.record(z.string(), z.string()).register(z.globalRegistry, { 'x-kubernetes-map-type': 'atomic' }).optional(),
-  tolerations: z.array(Toleration).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
+  get nodeSelector() {
+    return z.record(z.string(), z.string()).register(z.globalRegistry, { 'x-kubernetes-map-type': 'atomic' }).optional();
+  },
+  get tolerations() {
+    return z.array(Toleration).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.node.v1.Scheduling' });
 export type Scheduling = z.infer<typeof Scheduling>;
 
 export const RuntimeClass = z.object({
-  apiVersion: z.string().optional(),
-  handler: z.string(),
-  kind: z.string().optional(),
-  metadata: ObjectMeta.optional(),
-  overhead: Overhead.optional(),
-  scheduling: Scheduling.optional(),
+  get apiVersion() {
+    return z.string().optional();
+  },
+  get handler() {
+    return z.string();
+  },
+  get kind() {
+    return z.string().optional();
+  },
+  get metadata() {
+    return ObjectMeta.optional();
+  },
+  get overhead() {
+    return Overhead.optional();
+  },
+  get scheduling() {
+    return Scheduling.optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.node.v1.RuntimeClass', 'x-kubernetes-group-version-kind': [{ group: 'node.k8s.io', kind: 'RuntimeClass', version: 'v1' }] });
 export type RuntimeClass = z.infer<typeof RuntimeClass>;

@@ -6,37 +6,77 @@ import { Condition, DeleteOptions, LabelSelector, ObjectMeta, Time } from './met
 import { IntOrString } from './primitives.js';
 
 export const Eviction = z.object({
-  apiVersion: z.string().optional(),
-  deleteOptions: DeleteOptions.optional(),
-  kind: z.string().optional(),
-  metadata: ObjectMeta.optional(),
+  get apiVersion() {
+    return z.string().optional();
+  },
+  get deleteOptions() {
+    return DeleteOptions.optional();
+  },
+  get kind() {
+    return z.string().optional();
+  },
+  get metadata() {
+    return ObjectMeta.optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.policy.v1.Eviction', 'x-kubernetes-group-version-kind': [{ group: 'policy', kind: 'Eviction', version: 'v1' }] });
 export type Eviction = z.infer<typeof Eviction>;
 
 export const PodDisruptionBudgetSpec = z.object({
-  maxUnavailable: IntOrString.optional(),
-  minAvailable: IntOrString.optional(),
-  selector: LabelSelector.meta({ 'x-kubernetes-patch-strategy': 'replace' }).optional(),
-  unhealthyPodEvictionPolicy: z.string().optional(),
+  get maxUnavailable() {
+    return IntOrString.optional();
+  },
+  get minAvailable() {
+    return IntOrString.optional();
+  },
+  get selector() {
+    return LabelSelector.meta({ 'x-kubernetes-patch-strategy': 'replace' }).optional();
+  },
+  get unhealthyPodEvictionPolicy() {
+    return z.string().optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.policy.v1.PodDisruptionBudgetSpec' });
 export type PodDisruptionBudgetSpec = z.infer<typeof PodDisruptionBudgetSpec>;
 
 export const PodDisruptionBudgetStatus = z.object({
-  conditions: z.array(Condition).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['type'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'type', 'x-kubernetes-patch-strategy': 'merge' }).optional(),
-  currentHealthy: z.int32().optional(),
-  desiredHealthy: z.int32().optional(),
-  disruptedPods: z.record(z.string(), Time).optional(),
-  disruptionsAllowed: z.int32().optional(),
-  expectedPods: z.int32().optional(),
-  observedGeneration: z.int().optional(),
+  get conditions() {
+    return z.array(Condition).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['type'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'type', 'x-kubernetes-patch-strategy': 'merge' }).optional();
+  },
+  get currentHealthy() {
+    return z.int32().optional();
+  },
+  get desiredHealthy() {
+    return z.int32().optional();
+  },
+  get disruptedPods() {
+    return z.record(z.string(), Time).optional();
+  },
+  get disruptionsAllowed() {
+    return z.int32().optional();
+  },
+  get expectedPods() {
+    return z.int32().optional();
+  },
+  get observedGeneration() {
+    return z.int().optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.policy.v1.PodDisruptionBudgetStatus' });
 export type PodDisruptionBudgetStatus = z.infer<typeof PodDisruptionBudgetStatus>;
 
 export const PodDisruptionBudget = z.object({
-  apiVersion: z.string().optional(),
-  kind: z.string().optional(),
-  metadata: ObjectMeta.optional(),
-  spec: PodDisruptionBudgetSpec.optional(),
-  status: PodDisruptionBudgetStatus.optional(),
+  get apiVersion() {
+    return z.string().optional();
+  },
+  get kind() {
+    return z.string().optional();
+  },
+  get metadata() {
+    return ObjectMeta.optional();
+  },
+  get spec() {
+    return PodDisruptionBudgetSpec.optional();
+  },
+  get status() {
+    return PodDisruptionBudgetStatus.optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.policy.v1.PodDisruptionBudget', 'x-kubernetes-group-version-kind': [{ group: 'policy', kind: 'PodDisruptionBudget', version: 'v1' }] });
 export type PodDisruptionBudget = z.infer<typeof PodDisruptionBudget>;

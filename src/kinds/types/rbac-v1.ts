@@ -5,65 +5,129 @@ import { z } from 'zod';
 import { LabelSelector, ObjectMeta } from './meta-v1.js';
 
 export const AggregationRule = z.object({
-  clusterRoleSelectors: z.array(LabelSelector).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
+  get clusterRoleSelectors() {
+    return z.array(LabelSelector).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.rbac.v1.AggregationRule' });
 export type AggregationRule = z.infer<typeof AggregationRule>;
 
 export const PolicyRule = z.object({
-  apiGroups: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
-  nonResourceURLs: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
-  resourceNames: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
-  resources: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
-  verbs: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }),
+  get apiGroups() {
+    return z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+  },
+  get nonResourceURLs() {
+    return z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+  },
+  get resourceNames() {
+    return z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+  },
+  get resources() {
+    return z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+  },
+  get verbs() {
+    return z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' });
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.rbac.v1.PolicyRule' });
 export type PolicyRule = z.infer<typeof PolicyRule>;
 
 export const ClusterRole = z.object({
-  aggregationRule: AggregationRule.optional(),
-  apiVersion: z.string().optional(),
-  kind: z.string().optional(),
-  metadata: ObjectMeta.optional(),
-  rules: z.array(PolicyRule).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
+  get aggregationRule() {
+    return AggregationRule.optional();
+  },
+  get apiVersion() {
+    return z.string().optional();
+  },
+  get kind() {
+    return z.string().optional();
+  },
+  get metadata() {
+    return ObjectMeta.optional();
+  },
+  get rules() {
+    return z.array(PolicyRule).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.rbac.v1.ClusterRole', 'x-kubernetes-group-version-kind': [{ group: 'rbac.authorization.k8s.io', kind: 'ClusterRole', version: 'v1' }] });
 export type ClusterRole = z.infer<typeof ClusterRole>;
 
 export const RoleRef = z.object({
-  apiGroup: z.string().optional(),
-  kind: z.string(),
-  name: z.string(),
+  get apiGroup() {
+    return z.string().optional();
+  },
+  get kind() {
+    return z.string();
+  },
+  get name() {
+    return z.string();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.rbac.v1.RoleRef', 'x-kubernetes-map-type': 'atomic' });
 export type RoleRef = z.infer<typeof RoleRef>;
 
 export const Subject = z.object({
-  apiGroup: z.string().optional(),
-  kind: z.string(),
-  name: z.string(),
-  namespace: z.string().optional(),
+  get apiGroup() {
+    return z.string().optional();
+  },
+  get kind() {
+    return z.string();
+  },
+  get name() {
+    return z.string();
+  },
+  get namespace() {
+    return z.string().optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.rbac.v1.Subject', 'x-kubernetes-map-type': 'atomic' });
 export type Subject = z.infer<typeof Subject>;
 
 export const ClusterRoleBinding = z.object({
-  apiVersion: z.string().optional(),
-  kind: z.string().optional(),
-  metadata: ObjectMeta.optional(),
-  roleRef: RoleRef,
-  subjects: z.array(Subject).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
+  get apiVersion() {
+    return z.string().optional();
+  },
+  get kind() {
+    return z.string().optional();
+  },
+  get metadata() {
+    return ObjectMeta.optional();
+  },
+  get roleRef() {
+    return RoleRef;
+  },
+  get subjects() {
+    return z.array(Subject).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.rbac.v1.ClusterRoleBinding', 'x-kubernetes-group-version-kind': [{ group: 'rbac.authorization.k8s.io', kind: 'ClusterRoleBinding', version: 'v1' }] });
 export type ClusterRoleBinding = z.infer<typeof ClusterRoleBinding>;
 
 export const Role = z.object({
-  apiVersion: z.string().optional(),
-  kind: z.string().optional(),
-  metadata: ObjectMeta.optional(),
-  rules: z.array(PolicyRule).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
+  get apiVersion() {
+    return z.string().optional();
+  },
+  get kind() {
+    return z.string().optional();
+  },
+  get metadata() {
+    return ObjectMeta.optional();
+  },
+  get rules() {
+    return z.array(PolicyRule).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.rbac.v1.Role', 'x-kubernetes-group-version-kind': [{ group: 'rbac.authorization.k8s.io', kind: 'Role', version: 'v1' }] });
 export type Role = z.infer<typeof Role>;
 
 export const RoleBinding = z.object({
-  apiVersion: z.string().optional(),
-  kind: z.string().optional(),
-  metadata: ObjectMeta.optional(),
-  roleRef: RoleRef,
-  subjects: z.array(Subject).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
+  get apiVersion() {
+    return z.string().optional();
+  },
+  get kind() {
+    return z.string().optional();
+  },
+  get metadata() {
+    return ObjectMeta.optional();
+  },
+  get roleRef() {
+    return RoleRef;
+  },
+  get subjects() {
+    return z.array(Subject).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.rbac.v1.RoleBinding', 'x-kubernetes-group-version-kind': [{ group: 'rbac.authorization.k8s.io', kind: 'RoleBinding', version: 'v1' }] });
 export type RoleBinding = z.infer<typeof RoleBinding>;

@@ -5,73 +5,145 @@ import { z } from 'zod';
 import { Condition, ObjectMeta, Time } from './meta-v1.js';
 
 export const DeviceTaint = z.object({
-  effect: z.string(),
-  key: z.string(),
-  timeAdded: Time.optional(),
-  value: z.string().optional(),
+  get effect() {
+    return z.string();
+  },
+  get key() {
+    return z.string();
+  },
+  get timeAdded() {
+    return Time.optional();
+  },
+  get value() {
+    return z.string().optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.resource.v1alpha3.DeviceTaint' });
 export type DeviceTaint = z.infer<typeof DeviceTaint>;
 
 export const DeviceTaintSelector = z.object({
-  device: z.string().optional(),
-  driver: z.string().optional(),
-  pool: z.string().optional(),
+  get device() {
+    return z.string().optional();
+  },
+  get driver() {
+    return z.string().optional();
+  },
+  get pool() {
+    return z.string().optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.resource.v1alpha3.DeviceTaintSelector' });
 export type DeviceTaintSelector = z.infer<typeof DeviceTaintSelector>;
 
 export const DeviceTaintRuleSpec = z.object({
-  deviceSelector: DeviceTaintSelector.optional(),
-  taint: DeviceTaint,
+  get deviceSelector() {
+    return DeviceTaintSelector.optional();
+  },
+  get taint() {
+    return DeviceTaint;
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.resource.v1alpha3.DeviceTaintRuleSpec' });
 export type DeviceTaintRuleSpec = z.infer<typeof DeviceTaintRuleSpec>;
 
 export const DeviceTaintRuleStatus = z.object({
-  conditions: z.array(Condition).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['type'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'type', 'x-kubernetes-patch-strategy': 'merge' }).optional(),
+  get conditions() {
+    return z.array(Condition).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['type'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'type', 'x-kubernetes-patch-strategy': 'merge' }).optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.resource.v1alpha3.DeviceTaintRuleStatus' });
 export type DeviceTaintRuleStatus = z.infer<typeof DeviceTaintRuleStatus>;
 
 export const DeviceTaintRule = z.object({
-  apiVersion: z.string().optional(),
-  kind: z.string().optional(),
-  metadata: ObjectMeta.optional(),
-  spec: DeviceTaintRuleSpec,
-  status: DeviceTaintRuleStatus.optional(),
+  get apiVersion() {
+    return z.string().optional();
+  },
+  get kind() {
+    return z.string().optional();
+  },
+  get metadata() {
+    return ObjectMeta.optional();
+  },
+  get spec() {
+    return DeviceTaintRuleSpec;
+  },
+  get status() {
+    return DeviceTaintRuleStatus.optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.resource.v1alpha3.DeviceTaintRule', 'x-kubernetes-group-version-kind': [{ group: 'resource.k8s.io', kind: 'DeviceTaintRule', version: 'v1alpha3' }] });
 export type DeviceTaintRule = z.infer<typeof DeviceTaintRule>;
 
 export const PoolStatus = z.object({
-  allocatedDevices: z.int32().optional(),
-  availableDevices: z.int32().optional(),
-  driver: z.string(),
-  generation: z.int(),
-  nodeName: z.string().optional(),
-  poolName: z.string(),
-  resourceSliceCount: z.int32().optional(),
-  totalDevices: z.int32().optional(),
-  unavailableDevices: z.int32().optional(),
-  validationError: z.string().optional(),
+  get allocatedDevices() {
+    return z.int32().optional();
+  },
+  get availableDevices() {
+    return z.int32().optional();
+  },
+  get driver() {
+    return z.string();
+  },
+  get generation() {
+    return z.int();
+  },
+  get nodeName() {
+    return z.string().optional();
+  },
+  get poolName() {
+    return z.string();
+  },
+  get resourceSliceCount() {
+    return z.int32().optional();
+  },
+  get totalDevices() {
+    return z.int32().optional();
+  },
+  get unavailableDevices() {
+    return z.int32().optional();
+  },
+  get validationError() {
+    return z.string().optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.resource.v1alpha3.PoolStatus' });
 export type PoolStatus = z.infer<typeof PoolStatus>;
 
 export const ResourcePoolStatusRequestSpec = z.object({
-  driver: z.string(),
-  limit: z.int32().optional(),
-  poolName: z.string().optional(),
+  get driver() {
+    return z.string();
+  },
+  get limit() {
+    return z.int32().optional();
+  },
+  get poolName() {
+    return z.string().optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.resource.v1alpha3.ResourcePoolStatusRequestSpec' });
 export type ResourcePoolStatusRequestSpec = z.infer<typeof ResourcePoolStatusRequestSpec>;
 
 export const ResourcePoolStatusRequestStatus = z.object({
-  conditions: z.array(Condition).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['type'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'type', 'x-kubernetes-patch-strategy': 'merge' }).optional(),
-  poolCount: z.int32(),
-  pools: z.array(PoolStatus).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
+  get conditions() {
+    return z.array(Condition).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['type'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'type', 'x-kubernetes-patch-strategy': 'merge' }).optional();
+  },
+  get poolCount() {
+    return z.int32();
+  },
+  get pools() {
+    return z.array(PoolStatus).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.resource.v1alpha3.ResourcePoolStatusRequestStatus' });
 export type ResourcePoolStatusRequestStatus = z.infer<typeof ResourcePoolStatusRequestStatus>;
 
 export const ResourcePoolStatusRequest = z.object({
-  apiVersion: z.string().optional(),
-  kind: z.string().optional(),
-  metadata: ObjectMeta,
-  spec: ResourcePoolStatusRequestSpec,
-  status: ResourcePoolStatusRequestStatus.optional(),
+  get apiVersion() {
+    return z.string().optional();
+  },
+  get kind() {
+    return z.string().optional();
+  },
+  get metadata() {
+    return ObjectMeta;
+  },
+  get spec() {
+    return ResourcePoolStatusRequestSpec;
+  },
+  get status() {
+    return ResourcePoolStatusRequestStatus.optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.resource.v1alpha3.ResourcePoolStatusRequest', 'x-kubernetes-group-version-kind': [{ group: 'resource.k8s.io', kind: 'ResourcePoolStatusRequest', version: 'v1alpha3' }] });
 export type ResourcePoolStatusRequest = z.infer<typeof ResourcePoolStatusRequest>;

@@ -7,329 +7,641 @@ import { Condition, ObjectMeta, Time } from './meta-v1.js';
 import { Quantity, RawExtension } from './primitives.js';
 
 export const NetworkDeviceData = z.object({
-  hardwareAddress: z.string().optional(),
-  interfaceName: z.string().optional(),
-  ips: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
+  get hardwareAddress() {
+    return z.string().optional();
+  },
+  get interfaceName() {
+    return z.string().optional();
+  },
+  get ips() {
+    return z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.resource.v1beta2.NetworkDeviceData' });
 export type NetworkDeviceData = z.infer<typeof NetworkDeviceData>;
 
 export const AllocatedDeviceStatus = z.object({
-  conditions: z.array(Condition).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['type'], 'x-kubernetes-list-type': 'map' }).optional(),
-  data: RawExtension.optional(),
-  device: z.string(),
-  driver: z.string(),
-  networkData: NetworkDeviceData.optional(),
-  pool: z.string(),
-  shareID: z.string().optional(),
+  get conditions() {
+    return z.array(Condition).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['type'], 'x-kubernetes-list-type': 'map' }).optional();
+  },
+  get data() {
+    return RawExtension.optional();
+  },
+  get device() {
+    return z.string();
+  },
+  get driver() {
+    return z.string();
+  },
+  get networkData() {
+    return NetworkDeviceData.optional();
+  },
+  get pool() {
+    return z.string();
+  },
+  get shareID() {
+    return z.string().optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.resource.v1beta2.AllocatedDeviceStatus' });
 export type AllocatedDeviceStatus = z.infer<typeof AllocatedDeviceStatus>;
 
 export const OpaqueDeviceConfiguration = z.object({
-  driver: z.string(),
-  parameters: RawExtension,
+  get driver() {
+    return z.string();
+  },
+  get parameters() {
+    return RawExtension;
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.resource.v1beta2.OpaqueDeviceConfiguration' });
 export type OpaqueDeviceConfiguration = z.infer<typeof OpaqueDeviceConfiguration>;
 
 export const DeviceAllocationConfiguration = z.object({
-  opaque: OpaqueDeviceConfiguration.optional(),
-  requests: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
-  source: z.string(),
+  get opaque() {
+    return OpaqueDeviceConfiguration.optional();
+  },
+  get requests() {
+    return z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+  },
+  get source() {
+    return z.string();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.resource.v1beta2.DeviceAllocationConfiguration' });
 export type DeviceAllocationConfiguration = z.infer<typeof DeviceAllocationConfiguration>;
 
 export const DeviceToleration = z.object({
-  effect: z.string().optional(),
-  key: z.string().optional(),
-  operator: z.string().optional(),
-  tolerationSeconds: z.int().optional(),
-  value: z.string().optional(),
+  get effect() {
+    return z.string().optional();
+  },
+  get key() {
+    return z.string().optional();
+  },
+  get operator() {
+    return z.string().optional();
+  },
+  get tolerationSeconds() {
+    return z.int().optional();
+  },
+  get value() {
+    return z.string().optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.resource.v1beta2.DeviceToleration' });
 export type DeviceToleration = z.infer<typeof DeviceToleration>;
 
 export const DeviceRequestAllocationResult = z.object({
-  adminAccess: z.boolean().optional(),
-  bindingConditions: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
-  bindingFailureConditions: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
-  consumedCapacity: z.record(z.string(), Quantity).optional(),
-  device: z.string(),
-  driver: z.string(),
-  pool: z.string(),
-  request: z.string(),
-  shareID: z.string().optional(),
-  tolerations: z.array(DeviceToleration).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
+  get adminAccess() {
+    return z.boolean().optional();
+  },
+  get bindingConditions() {
+    return z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+  },
+  get bindingFailureConditions() {
+    return z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+  },
+  get consumedCapacity() {
+    return z.record(z.string(), Quantity).optional();
+  },
+  get device() {
+    return z.string();
+  },
+  get driver() {
+    return z.string();
+  },
+  get pool() {
+    return z.string();
+  },
+  get request() {
+    return z.string();
+  },
+  get shareID() {
+    return z.string().optional();
+  },
+  get tolerations() {
+    return z.array(DeviceToleration).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.resource.v1beta2.DeviceRequestAllocationResult' });
 export type DeviceRequestAllocationResult = z.infer<typeof DeviceRequestAllocationResult>;
 
 export const DeviceAllocationResult = z.object({
-  config: z.array(DeviceAllocationConfiguration).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
-  results: z.array(DeviceRequestAllocationResult).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
+  get config() {
+    return z.array(DeviceAllocationConfiguration).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+  },
+  get results() {
+    return z.array(DeviceRequestAllocationResult).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.resource.v1beta2.DeviceAllocationResult' });
 export type DeviceAllocationResult = z.infer<typeof DeviceAllocationResult>;
 
 export const AllocationResult = z.object({
-  allocationTimestamp: Time.optional(),
-  devices: DeviceAllocationResult.optional(),
-  nodeSelector: NodeSelector.optional(),
+  get allocationTimestamp() {
+    return Time.optional();
+  },
+  get devices() {
+    return DeviceAllocationResult.optional();
+  },
+  get nodeSelector() {
+    return NodeSelector.optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.resource.v1beta2.AllocationResult' });
 export type AllocationResult = z.infer<typeof AllocationResult>;
 
 export const CapacityRequestPolicyRange = z.object({
-  max: Quantity.optional(),
-  min: Quantity,
-  step: Quantity.optional(),
+  get max() {
+    return Quantity.optional();
+  },
+  get min() {
+    return Quantity;
+  },
+  get step() {
+    return Quantity.optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.resource.v1beta2.CapacityRequestPolicyRange' });
 export type CapacityRequestPolicyRange = z.infer<typeof CapacityRequestPolicyRange>;
 
 export const CapacityRequestPolicy = z.object({
-  default: Quantity.optional(),
-  validRange: CapacityRequestPolicyRange.optional(),
-  validValues: z.array(Quantity).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
+  get default() {
+    return Quantity.optional();
+  },
+  get validRange() {
+    return CapacityRequestPolicyRange.optional();
+  },
+  get validValues() {
+    return z.array(Quantity).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.resource.v1beta2.CapacityRequestPolicy' });
 export type CapacityRequestPolicy = z.infer<typeof CapacityRequestPolicy>;
 
 export const CapacityRequirements = z.object({
-  requests: z.record(z.string(), Quantity).optional(),
+  get requests() {
+    return z.record(z.string(), Quantity).optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.resource.v1beta2.CapacityRequirements' });
 export type CapacityRequirements = z.infer<typeof CapacityRequirements>;
 
 export const CELDeviceSelector = z.object({
-  expression: z.string(),
+  get expression() {
+    return z.string();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.resource.v1beta2.CELDeviceSelector' });
 export type CELDeviceSelector = z.infer<typeof CELDeviceSelector>;
 
 export const Counter = z.object({
-  value: Quantity,
+  get value() {
+    return Quantity;
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.resource.v1beta2.Counter' });
 export type Counter = z.infer<typeof Counter>;
 
 export const CounterSet = z.object({
-  counters: z.record(z.string(), Counter),
-  name: z.string(),
+  get counters() {
+    return z.record(z.string(), Counter);
+  },
+  get name() {
+    return z.string();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.resource.v1beta2.CounterSet' });
 export type CounterSet = z.infer<typeof CounterSet>;
 
 export const DeviceAttribute = z.object({
-  bool: z.boolean().optional(),
-  bools: z.array(z.boolean()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
-  int: z.int().optional(),
-  ints: z.array(z.int()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
-  string: z.string().optional(),
-  strings: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
-  version: z.string().optional(),
-  versions: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
+  get bool() {
+    return z.boolean().optional();
+  },
+  get bools() {
+    return z.array(z.boolean()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+  },
+  get int() {
+    return z.int().optional();
+  },
+  get ints() {
+    return z.array(z.int()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+  },
+  get string() {
+    return z.string().optional();
+  },
+  get strings() {
+    return z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+  },
+  get version() {
+    return z.string().optional();
+  },
+  get versions() {
+    return z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.resource.v1beta2.DeviceAttribute' });
 export type DeviceAttribute = z.infer<typeof DeviceAttribute>;
 
 export const DeviceCapacity = z.object({
-  requestPolicy: CapacityRequestPolicy.optional(),
-  value: Quantity,
+  get requestPolicy() {
+    return CapacityRequestPolicy.optional();
+  },
+  get value() {
+    return Quantity;
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.resource.v1beta2.DeviceCapacity' });
 export type DeviceCapacity = z.infer<typeof DeviceCapacity>;
 
 export const DeviceCounterConsumption = z.object({
-  counterSet: z.string(),
-  counters: z.record(z.string(), Counter),
+  get counterSet() {
+    return z.string();
+  },
+  get counters() {
+    return z.record(z.string(), Counter);
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.resource.v1beta2.DeviceCounterConsumption' });
 export type DeviceCounterConsumption = z.infer<typeof DeviceCounterConsumption>;
 
 export const DeviceTaint = z.object({
-  effect: z.string(),
-  key: z.string(),
-  timeAdded: Time.optional(),
-  value: z.string().optional(),
+  get effect() {
+    return z.string();
+  },
+  get key() {
+    return z.string();
+  },
+  get timeAdded() {
+    return Time.optional();
+  },
+  get value() {
+    return z.string().optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.resource.v1beta2.DeviceTaint' });
 export type DeviceTaint = z.infer<typeof DeviceTaint>;
 
 export const NodeAllocatableResourceMapping = z.object({
-  allocationMultiplier: Quantity.optional(),
-  capacityKey: z.string().optional(),
+  get allocationMultiplier() {
+    return Quantity.optional();
+  },
+  get capacityKey() {
+    return z.string().optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.resource.v1beta2.NodeAllocatableResourceMapping' });
 export type NodeAllocatableResourceMapping = z.infer<typeof NodeAllocatableResourceMapping>;
 
 export const Device = z.object({
-  allNodes: z.boolean().optional(),
-  allowMultipleAllocations: z.boolean().optional(),
-  attributes: z.record(z.string(), DeviceAttribute).optional(),
-  bindingConditions: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
-  bindingFailureConditions: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
-  bindsToNode: z.boolean().optional(),
-  capacity: z.record(z.string(), DeviceCapacity).optional(),
-  consumesCounters: z.array(DeviceCounterConsumption).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
-  name: z.string(),
-  nodeAllocatableResourceMappings: z.record(z.string(), NodeAllocatableResourceMapping).optional(),
-  nodeName: z.string().optional(),
-  nodeSelector: NodeSelector.optional(),
-  taints: z.array(DeviceTaint).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
+  get allNodes() {
+    return z.boolean().optional();
+  },
+  get allowMultipleAllocations() {
+    return z.boolean().optional();
+  },
+  get attributes() {
+    return z.record(z.string(), DeviceAttribute).optional();
+  },
+  get bindingConditions() {
+    return z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+  },
+  get bindingFailureConditions() {
+    return z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+  },
+  get bindsToNode() {
+    return z.boolean().optional();
+  },
+  get capacity() {
+    return z.record(z.string(), DeviceCapacity).optional();
+  },
+  get consumesCounters() {
+    return z.array(DeviceCounterConsumption).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+  },
+  get name() {
+    return z.string();
+  },
+  get nodeAllocatableResourceMappings() {
+    return z.record(z.string(), NodeAllocatableResourceMapping).optional();
+  },
+  get nodeName() {
+    return z.string().optional();
+  },
+  get nodeSelector() {
+    return NodeSelector.optional();
+  },
+  get taints() {
+    return z.array(DeviceTaint).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.resource.v1beta2.Device' });
 export type Device = z.infer<typeof Device>;
 
 export const DeviceClaimConfiguration = z.object({
-  opaque: OpaqueDeviceConfiguration.optional(),
-  requests: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
+  get opaque() {
+    return OpaqueDeviceConfiguration.optional();
+  },
+  get requests() {
+    return z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.resource.v1beta2.DeviceClaimConfiguration' });
 export type DeviceClaimConfiguration = z.infer<typeof DeviceClaimConfiguration>;
 
 export const DeviceConstraint = z.object({
-  distinctAttribute: z.string().optional(),
-  matchAttribute: z.string().optional(),
-  requests: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
+  get distinctAttribute() {
+    return z.string().optional();
+  },
+  get matchAttribute() {
+    return z.string().optional();
+  },
+  get requests() {
+    return z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.resource.v1beta2.DeviceConstraint' });
 export type DeviceConstraint = z.infer<typeof DeviceConstraint>;
 
 export const DeviceSelector = z.object({
-  cel: CELDeviceSelector.optional(),
+  get cel() {
+    return CELDeviceSelector.optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.resource.v1beta2.DeviceSelector' });
 export type DeviceSelector = z.infer<typeof DeviceSelector>;
 
 export const DeviceSubRequest = z.object({
-  allocationMode: z.string().optional(),
-  capacity: CapacityRequirements.optional(),
-  count: z.int().optional(),
-  deviceClassName: z.string(),
-  name: z.string(),
-  selectors: z.array(DeviceSelector).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
-  tolerations: z.array(DeviceToleration).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
+  get allocationMode() {
+    return z.string().optional();
+  },
+  get capacity() {
+    return CapacityRequirements.optional();
+  },
+  get count() {
+    return z.int().optional();
+  },
+  get deviceClassName() {
+    return z.string();
+  },
+  get name() {
+    return z.string();
+  },
+  get selectors() {
+    return z.array(DeviceSelector).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+  },
+  get tolerations() {
+    return z.array(DeviceToleration).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.resource.v1beta2.DeviceSubRequest' });
 export type DeviceSubRequest = z.infer<typeof DeviceSubRequest>;
 
 export const ExactDeviceRequest = z.object({
-  adminAccess: z.boolean().optional(),
-  allocationMode: z.string().optional(),
-  capacity: CapacityRequirements.optional(),
-  count: z.int().optional(),
-  deviceClassName: z.string(),
-  selectors: z.array(DeviceSelector).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
-  tolerations: z.array(DeviceToleration).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
+  get adminAccess() {
+    return z.boolean().optional();
+  },
+  get allocationMode() {
+    return z.string().optional();
+  },
+  get capacity() {
+    return CapacityRequirements.optional();
+  },
+  get count() {
+    return z.int().optional();
+  },
+  get deviceClassName() {
+    return z.string();
+  },
+  get selectors() {
+    return z.array(DeviceSelector).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+  },
+  get tolerations() {
+    return z.array(DeviceToleration).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.resource.v1beta2.ExactDeviceRequest' });
 export type ExactDeviceRequest = z.infer<typeof ExactDeviceRequest>;
 
 export const DeviceRequest = z.object({
-  exactly: ExactDeviceRequest.optional(),
-  firstAvailable: z.array(DeviceSubRequest).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
-  name: z.string(),
+  get exactly() {
+    return ExactDeviceRequest.optional();
+  },
+  get firstAvailable() {
+    return z.array(DeviceSubRequest).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+  },
+  get name() {
+    return z.string();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.resource.v1beta2.DeviceRequest' });
 export type DeviceRequest = z.infer<typeof DeviceRequest>;
 
 export const DeviceClaim = z.object({
-  config: z.array(DeviceClaimConfiguration).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
-  constraints: z.array(DeviceConstraint).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
-  requests: z.array(DeviceRequest).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
+  get config() {
+    return z.array(DeviceClaimConfiguration).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+  },
+  get constraints() {
+    return z.array(DeviceConstraint).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+  },
+  get requests() {
+    return z.array(DeviceRequest).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.resource.v1beta2.DeviceClaim' });
 export type DeviceClaim = z.infer<typeof DeviceClaim>;
 
 export const DeviceClassConfiguration = z.object({
-  opaque: OpaqueDeviceConfiguration.optional(),
+  get opaque() {
+    return OpaqueDeviceConfiguration.optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.resource.v1beta2.DeviceClassConfiguration' });
 export type DeviceClassConfiguration = z.infer<typeof DeviceClassConfiguration>;
 
 export const DeviceClassSpec = z.object({
-  config: z.array(DeviceClassConfiguration).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
-  extendedResourceName: z.string().optional(),
-  selectors: z.array(DeviceSelector).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
+  get config() {
+    return z.array(DeviceClassConfiguration).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+  },
+  get extendedResourceName() {
+    return z.string().optional();
+  },
+  get selectors() {
+    return z.array(DeviceSelector).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.resource.v1beta2.DeviceClassSpec' });
 export type DeviceClassSpec = z.infer<typeof DeviceClassSpec>;
 
 export const DeviceClass = z.object({
-  apiVersion: z.string().optional(),
-  kind: z.string().optional(),
-  metadata: ObjectMeta.optional(),
-  spec: DeviceClassSpec,
+  get apiVersion() {
+    return z.string().optional();
+  },
+  get kind() {
+    return z.string().optional();
+  },
+  get metadata() {
+    return ObjectMeta.optional();
+  },
+  get spec() {
+    return DeviceClassSpec;
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.resource.v1beta2.DeviceClass', 'x-kubernetes-group-version-kind': [{ group: 'resource.k8s.io', kind: 'DeviceClass', version: 'v1beta2' }] });
 export type DeviceClass = z.infer<typeof DeviceClass>;
 
 export const DeviceTaintSelector = z.object({
-  device: z.string().optional(),
-  driver: z.string().optional(),
-  pool: z.string().optional(),
+  get device() {
+    return z.string().optional();
+  },
+  get driver() {
+    return z.string().optional();
+  },
+  get pool() {
+    return z.string().optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.resource.v1beta2.DeviceTaintSelector' });
 export type DeviceTaintSelector = z.infer<typeof DeviceTaintSelector>;
 
 export const DeviceTaintRuleSpec = z.object({
-  deviceSelector: DeviceTaintSelector.optional(),
-  taint: DeviceTaint,
+  get deviceSelector() {
+    return DeviceTaintSelector.optional();
+  },
+  get taint() {
+    return DeviceTaint;
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.resource.v1beta2.DeviceTaintRuleSpec' });
 export type DeviceTaintRuleSpec = z.infer<typeof DeviceTaintRuleSpec>;
 
 export const DeviceTaintRuleStatus = z.object({
-  conditions: z.array(Condition).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['type'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'type', 'x-kubernetes-patch-strategy': 'merge' }).optional(),
+  get conditions() {
+    return z.array(Condition).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['type'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'type', 'x-kubernetes-patch-strategy': 'merge' }).optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.resource.v1beta2.DeviceTaintRuleStatus' });
 export type DeviceTaintRuleStatus = z.infer<typeof DeviceTaintRuleStatus>;
 
 export const DeviceTaintRule = z.object({
-  apiVersion: z.string().optional(),
-  kind: z.string().optional(),
-  metadata: ObjectMeta.optional(),
-  spec: DeviceTaintRuleSpec,
-  status: DeviceTaintRuleStatus.optional(),
+  get apiVersion() {
+    return z.string().optional();
+  },
+  get kind() {
+    return z.string().optional();
+  },
+  get metadata() {
+    return ObjectMeta.optional();
+  },
+  get spec() {
+    return DeviceTaintRuleSpec;
+  },
+  get status() {
+    return DeviceTaintRuleStatus.optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.resource.v1beta2.DeviceTaintRule', 'x-kubernetes-group-version-kind': [{ group: 'resource.k8s.io', kind: 'DeviceTaintRule', version: 'v1beta2' }] });
 export type DeviceTaintRule = z.infer<typeof DeviceTaintRule>;
 
 export const ResourceClaimSpec = z.object({
-  devices: DeviceClaim.optional(),
+  get devices() {
+    return DeviceClaim.optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.resource.v1beta2.ResourceClaimSpec' });
 export type ResourceClaimSpec = z.infer<typeof ResourceClaimSpec>;
 
 export const ResourceClaimConsumerReference = z.object({
-  apiGroup: z.string().optional(),
-  name: z.string(),
-  resource: z.string(),
-  uid: z.string(),
+  get apiGroup() {
+    return z.string().optional();
+  },
+  get name() {
+    return z.string();
+  },
+  get resource() {
+    return z.string();
+  },
+  get uid() {
+    return z.string();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.resource.v1beta2.ResourceClaimConsumerReference' });
 export type ResourceClaimConsumerReference = z.infer<typeof ResourceClaimConsumerReference>;
 
 export const ResourceClaimStatus = z.object({
-  allocation: AllocationResult.optional(),
-  devices: z.array(AllocatedDeviceStatus).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['driver', 'device', 'pool', 'shareID'], 'x-kubernetes-list-type': 'map' }).optional(),
-  reservedFor: z.array(ResourceClaimConsumerReference).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['uid'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'uid', 'x-kubernetes-patch-strategy': 'merge' }).optional(),
+  get allocation() {
+    return AllocationResult.optional();
+  },
+  get devices() {
+    return z.array(AllocatedDeviceStatus).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['driver', 'device', 'pool', 'shareID'], 'x-kubernetes-list-type': 'map' }).optional();
+  },
+  get reservedFor() {
+    return z.array(ResourceClaimConsumerReference).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['uid'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'uid', 'x-kubernetes-patch-strategy': 'merge' }).optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.resource.v1beta2.ResourceClaimStatus' });
 export type ResourceClaimStatus = z.infer<typeof ResourceClaimStatus>;
 
 export const ResourceClaim = z.object({
-  apiVersion: z.string().optional(),
-  kind: z.string().optional(),
-  metadata: ObjectMeta.optional(),
-  spec: ResourceClaimSpec,
-  status: ResourceClaimStatus.optional(),
+  get apiVersion() {
+    return z.string().optional();
+  },
+  get kind() {
+    return z.string().optional();
+  },
+  get metadata() {
+    return ObjectMeta.optional();
+  },
+  get spec() {
+    return ResourceClaimSpec;
+  },
+  get status() {
+    return ResourceClaimStatus.optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.resource.v1beta2.ResourceClaim', 'x-kubernetes-group-version-kind': [{ group: 'resource.k8s.io', kind: 'ResourceClaim', version: 'v1beta2' }] });
 export type ResourceClaim = z.infer<typeof ResourceClaim>;
 
 export const ResourceClaimTemplateSpec = z.object({
-  metadata: ObjectMeta.optional(),
-  spec: ResourceClaimSpec,
+  get metadata() {
+    return ObjectMeta.optional();
+  },
+  get spec() {
+    return ResourceClaimSpec;
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.resource.v1beta2.ResourceClaimTemplateSpec' });
 export type ResourceClaimTemplateSpec = z.infer<typeof ResourceClaimTemplateSpec>;
 
 export const ResourceClaimTemplate = z.object({
-  apiVersion: z.string().optional(),
-  kind: z.string().optional(),
-  metadata: ObjectMeta.optional(),
-  spec: ResourceClaimTemplateSpec,
+  get apiVersion() {
+    return z.string().optional();
+  },
+  get kind() {
+    return z.string().optional();
+  },
+  get metadata() {
+    return ObjectMeta.optional();
+  },
+  get spec() {
+    return ResourceClaimTemplateSpec;
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.resource.v1beta2.ResourceClaimTemplate', 'x-kubernetes-group-version-kind': [{ group: 'resource.k8s.io', kind: 'ResourceClaimTemplate', version: 'v1beta2' }] });
 export type ResourceClaimTemplate = z.infer<typeof ResourceClaimTemplate>;
 
 export const ResourcePool = z.object({
-  generation: z.int(),
-  name: z.string(),
-  resourceSliceCount: z.int(),
+  get generation() {
+    return z.int();
+  },
+  get name() {
+    return z.string();
+  },
+  get resourceSliceCount() {
+    return z.int();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.resource.v1beta2.ResourcePool' });
 export type ResourcePool = z.infer<typeof ResourcePool>;
 
 export const ResourceSliceSpec = z.object({
-  allNodes: z.boolean().optional(),
-  devices: z.array(Device).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
-  driver: z.string(),
-  nodeName: z.string().optional(),
-  nodeSelector: NodeSelector.optional(),
-  perDeviceNodeSelection: z.boolean().optional(),
-  pool: ResourcePool,
-  sharedCounters: z.array(CounterSet).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
+  get allNodes() {
+    return z.boolean().optional();
+  },
+  get devices() {
+    return z.array(Device).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+  },
+  get driver() {
+    return z.string();
+  },
+  get nodeName() {
+    return z.string().optional();
+  },
+  get nodeSelector() {
+    return NodeSelector.optional();
+  },
+  get perDeviceNodeSelection() {
+    return z.boolean().optional();
+  },
+  get pool() {
+    return ResourcePool;
+  },
+  get sharedCounters() {
+    return z.array(CounterSet).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.resource.v1beta2.ResourceSliceSpec' });
 export type ResourceSliceSpec = z.infer<typeof ResourceSliceSpec>;
 
 export const ResourceSlice = z.object({
-  apiVersion: z.string().optional(),
-  kind: z.string().optional(),
-  metadata: ObjectMeta.optional(),
-  spec: ResourceSliceSpec,
+  get apiVersion() {
+    return z.string().optional();
+  },
+  get kind() {
+    return z.string().optional();
+  },
+  get metadata() {
+    return ObjectMeta.optional();
+  },
+  get spec() {
+    return ResourceSliceSpec;
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.resource.v1beta2.ResourceSlice', 'x-kubernetes-group-version-kind': [{ group: 'resource.k8s.io', kind: 'ResourceSlice', version: 'v1beta2' }] });
 export type ResourceSlice = z.infer<typeof ResourceSlice>;

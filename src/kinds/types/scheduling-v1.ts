@@ -5,12 +5,26 @@ import { z } from 'zod';
 import { ObjectMeta } from './meta-v1.js';
 
 export const PriorityClass = z.object({
-  apiVersion: z.string().optional(),
-  description: z.string().optional(),
-  globalDefault: z.boolean().optional(),
-  kind: z.string().optional(),
-  metadata: ObjectMeta.optional(),
-  preemptionPolicy: z.string().optional(),
-  value: z.int32().optional(),
+  get apiVersion() {
+    return z.string().optional();
+  },
+  get description() {
+    return z.string().optional();
+  },
+  get globalDefault() {
+    return z.boolean().optional();
+  },
+  get kind() {
+    return z.string().optional();
+  },
+  get metadata() {
+    return ObjectMeta.optional();
+  },
+  get preemptionPolicy() {
+    return z.string().optional();
+  },
+  get value() {
+    return z.int32().optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.scheduling.v1.PriorityClass', 'x-kubernetes-group-version-kind': [{ group: 'scheduling.k8s.io', kind: 'PriorityClass', version: 'v1' }] });
 export type PriorityClass = z.infer<typeof PriorityClass>;

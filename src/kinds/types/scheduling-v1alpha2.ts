@@ -8,104 +8,190 @@ export const BasicSchedulingPolicy = z.record(z.string(), z.unknown()).register(
 export type BasicSchedulingPolicy = z.infer<typeof BasicSchedulingPolicy>;
 
 export const GangSchedulingPolicy = z.object({
-  minCount: z.int32(),
+  get minCount() {
+    return z.int32();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.scheduling.v1alpha2.GangSchedulingPolicy' });
 export type GangSchedulingPolicy = z.infer<typeof GangSchedulingPolicy>;
 
 export const PodGroupResourceClaim = z.object({
-  name: z.string(),
-  resourceClaimName: z.string().optional(),
-  resourceClaimTemplateName: z.string().optional(),
+  get name() {
+    return z.string();
+  },
+  get resourceClaimName() {
+    return z.string().optional();
+  },
+  get resourceClaimTemplateName() {
+    return z.string().optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.scheduling.v1alpha2.PodGroupResourceClaim' });
 export type PodGroupResourceClaim = z.infer<typeof PodGroupResourceClaim>;
 
 export const TopologyConstraint = z.object({
-  key: z.string(),
+  get key() {
+    return z.string();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.scheduling.v1alpha2.TopologyConstraint' });
 export type TopologyConstraint = z.infer<typeof TopologyConstraint>;
 
 export const PodGroupSchedulingConstraints = z.object({
-  topology: z.array(TopologyConstraint).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
+  get topology() {
+    return z.array(TopologyConstraint).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.scheduling.v1alpha2.PodGroupSchedulingConstraints' });
 export type PodGroupSchedulingConstraints = z.infer<typeof PodGroupSchedulingConstraints>;
 
 export const PodGroupSchedulingPolicy = z.object({
-  basic: BasicSchedulingPolicy.optional(),
-  gang: GangSchedulingPolicy.optional(),
+  get basic() {
+    return BasicSchedulingPolicy.optional();
+  },
+  get gang() {
+    return GangSchedulingPolicy.optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.scheduling.v1alpha2.PodGroupSchedulingPolicy', 'x-kubernetes-unions': [{ 'fields-to-discriminateBy': { basic: 'Basic', gang: 'Gang' } }] });
 export type PodGroupSchedulingPolicy = z.infer<typeof PodGroupSchedulingPolicy>;
 
 export const WorkloadPodGroupTemplateReference = z.object({
-  podGroupTemplateName: z.string(),
-  workloadName: z.string(),
+  get podGroupTemplateName() {
+    return z.string();
+  },
+  get workloadName() {
+    return z.string();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.scheduling.v1alpha2.WorkloadPodGroupTemplateReference' });
 export type WorkloadPodGroupTemplateReference = z.infer<typeof WorkloadPodGroupTemplateReference>;
 
 export const PodGroupTemplateReference = z.object({
-  workload: WorkloadPodGroupTemplateReference.optional(),
+  get workload() {
+    return WorkloadPodGroupTemplateReference.optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.scheduling.v1alpha2.PodGroupTemplateReference', 'x-kubernetes-unions': [{ 'fields-to-discriminateBy': { workload: 'Workload' } }] });
 export type PodGroupTemplateReference = z.infer<typeof PodGroupTemplateReference>;
 
 export const PodGroupSpec = z.object({
-  disruptionMode: z.string().optional(),
-  podGroupTemplateRef: PodGroupTemplateReference.optional(),
-  priority: z.int32().optional(),
-  priorityClassName: z.string().optional(),
-  resourceClaims: z.array(PodGroupResourceClaim).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['name'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'name', 'x-kubernetes-patch-strategy': 'merge,retainKeys' }).optional(),
-  schedulingConstraints: PodGroupSchedulingConstraints.optional(),
-  schedulingPolicy: PodGroupSchedulingPolicy,
+  get disruptionMode() {
+    return z.string().optional();
+  },
+  get podGroupTemplateRef() {
+    return PodGroupTemplateReference.optional();
+  },
+  get priority() {
+    return z.int32().optional();
+  },
+  get priorityClassName() {
+    return z.string().optional();
+  },
+  get resourceClaims() {
+    return z.array(PodGroupResourceClaim).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['name'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'name', 'x-kubernetes-patch-strategy': 'merge,retainKeys' }).optional();
+  },
+  get schedulingConstraints() {
+    return PodGroupSchedulingConstraints.optional();
+  },
+  get schedulingPolicy() {
+    return PodGroupSchedulingPolicy;
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.scheduling.v1alpha2.PodGroupSpec' });
 export type PodGroupSpec = z.infer<typeof PodGroupSpec>;
 
 export const PodGroupResourceClaimStatus = z.object({
-  name: z.string(),
-  resourceClaimName: z.string().optional(),
+  get name() {
+    return z.string();
+  },
+  get resourceClaimName() {
+    return z.string().optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.scheduling.v1alpha2.PodGroupResourceClaimStatus' });
 export type PodGroupResourceClaimStatus = z.infer<typeof PodGroupResourceClaimStatus>;
 
 export const PodGroupStatus = z.object({
-  conditions: z.array(Condition).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['type'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'type', 'x-kubernetes-patch-strategy': 'merge' }).optional(),
-  resourceClaimStatuses: z.array(PodGroupResourceClaimStatus).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['name'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'name', 'x-kubernetes-patch-strategy': 'merge,retainKeys' }).optional(),
+  get conditions() {
+    return z.array(Condition).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['type'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'type', 'x-kubernetes-patch-strategy': 'merge' }).optional();
+  },
+  get resourceClaimStatuses() {
+    return z.array(PodGroupResourceClaimStatus).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['name'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'name', 'x-kubernetes-patch-strategy': 'merge,retainKeys' }).optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.scheduling.v1alpha2.PodGroupStatus' });
 export type PodGroupStatus = z.infer<typeof PodGroupStatus>;
 
 export const PodGroup = z.object({
-  apiVersion: z.string().optional(),
-  kind: z.string().optional(),
-  metadata: ObjectMeta.optional(),
-  spec: PodGroupSpec,
-  status: PodGroupStatus.optional(),
+  get apiVersion() {
+    return z.string().optional();
+  },
+  get kind() {
+    return z.string().optional();
+  },
+  get metadata() {
+    return ObjectMeta.optional();
+  },
+  get spec() {
+    return PodGroupSpec;
+  },
+  get status() {
+    return PodGroupStatus.optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.scheduling.v1alpha2.PodGroup', 'x-kubernetes-group-version-kind': [{ group: 'scheduling.k8s.io', kind: 'PodGroup', version: 'v1alpha2' }] });
 export type PodGroup = z.infer<typeof PodGroup>;
 
 export const PodGroupTemplate = z.object({
-  disruptionMode: z.string().optional(),
-  name: z.string(),
-  priority: z.int32().optional(),
-  priorityClassName: z.string().optional(),
-  resourceClaims: z.array(PodGroupResourceClaim).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['name'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'name', 'x-kubernetes-patch-strategy': 'merge,retainKeys' }).optional(),
-  schedulingConstraints: PodGroupSchedulingConstraints.optional(),
-  schedulingPolicy: PodGroupSchedulingPolicy,
+  get disruptionMode() {
+    return z.string().optional();
+  },
+  get name() {
+    return z.string();
+  },
+  get priority() {
+    return z.int32().optional();
+  },
+  get priorityClassName() {
+    return z.string().optional();
+  },
+  get resourceClaims() {
+    return z.array(PodGroupResourceClaim).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['name'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'name', 'x-kubernetes-patch-strategy': 'merge,retainKeys' }).optional();
+  },
+  get schedulingConstraints() {
+    return PodGroupSchedulingConstraints.optional();
+  },
+  get schedulingPolicy() {
+    return PodGroupSchedulingPolicy;
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.scheduling.v1alpha2.PodGroupTemplate' });
 export type PodGroupTemplate = z.infer<typeof PodGroupTemplate>;
 
 export const TypedLocalObjectReference = z.object({
-  apiGroup: z.string().optional(),
-  kind: z.string(),
-  name: z.string(),
+  get apiGroup() {
+    return z.string().optional();
+  },
+  get kind() {
+    return z.string();
+  },
+  get name() {
+    return z.string();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.scheduling.v1alpha2.TypedLocalObjectReference' });
 export type TypedLocalObjectReference = z.infer<typeof TypedLocalObjectReference>;
 
 export const WorkloadSpec = z.object({
-  controllerRef: TypedLocalObjectReference.optional(),
-  podGroupTemplates: z.array(PodGroupTemplate).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['name'], 'x-kubernetes-list-type': 'map' }),
+  get controllerRef() {
+    return TypedLocalObjectReference.optional();
+  },
+  get podGroupTemplates() {
+    return z.array(PodGroupTemplate).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['name'], 'x-kubernetes-list-type': 'map' });
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.scheduling.v1alpha2.WorkloadSpec' });
 export type WorkloadSpec = z.infer<typeof WorkloadSpec>;
 
 export const Workload = z.object({
-  apiVersion: z.string().optional(),
-  kind: z.string().optional(),
-  metadata: ObjectMeta.optional(),
-  spec: WorkloadSpec,
+  get apiVersion() {
+    return z.string().optional();
+  },
+  get kind() {
+    return z.string().optional();
+  },
+  get metadata() {
+    return ObjectMeta.optional();
+  },
+  get spec() {
+    return WorkloadSpec;
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.scheduling.v1alpha2.Workload', 'x-kubernetes-group-version-kind': [{ group: 'scheduling.k8s.io', kind: 'Workload', version: 'v1alpha2' }] });
 export type Workload = z.infer<typeof Workload>;

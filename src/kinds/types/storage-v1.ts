@@ -7,127 +7,259 @@ import { LabelSelector, ObjectMeta, Time } from './meta-v1.js';
 import { Quantity } from './primitives.js';
 
 export const TokenRequest = z.object({
-  audience: z.string(),
-  expirationSeconds: z.int().optional(),
+  get audience() {
+    return z.string();
+  },
+  get expirationSeconds() {
+    return z.int().optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.storage.v1.TokenRequest' });
 export type TokenRequest = z.infer<typeof TokenRequest>;
 
 export const CSIDriverSpec = z.object({
-  attachRequired: z.boolean().optional(),
-  fsGroupPolicy: z.string().optional(),
-  nodeAllocatableUpdatePeriodSeconds: z.int().optional(),
-  podInfoOnMount: z.boolean().optional(),
-  preventPodSchedulingIfMissing: z.boolean().optional(),
-  requiresRepublish: z.boolean().optional(),
-  seLinuxMount: z.boolean().optional(),
-  serviceAccountTokenInSecrets: z.boolean().optional(),
-  storageCapacity: z.boolean().optional(),
-  tokenRequests: z.array(TokenRequest).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
-  volumeLifecycleModes: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'set' }).optional(),
+  get attachRequired() {
+    return z.boolean().optional();
+  },
+  get fsGroupPolicy() {
+    return z.string().optional();
+  },
+  get nodeAllocatableUpdatePeriodSeconds() {
+    return z.int().optional();
+  },
+  get podInfoOnMount() {
+    return z.boolean().optional();
+  },
+  get preventPodSchedulingIfMissing() {
+    return z.boolean().optional();
+  },
+  get requiresRepublish() {
+    return z.boolean().optional();
+  },
+  get seLinuxMount() {
+    return z.boolean().optional();
+  },
+  get serviceAccountTokenInSecrets() {
+    return z.boolean().optional();
+  },
+  get storageCapacity() {
+    return z.boolean().optional();
+  },
+  get tokenRequests() {
+    return z.array(TokenRequest).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+  },
+  get volumeLifecycleModes() {
+    return z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'set' }).optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.storage.v1.CSIDriverSpec' });
 export type CSIDriverSpec = z.infer<typeof CSIDriverSpec>;
 
 export const CSIDriver = z.object({
-  apiVersion: z.string().optional(),
-  kind: z.string().optional(),
-  metadata: ObjectMeta.optional(),
-  spec: CSIDriverSpec,
+  get apiVersion() {
+    return z.string().optional();
+  },
+  get kind() {
+    return z.string().optional();
+  },
+  get metadata() {
+    return ObjectMeta.optional();
+  },
+  get spec() {
+    return CSIDriverSpec;
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.storage.v1.CSIDriver', 'x-kubernetes-group-version-kind': [{ group: 'storage.k8s.io', kind: 'CSIDriver', version: 'v1' }] });
 export type CSIDriver = z.infer<typeof CSIDriver>;
 
 export const VolumeNodeResources = z.object({
-  count: z.int32().optional(),
+  get count() {
+    return z.int32().optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.storage.v1.VolumeNodeResources' });
 export type VolumeNodeResources = z.infer<typeof VolumeNodeResources>;
 
 export const CSINodeDriver = z.object({
-  allocatable: VolumeNodeResources.optional(),
-  name: z.string(),
-  nodeID: z.string(),
-  topologyKeys: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
+  get allocatable() {
+    return VolumeNodeResources.optional();
+  },
+  get name() {
+    return z.string();
+  },
+  get nodeID() {
+    return z.string();
+  },
+  get topologyKeys() {
+    return z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.storage.v1.CSINodeDriver' });
 export type CSINodeDriver = z.infer<typeof CSINodeDriver>;
 
 export const CSINodeSpec = z.object({
-  drivers: z.array(CSINodeDriver).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['name'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'name', 'x-kubernetes-patch-strategy': 'merge' }),
+  get drivers() {
+    return z.array(CSINodeDriver).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['name'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'name', 'x-kubernetes-patch-strategy': 'merge' });
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.storage.v1.CSINodeSpec' });
 export type CSINodeSpec = z.infer<typeof CSINodeSpec>;
 
 export const CSINode = z.object({
-  apiVersion: z.string().optional(),
-  kind: z.string().optional(),
-  metadata: ObjectMeta.optional(),
-  spec: CSINodeSpec,
+  get apiVersion() {
+    return z.string().optional();
+  },
+  get kind() {
+    return z.string().optional();
+  },
+  get metadata() {
+    return ObjectMeta.optional();
+  },
+  get spec() {
+    return CSINodeSpec;
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.storage.v1.CSINode', 'x-kubernetes-group-version-kind': [{ group: 'storage.k8s.io', kind: 'CSINode', version: 'v1' }] });
 export type CSINode = z.infer<typeof CSINode>;
 
 export const CSIStorageCapacity = z.object({
-  apiVersion: z.string().optional(),
-  capacity: Quantity.optional(),
-  kind: z.string().optional(),
-  maximumVolumeSize: Quantity.optional(),
-  metadata: ObjectMeta.optional(),
-  nodeTopology: LabelSelector.optional(),
-  storageClassName: z.string(),
+  get apiVersion() {
+    return z.string().optional();
+  },
+  get capacity() {
+    return Quantity.optional();
+  },
+  get kind() {
+    return z.string().optional();
+  },
+  get maximumVolumeSize() {
+    return Quantity.optional();
+  },
+  get metadata() {
+    return ObjectMeta.optional();
+  },
+  get nodeTopology() {
+    return LabelSelector.optional();
+  },
+  get storageClassName() {
+    return z.string();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.storage.v1.CSIStorageCapacity', 'x-kubernetes-group-version-kind': [{ group: 'storage.k8s.io', kind: 'CSIStorageCapacity', version: 'v1' }] });
 export type CSIStorageCapacity = z.infer<typeof CSIStorageCapacity>;
 
 export const StorageClass = z.object({
-  allowVolumeExpansion: z.boolean().optional(),
-  allowedTopologies: z.array(TopologySelectorTerm).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
-  apiVersion: z.string().optional(),
-  kind: z.string().optional(),
-  metadata: ObjectMeta.optional(),
-  mountOptions: z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional(),
-  parameters: z.record(z.string(), z.string()).optional(),
-  provisioner: z.string(),
-  reclaimPolicy: z.string().optional(),
-  volumeBindingMode: z.string().optional(),
+  get allowVolumeExpansion() {
+    return z.boolean().optional();
+  },
+  get allowedTopologies() {
+    return z.array(TopologySelectorTerm).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+  },
+  get apiVersion() {
+    return z.string().optional();
+  },
+  get kind() {
+    return z.string().optional();
+  },
+  get metadata() {
+    return ObjectMeta.optional();
+  },
+  get mountOptions() {
+    return z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+  },
+  get parameters() {
+    return z.record(z.string(), z.string()).optional();
+  },
+  get provisioner() {
+    return z.string();
+  },
+  get reclaimPolicy() {
+    return z.string().optional();
+  },
+  get volumeBindingMode() {
+    return z.string().optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.storage.v1.StorageClass', 'x-kubernetes-group-version-kind': [{ group: 'storage.k8s.io', kind: 'StorageClass', version: 'v1' }] });
 export type StorageClass = z.infer<typeof StorageClass>;
 
 export const VolumeAttachmentSource = z.object({
-  inlineVolumeSpec: PersistentVolumeSpec.optional(),
-  persistentVolumeName: z.string().optional(),
+  get inlineVolumeSpec() {
+    return PersistentVolumeSpec.optional();
+  },
+  get persistentVolumeName() {
+    return z.string().optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.storage.v1.VolumeAttachmentSource' });
 export type VolumeAttachmentSource = z.infer<typeof VolumeAttachmentSource>;
 
 export const VolumeAttachmentSpec = z.object({
-  attacher: z.string(),
-  nodeName: z.string(),
-  source: VolumeAttachmentSource,
+  get attacher() {
+    return z.string();
+  },
+  get nodeName() {
+    return z.string();
+  },
+  get source() {
+    return VolumeAttachmentSource;
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.storage.v1.VolumeAttachmentSpec' });
 export type VolumeAttachmentSpec = z.infer<typeof VolumeAttachmentSpec>;
 
 export const VolumeError = z.object({
-  errorCode: z.int32().optional(),
-  message: z.string().optional(),
-  time: Time.optional(),
+  get errorCode() {
+    return z.int32().optional();
+  },
+  get message() {
+    return z.string().optional();
+  },
+  get time() {
+    return Time.optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.storage.v1.VolumeError' });
 export type VolumeError = z.infer<typeof VolumeError>;
 
 export const VolumeAttachmentStatus = z.object({
-  attachError: VolumeError.optional(),
-  attached: z.boolean(),
-  attachmentMetadata: z.record(z.string(), z.string()).optional(),
-  detachError: VolumeError.optional(),
+  get attachError() {
+    return VolumeError.optional();
+  },
+  get attached() {
+    return z.boolean();
+  },
+  get attachmentMetadata() {
+    return z.record(z.string(), z.string()).optional();
+  },
+  get detachError() {
+    return VolumeError.optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.storage.v1.VolumeAttachmentStatus' });
 export type VolumeAttachmentStatus = z.infer<typeof VolumeAttachmentStatus>;
 
 export const VolumeAttachment = z.object({
-  apiVersion: z.string().optional(),
-  kind: z.string().optional(),
-  metadata: ObjectMeta.optional(),
-  spec: VolumeAttachmentSpec,
-  status: VolumeAttachmentStatus.optional(),
+  get apiVersion() {
+    return z.string().optional();
+  },
+  get kind() {
+    return z.string().optional();
+  },
+  get metadata() {
+    return ObjectMeta.optional();
+  },
+  get spec() {
+    return VolumeAttachmentSpec;
+  },
+  get status() {
+    return VolumeAttachmentStatus.optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.storage.v1.VolumeAttachment', 'x-kubernetes-group-version-kind': [{ group: 'storage.k8s.io', kind: 'VolumeAttachment', version: 'v1' }] });
 export type VolumeAttachment = z.infer<typeof VolumeAttachment>;
 
 export const VolumeAttributesClass = z.object({
-  apiVersion: z.string().optional(),
-  driverName: z.string(),
-  kind: z.string().optional(),
-  metadata: ObjectMeta.optional(),
-  parameters: z.record(z.string(), z.string()).optional(),
+  get apiVersion() {
+    return z.string().optional();
+  },
+  get driverName() {
+    return z.string();
+  },
+  get kind() {
+    return z.string().optional();
+  },
+  get metadata() {
+    return ObjectMeta.optional();
+  },
+  get parameters() {
+    return z.record(z.string(), z.string()).optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.storage.v1.VolumeAttributesClass', 'x-kubernetes-group-version-kind': [{ group: 'storage.k8s.io', kind: 'VolumeAttributesClass', version: 'v1' }] });
 export type VolumeAttributesClass = z.infer<typeof VolumeAttributesClass>;

@@ -5,10 +5,20 @@ import { z } from 'zod';
 import { ObjectMeta } from './meta-v1.js';
 
 export const VolumeAttributesClass = z.object({
-  apiVersion: z.string().optional(),
-  driverName: z.string(),
-  kind: z.string().optional(),
-  metadata: ObjectMeta.optional(),
-  parameters: z.record(z.string(), z.string()).optional(),
+  get apiVersion() {
+    return z.string().optional();
+  },
+  get driverName() {
+    return z.string();
+  },
+  get kind() {
+    return z.string().optional();
+  },
+  get metadata() {
+    return ObjectMeta.optional();
+  },
+  get parameters() {
+    return z.record(z.string(), z.string()).optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.storage.v1beta1.VolumeAttributesClass', 'x-kubernetes-group-version-kind': [{ group: 'storage.k8s.io', kind: 'VolumeAttributesClass', version: 'v1beta1' }] });
 export type VolumeAttributesClass = z.infer<typeof VolumeAttributesClass>;

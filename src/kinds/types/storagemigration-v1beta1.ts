@@ -5,21 +5,37 @@ import { z } from 'zod';
 import { Condition, GroupResource, ObjectMeta } from './meta-v1.js';
 
 export const StorageVersionMigrationSpec = z.object({
-  resource: GroupResource,
+  get resource() {
+    return GroupResource;
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.storagemigration.v1beta1.StorageVersionMigrationSpec' });
 export type StorageVersionMigrationSpec = z.infer<typeof StorageVersionMigrationSpec>;
 
 export const StorageVersionMigrationStatus = z.object({
-  conditions: z.array(Condition).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['type'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'type', 'x-kubernetes-patch-strategy': 'merge' }).optional(),
-  resourceVersion: z.string().optional(),
+  get conditions() {
+    return z.array(Condition).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['type'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'type', 'x-kubernetes-patch-strategy': 'merge' }).optional();
+  },
+  get resourceVersion() {
+    return z.string().optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.storagemigration.v1beta1.StorageVersionMigrationStatus' });
 export type StorageVersionMigrationStatus = z.infer<typeof StorageVersionMigrationStatus>;
 
 export const StorageVersionMigration = z.object({
-  apiVersion: z.string().optional(),
-  kind: z.string().optional(),
-  metadata: ObjectMeta.optional(),
-  spec: StorageVersionMigrationSpec.optional(),
-  status: StorageVersionMigrationStatus.optional(),
+  get apiVersion() {
+    return z.string().optional();
+  },
+  get kind() {
+    return z.string().optional();
+  },
+  get metadata() {
+    return ObjectMeta.optional();
+  },
+  get spec() {
+    return StorageVersionMigrationSpec.optional();
+  },
+  get status() {
+    return StorageVersionMigrationStatus.optional();
+  },
 }).register(z.globalRegistry, { id: 'io.k8s.api.storagemigration.v1beta1.StorageVersionMigration', 'x-kubernetes-group-version-kind': [{ group: 'storagemigration.k8s.io', kind: 'StorageVersionMigration', version: 'v1beta1' }] });
 export type StorageVersionMigration = z.infer<typeof StorageVersionMigration>;
