@@ -15,7 +15,9 @@ import { builtinTemplatesFor, createCluster, forgetBuiltinTemplates } from '../s
 const out = join(dirname(fileURLToPath(import.meta.url)), '..', 'src', 'kinds', 'bootstrap-objects.generated.ts');
 
 forgetBuiltinTemplates();
-const cluster = await createCluster();
+// A clock that stands still: every write of the bootstrap falls in one second, so the managedFields
+// entries sort by manager (as Kubernetes sorts entries of one second), whatever the real time did.
+const cluster = await createCluster({ clock: new Date('2026-01-01T00:00:00Z') });
 const objects = builtinTemplatesFor();
 await cluster.close();
 if (!objects) throw new Error('the cluster kept no stored forms of its built-in objects');
