@@ -4,7 +4,7 @@
  * Usage: npx tsx scripts/generate-kind-types.ts [path-to-openapi.json]
  *
  * Only facts are carried over (names, types, formats, required, x-kubernetes-* extensions, enums);
- * description texts are dropped on purpose. Output: one module per Go package under src/kinds/types/.
+ * description texts are dropped on purpose. Output: one module per Go package under src/kinds/types/ (the core package split by topic).
  */
 import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -121,8 +121,26 @@ const warn = (msg: string): void => {
 const shortName = (def: string): string => def.slice(def.lastIndexOf('.') + 1);
 const packageOf = (def: string): string => def.slice(0, def.lastIndexOf('.'));
 
-/** Module file (without extension) for a Go package. */
+/**
+ * The core package is too large for one module: its definitions are split by topic. A definition
+ * goes to the first topic whose roots reach it (inside the core package); the rest stay in
+ * `core-v1`, which re-exports every topic module, so `core-v1.js` still offers every core type.
+ */
+const CORE_PACKAGE = 'io.k8s.api.core.v1';
+const CORE_TOPICS: ReadonlyArray<readonly [module: string, roots: readonly string[]]> = [
+  ['core-v1-containers', ['Container', 'EphemeralContainer']],
+  ['core-v1-scheduling', ['Affinity', 'Toleration', 'TopologySpreadConstraint']],
+  ['core-v1-volumes', ['Volume', 'PersistentVolumeSpec', 'PersistentVolumeClaimSpec']],
+  ['core-v1-pod-status', ['PodStatus']],
+  ['core-v1-node', ['NodeSpec', 'NodeStatus']],
+];
+/** The topic module of each core definition a topic takes (filled once the references are known). */
+const coreTopicOf = new Map<string, string>();
+
+/** Module file (without extension) for a Go package (a topic module for part of the core package). */
 function moduleOf(def: string): string {
+  const topic = coreTopicOf.get(def);
+  if (topic) return topic;
   const pkg = packageOf(def);
   let m = /^io\.k8s\.api\.([a-z0-9-]+)\.(v[a-z0-9]+)$/.exec(pkg);
   if (m) return `${m[1]}-${m[2]}`;
@@ -255,6 +273,16 @@ const edges = new Map<string, string[]>();
   }
 }
 const reachable = [...edges.keys()].sort();
+
+for (const [module, roots] of CORE_TOPICS) {
+  const stack = roots.map((r) => `${CORE_PACKAGE}.${r}`).filter((r) => edges.has(r));
+  while (stack.length) {
+    const def = stack.pop()!;
+    if (coreTopicOf.has(def) || packageOf(def) !== CORE_PACKAGE) continue;
+    coreTopicOf.set(def, module);
+    stack.push(...edges.get(def)!);
+  }
+}
 
 // ---------------------------------------------------------------------------------------------
 // Cycles: edges inside a strongly connected component are emitted lazily (zod 4 getters).
@@ -554,7 +582,8 @@ for (const mod of [...modules.values()].sort((a, b) => a.file.localeCompare(b.fi
         .sort((a, b) => a.localeCompare(b));
       return `import { ${specs.join(', ')} } from './${file}.js';`;
     });
-  const text = `${HEADER}\nimport { z } from 'zod';\n${importLines.join('\n')}${importLines.length ? '\n' : ''}\n${body}`;
+  const reexports = mod.file === 'core-v1' ? `\n${CORE_TOPICS.map(([m]) => `export * from './${m}.js';`).join('\n')}\n` : '';
+  const text = `${HEADER}\nimport { z } from 'zod';\n${importLines.join('\n')}${importLines.length ? '\n' : ''}${reexports}\n${body}`;
   writeFileSync(join(outDir, `${mod.file}.ts`), text);
   summary.push([`${mod.file}.ts`, mod.defs.length]);
 }

@@ -2,7 +2,8 @@
 // Do not edit by hand; change the generator (or its ROOTS) and re-run it instead.
 
 import { z } from 'zod';
-import { ObjectReference, PodTemplateSpec } from './core-v1.js';
+import { PodTemplateSpec } from './core-v1.js';
+import { ObjectReference } from './core-v1-volumes.js';
 import { LabelSelector, ObjectMeta, Time } from './meta-v1.js';
 
 export const PodFailurePolicyOnExitCodesRequirement = z.object({

@@ -2,7 +2,8 @@
 // Do not edit by hand; change the generator (or its ROOTS) and re-run it instead.
 
 import { z } from 'zod';
-import { EventSource, ObjectReference } from './core-v1.js';
+import { EventSource } from './core-v1.js';
+import { ObjectReference } from './core-v1-volumes.js';
 import { MicroTime, ObjectMeta, Time } from './meta-v1.js';
 
 export const EventSeries = z.object({

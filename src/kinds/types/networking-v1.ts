@@ -2,7 +2,7 @@
 // Do not edit by hand; change the generator (or its ROOTS) and re-run it instead.
 
 import { z } from 'zod';
-import { TypedLocalObjectReference } from './core-v1.js';
+import { TypedLocalObjectReference } from './core-v1-volumes.js';
 import { Condition, LabelSelector, ObjectMeta } from './meta-v1.js';
 import { IntOrString } from './primitives.js';
 

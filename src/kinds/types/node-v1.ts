@@ -2,7 +2,7 @@
 // Do not edit by hand; change the generator (or its ROOTS) and re-run it instead.
 
 import { z } from 'zod';
-import { Toleration } from './core-v1.js';
+import { Toleration } from './core-v1-scheduling.js';
 import { ObjectMeta } from './meta-v1.js';
 import { Quantity } from './primitives.js';
 

@@ -2,7 +2,7 @@
 // Do not edit by hand; change the generator (or its ROOTS) and re-run it instead.
 
 import { z } from 'zod';
-import { NodeSelector } from './core-v1.js';
+import { NodeSelector } from './core-v1-scheduling.js';
 import { Condition, ObjectMeta, Time } from './meta-v1.js';
 import { Quantity, RawExtension } from './primitives.js';
 
