@@ -12,6 +12,7 @@ import { StorageConflictError } from '../../storage/storage.js';
 import { cloneJson } from '../../util/json-clone.js';
 import { badRequest, notFound } from '../../machinery/errors.js';
 import type { ApiRequest, ApiResponse } from '../../machinery/request.js';
+import { requestsAsCaller } from '../caller-requests.js';
 import { kindContext, objectKey, storageFor, type EngineContext } from '../context.js';
 import { isDryRun, validateWriteOptions } from '../options.js';
 import { inServerOrder } from '../write-steps.js';
@@ -56,11 +57,7 @@ export async function act(
   const storage = storageFor(ctx, isDryRun(req.writeOptions));
   const actx: ActionContext = {
     ...kindContext(ctx, req, 'create'),
-    // The action gets copies it may change: the engine answers with frozen stored objects.
-    request: async (inner) => {
-      const res = await engine({ ...inner, user: req.user, userAgent: req.userAgent });
-      return { ...res, body: cloneJson(res.body) };
-    },
+    request: requestsAsCaller(req, engine),
     async readTarget() {
       const stored = await storage.get(key);
       if (!stored) throw notFound({ group: kind.group, resource: kind.definition.plural }, req.name!);

@@ -5,10 +5,10 @@
  * friends) answer without the generic store: no metadata rules, no generated name, no admission.
  */
 import type { KubeObject, ReviewContext } from '../../schema/define-kind.js';
-import { cloneJson } from '../../util/json-clone.js';
 import { apiVersionOf, type ResolvedKind } from '../../schema/registry.js';
 import { invalid } from '../../machinery/errors.js';
 import type { ApiRequest, ApiResponse } from '../../machinery/request.js';
+import { requestsAsCaller } from '../caller-requests.js';
 import { kindContext, type EngineContext } from '../context.js';
 import { decodeBody } from '../decode-body.js';
 import { fieldValidationOf, validateWriteOptions } from '../options.js';
@@ -27,10 +27,7 @@ export async function review(
   if (kind.namespaced) reconcileNamespace(kind, object, req.namespace);
   const kctx: ReviewContext = {
     ...kindContext(ctx, req, 'create'),
-    request: async (inner) => {
-      const res = await engine({ ...inner, user: req.user, userAgent: req.userAgent });
-      return { ...res, body: cloneJson(res.body) };
-    },
+    request: requestsAsCaller(req, engine),
   };
   const errors = (await kind.definition.strategy?.validate?.(object, kctx)) ?? [];
   if (errors.length) throw invalid({ group: kind.group, kind: kind.definition.kind }, object.metadata?.name ?? '', errors);
