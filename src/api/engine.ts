@@ -56,64 +56,64 @@ const ITEM_VERBS = new Set(['get', 'update', 'patch', 'delete']);
 
 /** Runs one request through the pipeline. Every failure is an {@link ApiError}. */
 export async function handle(ctx: EngineContext, req: ApiRequest): Promise<ApiResponse> {
-  const res = await dispatch(ctx, req);
-  // Kubernetes' deprecation filter warns on every request for a deprecated resource.
-  const deprecation = ctx.registry.lookup(req.resource)?.definition.deprecationWarning;
-  if (deprecation) return { ...res, warnings: [deprecation, ...res.warnings] };
-  return res;
-}
-
-async function dispatch(ctx: EngineContext, req: ApiRequest): Promise<ApiResponse> {
   try {
     const kind = resolveKind(ctx, req);
-    const version = req.resource.version;
-    const gr = { group: kind.group, resource: kind.definition.plural };
-    if (ITEM_VERBS.has(req.verb) && !req.name) throw badRequest('name is required for this operation');
-    if (kind.namespaced && !req.namespace && req.verb !== 'list' && req.verb !== 'watch' && req.verb !== 'deletecollection') {
-      throw badRequest('the namespace of the object is required for this operation');
-    }
-    if (kind.definition.unsupportedVerbs?.includes(req.verb)) throw methodNotSupported(gr, req.verb);
-    if (kind.definition.review) {
-      if (req.verb !== 'create' || req.subresource) throw methodNotSupported(gr, req.verb);
-      return await review(ctx, kind, req, version, (inner) => handle(ctx, inner));
-    }
-    if (req.subresource !== undefined && kind.definition.actions?.[req.subresource]) {
-      if (req.verb !== 'create') throw methodNotSupported(gr, req.verb);
-      return await act(ctx, kind, req, kind.definition.actions[req.subresource]!, (inner) => handle(ctx, inner));
-    }
-    const readable =
-      req.subresource === 'status' ||
-      req.subresource === 'scale' ||
-      (req.subresource !== undefined && kind.definition.partSubresources?.[req.subresource] !== undefined);
-    if (readable && req.verb !== 'get' && req.verb !== 'update' && req.verb !== 'patch') {
-      throw methodNotSupported(gr, req.verb);
-    }
-    if (req.subresource && !readable && req.verb !== 'update' && req.verb !== 'patch') throw methodNotSupported(gr, req.verb);
-    if (req.subresource === 'scale') return await scale(ctx, kind, req, version);
-    const computed = kind.definition.computedObjects;
-    if (computed && !req.subresource && (req.verb === 'get' || req.verb === 'list')) return computedRead(kind, req, version, computed());
-    switch (req.verb) {
-      case 'get':
-        return await get(ctx, kind, req);
-      case 'list':
-        return await list(ctx, kind, req, version);
-      case 'watch':
-        return await watch(ctx, kind, req, version);
-      case 'create':
-        return atRequestedVersion(kind, version, await create(ctx, kind, req, version));
-      case 'update':
-        return atRequestedVersion(kind, version, await update(ctx, kind, req, version));
-      case 'patch':
-        return atRequestedVersion(kind, version, await patch(ctx, kind, req, version));
-      case 'delete':
-        return atRequestedVersion(kind, version, await deleteOne(ctx, kind, req));
-      case 'deletecollection':
-        return await deleteCollection(ctx, kind, req, version);
-      default:
-        throw methodNotSupported(gr, req.verb);
-    }
+    const res = await dispatch(ctx, req, kind);
+    // Kubernetes' deprecation filter warns on every request for a deprecated resource.
+    const deprecation = kind.definition.deprecationWarning;
+    return deprecation ? { ...res, warnings: [deprecation, ...res.warnings] } : res;
   } catch (e) {
     if (e instanceof ApiError) throw e;
     throw internalError(e);
+  }
+}
+
+/** The verb's work for a resolved kind. */
+async function dispatch(ctx: EngineContext, req: ApiRequest, kind: ResolvedKind): Promise<ApiResponse> {
+  const version = req.resource.version;
+  const gr = { group: kind.group, resource: kind.definition.plural };
+  if (ITEM_VERBS.has(req.verb) && !req.name) throw badRequest('name is required for this operation');
+  if (kind.namespaced && !req.namespace && req.verb !== 'list' && req.verb !== 'watch' && req.verb !== 'deletecollection') {
+    throw badRequest('the namespace of the object is required for this operation');
+  }
+  if (kind.definition.unsupportedVerbs?.includes(req.verb)) throw methodNotSupported(gr, req.verb);
+  if (kind.definition.review) {
+    if (req.verb !== 'create' || req.subresource) throw methodNotSupported(gr, req.verb);
+    return await review(ctx, kind, req, version, (inner) => handle(ctx, inner));
+  }
+  if (req.subresource !== undefined && kind.definition.actions?.[req.subresource]) {
+    if (req.verb !== 'create') throw methodNotSupported(gr, req.verb);
+    return await act(ctx, kind, req, kind.definition.actions[req.subresource]!, (inner) => handle(ctx, inner));
+  }
+  const readable =
+    req.subresource === 'status' ||
+    req.subresource === 'scale' ||
+    (req.subresource !== undefined && kind.definition.partSubresources?.[req.subresource] !== undefined);
+  if (readable && req.verb !== 'get' && req.verb !== 'update' && req.verb !== 'patch') {
+    throw methodNotSupported(gr, req.verb);
+  }
+  if (req.subresource && !readable && req.verb !== 'update' && req.verb !== 'patch') throw methodNotSupported(gr, req.verb);
+  if (req.subresource === 'scale') return await scale(ctx, kind, req, version);
+  const computed = kind.definition.computedObjects;
+  if (computed && !req.subresource && (req.verb === 'get' || req.verb === 'list')) return computedRead(kind, req, version, computed());
+  switch (req.verb) {
+    case 'get':
+      return await get(ctx, kind, req);
+    case 'list':
+      return await list(ctx, kind, req, version);
+    case 'watch':
+      return await watch(ctx, kind, req, version);
+    case 'create':
+      return atRequestedVersion(kind, version, await create(ctx, kind, req, version));
+    case 'update':
+      return atRequestedVersion(kind, version, await update(ctx, kind, req, version));
+    case 'patch':
+      return atRequestedVersion(kind, version, await patch(ctx, kind, req, version));
+    case 'delete':
+      return atRequestedVersion(kind, version, await deleteOne(ctx, kind, req));
+    case 'deletecollection':
+      return await deleteCollection(ctx, kind, req, version);
+    default:
+      throw methodNotSupported(gr, req.verb);
   }
 }
