@@ -73,13 +73,13 @@ export function kindContext(ctx: EngineContext, req: ApiRequest, operation: Kind
     reservedDomain: ctx.reservedDomain,
     featureEnabled: (gate) => ctx.featureEnabled(gate),
     read: async (resource, namespace, name) => {
-      const kind = ctx.registry.kinds().find((k) => k.group === resource.group && k.definition.plural === resource.resource);
+      const kind = ctx.registry.lookupResource(resource.group, resource.resource);
       if (!kind) return undefined;
       const stored = await ctx.storage.get({ bucket: kind.bucket, namespace: kind.namespaced ? namespace : '', name });
       return stored?.value as KubeObject | undefined;
     },
     list: async (resource, namespace) => {
-      const kind = ctx.registry.kinds().find((k) => k.group === resource.group && k.definition.plural === resource.resource);
+      const kind = ctx.registry.lookupResource(resource.group, resource.resource);
       if (!kind) return [];
       const { items } = await ctx.storage.list(kind.bucket, kind.namespaced && namespace !== undefined ? { namespace } : {});
       return items.map((item) => item.value as KubeObject);

@@ -54,7 +54,7 @@ const isAggregated = (role: ClusterRoleLike | undefined): boolean => role?.aggre
 export function clusterRoleAggregationController(ctx: EngineContext, send: Send): Controller {
   const group = `rbac.authorization.${ctx.apiDomain}`;
   let kind: ResolvedKind | undefined | null = null;
-  const clusterRoles = () => (kind === null ? (kind = ctx.registry.kinds().find((k) => k.group === group && k.definition.plural === 'clusterroles')) : kind);
+  const clusterRoles = () => (kind === null ? (kind = ctx.registry.lookupResource(group, 'clusterroles')) : kind);
   /** The names of the ClusterRoles with an aggregation rule, kept from storage events. */
   const aggregated = new Set<string>();
 

@@ -51,7 +51,7 @@ export function garbageCollector(ctx: EngineContext, send: Send): Controller {
   /** owner uid → dependents (by ref key). */
   const dependents = new Map<string, Map<string, ObjectRef>>();
 
-  const kindOf = (bucket: string): ResolvedKind | undefined => ctx.registry.kinds().find((k) => k.bucket === bucket && !k.definition.sharesStorageWith);
+  const kindOf = (bucket: string): ResolvedKind | undefined => ctx.registry.lookupBucket(bucket);
 
   const read = async (ref: ObjectRef): Promise<KubeObject | undefined> => (await ctx.storage.get(ref))?.value as KubeObject | undefined;
 

@@ -70,6 +70,8 @@ export function rememberStoredForm(copy: object, stored: KubeObject): void {
 export class KindRegistry {
   private readonly byResource = new Map<string, ResolvedKind>();
   private readonly byKind = new Map<string, ResolvedKind>();
+  private readonly byGroupResource = new Map<string, ResolvedKind>();
+  private readonly byBucket = new Map<string, ResolvedKind>();
   private readonly all: ResolvedKind[] = [];
 
   constructor(private readonly domains: { apiDomain: string }) {}
@@ -124,6 +126,9 @@ export class KindRegistry {
       this.byResource.set(rk, resolved as unknown as ResolvedKind);
       this.byKind.set(`${group}/${v.name}/${definition.kind}`, resolved as unknown as ResolvedKind);
     }
+    this.byGroupResource.set(`${group}/${definition.plural}`, resolved as unknown as ResolvedKind);
+    // A bucket belongs to the kind whose storage it is, not to a door onto it.
+    if (!definition.sharesStorageWith) this.byBucket.set(resolved.bucket, resolved as unknown as ResolvedKind);
     this.all.push(resolved as unknown as ResolvedKind);
     return resolved;
   }
@@ -140,6 +145,16 @@ export class KindRegistry {
     const version = slash < 0 ? apiVersion : apiVersion.slice(slash + 1);
     const k = this.byKind.get(`${group}/${version}/${kind}`);
     return k ? { kind: k, version } : undefined;
+  }
+
+  /** The kind serving a group's resource, whatever the version. */
+  lookupResource(group: string, resource: string): ResolvedKind | undefined {
+    return this.byGroupResource.get(`${group}/${resource}`);
+  }
+
+  /** The kind whose objects a storage bucket holds. */
+  lookupBucket(bucket: string): ResolvedKind | undefined {
+    return this.byBucket.get(bucket);
   }
 
   /** Every kind, in the order added. */
