@@ -21,7 +21,7 @@ import {
   apiVersions,
   subresourcesOf,
 } from './discovery.js';
-import { answerResponse, encodeAnswer, negotiate, textAnswer, wantsPretty, type EncodedAnswer, type Negotiated } from './encode.js';
+import { answerResponse, encodeAnswer, isEncodedAnswer, negotiate, textAnswer, wantsPretty, type EncodedAnswer, type Negotiated } from './encode.js';
 import { addWarnings, asApiError, errorHeaders, methodNotAllowed, pathNotFound } from './errors.js';
 import { openApiResponse } from './openapi.js';
 import { includeObjectOf, isWatch, optionsFor } from './query.js';
@@ -126,7 +126,7 @@ export function fetchHttpRequest(request: Request): HttpRequest {
 
 /** An {@link HttpAnswer} as a Fetch `Response`. */
 export function answerAsResponse(answer: HttpAnswer): Response {
-  return answer instanceof Response ? answer : answerResponse(answer);
+  return isEncodedAnswer(answer) ? answerResponse(answer) : answer;
 }
 
 /** Creates the Fetch-standard handler of a cluster. */

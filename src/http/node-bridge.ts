@@ -7,7 +7,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { TLSSocket } from 'node:tls';
 import { entityTooLarge } from './decode.js';
-import type { EncodedAnswer } from './encode.js';
+import { isEncodedAnswer, type EncodedAnswer } from './encode.js';
 import { httpRequestHandlerOf, type FetchHandler, type HttpAnswer, type HttpRequestHandler, type HttpRequest } from './handler.js';
 
 /**
@@ -249,8 +249,8 @@ function sendEncoded(answer: EncodedAnswer, res: ServerResponse): void {
 
 /** Writes a handler's answer to a node response; resolves once it is written or the client left. */
 async function sendAnswer(answer: HttpAnswer, res: ServerResponse): Promise<void> {
-  if (answer instanceof Response) return sendFetchResponse(answer, res);
-  sendEncoded(answer, res);
+  if (isEncodedAnswer(answer)) return sendEncoded(answer, res);
+  return sendFetchResponse(answer, res);
 }
 
 /**
