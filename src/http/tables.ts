@@ -76,10 +76,17 @@ function withKind(kind: ResolvedKind, version: string, obj: KubeObject): KubeObj
   return { apiVersion: kind.group ? `${kind.group}/${version}` : version, kind: kind.definition.kind, ...obj };
 }
 
+/** A list's objects in the order the kind's printer shows them. */
+function inRowOrder(kind: ResolvedKind, objects: KubeObject[]): KubeObject[] {
+  const order = kind.definition.tableRowOrder;
+  if (!order || objects.length < 2) return objects;
+  return [...objects].sort((a, b) => order(storedFormOf(a) ?? a, storedFormOf(b) ?? b));
+}
+
 /** The Table of a get (one object) or list answer. */
 export function toTable(kind: ResolvedKind, version: string, body: unknown, includeObject: IncludeObject, now: number, tableVersion = 'v1'): unknown {
   const cols = columnsOf(kind.definition);
-  const objects = isList(body) ? (body.items ?? []) : [body as KubeObject];
+  const objects = isList(body) ? inRowOrder(kind, body.items ?? []) : [body as KubeObject];
   const metadata: Record<string, unknown> = {};
   if (isList(body)) {
     for (const k of ['resourceVersion', 'continue', 'remainingItemCount']) if (body.metadata?.[k] !== undefined) metadata[k] = body.metadata[k];

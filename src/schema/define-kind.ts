@@ -376,6 +376,12 @@ export interface KindDeclaration<T extends KubeObject = KubeObject> {
    * Default false.
    */
   readonly defaultTable?: boolean;
+  /**
+   * The order of a list's Table rows, for kinds whose Kubernetes printer sorts the list it prints
+   * (FlowSchemas by matching precedence, then name, as `printFlowSchemaList` does); lists
+   * themselves keep storage order. Compares stored objects. Default: the list's order.
+   */
+  readonly tableRowOrder?: Bivariant<(a: Readonly<T>, b: Readonly<T>) => number>;
 }
 
 /** A declared kind: the declaration plus what the server derives from it. */

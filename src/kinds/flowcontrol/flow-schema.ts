@@ -1,4 +1,5 @@
 /** FlowSchema (flowcontrol.apiserver v1, cluster-scoped, with `/status`). */
+import { compareGoStrings } from '../../util/go-format.js';
 import { defineKind, type PrinterColumn } from '../../schema/define-kind.js';
 import { specGeneration } from '../shared/semantic-equal.js';
 import { FlowSchema as V1 } from '../types/flowcontrol-v1.js';
@@ -57,6 +58,9 @@ export const FlowSchemaKind = defineKind<FlowSchema>({
   statusSubresource: true,
   schemaRequired: false,
   printerColumns: columns,
+  // `kubectl get flowschemas` lists them in the order they match (pkg/printers printFlowSchemaList
+  // sorts by FlowSchemaSequence: matching precedence, then name).
+  tableRowOrder: (a, b) => (a.spec?.matchingPrecedence ?? 0) - (b.spec?.matchingPrecedence ?? 0) || compareGoStrings(a.metadata?.name ?? '', b.metadata?.name ?? ''),
   strategy: {
     defaults: defaultFlowSchema,
     validate: (fs, ctx) => (ctx.subresource === 'status' ? validateConditions(fs.status?.conditions) : validateFlowSchema(fs)),

@@ -60,21 +60,23 @@ describe('the bootstrap configuration of a new cluster', () => {
     const t = await table('flowschemas');
     expect(t.columnDefinitions.map((c) => c.name)).toEqual(['Name', 'PriorityLevel', 'MatchingPrecedence', 'DistinguisherMethod', 'Age', 'MissingPL']);
     const rows = t.rows.map((r) => r.cells.slice(0, 4));
+    // kubectl prints them in matching order (precedence, then name); the list itself is by name.
     expect(rows).toEqual([
-      ['catch-all', 'catch-all', 10000, 'ByUser'],
-      ['endpoint-controller', 'workload-high', 150, 'ByUser'],
       ['exempt', 'exempt', 1, '<none>'],
-      ['global-default', 'global-default', 9900, 'ByUser'],
+      ['probes', 'exempt', 2, '<none>'],
+      ['system-leader-election', 'leader-election', 100, 'ByUser'],
+      ['endpoint-controller', 'workload-high', 150, 'ByUser'],
+      ['workload-leader-election', 'leader-election', 200, 'ByUser'],
+      ['system-node-high', 'node-high', 400, 'ByUser'],
+      ['system-nodes', 'system', 500, 'ByUser'],
       ['kube-controller-manager', 'workload-high', 800, 'ByNamespace'],
       ['kube-scheduler', 'workload-high', 800, 'ByNamespace'],
       ['kube-system-service-accounts', 'workload-high', 900, 'ByNamespace'],
-      ['probes', 'exempt', 2, '<none>'],
       ['service-accounts', 'workload-low', 9000, 'ByUser'],
-      ['system-leader-election', 'leader-election', 100, 'ByUser'],
-      ['system-node-high', 'node-high', 400, 'ByUser'],
-      ['system-nodes', 'system', 500, 'ByUser'],
-      ['workload-leader-election', 'leader-election', 200, 'ByUser'],
+      ['global-default', 'global-default', 9900, 'ByUser'],
+      ['catch-all', 'catch-all', 10000, 'ByUser'],
     ]);
+    expect((await schemas().list()).items.map((f) => f.metadata?.name).slice(0, 3)).toEqual(['catch-all', 'endpoint-controller', 'exempt']);
     expect((await schemas().get('probes')).spec).toEqual({
       priorityLevelConfiguration: { name: 'exempt' },
       matchingPrecedence: 2,
