@@ -56,15 +56,16 @@ const ITEM_VERBS = new Set(['get', 'update', 'patch', 'delete']);
 
 /** Runs one request through the pipeline. Every failure is an {@link ApiError}. */
 export async function handle(ctx: EngineContext, req: ApiRequest): Promise<ApiResponse> {
+  // Kubernetes' deprecation filter warns on every request for a deprecated resource, failed or not.
+  let deprecation: string | undefined;
   try {
     const kind = resolveKind(ctx, req);
+    deprecation = kind.definition.deprecationWarning;
     const res = await dispatch(ctx, req, kind);
-    // Kubernetes' deprecation filter warns on every request for a deprecated resource.
-    const deprecation = kind.definition.deprecationWarning;
     return deprecation ? { ...res, warnings: [deprecation, ...res.warnings] } : res;
   } catch (e) {
-    if (e instanceof ApiError) throw e;
-    throw internalError(e);
+    const err = e instanceof ApiError ? e : internalError(e);
+    throw deprecation ? err.withWarnings([deprecation]) : err;
   }
 }
 

@@ -2,7 +2,7 @@
  * The in-process client: builds `ApiRequest`s directly (no JSON round trip) and hands them to the
  * engine. Results are the caller's own mutable copies; nothing a caller holds reaches the store.
  */
-import type { Status } from '../machinery/errors.js';
+import { ApiError, type Status } from '../machinery/errors.js';
 import type {
   ApiRequest,
   ApiResponse,
@@ -23,7 +23,7 @@ import type { Scale } from '../kinds/types/autoscaling-v1.js';
 /** Sends one request to the engine. */
 export type RequestHandler = (req: ApiRequest) => Promise<ApiResponse>;
 
-/** Receives the warnings of a successful write (what HTTP sends as `Warning: 299` headers). */
+/** Receives the warnings of an answer (what HTTP sends as `Warning: 299` headers): a write's, or a deprecated resource's on any answer, failed or not. */
 export type WarningHandler = (warnings: readonly string[]) => void;
 
 /** `dryRun` as the client takes it: `true` or `'All'` mean a dry run. */
@@ -299,8 +299,14 @@ export class ResourceClient<T extends KubeObject = KubeObject> {
   }
 
   private async call(partial: Omit<ApiRequest, 'resource' | 'user'>, onWarning?: WarningHandler): Promise<ApiResponse> {
-    const res = await this.send({ ...partial, resource: this.gvr, user: this.user, userAgent: 'memkube-client' });
     const handler = onWarning ?? this.defaultWarning;
+    let res: ApiResponse;
+    try {
+      res = await this.send({ ...partial, resource: this.gvr, user: this.user, userAgent: 'memkube-client' });
+    } catch (e) {
+      if (handler && e instanceof ApiError && e.warnings.length) handler(e.warnings);
+      throw e;
+    }
     if (handler && res.warnings.length) handler(res.warnings);
     return res;
   }

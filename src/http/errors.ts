@@ -11,14 +11,16 @@ export function asApiError(e: unknown): ApiError {
 }
 
 /**
- * The headers a failure adds: `Retry-After` when its Status suggests a delay (a 429 from an
+ * The headers a failure adds: its warnings, and `Retry-After` when its Status suggests a delay (a 429 from an
  * eviction, a 504), as Kubernetes' `responsewriters.ErrorNegotiated` sets it.
  */
 export function errorHeaders(err: ApiError, headers?: Headers): Headers | undefined {
   const delay = err.status.details?.retryAfterSeconds;
-  if (!delay || delay <= 0) return headers;
+  const retry = delay !== undefined && delay > 0;
+  if (!retry && err.warnings.length === 0) return headers;
   const out = headers ?? new Headers();
-  out.set('Retry-After', String(Math.trunc(delay)));
+  if (retry) out.set('Retry-After', String(Math.trunc(delay)));
+  addWarnings(out, err.warnings);
   return out;
 }
 

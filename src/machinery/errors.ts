@@ -81,11 +81,25 @@ export function qualifiedKind(gk: GroupKind): string {
 /** An error answered by the API, carrying the full `metav1.Status`. */
 export class ApiError extends Error {
   readonly status: Status;
+  /**
+   * Warnings that go with the failure (HTTP `Warning: 299` headers), e.g. the deprecation warning
+   * of a deprecated resource, which Kubernetes sends whatever the answer.
+   */
+  readonly warnings: readonly string[];
 
-  constructor(status: Omit<Status, 'kind' | 'apiVersion' | 'metadata' | 'status'> & { metadata?: Status['metadata'] }) {
+  constructor(status: Omit<Status, 'kind' | 'apiVersion' | 'metadata' | 'status'> & { metadata?: Status['metadata'] }, warnings: readonly string[] = []) {
     super(status.message ?? status.reason ?? `HTTP ${status.code}`);
     this.name = 'ApiError';
     this.status = { kind: 'Status', apiVersion: 'v1', metadata: status.metadata ?? {}, status: 'Failure', ...status };
+    this.warnings = warnings;
+  }
+
+  /** The same failure with `warnings` before its own. */
+  withWarnings(warnings: readonly string[]): ApiError {
+    if (warnings.length === 0) return this;
+    const copy = new ApiError(this.status, [...warnings, ...this.warnings]);
+    copy.stack = this.stack;
+    return copy;
   }
 
   /** HTTP status code. */

@@ -107,6 +107,20 @@ describe('Endpoints deprecation', () => {
     const list = await cluster.fetch(new Request('http://memkube/api/v1/endpoints'));
     expect(list.headers.get('warning')).toBe(`299 - "${DEPRECATED}"`);
   });
+
+  it('warns on failed requests too, over HTTP and to the in-process client', async () => {
+    const missing = await cluster.fetch(new Request('http://memkube/api/v1/namespaces/default/endpoints/nothing-here'));
+    expect(missing.status).toBe(404);
+    expect(missing.headers.get('warning')).toBe(`299 - "${DEPRECATED}"`);
+    const seen: string[] = [];
+    const status = await statusOf(() => eps().create(ep([{ addresses: [{ ip: 'not-an-ip' }] }], 'bad'), { onWarning: (w) => seen.push(...w) }));
+    expect(status.code).toBe(422);
+    expect(seen).toEqual([DEPRECATED]);
+    // A path that names no served resource has no kind, so no warning.
+    const unknown = await cluster.fetch(new Request('http://memkube/api/v1/namespaces/default/endpointz/x'));
+    expect(unknown.status).toBe(404);
+    expect(unknown.headers.get('warning')).toBeNull();
+  });
 });
 
 describe('Endpoints printing', () => {
