@@ -99,7 +99,12 @@ describe.skipIf(!existsSync(KUBECTL))('kubectl 1.33 with flow control, admission
     expect(fs.filter((l) => l.trim()).length).toBe(14);
     // In matching order, as kubectl prints them from a real server.
     expect(fs.slice(1, 4).map((l) => l.split(/\s+/)[0])).toEqual(['exempt', 'probes', 'system-leader-election']);
-    expect(fs.filter((l) => l.trim()).at(-1)!.split(/\s+/)[0]).toBe('catch-all');
+    expect(
+      fs
+        .filter((l) => l.trim())
+        .at(-1)!
+        .split(/\s+/)[0],
+    ).toBe('catch-all');
     const pl = (await ok('get', 'prioritylevelconfigurations', 'workload-low', 'catch-all')).split('\n');
     expect(pl[0]!.split(/\s+/)).toEqual(['NAME', 'TYPE', 'NOMINALCONCURRENCYSHARES', 'QUEUES', 'HANDSIZE', 'QUEUELENGTHLIMIT', 'AGE']);
     expect(pl[1]!.split(/\s+/).slice(0, 6)).toEqual(['workload-low', 'Limited', '100', '128', '6', '50']);

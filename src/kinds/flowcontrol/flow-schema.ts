@@ -60,7 +60,8 @@ export const FlowSchemaKind = defineKind<FlowSchema>({
   printerColumns: columns,
   // `kubectl get flowschemas` lists them in the order they match (pkg/printers printFlowSchemaList
   // sorts by FlowSchemaSequence: matching precedence, then name).
-  tableRowOrder: (a, b) => (a.spec?.matchingPrecedence ?? 0) - (b.spec?.matchingPrecedence ?? 0) || compareGoStrings(a.metadata?.name ?? '', b.metadata?.name ?? ''),
+  tableRowOrder: (a, b) =>
+    (a.spec?.matchingPrecedence ?? 0) - (b.spec?.matchingPrecedence ?? 0) || compareGoStrings(a.metadata?.name ?? '', b.metadata?.name ?? ''),
   strategy: {
     defaults: defaultFlowSchema,
     validate: (fs, ctx) => (ctx.subresource === 'status' ? validateConditions(fs.status?.conditions) : validateFlowSchema(fs)),
