@@ -8,10 +8,7 @@ import type { FieldError } from '../../../machinery/field-errors.js';
 import type { JSONSchemaProps } from '../../types/apiextensions-v1.js';
 
 /** One step from a schema node to a child: a property, the array items, or the map values. */
-export type SchemaStep =
-  | { readonly kind: 'property'; readonly name: string }
-  | { readonly kind: 'items' }
-  | { readonly kind: 'additionalProperties' };
+export type SchemaStep = { readonly kind: 'property'; readonly name: string } | { readonly kind: 'items' } | { readonly kind: 'additionalProperties' };
 
 /** The rules of one schema node to compile (apiextensions-apiserver's `cel.Compile` input). */
 export interface CelCompileRequest {

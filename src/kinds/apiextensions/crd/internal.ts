@@ -70,9 +70,7 @@ export interface InternalSpec {
   readonly preserveUnknownFields: boolean;
 }
 
-let versionNode: StructuralNode | undefined;
-const nodeOf = (field: string): StructuralNode | undefined =>
-  fieldNode(CustomResourceDefinitionSchema, 'spec', 'versions', '[]', field) ?? undefined;
+const nodeOf = (field: string): StructuralNode | undefined => fieldNode(CustomResourceDefinitionSchema, 'spec', 'versions', '[]', field) ?? undefined;
 const fieldNodes = new Map<string, StructuralNode | undefined>();
 function versionFieldNode(field: string): StructuralNode | undefined {
   if (!fieldNodes.has(field)) fieldNodes.set(field, nodeOf(field));
@@ -81,7 +79,6 @@ function versionFieldNode(field: string): StructuralNode | undefined {
 
 /** Whether a per-version field is the same (`apiequality.Semantic.DeepEqual`) in every version. */
 function identical(versions: readonly CustomResourceDefinitionVersion[], field: keyof CustomResourceDefinitionVersion): boolean {
-  versionNode ??= fieldNode(CustomResourceDefinitionSchema, 'spec', 'versions', '[]');
   const node = versionFieldNode(field);
   const first = versions[0]?.[field];
   return versions.every((v) => semanticEqual(v[field], first, node));

@@ -30,7 +30,12 @@ export function newStructuralError(s: JSONSchemaProps | undefined): string | und
   if (!s) return undefined;
   const unsupported = unsupportedField(s);
   if (unsupported) return unsupported;
-  const nested: unknown[] = [s.not, ...(Array.isArray(s.allOf) ? s.allOf : []), ...(Array.isArray(s.anyOf) ? s.anyOf : []), ...(Array.isArray(s.oneOf) ? s.oneOf : [])];
+  const nested: unknown[] = [
+    s.not,
+    ...(Array.isArray(s.allOf) ? s.allOf : []),
+    ...(Array.isArray(s.anyOf) ? s.anyOf : []),
+    ...(Array.isArray(s.oneOf) ? s.oneOf : []),
+  ];
   for (const n of nested) {
     const err = isObject(n) ? newStructuralError(n as JSONSchemaProps) : undefined;
     if (err) return err;

@@ -47,16 +47,15 @@ function allVersionsHaveSchema(spec: InternalSpec): boolean {
 }
 
 function hasNonStructuralSchema(spec: InternalSpec): boolean {
-  return schemasOf(spec).some(
-    (s) => newStructuralError(s) !== undefined || validateStructural(s, '', { checkPattern: approximateGoRegexpError }).length > 0,
-  );
+  return schemasOf(spec).some((s) => newStructuralError(s) !== undefined || validateStructural(s, '', { checkPattern: approximateGoRegexpError }).length > 0);
 }
 
 function hasNonAtomicSetType(s: JSONSchemaProps): boolean {
   if (s['x-kubernetes-list-type'] !== 'set') return false;
   const items = itemsSchema(s);
   if (!items) return false;
-  if (typeOf(items) === 'array') return items['x-kubernetes-list-type'] !== undefined && items['x-kubernetes-list-type'] !== null && items['x-kubernetes-list-type'] !== 'atomic';
+  if (typeOf(items) === 'array')
+    return items['x-kubernetes-list-type'] !== undefined && items['x-kubernetes-list-type'] !== null && items['x-kubernetes-list-type'] !== 'atomic';
   if (typeOf(items) === 'object') return items['x-kubernetes-map-type'] !== 'atomic';
   return false;
 }

@@ -42,7 +42,15 @@ function isIntOrStringAnyOf(anyOf: unknown): boolean {
 const list = (v: unknown): JSONSchemaProps[] => (Array.isArray(v) ? v.filter(isObject).map((s) => s as JSONSchemaProps) : []);
 
 /** Checks the value validations of a node: its allOf, anyOf, oneOf and not, and its pattern. */
-function validateValueValidation(s: JSONSchemaProps, skipAnyOf: boolean, skipFirstAllOfAnyOf: boolean, lvl: Level, path: string, opts: StructuralRuleOptions, out: FieldError[]): void {
+function validateValueValidation(
+  s: JSONSchemaProps,
+  skipAnyOf: boolean,
+  skipFirstAllOfAnyOf: boolean,
+  lvl: Level,
+  path: string,
+  opts: StructuralRuleOptions,
+  out: FieldError[],
+): void {
   if (!skipAnyOf) list(s.anyOf).forEach((v, i) => validateNested(v, false, lvl, index(child(path, 'anyOf'), i), opts, out));
   list(s.allOf).forEach((v, i) => validateNested(v, skipFirstAllOfAnyOf && i === 0, lvl, index(child(path, 'allOf'), i), opts, out));
   list(s.oneOf).forEach((v, i) => validateNested(v, false, lvl, index(child(path, 'oneOf'), i), opts, out));
@@ -67,13 +75,16 @@ function validateNested(v: JSONSchemaProps, skipAnyOf: boolean, lvl: Level, path
   if (v.title) out.push(fieldError.forbidden(child(path, 'title'), 'must be empty to be structural'));
   if (v.description) out.push(fieldError.forbidden(child(path, 'description'), 'must be empty to be structural'));
   if (v.nullable === true) out.push(fieldError.forbidden(child(path, 'nullable'), 'must be false to be structural'));
-  if (x(v, 'x-kubernetes-preserve-unknown-fields')) out.push(fieldError.forbidden(child(path, 'x-kubernetes-preserve-unknown-fields'), 'must be false to be structural'));
+  if (x(v, 'x-kubernetes-preserve-unknown-fields'))
+    out.push(fieldError.forbidden(child(path, 'x-kubernetes-preserve-unknown-fields'), 'must be false to be structural'));
   if (x(v, 'x-kubernetes-embedded-resource')) out.push(fieldError.forbidden(child(path, 'x-kubernetes-embedded-resource'), 'must be false to be structural'));
   if (x(v, 'x-kubernetes-int-or-string')) out.push(fieldError.forbidden(child(path, 'x-kubernetes-int-or-string'), 'must be false to be structural'));
   if (Array.isArray(v['x-kubernetes-list-map-keys']) && v['x-kubernetes-list-map-keys'].length)
     out.push(fieldError.forbidden(child(path, 'x-kubernetes-list-map-keys'), 'must be empty to be structural'));
-  if (typeof v['x-kubernetes-list-type'] === 'string') out.push(fieldError.forbidden(child(path, 'x-kubernetes-list-type'), 'must be undefined to be structural'));
-  if (typeof v['x-kubernetes-map-type'] === 'string') out.push(fieldError.forbidden(child(path, 'x-kubernetes-map-type'), 'must be undefined to be structural'));
+  if (typeof v['x-kubernetes-list-type'] === 'string')
+    out.push(fieldError.forbidden(child(path, 'x-kubernetes-list-type'), 'must be undefined to be structural'));
+  if (typeof v['x-kubernetes-map-type'] === 'string')
+    out.push(fieldError.forbidden(child(path, 'x-kubernetes-map-type'), 'must be undefined to be structural'));
   if (validationRules(v).length) out.push(fieldError.forbidden(child(path, 'x-kubernetes-validations'), 'must be empty to be structural'));
   if (property(v, 'metadata')) out.push(fieldError.forbidden(key(child(path, 'properties'), 'metadata'), 'must not be specified in a nested context'));
 }
@@ -117,8 +128,10 @@ function validateInvariants(s: JSONSchemaProps, lvl: Level, path: string, opts: 
   const intOrString = x(s, 'x-kubernetes-int-or-string');
   const preserve = x(s, 'x-kubernetes-preserve-unknown-fields');
   const embedded = x(s, 'x-kubernetes-embedded-resource');
-  if (intOrString && preserve) out.push(fieldError.invalid(child(path, 'x-kubernetes-preserve-unknown-fields'), true, 'must be false if x-kubernetes-int-or-string is true'));
-  if (intOrString && embedded) out.push(fieldError.invalid(child(path, 'x-kubernetes-embedded-resource'), true, 'must be false if x-kubernetes-int-or-string is true'));
+  if (intOrString && preserve)
+    out.push(fieldError.invalid(child(path, 'x-kubernetes-preserve-unknown-fields'), true, 'must be false if x-kubernetes-int-or-string is true'));
+  if (intOrString && embedded)
+    out.push(fieldError.invalid(child(path, 'x-kubernetes-embedded-resource'), true, 'must be false if x-kubernetes-int-or-string is true'));
 
   const skipAnyOf = isIntOrStringAnyOf(s.anyOf);
   const allOf = list(s.allOf);
@@ -137,7 +150,8 @@ function validateInvariants(s: JSONSchemaProps, lvl: Level, path: string, opts: 
   if (lvl === 'root' && type !== '' && type !== 'object') out.push(fieldError.invalid(child(path, 'type'), type, 'must be object at the root'));
   for (const name of ['kind', 'apiVersion']) {
     const p = property(s, name);
-    if (p && checkMetadata && typeOf(p) !== 'string') out.push(fieldError.invalid(child(key(child(path, 'properties'), name), 'type'), typeOf(p), 'must be string'));
+    if (p && checkMetadata && typeOf(p) !== 'string')
+      out.push(fieldError.invalid(child(key(child(path, 'properties'), name), 'type'), typeOf(p), 'must be string'));
   }
   const metadata = property(s, 'metadata');
   if (metadata) {
@@ -147,7 +161,12 @@ function validateInvariants(s: JSONSchemaProps, lvl: Level, path: string, opts: 
       out.push(fieldError.forbidden(mPath, 'must not specify anything other than name and generateName, but metadata is implicitly specified'));
   }
   if (embedded && !preserve && !hasProperties(s))
-    out.push(fieldError.required(child(path, 'properties'), 'must not be empty if x-kubernetes-embedded-resource is true without x-kubernetes-preserve-unknown-fields'));
+    out.push(
+      fieldError.required(
+        child(path, 'properties'),
+        'must not be empty if x-kubernetes-embedded-resource is true without x-kubernetes-preserve-unknown-fields',
+      ),
+    );
 }
 
 /** `validateNestedValueValidationCompleteness`: the properties a value validation names exist structurally. */

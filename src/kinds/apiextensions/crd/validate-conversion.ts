@@ -57,7 +57,13 @@ export function validateConversion(conversion: InternalConversion | undefined, o
       else if (cc.service) errors.push(...validateConversionWebhookService(cc.service, child(ccPath, 'service')));
       if (cc.caBundle && !opts.allowInvalidCABundle) errors.push(...validateCABundle(cc.caBundle, child(ccPath, 'caBundle')));
     }
-    errors.push(...validateConversionReviewVersions(conversion.conversionReviewVersions, opts.requireRecognizedConversionReviewVersion, child(path, 'conversionReviewVersions')));
+    errors.push(
+      ...validateConversionReviewVersions(
+        conversion.conversionReviewVersions,
+        opts.requireRecognizedConversionReviewVersion,
+        child(path, 'conversionReviewVersions'),
+      ),
+    );
   } else {
     if (cc) errors.push(fieldError.forbidden(ccPath, 'should not be set when strategy is not set to Webhook'));
     if (conversion.conversionReviewVersions.length)

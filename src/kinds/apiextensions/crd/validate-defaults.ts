@@ -14,7 +14,12 @@ import { hasDefault, itemsSchema, propertyEntries } from './schema-access.js';
 const META_FIELDS = new Set(['apiVersion', 'kind', 'metadata']);
 
 /** Validates every default under `root` (the `openAPIV3Schema` at `path`). */
-export function validateDefaults(root: JSONSchemaProps, path: string, requirePrunedDefaults: boolean, validator: DefaultValueValidator | undefined): FieldError[] {
+export function validateDefaults(
+  root: JSONSchemaProps,
+  path: string,
+  requirePrunedDefaults: boolean,
+  validator: DefaultValueValidator | undefined,
+): FieldError[] {
   const out: FieldError[] = [];
   // The root is a resource root: its apiVersion, kind and metadata are "inside meta".
   const visit = (s: JSONSchemaProps, at: string, resourceRoot: JSONSchemaProps, insideMeta: boolean, isRoot: boolean): void => {

@@ -96,11 +96,13 @@ const asJson = (v: unknown): GoPrinted => new GoPrinted(v === undefined ? 'null'
 function validateStandard(s: JSONSchemaProps, ssv: Standard, path: string): FieldError[] {
   const errors: FieldError[] = [];
   const type = typeOf(s);
-  if (ssv.requireValidPropertyType && type !== '' && !OPENAPI_V3_TYPES.includes(type)) errors.push(fieldError.notSupported(child(path, 'type'), type, OPENAPI_V3_TYPES));
+  if (ssv.requireValidPropertyType && type !== '' && !OPENAPI_V3_TYPES.includes(type))
+    errors.push(fieldError.notSupported(child(path, 'type'), type, OPENAPI_V3_TYPES));
   if (hasDefault(s) && !ssv.allowDefaults)
     errors.push(fieldError.forbidden(child(path, 'default'), ssv.disallowDefaultsReason ? `must not be set ${ssv.disallowDefaultsReason}` : 'must not be set'));
   if (s.id) errors.push(fieldError.forbidden(child(path, 'id'), 'id is not supported'));
-  if (s.additionalItems !== undefined && s.additionalItems !== null) errors.push(fieldError.forbidden(child(path, 'additionalItems'), 'additionalItems is not supported'));
+  if (s.additionalItems !== undefined && s.additionalItems !== null)
+    errors.push(fieldError.forbidden(child(path, 'additionalItems'), 'additionalItems is not supported'));
   if (mapEntries(s.patternProperties).length) errors.push(fieldError.forbidden(child(path, 'patternProperties'), 'patternProperties is not supported'));
   if (mapEntries(s.definitions).length) errors.push(fieldError.forbidden(child(path, 'definitions'), 'definitions is not supported'));
   if (s.dependencies !== undefined && s.dependencies !== null) errors.push(fieldError.forbidden(child(path, 'dependencies'), 'dependencies is not supported'));
@@ -121,7 +123,8 @@ export function validateMapListKeysMapSet(s: JSONSchemaProps, path: string): Fie
   const listType = s['x-kubernetes-list-type'];
   if (!items || (listType !== 'set' && listType !== 'map')) return [];
   const errors: FieldError[] = [];
-  if (items.nullable === true) errors.push(fieldError.forbidden(child(child(path, 'items'), 'nullable'), `cannot be nullable when x-kubernetes-list-type is ${listType}`));
+  if (items.nullable === true)
+    errors.push(fieldError.forbidden(child(child(path, 'items'), 'nullable'), `cannot be nullable when x-kubernetes-list-type is ${listType}`));
   if (listType === 'map') {
     const required = new Set(Array.isArray(items.required) ? items.required : []);
     for (const k of s['x-kubernetes-list-map-keys'] ?? []) {
@@ -129,8 +132,11 @@ export function validateMapListKeysMapSet(s: JSONSchemaProps, path: string): Fie
       if (!p) continue;
       const at = key(child(child(path, 'items'), 'properties'), k);
       if (!required.has(k) && !hasDefault(p))
-        errors.push(fieldError.required(child(at, 'default'), 'this property is in x-kubernetes-list-map-keys, so it must have a default or be a required property'));
-      if (p.nullable === true) errors.push(fieldError.forbidden(child(at, 'nullable'), 'this property is in x-kubernetes-list-map-keys, so it cannot be nullable'));
+        errors.push(
+          fieldError.required(child(at, 'default'), 'this property is in x-kubernetes-list-map-keys, so it must have a default or be a required property'),
+        );
+      if (p.nullable === true)
+        errors.push(fieldError.forbidden(child(at, 'nullable'), 'this property is in x-kubernetes-list-map-keys, so it cannot be nullable'));
     }
   }
   return errors;
@@ -150,7 +156,8 @@ function validateRuleShapes(s: JSONSchemaProps, path: string): FieldError[] {
     if (trimmedRule === '') errors.push(fieldError.required(child(at, 'rule'), 'rule is not specified'));
     else if (message.length > 0 && trimmedMsg === '') errors.push(fieldError.invalid(child(at, 'message'), message, 'must be non-empty if specified'));
     else if (NEWLINES.test(trimmedMsg)) errors.push(fieldError.invalid(child(at, 'message'), message, 'must not contain line breaks'));
-    else if (NEWLINES.test(trimmedRule) && trimmedMsg === '') errors.push(fieldError.required(child(at, 'message'), 'message must be specified if rule contains line breaks'));
+    else if (NEWLINES.test(trimmedRule) && trimmedMsg === '')
+      errors.push(fieldError.required(child(at, 'message'), 'message must be specified if rule contains line breaks'));
     const messageExpression = rule.messageExpression ?? '';
     if (messageExpression.length > 0 && messageExpression.trim() === '')
       errors.push(fieldError.required(child(at, 'messageExpression'), 'messageExpression must be non-empty if specified'));
@@ -203,13 +210,19 @@ function compileRules(s: JSONSchemaProps, path: string, ssv: Standard, opts: Sch
     else if (cr.hasMessageExpression) {
       const messageCost = toCost(cr.messageExpressionMaxCost);
       if (!opts.suppressPerExpressionCost && messageCost > STATIC_ESTIMATED_COST_LIMIT)
-        errors.push(fieldError.forbidden(child(at, 'messageExpression'), costErrorMessage('estimated messageExpression cost', messageCost, STATIC_ESTIMATED_COST_LIMIT)));
+        errors.push(
+          fieldError.forbidden(child(at, 'messageExpression'), costErrorMessage('estimated messageExpression cost', messageCost, STATIC_ESTIMATED_COST_LIMIT)),
+        );
       cel.totalCost.observe(child(at, 'messageExpression'), messageCost);
     }
     if (cr.usesOldSelf) {
       if (ssv.uncorrelatablePath !== undefined)
         errors.push(
-          fieldError.invalid(child(at, 'rule'), rule.rule ?? '', `oldSelf cannot be used on the uncorrelatable portion of the schema within ${ssv.uncorrelatablePath}`),
+          fieldError.invalid(
+            child(at, 'rule'),
+            rule.rule ?? '',
+            `oldSelf cannot be used on the uncorrelatable portion of the schema within ${ssv.uncorrelatablePath}`,
+          ),
         );
     } else if (rule.optionalOldSelf !== undefined && rule.optionalOldSelf !== null)
       errors.push(fieldError.invalid(child(at, 'optionalOldSelf'), rule.optionalOldSelf, 'may not be set if oldSelf is not used in rule'));
@@ -257,7 +270,13 @@ function validateExtensions(s: JSONSchemaProps, path: string, opts: SchemaWalkOp
     if (mapKeys.length === 0) errors.push(fieldError.required(child(path, 'x-kubernetes-list-map-keys'), 'must not be empty if x-kubernetes-list-type is map'));
     if (!hasItems(s)) errors.push(fieldError.required(child(path, 'items'), 'must have a schema if x-kubernetes-list-type is map'));
     if (hasItems(s) && !items)
-      errors.push(fieldError.invalid(child(path, 'items'), new GoPrinted(goJson(internalItemsJson(s.items))), 'must only have a single schema if x-kubernetes-list-type is map'));
+      errors.push(
+        fieldError.invalid(
+          child(path, 'items'),
+          new GoPrinted(goJson(internalItemsJson(s.items))),
+          'must only have a single schema if x-kubernetes-list-type is map',
+        ),
+      );
     if (items && typeOf(items) !== 'object')
       errors.push(fieldError.invalid(child(child(path, 'items'), 'type'), typeOf(items), "must be object if parent array's x-kubernetes-list-type is map"));
     if (items && typeOf(items) === 'object') {
@@ -268,7 +287,11 @@ function validateExtensions(s: JSONSchemaProps, path: string, opts: SchemaWalkOp
           const t = typeOf(p);
           if (t === 'array' || t === 'object')
             errors.push(
-              fieldError.invalid(child(key(child(child(path, 'items'), 'properties'), k), 'type'), typeOf(items), "must be a scalar type if parent array's x-kubernetes-list-type is map"),
+              fieldError.invalid(
+                child(key(child(child(path, 'items'), 'properties'), k), 'type'),
+                typeOf(items),
+                "must be a scalar type if parent array's x-kubernetes-list-type is map",
+              ),
             );
         } else errors.push(fieldError.invalid(child(path, 'x-kubernetes-list-map-keys'), asJson(mapKeys), 'entries must all be names of item properties'));
         if (seen.has(k)) errors.push(fieldError.invalid(child(path, 'x-kubernetes-list-map-keys'), asJson(mapKeys), 'must not contain duplicate entries'));
@@ -295,7 +318,8 @@ function walk(s: JSONSchemaProps, path: string, ssv: Standard, isRoot: boolean, 
     if (hasProperties(s) && (!ap.allows || ap.schema))
       schemaErrors.push(fieldError.forbidden(child(path, 'additionalProperties'), 'additionalProperties and properties are mutual exclusive'));
     const sub = ssv.insideResourceMeta ? withForbiddenDefaults(ssv, 'inside additionalProperties applying to object metadata') : ssv;
-    if (ap.schema) append(walk(ap.schema, child(path, 'additionalProperties'), sub, false, opts, childContext(cel, ap.schema, { kind: 'additionalProperties' })));
+    if (ap.schema)
+      append(walk(ap.schema, child(path, 'additionalProperties'), sub, false, opts, childContext(cel, ap.schema, { kind: 'additionalProperties' })));
   }
   const mapType = s['x-kubernetes-map-type'];
   for (const [name, p] of propertyEntries(s)) {
@@ -315,14 +339,16 @@ function walk(s: JSONSchemaProps, path: string, ssv: Standard, isRoot: boolean, 
   ] as const) {
     if (Array.isArray(list)) list.forEach((x, i) => isObject(x) && append(walk(x, index(child(path, field), i), ssv, false, opts, undefined)));
   }
-  for (const [name, d] of mapEntries(s.definitions)) if (isObject(d)) append(walk(d as JSONSchemaProps, key(child(path, 'definitions'), name), ssv, false, opts, undefined));
+  for (const [name, d] of mapEntries(s.definitions))
+    if (isObject(d)) append(walk(d as JSONSchemaProps, key(child(path, 'definitions'), name), ssv, false, opts, undefined));
   if (hasItems(s)) {
     const sub = s['x-kubernetes-list-type'] !== 'map' ? withForbidOldSelf(ssv, path) : ssv;
     const items = itemsSchema(s);
     if (items) append(walk(items, child(path, 'items'), sub, false, opts, childContext(cel, items, { kind: 'items' })));
     (itemsArray(s) ?? []).forEach((x, i) => append(walk(x, index(child(path, 'items'), i), sub, false, opts, childContext(cel, x, { kind: 'items' }))));
   }
-  for (const [name, d] of mapEntries(s.dependencies)) if (isObject(d)) append(walk(d as JSONSchemaProps, key(child(path, 'dependencies'), name), ssv, false, opts, undefined));
+  for (const [name, d] of mapEntries(s.dependencies))
+    if (isObject(d)) append(walk(d as JSONSchemaProps, key(child(path, 'dependencies'), name), ssv, false, opts, undefined));
   schemaErrors.push(...validateExtensions(s, path, opts));
   if (validationRules(s).length > 0) {
     schemaErrors.push(...validateRuleShapes(s, path));
@@ -340,7 +366,12 @@ export function validateOpenAPISchema(
   opts: SchemaWalkOptions,
   cel: CelContext | undefined,
 ): FieldError[] {
-  const ssv: Standard = { allowDefaults: standard.allowDefaults, disallowDefaultsReason: '', insideResourceMeta: false, requireValidPropertyType: standard.requireValidPropertyType };
+  const ssv: Standard = {
+    allowDefaults: standard.allowDefaults,
+    disallowDefaultsReason: '',
+    insideResourceMeta: false,
+    requireValidPropertyType: standard.requireValidPropertyType,
+  };
   const r = walk(root, path, ssv, true, opts, cel);
   return [...r.schemaErrors, ...r.celErrors];
 }

@@ -107,7 +107,13 @@ function validateStatusRoot(schema: JSONSchemaProps, path: string): FieldError[]
     if (isZero(k, v)) continue;
     if (k === 'type') {
       if (schema.type !== 'object')
-        return [fieldError.invalid(`${path}.openAPIV3Schema.type`, schema.type, 'only "object" is allowed as the type at the root of the schema if the status subresource is enabled')];
+        return [
+          fieldError.invalid(
+            `${path}.openAPIV3Schema.type`,
+            schema.type,
+            'only "object" is allowed as the type at the root of the schema if the status subresource is enabled',
+          ),
+        ];
       continue;
     }
     if (!ALLOWED_AT_ROOT.has(k))
@@ -178,7 +184,11 @@ export function validateSchema(
     errors.push(
       fieldError.forbidden(
         schemaPath,
-        costErrorMessage('x-kubernetes-validations estimated rule cost total for entire OpenAPIv3 schema', cel.totalCost.total, STATIC_ESTIMATED_CRD_COST_LIMIT),
+        costErrorMessage(
+          'x-kubernetes-validations estimated rule cost total for entire OpenAPIv3 schema',
+          cel.totalCost.total,
+          STATIC_ESTIMATED_CRD_COST_LIMIT,
+        ),
       ),
     );
   }

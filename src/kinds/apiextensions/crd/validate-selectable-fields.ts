@@ -30,7 +30,9 @@ export function validateSelectableFields(fields: readonly SelectableField[], sch
     if (resolved.root === 'metadata') errors.push(fieldError.invalid(at, jsonPath, 'must not point to fields in metadata'));
     const type = resolved.schema ? typeOf(resolved.schema) : '';
     if (!['string', 'boolean', 'integer'].includes(type))
-      errors.push(fieldError.invalid(at, jsonPath, 'must point to a field of type string, boolean or integer. Enum string fields and strings with formats are allowed.'));
+      errors.push(
+        fieldError.invalid(at, jsonPath, 'must point to a field of type string, boolean or integer. Enum string fields and strings with formats are allowed.'),
+      );
     if (unique.has(resolved.text)) errors.push(fieldError.duplicate(at, jsonPath));
     else unique.add(resolved.text);
   });

@@ -12,10 +12,15 @@ import { internalSpec } from './internal.js';
 import { updateOptions } from './ratcheting.js';
 import { validateAfterSpec, validateSpec, validateStatusNames } from './validate.js';
 
-const immutable = (path: string, value: string, old: string): FieldError[] => (value === old ? [] : [fieldError.invalid(path, value, FIELD_IMMUTABLE_ERROR_MSG)]);
+const immutable = (path: string, value: string, old: string): FieldError[] =>
+  value === old ? [] : [fieldError.invalid(path, value, FIELD_IMMUTABLE_ERROR_MSG)];
 
 /** The errors of an update of `old` to `crd` (defaults applied), metadata rules excepted. */
-export function validateCustomResourceDefinitionUpdate(crd: CustomResourceDefinition, old: CustomResourceDefinition, hooks: CrdValidationHooks = {}): FieldError[] {
+export function validateCustomResourceDefinitionUpdate(
+  crd: CustomResourceDefinition,
+  old: CustomResourceDefinition,
+  hooks: CrdValidationHooks = {},
+): FieldError[] {
   const spec = internalSpec(crd);
   const oldSpec = internalSpec(old);
   const opts = updateOptions(crd, spec, old, oldSpec, hooks);

@@ -59,12 +59,14 @@ export function validateSpec(spec: InternalSpec, opts: CrdValidationOptions): Fi
       });
   } else if (!spec.preserveUnknownFields && !spec.validation?.openAPIV3Schema) {
     spec.versions.forEach((v, i) => {
-      if (v.served && !v.schema?.openAPIV3Schema) errors.push(fieldError.required(`${path}.versions[${i}].schema.openAPIV3Schema`, 'because otherwise all fields are pruned'));
+      if (v.served && !v.schema?.openAPIV3Schema)
+        errors.push(fieldError.required(`${path}.versions[${i}].schema.openAPIV3Schema`, 'because otherwise all fields are pruned'));
     });
   }
   if (opts.allowDefaults && hasDefaults(spec)) {
     requireStructural = true;
-    if (spec.preserveUnknownFields) errors.push(fieldError.invalid(child(path, 'preserveUnknownFields'), true, 'must be false in order to use defaults in the schema'));
+    if (spec.preserveUnknownFields)
+      errors.push(fieldError.invalid(child(path, 'preserveUnknownFields'), true, 'must be false in order to use defaults in the schema'));
   }
   if (hasKubernetesExtensions(spec)) requireStructural = true;
 
@@ -100,7 +102,13 @@ export function validateSpec(spec: InternalSpec, opts: CrdValidationOptions): Fi
 export function validatePreserveUnknownFields(spec: InternalSpec, old: InternalSpec | undefined): FieldError[] {
   if (old?.preserveUnknownFields) return [];
   return spec.preserveUnknownFields
-    ? [fieldError.invalid('spec.preserveUnknownFields', true, 'cannot set to true, set x-kubernetes-preserve-unknown-fields to true in spec.versions[*].schema instead')]
+    ? [
+        fieldError.invalid(
+          'spec.preserveUnknownFields',
+          true,
+          'cannot set to true, set x-kubernetes-preserve-unknown-fields to true in spec.versions[*].schema instead',
+        ),
+      ]
     : [];
 }
 
@@ -110,7 +118,11 @@ export function validateStatusNames(crd: CustomResourceDefinition): FieldError[]
 }
 
 /** The rules after the spec: status names, stored versions, API approval, preserveUnknownFields. */
-export function validateAfterSpec(crd: CustomResourceDefinition, spec: InternalSpec, old?: { crd: CustomResourceDefinition; spec: InternalSpec }): FieldError[] {
+export function validateAfterSpec(
+  crd: CustomResourceDefinition,
+  spec: InternalSpec,
+  old?: { crd: CustomResourceDefinition; spec: InternalSpec },
+): FieldError[] {
   return [
     ...validateStatusNames(crd),
     ...validateStoredVersions(crd.status?.storedVersions ?? [], spec.versions, 'status.storedVersions'),

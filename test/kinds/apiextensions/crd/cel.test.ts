@@ -18,7 +18,7 @@ const fake: CelRuleCompiler = {
   compile(request) {
     requests.push(request);
     return (request.schema['x-kubernetes-validations'] ?? []).map((r): CelRuleCompilation => ({
-      error: r.rule === 'bad' ? { type: 'invalid', detail: 'compilation failed: ERROR: <input>:1:1: undeclared reference to \'bad\'' } : undefined,
+      error: r.rule === 'bad' ? { type: 'invalid', detail: "compilation failed: ERROR: <input>:1:1: undeclared reference to 'bad'" } : undefined,
       maxCost: r.rule === 'costly' ? 2_000_000 : 1,
       maxCardinality: 1,
       hasMessageExpression: !!r.messageExpression,
@@ -77,7 +77,11 @@ describe('CustomResourceDefinition CEL rules through the compiler hook', () => {
   it('refuses optionalOldSelf on a rule without oldSelf', () => {
     const causes = causesOf(withSpec({ type: 'object', 'x-kubernetes-validations': [{ rule: 'true', optionalOldSelf: true }] }));
     expect(causes).toEqual([
-      { reason: 'FieldValueInvalid', field: `${S}.x-kubernetes-validations[0].optionalOldSelf`, message: 'Invalid value: true: may not be set if oldSelf is not used in rule' },
+      {
+        reason: 'FieldValueInvalid',
+        field: `${S}.x-kubernetes-validations[0].optionalOldSelf`,
+        message: 'Invalid value: true: may not be set if oldSelf is not used in rule',
+      },
     ]);
   });
 
@@ -112,7 +116,12 @@ describe('CustomResourceDefinition CEL rules through the compiler hook', () => {
   });
 
   it('refuses a schema whose rules cost more than the total budget', () => {
-    const props = Object.fromEntries(Array.from({ length: 11 }, (_, i) => [`p${i}`, { type: 'array', maxItems: 5, items: { type: 'string', 'x-kubernetes-validations': [{ rule: 'costly' }] } }]));
+    const props = Object.fromEntries(
+      Array.from({ length: 11 }, (_, i) => [
+        `p${i}`,
+        { type: 'array', maxItems: 5, items: { type: 'string', 'x-kubernetes-validations': [{ rule: 'costly' }] } },
+      ]),
+    );
     const causes = causesOf(withSpec({ type: 'object', properties: props }));
     expect(causes.at(-1)).toEqual({
       reason: 'FieldValueForbidden',

@@ -51,13 +51,16 @@ describe('CustomResourceDefinition names, group and scope', () => {
     const crd = widgets();
     crd.spec.names = { plural: 'widgets', kind: 'Wid_get', singular: 'Widget', shortNames: ['w1', '1w'], categories: ['all', 'a.b'] };
     const causes = await createCauses(cluster, crd);
-    const label = "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character";
+    const label =
+      "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character";
     expect(causes).toContainEqual({
       reason: 'FieldValueInvalid',
       field: 'spec.names.kind',
       message: `Invalid value: "Wid_get": may have mixed case, but should otherwise match: ${label} (e.g. 'my-name',  or 'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')`,
     });
-    expect(causes.map((c) => c.field)).toEqual(expect.arrayContaining(['spec.names.singular', 'spec.names.shortNames[1]', 'spec.names.categories[1]', 'spec.names.listKind']));
+    expect(causes.map((c) => c.field)).toEqual(
+      expect.arrayContaining(['spec.names.singular', 'spec.names.shortNames[1]', 'spec.names.categories[1]', 'spec.names.listKind']),
+    );
   });
 
   it('refuses a listKind equal to the kind', async () => {

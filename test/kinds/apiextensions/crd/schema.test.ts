@@ -10,18 +10,31 @@ const SPEC = `${S}.properties[spec]`;
 describe('CustomResourceDefinition schemas: structural rules', () => {
   it('requires a type on specified fields, items and the root', async () => {
     await expectCause(cluster, withSpec({}), 'FieldValueRequired', `${SPEC}.type`, 'Required value: must not be empty for specified object fields');
-    await expectCause(cluster, withSpec({ type: 'array', items: {} }), 'FieldValueRequired', `${SPEC}.items.type`, 'Required value: must not be empty for specified array items');
+    await expectCause(
+      cluster,
+      withSpec({ type: 'array', items: {} }),
+      'FieldValueRequired',
+      `${SPEC}.items.type`,
+      'Required value: must not be empty for specified array items',
+    );
     await expectCause(cluster, withSpec({ type: 'array' }), 'FieldValueRequired', `${SPEC}.items`, 'Required value: must be specified');
     await expectCause(cluster, widgets({}), 'FieldValueRequired', `${S}.type`, 'Required value: must not be empty at the root');
   });
 
   it('accepts int-or-string and preserve-unknown-fields without a type', async () => {
-    const crd = withSpec({ type: 'object', properties: { port: { 'x-kubernetes-int-or-string': true }, any: { 'x-kubernetes-preserve-unknown-fields': true } } });
+    const crd = withSpec({
+      type: 'object',
+      properties: { port: { 'x-kubernetes-int-or-string': true }, any: { 'x-kubernetes-preserve-unknown-fields': true } },
+    });
     await cluster.client.resource(CustomResourceDefinitionKind).create(crd);
   });
 
   it('forbids generic fields in value validations', async () => {
-    const crd = withSpec({ type: 'object', properties: { a: { type: 'string' } }, anyOf: [{ type: 'object', description: 'x', properties: { a: { default: 'q' } } }] });
+    const crd = withSpec({
+      type: 'object',
+      properties: { a: { type: 'string' } },
+      anyOf: [{ type: 'object', description: 'x', properties: { a: { default: 'q' } } }],
+    });
     const causes = await createCauses(cluster, crd);
     expect(causes).toEqual(
       expect.arrayContaining([
@@ -39,7 +52,13 @@ describe('CustomResourceDefinition schemas: structural rules', () => {
 
   it('requires properties named in value validations to exist', async () => {
     const crd = widgets({ type: 'object', properties: { spec: { type: 'object' } }, allOf: [{ properties: { status: { properties: {} } } }] });
-    await expectCause(cluster, crd, 'FieldValueRequired', `${S}.properties[status]`, `Required value: because it is defined in ${S}.allOf[0].properties[status]`);
+    await expectCause(
+      cluster,
+      crd,
+      'FieldValueRequired',
+      `${S}.properties[status]`,
+      `Required value: because it is defined in ${S}.allOf[0].properties[status]`,
+    );
   });
 
   it('restricts metadata at the root to name and generateName', async () => {
@@ -56,7 +75,13 @@ describe('CustomResourceDefinition schemas: structural rules', () => {
   });
 
   it('forbids additionalProperties at the root and with properties', async () => {
-    await expectCause(cluster, widgets({ type: 'object', additionalProperties: { type: 'string' } }), 'FieldValueForbidden', `${S}.additionalProperties`, 'Forbidden: must not be used at the root');
+    await expectCause(
+      cluster,
+      widgets({ type: 'object', additionalProperties: { type: 'string' } }),
+      'FieldValueForbidden',
+      `${S}.additionalProperties`,
+      'Forbidden: must not be used at the root',
+    );
     await expectCause(
       cluster,
       withSpec({ type: 'object', properties: { a: { type: 'string' } }, additionalProperties: { type: 'string' } }),
@@ -99,11 +124,27 @@ describe('CustomResourceDefinition schemas: structural rules', () => {
       expect.arrayContaining([
         { reason: 'FieldValueForbidden', field: `${SPEC}.$ref`, message: 'Forbidden: $ref is not supported' },
         { reason: 'FieldValueForbidden', field: `${SPEC}.id`, message: 'Forbidden: id is not supported' },
-        { reason: 'FieldValueForbidden', field: `${SPEC}.uniqueItems`, message: 'Forbidden: uniqueItems cannot be set to true since the runtime complexity becomes quadratic' },
+        {
+          reason: 'FieldValueForbidden',
+          field: `${SPEC}.uniqueItems`,
+          message: 'Forbidden: uniqueItems cannot be set to true since the runtime complexity becomes quadratic',
+        },
       ]),
     );
-    await expectCause(cluster, withSpec({ type: 'thing' }), 'FieldValueNotSupported', `${SPEC}.type`, 'Unsupported value: "thing": supported values: "array", "boolean", "integer", "number", "object", "string"');
-    await expectCause(cluster, widgets({ type: 'object', nullable: true }), 'FieldValueForbidden', `${S}.nullable`, 'Forbidden: nullable cannot be true at the root');
+    await expectCause(
+      cluster,
+      withSpec({ type: 'thing' }),
+      'FieldValueNotSupported',
+      `${SPEC}.type`,
+      'Unsupported value: "thing": supported values: "array", "boolean", "integer", "number", "object", "string"',
+    );
+    await expectCause(
+      cluster,
+      widgets({ type: 'object', nullable: true }),
+      'FieldValueForbidden',
+      `${S}.nullable`,
+      'Forbidden: nullable cannot be true at the root',
+    );
   });
 
   it('limits the root with the status subresource on', async () => {
@@ -143,7 +184,13 @@ describe('CustomResourceDefinition schemas: defaults', () => {
 
 describe('CustomResourceDefinition schemas: extensions', () => {
   it('checks list types and list map keys', async () => {
-    await expectCause(cluster, withSpec({ type: 'object', 'x-kubernetes-list-type': 'set' }), 'FieldValueInvalid', `${SPEC}.type`, 'Invalid value: "object": must be array if x-kubernetes-list-type is specified');
+    await expectCause(
+      cluster,
+      withSpec({ type: 'object', 'x-kubernetes-list-type': 'set' }),
+      'FieldValueInvalid',
+      `${SPEC}.type`,
+      'Invalid value: "object": must be array if x-kubernetes-list-type is specified',
+    );
     await expectCause(
       cluster,
       withSpec({ type: 'array', items: { type: 'string' }, 'x-kubernetes-list-type': 'bag' }),
@@ -153,11 +200,20 @@ describe('CustomResourceDefinition schemas: extensions', () => {
     );
     const causes = await createCauses(
       cluster,
-      withSpec({ type: 'array', 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['name', 'missing'], items: { type: 'object', properties: { name: { type: 'string' } } } }),
+      withSpec({
+        type: 'array',
+        'x-kubernetes-list-type': 'map',
+        'x-kubernetes-list-map-keys': ['name', 'missing'],
+        items: { type: 'object', properties: { name: { type: 'string' } } },
+      }),
     );
     expect(causes).toEqual(
       expect.arrayContaining([
-        { reason: 'FieldValueInvalid', field: `${SPEC}.x-kubernetes-list-map-keys`, message: 'Invalid value: ["name","missing"]: entries must all be names of item properties' },
+        {
+          reason: 'FieldValueInvalid',
+          field: `${SPEC}.x-kubernetes-list-map-keys`,
+          message: 'Invalid value: ["name","missing"]: entries must all be names of item properties',
+        },
         {
           reason: 'FieldValueRequired',
           field: `${SPEC}.items.properties[name].default`,
@@ -212,7 +268,8 @@ describe('CustomResourceDefinition schemas: extensions', () => {
       {
         reason: 'FieldValueNotSupported',
         field: `${V}[2].reason`,
-        message: 'Unsupported value: "FieldValueBad": supported values: "FieldValueDuplicate", "FieldValueForbidden", "FieldValueInvalid", "FieldValueRequired"',
+        message:
+          'Unsupported value: "FieldValueBad": supported values: "FieldValueDuplicate", "FieldValueForbidden", "FieldValueInvalid", "FieldValueRequired"',
       },
       { reason: 'FieldValueInvalid', field: `${V}[3].fieldPath`, message: 'Invalid value: ".b": must be a valid path' },
     ]);
@@ -223,7 +280,12 @@ describe('CustomResourceDefinition warnings', () => {
   it('warns of unrecognized formats on create, and on update only of new ones', async () => {
     const warnings: string[] = [];
     const crds = cluster.client.withWarnings((w) => warnings.push(...w)).resource(CustomResourceDefinitionKind);
-    const created = await crds.create(withSpec({ type: 'object', properties: { a: { type: 'string', format: 'ip' }, b: { type: 'string', format: 'date-time' }, n: { type: 'integer', format: 'int8' } } }));
+    const created = await crds.create(
+      withSpec({
+        type: 'object',
+        properties: { a: { type: 'string', format: 'ip' }, b: { type: 'string', format: 'date-time' }, n: { type: 'integer', format: 'int8' } },
+      }),
+    );
     expect(warnings).toEqual(['unrecognized format "ip"', 'unrecognized format "int8"']);
     warnings.length = 0;
     const next = structuredClone(created);

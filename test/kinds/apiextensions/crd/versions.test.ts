@@ -56,7 +56,13 @@ describe('CustomResourceDefinition versions', () => {
   it('allows a deprecation warning only on deprecated versions, of at most 256 bytes', async () => {
     const crd = widgets();
     crd.spec.versions[0]!.deprecationWarning = 'old';
-    await expectCause(cluster, crd, 'FieldValueInvalid', 'spec.versions[0].deprecationWarning', 'Invalid value: "old": can only be set for deprecated versions');
+    await expectCause(
+      cluster,
+      crd,
+      'FieldValueInvalid',
+      'spec.versions[0].deprecationWarning',
+      'Invalid value: "old": can only be set for deprecated versions',
+    );
     crd.spec.versions[0]!.deprecated = true;
     crd.spec.versions[0]!.deprecationWarning = 'x'.repeat(257);
     const causes = await createCauses(cluster, crd);
@@ -77,13 +83,21 @@ describe('CustomResourceDefinition versions', () => {
     const causes = await createCauses(cluster, crd);
     expect(causes).toEqual([
       { reason: 'FieldValueRequired', field: 'spec.additionalPrinterColumns[0].name', message: 'Required value' },
-      { reason: 'FieldValueInvalid', field: 'spec.additionalPrinterColumns[0].type', message: 'Invalid value: "text": must be one of boolean,date,integer,number,string' },
+      {
+        reason: 'FieldValueInvalid',
+        field: 'spec.additionalPrinterColumns[0].type',
+        message: 'Invalid value: "text": must be one of boolean,date,integer,number,string',
+      },
       {
         reason: 'FieldValueInvalid',
         field: 'spec.additionalPrinterColumns[0].format',
         message: 'Invalid value: "ip": must be one of byte,date,date-time,double,float,int32,int64,password',
       },
-      { reason: 'FieldValueInvalid', field: 'spec.additionalPrinterColumns[0].JSONPath', message: 'Invalid value: "spec.x": must be a simple json path starting with .' },
+      {
+        reason: 'FieldValueInvalid',
+        field: 'spec.additionalPrinterColumns[0].JSONPath',
+        message: 'Invalid value: "spec.x": must be a simple json path starting with .',
+      },
     ]);
   });
 
@@ -92,7 +106,11 @@ describe('CustomResourceDefinition versions', () => {
     crd.spec.versions[0]!.subresources = { scale: { specReplicasPath: '.status.replicas', statusReplicasPath: '', labelSelectorPath: '.metadata.labels' } };
     const causes = await createCauses(cluster, crd);
     expect(causes).toEqual([
-      { reason: 'FieldValueInvalid', field: 'spec.subresources.scale.specReplicasPath', message: 'Invalid value: ".status.replicas": should be a json path under .spec' },
+      {
+        reason: 'FieldValueInvalid',
+        field: 'spec.subresources.scale.specReplicasPath',
+        message: 'Invalid value: ".status.replicas": should be a json path under .spec',
+      },
       { reason: 'FieldValueRequired', field: 'spec.subresources.scale.statusReplicasPath', message: 'Required value' },
       {
         reason: 'FieldValueInvalid',
@@ -103,18 +121,36 @@ describe('CustomResourceDefinition versions', () => {
   });
 
   it('validates selectable fields against the schema', async () => {
-    const crd = widgets({ type: 'object', properties: { spec: { type: 'object', properties: { color: { type: 'string' }, sizes: { type: 'array', items: { type: 'integer' } } } } } });
-    crd.spec.versions[0]!.selectableFields = [{ jsonPath: '.spec.color' }, { jsonPath: '.spec.sizes' }, { jsonPath: '.spec.nope' }, { jsonPath: '.spec.color' }, { jsonPath: '.metadata.name' }];
+    const crd = widgets({
+      type: 'object',
+      properties: { spec: { type: 'object', properties: { color: { type: 'string' }, sizes: { type: 'array', items: { type: 'integer' } } } } },
+    });
+    crd.spec.versions[0]!.selectableFields = [
+      { jsonPath: '.spec.color' },
+      { jsonPath: '.spec.sizes' },
+      { jsonPath: '.spec.nope' },
+      { jsonPath: '.spec.color' },
+      { jsonPath: '.metadata.name' },
+    ];
     const causes = await createCauses(cluster, crd);
     expect(causes).toEqual([
       {
         reason: 'FieldValueInvalid',
         field: 'spec.selectableFields[1].jsonPath',
-        message: 'Invalid value: ".spec.sizes": must point to a field of type string, boolean or integer. Enum string fields and strings with formats are allowed.',
+        message:
+          'Invalid value: ".spec.sizes": must point to a field of type string, boolean or integer. Enum string fields and strings with formats are allowed.',
       },
-      { reason: 'FieldValueInvalid', field: 'spec.selectableFields[2].jsonPath', message: 'Invalid value: ".spec.nope": is an invalid path: does not refer to a valid field' },
+      {
+        reason: 'FieldValueInvalid',
+        field: 'spec.selectableFields[2].jsonPath',
+        message: 'Invalid value: ".spec.nope": is an invalid path: does not refer to a valid field',
+      },
       { reason: 'FieldValueDuplicate', field: 'spec.selectableFields[3].jsonPath', message: 'Duplicate value: ".spec.color"' },
-      { reason: 'FieldValueInvalid', field: 'spec.selectableFields[4].jsonPath', message: 'Invalid value: ".metadata.name": is an invalid path: does not refer to a valid field' },
+      {
+        reason: 'FieldValueInvalid',
+        field: 'spec.selectableFields[4].jsonPath',
+        message: 'Invalid value: ".metadata.name": is an invalid path: does not refer to a valid field',
+      },
     ]);
   });
 
