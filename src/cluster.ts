@@ -17,10 +17,11 @@ import { namespaceController } from './controllers/namespace.js';
 import { podTerminationController } from './controllers/pod-termination.js';
 import { serviceAccountController } from './controllers/service-account.js';
 import { flowControlStatusController } from './controllers/flowcontrol-status.js';
+import { customResourceDefinitionController, type CustomResourceServing } from './controllers/custom-resources/definition-controller.js';
 import { DEFAULT_BOOTSTRAP_OBJECTS, type BootstrapObject } from './kinds/bootstrap-objects.generated.js';
-import { builtinKinds, builtinObjectsFor } from './kinds/index.js';
+import { builtinKinds, builtinObjectsFor, customResourceKind } from './kinds/index.js';
 import type { KindDefinition, KubeObject } from './schema/define-kind.js';
-import { KindRegistry } from './schema/registry.js';
+import { KindRegistry, type ResolvedKind } from './schema/registry.js';
 import { MemoryStorage } from './storage/memory.js';
 import { WatchHub } from './api/watch/hub.js';
 import { cloneJson } from './util/json-clone.js';
@@ -194,6 +195,7 @@ export async function createCluster(options: ClusterOptions = {}): Promise<Clust
     podTerminationController(ctx, asSystem),
     garbageCollector(ctx, asSystem),
     clusterRoleAggregationController(ctx, asSystem),
+    customResourceDefinitionController(ctx, asSystem, customResourceServing(registry)),
   ]);
   const unsubscribe = storage.subscribe((event) => loop.observe(event));
   const stopClock =
@@ -441,4 +443,36 @@ async function loadManifests(
     created.push(res.body as KubeObject);
   }
   return created;
+}
+
+/**
+ * Serves the kinds CustomResourceDefinitions define: a definition's kind is added to the registry
+ * (and replaced when its spec, accepted names or termination change) and removed when it goes.
+ */
+function customResourceServing(registry: KindRegistry): CustomResourceServing {
+  const served = new Map<string, { kind: ResolvedKind; signature: string }>();
+  const unserve = (name: string) => {
+    const current = served.get(name);
+    if (current) registry.remove(current.kind);
+    served.delete(name);
+  };
+  return {
+    serve(crd, terminating) {
+      const name = crd.metadata?.name ?? '';
+      const signature = JSON.stringify([crd.metadata?.uid, crd.metadata?.generation, crd.status?.acceptedNames, terminating]);
+      const current = served.get(name);
+      if (current?.signature === signature) return current.kind.bucket;
+      unserve(name);
+      try {
+        const kind = registry.add(customResourceKind(crd, { terminating }));
+        served.set(name, { kind, signature });
+        return kind.bucket;
+      } catch {
+        // A built-in resource of that group and name is served instead, as Kubernetes' built-in
+        // handlers come before the custom resource handler.
+        return undefined;
+      }
+    },
+    unserve,
+  };
 }

@@ -96,7 +96,11 @@ export async function validateObject(
   kctx: KindContext,
 ): Promise<void> {
   const def = kind.definition;
-  const options = { namespaced: kind.namespaced, nameValidator: def.nameValidator ?? dns1123SubdomainNameValidator };
+  const options = {
+    namespaced: kind.namespaced,
+    nameValidator: def.nameValidator ?? dns1123SubdomainNameValidator,
+    standardFinalizerNames: def.standardFinalizerNames ?? true,
+  };
   const errors: FieldError[] = old ? validateObjectMetaUpdate(metaOf(obj), old.metadata ?? {}, options) : validateObjectMeta(metaOf(obj), options);
   // The object is in the storage shape: a version with another shape is checked by its rules.
   if (def.schemaRequired !== false && !kind.converts(version)) {

@@ -29,7 +29,7 @@ interface Served {
 }
 
 interface Cache {
-  kinds: number;
+  revision: number;
   v3: Map<string, Served | undefined>;
   v2json?: Served;
   v2proto?: Served;
@@ -39,9 +39,9 @@ const caches = new WeakMap<KindRegistry, Cache>();
 
 function cacheOf(registry: KindRegistry): Cache {
   let cache = caches.get(registry);
-  // Kinds are only ever added (custom resources), so their count tells a stale cache.
-  if (!cache || cache.kinds !== registry.kinds().length) {
-    cache = { kinds: registry.kinds().length, v3: new Map() };
+  // The registry's revision changes whenever a kind starts or stops being served (custom resources).
+  if (!cache || cache.revision !== registry.revision) {
+    cache = { revision: registry.revision, v3: new Map() };
     caches.set(registry, cache);
   }
   return cache;

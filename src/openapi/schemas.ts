@@ -10,6 +10,7 @@
  */
 import { z } from 'zod';
 import { DeleteOptions, ListMeta, Status, WatchEvent } from '../kinds/types/meta-v1.js';
+import type { PublishedSchema } from '../schema/define-kind.js';
 import type { KindRegistry, ResolvedKind } from '../schema/registry.js';
 
 /** A JSON/OpenAPI schema object. */
@@ -173,7 +174,7 @@ export function definitionSet(entries: readonly { kind: ResolvedKind; version: s
     if (!v) continue;
     const d = kind.definition;
     const gvk = { group: kind.group, version, kind: d.kind };
-    const { name, defs } = kindDefinitions(v.schema, kubernetesName(kind.group, version, d.kind));
+    const { name, defs } = v.published ? publishedDefinitions(v.published, kubernetesName(kind.group, version, d.kind)) : kindDefinitions(v.schema, kubernetesName(kind.group, version, d.kind));
     merge(definitions, defs);
     definitions[name] = withGvk(definitions[name] ?? { type: 'object' }, gvk);
     const unsupported = d.unsupportedVerbs ?? [];
@@ -196,6 +197,11 @@ export function definitionSet(entries: readonly { kind: ResolvedKind; version: s
     kinds.push({ kind, version, object: name, list });
   }
   return { definitions, kinds };
+}
+
+/** The definition of a version whose schema is published as OpenAPI (a custom resource's). */
+function publishedDefinitions(published: PublishedSchema, name: string): { name: string; defs: Record<string, JsonSchema> } {
+  return { name, defs: { [name]: published.openApi() } };
 }
 
 const kindCache = new WeakMap<z.ZodType, { name: string; defs: Record<string, JsonSchema> }>();

@@ -7,6 +7,7 @@ import type { FieldError } from '../machinery/field-errors.js';
 import type { ApiRequest, ApiResponse, UserInfo, Verb } from '../machinery/request.js';
 import type { ImmutableField } from './validation/immutable-fields.js';
 import type { NameValidator } from './validation/names.js';
+import type { StructuralNode } from './structural.js';
 
 export type { ImmutableField } from './validation/immutable-fields.js';
 
@@ -105,6 +106,24 @@ export interface KindVersion<T extends KubeObject = KubeObject> {
    * shape and only `apiVersion` changes (MutatingAdmissionPolicy's v1beta1 and v1alpha1).
    */
   readonly conversion?: VersionConversion;
+  /**
+   * The version's schema when it comes as an OpenAPI schema rather than zod (a custom resource's,
+   * from its CustomResourceDefinition): the engine walks `structural` and publishes `openApi`;
+   * `schema` is then only the object type.
+   */
+  readonly published?: PublishedSchema;
+}
+
+/** A kind version's schema given as OpenAPI (see {@link KindVersion.published}). */
+export interface PublishedSchema {
+  /** The tree the decoder, required-field check, strategic merge and apply walk. */
+  readonly structural: StructuralNode;
+  /**
+   * The OpenAPI schema to publish for the version's objects (named as Kubernetes names a custom
+   * resource's definition, `com.example.stable.v1.CronTab`); its refs to the `meta/v1` definitions
+   * are written `#/definitions/<name>`. Called when a document is built.
+   */
+  openApi(): Record<string, unknown>;
 }
 
 /** What an action may do: what any hook may, and send requests to the engine as the request's user. */
@@ -306,6 +325,13 @@ export interface KindDeclaration<T extends KubeObject = KubeObject> {
    * (custom resources) answer it with 415, as Kubernetes does.
    */
   readonly strategicMergePatch?: boolean;
+  /**
+   * Whether a finalizer without a `/` must be one of Kubernetes' standard names (`kubernetes`,
+   * `orphan`, `foregroundDeletion`); true by default, as for the kinds of kube-apiserver. The
+   * kinds apiextensions-apiserver serves (CustomResourceDefinition, custom resources) only require a
+   * qualified name.
+   */
+  readonly standardFinalizerNames?: boolean;
   /** Whether PUT without `metadata.resourceVersion` is accepted. Default true. */
   readonly allowUnconditionalUpdate?: boolean;
   /**

@@ -72,9 +72,18 @@ export class KindRegistry {
   private readonly byKind = new Map<string, ResolvedKind>();
   private readonly byGroupResource = new Map<string, ResolvedKind>();
   private readonly byBucket = new Map<string, ResolvedKind>();
-  private readonly all: ResolvedKind[] = [];
+  private all: ResolvedKind[] = [];
+  private changes = 0;
 
   constructor(private readonly domains: { apiDomain: string }) {}
+
+  /**
+   * A number that changes whenever the set of served kinds changes (a custom resource definition
+   * starts or stops being served): what documents derived from the kinds (OpenAPI) are cached by.
+   */
+  get revision(): number {
+    return this.changes;
+  }
 
   /** Adds a kind; a second kind with the same group and plural replaces nothing and fails. */
   add<T extends KubeObject>(definition: KindDefinition<T>): ResolvedKind<T> {
@@ -114,7 +123,7 @@ export class KindRegistry {
         if (!node) {
           const v = versions.find((x) => x.name === version);
           if (!v) throw new Error(`${definition.kind} has no served version ${version}`);
-          node = structuralOf(v.schema);
+          node = v.published?.structural ?? structuralOf(v.schema);
           structural.set(version, node);
         }
         return node;
@@ -130,7 +139,28 @@ export class KindRegistry {
     // A bucket belongs to the kind whose storage it is, not to a door onto it.
     if (!definition.sharesStorageWith) this.byBucket.set(resolved.bucket, resolved as unknown as ResolvedKind);
     this.all.push(resolved as unknown as ResolvedKind);
+    this.changes++;
     return resolved;
+  }
+
+  /**
+   * Stops serving a kind added before (a custom resource definition deleted, or replaced by its
+   * new spec): its paths, discovery entries and OpenAPI schemas go; stored objects stay.
+   */
+  remove(kind: ResolvedKind): void {
+    if (!this.all.includes(kind)) return;
+    const { definition, group } = kind;
+    for (const v of kind.versions) {
+      const rk = `${group}/${v.name}/${definition.plural}`;
+      if (this.byResource.get(rk) === kind) this.byResource.delete(rk);
+      const kk = `${group}/${v.name}/${definition.kind}`;
+      if (this.byKind.get(kk) === kind) this.byKind.delete(kk);
+    }
+    const gr = `${group}/${definition.plural}`;
+    if (this.byGroupResource.get(gr) === kind) this.byGroupResource.delete(gr);
+    if (this.byBucket.get(kind.bucket) === kind) this.byBucket.delete(kind.bucket);
+    this.all = this.all.filter((k) => k !== kind);
+    this.changes++;
   }
 
   /** The kind serving a group/version/resource, if any. */

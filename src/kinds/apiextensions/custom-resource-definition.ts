@@ -11,6 +11,9 @@ import {
   type CrdValidationHooks,
 } from './crd/index.js';
 
+/** The finalizer a deleted definition keeps until its custom resources are gone. */
+export const CLEANUP_FINALIZER = 'customresourcecleanup.apiextensions.k8s.io';
+
 /** A CustomResourceDefinition object. */
 export type CustomResourceDefinition = CustomResourceDefinitionSchema;
 
@@ -37,6 +40,7 @@ export function defineCustomResourceDefinitionKind(hooks: CrdValidationHooks = {
     scope: 'Cluster',
     versions: [{ name: 'v1', schema: CustomResourceDefinitionSchema, served: true, storage: true }],
     statusSubresource: true,
+    standardFinalizerNames: false,
     // Kubernetes decodes absent fields to zero values and reports them through its own rules
     // (`spec.group: Required value`), never as missing JSON fields.
     schemaRequired: false,
@@ -65,6 +69,32 @@ export function defineCustomResourceDefinitionKind(hooks: CrdValidationHooks = {
       validateUpdate: (crd, old, ctx) =>
         ctx.subresource === 'status' ? validateCustomResourceDefinitionStatusUpdate(crd) : validateCustomResourceDefinitionUpdate(crd, old, hooks),
       warnings: (crd, old, ctx) => (ctx.subresource === 'status' ? [] : customResourceDefinitionWarnings(crd, old)),
+    },
+    // The first delete only marks a definition: it gets the cleanup finalizer and a Terminating
+    // condition, and the finalizer controller deletes its custom resources before it goes
+    // (apiextensions-apiserver pkg/registry/customresourcedefinition/etcd.go `Delete`).
+    deletion: {
+      finalizersPending: (crd) => crd.metadata?.deletionTimestamp === undefined,
+      markDeleting(crd) {
+        const finalizers = crd.metadata?.finalizers ?? [];
+        if (!finalizers.includes(CLEANUP_FINALIZER)) crd.metadata = { ...crd.metadata, finalizers: [...finalizers, CLEANUP_FINALIZER] };
+        const conditions = (crd.status?.conditions ?? []).filter((c) => c.type !== 'Terminating');
+        const old = crd.status?.conditions?.find((c) => c.type === 'Terminating');
+        const time = old?.status === 'True' ? old.lastTransitionTime : crd.metadata?.deletionTimestamp;
+        crd.status = {
+          ...crd.status,
+          conditions: [
+            ...conditions,
+            {
+              type: 'Terminating',
+              status: 'True',
+              ...(time !== undefined ? { lastTransitionTime: time } : {}),
+              reason: 'InstanceDeletionPending',
+              message: 'CustomResourceDefinition marked for deletion; CustomResource deletion will begin soon',
+            },
+          ],
+        };
+      },
     },
   });
 }

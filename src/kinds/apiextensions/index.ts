@@ -4,6 +4,7 @@ import { CustomResourceDefinitionKind } from './custom-resource-definition.js';
 
 export { CustomResourceDefinitionKind, defineCustomResourceDefinitionKind, type CustomResourceDefinition } from './custom-resource-definition.js';
 export * from './crd/index.js';
+export { customResourceKind, type CustomResourceKindOptions } from './custom-resources/kind.js';
 
 /** CustomResourceDefinition. */
 export const apiextensionsKinds: readonly KindDefinition[] = [CustomResourceDefinitionKind];
