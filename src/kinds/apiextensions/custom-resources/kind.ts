@@ -10,7 +10,9 @@ import { ApiError } from '../../../machinery/errors.js';
 import { defineKind, type KindDefinition, type KindVersion, type KubeObject, type ScaleSubresource } from '../../../schema/define-kind.js';
 import { compareKubeVersions } from '../../../schema/version-priority.js';
 import type { CustomResourceDefinition, CustomResourceDefinitionVersion } from '../../types/apiextensions-v1.js';
+import { finalizerWarnings } from './finalizer-warnings.js';
 import { publishedSchemaOf } from './published-schema.js';
+import { validateScaleSpec, validateScaleStatus } from './scale-rules.js';
 
 /** Any object: the type side of a custom resource version (its schema is published, not zod). */
 const ANY_OBJECT = z.looseObject({}) as unknown as z.ZodType<KubeObject>;
@@ -58,6 +60,7 @@ export function customResourceKind(crd: CustomResourceDefinition, options: Custo
     versions.push({ name: storage.name, schema: ANY_OBJECT, served: false, storage: true, published: publishedSchemaOf(crd, storage) });
   }
   const terminating = options.terminating === true;
+  const scale = scaleOf(storage);
   return defineKind<KubeObject>({
     group: crd.spec.group,
     kind,
@@ -68,7 +71,7 @@ export function customResourceKind(crd: CustomResourceDefinition, options: Custo
     scope: crd.spec.scope === 'Cluster' ? 'Cluster' : 'Namespaced',
     versions,
     statusSubresource: storage.subresources?.status !== undefined,
-    scale: scaleOf(storage),
+    scale,
     strategicMergePatch: false,
     standardFinalizerNames: false,
     allowUnconditionalUpdate: false,
@@ -77,6 +80,9 @@ export function customResourceKind(crd: CustomResourceDefinition, options: Custo
       prepareForCreate() {
         if (terminating) throw terminatingCreate();
       },
+      validate: (obj, ctx) =>
+        ctx.subresource === 'status' ? validateScaleStatus(obj, scale) : [...validateScaleSpec(obj, scale), ...validateScaleStatus(obj, scale)],
+      warnings: (obj, old, ctx) => (ctx.subresource === 'status' ? [] : finalizerWarnings(obj.metadata?.finalizers, old?.metadata?.finalizers)),
     },
   });
 }

@@ -1,0 +1,129 @@
+import { describe, expect, it } from 'vitest';
+import type { CustomResourceDefinition } from '../../../../src/kinds/index.js';
+import type { KubeObject } from '../../../../src/schema/define-kind.js';
+import { statusOf, useTestCluster } from '../../../support/cluster.js';
+
+const cluster = useTestCluster();
+const widgets = (version = 'v1') => cluster.client.resource({ group: 'example.com', version, resource: 'widgets' });
+
+const OBJECT = { type: 'object', 'x-kubernetes-preserve-unknown-fields': true };
+
+async function define(extra: Partial<CustomResourceDefinition['spec']> = {}, versions?: CustomResourceDefinition['spec']['versions']): Promise<void> {
+  await cluster.client.resource({ group: 'apiextensions.k8s.io', version: 'v1', resource: 'customresourcedefinitions' }).create({
+    metadata: { name: 'widgets.example.com' },
+    spec: {
+      group: 'example.com',
+      scope: 'Namespaced',
+      names: { plural: 'widgets', kind: 'Widget' },
+      versions: versions ?? [
+        {
+          name: 'v1',
+          served: true,
+          storage: true,
+          schema: { openAPIV3Schema: OBJECT },
+          subresources: {
+            status: {},
+            scale: { specReplicasPath: '.spec.replicas', statusReplicasPath: '.status.replicas', labelSelectorPath: '.status.selector' },
+          },
+        },
+      ],
+      ...extra,
+    },
+  });
+  await cluster.settle();
+}
+
+describe('a custom resource', () => {
+  it('keeps metadata.generation as custom resources do: 1, then one more per change outside metadata', async () => {
+    await define();
+    const w = await widgets().create({ metadata: { name: 'a', generation: 7 }, spec: { size: 1 } }, { namespace: 'default' });
+    expect(w.metadata?.generation).toBe(1);
+    const labelled = await widgets().patch('a', { metadata: { labels: { x: 'y' } } }, { namespace: 'default', type: 'merge' });
+    expect(labelled.metadata?.generation).toBe(1);
+    const resized = await widgets().patch('a', { spec: { size: 2 } }, { namespace: 'default', type: 'merge' });
+    expect(resized.metadata?.generation).toBe(2);
+  });
+
+  it('has a status subresource: a create drops status, the main resource keeps it, /status changes only status', async () => {
+    await define();
+    const w = await widgets().create({ metadata: { name: 'a' }, spec: { replicas: 1 }, status: { replicas: 5 } }, { namespace: 'default' });
+    expect(w['status']).toBeUndefined();
+    const withStatus = await widgets().updateStatus({ ...w, spec: { replicas: 9 }, status: { replicas: 3 } } as KubeObject, { namespace: 'default' });
+    expect(withStatus).toMatchObject({ spec: { replicas: 1 }, status: { replicas: 3 }, metadata: { generation: 1 } });
+    const main = await widgets().update({ ...withStatus, status: { replicas: 0 } } as KubeObject, { namespace: 'default' });
+    expect(main['status']).toEqual({ replicas: 3 });
+  });
+
+  it('has a scale subresource from the declared paths', async () => {
+    await define();
+    await widgets().create({ metadata: { name: 'a' }, spec: { replicas: 2 } }, { namespace: 'default' });
+    const res = await cluster.fetch(new Request('http://memkube/apis/example.com/v1/namespaces/default/widgets/a/scale'));
+    expect(await res.json()).toMatchObject({ kind: 'Scale', apiVersion: 'autoscaling/v1', spec: { replicas: 2 }, status: { replicas: 0 } });
+  });
+
+  it('refuses replica counts the scale subresource cannot read, with apimachinery messages', async () => {
+    await define();
+    const negative = await statusOf(() => widgets().create({ metadata: { name: 'a' }, spec: { replicas: -1 } }, { namespace: 'default' }));
+    expect(negative.details?.causes).toEqual([
+      { reason: 'FieldValueInvalid', message: 'Invalid value: -1: should be a non-negative integer', field: '.spec.replicas' },
+    ]);
+    const big = await statusOf(() => widgets().create({ metadata: { name: 'a' }, spec: { replicas: 2 ** 31 } }, { namespace: 'default' }));
+    expect(big.details?.causes?.[0]?.message).toBe('Invalid value: 2147483648: should be less than or equal to 2147483647');
+    const text = await statusOf(() => widgets().create({ metadata: { name: 'a' }, spec: { replicas: 'two' } }, { namespace: 'default' }));
+    expect(text.details?.causes?.[0]?.message).toBe('Invalid value: 0: .spec.replicas accessor error: two is of the type string, expected int64');
+    const notMap = await statusOf(() => widgets().create({ metadata: { name: 'a' }, spec: 'x' }, { namespace: 'default' }));
+    expect(notMap.details?.causes?.[0]?.message).toBe('Invalid value: 0: .spec accessor error: x is of the type string, expected map[string]interface{}');
+  });
+
+  it('answers strategic merge patch with 415, as custom resources have no patch strategy', async () => {
+    await define();
+    await widgets().create({ metadata: { name: 'a' } }, { namespace: 'default' });
+    const s = await statusOf(() => widgets().patch('a', { spec: { x: 1 } }, { namespace: 'default', type: 'strategic' }));
+    expect(s).toMatchObject({ code: 415, reason: 'UnsupportedMediaType' });
+  });
+
+  it('refuses an update without resourceVersion (custom resources allow no unconditional update)', async () => {
+    await define();
+    await widgets().create({ metadata: { name: 'a' } }, { namespace: 'default' });
+    const s = await statusOf(() =>
+      widgets().update({ apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'a' }, spec: { x: 1 } }, { namespace: 'default' }),
+    );
+    expect(s.code).toBe(422);
+    expect(s.message).toBe('Widget.example.com "a" is invalid: metadata.resourceVersion: Invalid value: 0: must be specified for an update');
+  });
+
+  it('warns about finalizers that are not domain-qualified', async () => {
+    await define();
+    const warnings: string[] = [];
+    await widgets().create(
+      { metadata: { name: 'a', finalizers: ['example.com/ok', 'plain', 'dotted.name'] } },
+      { namespace: 'default', onWarning: (w) => warnings.push(...w) },
+    );
+    expect(warnings).toEqual([
+      'metadata.finalizers: "dotted.name": prefer a domain-qualified finalizer name including a path (/) to avoid accidental conflicts with other finalizer writers',
+      'metadata.finalizers: "plain": prefer a domain-qualified finalizer name to avoid accidental conflicts with other finalizer writers',
+    ]);
+  });
+});
+
+describe('several versions', () => {
+  const version = (name: string, storage: boolean, served = true) => ({ name, served, storage, schema: { openAPIV3Schema: OBJECT } });
+
+  it('are served preferred first, by Kubernetes version priority, sharing the storage version (apiVersion rewritten)', async () => {
+    await define({}, [version('v1beta1', false), version('v1', true), version('v2alpha1', false)]);
+    const res = await cluster.fetch(new Request('http://memkube/apis/example.com'));
+    expect(await res.json()).toMatchObject({
+      versions: [{ version: 'v1' }, { version: 'v1beta1' }, { version: 'v2alpha1' }],
+      preferredVersion: { groupVersion: 'example.com/v1', version: 'v1' },
+    });
+    await widgets('v1beta1').create({ metadata: { name: 'a' }, spec: { x: 1 } }, { namespace: 'default' });
+    expect(await widgets('v1').get('a', { namespace: 'default' })).toMatchObject({ apiVersion: 'example.com/v1', spec: { x: 1 } });
+    expect(await widgets('v2alpha1').get('a', { namespace: 'default' })).toMatchObject({ apiVersion: 'example.com/v2alpha1' });
+  });
+
+  it('an unserved version answers 404', async () => {
+    await define({}, [version('v1', true), version('v1beta1', false, false)]);
+    expect((await cluster.fetch(new Request('http://memkube/apis/example.com/v1beta1/widgets'))).status).toBe(404);
+    expect((await cluster.fetch(new Request('http://memkube/apis/example.com/v1/widgets'))).status).toBe(200);
+  });
+});
