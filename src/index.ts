@@ -24,6 +24,7 @@ export type {
   FieldValidation,
   GetOptions,
   GroupVersionResource,
+  TypedResourceTarget,
   ListOptions,
   PatchType,
   Preconditions,
@@ -94,6 +95,13 @@ export {
   type StoredValue,
 } from './storage/storage.js';
 export * as kinds from './kinds/index.js';
+export {
+  defineCustomResource,
+  type CustomResource,
+  type CustomResourceDeclaration,
+  type CustomResourceObject,
+  type CustomResourceVersionDeclaration,
+} from './kinds/index.js';
 /** The zod schema of `metav1.ObjectMeta`, for declaring kinds of your own. */
 export { ObjectMeta as ObjectMetaSchema } from './kinds/types/meta-v1.js';
 export { parseJson, JsonSyntaxError, type ParsedJson, type ParseJsonOptions } from './codec/json.js';

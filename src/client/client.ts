@@ -10,6 +10,7 @@ import type {
   GroupVersionResource,
   ListOptions,
   PatchType,
+  TypedResourceTarget,
   UserInfo,
   WatchEvent,
   WatchStream,
@@ -329,6 +330,7 @@ export class Client {
 
   /** A client for one resource; typed when given a kind definition (e.g. `kinds.ConfigMap`). */
   resource<T extends KubeObject>(kind: KindDefinition<T>): ResourceClient<T>;
+  resource<T extends KubeObject>(target: TypedResourceTarget<T>): ResourceClient<T>;
   resource(target: ResourceTarget): ResourceClient<KubeObject>;
   resource(target: ResourceTarget | KindDefinition): ResourceClient<KubeObject> {
     const { gvr, namespaced } = this.resolve(target);

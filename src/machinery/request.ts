@@ -102,6 +102,18 @@ export interface GroupVersionResource {
   resource: string;
 }
 
+/**
+ * A group/version/resource that carries the object type of its resource, so that the in-process
+ * client answers typed objects (`cluster.client.resource(target)`), e.g. a custom resource's.
+ */
+export interface TypedResourceTarget<T extends object> {
+  readonly group: string;
+  readonly version: string;
+  readonly resource: string;
+  /** Phantom member carrying the object type; never set. */
+  readonly __type?: T;
+}
+
 /** One operation against the engine, whatever door it came through. */
 export interface ApiRequest {
   verb: Verb;
