@@ -148,6 +148,7 @@ describe('parseJsonPath: errors, word for word', () => {
     ['{[?(@.a)x]}', 'unclosed array expect ]'],
     ['{[?(==1)]}', "unrecognized character in action: U+003D '='"],
     ['{........}', 'invalid multiple recursive descent'],
+    ['{..*}', "unrecognized character in action: U+002A '*'"],
     ['{....a}', 'invalid multiple recursive descent'],
     ['{"abc}', 'unterminated quoted string'],
     ['{"a\nb"}', 'unterminated quoted string'],
