@@ -92,15 +92,4 @@ export interface UnionNode {
 
 /** Any node of a parsed JSONPath template. */
 export type JsonPathNode =
-  | ListNode
-  | TextNode
-  | FieldNode
-  | IdentifierNode
-  | ArrayNode
-  | FilterNode
-  | IntNode
-  | FloatNode
-  | BoolNode
-  | WildcardNode
-  | RecursiveNode
-  | UnionNode;
+  ListNode | TextNode | FieldNode | IdentifierNode | ArrayNode | FilterNode | IntNode | FloatNode | BoolNode | WildcardNode | RecursiveNode | UnionNode;

@@ -69,17 +69,17 @@ describe('hostile templates', () => {
     const unions = '{@' + '[0,0]'.repeat(40) + '}';
     expect(() => parseJsonPath(unions).findResults(nested(40))).toThrow(new JsonPathError('jsonpath: evaluation exceeds 10000000 steps'));
     const ranges = '{range ..}'.repeat(12) + '{@}' + '{end}'.repeat(12);
-    expect(() => parseJsonPath(ranges).findResults(nested(30))).toThrow(JsonPathError);
+    expect(() => parseJsonPath(ranges).findResults(nested(30), { maxSteps: 1_000_000 })).toThrow(JsonPathError);
     expect(() => parseJsonPath('{..[*]..[*]..[*]..[*]}').findResults(nested(300), { maxSteps: 100_000 })).toThrow(
       new JsonPathError('jsonpath: evaluation exceeds 100000 steps'),
     );
     expect(performance.now() - started).toBeLessThan(20_000);
-  });
+  }, 30_000);
 
   it('stop printing past the output limit', () => {
     // Every level of a deep document printed whole: quadratic output.
     expect(() => parseJsonPath('{..}').execute(nested(10_000), { maxOutputLength: 10_000_000 })).toThrow(
       new JsonPathError('jsonpath: output exceeds 10000000 characters'),
     );
-  });
+  }, 30_000);
 });

@@ -31,7 +31,9 @@ describe('printJsonPathResults (client-go PrintResults)', () => {
   });
 
   it('prints Go-typed numbers', () => {
-    expect(printJsonPathResults([new GoNumber('int', 5), new GoNumber('float64', 2), new GoNumber('float64', 1e6), new GoNumber('uint8', 200)])).toBe('5 2 1e+06 200');
+    expect(printJsonPathResults([new GoNumber('int', 5), new GoNumber('float64', 2), new GoNumber('float64', 1e6), new GoNumber('uint8', 200)])).toBe(
+      '5 2 1e+06 200',
+    );
   });
 
   it('marshals documents of any depth', () => {

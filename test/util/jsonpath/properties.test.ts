@@ -46,7 +46,11 @@ const piece = fc.constantFrom(
   '😀',
 );
 const grammarText = fc.array(piece, { maxLength: 40 }).map((parts) => parts.join(''));
-const anyText = fc.oneof(fc.string({ unit: 'binary', maxLength: 60 }), grammarText, grammarText.map((t) => `{${t}}`));
+const anyText = fc.oneof(
+  fc.string({ unit: 'binary', maxLength: 60 }),
+  grammarText,
+  grammarText.map((t) => `{${t}}`),
+);
 
 // Well-formed templates: actions made of path segments, some inside a range.
 const segment = fc.constantFrom(
@@ -113,19 +117,27 @@ describe('properties', () => {
 
   it('evaluation on any JSON throws nothing but JsonPathError or GoPanic, and execute prints what findResults found', () => {
     fc.assert(
-      fc.property(fc.oneof(wellFormed, grammarText.map((t) => `{${t}}`)), fc.oneof(doc, fc.jsonValue({ maxDepth: 4 })), fc.boolean(), (template, data, allowMissingKeys) => {
-        const path = tryParse(template);
-        if (!path) return;
-        const options = { allowMissingKeys, maxSteps: 100_000 };
-        let results: unknown[][];
-        try {
-          results = path.findResults(data, options);
-        } catch (e) {
-          if (e instanceof JsonPathError || e instanceof GoPanic) return;
-          throw e;
-        }
-        expect(path.execute(data, options)).toBe(results.map((list) => printJsonPathResults(list)).join(''));
-      }),
+      fc.property(
+        fc.oneof(
+          wellFormed,
+          grammarText.map((t) => `{${t}}`),
+        ),
+        fc.oneof(doc, fc.jsonValue({ maxDepth: 4 })),
+        fc.boolean(),
+        (template, data, allowMissingKeys) => {
+          const path = tryParse(template);
+          if (!path) return;
+          const options = { allowMissingKeys, maxSteps: 100_000 };
+          let results: unknown[][];
+          try {
+            results = path.findResults(data, options);
+          } catch (e) {
+            if (e instanceof JsonPathError || e instanceof GoPanic) return;
+            throw e;
+          }
+          expect(path.execute(data, options)).toBe(results.map((list) => printJsonPathResults(list)).join(''));
+        },
+      ),
       { numRuns: 3000 },
     );
   });
