@@ -398,6 +398,14 @@ describe('evaluation: filters compare as text/template does', () => {
     expect(run('{[?(@.name.deeper)].name}', items)).toBe('');
   });
 
+  it('compares a byte of a string (uint8) with an integer across signedness', () => {
+    expect(run('{.a[?(@.*==104)]}', { a: ['h', 'i'] })).toBe('h');
+    expect(run('{.a[?(@.*<105)]}', { a: ['h', 'i'] })).toBe('h');
+    expect(run('{.a[?(@.*>=-1)]}', { a: ['h'] })).toBe('h');
+    expect(failure('{.a[?(@.*==104.0)]}', { a: ['h'] })).toBe('incompatible types for comparison');
+    expect(failure('{.a[?(@.*==104)]}', { a: ['hi'] })).toBe('can only compare one element at a time');
+  });
+
   it('fails on filtering no value', () => {
     expect(failure('{[?(@.x)]}', null)).toBe('<invalid reflect.Value> is not array or slice and cannot be filtered');
   });
