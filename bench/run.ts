@@ -18,8 +18,9 @@ import { httpSuite } from './suites/http.js';
 import { clientSuite } from './suites/client.js';
 import { growthSuite } from './suites/growth.js';
 import { memorySuite } from './suites/memory.js';
+import { crdSuite } from './suites/crd.js';
 
-const SUITES: readonly Suite[] = [startupSuite, httpSuite, clientSuite, growthSuite, memorySuite];
+const SUITES: readonly Suite[] = [startupSuite, httpSuite, clientSuite, crdSuite, growthSuite, memorySuite];
 
 const USAGE = `usage: npm run bench -- [--json] [--only NAME,...] [--rounds N] [--no-build]
 
