@@ -48,6 +48,7 @@ function cell(col: PrinterColumn, obj: KubeObject, now: number): unknown {
   } catch {
     v = undefined;
   }
+  if (col.exactCell) return v ?? null;
   if (col.type === 'date') {
     if (typeof v !== 'string' || !v) return '<unknown>';
     const t = Date.parse(v);
@@ -99,7 +100,8 @@ export function toTable(kind: ResolvedKind, version: string, body: unknown, incl
     metadata,
     columnDefinitions: cols.map((c) => ({
       name: c.name,
-      type: c === CREATED_AT ? 'date' : c.type === 'date' ? 'string' : c.type,
+      // A built-in kind's age column prints as a string; a custom resource's date column says date.
+      type: c === CREATED_AT ? 'date' : c.type === 'date' && !c.exactCell ? 'string' : c.type,
       format: c.format ?? '',
       description: c.description ?? '',
       priority: c.priority ?? 0,

@@ -252,7 +252,13 @@ export interface PrinterColumn<T extends KubeObject = KubeObject> {
    * The cell of `obj`. `now` is the cluster time in milliseconds since the epoch, for cells that
    * print a duration up to now (a running Job's `Duration`, a CronJob's `Last Schedule`).
    */
-  readonly value: Bivariant<(obj: Readonly<T>, now: number) => string | number | boolean | undefined>;
+  readonly value: Bivariant<(obj: Readonly<T>, now: number) => string | number | boolean | null | undefined>;
+  /**
+   * Whether `value` gives the Table cell exactly, `null` included, with no `<none>` for a missing
+   * string and no age for a date (a CustomResourceDefinition's columns compute their cells
+   * themselves, as apiextensions-apiserver's table convertor does).
+   */
+  readonly exactCell?: boolean;
 }
 
 /** The declaration of a kind. */

@@ -10,6 +10,7 @@ import { ApiError } from '../../../machinery/errors.js';
 import { defineKind, type KindDefinition, type KindVersion, type KubeObject, type ScaleSubresource } from '../../../schema/define-kind.js';
 import { compareKubeVersions } from '../../../schema/version-priority.js';
 import type { CustomResourceDefinition, CustomResourceDefinitionVersion } from '../../types/apiextensions-v1.js';
+import { printerColumnsOf, selectableFieldsOf } from './columns.js';
 import { finalizerWarnings } from './finalizer-warnings.js';
 import { publishedSchemaOf } from './published-schema.js';
 import { validateScaleSpec, validateScaleStatus } from './scale-rules.js';
@@ -61,6 +62,8 @@ export function customResourceKind(crd: CustomResourceDefinition, options: Custo
   }
   const terminating = options.terminating === true;
   const scale = scaleOf(storage);
+  // The columns and selectable fields of the storage version stand for every version.
+  const columns = printerColumnsOf(storage.additionalPrinterColumns);
   return defineKind<KubeObject>({
     group: crd.spec.group,
     kind,
@@ -72,6 +75,9 @@ export function customResourceKind(crd: CustomResourceDefinition, options: Custo
     versions,
     statusSubresource: storage.subresources?.status !== undefined,
     scale,
+    ...(columns ? { printerColumns: columns, ageColumn: false } : { defaultTable: true }),
+    selectableFields: selectableFieldsOf(storage.selectableFields),
+    metadataFieldSelectors: crd.spec.scope === 'Cluster' ? ['metadata.name'] : ['metadata.name', 'metadata.namespace'],
     strategicMergePatch: false,
     standardFinalizerNames: false,
     allowUnconditionalUpdate: false,

@@ -127,3 +127,102 @@ describe('several versions', () => {
     expect((await cluster.fetch(new Request('http://memkube/apis/example.com/v1/widgets'))).status).toBe(200);
   });
 });
+
+describe('printer columns and selectable fields', () => {
+  async function table(
+    path: string,
+  ): Promise<{ columnDefinitions: { name: string; type: string; description: string; priority: number }[]; rows: { cells: unknown[] }[] }> {
+    const res = await cluster.fetch(new Request(`http://memkube${path}`, { headers: { Accept: 'application/json;as=Table;v=v1;g=meta.k8s.io' } }));
+    return (await res.json()) as never;
+  }
+  const withColumns = (columns: unknown[], selectableFields?: unknown[]) =>
+    define({}, [
+      {
+        name: 'v1',
+        served: true,
+        storage: true,
+        schema: {
+          openAPIV3Schema: {
+            ...OBJECT,
+            properties: {
+              spec: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true, properties: { color: { type: 'string' }, size: { type: 'integer' } } },
+            },
+          },
+        },
+        additionalPrinterColumns: columns as never,
+        ...(selectableFields ? { selectableFields: selectableFields as never } : {}),
+      },
+    ]);
+
+  it('print the declared JSONPath columns, typed as declared, null where nothing is found', async () => {
+    await withColumns([
+      { name: 'Size', type: 'integer', jsonPath: '.spec.size' },
+      { name: 'Ratio', type: 'number', jsonPath: '.spec.ratio', priority: 1 },
+      { name: 'Ready', type: 'string', jsonPath: '.status.conditions[?(@.type=="Ready")].status', description: 'Whether it is ready' },
+      { name: 'On', type: 'boolean', jsonPath: '.spec.on' },
+      { name: 'Images', type: 'string', jsonPath: '.spec.images' },
+      { name: 'Started', type: 'date', jsonPath: '.spec.started' },
+    ]);
+    await widgets().create(
+      {
+        metadata: { name: 'a' },
+        spec: { size: 2.9, ratio: 1, on: 'yes', images: ['x', 'y'], started: '2025-12-31T23:00:00Z' },
+        status: { conditions: [{ type: 'Ready', status: 'True' }] },
+      },
+      { namespace: 'default' },
+    );
+    await widgets().create({ metadata: { name: 'b' }, spec: { started: 'yesterday' } }, { namespace: 'default' });
+    const t = await table('/apis/example.com/v1/namespaces/default/widgets');
+    expect(t.columnDefinitions.map((c) => [c.name, c.type, c.priority])).toEqual([
+      ['Name', 'string', 0],
+      ['Size', 'integer', 0],
+      ['Ratio', 'number', 1],
+      ['Ready', 'string', 0],
+      ['On', 'boolean', 0],
+      ['Images', 'string', 0],
+      ['Started', 'date', 0],
+    ]);
+    expect(t.columnDefinitions[1]!.description).toBe('Custom resource definition column (in JSONPath format): .spec.size');
+    expect(t.columnDefinitions[3]!.description).toBe('Whether it is ready');
+    // status is dropped on create (status subresource absent here keeps it).
+    expect(t.rows.map((r) => r.cells)).toEqual([
+      ['a', 2, 1, 'True', null, '["x","y"]', '60m'],
+      ['b', null, null, null, null, null, '<invalid>'],
+    ]);
+  });
+
+  it('print Name and Age when none are declared', async () => {
+    await withColumns([]);
+    await widgets().create({ metadata: { name: 'a' } }, { namespace: 'default' });
+    const t = await table('/apis/example.com/v1/namespaces/default/widgets');
+    expect(t.columnDefinitions.map((c) => [c.name, c.type])).toEqual([
+      ['Name', 'string'],
+      ['Age', 'date'],
+    ]);
+    expect(t.rows[0]!.cells).toEqual(['a', '0s']);
+  });
+
+  it('fall back to the default table (Name, Created At) when a column path does not parse', async () => {
+    await withColumns([{ name: 'Bad', type: 'string', jsonPath: '.spec[' }]);
+    await widgets().create({ metadata: { name: 'a' } }, { namespace: 'default' });
+    const t = await table('/apis/example.com/v1/namespaces/default/widgets');
+    expect(t.columnDefinitions.map((c) => [c.name, c.type])).toEqual([
+      ['Name', 'string'],
+      ['Created At', 'date'],
+    ]);
+  });
+
+  it('select by the declared fields, and refuse others with "field label not supported"', async () => {
+    await withColumns([], [{ jsonPath: '.spec.color' }, { jsonPath: '.spec.size' }]);
+    await widgets().create({ metadata: { name: 'red' }, spec: { color: 'red', size: 1 } }, { namespace: 'default' });
+    await widgets().create({ metadata: { name: 'blue' }, spec: { color: 'blue', size: 2 } }, { namespace: 'default' });
+    await widgets().create({ metadata: { name: 'none' } }, { namespace: 'default' });
+    const names = async (fieldSelector: string) => (await widgets().list({ namespace: 'default', fieldSelector })).items.map((i) => i.metadata?.name);
+    expect(await names('spec.color=red')).toEqual(['red']);
+    expect(await names('spec.size=2')).toEqual(['blue']);
+    expect(await names('spec.color=')).toEqual(['none']);
+    expect(await names('metadata.name=none')).toEqual(['none']);
+    const bad = await statusOf(() => widgets().list({ namespace: 'default', fieldSelector: 'spec.other=x' }));
+    expect(bad).toMatchObject({ code: 400, reason: 'BadRequest', message: 'field label not supported: spec.other' });
+  });
+});
