@@ -195,7 +195,7 @@ export async function createCluster(options: ClusterOptions = {}): Promise<Clust
     podTerminationController(ctx, asSystem),
     garbageCollector(ctx, asSystem),
     clusterRoleAggregationController(ctx, asSystem),
-    customResourceDefinitionController(ctx, asSystem, customResourceServing(registry)),
+    customResourceDefinitionController(ctx, asSystem, customResourceServing(registry, watchHub)),
   ]);
   const unsubscribe = storage.subscribe((event) => loop.observe(event));
   const stopClock =
@@ -446,32 +446,40 @@ async function loadManifests(
 }
 
 /**
- * Serves the kinds CustomResourceDefinitions define: a definition's kind is added to the registry
- * (and replaced when its spec, accepted names or termination change) and removed when it goes.
+ * Serves the kinds CustomResourceDefinitions define: a definition's kind is added to the registry,
+ * replaced when its spec or accepted names change, and removed when it goes; replaced or removed,
+ * its open watches end, as Kubernetes destroys a definition's old storage.
  */
-function customResourceServing(registry: KindRegistry): CustomResourceServing {
-  const served = new Map<string, { kind: ResolvedKind; signature: string }>();
+function customResourceServing(registry: KindRegistry, watchHub: WatchHub): CustomResourceServing {
+  const served = new Map<string, { kind: ResolvedKind; signature: string; terminating: boolean }>();
   const unserve = (name: string) => {
     const current = served.get(name);
-    if (current) registry.remove(current.kind);
+    if (!current) return;
+    registry.remove(current.kind);
     served.delete(name);
+    watchHub.closeBucket(current.kind.bucket);
   };
   return {
     serve(crd, terminating) {
       const name = crd.metadata?.name ?? '';
-      const signature = JSON.stringify([crd.metadata?.uid, crd.metadata?.generation, crd.status?.acceptedNames, terminating]);
+      // As Kubernetes' custom resource handler, a new uid, spec or accepted names make new storage.
+      const signature = JSON.stringify([crd.metadata?.uid, crd.spec, crd.status?.acceptedNames]);
       const current = served.get(name);
-      if (current?.signature === signature) return current.kind.bucket;
+      if (current?.signature === signature) {
+        current.terminating = terminating;
+        return current.kind.bucket;
+      }
       unserve(name);
+      const entry = { kind: undefined as unknown as ResolvedKind, signature, terminating };
       try {
-        const kind = registry.add(customResourceKind(crd, { terminating }));
-        served.set(name, { kind, signature });
-        return kind.bucket;
+        entry.kind = registry.add(customResourceKind(crd, { terminating: () => entry.terminating }));
       } catch {
         // A built-in resource of that group and name is served instead, as Kubernetes' built-in
         // handlers come before the custom resource handler.
         return undefined;
       }
+      served.set(name, entry);
+      return entry.kind.bucket;
     },
     unserve,
   };

@@ -95,6 +95,23 @@ export class WatchHub {
     };
   }
 
+  /**
+   * Ends every watch of one bucket (its resource stopped being served: a custom resource whose
+   * definition went or changed), as if the cluster closed for them.
+   */
+  closeBucket(bucket: string): void {
+    const b = this.buckets.get(bucket);
+    if (!b) return;
+    const watchers = [...b.all, ...[...b.byNamespace.values()].flatMap((set) => [...set]), ...[...b.byName.values()].flatMap((set) => [...set])];
+    for (const w of watchers) {
+      try {
+        w.onClose?.();
+      } catch {
+        // One faulty watcher must not keep the others open.
+      }
+    }
+  }
+
   /** Lets timed watchers react to the clock (bookmarks, timeouts). */
   clockMoved(now: number): void {
     for (const w of [...this.timed]) w.onClock?.(now);

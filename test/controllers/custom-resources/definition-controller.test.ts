@@ -180,6 +180,41 @@ describe('deleting a CustomResourceDefinition', () => {
     expect((await statusOf(() => get())).code).toBe(404);
   });
 
+  it('ends the watches of its resources once it goes, after their deletions', async () => {
+    await crds().create(definition());
+    await cluster.settle();
+    await crontabs().create({ metadata: { name: 'a' } }, { namespace: 'default' });
+    const watch = await crontabs().watch({ namespace: 'default' });
+    const events: string[] = [];
+    const done = (async () => {
+      for await (const e of watch) events.push(`${e.type} ${(e.object as { metadata?: { name?: string } }).metadata?.name}`);
+    })();
+    await crds().delete('crontabs.stable.example.com');
+    await cluster.settle();
+    await done;
+    expect(events).toEqual(['ADDED a', 'DELETED a']);
+    expect(cluster.activeWatchers).toBe(0);
+  });
+
+  it('a changed spec ends the watches of the old one; status changes do not', async () => {
+    await crds().create(definition());
+    await cluster.settle();
+    const watch = await crontabs().watch({ namespace: 'default' });
+    let ended = false;
+    const done = (async () => {
+      for await (const _ of watch) void _;
+      ended = true;
+    })();
+    const crd = await get();
+    await crds().updateStatus({ ...crd, status: { ...crd.status, conditions: [...(crd.status?.conditions ?? []), { type: 'Custom', status: 'True' }] } });
+    await cluster.settle();
+    expect(ended).toBe(false);
+    await crds().patch('crontabs.stable.example.com', { spec: { names: { shortNames: ['ct', 'cts'] } } }, { type: 'merge' });
+    await cluster.settle();
+    await done;
+    expect(ended).toBe(true);
+  });
+
   it('never established: it goes at once', async () => {
     await crds().create(definition());
     await crds().delete('crontabs.stable.example.com');

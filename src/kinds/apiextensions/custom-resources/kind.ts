@@ -20,8 +20,11 @@ const ANY_OBJECT = z.looseObject({}) as unknown as z.ZodType<KubeObject>;
 
 /** How a definition is being served. */
 export interface CustomResourceKindOptions {
-  /** The definition is being deleted: its resources are read and deleted, never created. */
-  readonly terminating?: boolean;
+  /**
+   * Whether the definition is being deleted (asked on each create): its resources are then read
+   * and deleted, never created.
+   */
+  readonly terminating?: () => boolean;
 }
 
 /** The 405 a create answers while the definition is terminating (customresource_handler.go). */
@@ -60,7 +63,7 @@ export function customResourceKind(crd: CustomResourceDefinition, options: Custo
   if (!served.some((v) => v.name === storage.name)) {
     versions.push({ name: storage.name, schema: ANY_OBJECT, served: false, storage: true, published: publishedSchemaOf(crd, storage) });
   }
-  const terminating = options.terminating === true;
+  const terminating = options.terminating ?? (() => false);
   const scale = scaleOf(storage);
   // The columns and selectable fields of the storage version stand for every version.
   const columns = printerColumnsOf(storage.additionalPrinterColumns);
@@ -84,7 +87,7 @@ export function customResourceKind(crd: CustomResourceDefinition, options: Custo
     generation: 'object',
     strategy: {
       prepareForCreate() {
-        if (terminating) throw terminatingCreate();
+        if (terminating()) throw terminatingCreate();
       },
       validate: (obj, ctx) =>
         ctx.subresource === 'status' ? validateScaleStatus(obj, scale) : [...validateScaleSpec(obj, scale), ...validateScaleStatus(obj, scale)],
