@@ -96,9 +96,10 @@ export function decodeBody(
     throw badRequest(`the API version in the data (${apiVersion}) does not match the expected API version (${expectedApiVersion})`);
   }
 
-  let decoded: { value: unknown; unknownFields: string[] };
+  let decoded: { value: unknown; unknownFields: readonly string[] };
+  const published = kind.published(version);
   try {
-    decoded = decodeWithSchema(raw, kind.structural(version));
+    decoded = published?.decode ? published.decode(raw) : decodeWithSchema(raw, kind.structural(version));
   } catch (e) {
     if (e instanceof DecodeTypeError) {
       throw badRequest(`${kindName} in version "${version}" cannot be handled as a ${kindName}: ${e.message}`);

@@ -124,6 +124,18 @@ export interface PublishedSchema {
    * are written `#/definitions/<name>`. Called when a document is built.
    */
   openApi(): Record<string, unknown>;
+  /**
+   * Decodes a request's object of this version in place of the engine's typed decoding (a custom
+   * resource is decoded as plain JSON, then pruned): answers the object with unknown fields dropped
+   * and their paths (`spec.foo`) for `fieldValidation`; throws an `ApiError` for a body it cannot take.
+   */
+  decode?(obj: Readonly<Record<string, unknown>>): { value: KubeObject; unknownFields: readonly string[] };
+  /**
+   * What an object becomes when served at this version, after conversion (a custom resource's
+   * defaults applied on read, so that a changed schema's defaults reach stored objects). Answers the
+   * object itself when nothing changes.
+   */
+  onRead?(obj: KubeObject): KubeObject;
 }
 
 /** What an action may do: what any hook may, and send requests to the engine as the request's user. */

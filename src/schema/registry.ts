@@ -4,7 +4,7 @@
  */
 import type { GroupVersionResource } from '../machinery/request.js';
 import { cloneJson } from '../util/json-clone.js';
-import type { KindDefinition, KindVersion, KubeObject } from './define-kind.js';
+import type { KindDefinition, KindVersion, KubeObject, PublishedSchema } from './define-kind.js';
 import { structuralOf, type StructuralNode } from './structural.js';
 
 /** A kind as one cluster serves it: group resolved, schemas made structural. */
@@ -19,6 +19,8 @@ export interface ResolvedKind<T extends KubeObject = KubeObject> {
   readonly versions: readonly KindVersion<T>[];
   /** The structural schema of a served version. */
   structural(version: string): StructuralNode;
+  /** A served version's schema when it is published as OpenAPI (a custom resource's). */
+  published(version: string): PublishedSchema | undefined;
   /** `apiVersion` and `kind` of stored objects (another kind's when storage is shared). */
   readonly stored: { readonly apiVersion: string; readonly kind: string };
   /** Whether objects of `version` differ in shape from stored ones (a conversion is declared). */
@@ -93,7 +95,9 @@ export class KindRegistry {
     const home = definition.sharesStorageWith ?? definition;
     const homeGroup = resolveGroup(home.group, this.domains);
     const stored = { apiVersion: apiVersionOf(homeGroup, home.storageVersion.name), kind: home.kind };
-    const conversionOf = (version: string) => versions.find((v) => v.name === version)?.conversion;
+    const byName = new Map(versions.map((v) => [v.name, v]));
+    const conversionOf = (version: string) => byName.get(version)?.conversion;
+    const onReadOf = (version: string) => byName.get(version)?.published?.onRead;
     const resolved: ResolvedKind<T> = {
       definition,
       group,
@@ -110,14 +114,20 @@ export class KindRegistry {
       present(version, obj) {
         const apiVersion = apiVersionOf(group, version);
         const conversion = conversionOf(version);
+        const onRead = onReadOf(version);
+        let out: KubeObject;
         if (conversion) {
-          const out = stamp(conversion.fromStorage(cloneJson(obj)), apiVersion, definition.kind);
-          storedForms.set(out, obj);
-          return out;
+          out = stamp(conversion.fromStorage(cloneJson(obj)), apiVersion, definition.kind);
+        } else if (obj.apiVersion === apiVersion && obj.kind === definition.kind) {
+          out = obj;
+        } else {
+          out = { ...obj, apiVersion, kind: definition.kind };
         }
-        if (obj.apiVersion === apiVersion && obj.kind === definition.kind) return obj;
-        return { ...obj, apiVersion, kind: definition.kind };
+        if (onRead) out = onRead(out);
+        if (out !== obj) storedForms.set(out, obj);
+        return out;
       },
+      published: (version) => byName.get(version)?.published,
       structural(version: string): StructuralNode {
         let node = structural.get(version);
         if (!node) {
