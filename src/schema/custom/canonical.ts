@@ -5,7 +5,8 @@
  * `uniqueItems` compares items. Iterative, so a value nested as deep as a request may be cannot
  * exhaust the stack.
  */
-import { compareGoStrings } from '../../util/go-format.js';
+import { GoPrinted } from '../../machinery/field-errors.js';
+import { compareGoStrings, goFormatFloat } from '../../util/go-format.js';
 import { goKind } from '../../util/go-value.js';
 
 type Piece = { readonly text: string } | { readonly value: unknown };
@@ -50,4 +51,19 @@ export function canonicalText(value: unknown, typedNumbers: boolean): string {
     }
   }
   return out;
+}
+
+/** Go's `json.Marshal` of a decoded JSON value: members sorted by key, `<`, `>`, `&` escaped (HTML-safe). */
+export function goJsonSorted(value: unknown): string {
+  return canonicalText(value, false).replace(/[<>&\u2028\u2029]/g, (c) => '\\u' + c.charCodeAt(0).toString(16).padStart(4, '0'));
+}
+
+/**
+ * A bad value of a field error as Go prints one held in an `interface{}`: a float64 with `%v`
+ * (`1e+06`), a map or slice as `json.Marshal` writes it (members sorted); anything else as is.
+ */
+export function goShownValue(value: unknown): unknown {
+  if (typeof value === 'number') return goKind(value) === 'float64' ? new GoPrinted(goFormatFloat(value)) : value;
+  if (typeof value === 'object' && value !== null && !(value instanceof GoPrinted)) return new GoPrinted(goJsonSorted(value));
+  return value;
 }

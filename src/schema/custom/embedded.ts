@@ -15,6 +15,7 @@ import { compareGoStrings } from '../../util/go-format.js';
 import { getOwn } from '../../util/own.js';
 import { isDNS1035Label, pathSegmentNameValidator } from '../validation/names.js';
 import { validateObjectMeta } from '../validation/object-meta.js';
+import { goShownValue } from './canonical.js';
 import { ContainerEdit, definedKeys, isJsonMap } from './copy-on-write.js';
 import type { CustomSchemaNode } from './node.js';
 import { readObjectMeta, type ObjectMetaOptions } from './object-meta.js';
@@ -54,7 +55,7 @@ function coerce(path: string, x: unknown, s: CustomSchemaNode | undefined, optio
       if (s.embeddedResource || root) {
         if (k === 'apiVersion' || k === 'kind') {
           if (typeof v !== 'string') {
-            if (!drop) throw new CoerceFailure(fieldError.invalid(child(path, k), v, 'must be a string'));
+            if (!drop) throw new CoerceFailure(fieldError.invalid(child(path, k), goShownValue(v), 'must be a string'));
             edit.delete(k);
             replaced = true;
           }
@@ -62,7 +63,7 @@ function coerce(path: string, x: unknown, s: CustomSchemaNode | undefined, optio
           const reading = readObjectMeta(x, { objectMeta: options.objectMeta, dropMalformedFields: drop, parentPath: path });
           unknown.push(...reading.unknownFields);
           if (reading.error !== undefined) {
-            if (!drop) throw new CoerceFailure(fieldError.invalid(child(path, 'metadata'), v, reading.error));
+            if (!drop) throw new CoerceFailure(fieldError.invalid(child(path, 'metadata'), goShownValue(v), reading.error));
           } else if (reading.found) {
             edit.set('metadata', reading.meta);
             replaced = true;
@@ -110,7 +111,7 @@ function validateEmbeddedResource(path: string, x: Record<string, unknown>, opti
     const v = x[k];
     if (k === 'apiVersion') {
       const p = child(path, k);
-      if (typeof v !== 'string') errs.push(fieldError.invalid(p, v, 'must be a string'));
+      if (typeof v !== 'string') errs.push(fieldError.invalid(p, goShownValue(v), 'must be a string'));
       else if (v === '') errs.push(fieldError.invalid(p, v, 'must not be empty'));
       else {
         const err = groupVersionError(v);
@@ -118,7 +119,7 @@ function validateEmbeddedResource(path: string, x: Record<string, unknown>, opti
       }
     } else if (k === 'kind') {
       const p = child(path, k);
-      if (typeof v !== 'string') errs.push(fieldError.invalid(p, v, 'must be a string'));
+      if (typeof v !== 'string') errs.push(fieldError.invalid(p, goShownValue(v), 'must be a string'));
       else if (v === '') errs.push(fieldError.invalid(p, v, 'must not be empty'));
       else {
         const msgs = isDNS1035Label(v.toLowerCase());
@@ -128,7 +129,7 @@ function validateEmbeddedResource(path: string, x: Record<string, unknown>, opti
       const reading = readObjectMeta(x, { objectMeta: options.objectMeta });
       const p = child(path, 'metadata');
       if (reading.error !== undefined) {
-        errs.push(fieldError.invalid(p, v, reading.error));
+        errs.push(fieldError.invalid(p, goShownValue(v), reading.error));
       } else {
         const meta = { ...reading.meta };
         if (typeof meta['name'] !== 'string' || meta['name'] === '') meta['name'] = 'fakename';

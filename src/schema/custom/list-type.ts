@@ -11,7 +11,7 @@ import { child, fieldError, GoPrinted, index, key, type FieldError } from '../..
 import { compareGoStrings, goFormatFloat } from '../../util/go-format.js';
 import { goMemberKind, scalarKey } from '../../util/go-value.js';
 import { getOwn } from '../../util/own.js';
-import { canonicalText } from './canonical.js';
+import { canonicalText, goShownValue } from './canonical.js';
 import { definedKeys, isJsonMap, type JsonMap } from './copy-on-write.js';
 import type { CustomSchemaNode } from './node.js';
 
@@ -41,7 +41,7 @@ function repeated(keys: readonly string[]): number[] {
 function validateListMap(path: string, s: CustomSchemaNode, list: unknown[]): FieldError[] {
   for (let i = 0; i < list.length; i++) {
     const x = list[i];
-    if (x !== null && x !== undefined && !isJsonMap(x)) return [fieldError.invalid(index(path, i), x, 'must be an object for an array of list-type map')];
+    if (x !== null && x !== undefined && !isJsonMap(x)) return [fieldError.invalid(index(path, i), goShownValue(x), 'must be an object for an array of list-type map')];
   }
   if (list.length <= 1) return [];
   const keyFields = s.listMapKeys;
@@ -50,10 +50,10 @@ function validateListMap(path: string, s: CustomSchemaNode, list: unknown[]): Fi
     const values = list.map((x) => (isJsonMap(x) ? getOwn(x, field) : undefined));
     const keys = list.map((x, i) => (isJsonMap(x) && values[i] !== undefined ? itemKey(x, field, values[i]) : UNSPECIFIED));
     return repeated(keys).map((i) => {
-      if (keys[i] === UNSPECIFIED) return fieldError.duplicate(index(path, i), {});
+      if (keys[i] === UNSPECIFIED) return fieldError.duplicate(index(path, i), goShownValue({}));
       const shown: JsonMap = {};
       Object.defineProperty(shown, field, { value: values[i], enumerable: true, writable: true, configurable: true });
-      return fieldError.duplicate(index(path, i), shown);
+      return fieldError.duplicate(index(path, i), goShownValue(shown));
     });
   }
   // Several keys: each item's present key fields form an object, compared (and shown) as JSON.
@@ -69,7 +69,7 @@ function validateListMap(path: string, s: CustomSchemaNode, list: unknown[]): Fi
     return k;
   });
   const keys = keyObjects.map((k) => 'c' + canonicalText(k, false));
-  return repeated(keys).map((i) => fieldError.duplicate(index(path, i), keyObjects[i]));
+  return repeated(keys).map((i) => fieldError.duplicate(index(path, i), goShownValue(keyObjects[i])));
 }
 
 function validateArray(path: string, s: CustomSchemaNode, list: unknown[], errs: FieldError[]): void {
@@ -77,8 +77,8 @@ function validateArray(path: string, s: CustomSchemaNode, list: unknown[], errs:
     const keys = list.map((x, i) => itemKey(list, i, x));
     for (const i of repeated(keys)) {
       const v = list[i];
-      // A float64 shows as Go's %v prints it (1e+06).
-      const shown = typeof v === 'number' && goMemberKind(list, i, v) === 'float64' ? new GoPrinted(goFormatFloat(v)) : v;
+      // A float64 shows as Go's %v prints it (1e+06), also when written as one (2.0).
+      const shown = typeof v === 'number' && goMemberKind(list, i, v) === 'float64' ? new GoPrinted(goFormatFloat(v)) : goShownValue(v);
       errs.push(fieldError.duplicate(index(path, i), shown));
     }
   } else if (s.listType === 'map') {

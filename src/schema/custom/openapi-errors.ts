@@ -11,6 +11,7 @@
 import { child, type FieldError, GoPrinted } from '../../machinery/field-errors.js';
 import { goFormatFloat, goJson, goQuote } from '../../util/go-format.js';
 import { goPrintValue } from '../../util/go-print.js';
+import { goJsonSorted } from './canonical.js';
 
 /** kube-openapi's error codes that `kubeOpenAPIResultToFieldErrors` tells apart. */
 export type OpenApiErrorCode = 'required' | 'enum' | 'tooLong' | 'maxItems' | 'tooManyProperties' | 'invalidType' | 'other';
@@ -91,6 +92,11 @@ export const openApiError = {
   plain: (message: string): OpenApiError => ({ kind: 'plain', message }),
 };
 
+/** A map or slice bad value as Go's `json.Marshal` writes it (members sorted); numbers come already shown. */
+function shown(value: unknown): unknown {
+  return typeof value === 'object' && value !== null && !(value instanceof GoPrinted) ? new GoPrinted(goJsonSorted(value)) : value;
+}
+
 /**
  * Field errors from kube-openapi errors, as `kubeOpenAPIResultToFieldErrors` makes them: the path is
  * `basePath` joined with the error's name (a leading `.` dropped); a plain error, or one without a
@@ -112,7 +118,7 @@ export function openApiErrorsToFieldErrors(errors: readonly OpenApiError[], base
     }
     const name = e.name.startsWith('.') ? e.name.slice(1) : e.name;
     const field = e.name === '' || e.name === '.' ? base : basePath === '' ? name : child(basePath, name);
-    const value = e.value === undefined ? '' : e.value;
+    const value = e.value === undefined ? '' : shown(e.value);
     switch (e.code) {
       case 'required':
         out.push({ type: 'FieldValueRequired', field, detail: '' });
@@ -122,7 +128,7 @@ export function openApiErrorsToFieldErrors(errors: readonly OpenApiError[], base
         out.push({
           type: 'FieldValueNotSupported',
           field,
-          badValue: e.value === undefined ? null : e.value,
+          badValue: e.value === undefined ? null : shown(e.value),
           detail: supported.length ? `supported values: ${supported.join(', ')}` : '',
         });
         break;
