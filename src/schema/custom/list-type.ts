@@ -41,7 +41,8 @@ function repeated(keys: readonly string[]): number[] {
 function validateListMap(path: string, s: CustomSchemaNode, list: unknown[]): FieldError[] {
   for (let i = 0; i < list.length; i++) {
     const x = list[i];
-    if (x !== null && x !== undefined && !isJsonMap(x)) return [fieldError.invalid(index(path, i), goShownValue(x), 'must be an object for an array of list-type map')];
+    if (x !== null && x !== undefined && !isJsonMap(x))
+      return [fieldError.invalid(index(path, i), goShownValue(x), 'must be an object for an array of list-type map')];
   }
   if (list.length <= 1) return [];
   const keyFields = s.listMapKeys;

@@ -9,7 +9,10 @@ const schema = compile({
       type: 'object',
       properties: {
         template: { type: 'object', 'x-kubernetes-embedded-resource': true, 'x-kubernetes-preserve-unknown-fields': true },
-        byName: { type: 'object', additionalProperties: { type: 'object', 'x-kubernetes-embedded-resource': true, 'x-kubernetes-preserve-unknown-fields': true } },
+        byName: {
+          type: 'object',
+          additionalProperties: { type: 'object', 'x-kubernetes-embedded-resource': true, 'x-kubernetes-preserve-unknown-fields': true },
+        },
       },
     },
   },
@@ -65,7 +68,9 @@ describe('readObjectMeta (the resource’s own metadata)', () => {
   });
 
   it('fails on a wrongly typed member, or drops it for stored objects', () => {
-    expect(readObjectMeta({ metadata: { name: 1 } }, { objectMeta }).error).toBe('json: cannot unmarshal number into Go struct field ObjectMeta.name of type string');
+    expect(readObjectMeta({ metadata: { name: 1 } }, { objectMeta }).error).toBe(
+      'json: cannot unmarshal number into Go struct field ObjectMeta.name of type string',
+    );
     expect(readObjectMeta({ metadata: { name: 1, uid: 'u' } }, { objectMeta, dropMalformedFields: true }).meta).toEqual({ uid: 'u' });
     expect(readObjectMeta({ metadata: 'x' }, { objectMeta, dropMalformedFields: true }).error).toBe('invalid metadata: expected object, got string');
   });

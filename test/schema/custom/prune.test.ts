@@ -12,7 +12,11 @@ const schema = compile({
         name: { type: 'string' },
         list: { type: 'array', items: { type: 'object', properties: { a: { type: 'string' } } } },
         map: { type: 'object', additionalProperties: { type: 'object', properties: { v: { type: 'integer' } } } },
-        free: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true, properties: { known: { type: 'object', properties: { x: { type: 'string' } } } } },
+        free: {
+          type: 'object',
+          'x-kubernetes-preserve-unknown-fields': true,
+          properties: { known: { type: 'object', properties: { x: { type: 'string' } } } },
+        },
         anything: { 'x-kubernetes-preserve-unknown-fields': true },
         template: { type: 'object', 'x-kubernetes-embedded-resource': true, properties: { spec: { type: 'object', properties: { x: { type: 'string' } } } } },
         opaque: { type: 'object', 'x-kubernetes-embedded-resource': true, 'x-kubernetes-preserve-unknown-fields': true },
@@ -73,7 +77,12 @@ describe('prune', () => {
       },
     });
     expect(error).toBeUndefined();
-    expect(unknownFields).toEqual(['spec.template.spec.z', 'spec.template.status', 'spec.template.metadata.foo', 'spec.template.metadata.ownerReferences[0].bar']);
+    expect(unknownFields).toEqual([
+      'spec.template.spec.z',
+      'spec.template.status',
+      'spec.template.metadata.foo',
+      'spec.template.metadata.ownerReferences[0].bar',
+    ]);
     expect(value).toEqual({
       spec: {
         template: {

@@ -13,7 +13,9 @@ describe('type', () => {
     expect(specErrors(spec, { replicas: true })).toEqual(['spec.replicas: Invalid value: "boolean": spec.replicas in body must be of type integer: "boolean"']);
     expect(specErrors(spec, { replicas: [] })).toEqual(['spec.replicas: Invalid value: "array": spec.replicas in body must be of type integer: "array"']);
     expect(specErrors(spec, { replicas: {} })).toEqual(['spec.replicas: Invalid value: "object": spec.replicas in body must be of type integer: "object"']);
-    expect(specErrors(obj({ f: { type: 'object' } }), { f: 42 })).toEqual(['spec.f: Invalid value: "integer": spec.f in body must be of type object: "integer"']);
+    expect(specErrors(obj({ f: { type: 'object' } }), { f: 42 })).toEqual([
+      'spec.f: Invalid value: "integer": spec.f in body must be of type object: "integer"',
+    ]);
   });
 
   it('accepts an integral float for an integer, and an integer for a number', () => {
@@ -62,7 +64,9 @@ describe('type', () => {
 
 describe('formats', () => {
   it('reports a string that is not of its format', () => {
-    expect(specErrors(obj({ id: { type: 'string', format: 'uuid' } }), { id: 'abc' })).toEqual(['spec.id: Invalid value: "abc": spec.id in body must be of type uuid: "abc"']);
+    expect(specErrors(obj({ id: { type: 'string', format: 'uuid' } }), { id: 'abc' })).toEqual([
+      'spec.id: Invalid value: "abc": spec.id in body must be of type uuid: "abc"',
+    ]);
     expect(specErrors(obj({ t: { type: 'string', format: 'date-time' } }), { t: '2024-13-01T00:00:00Z' })).toEqual([
       'spec.t: Invalid value: "2024-13-01T00:00:00Z": spec.t in body must be of type date-time: "2024-13-01T00:00:00Z"',
     ]);
@@ -80,7 +84,9 @@ describe('formats', () => {
 
 describe('enum', () => {
   it('reports an unsupported value with the supported ones', () => {
-    expect(specErrors(obj({ mode: { type: 'string', enum: ['a', 'b'] } }), { mode: 'c' })).toEqual(['spec.mode: Unsupported value: "c": supported values: "a", "b"']);
+    expect(specErrors(obj({ mode: { type: 'string', enum: ['a', 'b'] } }), { mode: 'c' })).toEqual([
+      'spec.mode: Unsupported value: "c": supported values: "a", "b"',
+    ]);
     expect(specErrors(obj({ n: { type: 'integer', enum: [1, 2] } }), { n: 3 })).toEqual(['spec.n: Unsupported value: 3: supported values: "1", "2"']);
     expect(specErrors(obj({ o: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true, enum: [{ a: 1 }] } }), { o: { a: 2 } })).toEqual([
       'spec.o: Unsupported value: {"a":2}: supported values: "{\\"a\\":1}"',
@@ -88,7 +94,9 @@ describe('enum', () => {
   });
 
   it('never matches null, even when nullable', () => {
-    expect(specErrors(obj({ mode: { type: 'string', nullable: true, enum: ['a'] } }), { mode: null })).toEqual(['spec.mode: Unsupported value: null: supported values: "a"']);
+    expect(specErrors(obj({ mode: { type: 'string', nullable: true, enum: ['a'] } }), { mode: null })).toEqual([
+      'spec.mode: Unsupported value: null: supported values: "a"',
+    ]);
   });
 
   it('compares numbers across int64 and float64 as Go converts them', () => {
@@ -109,7 +117,9 @@ describe('strings', () => {
   });
 
   it('matches patterns with Go regexp syntax', () => {
-    expect(specErrors(obj({ s: { type: 'string', pattern: '^[a-z]+$' } }), { s: 'ABC' })).toEqual(["spec.s: Invalid value: \"ABC\": spec.s in body should match '^[a-z]+$'"]);
+    expect(specErrors(obj({ s: { type: 'string', pattern: '^[a-z]+$' } }), { s: 'ABC' })).toEqual([
+      'spec.s: Invalid value: "ABC": spec.s in body should match \'^[a-z]+$\'',
+    ]);
     expect(specErrors(obj({ s: { type: 'string', pattern: '^\\pL+$' } }), { s: 'héllo' })).toEqual([]);
     expect(specErrors(obj({ s: { type: 'string', pattern: '^[[:alpha:]]+$' } }), { s: 'abc' })).toEqual([]);
     expect(specErrors(obj({ s: { type: 'string', pattern: '(?i)^abc$' } }), { s: 'ABC' })).toEqual([]);
@@ -120,7 +130,7 @@ describe('strings', () => {
 
   it('reports an invalid pattern with Go’s compile error', () => {
     expect(specErrors(obj({ s: { type: 'string', pattern: '+' } }), { s: 'foo' })).toEqual([
-      "spec.s: Invalid value: \"foo\": spec.s in body should match '+, but pattern is invalid: error parsing regexp: missing argument to repetition operator: `+`'",
+      'spec.s: Invalid value: "foo": spec.s in body should match \'+, but pattern is invalid: error parsing regexp: missing argument to repetition operator: `+`\'',
     ]);
   });
 
@@ -141,8 +151,12 @@ describe('numbers', () => {
   });
 
   it('truncates a fractional bound to int64 for an integral value, as kube-openapi does', () => {
-    expect(specErrors(obj({ n: { type: 'number', maximum: 2.5 } }), { n: 3 })).toEqual(['spec.n: Invalid value: 3: spec.n in body should be less than or equal to 2']);
-    expect(specErrors(obj({ n: { type: 'number', maximum: 2.5 } }), { n: 2.7 })).toEqual(['spec.n: Invalid value: 2.7: spec.n in body should be less than or equal to 2.5']);
+    expect(specErrors(obj({ n: { type: 'number', maximum: 2.5 } }), { n: 3 })).toEqual([
+      'spec.n: Invalid value: 3: spec.n in body should be less than or equal to 2',
+    ]);
+    expect(specErrors(obj({ n: { type: 'number', maximum: 2.5 } }), { n: 2.7 })).toEqual([
+      'spec.n: Invalid value: 2.7: spec.n in body should be less than or equal to 2.5',
+    ]);
   });
 
   it('reports a bound that does not fit an integer type on every value', () => {
@@ -163,9 +177,13 @@ describe('numbers', () => {
   });
 
   it('checks multipleOf with integer and float arithmetic', () => {
-    expect(specErrors(obj({ n: { type: 'integer', multipleOf: 2 } }), { n: 7 })).toEqual(['spec.n: Invalid value: 7: spec.n in body should be a multiple of 2']);
+    expect(specErrors(obj({ n: { type: 'integer', multipleOf: 2 } }), { n: 7 })).toEqual([
+      'spec.n: Invalid value: 7: spec.n in body should be a multiple of 2',
+    ]);
     expect(specErrors(obj({ n: { type: 'integer', multipleOf: 2 } }), { n: 8 })).toEqual([]);
-    expect(specErrors(obj({ f: { type: 'number', multipleOf: 0.5 } }), { f: 1.25 })).toEqual(['spec.f: Invalid value: 1.25: spec.f in body should be a multiple of 0.5']);
+    expect(specErrors(obj({ f: { type: 'number', multipleOf: 0.5 } }), { f: 1.25 })).toEqual([
+      'spec.f: Invalid value: 1.25: spec.f in body should be a multiple of 0.5',
+    ]);
     expect(specErrors(obj({ f: { type: 'number', multipleOf: 0.5 } }), { f: 1.5 })).toEqual([]);
   });
 
@@ -223,7 +241,11 @@ describe('objects', () => {
   });
 
   it('finds properties named like Object.prototype members only as own members', () => {
-    const spec = { type: 'object', required: ['constructor', 'toString'], properties: { constructor: { type: 'string' }, toString: { type: 'integer' } } } as const;
+    const spec = {
+      type: 'object',
+      required: ['constructor', 'toString'],
+      properties: { constructor: { type: 'string' }, toString: { type: 'integer' } },
+    } as const;
     expect(specErrors(spec, {})).toEqual(['spec.constructor: Required value', 'spec.toString: Required value']);
     expect(specErrors(spec, JSON.parse('{"constructor":"x","toString":"y"}'))).toEqual([
       'spec.toString: Invalid value: "string": spec.toString in body must be of type integer: "string"',
@@ -259,7 +281,9 @@ describe('logical junctors', () => {
 
   it('reports oneOf with none or several valid', () => {
     const spec = obj({ f: { type: 'integer', oneOf: [{ minimum: 5 }, { maximum: 10 }] } });
-    expect(specErrors(spec, { f: 7 })).toEqual(['<nil>: Invalid value: "": "spec.f" must validate one and only one schema (oneOf). Found 2 valid alternatives']);
+    expect(specErrors(spec, { f: 7 })).toEqual([
+      '<nil>: Invalid value: "": "spec.f" must validate one and only one schema (oneOf). Found 2 valid alternatives',
+    ]);
     expect(specErrors(spec, { f: 12 })).toEqual([]);
     const none = obj({ f: { type: 'integer', oneOf: [{ minimum: 5 }, { minimum: 6 }] } });
     expect(specErrors(none, { f: 1 })).toEqual([
@@ -279,7 +303,9 @@ describe('logical junctors', () => {
       'spec.f: Invalid value: 1: spec.f in body should be greater than or equal to 6',
       '<nil>: Invalid value: "": "spec.f" must validate all the schemas (allOf). None validated',
     ]);
-    expect(specErrors(obj({ f: { type: 'string', not: { enum: ['x'] } } }), { f: 'x' })).toEqual(['<nil>: Invalid value: "": "spec.f" must not validate the schema (not)']);
+    expect(specErrors(obj({ f: { type: 'string', not: { enum: ['x'] } } }), { f: 'x' })).toEqual([
+      '<nil>: Invalid value: "": "spec.f" must not validate the schema (not)',
+    ]);
   });
 
   it('validates properties inside a clause', () => {
