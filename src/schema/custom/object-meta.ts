@@ -113,6 +113,8 @@ export function readObjectMeta(obj: JsonMap, options: ObjectMetaOptions): Object
   const metadata = getOwn(obj, 'metadata');
   if (metadata === undefined) return { found: false, meta: undefined, unknownFields: [], error: undefined };
   const prefix = child(options.parentPath ?? '', 'metadata');
+  // Go unmarshals a JSON null into ObjectMeta as nothing at all: an empty metadata.
+  if (metadata === null) return { found: true, meta: {}, unknownFields: [], error: undefined };
   try {
     const decoded = decodeWithSchema(metadata, options.objectMeta);
     const meta = isJsonMap(decoded.value) ? decoded.value : {};

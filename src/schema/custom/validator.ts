@@ -32,6 +32,8 @@ import { PropsReader, type JsonSchemaProps } from './props.js';
 /** A numeric bound (`maximum`, `minimum`, `multipleOf`) and whether it fits the schema's type and format. */
 interface Bound {
   readonly value: number;
+  /** The bound converted to int64 as Go converts it (compared with an int64 value). */
+  readonly int64: bigint;
   readonly exclusive: boolean;
   /** kube-openapi's `IsValueValidAgainstRange` on the bound itself. */
   readonly fits: boolean;
@@ -151,7 +153,7 @@ export function compileValidator(props: JsonSchemaProps, children?: ValidatorChi
   const bound = (name: string, exclusiveName?: string): Bound | undefined => {
     const value = r.number(name);
     if (value === undefined) return undefined;
-    return { value, exclusive: exclusiveName ? r.bool(exclusiveName) : false, fits: fitsRange(value, false, numberType, numberFormat) };
+    return { value, int64: goInt64(value), exclusive: exclusiveName ? r.bool(exclusiveName) : false, fits: fitsRange(value, false, numberType, numberFormat) };
   };
   const compileAll = (name: string) => r.schemas(name).map((p) => compileValidator(p));
   let properties = children?.properties;
@@ -430,26 +432,43 @@ function validateString(v: ValidatorNode, s: string, path: string, out: OpenApiE
   }
 }
 
+/** Compares an int64 value with an int64 bound (exactly, beyond 2^53 too). */
+function compareInt(n: number, limit: bigint): number {
+  const l = Number(limit);
+  if (Number.isSafeInteger(n) && Number.isSafeInteger(l)) return n < l ? -1 : n > l ? 1 : 0;
+  const x = BigInt(Math.trunc(n));
+  return x < limit ? -1 : x > limit ? 1 : 0;
+}
+
+/** Go's `data / factor * factor == data` on int64s. */
+function isIntMultiple(n: number, factor: bigint): boolean {
+  const f = Number(factor);
+  if (Number.isSafeInteger(n) && Number.isSafeInteger(f)) return n % f === 0;
+  const x = BigInt(Math.trunc(n));
+  return (x / factor) * factor === x;
+}
+
 /** `numberValidator`: the value's range check, then multipleOf, minimum, maximum. */
 function validateNumber(v: ValidatorNode, n: number, isInt: boolean, path: string, out: OpenApiError[]): void {
   const type = v.numberType;
   const format = v.numberFormat;
   if (!fitsRange(n, isInt, type, format)) out.push(rangeError('Checked', type, format, path));
-  const value = goNumberValue(n, isInt);
-  const floatValue = goNumberValue(n, false);
+  // The bad value as Go holds it: the int64 or float64 itself, or its float64 conversion.
+  const value = () => goNumberValue(n, isInt);
+  const floatValue = () => goNumberValue(n, false);
   if (v.multipleOf) {
     const m = v.multipleOf;
     if (!m.fits) out.push(rangeError('MultipleOf', type, format, path));
     if (m.fits && isInt) {
-      const factor = goInt64(m.value);
+      const factor = m.int64;
       if (factor <= 0n) out.push(openApiError.multipleOfMustBePositive(path, factor.toString(), Number(factor)));
-      else if ((BigInt(Math.trunc(n)) / factor) * factor !== BigInt(Math.trunc(n))) out.push(openApiError.notMultipleOf(path, factor.toString(), value));
+      else if (!isIntMultiple(n, factor)) out.push(openApiError.notMultipleOf(path, factor.toString(), value()));
     } else {
       const factor = m.value;
       if (factor <= 0) out.push(openApiError.multipleOfMustBePositive(path, goNumberText(factor, false), goNumberValue(factor, false)));
       else {
         const mult = factor < 1 ? (1 / factor) * n : n / factor;
-        if (!isJsonInteger(mult)) out.push(openApiError.notMultipleOf(path, goNumberText(factor, false), m.fits ? value : floatValue));
+        if (!isJsonInteger(mult)) out.push(openApiError.notMultipleOf(path, goNumberText(factor, false), m.fits ? value() : floatValue()));
       }
     }
   }
@@ -457,15 +476,15 @@ function validateNumber(v: ValidatorNode, n: number, isInt: boolean, path: strin
     if (!b.fits) out.push(rangeError(which, type, format, path));
     const max = which === 'Maximum boundary';
     if (b.fits && isInt) {
-      const limit = goInt64(b.value);
-      const x = BigInt(Math.trunc(n));
-      const fails = max ? (b.exclusive ? x >= limit : x > limit) : b.exclusive ? x <= limit : x < limit;
-      if (fails) out.push((max ? openApiError.exceedsMaximum : openApiError.exceedsMinimum)(path, limit.toString(), b.exclusive, value));
+      const limit = b.int64;
+      const c = compareInt(n, limit);
+      const fails = max ? (b.exclusive ? c >= 0 : c > 0) : b.exclusive ? c <= 0 : c < 0;
+      if (fails) out.push((max ? openApiError.exceedsMaximum : openApiError.exceedsMinimum)(path, limit.toString(), b.exclusive, value()));
     } else {
       const fails = max ? (b.exclusive ? n >= b.value : n > b.value) : b.exclusive ? n <= b.value : n < b.value;
       if (fails)
         out.push(
-          (max ? openApiError.exceedsMaximum : openApiError.exceedsMinimum)(path, goNumberText(b.value, false), b.exclusive, b.fits ? value : floatValue),
+          (max ? openApiError.exceedsMaximum : openApiError.exceedsMinimum)(path, goNumberText(b.value, false), b.exclusive, b.fits ? value() : floatValue()),
         );
     }
   };

@@ -75,7 +75,8 @@ describe('readObjectMeta (the resource’s own metadata)', () => {
     expect(readObjectMeta({ metadata: 'x' }, { objectMeta, dropMalformedFields: true }).error).toBe('invalid metadata: expected object, got string');
   });
 
-  it('says when there is no metadata', () => {
+  it('says when there is no metadata, and reads a null one as empty', () => {
     expect(readObjectMeta({}, { objectMeta }).found).toBe(false);
+    expect(readObjectMeta({ metadata: null }, { objectMeta })).toEqual({ found: true, meta: {}, unknownFields: [], error: undefined });
   });
 });
