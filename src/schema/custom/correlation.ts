@@ -72,10 +72,13 @@ class MapList {
   }
 }
 
-/** A new value, the old value it corresponds to (`undefined`/`null` when none), and their schema. */
-export class Correlation {
+/**
+ * A new value, the old value it corresponds to (`undefined`/`null` when none), and their schema
+ * (`S`: the compiled `CustomSchemaNode` when made by `CompiledCustomSchema.correlate`).
+ */
+export class Correlation<S extends CorrelationSchema = CorrelationSchema> {
   private equal: boolean | undefined;
-  private children: Map<string | number, Correlation | null> | undefined;
+  private children: Map<string | number, Correlation<S> | null> | undefined;
   private mapList: MapList | undefined;
 
   constructor(
@@ -84,10 +87,10 @@ export class Correlation {
     /** The old value (`undefined` when the old object had none). */
     readonly oldValue: unknown,
     /** The schema of both. */
-    readonly schema: CorrelationSchema | undefined,
+    readonly schema: S | undefined,
   ) {}
 
-  private cached(slot: string | number, make: () => Correlation | undefined): Correlation | undefined {
+  private cached(slot: string | number, make: () => Correlation<S> | undefined): Correlation<S> | undefined {
     const hit = this.children?.get(slot);
     if (hit !== undefined) return hit ?? undefined;
     const made = make();
@@ -96,7 +99,7 @@ export class Correlation {
   }
 
   /** The correlation of property (or map key) `field`, or undefined when the old object lacks it or the schema does not describe it. */
-  key(field: string): Correlation | undefined {
+  key(field: string): Correlation<S> | undefined {
     const schema = this.schema;
     if (!schema) return undefined;
     return this.cached(field, () => {
@@ -104,20 +107,20 @@ export class Correlation {
       const value = getOwn(this.value, field);
       const oldValue = getOwn(this.oldValue, field);
       if (value === undefined || oldValue === undefined) return undefined;
-      const sub = schema.properties?.get(field) ?? schema.additionalProperties?.node;
-      return sub ? new Correlation(value, oldValue, sub) : undefined;
+      const sub = (schema.properties?.get(field) ?? schema.additionalProperties?.node) as S | undefined;
+      return sub ? new Correlation<S>(value, oldValue, sub) : undefined;
     });
   }
 
   /** The correlation of item `i` of a list: only map lists correlate items (by their keys). */
-  index(i: number): Correlation | undefined {
+  index(i: number): Correlation<S> | undefined {
     const schema = this.schema;
     if (!schema) return undefined;
     return this.cached(i, () => {
       if (!Array.isArray(this.value) || i >= this.value.length) return undefined;
       const old = this.oldItemFor(i);
       if (isNil(old) || !schema.items) return undefined;
-      return new Correlation(this.value[i], old, schema.items);
+      return new Correlation<S>(this.value[i], old, schema.items as S);
     });
   }
 

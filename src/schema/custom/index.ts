@@ -17,7 +17,7 @@ import { getOwn } from '../../util/own.js';
 import type { StructuralNode } from '../structural.js';
 import { compileSchemaTree } from './compile.js';
 import { isJsonMap } from './copy-on-write.js';
-import { Correlation } from './correlation.js';
+import { Correlation, type CorrelationSchema } from './correlation.js';
 import { applyDefaults } from './defaulting.js';
 import { coerceEmbeddedResources, validateEmbeddedResources } from './embedded.js';
 import { validateListSetsAndMaps } from './list-type.js';
@@ -74,7 +74,7 @@ export interface CustomValidateUpdateOptions {
   /** Drop errors of values unchanged from the old object (`CRDValidationRatcheting`, GA); default true. */
   readonly ratcheting?: boolean;
   /** A correlation of the new and old objects to reuse (the one CEL rules use), from {@link CompiledCustomSchema.correlate}. */
-  readonly correlation?: Correlation;
+  readonly correlation?: Correlation<CustomSchemaNode>;
 }
 
 /** A CRD version's schema, compiled. */
@@ -102,14 +102,18 @@ export interface CompiledCustomSchema {
    */
   validateStatusUpdate(obj: unknown, old: unknown, options?: Pick<CustomValidateUpdateOptions, 'ratcheting'>): FieldError[];
   /** The correlation of a new object with its old one, for ratcheting and CEL transition rules. */
-  correlate(obj: unknown, old: unknown): Correlation;
+  correlate(obj: unknown, old: unknown): Correlation<CustomSchemaNode>;
 }
 
 /**
  * kube-openapi's schema validation of `value` at `node`, as `ValidateCustomResource(basePath, ...)`
  * reports it; with `correlation`, ratcheting.
  */
-export function validateCustomValue(node: CustomSchemaNode, value: unknown, options: { basePath?: string; correlation?: Correlation } = {}): FieldError[] {
+export function validateCustomValue(
+  node: CustomSchemaNode,
+  value: unknown,
+  options: { basePath?: string; correlation?: Correlation<CorrelationSchema> } = {},
+): FieldError[] {
   const run: { out: OpenApiError[] } = { out: [] };
   validateWith(node.validator, value, goKind(value), '', run, options.correlation);
   return openApiErrorsToFieldErrors(run.out, options.basePath ?? '');
@@ -170,8 +174,8 @@ class Compiled implements CompiledCustomSchema {
     return errs;
   }
 
-  correlate(obj: unknown, old: unknown): Correlation {
-    return new Correlation(obj, old, this.root);
+  correlate(obj: unknown, old: unknown): Correlation<CustomSchemaNode> {
+    return new Correlation<CustomSchemaNode>(obj, old, this.root);
   }
 }
 

@@ -337,4 +337,16 @@ describe('the whole message', () => {
     ]);
     expect(schema.validateStatusUpdate({ spec: {} }, {})).toEqual([]);
   });
+
+  it('reports plain errors on the base path when validating below the root', () => {
+    const schema = compile({ type: 'object', properties: { status: obj({ phase: { type: 'string', anyOf: [{ enum: ['A'] }, { enum: ['B'] }] } }) } });
+    expect(messages(schema.validateStatusUpdate({ status: { phase: 'C' } }, {}))).toEqual([
+      'status: Invalid value: "": "phase" must validate at least one schema (anyOf)',
+      'status.phase: Unsupported value: "C": supported values: "A"',
+    ]);
+  });
+
+  it('reports a resource that is not an object at all', () => {
+    expect(messages(compile({ type: 'object' }).validate('x'))).toEqual(['<nil>: Invalid value: "string":  in body must be of type object: "string"']);
+  });
 });
