@@ -202,8 +202,9 @@ function getScheme(raw: Uint8Array): { scheme: string; rest: Uint8Array } {
   return { scheme: '', rest: raw };
 }
 
-function parse(raw: Uint8Array): Omit<GoURL, 'fragment'> {
+function parse(raw: Uint8Array, viaRequest = false): Omit<GoURL, 'fragment'> {
   if (raw.some((b) => b < 0x20 || b === 0x7f)) throw new ParseError('net/url: invalid control character in URL');
+  if (viaRequest && raw.length === 0) throw new ParseError('empty url');
   const base = { scheme: '', opaque: '', host: '', path: '', rawQuery: '' };
   if (raw.length === 1 && raw[0] === 0x2a) return { ...base, path: '*' };
   const { scheme: rawScheme, rest: afterScheme } = getScheme(raw);
@@ -219,6 +220,7 @@ function parse(raw: Uint8Array): Omit<GoURL, 'fragment'> {
   }
   if (rest[0] !== 0x2f) {
     if (scheme !== '') return { ...base, scheme, opaque: text(rest), rawQuery };
+    if (viaRequest) throw new ParseError('invalid URI for request');
     const slash = indexOf(rest, 0x2f);
     const segment = slash < 0 ? rest : rest.subarray(0, slash);
     if (segment.includes(0x3a)) throw new ParseError('first path segment in URL cannot contain colon');
@@ -226,7 +228,7 @@ function parse(raw: Uint8Array): Omit<GoURL, 'fragment'> {
   let user: GoURL['user'];
   let host = '';
   const startsWith = (s: Uint8Array, prefix: string) => text(s.subarray(0, prefix.length)) === prefix;
-  if ((scheme !== '' || !startsWith(rest, '///')) && startsWith(rest, '//')) {
+  if ((scheme !== '' || (!viaRequest && !startsWith(rest, '///'))) && startsWith(rest, '//')) {
     let authority = rest.subarray(2);
     rest = new Uint8Array(0);
     const slash = indexOf(authority, 0x2f);
@@ -262,6 +264,20 @@ export function goParseURL(raw: string): GoURLResult {
     }
   }
   return { ok: true, url: { ...parsed, fragment } };
+}
+
+/**
+ * Go's `url.ParseRequestURI(raw)`: `raw` is taken as a request target (an absolute URI or an
+ * absolute path), with no fragment (a `#` belongs to the path).
+ */
+export function goParseRequestURI(raw: string): GoURLResult {
+  const bytes = encoder.encode(raw);
+  try {
+    return { ok: true, url: { ...parse(bytes, true), fragment: '' } };
+  } catch (e) {
+    if (e instanceof ParseError) return { ok: false, error: `parse ${quoteBytes(bytes)}: ${e.message}` };
+    throw e;
+  }
 }
 
 /** Go's `Userinfo.String()`: the user (and `:password`) escaped again. */

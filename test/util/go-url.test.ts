@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { goParseURL, goUserinfoString } from '../../src/util/go-url.js';
+import { goParseRequestURI, goParseURL, goUserinfoString } from '../../src/util/go-url.js';
 
 describe("goParseURL (Go's net/url.Parse)", () => {
   it('splits a URL into its parts', () => {
@@ -47,5 +47,16 @@ describe("goParseURL (Go's net/url.Parse)", () => {
     expect(r.ok && r.url.user && goUserinfoString(r.url.user)).toBe('a%20b:c%21d');
     const u = goParseURL('https://only@example.com');
     expect(u.ok && u.url.user && goUserinfoString(u.url.user)).toBe('only');
+  });
+});
+
+describe('goParseRequestURI', () => {
+  it('takes an absolute URI or an absolute path, and no fragment', () => {
+    expect(goParseRequestURI('https://example.com/a?b=c').ok).toBe(true);
+    expect(goParseRequestURI('/a/b#not-a-fragment').ok).toBe(true);
+    expect(goParseRequestURI('mailto:user@example.com').ok).toBe(true);
+    expect(goParseRequestURI('relative/path')).toEqual({ ok: false, error: 'parse "relative/path": invalid URI for request' });
+    expect(goParseRequestURI('')).toEqual({ ok: false, error: 'parse "": empty url' });
+    expect(goParseRequestURI('http://[::1')).toEqual({ ok: false, error: 'parse "http://[::1": missing \']\' in host' });
   });
 });
