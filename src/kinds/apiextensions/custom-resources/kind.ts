@@ -12,8 +12,8 @@ import { compareKubeVersions } from '../../../schema/version-priority.js';
 import type { CustomResourceDefinition, CustomResourceDefinitionVersion } from '../../types/apiextensions-v1.js';
 import { printerColumnsOf, selectableFieldsOf } from './columns.js';
 import { finalizerWarnings } from './finalizer-warnings.js';
-import { publishedSchemaOf } from './published-schema.js';
-import { validateScaleSpec, validateScaleStatus } from './scale-rules.js';
+import { compiledSchemaOf, publishedSchemaOf } from './published-schema.js';
+import { validateCreate, validateStatusUpdate, validateUpdate } from './rules.js';
 
 /** Any object: the type side of a custom resource version (its schema is published, not zod). */
 const ANY_OBJECT = z.looseObject({}) as unknown as z.ZodType<KubeObject>;
@@ -52,17 +52,26 @@ export function customResourceKind(crd: CustomResourceDefinition, options: Custo
   const served = crd.spec.versions.filter((v) => v.served).sort((a, b) => compareKubeVersions(b.name, a.name));
   const storage = crd.spec.versions.find((v) => v.storage) ?? served[0]!;
   const kind = names.kind;
+  const compiled = new Map(crd.spec.versions.map((v) => [v.name, compiledSchemaOf(crd, v)]));
   const versions: KindVersion[] = served.map((v) => ({
     name: v.name,
     schema: ANY_OBJECT,
     served: true,
     storage: v.name === storage.name,
-    published: publishedSchemaOf(crd, v),
+    published: publishedSchemaOf(crd, v, compiled.get(v.name)),
   }));
   // The storage version is always a version of the kind, even when it is no longer served.
   if (!served.some((v) => v.name === storage.name)) {
-    versions.push({ name: storage.name, schema: ANY_OBJECT, served: false, storage: true, published: publishedSchemaOf(crd, storage) });
+    versions.push({
+      name: storage.name,
+      schema: ANY_OBJECT,
+      served: false,
+      storage: true,
+      published: publishedSchemaOf(crd, storage, compiled.get(storage.name)),
+    });
   }
+  /** The compiled schema of the version a request came through (`example.com/v1`). */
+  const schemaFor = (apiVersion: string) => compiled.get(apiVersion.slice(apiVersion.lastIndexOf('/') + 1)) ?? compiled.get(storage.name);
   const terminating = options.terminating ?? (() => false);
   const scale = scaleOf(storage);
   // The columns and selectable fields of the storage version stand for every version.
@@ -84,14 +93,30 @@ export function customResourceKind(crd: CustomResourceDefinition, options: Custo
     strategicMergePatch: false,
     standardFinalizerNames: false,
     allowUnconditionalUpdate: false,
+    // The schema's own validation reports missing required fields.
+    schemaRequired: false,
     generation: 'object',
     strategy: {
       prepareForCreate() {
         if (terminating()) throw terminatingCreate();
       },
-      validate: (obj, ctx) =>
-        ctx.subresource === 'status' ? validateScaleStatus(obj, scale) : [...validateScaleSpec(obj, scale), ...validateScaleStatus(obj, scale)],
+      defaults(obj, ctx) {
+        const defaulted = schemaFor(ctx.apiVersion)?.default(obj) as KubeObject | undefined;
+        if (defaulted && defaulted !== obj) replaceContents(obj, defaulted);
+      },
+      // An update runs `validateUpdate` as well: everything is there, with ratcheting.
+      validate: (obj, ctx) => (ctx.operation === 'create' ? validateCreate(obj, schemaFor(ctx.apiVersion), scale) : []),
+      validateUpdate: (obj, old, ctx) =>
+        ctx.subresource === 'status'
+          ? validateStatusUpdate(obj, old, schemaFor(ctx.apiVersion), scale)
+          : validateUpdate(obj, old, schemaFor(ctx.apiVersion), scale),
       warnings: (obj, old, ctx) => (ctx.subresource === 'status' ? [] : finalizerWarnings(obj.metadata?.finalizers, old?.metadata?.finalizers)),
     },
   });
+}
+
+/** Makes `target` hold exactly what `source` holds (a hook changes its working copy in place). */
+function replaceContents(target: KubeObject, source: KubeObject): void {
+  for (const k of Object.keys(target)) if (!Object.hasOwn(source, k)) delete target[k];
+  Object.assign(target, source);
 }

@@ -5,8 +5,12 @@
  * `buildKubeNative`): the version's schema with `apiVersion`, `kind` and `metadata` (a reference to
  * ObjectMeta) added, at the root and in every embedded resource.
  */
-import type { PublishedSchema } from '../../../schema/define-kind.js';
-import type { StructuralNode } from '../../../schema/structural.js';
+import { badRequest } from '../../../machinery/errors.js';
+import { fieldErrorMessage } from '../../../machinery/field-errors.js';
+import { compileCustomSchema, readObjectMeta, type CompiledCustomSchema, type JsonSchemaProps } from '../../../schema/custom/index.js';
+import type { KubeObject, PublishedSchema } from '../../../schema/define-kind.js';
+import { structuralOf, type StructuralNode } from '../../../schema/structural.js';
+import { ObjectMeta } from '../../types/meta-v1.js';
 import type { CustomResourceDefinition, CustomResourceDefinitionVersion } from '../../types/apiextensions-v1.js';
 
 type Schema = Record<string, unknown>;
@@ -70,12 +74,47 @@ export function publishedOpenApi(schema: Schema | undefined): Schema {
 
 const ANY: StructuralNode = { type: 'any' };
 
-/** The engine's view of a version's schema. */
-export function publishedSchemaOf(crd: CustomResourceDefinition, version: CustomResourceDefinitionVersion): PublishedSchema {
+let objectMetaNode: StructuralNode | undefined;
+/** The structural schema of ObjectMeta, which custom resources and their embedded resources carry. */
+export function objectMetaStructural(): StructuralNode {
+  return (objectMetaNode ??= structuralOf(ObjectMeta));
+}
+
+/** A version's schema compiled, or undefined for a version without one (everything preserved). */
+export function compiledSchemaOf(crd: CustomResourceDefinition, version: CustomResourceDefinitionVersion): CompiledCustomSchema | undefined {
   const schema = versionSchema(crd, version);
+  return schema ? compileCustomSchema(schema as JsonSchemaProps, { objectMeta: objectMetaStructural() }) : undefined;
+}
+
+/**
+ * Decodes a custom resource as apiextensions-apiserver's schema coercion does on a request: the
+ * root `metadata` read as ObjectMeta, unknown fields and non-nullable nulls pruned, embedded
+ * resources coerced. A body that cannot be read answers 400.
+ */
+function decodeCustomResource(compiled: CompiledCustomSchema | undefined, raw: Readonly<Record<string, unknown>>, kind: string, version: string) {
+  const fail = (why: string) => badRequest(`${kind} in version ${JSON.stringify(version)} cannot be handled as a ${kind}: ${why}`);
+  const meta = readObjectMeta(raw as Record<string, unknown>, { objectMeta: objectMetaStructural() });
+  if (meta.error !== undefined) throw fail(meta.error);
+  const pruned = compiled ? compiled.prune(raw) : { value: raw, unknownFields: [], error: undefined };
+  if (pruned.error) throw fail(fieldErrorMessage(pruned.error));
+  const value = { ...(pruned.value as Record<string, unknown>) };
+  if (meta.found) value['metadata'] = meta.meta ?? {};
+  return { value: value as KubeObject, unknownFields: [...meta.unknownFields, ...pruned.unknownFields] };
+}
+
+/** The engine's view of a version's schema (and its compiled form, for the kind's rules). */
+export function publishedSchemaOf(
+  crd: CustomResourceDefinition,
+  version: CustomResourceDefinitionVersion,
+  compiled: CompiledCustomSchema | undefined,
+): PublishedSchema {
+  const schema = versionSchema(crd, version);
+  const kind = crd.status?.acceptedNames?.kind || crd.spec.names.kind;
   let openApi: Schema | undefined;
   return {
-    structural: ANY,
+    structural: compiled?.structural ?? ANY,
     openApi: () => (openApi ??= publishedOpenApi(schema)),
+    decode: (raw) => decodeCustomResource(compiled, raw, kind, version.name),
+    ...(compiled ? { onRead: (obj: KubeObject) => compiled.default(obj) as KubeObject } : {}),
   };
 }

@@ -156,7 +156,7 @@ describe('printer columns and selectable fields', () => {
 
   it('print the declared JSONPath columns, typed as declared, null where nothing is found', async () => {
     await withColumns([
-      { name: 'Size', type: 'integer', jsonPath: '.spec.size' },
+      { name: 'Weight', type: 'integer', jsonPath: '.spec.weight' },
       { name: 'Ratio', type: 'number', jsonPath: '.spec.ratio', priority: 1 },
       { name: 'Ready', type: 'string', jsonPath: '.status.conditions[?(@.type=="Ready")].status', description: 'Whether it is ready' },
       { name: 'On', type: 'boolean', jsonPath: '.spec.on' },
@@ -166,7 +166,7 @@ describe('printer columns and selectable fields', () => {
     await widgets().create(
       {
         metadata: { name: 'a' },
-        spec: { size: 2.9, ratio: 1, on: 'yes', images: ['x', 'y'], started: '2025-12-31T23:00:00Z' },
+        spec: { weight: 2.9, ratio: 1, on: 'yes', images: ['x', 'y'], started: '2025-12-31T23:00:00Z' },
         status: { conditions: [{ type: 'Ready', status: 'True' }] },
       },
       { namespace: 'default' },
@@ -175,14 +175,14 @@ describe('printer columns and selectable fields', () => {
     const t = await table('/apis/example.com/v1/namespaces/default/widgets');
     expect(t.columnDefinitions.map((c) => [c.name, c.type, c.priority])).toEqual([
       ['Name', 'string', 0],
-      ['Size', 'integer', 0],
+      ['Weight', 'integer', 0],
       ['Ratio', 'number', 1],
       ['Ready', 'string', 0],
       ['On', 'boolean', 0],
       ['Images', 'string', 0],
       ['Started', 'date', 0],
     ]);
-    expect(t.columnDefinitions[1]!.description).toBe('Custom resource definition column (in JSONPath format): .spec.size');
+    expect(t.columnDefinitions[1]!.description).toBe('Custom resource definition column (in JSONPath format): .spec.weight');
     expect(t.columnDefinitions[3]!.description).toBe('Whether it is ready');
     // status is dropped on create (status subresource absent here keeps it).
     expect(t.rows.map((r) => r.cells)).toEqual([
