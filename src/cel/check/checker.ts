@@ -29,7 +29,7 @@ import {
   optionalType,
   typeParam,
 } from '../types/types.js';
-import { CelUint } from '../runtime/values.js';
+import { CelUint } from '../values/values.js';
 import type { CheckerEnv, IdentDecl } from './env.js';
 
 /** What a node refers to: a variable (by its resolved name) or the overloads a call may take. */
@@ -303,7 +303,8 @@ class Checker {
       let vt = this.getType(entry.value);
       if (entry.optional) {
         if (isOptional(vt)) vt = vt.params[0]!;
-        else if (vt.kind !== 'dyn' && vt.kind !== 'any') this.error(entry.value.id, `expected type '${formatType(optionalType(vt))}' but found '${formatType(vt)}'`);
+        else if (vt.kind !== 'dyn' && vt.kind !== 'any')
+          this.error(entry.value.id, `expected type '${formatType(optionalType(vt))}' but found '${formatType(vt)}'`);
       }
       valueType = this.joinTypes(entry.value, valueType, vt);
     }

@@ -3,7 +3,24 @@
  * empty container, as Kubernetes uses it).
  */
 import type { FunctionTable } from '../functions/declarations.js';
-import { BOOL, BYTES, CelType, DOUBLE, DURATION, DYN, INT, NULL, STRING, TIMESTAMP, TYPE, UINT, listType, mapType, optionalType, typeOfType } from '../types/types.js';
+import {
+  BOOL,
+  BYTES,
+  CelType,
+  DOUBLE,
+  DURATION,
+  DYN,
+  INT,
+  NULL,
+  STRING,
+  TIMESTAMP,
+  TYPE,
+  UINT,
+  listType,
+  mapType,
+  optionalType,
+  typeOfType,
+} from '../types/types.js';
 
 /** A declared variable (or type name) and its type. */
 export interface IdentDecl {

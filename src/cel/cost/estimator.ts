@@ -7,10 +7,10 @@
 import type { CheckedExpr } from '../check/checker.js';
 import type { ComprehensionExpr, Expr } from '../syntax/ast.js';
 import { ACCUMULATOR, LEGACY_ACCUMULATOR } from '../syntax/ast.js';
-import { CelUint } from '../runtime/values.js';
+import { CelUint } from '../values/values.js';
 import type { CelType } from '../types/types.js';
 import { isOptional } from '../types/types.js';
-import { codePoints } from '../runtime/runtime-types.js';
+import { codePoints } from '../values/runtime-types.js';
 import {
   CONST_COST,
   LIST_CREATE_BASE_COST,
@@ -335,9 +335,17 @@ class Coster {
     return { path: list.path ? [...list.path, '@items'] : undefined, type: elem, expr: undefined, computedSize: undefined };
   }
 
-  private functionCost(e: Extract<Expr, { kind: 'call' }>, fn: string, id: string, target: AstNode | undefined, args: AstNode[], argCosts: Range[]): CallEstimate {
+  private functionCost(
+    e: Extract<Expr, { kind: 'call' }>,
+    fn: string,
+    id: string,
+    target: AstNode | undefined,
+    args: AstNode[],
+    argCosts: Range[],
+  ): CallEstimate {
     const argSum = (): Range => argCosts.reduce(add, ZERO);
-    const withArgs = (est: CallEstimate | undefined): CallEstimate | undefined => (est ? { cost: add(est.cost, argSum()), resultSize: est.resultSize } : undefined);
+    const withArgs = (est: CallEstimate | undefined): CallEstimate | undefined =>
+      est ? { cost: add(est.cost, argSum()), resultSize: est.resultSize } : undefined;
     const lib = withArgs(this.libraryEstimate(id, target, args));
     if (lib) return lib;
     const k8s = withArgs(this.kubernetesEstimate(fn, id, target, args));
@@ -361,7 +369,10 @@ class Coster {
       case 'strings_quote':
         if (args.length === 1) {
           const sz = this.sizeOrUnknown(args[0]!);
-          return { cost: add(byFactor(sz, T), argSum()), resultSize: { min: sz.min + 2n, max: addSat(sz.max * 2n > MAX_UINT64 ? MAX_UINT64 : sz.max * 2n, 2n) } };
+          return {
+            cost: add(byFactor(sz, T), argSum()),
+            resultSize: { min: sz.min + 2n, max: addSat(sz.max * 2n > MAX_UINT64 ? MAX_UINT64 : sz.max * 2n, 2n) },
+          };
         }
         break;
       case 'starts_with_string':
@@ -430,7 +441,10 @@ class Coster {
 
   /** The cel-go extension libraries' own estimators (ext/sets.go, ext/lists.go). */
   private libraryEstimate(id: string, target: AstNode | undefined, args: AstNode[]): CallEstimate | undefined {
-    const allocating = (factor: number, size: Range): CallEstimate => ({ cost: add(add(byFactor(size, factor), fixed(1)), fixed(LIST_CREATE_BASE_COST)), resultSize: size });
+    const allocating = (factor: number, size: Range): CallEstimate => ({
+      cost: add(add(byFactor(size, factor), fixed(1)), fixed(LIST_CREATE_BASE_COST)),
+      resultSize: size,
+    });
     const literalUint = (n: AstNode, dflt: bigint): bigint => {
       if (n.expr?.kind !== 'literal' || typeof n.expr.value !== 'bigint') return dflt;
       return n.expr.value < 0n ? 0n : n.expr.value;
@@ -668,4 +682,3 @@ class Coster {
 export function estimateCost(checked: CheckedExpr, sizer: SizeEstimator): Range {
   return new Coster(checked, sizer).cost(checked.parsed.expr);
 }
-

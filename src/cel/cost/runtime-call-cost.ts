@@ -3,8 +3,8 @@
  * configuration: the libraries' own trackers first (sets, lists), then Kubernetes' CostEstimator
  * (apiserver/pkg/cel/library/cost.go CallCost), then cel-go's defaults (interpreter/runtimecost.go).
  */
-import { actualSize } from '../runtime/runtime-types.js';
-import { ListValue, MapValue, ObjectValue, OpaqueValue, type Result, type Value } from '../runtime/values.js';
+import { actualSize } from '../values/runtime-types.js';
+import { ListValue, MapValue, ObjectValue, OpaqueValue, type Result, type Value } from '../values/values.js';
 import { LIST_CREATE_BASE_COST, MAX_NAME_FORMAT_REGEX_SIZE, REGEX_STRING_LENGTH_COST_FACTOR, STRING_TRAVERSAL_COST_FACTOR } from './constants.js';
 
 const T = STRING_TRAVERSAL_COST_FACTOR;

@@ -6,7 +6,7 @@
  */
 import { parseType } from '../types/parse-type.js';
 import type { CelType } from '../types/types.js';
-import type { Result, Value } from '../runtime/values.js';
+import type { Result, Value } from '../values/values.js';
 
 /** An implementation: evaluated arguments (receiver first) in, a value or an error out. */
 export type Impl = (args: Value[]) => Result;

@@ -1,5 +1,5 @@
 /** The runtime error messages cel-go uses, as CelError values. */
-import { CelError } from '../runtime/values.js';
+import { CelError } from '../values/values.js';
 
 export const divisionByZero = (): CelError => new CelError('division by zero');
 export const modulusByZero = (): CelError => new CelError('modulus by zero');

@@ -3,7 +3,7 @@
  * cannot stall the evaluator. Compiled patterns are cached: a rule's pattern is usually a constant.
  */
 import { RE2JS } from 're2js';
-import { CelError } from '../runtime/values.js';
+import { CelError } from '../values/values.js';
 
 const cache = new Map<string, RE2JS | CelError>();
 const CACHE_LIMIT = 500;

@@ -4,8 +4,8 @@
  * comprehension results are evaluated lazily by the interpreter; they are declared here for the
  * checker.
  */
-import { celEquals, compareValues } from '../runtime/compare.js';
-import { codePoints, typeOfValue } from '../runtime/runtime-types.js';
+import { celEquals, compareValues } from '../values/compare.js';
+import { codePoints, typeOfValue } from '../values/runtime-types.js';
 import {
   ArrayList,
   CelError,
@@ -20,7 +20,7 @@ import {
   UINT64_MAX,
   type Result,
   type Value,
-} from '../runtime/values.js';
+} from '../values/values.js';
 import {
   MAX_UNIX_SECONDS,
   MIN_UNIX_SECONDS,
@@ -33,7 +33,7 @@ import {
   parseTimestamp,
   timestampInRange,
   zoneOffsetMinutes,
-} from '../runtime/time.js';
+} from '../values/time.js';
 import { conversionError, divisionByZero, durationOverflow, intOverflow, modulusByZero, noSuchKey, timestampOverflow, uintOverflow } from './errors.js';
 import { fn, overload, type FunctionDecl } from './declarations.js';
 import { compileRegex } from './regex.js';
@@ -184,7 +184,17 @@ function fields(nanos: bigint, zone: string | undefined): Fields | CelError {
   const { year, month, day } = civilFromDays(days);
   const jan1 = Date.UTC(year, 0, 1) / 86400000;
   const ms = Number((nanos - secs * 1_000_000_000n) / 1_000_000n);
-  return { year, month, day, dayOfYear: days - jan1, weekday: (((days + 4) % 7) + 7) % 7, h: Math.floor(rem / 3600), m: Math.floor(rem / 60) % 60, s: rem % 60, ms };
+  return {
+    year,
+    month,
+    day,
+    dayOfYear: days - jan1,
+    weekday: (((days + 4) % 7) + 7) % 7,
+    h: Math.floor(rem / 3600),
+    m: Math.floor(rem / 60) % 60,
+    s: rem % 60,
+    ms,
+  };
 }
 
 type Field = 'year' | 'month0' | 'dayOfYear' | 'day0' | 'day1' | 'weekday' | 'h' | 'm' | 's' | 'ms';
@@ -219,7 +229,10 @@ function timeGetter(field: Field): (args: Value[]) => Result {
 }
 
 function timeFunction(name: string, id: string, field: Field, durationUnit?: bigint): FunctionDecl {
-  const overloads = [overload(`timestamp_to_${id}`, 'timestamp.() -> int', timeGetter(field)), overload(`timestamp_to_${id}_with_tz`, 'timestamp.(string) -> int', timeGetter(field))];
+  const overloads = [
+    overload(`timestamp_to_${id}`, 'timestamp.() -> int', timeGetter(field)),
+    overload(`timestamp_to_${id}_with_tz`, 'timestamp.(string) -> int', timeGetter(field)),
+  ];
   if (durationUnit !== undefined) overloads.push(overload(`duration_to_${id}`, 'duration.() -> int', (a) => Du(a[0]!) / durationUnit));
   return fn(name, ...overloads);
 }
@@ -256,10 +269,22 @@ export function standardFunctions(): FunctionDecl[] {
     fn('_?_:_', overload('conditional', '(bool, A, A) -> A')),
     fn('_&&_', overload('logical_and', '(bool, bool) -> bool')),
     fn('_||_', overload('logical_or', '(bool, bool) -> bool')),
-    fn('!_', overload('logical_not', '(bool) -> bool', (a) => !a[0])),
-    fn('@not_strictly_false', overload('not_strictly_false', '(bool) -> bool', (a) => a[0] !== false)),
-    fn('_==_', overload('equals', '(A, A) -> bool', (a) => celEquals(a[0]!, a[1]!))),
-    fn('_!=_', overload('not_equals', '(A, A) -> bool', (a) => !celEquals(a[0]!, a[1]!))),
+    fn(
+      '!_',
+      overload('logical_not', '(bool) -> bool', (a) => !a[0]),
+    ),
+    fn(
+      '@not_strictly_false',
+      overload('not_strictly_false', '(bool) -> bool', (a) => a[0] !== false),
+    ),
+    fn(
+      '_==_',
+      overload('equals', '(A, A) -> bool', (a) => celEquals(a[0]!, a[1]!)),
+    ),
+    fn(
+      '_!=_',
+      overload('not_equals', '(A, A) -> bool', (a) => !celEquals(a[0]!, a[1]!)),
+    ),
     fn(
       '_+_',
       overload('add_bytes', '(bytes, bytes) -> bytes', (a) => concatBytes(B(a[0]!), B(a[1]!))),
@@ -330,7 +355,10 @@ export function standardFunctions(): FunctionDecl[] {
       overload('size_string', '(string) -> int', (a) => BigInt(codePoints(S(a[0]!)))),
       overload('string_size', 'string.() -> int', (a) => BigInt(codePoints(S(a[0]!)))),
     ),
-    fn('type', overload('type', '(A) -> type(A)', (a) => new TypeValue(typeOfValue(a[0]!)))),
+    fn(
+      'type',
+      overload('type', '(A) -> type(A)', (a) => new TypeValue(typeOfValue(a[0]!))),
+    ),
     fn(
       'bool',
       overload('bool_to_bool', '(bool) -> bool', (a) => a[0]!),
@@ -356,7 +384,10 @@ export function standardFunctions(): FunctionDecl[] {
         return d === undefined ? conversionError('string', 'google.protobuf.Duration') : new Duration(d);
       }),
     ),
-    fn('dyn', overload('to_dyn', '(A) -> dyn', (a) => a[0]!)),
+    fn(
+      'dyn',
+      overload('to_dyn', '(A) -> dyn', (a) => a[0]!),
+    ),
     fn(
       'int',
       overload('int64_to_int64', '(int) -> int', (a) => a[0]!),
@@ -397,9 +428,18 @@ export function standardFunctions(): FunctionDecl[] {
       overload('int64_to_uint64', '(int) -> uint', (a) => uint(I(a[0]!))),
       overload('string_to_uint64', '(string) -> uint', (a) => (/^\+?\d+$/.test(S(a[0]!)) ? uint(BigInt(S(a[0]!))) : conversionError('string', 'uint'))),
     ),
-    fn('contains', overload('contains_string', 'string.(string) -> bool', (a) => S(a[0]!).includes(S(a[1]!)))),
-    fn('endsWith', overload('ends_with_string', 'string.(string) -> bool', (a) => S(a[0]!).endsWith(S(a[1]!)))),
-    fn('startsWith', overload('starts_with_string', 'string.(string) -> bool', (a) => S(a[0]!).startsWith(S(a[1]!)))),
+    fn(
+      'contains',
+      overload('contains_string', 'string.(string) -> bool', (a) => S(a[0]!).includes(S(a[1]!))),
+    ),
+    fn(
+      'endsWith',
+      overload('ends_with_string', 'string.(string) -> bool', (a) => S(a[0]!).endsWith(S(a[1]!))),
+    ),
+    fn(
+      'startsWith',
+      overload('starts_with_string', 'string.(string) -> bool', (a) => S(a[0]!).startsWith(S(a[1]!))),
+    ),
     fn(
       'matches',
       overload('matches', '(string, string) -> bool', (a) => matches(S(a[0]!), S(a[1]!))),
@@ -427,4 +467,3 @@ function matches(s: string, pattern: string): Result {
   if (re instanceof CelError) return re;
   return re.matcher(s).find();
 }
-

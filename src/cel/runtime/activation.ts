@@ -2,7 +2,7 @@
  * Variable bindings during evaluation: the caller's variables at the root and one small frame per
  * comprehension (its accumulator and iteration variables).
  */
-import type { Value } from './values.js';
+import type { Value } from '../values/values.js';
 
 /** Resolves a variable name to its value. */
 export interface Activation {

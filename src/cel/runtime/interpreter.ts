@@ -8,11 +8,23 @@ import type { FunctionTable, Overload } from '../functions/declarations.js';
 import { indexList, indexMap, keyText } from '../functions/stdlib.js';
 import type { ComprehensionExpr, Expr } from '../syntax/ast.js';
 import { runtimeCallCost } from '../cost/runtime-call-cost.js';
-import { LIST_CREATE_BASE_COST, MAP_CREATE_BASE_COST, SELECT_AND_IDENT_COST, STRUCT_CREATE_BASE_COST } from '../cost/constants.js';
+import { LIST_CREATE_BASE_COST, MAP_CREATE_BASE_COST, SELECT_AND_IDENT_COST } from '../cost/constants.js';
 import { Frame, type Activation } from './activation.js';
 import { CostTracker } from './cost-tracker.js';
-import { valueMatches } from './runtime-types.js';
-import { ArrayList, CelError, CelUint, LiteralMap, ListValue, MapValue, ObjectValue, OptionalValue, TypeValue, type Result, type Value } from './values.js';
+import { valueMatches } from '../values/runtime-types.js';
+import {
+  ArrayList,
+  CelError,
+  CelUint,
+  LiteralMap,
+  ListValue,
+  MapValue,
+  ObjectValue,
+  OptionalValue,
+  TypeValue,
+  type Result,
+  type Value,
+} from '../values/values.js';
 
 /** A planned step: evaluates its node in an activation, charging the tracker. */
 export type Step = (act: Activation, cost: CostTracker) => Result;

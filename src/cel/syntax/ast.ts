@@ -3,7 +3,7 @@
  * (common/ast): macros are already expanded into comprehensions, every node has an id, and the
  * parser records where each id starts in the source.
  */
-import type { Value } from '../runtime/values.js';
+import type { Value } from '../values/values.js';
 
 /** A node of the tree. Every node has an id unique within its expression. */
 export type Expr = LiteralExpr | IdentExpr | SelectExpr | CallExpr | ListExpr | MapExpr | StructExpr | ComprehensionExpr;

@@ -3,7 +3,7 @@
  */
 import type { ComprehensionExpr, Expr, MapEntry, StructField } from './ast.js';
 import { ACCUMULATOR } from './ast.js';
-import type { Value } from '../runtime/values.js';
+import type { Value } from '../values/values.js';
 
 /** Node construction with id allocation; `at` is the UTF-16 offset new nodes are attributed to. */
 export class ExprFactory {
@@ -46,10 +46,7 @@ export class ExprFactory {
   struct(id: number, typeName: string, fields: StructField[]): Expr {
     return { kind: 'struct', id, typeName, fields };
   }
-  comprehension(
-    at: number,
-    parts: Omit<ComprehensionExpr, 'kind' | 'id' | 'iterVar2' | 'accuVar'> & { iterVar2?: string; accuVar?: string },
-  ): Expr {
+  comprehension(at: number, parts: Omit<ComprehensionExpr, 'kind' | 'id' | 'iterVar2' | 'accuVar'> & { iterVar2?: string; accuVar?: string }): Expr {
     return { kind: 'comprehension', id: this.id(at), iterVar2: undefined, accuVar: ACCUMULATOR, ...parts };
   }
 }

@@ -90,14 +90,28 @@ const map: Expander = (f, at, target, args) => {
   const fn = args.length === 3 ? args[2]! : args[1]!;
   let step = f.call(at, '_+_', f.accuIdent(at), f.list(at, [fn]));
   if (filter) step = f.call(at, '_?_:_', filter, step, f.accuIdent(at));
-  return f.comprehension(at, { iterRange: target!, iterVar: v, accuInit: f.list(at), loopCondition: f.literal(at, true), loopStep: step, result: f.accuIdent(at) });
+  return f.comprehension(at, {
+    iterRange: target!,
+    iterVar: v,
+    accuInit: f.list(at),
+    loopCondition: f.literal(at, true),
+    loopStep: step,
+    result: f.accuIdent(at),
+  });
 };
 
 const filter: Expander = (f, at, target, args) => {
   const v = iterVar(args[0]!, 'argument is not an identifier');
   if (typeof v !== 'string') return v;
   const step = f.call(at, '_?_:_', args[1]!, f.call(at, '_+_', f.accuIdent(at), f.list(at, [args[0]!])), f.accuIdent(at));
-  return f.comprehension(at, { iterRange: target!, iterVar: v, accuInit: f.list(at), loopCondition: f.literal(at, true), loopStep: step, result: f.accuIdent(at) });
+  return f.comprehension(at, {
+    iterRange: target!,
+    iterVar: v,
+    accuInit: f.list(at),
+    loopCondition: f.literal(at, true),
+    loopStep: step,
+    result: f.accuIdent(at),
+  });
 };
 
 function transform(kind: 'list' | 'map' | 'mapEntry'): Expander {

@@ -12,7 +12,7 @@ import type { Issue } from './issues.js';
 import { lex, type Token } from './lexer.js';
 import { expandMacro, isMacroError } from './macros.js';
 import { unescapeBytes, unescapeString } from './unescape.js';
-import { CelUint, INT64_MAX, INT64_MIN, UINT64_MAX } from '../runtime/values.js';
+import { CelUint, INT64_MAX, INT64_MIN, UINT64_MAX } from '../values/values.js';
 
 /** Parser limits, with cel-go's defaults. */
 export interface ParseOptions {
@@ -30,7 +30,25 @@ export interface ParseResult {
 
 const EXPR_START = "{'[', '{', '(', '.', '-', '!', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}";
 const MAP_START = "{'[', '{', '}', '(', '.', ',', '-', '!', '?', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}";
-const RESERVED = new Set(['as', 'break', 'const', 'continue', 'else', 'for', 'function', 'if', 'import', 'let', 'loop', 'package', 'namespace', 'return', 'var', 'void', 'while']);
+const RESERVED = new Set([
+  'as',
+  'break',
+  'const',
+  'continue',
+  'else',
+  'for',
+  'function',
+  'if',
+  'import',
+  'let',
+  'loop',
+  'package',
+  'namespace',
+  'return',
+  'var',
+  'void',
+  'while',
+]);
 const RELATIONS: Record<string, string> = { '<': '_<_', '<=': '_<=_', '>=': '_>=_', '>': '_>_', '==': '_==_', '!=': '_!=_', in: '@in' };
 
 /** Thrown to stop at the first syntax error; the error is already recorded. */
@@ -96,7 +114,9 @@ class Parser {
   private expect(text: string, expecting = `'${text}'`): Token {
     if (this.is(text)) return this.advance();
     const t = this.tok;
-    const fitsAfter = t.kind === 'eof' || (t.kind === 'op' && [')', ']', '}', ',', '.', '[', '+', '-', '*', '/', '%', '==', '!=', '<', '<=', '>', '>=', '&&', '||', '?', ':'].includes(t.text));
+    const fitsAfter =
+      t.kind === 'eof' ||
+      (t.kind === 'op' && [')', ']', '}', ',', '.', '[', '+', '-', '*', '/', '%', '==', '!=', '<', '<=', '>', '>=', '&&', '||', '?', ':'].includes(t.text));
     if (fitsAfter && !expecting.startsWith('{')) this.fail(t.offset, `Syntax error: missing ${expecting} at '${this.shown(t)}'`);
     this.fail(t.offset, `Syntax error: mismatched input '${this.shown(t)}' expecting ${expecting}`);
   }
@@ -408,8 +428,14 @@ class Parser {
       const opt = this.is('?') ? this.advance() : undefined;
       const nameTok = this.tok;
       if (nameTok.kind !== 'ident' && nameTok.kind !== 'escident') {
-        const word = nameTok.kind !== 'eof' && !opt && this.peek().kind !== 'eof' && (this.peek().kind === 'ident' || this.peek().text === '}') ? 'extraneous' : 'mismatched';
-        this.fail(nameTok.offset, `Syntax error: ${word} input '${this.shown(nameTok)}' expecting ${opt ? '{IDENTIFIER, ESC_IDENTIFIER}' : "{'}', ',', '?', IDENTIFIER, ESC_IDENTIFIER}"}`);
+        const word =
+          nameTok.kind !== 'eof' && !opt && this.peek().kind !== 'eof' && (this.peek().kind === 'ident' || this.peek().text === '}')
+            ? 'extraneous'
+            : 'mismatched';
+        this.fail(
+          nameTok.offset,
+          `Syntax error: ${word} input '${this.shown(nameTok)}' expecting ${opt ? '{IDENTIFIER, ESC_IDENTIFIER}' : "{'}', ',', '?', IDENTIFIER, ESC_IDENTIFIER}"}`,
+        );
       }
       this.advance();
       const colon = this.expect(':');

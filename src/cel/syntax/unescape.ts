@@ -15,7 +15,7 @@ interface Piece {
 
 function pieces(body: string, raw: boolean, isBytes: boolean): Piece[] | string {
   const out: Piece[] = [];
-  for (let i = 0; i < body.length; ) {
+  for (let i = 0; i < body.length;) {
     const cp = body.codePointAt(i)!;
     const width = cp > 0xffff ? 2 : 1;
     if (raw || cp !== 0x5c) {

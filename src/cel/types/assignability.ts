@@ -157,7 +157,11 @@ export function substitute(m: TypeMapping, t: CelType, typeParamToDyn: boolean):
   if (typeParamToDyn && t.kind === 'typeparam') return DYN;
   switch (t.kind) {
     case 'opaque':
-      return new CelType('opaque', t.name, t.params.map((p) => substitute(m, p, typeParamToDyn)));
+      return new CelType(
+        'opaque',
+        t.name,
+        t.params.map((p) => substitute(m, p, typeParamToDyn)),
+      );
     case 'list':
       return listType(substitute(m, t.params[0]!, typeParamToDyn));
     case 'map':

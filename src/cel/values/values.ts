@@ -48,6 +48,10 @@ export abstract class ListValue {
   abstract readonly size: number;
   /** The element at `i` (0 ≤ i < size). */
   abstract get(i: number): Value;
+  /** Equality that ignores order (lists of x-kubernetes-list-type set or map); undefined for ordered lists. */
+  unorderedEquals(_other: ListValue): boolean | undefined {
+    return undefined;
+  }
   *[Symbol.iterator](): IterableIterator<Value> {
     for (let i = 0; i < this.size; i++) yield this.get(i);
   }

@@ -92,7 +92,7 @@ export function formatTimestamp(nanos: bigint): string {
   return `${text}Z`;
 }
 
-const UNITS: Record<string, bigint> = { ns: 1n, us: 1000n, 'µs': 1000n, 'μs': 1000n, ms: 1_000_000n, s: NANOS, m: 60n * NANOS, h: 3600n * NANOS };
+const UNITS: Record<string, bigint> = { ns: 1n, us: 1000n, µs: 1000n, μs: 1000n, ms: 1_000_000n, s: NANOS, m: 60n * NANOS, h: 3600n * NANOS };
 
 /** Go's time.ParseDuration; nanoseconds, or undefined when invalid or out of range. */
 export function parseDuration(input: string): bigint | undefined {

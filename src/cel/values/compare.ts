@@ -4,18 +4,7 @@
  * order, bytes lexicographically.
  */
 import { compareGoStrings } from '../../util/go-format.js';
-import {
-  CelUint,
-  Duration,
-  ListValue,
-  MapValue,
-  ObjectValue,
-  OpaqueValue,
-  OptionalValue,
-  Timestamp,
-  TypeValue,
-  type Value,
-} from './values.js';
+import { CelUint, Duration, ListValue, MapValue, ObjectValue, OpaqueValue, OptionalValue, Timestamp, TypeValue, type Value } from './values.js';
 
 type Num = bigint | number;
 
@@ -87,6 +76,8 @@ export function celEquals(a: Value, b: Value): boolean {
   }
   if (a instanceof ListValue) {
     if (!(b instanceof ListValue) || a.size !== b.size) return false;
+    const unordered = a.unorderedEquals(b);
+    if (unordered !== undefined) return unordered;
     for (let i = 0; i < a.size; i++) if (!celEquals(a.get(i), b.get(i))) return false;
     return true;
   }
