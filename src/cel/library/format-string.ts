@@ -3,15 +3,20 @@
  * `%e`, `%b`, `%x`, `%X`, `%o` and `%%`, with an optional `.N` precision.
  */
 import { CelError, CelUint, Duration, ListValue, MapValue, Timestamp, TypeValue, type Result, type Value } from '../values/values.js';
-import { formatDuration, formatTimestamp } from '../values/time.js';
-import { formatDouble } from '../functions/stdlib.js';
+import { fixedShortest, formatDuration, formatTimestamp } from '../values/time.js';
 import { formatType } from '../types/types.js';
+
+function formatDoubleText(d: number): string {
+  if (Number.isNaN(d)) return 'NaN';
+  if (!Number.isFinite(d)) return d > 0 ? 'Infinity' : '-Infinity';
+  return fixedShortest(d);
+}
 
 function asString(v: Value): string | CelError {
   if (v === null) return 'null';
   if (typeof v === 'string') return v;
   if (typeof v === 'boolean' || typeof v === 'bigint') return String(v);
-  if (typeof v === 'number') return formatDouble(v);
+  if (typeof v === 'number') return formatDoubleText(v);
   if (v instanceof CelUint) return String(v.value);
   if (v instanceof Uint8Array) return Buffer.from(v).toString('utf8');
   if (v instanceof Timestamp) return formatTimestamp(v.nanos);
@@ -20,7 +25,7 @@ function asString(v: Value): string | CelError {
   if (v instanceof ListValue) {
     const parts: string[] = [];
     for (const e of v) {
-      const s = typeof e === 'string' ? JSON.stringify(e) : asString(e);
+      const s = asString(e);
       if (s instanceof CelError) return s;
       parts.push(s);
     }
@@ -29,12 +34,11 @@ function asString(v: Value): string | CelError {
   if (v instanceof MapValue) {
     const parts: string[] = [];
     for (const k of v.keys()) {
-      const ks = typeof k === 'string' ? JSON.stringify(k) : asString(k);
-      const e = v.get(k)!;
-      const vs = typeof e === 'string' ? JSON.stringify(e) : asString(e);
+      const ks = asString(k);
+      const vs = asString(v.get(k)!);
       if (ks instanceof CelError) return ks;
       if (vs instanceof CelError) return vs;
-      parts.push(`${ks}:${vs}`);
+      parts.push(`${ks}: ${vs}`);
     }
     parts.sort();
     return `{${parts.join(', ')}}`;
@@ -42,6 +46,40 @@ function asString(v: Value): string | CelError {
   return new CelError(
     'error during formatting: string clause can only be used on strings, bools, bytes, ints, doubles, maps, lists, types, durations, and timestamps',
   );
+}
+
+/** The exact decimal digits of a finite double and where its point goes: value = digits × 10^-scale. */
+function exactDecimal(x: number): { digits: bigint; scale: number } {
+  const view = new DataView(new ArrayBuffer(8));
+  view.setFloat64(0, Math.abs(x));
+  const bits = view.getBigUint64(0);
+  const exp = Number((bits >> 52n) & 0x7ffn);
+  let mant = bits & ((1n << 52n) - 1n);
+  let e2: number;
+  if (exp === 0) e2 = -1074;
+  else {
+    mant |= 1n << 52n;
+    e2 = exp - 1075;
+  }
+  if (e2 >= 0) return { digits: mant << BigInt(e2), scale: 0 };
+  return { digits: mant * 5n ** BigInt(-e2), scale: -e2 };
+}
+
+/** Go's %.Nf: exact rounding, ties to even. */
+export function toFixedGo(x: number, precision: number): string {
+  const { digits, scale } = exactDecimal(x);
+  let rounded: bigint;
+  if (scale <= precision) rounded = digits * 10n ** BigInt(precision - scale);
+  else {
+    const div = 10n ** BigInt(scale - precision);
+    const q = digits / div;
+    const r = digits % div;
+    const twice = r * 2n;
+    rounded = twice > div || (twice === div && q % 2n === 1n) ? q + 1n : q;
+  }
+  let text = rounded.toString().padStart(precision + 1, '0');
+  if (precision > 0) text = `${text.slice(0, -precision)}.${text.slice(-precision)}`;
+  return (x < 0 || Object.is(x, -0) ? '-' : '') + text;
 }
 
 function integer(v: Value, radix: number, clause: string): string | CelError {
@@ -68,7 +106,7 @@ export function formatValue(text: string, args: Value[]): Result {
       i++;
       continue;
     }
-    const m = /^(?:\.(\d+))?([sdfeExXbo])/.exec(text.slice(i + 1));
+    const m = /^(?:\.(\d+))?([sdfexXbo])/.exec(text.slice(i + 1));
     if (!m) return new CelError(`could not parse formatting clause: unrecognized formatting clause "${text[i + 1] ?? ''}"`);
     i += m[0].length;
     if (next >= args.length) return new CelError(`index ${next} out of range`);
@@ -80,23 +118,20 @@ export function formatValue(text: string, args: Value[]): Result {
         piece = asString(arg);
         break;
       case 'd':
-        piece =
-          typeof arg === 'bigint' || arg instanceof CelUint
-            ? integer(arg, 10, 'decimal')
-            : new CelError('error during formatting: decimal clause can only be used on integers');
+        if (typeof arg === 'number' && !Number.isFinite(arg)) piece = formatDoubleText(arg);
+        else if (typeof arg === 'bigint' || arg instanceof CelUint) piece = integer(arg, 10, 'decimal');
+        else piece = new CelError('error during formatting: decimal clause can only be used on integers');
         break;
       case 'f':
-      case 'e':
-      case 'E': {
+      case 'e': {
         const n = typeof arg === 'number' ? arg : typeof arg === 'bigint' ? Number(arg) : arg instanceof CelUint ? Number(arg.value) : undefined;
         if (n === undefined) piece = new CelError(`error during formatting: ${m[2] === 'f' ? 'fixed-point' : 'scientific'} clause can only be used on doubles`);
         else if (Number.isNaN(n)) piece = 'NaN';
         else if (!Number.isFinite(n)) piece = n > 0 ? 'Infinity' : '-Infinity';
-        else if (m[2] === 'f') piece = n.toFixed(precision);
+        else if (m[2] === 'f') piece = toFixedGo(n, precision);
         else {
           const [mant, exp] = n.toExponential(precision).split('e') as [string, string];
           piece = `${mant}e${exp.startsWith('-') ? '-' : '+'}${exp.replace(/^[+-]/, '').padStart(2, '0')}`;
-          if (m[2] === 'E') piece = piece.toUpperCase();
         }
         break;
       }

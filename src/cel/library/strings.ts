@@ -8,6 +8,8 @@ import { fn, overload, type FunctionDecl } from '../functions/declarations.js';
 import { formatValue } from './format-string.js';
 
 const cps = (s: string): string[] => Array.from(s);
+const GO_SPACE = '\\t\\n\\v\\f\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000';
+const GO_SPACE_ENDS = new RegExp(`^[${GO_SPACE}]+|[${GO_SPACE}]+$`, 'g');
 const outOfRange = (i: bigint | number): CelError => new CelError(`index out of range: ${i}`);
 
 function indexOf(s: string, sub: string, offset: bigint): Result {
@@ -159,7 +161,7 @@ export function stringsFunctions(): FunctionDecl[] {
     // Go's strings.TrimSpace: Unicode white space at both ends.
     fn(
       'trim',
-      overload('string_trim', 'string.() -> string', (a) => (a[0] as string).replace(/^[\s\u0085]+|[\s\u0085]+$/gu, '')),
+      overload('string_trim', 'string.() -> string', (a) => (a[0] as string).replace(GO_SPACE_ENDS, '')),
     ),
     fn(
       'join',

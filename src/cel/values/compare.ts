@@ -15,27 +15,31 @@ export function numeric(v: Value): Num | undefined {
   return undefined;
 }
 
-/** Compares two numbers exactly, whatever mix of bigint and double; undefined when one is NaN. */
-export function compareNumbers(a: Num, b: Num): number | undefined {
+const TWO_63 = 2 ** 63;
+const TWO_64 = 2 ** 64;
+
+/**
+ * Compares two numbers as cel-go does: int with uint exactly, and a double with an int or uint by
+ * converting the integer to a double (so `9223372036854775807 == 9223372036854775808.0`);
+ * undefined when one is NaN. `unsigned` says which bigints are uints.
+ */
+export function compareNumbers(a: Num, b: Num, aUnsigned = false, bUnsigned = false): number | undefined {
   if (typeof a === 'number' && typeof b === 'number') {
     if (Number.isNaN(a) || Number.isNaN(b)) return undefined;
     return a < b ? -1 : a > b ? 1 : 0;
   }
   if (typeof a === 'bigint' && typeof b === 'bigint') return a < b ? -1 : a > b ? 1 : 0;
   if (typeof a === 'number') {
-    const r = compareNumbers(b, a);
+    const r = compareNumbers(b, a, bUnsigned, aUnsigned);
     return r === undefined ? undefined : -r;
   }
-  // a is a bigint, b a double.
+  // a is an int or uint, b a double.
   const d = b as number;
   if (Number.isNaN(d)) return undefined;
-  if (d === Infinity) return -1;
-  if (d === -Infinity) return 1;
-  const floor = Math.floor(d);
-  const bf = BigInt(floor);
-  if (a < bf) return -1;
-  if (a > bf) return 1;
-  return d > floor ? -1 : 0;
+  if (aUnsigned ? d < 0 : d < -TWO_63) return 1;
+  if (d > (aUnsigned ? TWO_64 : TWO_63)) return -1;
+  const x = Number(a);
+  return x < d ? -1 : x > d ? 1 : 0;
 }
 
 function compareBytes(a: Uint8Array, b: Uint8Array): number {
@@ -48,7 +52,7 @@ function compareBytes(a: Uint8Array, b: Uint8Array): number {
 export function compareValues(a: Value, b: Value): number | undefined {
   const na = numeric(a);
   const nb = numeric(b);
-  if (na !== undefined && nb !== undefined) return compareNumbers(na, nb);
+  if (na !== undefined && nb !== undefined) return compareNumbers(na, nb, a instanceof CelUint, b instanceof CelUint);
   if (typeof a === 'string' && typeof b === 'string') return compareGoStrings(a, b);
   if (typeof a === 'boolean' && typeof b === 'boolean') return a === b ? 0 : a ? 1 : -1;
   if (a instanceof Uint8Array && b instanceof Uint8Array) return compareBytes(a, b);
@@ -62,7 +66,8 @@ export function celEquals(a: Value, b: Value): boolean {
   if (a === b) return typeof a !== 'number' || !Number.isNaN(a);
   const na = numeric(a);
   const nb = numeric(b);
-  if (na !== undefined || nb !== undefined) return na !== undefined && nb !== undefined && compareNumbers(na, nb) === 0;
+  if (na !== undefined || nb !== undefined)
+    return na !== undefined && nb !== undefined && compareNumbers(na, nb, a instanceof CelUint, b instanceof CelUint) === 0;
   if (a === null || b === null) return false;
   if (typeof a !== 'object' || typeof b !== 'object') return false;
   if (a instanceof Uint8Array) return b instanceof Uint8Array && compareBytes(a, b) === 0;
