@@ -9,7 +9,9 @@ import { indexList, indexMap, keyText } from '../functions/stdlib.js';
 import type { ComprehensionExpr, Expr } from '../syntax/ast.js';
 import { runtimeCallCost } from '../cost/runtime-call-cost.js';
 import { LIST_CREATE_BASE_COST, MAP_CREATE_BASE_COST, SELECT_AND_IDENT_COST } from '../cost/constants.js';
-import { Frame, type Activation } from './activation.js';
+import { Frame, MapActivation, type Activation } from './activation.js';
+
+const EMPTY = new MapActivation({});
 import { CostTracker } from './cost-tracker.js';
 import { valueMatches } from '../values/runtime-types.js';
 import {
@@ -94,7 +96,25 @@ function index(target: Value, key: Value, optional: boolean): Result {
   return OptionalValue.of(r);
 }
 
+/** The type conversions cel-go folds when their argument is a constant (decOptimize). */
+const CONVERSIONS = new Set(['int', 'uint', 'double', 'bool', 'string', 'bytes', 'timestamp', 'duration', 'type', 'dyn']);
+
+/** True for an expression cel-go plans as an attribute (a variable and its selections). */
+function isAttribute(e: Expr): boolean {
+  if (e.kind === 'ident') return true;
+  if (e.kind === 'select') return !e.testOnly && isAttribute(e.operand);
+  return false;
+}
+
 class Planner {
+  /** Nodes folded into constants at plan time, as cel-go's OptOptimize does; they cost nothing to evaluate. */
+  private readonly constants = new Map<Expr, Value>();
+
+  private constant(e: Expr, v: Value): Step {
+    this.constants.set(e, v);
+    return () => v;
+  }
+
   constructor(
     private readonly checked: CheckedExpr,
     private readonly functions: FunctionTable,
@@ -102,12 +122,14 @@ class Planner {
 
   plan(e: Expr): Step {
     switch (e.kind) {
-      case 'literal': {
-        const v = e.value;
-        return () => v;
-      }
-      case 'ident':
+      case 'literal':
+        return this.constant(e, e.value);
+      case 'ident': {
+        const type = this.checked.types.get(e.id);
+        // A type name (`int`, `list`) is a constant: the type itself.
+        if (type?.kind === 'type' && type.params.length === 1) return this.constant(e, new TypeValue(type.params[0]!));
         return this.planIdent(e.id, e.name);
+      }
       case 'select':
         return this.planSelect(e);
       case 'call':
@@ -126,15 +148,6 @@ class Planner {
   private planIdent(id: number, name: string): Step {
     const ref = this.checked.refs.get(id);
     const resolved = ref?.kind === 'ident' ? ref.name : name;
-    const type = this.checked.types.get(id);
-    // A type name (`int`, `list`) evaluates to the type itself.
-    if (type?.kind === 'type' && type.params.length === 1) {
-      const t = new TypeValue(type.params[0]!);
-      return (_a, cost) => {
-        cost.add(SELECT_AND_IDENT_COST);
-        return t;
-      };
-    }
     return (act, cost) => {
       cost.add(SELECT_AND_IDENT_COST);
       const v = act.resolve(resolved);
@@ -143,7 +156,11 @@ class Planner {
   }
 
   private planSelect(e: Extract<Expr, { kind: 'select' }>): Step {
-    if (this.checked.refs.get(e.id)?.kind === 'ident') return this.planIdent(e.id, e.field);
+    if (this.checked.refs.get(e.id)?.kind === 'ident') {
+      const type = this.checked.types.get(e.id);
+      if (type?.kind === 'type' && type.params.length === 1) return this.constant(e, new TypeValue(type.params[0]!));
+      return this.planIdent(e.id, e.field);
+    }
     const operand = this.plan(e.operand);
     const field = e.field;
     if (e.testOnly) {
@@ -163,6 +180,9 @@ class Planner {
 
   private planList(e: Extract<Expr, { kind: 'list' }>): Step {
     const elems = e.elements.map((x) => this.plan(x));
+    if (e.optionalIndices.length === 0 && e.elements.every((x) => this.constants.has(x))) {
+      return this.constant(e, new ArrayList(e.elements.map((x) => this.constants.get(x)!)));
+    }
     const optional = new Set(e.optionalIndices);
     return (act, cost) => {
       const out: Value[] = [];
@@ -181,7 +201,7 @@ class Planner {
 
   private planMap(e: Extract<Expr, { kind: 'map' }>): Step {
     const entries = e.entries.map((x) => ({ key: this.plan(x.key), value: this.plan(x.value), optional: x.optional }));
-    return (act, cost) => {
+    const step: Step = (act, cost) => {
       const m = new LiteralMap();
       for (const entry of entries) {
         const k = entry.key(act, cost);
@@ -199,6 +219,11 @@ class Planner {
       cost.add(MAP_CREATE_BASE_COST);
       return m;
     };
+    if (e.entries.every((x) => !x.optional && this.constants.has(x.key) && this.constants.has(x.value))) {
+      const v = step(EMPTY, new CostTracker(Infinity));
+      if (!(v instanceof CelError)) return this.constant(e, v);
+    }
+    return step;
   }
 
   private planCall(e: Extract<Expr, { kind: 'call' }>): Step {
@@ -210,11 +235,23 @@ class Planner {
         return this.planLogical(args[0]!, args[1]!, true);
       case '_?_:_': {
         const [c, t, f] = args as [Step, Step, Step];
+        // cel-go resolves a branch that is a plain attribute without observing it: it costs nothing.
+        const free = (step: Step, branch: Expr): Step =>
+          isAttribute(branch)
+            ? (act, cost) => {
+                const before = cost.cost;
+                const v = step(act, cost);
+                cost.cost = before;
+                return v;
+              }
+            : step;
+        const ft = free(t, e.args[1]!);
+        const ff = free(f, e.args[2]!);
         return (act, cost) => {
           const cond = c(act, cost);
           if (cond instanceof CelError) return cond;
-          if (cond === true) return t(act, cost);
-          if (cond === false) return f(act, cost);
+          if (cond === true) return ft(act, cost);
+          if (cond === false) return ff(act, cost);
           return noSuchOverload();
         };
       }
@@ -245,19 +282,21 @@ class Planner {
     if (fnName === '_[_]' || fnName === '_[?_]') {
       const optional = fnName === '_[?_]';
       const [t, k] = args as [Step, Step];
-      const overloadId = overloads[0]?.id ?? 'index_list';
+      // cel-go plans an index as an attribute qualifier: a constant one costs 1, another costs what it evaluates.
+      const constantKey = this.constants.has(e.args[1]!);
       return (act, cost) => {
         const target = t(act, cost);
         if (target instanceof CelError) return target;
         const key = k(act, cost);
         if (key instanceof CelError) return key;
-        const r = index(target, key, optional);
-        cost.add(runtimeCallCost(fnName, overloadId, [target, key], r));
-        return r;
+        if (constantKey) cost.add(1);
+        return index(target, key, optional);
       };
     }
     const single = overloads.length === 1 ? overloads[0] : undefined;
-    return (act, cost) => {
+    // `x in [constants]` becomes a set membership test in cel-go: no call cost.
+    const setMembership = fnName === '@in' && e.args[1] !== undefined && this.constants.has(e.args[1]) && e.args[1].kind === 'list';
+    const step: Step = (act, cost) => {
       const values: Value[] = [];
       for (const a of args) {
         const v = a(act, cost);
@@ -268,9 +307,14 @@ class Planner {
       const o = single && fits(single) ? single : overloads.find(fits);
       if (!o || !o.impl) return noSuchOverload();
       const r = o.impl(values);
-      cost.add(runtimeCallCost(fnName, o.id, values, r));
+      if (!setMembership) cost.add(runtimeCallCost(fnName, o.id, values, r));
       return r;
     };
+    if (CONVERSIONS.has(fnName) && !e.target && e.args.length === 1 && this.constants.has(e.args[0]!)) {
+      const v = step(EMPTY, new CostTracker(Infinity));
+      if (!(v instanceof CelError)) return this.constant(e, v);
+    }
+    return step;
   }
 
   /** `a && b` (or `a || b` when `or`): short-circuits, and an error loses to a deciding value. */
