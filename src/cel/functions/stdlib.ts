@@ -7,7 +7,7 @@
 import { celEquals, compareValues } from '../values/compare.js';
 import { codePoints, typeOfValue } from '../values/runtime-types.js';
 import {
-  ArrayList,
+  AppendList,
   CelError,
   CelUint,
   Duration,
@@ -57,11 +57,11 @@ function concatBytes(a: Uint8Array, b: Uint8Array): Uint8Array {
   return out;
 }
 
-/** `a + b` of two lists. */
+/** `a + b` of two lists; appending to a list built by appending stays linear over a whole fold. */
 function concatLists(a: ListValue, b: ListValue): ListValue {
-  if (a.size === 0) return b;
   if (b.size === 0) return a;
-  return new ArrayList([...a, ...b]);
+  if (a.size === 0 && !(a instanceof AppendList)) return b;
+  return AppendList.of(a).append(b);
 }
 
 const ORDER_OPS: [string, string, (c: number) => boolean][] = [

@@ -3,16 +3,11 @@ import { CelError, LiteralMap, MapValue, type Value } from '../values/values.js'
 import { fn, overload, type FunctionDecl } from '../functions/declarations.js';
 import { keyText } from '../functions/stdlib.js';
 
-function copyOf(m: MapValue): LiteralMap {
-  if (m instanceof LiteralMap) return m.copy();
-  const out = new LiteralMap();
-  for (const k of m.keys()) out.set(k, m.get(k)!);
-  return out;
-}
-
 function insert(m: MapValue, k: Value, v: Value): Value | CelError {
   if (m.get(k) !== undefined) return new CelError(`insert failed: key ${keyText(k)} already exists`);
-  const out = copyOf(m);
+  if (m instanceof LiteralMap) return m.with(k, v);
+  const out = new LiteralMap();
+  for (const key of m.keys()) out.set(key, m.get(key)!);
   out.set(k, v);
   return out;
 }

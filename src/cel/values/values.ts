@@ -70,6 +70,33 @@ export class ArrayList extends ListValue {
   }
 }
 
+/**
+ * A list built by appending, as a comprehension's accumulator grows (`map`, `filter`): appending to
+ * the newest version reuses its array, so a fold stays linear; an older version keeps seeing only
+ * its own prefix.
+ */
+export class AppendList extends ListValue {
+  constructor(
+    private readonly buf: Value[],
+    readonly size: number,
+  ) {
+    super();
+  }
+  get(i: number): Value {
+    return this.buf[i] as Value;
+  }
+  /** This list followed by `more`. */
+  append(more: ListValue): AppendList {
+    const buf = this.size === this.buf.length ? this.buf : this.buf.slice(0, this.size);
+    for (const v of more) buf.push(v);
+    return new AppendList(buf, buf.length);
+  }
+  /** A copy of any list that can be appended to. */
+  static of(l: ListValue): AppendList {
+    return l instanceof AppendList ? l : new AppendList([...l], l.size);
+  }
+}
+
 /** A map. Keys are int, uint, string or bool. */
 export abstract class MapValue {
   abstract readonly size: number;
@@ -89,30 +116,54 @@ export function mapKeyOf(key: Value): string | undefined {
   return undefined;
 }
 
-/** A map built at run time (a map literal, transformMap). */
+/**
+ * A map built at run time (a map literal, transformMap). Adding to the newest version reuses its
+ * table, so a fold that inserts entry by entry stays linear; an older version keeps seeing only the
+ * entries it had.
+ */
 export class LiteralMap extends MapValue {
-  private readonly byKey = new Map<string, [Value, Value]>();
+  private readonly byKey: Map<string, [Value, Value, number]>;
+  private count: number;
+  constructor(shared?: Map<string, [Value, Value, number]>, count = 0) {
+    super();
+    this.byKey = shared ?? new Map();
+    this.count = count;
+  }
   get size(): number {
-    return this.byKey.size;
+    return this.count;
   }
   get(key: Value): Value | undefined {
     const k = mapKeyOf(key);
-    return k === undefined ? undefined : this.byKey.get(k)?.[1];
+    if (k === undefined) return undefined;
+    const e = this.byKey.get(k);
+    return e && e[2] < this.count ? e[1] : undefined;
   }
-  /** Adds an entry; false when the key is already there or cannot be a key. */
+  /** Adds an entry while building a literal; false when the key is already there or cannot be a key. */
   set(key: Value, value: Value): boolean {
     const k = mapKeyOf(key);
-    if (k === undefined || this.byKey.has(k)) return false;
-    this.byKey.set(k, [key, value]);
+    if (k === undefined || this.get(key) !== undefined) return false;
+    if (this.count !== this.byKey.size) return false;
+    this.byKey.set(k, [key, value, this.count++]);
     return true;
   }
+  /** A new version with one more entry (the key must be absent), leaving this one as it is. */
+  with(key: Value, value: Value): LiteralMap {
+    const k = mapKeyOf(key)!;
+    if (this.count === this.byKey.size) {
+      this.byKey.set(k, [key, value, this.count]);
+      return new LiteralMap(this.byKey, this.count + 1);
+    }
+    const copy = this.copy();
+    copy.set(key, value);
+    return copy;
+  }
   *keys(): IterableIterator<Value> {
-    for (const [k] of this.byKey.values()) yield k;
+    for (const [k, , i] of this.byKey.values()) if (i < this.count) yield k;
   }
   /** A copy that can take more entries. */
   copy(): LiteralMap {
     const m = new LiteralMap();
-    for (const [k, v] of this.byKey) m.byKey.set(k, v);
+    for (const k of this.keys()) m.set(k, this.get(k)!);
     return m;
   }
 }
