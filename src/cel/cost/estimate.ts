@@ -33,11 +33,18 @@ export function mulFactor(x: bigint, f: number): bigint {
   return BigInt(c);
 }
 
+/** The range [n, n]. */
 export const fixed = (n: bigint | number): Range => ({ min: BigInt(n), max: BigInt(n) });
+/** The range of an unknown size: [0, 2^64-1]. */
 export const UNKNOWN: Range = { min: 0n, max: MAX_UINT64 };
+/** The range [0, 0]. */
 export const ZERO: Range = fixed(0);
 
+/** Adds two ranges, saturating. */
 export const add = (a: Range, b: Range): Range => ({ min: addSat(a.min, b.min), max: addSat(a.max, b.max) });
+/** Multiplies two ranges, saturating. */
 export const multiply = (a: Range, b: Range): Range => ({ min: mulSat(a.min, b.min), max: mulSat(a.max, b.max) });
+/** Multiplies a range by a cost factor, rounding up. */
 export const byFactor = (a: Range, f: number): Range => ({ min: mulFactor(a.min, f), max: mulFactor(a.max, f) });
+/** The smallest range holding both. */
 export const union = (a: Range, b: Range): Range => ({ min: a.min < b.min ? a.min : b.min, max: a.max > b.max ? a.max : b.max });

@@ -39,17 +39,29 @@ export class CelType {
   }
 }
 
+/** The dynamic type. */
 export const DYN = new CelType('dyn', 'dyn');
+/** google.protobuf.Any. */
 export const ANY = new CelType('any', 'google.protobuf.Any');
+/** bool. */
 export const BOOL = new CelType('bool', 'bool');
+/** bytes. */
 export const BYTES = new CelType('bytes', 'bytes');
+/** double. */
 export const DOUBLE = new CelType('double', 'double');
+/** duration (google.protobuf.Duration). */
 export const DURATION = new CelType('duration', 'google.protobuf.Duration');
+/** The type of an expression that failed to check. */
 export const ERROR = new CelType('error', '*error*');
+/** int. */
 export const INT = new CelType('int', 'int');
+/** null_type. */
 export const NULL = new CelType('null', 'null_type');
+/** string. */
 export const STRING = new CelType('string', 'string');
+/** timestamp (google.protobuf.Timestamp). */
 export const TIMESTAMP = new CelType('timestamp', 'google.protobuf.Timestamp');
+/** uint. */
 export const UINT = new CelType('uint', 'uint');
 /** The type of types, without a parameter (`type`). */
 export const TYPE = new CelType('type', 'type');

@@ -8,6 +8,7 @@ import { INT64_MAX, INT64_MIN } from './values.js';
 const NANOS = 1_000_000_000n;
 /** 0001-01-01T00:00:00Z and 9999-12-31T23:59:59Z in Unix seconds (cel-go minUnixTime, maxUnixTime). */
 export const MIN_UNIX_SECONDS = -62135596800n;
+/** 9999-12-31T23:59:59Z in Unix seconds. */
 export const MAX_UNIX_SECONDS = 253402300799n;
 
 /** True when a timestamp (in nanoseconds) is within cel-go's range. */

@@ -218,6 +218,9 @@ export function isError(r: Result): r is CelError {
   return r instanceof CelError;
 }
 
+/** The smallest int. */
 export const INT64_MIN = -(2n ** 63n);
+/** The largest int. */
 export const INT64_MAX = 2n ** 63n - 1n;
+/** The largest uint. */
 export const UINT64_MAX = 2n ** 64n - 1n;
