@@ -16,6 +16,7 @@ const LAYERS = [
   ['src/machinery/'],
   ['src/codec/', 'src/pki/', 'src/storage/'],
   ['src/schema/'],
+  ['src/cel/'],
   ['src/selectors/', 'src/patch/'],
   ['src/kinds/'],
   ['src/openapi/', 'src/admission/'],
