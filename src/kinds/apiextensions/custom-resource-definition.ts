@@ -2,6 +2,7 @@
 import { defineKind, type KindDefinition } from '../../schema/define-kind.js';
 import { CustomResourceDefinition as CustomResourceDefinitionSchema } from '../types/apiextensions-v1.js';
 import { specGeneration } from '../shared/semantic-equal.js';
+import { crdValidationHooks } from './crd-hooks.js';
 import {
   customResourceDefinitionWarnings,
   defaultCustomResourceDefinition,
@@ -99,5 +100,8 @@ export function defineCustomResourceDefinitionKind(hooks: CrdValidationHooks = {
   });
 }
 
-/** The CustomResourceDefinition kind without hooks: CEL rules are not compiled, defaults are checked for pruning only. */
-export const CustomResourceDefinitionKind = defineCustomResourceDefinitionKind();
+/**
+ * The CustomResourceDefinition kind as a cluster serves it: CEL rules compiled and their costs
+ * estimated, defaults validated against their schema, patterns checked as Go's RE2 does.
+ */
+export const CustomResourceDefinitionKind = defineCustomResourceDefinitionKind(crdValidationHooks);

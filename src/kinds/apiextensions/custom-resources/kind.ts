@@ -13,7 +13,8 @@ import type { CustomResourceDefinition, CustomResourceDefinitionVersion } from '
 import { printerColumnsOf, selectableFieldsOf } from './columns.js';
 import { finalizerWarnings } from './finalizer-warnings.js';
 import { compiledSchemaOf, publishedSchemaOf } from './published-schema.js';
-import { validateCreate, validateStatusUpdate, validateUpdate } from './rules.js';
+import { CelRules } from './cel-rules.js';
+import { takeValidationWarnings, validateCreate, validateStatusUpdate, validateUpdate } from './rules.js';
 
 /** Any object: the type side of a custom resource version (its schema is published, not zod). */
 const ANY_OBJECT = z.looseObject({}) as unknown as z.ZodType<KubeObject>;
@@ -70,8 +71,11 @@ export function customResourceKind(crd: CustomResourceDefinition, options: Custo
       published: publishedSchemaOf(crd, storage, compiled.get(storage.name)),
     });
   }
+  const rules = new Map([...compiled].flatMap(([name, schema]) => (schema ? [[name, { schema, cel: new CelRules(schema.root) }] as const] : [])));
+  const versionOf = (apiVersion: string) => apiVersion.slice(apiVersion.lastIndexOf('/') + 1);
   /** The compiled schema of the version a request came through (`example.com/v1`). */
-  const schemaFor = (apiVersion: string) => compiled.get(apiVersion.slice(apiVersion.lastIndexOf('/') + 1)) ?? compiled.get(storage.name);
+  const schemaFor = (apiVersion: string) => compiled.get(versionOf(apiVersion)) ?? compiled.get(storage.name);
+  const rulesFor = (apiVersion: string) => rules.get(versionOf(apiVersion)) ?? rules.get(storage.name);
   const terminating = options.terminating ?? (() => false);
   const scale = scaleOf(storage);
   // The columns and selectable fields of the storage version stand for every version.
@@ -105,12 +109,15 @@ export function customResourceKind(crd: CustomResourceDefinition, options: Custo
         if (defaulted && defaulted !== obj) replaceContents(obj, defaulted);
       },
       // An update runs `validateUpdate` as well: everything is there, with ratcheting.
-      validate: (obj, ctx) => (ctx.operation === 'create' ? validateCreate(obj, schemaFor(ctx.apiVersion), scale) : []),
+      validate: (obj, ctx) => (ctx.operation === 'create' ? validateCreate(obj, rulesFor(ctx.apiVersion), scale) : []),
       validateUpdate: (obj, old, ctx) =>
         ctx.subresource === 'status'
-          ? validateStatusUpdate(obj, old, schemaFor(ctx.apiVersion), scale)
-          : validateUpdate(obj, old, schemaFor(ctx.apiVersion), scale),
-      warnings: (obj, old, ctx) => (ctx.subresource === 'status' ? [] : finalizerWarnings(obj.metadata?.finalizers, old?.metadata?.finalizers)),
+          ? validateStatusUpdate(obj, old, rulesFor(ctx.apiVersion), scale)
+          : validateUpdate(obj, old, rulesFor(ctx.apiVersion), scale),
+      warnings: (obj, old, ctx) => [
+        ...(ctx.subresource === 'status' ? [] : finalizerWarnings(obj.metadata?.finalizers, old?.metadata?.finalizers)),
+        ...takeValidationWarnings(obj),
+      ],
     },
   });
 }

@@ -176,9 +176,22 @@ describe('CustomResourceDefinition schemas: defaults', () => {
     );
   });
 
-  it('passes each default to the default validator hook', async () => {
-    // Without a validator only pruning is checked: a default of the wrong type is let through.
-    await cluster.client.resource(CustomResourceDefinitionKind).create(withSpec({ type: 'object', properties: { n: { type: 'integer', default: 'x' } } }));
+  it('validates each default against its schema, as a value of a custom resource', async () => {
+    await expectCause(
+      cluster,
+      withSpec({ type: 'object', properties: { n: { type: 'integer', default: 'x' } } }),
+      'FieldValueTypeInvalid',
+      `${SPEC}.properties[n].default`,
+      'Invalid value: "string":  in body must be of type integer: "string"',
+    );
+    await expectCause(
+      cluster,
+      withSpec({ type: 'object', properties: { s: { type: 'string', maxLength: 2, default: 'long' } } }),
+      'FieldValueTooLong',
+      `${SPEC}.properties[s].default`,
+      'Too long: may not be more than 2 bytes',
+    );
+    await cluster.client.resource(CustomResourceDefinitionKind).create(withSpec({ type: 'object', properties: { n: { type: 'integer', default: 3 } } }));
   });
 });
 
