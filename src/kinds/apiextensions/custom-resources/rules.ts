@@ -42,7 +42,7 @@ function withCel(obj: KubeObject, errors: FieldError[], run: () => { errors: Fie
       ...errors,
       fieldError.invalid(
         '<nil>',
-        'null',
+        null,
         'some validation rules were not checked because the object was invalid; correct the existing errors to complete validation',
       ),
     ];

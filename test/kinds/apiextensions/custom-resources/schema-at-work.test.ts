@@ -80,7 +80,7 @@ describe('a custom resource schema at work', () => {
     await install();
     expect(await causes({ size: 'big' })).toEqual([
       'spec.size: Invalid value: "string": spec.size in body must be of type integer: "string"',
-      '<nil>: Invalid value: "null": some validation rules were not checked because the object was invalid; correct the existing errors to complete validation',
+      '<nil>: Invalid value: null: some validation rules were not checked because the object was invalid; correct the existing errors to complete validation',
     ]);
     expect((await causes({ size: 11, mode: 'slow' })).slice(0, 2)).toEqual([
       'spec.size: Invalid value: 11: spec.size in body should be less than or equal to 10',
