@@ -131,6 +131,35 @@ describe.skipIf(!existsSync(KUBECTL))('kubectl 1.33 with CustomResourceDefinitio
     expect(await ok('apply', '-f', 'gatewayclass.yaml')).toBe('gatewayclass.gateway.networking.k8s.io/example created\n');
   });
 
+  it("answers invalid objects with the messages of the definitions' own rules (CEL, patterns, immutability)", async () => {
+    await writeFile(
+      join(dir, 'gateway.yaml'),
+      [
+        'apiVersion: gateway.networking.k8s.io/v1',
+        'kind: Gateway',
+        'metadata:',
+        '  name: tcp',
+        'spec:',
+        '  gatewayClassName: example',
+        '  listeners:',
+        '  - name: tcp',
+        '    protocol: TCP',
+        '    port: 9000',
+        '    hostname: example.com',
+        '',
+      ].join('\n'),
+    );
+    const gw = await kubectl('apply', '-f', 'gateway.yaml');
+    expect(gw.code).not.toBe(0);
+    expect(gw.stderr).toContain("The Gateway \"tcp\" is invalid: spec.listeners: Invalid value: hostname must not be specified for protocols ['TCP', 'UDP']");
+    const immutable = await kubectl('patch', 'gatewayclass', 'example', '--type=merge', '-p', '{"spec":{"controllerName":"example.com/other"}}');
+    expect(immutable.code).not.toBe(0);
+    expect(immutable.stderr).toContain('The GatewayClass "example" is invalid: spec.controllerName: Invalid value: "example.com/other": field is immutable');
+    const pattern = await kubectl('patch', 'gatewayclass', 'example', '--type=merge', '-p', '{"spec":{"description":"' + 'x'.repeat(65) + '"}}');
+    expect(pattern.code).not.toBe(0);
+    expect(pattern.stderr).toContain('spec.description: Too long: may not be more than 64 bytes');
+  });
+
   it('deleting a definition deletes its custom resources and stops serving them', async () => {
     expect(await ok('delete', 'crd', 'crontabs.stable.example.com')).toBe(
       'customresourcedefinition.apiextensions.k8s.io "crontabs.stable.example.com" deleted\n',
