@@ -9,6 +9,7 @@ import { Environment, type EvalResult, type Program } from './program.js';
 import { OptionalValue, type Value } from './values/values.js';
 import { assignTypeNames, celTypeOf, maxCardinality, objectTypes, schemaDeclType, type DeclType } from './schema/decl-type.js';
 import type { CelSchema } from './schema/schema.js';
+import { keywordFieldName } from './schema/escaping.js';
 import { schemaSizeEstimator } from './schema/size-estimator.js';
 import { toCelValue } from './schema/values.js';
 import { BOOL, STRING, optionalType } from './types/types.js';
@@ -78,7 +79,9 @@ export class RuleScope {
     const provider: TypeProvider = {
       hasStructType: (name) => types.has(name) || LIBRARY_OBJECT_TYPES.has(name),
       fieldType: (name, field) => {
-        const f = types.get(name)?.fields?.get(field);
+        const fields = types.get(name)?.fields;
+        const keyword = keywordFieldName(field);
+        const f = fields?.get(field) ?? (keyword !== undefined ? fields?.get(keyword) : undefined);
         return f ? celTypeOf(f.type) : undefined;
       },
     };

@@ -1,7 +1,7 @@
 /** CEL types of schema nodes (SchemaDeclType), property name escaping, and reading data through them. */
 import { describe, expect, it } from 'vitest';
 import { compileError, compileOk, integerType, listType, mapType, objectType, stringType } from './helpers.js';
-import { escapePropertyName, schemaDeclType, unescapePropertyName } from '../../src/cel/index.js';
+import { escapePropertyName, ruleScope, schemaDeclType, unescapePropertyName } from '../../src/cel/index.js';
 
 describe('property name escaping', () => {
   const cases: [string, string | undefined][] = [
@@ -126,5 +126,24 @@ describe('declared types', () => {
     const s = objectType({ x: integerType });
     expect(compileOk(s, '!has(self.x)').program!.evaluate({})).toMatchObject({ ok: true, value: true });
     expect(compileOk(s, 'self.x == 1').program!.evaluate({})).toMatchObject({ ok: false, error: 'no such key: x' });
+  });
+});
+
+describe('keywords as field names', () => {
+  // A property named like a CEL keyword is declared escaped (`__namespace__`) but may be selected
+  // by its own name, as Kubernetes' type provider recognizes keywords as field names.
+  const scope = ruleScope(
+    { type: 'object', properties: { metadata: { type: 'object', properties: { namespace: { type: 'string' }, name: { type: 'string' } } } } } as never,
+    { isResourceRoot: false },
+  );
+
+  it('compiles and reads `self.metadata.namespace`, has() included', () => {
+    if ('error' in scope) throw new Error(scope.error);
+    const c = scope.compileRule({ rule: '!has(self.metadata.namespace) || self.metadata.namespace == "ns"' });
+    expect(c.error).toBeUndefined();
+    expect(c.program!.evaluate({ metadata: { namespace: 'ns' } })).toMatchObject({ ok: true, value: true });
+    expect(c.program!.evaluate({ metadata: { namespace: 'other' } })).toMatchObject({ ok: true, value: false });
+    expect(c.program!.evaluate({ metadata: {} })).toMatchObject({ ok: true, value: true });
+    expect(scope.compileRule({ rule: 'self.metadata.__namespace__ == "ns"' }).error).toBeUndefined();
   });
 });

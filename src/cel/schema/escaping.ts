@@ -63,3 +63,12 @@ export function unescapePropertyName(escaped: string): string | undefined {
   });
   return ok ? out : undefined;
 }
+
+/**
+ * The declared name a field selection of a CEL keyword reads (`self.namespace` reads the property
+ * declared as `__namespace__`), as Kubernetes' type provider recognizes keywords as field names
+ * (apiserver/pkg/cel/types.go `recognizeKeywordAsFieldName`); undefined for other names.
+ */
+export function keywordFieldName(name: string): string | undefined {
+  return RESERVED.has(name) ? `__${name}__` : undefined;
+}

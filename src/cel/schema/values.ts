@@ -10,6 +10,7 @@ import { celEquals } from '../values/compare.js';
 import { Duration, ListValue, MapValue, ObjectValue, Timestamp, type Value } from '../values/values.js';
 import { parseDuration, parseTimestamp } from '../values/time.js';
 import type { DeclType } from './decl-type.js';
+import { keywordFieldName } from './escaping.js';
 
 /** A JSON object of a declared object type. */
 class JsonObjectValue extends ObjectValue {
@@ -23,7 +24,8 @@ class JsonObjectValue extends ObjectValue {
     return this.decl.name;
   }
   field(name: string): Value | undefined {
-    const f = this.decl.fields!.get(name);
+    const keyword = keywordFieldName(name);
+    const f = this.decl.fields!.get(name) ?? (keyword !== undefined ? this.decl.fields!.get(keyword) : undefined);
     if (!f || !Object.prototype.hasOwnProperty.call(this.data, f.jsonName)) return undefined;
     return toCelValue(this.data[f.jsonName], f.type);
   }
