@@ -236,10 +236,10 @@ const withGeneration: [string, GenerationCase][] = [
           group: 'example.com',
           names: { plural: 'widgets', kind: 'Widget' },
           scope: 'Namespaced',
-          versions: [{ name: 'v1', served: true, storage: true }],
+          versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object' } } }],
         },
       }),
-      change: (crd) => ((crd.spec as { scope: string }).scope = 'Cluster'),
+      change: (crd) => ((crd.spec as { names: { shortNames?: string[] } }).names.shortNames = ['wd']),
     },
   ],
   [

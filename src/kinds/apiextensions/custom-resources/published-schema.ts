@@ -115,6 +115,8 @@ export function publishedSchemaOf(
     structural: compiled?.structural ?? ANY,
     openApi: () => (openApi ??= publishedOpenApi(schema)),
     decode: (raw) => decodeCustomResource(compiled, raw, kind, version.name),
-    ...(compiled ? { onRead: (obj: KubeObject) => compiled.default(obj) as KubeObject } : {}),
+    // As Kubernetes decodes stored objects: pruned by the current schema (bad embedded metadata
+    // dropped), then defaulted.
+    ...(compiled ? { onRead: (obj: KubeObject) => compiled.default(compiled.prune(obj, { dropInvalidMetadata: true }).value) as KubeObject } : {}),
   };
 }

@@ -153,6 +153,17 @@ describe('a custom resource schema at work', () => {
     expect((await widgets().get('a', { namespace: 'default' }))['spec']).toEqual({ size: 1, color: 'red' });
   });
 
+  it('prunes fields a changed schema no longer has from stored objects as they are read', async () => {
+    await install({ type: 'object', properties: { size: { type: 'integer' }, old: { type: 'string' } } });
+    await create({ size: 1, old: 'x' });
+    const crd = (await crds().get('widgets.example.com')) as CustomResourceDefinition;
+    crd.spec.versions[0]!.schema = { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', properties: { size: { type: 'integer' } } } } } };
+    await crds().update(crd);
+    await cluster.settle();
+    expect((await widgets().get('a', { namespace: 'default' }))['spec']).toEqual({ size: 1 });
+    expect((await widgets().list({ namespace: 'default' })).items[0]!['spec']).toEqual({ size: 1 });
+  });
+
   it('merges list-map entries with server-side apply, by their keys', async () => {
     await install();
     const apply = (manager: string, ports: unknown[]) =>
