@@ -31,6 +31,7 @@ import { createFetchHandler, type FetchHandler } from './http/handler.js';
 import { errorResponse } from './http/errors.js';
 import { listen, type Listening, type ListenOptions } from './http/listen.js';
 import type { Storage } from './storage/storage.js';
+import type { Service } from './kinds/types/core-v1.js';
 
 /** Options of {@link createCluster}. */
 export interface ClusterOptions {
@@ -195,7 +196,7 @@ export async function createCluster(options: ClusterOptions = {}): Promise<Clust
     podTerminationController(ctx, asSystem),
     garbageCollector(ctx, asSystem),
     clusterRoleAggregationController(ctx, asSystem),
-    customResourceDefinitionController(ctx, asSystem, customResourceServing(registry)),
+    customResourceDefinitionController(ctx, asSystem, customResourceServing(registry, storage)),
   ]);
   const unsubscribe = storage.subscribe((event) => loop.observe(event));
   const stopClock =
@@ -449,8 +450,10 @@ async function loadManifests(
  * Serves the kinds CustomResourceDefinitions define: a definition's kind is added to the registry
  * (and replaced when its spec, accepted names or termination change) and removed when it goes.
  */
-function customResourceServing(registry: KindRegistry): CustomResourceServing {
+function customResourceServing(registry: KindRegistry, storage: Storage): CustomResourceServing {
   const served = new Map<string, { kind: ResolvedKind; signature: string }>();
+  // A conversion webhook given as a Service is resolved through the cluster's Services.
+  const services = async (namespace: string, name: string) => (await storage.get({ bucket: 'core/services', namespace, name }))?.value as Service | undefined;
   const unserve = (name: string) => {
     const current = served.get(name);
     if (current) registry.remove(current.kind);
@@ -464,7 +467,7 @@ function customResourceServing(registry: KindRegistry): CustomResourceServing {
       if (current?.signature === signature) return current.kind.bucket;
       unserve(name);
       try {
-        const kind = registry.add(customResourceKind(crd, { terminating }));
+        const kind = registry.add(customResourceKind(crd, { terminating, services }));
         served.set(name, { kind, signature });
         return kind.bucket;
       } catch {

@@ -13,6 +13,8 @@ import type { CustomResourceDefinition, CustomResourceDefinitionVersion } from '
 import { finalizerWarnings } from './finalizer-warnings.js';
 import { publishedSchemaOf } from './published-schema.js';
 import { validateScaleSpec, validateScaleStatus } from './scale-rules.js';
+import { webhookConversions } from './webhook-conversion.js';
+import type { ServiceReader } from './webhook-endpoint.js';
 
 /** Any object: the type side of a custom resource version (its schema is published, not zod). */
 const ANY_OBJECT = z.looseObject({}) as unknown as z.ZodType<KubeObject>;
@@ -21,6 +23,8 @@ const ANY_OBJECT = z.looseObject({}) as unknown as z.ZodType<KubeObject>;
 export interface CustomResourceKindOptions {
   /** The definition is being deleted: its resources are read and deleted, never created. */
   readonly terminating?: boolean;
+  /** Reads the cluster's Services, for a conversion webhook given as `clientConfig.service`. */
+  readonly services?: ServiceReader;
 }
 
 /** The 405 a create answers while the definition is terminating (customresource_handler.go). */
@@ -48,16 +52,26 @@ export function customResourceKind(crd: CustomResourceDefinition, options: Custo
   const served = crd.spec.versions.filter((v) => v.served).sort((a, b) => compareKubeVersions(b.name, a.name));
   const storage = crd.spec.versions.find((v) => v.storage) ?? served[0]!;
   const kind = names.kind;
+  // Strategy None changes only apiVersion (the registry's default); Webhook calls out.
+  const conversionOf = crd.spec.conversion?.strategy === 'Webhook' ? webhookConversions(crd, { services: options.services }) : undefined;
   const versions: KindVersion[] = served.map((v) => ({
     name: v.name,
     schema: ANY_OBJECT,
     served: true,
     storage: v.name === storage.name,
     published: publishedSchemaOf(crd, v),
+    ...(conversionOf ? { conversion: conversionOf(v.name) } : {}),
   }));
   // The storage version is always a version of the kind, even when it is no longer served.
   if (!served.some((v) => v.name === storage.name)) {
-    versions.push({ name: storage.name, schema: ANY_OBJECT, served: false, storage: true, published: publishedSchemaOf(crd, storage) });
+    versions.push({
+      name: storage.name,
+      schema: ANY_OBJECT,
+      served: false,
+      storage: true,
+      published: publishedSchemaOf(crd, storage),
+      ...(conversionOf ? { conversion: conversionOf(storage.name) } : {}),
+    });
   }
   const terminating = options.terminating === true;
   const scale = scaleOf(storage);
