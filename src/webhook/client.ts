@@ -83,7 +83,11 @@ function parseUrl(url: string): { scheme: string; host: string; path: string } {
 /** The URL the REST client requests: the path cleaned as `path.Join` does, `?timeout=` added. */
 export function requestUrl(url: string, timeoutMs: number): string {
   const { scheme, host, path } = parseUrl(url);
-  const segments = path.split('/').filter((s) => s !== '' && s !== '.');
+  const segments: string[] = [];
+  for (const s of path.split('/')) {
+    if (s === '..') segments.pop();
+    else if (s !== '' && s !== '.') segments.push(s);
+  }
   return `${scheme}://${host}/${segments.join('/')}?timeout=${goDuration(timeoutMs)}`;
 }
 

@@ -5,6 +5,7 @@
  * the error text kube-apiserver then wraps into its own message.
  */
 import { parseYamlDocuments } from '../codec/yaml.js';
+import { yamlMayNestDeeperThan } from '../codec/yaml-depth.js';
 import { goQuote } from '../util/go-format.js';
 import type { WebhookResponse } from './client.js';
 
@@ -139,6 +140,8 @@ function decodeLoosely(body: Buffer): unknown {
   try {
     return JSON.parse(text) as unknown;
   } catch {
+    // The YAML parser recurses per level: deep nesting is refused unread.
+    if (yamlMayNestDeeperThan(text, 64)) return undefined;
     try {
       return parseYamlDocuments(text)[0]?.value;
     } catch {

@@ -6,6 +6,7 @@
  * with the text the apiserver puts after `conversion webhook for <kind> failed: `.
  */
 import { parseYamlDocuments } from '../../../codec/yaml.js';
+import { yamlMayNestDeeperThan } from '../../../codec/yaml-depth.js';
 import type { KubeObject } from '../../../schema/define-kind.js';
 import { compareGoStrings, goJsonString, goQuote } from '../../../util/go-format.js';
 import { responseError } from '../../../webhook/result.js';
@@ -211,6 +212,8 @@ function unmarshalTypeError(value: unknown, type: GoType, path: readonly string[
 
 // ---- Decoding the answer ----------------------------------------------------------------------
 
+/** How deeply a YAML answer may nest (memkube's bound: the YAML parser recurses per level). */
+const MAX_YAML_NESTING = 64;
 const FIND_KIND_TYPE = 'struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" }';
 const SCHEME = 'k8s.io/apiserver/pkg/util/webhook/client.go:74';
 /** The kinds the webhook client's scheme knows in apiextensions.k8s.io/v1 and v1beta1, and their Go types. */
@@ -246,6 +249,9 @@ function decodeBody(body: Buffer): unknown {
     const syntax = goJsonSyntaxError(body);
     if (syntax) throw new ConversionReviewError(`couldn't get version/kind; json parse error: ${syntax}`);
     return JSON.parse(text) as unknown;
+  }
+  if (yamlMayNestDeeperThan(text, MAX_YAML_NESTING)) {
+    throw new ConversionReviewError(`error converting YAML to JSON: yaml: memkube does not parse YAML nested more than ${MAX_YAML_NESTING} levels deep`);
   }
   try {
     return parseYamlDocuments(text)[0]?.value ?? null;

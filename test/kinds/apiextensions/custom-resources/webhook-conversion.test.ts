@@ -168,6 +168,26 @@ describe('a custom resource converted by a webhook', () => {
     expect(hook.received[0]!.review).toMatchObject({ apiVersion: 'apiextensions.k8s.io/v1beta1', kind: 'ConversionReview' });
   });
 
+  it('converts objects stored at the old storage version after the definition moved it, sending only those', async () => {
+    await define();
+    await seed('old');
+    const crds = cluster.client.resource({ group: 'apiextensions.k8s.io', version: 'v1', resource: 'customresourcedefinitions' });
+    const crd = (await crds.get('widgets.example.com')) as CustomResourceDefinition;
+    crd.spec.versions = crd.spec.versions.map((v) => ({ ...v, storage: v.name === 'v2' }));
+    await crds.update(crd as KubeObject);
+    await cluster.settle();
+    await widgets('v2').create({ metadata: { name: 'new' }, spec: { count: 5 } }, ns);
+    hook.received.length = 0;
+    // At the new storage version, the old object converts and the new one is as stored.
+    const list = await widgets('v2').list(ns);
+    expect(list.items.map((i) => [i.metadata?.name, i.apiVersion ?? list.apiVersion, i.spec])).toEqual([
+      ['new', 'example.com/v2', { count: 5 }],
+      ['old', 'example.com/v2', { count: 1 }],
+    ]);
+    expect(hook.received.map((r) => (r.review['request'] as { objects: KubeObject[] }).objects.map((o) => o.metadata?.name))).toEqual([['old']]);
+    expect((await widgets('v1').get('new', ns)).spec).toEqual({ size: 5 });
+  });
+
   it('lets the webhook change labels and annotations, and nothing else of metadata', async () => {
     await define();
     await seed('a');
