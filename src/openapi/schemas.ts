@@ -174,9 +174,7 @@ export function definitionSet(entries: readonly { kind: ResolvedKind; version: s
     if (!v) continue;
     const d = kind.definition;
     const gvk = { group: kind.group, version, kind: d.kind };
-    const { name, defs } = v.published
-      ? publishedDefinitions(v.published, kubernetesName(kind.group, version, d.kind))
-      : kindDefinitions(v.schema, kubernetesName(kind.group, version, d.kind));
+    const { name, defs } = v.published ? publishedDefinitions(v.published, kubernetesName(kind.group, version, d.kind)) : kindDefinitions(v.schema, kubernetesName(kind.group, version, d.kind));
     merge(definitions, defs);
     definitions[name] = withGvk(definitions[name] ?? { type: 'object' }, gvk);
     const unsupported = d.unsupportedVerbs ?? [];
