@@ -7,8 +7,8 @@
  *
  * `--base` is a checkout of the code to compare with (its node_modules may be a symlink); the
  * other tree is this one. Each round runs one child process per tree (base first on odd rounds,
- * this tree first on even ones); the figures are the medians of the rounds, in microseconds per
- * operation. A child started with `--child <root>` runs one measurement and prints it as JSON.
+ * this tree first on even ones); the figures are the medians and minimums of the rounds, in
+ * microseconds per operation. A child started with `--child <root>` runs one measurement and prints it as JSON.
  */
 import { spawnSync } from 'node:child_process';
 import { resolve } from 'node:path';
@@ -90,8 +90,10 @@ async function main(): Promise<void> {
   }
   for (const which of ['base', 'this'] as const) {
     const ms = results[which];
+    const creates = ms.map((m) => m.createUs);
+    const gets = ms.map((m) => m.getUs);
     process.stdout.write(
-      `${which}: median create ${median(ms.map((m) => m.createUs)).toFixed(1)} µs/op, median get ${median(ms.map((m) => m.getUs)).toFixed(1)} µs/op (${count} each, ${rounds} rounds)\n`,
+      `${which}: create median ${median(creates).toFixed(1)} min ${Math.min(...creates).toFixed(1)} µs/op, get median ${median(gets).toFixed(1)} min ${Math.min(...gets).toFixed(1)} µs/op (${count} each, ${rounds} rounds)\n`,
     );
   }
 }
