@@ -181,6 +181,8 @@ async function connect(endpoint: WebhookEndpoint, state: CallState): Promise<TLS
       rejectUnauthorized: false,
     });
     state.socket = socket;
+    // The request reports the socket's errors; none may go unheard between the handshake and it.
+    socket.on('error', () => undefined);
     socket.once('error', reject);
     socket.once('secureConnect', () => {
       socket.removeListener('error', reject);
