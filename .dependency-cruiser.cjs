@@ -15,7 +15,7 @@ const LAYERS = [
   ['src/util/'],
   ['src/machinery/'],
   ['src/codec/', 'src/pki/', 'src/storage/'],
-  ['src/schema/'],
+  ['src/schema/', 'src/webhook/'],
   ['src/cel/'],
   ['src/selectors/', 'src/patch/'],
   ['src/kinds/'],

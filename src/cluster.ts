@@ -31,6 +31,7 @@ import { createFetchHandler, type FetchHandler } from './http/handler.js';
 import { errorResponse } from './http/errors.js';
 import { listen, type Listening, type ListenOptions } from './http/listen.js';
 import type { Storage } from './storage/storage.js';
+import type { Service } from './kinds/types/core-v1.js';
 
 /** Options of {@link createCluster}. */
 export interface ClusterOptions {
@@ -195,7 +196,7 @@ export async function createCluster(options: ClusterOptions = {}): Promise<Clust
     podTerminationController(ctx, asSystem),
     garbageCollector(ctx, asSystem),
     clusterRoleAggregationController(ctx, asSystem),
-    customResourceDefinitionController(ctx, asSystem, customResourceServing(registry, watchHub)),
+    customResourceDefinitionController(ctx, asSystem, customResourceServing(registry, watchHub, storage)),
   ]);
   const unsubscribe = storage.subscribe((event) => loop.observe(event));
   const stopClock =
@@ -450,8 +451,10 @@ async function loadManifests(
  * replaced when its spec or accepted names change, and removed when it goes; replaced or removed,
  * its open watches end, as Kubernetes destroys a definition's old storage.
  */
-function customResourceServing(registry: KindRegistry, watchHub: WatchHub): CustomResourceServing {
+function customResourceServing(registry: KindRegistry, watchHub: WatchHub, storage: Storage): CustomResourceServing {
   const served = new Map<string, { kind: ResolvedKind; signature: string; terminating: boolean }>();
+  // A conversion webhook given as a Service is resolved through the cluster's Services.
+  const services = async (namespace: string, name: string) => (await storage.get({ bucket: 'core/services', namespace, name }))?.value as Service | undefined;
   const unserve = (name: string) => {
     const current = served.get(name);
     if (!current) return;
@@ -472,7 +475,7 @@ function customResourceServing(registry: KindRegistry, watchHub: WatchHub): Cust
       unserve(name);
       const entry = { kind: undefined as unknown as ResolvedKind, signature, terminating };
       try {
-        entry.kind = registry.add(customResourceKind(crd, { terminating: () => entry.terminating }));
+        entry.kind = registry.add(customResourceKind(crd, { terminating: () => entry.terminating, services }));
       } catch {
         // A built-in resource of that group and name is served instead, as Kubernetes' built-in
         // handlers come before the custom resource handler.

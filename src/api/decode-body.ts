@@ -2,13 +2,14 @@
  * Turning a request body into a working object of the kind: shape and type checks (400), the
  * apiVersion/kind agreement with the endpoint (400), unknown and duplicate fields handled per
  * `fieldValidation`. The result is a fresh mutable object in the storage version's shape; the
- * caller's input is never kept.
+ * caller's input is never kept. It is a promise only when the kind's conversion answers one.
  */
 import { decodeWithSchema, DecodeTypeError } from '../schema/decode.js';
 import type { KubeObject } from '../schema/define-kind.js';
 import { apiVersionOf, type KindRegistry, type ResolvedKind } from '../schema/registry.js';
 import { badRequest } from '../machinery/errors.js';
 import type { FieldValidation } from '../machinery/request.js';
+import { isPromise, type MaybePromise } from '../util/maybe-promise.js';
 
 /** A decoded body and the warnings decoding produced. */
 export interface DecodedBody {
@@ -62,7 +63,7 @@ export function decodeBody(
   body: unknown,
   fieldValidation: FieldValidation,
   duplicateFields: readonly string[] = [],
-): DecodedBody {
+): MaybePromise<DecodedBody> {
   const expectedApiVersion = apiVersionOf(kind.group, version);
   const kindName = kind.definition.kind;
   // JSON null decodes as an empty object in Go; validation then reports what is missing.
@@ -106,9 +107,6 @@ export function decodeBody(
     }
     throw e;
   }
-  // From here on the object is in the storage shape (another version's, or another kind's).
-  const object = kind.toStorage(version, decoded.value as KubeObject);
-
   const problems = [
     ...decoded.unknownFields.map((f) => `unknown field ${JSON.stringify(f)}`),
     ...duplicateFields.map((f) => `duplicate field ${JSON.stringify(f)}`),
@@ -116,5 +114,10 @@ export function decodeBody(
   if (problems.length && fieldValidation === 'Strict') {
     throw badRequest(`${kindName} in version ${JSON.stringify(version)} cannot be handled as a ${kindName}: strict decoding error: ${problems.join(', ')}`);
   }
-  return { object, warnings: fieldValidation === 'Warn' ? problems : [] };
+  const warnings = fieldValidation === 'Warn' ? problems : [];
+  // From here on the object is in the storage shape (another version's, or another kind's). The
+  // conversion comes after every decoding error, as Kubernetes decodes at the request's version
+  // and converts only on the way to storage; a conversion webhook answers later.
+  const object = kind.toStorage(version, decoded.value as KubeObject);
+  return isPromise(object) ? object.then((o) => ({ object: o, warnings })) : { object, warnings };
 }

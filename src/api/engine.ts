@@ -9,6 +9,7 @@ import type { ResolvedKind } from '../schema/registry.js';
 import type { EngineContext } from './context.js';
 import { ApiError, badRequest, internalError, methodNotSupported } from '../machinery/errors.js';
 import type { ApiRequest, ApiResponse } from '../machinery/request.js';
+import { isPromise, type MaybePromise } from '../util/maybe-promise.js';
 import { act } from './verbs/act.js';
 import { computedRead } from './verbs/computed.js';
 import { create } from './verbs/create.js';
@@ -45,11 +46,15 @@ function hasSubresource(kind: ResolvedKind, name: string): boolean {
   return kind.definition.updateSubresources?.[name] !== undefined;
 }
 
-/** A write's answer converted to the request's version (a delete may answer a Status instead, left as is). */
-function atRequestedVersion<B>(kind: ResolvedKind, version: string, res: ApiResponse<B>): ApiResponse<B> {
+/**
+ * A write's answer converted to the request's version (a delete may answer a Status instead, left
+ * as is); a promise only when the conversion answers one.
+ */
+function atRequestedVersion<B>(kind: ResolvedKind, version: string, res: ApiResponse<B>): MaybePromise<ApiResponse<B>> {
   const body = res.body as KubeObject | undefined;
   if (!body || body.apiVersion !== kind.stored.apiVersion || body.kind !== kind.stored.kind) return res;
-  return { ...res, body: kind.present(version, body) as B };
+  const presented = kind.present(version, body);
+  return isPromise(presented) ? presented.then((p) => ({ ...res, body: p as B })) : { ...res, body: presented as B };
 }
 
 const ITEM_VERBS = new Set(['get', 'update', 'patch', 'delete']);

@@ -7,6 +7,7 @@ import { recordUpdate } from '../patch/apply/update.js';
 import type { KubeObject } from '../schema/define-kind.js';
 import { apiVersionOf, type ResolvedKind } from '../schema/registry.js';
 import type { ApiRequest } from '../machinery/request.js';
+import { isPromise } from '../util/maybe-promise.js';
 
 /** Kubernetes' `prefixFromUserAgent`: `kubectl/v1.33.0 (linux/amd64) ...` manages as `kubectl`. */
 export function managerFromUserAgent(userAgent: string | undefined): string {
@@ -34,7 +35,8 @@ export function resetFields(kind: ResolvedKind, subresource: string | undefined)
 /**
  * Records the write of `next` over `old` (undefined on create), both in the storage shape, in
  * `next.metadata.managedFields`. Field sets are those of the request's version, as Kubernetes keeps
- * them: where that version has another shape, the diff is taken between the two objects as served.
+ * them: where that version has another shape, the diff is taken between the two objects as served
+ * (both converted in one call). A promise only when that conversion answers one.
  */
 export function recordManagedFields(
   kind: ResolvedKind,
@@ -43,11 +45,26 @@ export function recordManagedFields(
   next: KubeObject,
   old: Readonly<KubeObject> | undefined,
   now: number,
+): void | Promise<void> {
+  if (!kind.converts(version)) return record(kind, version, req, next, old, next, now);
+  const served = kind.presentAll(version, old ? [old as KubeObject, next] : [next]);
+  const done = (s: KubeObject[]) => record(kind, version, req, next, old ? s[0] : undefined, s[s.length - 1]!, now);
+  return isPromise(served) ? served.then(done) : done(served);
+}
+
+/** Diffs `live` and `updated` (at the request's version) into `next.metadata.managedFields`. */
+function record(
+  kind: ResolvedKind,
+  version: string,
+  req: ApiRequest,
+  next: KubeObject,
+  live: Readonly<KubeObject> | undefined,
+  updated: KubeObject,
+  now: number,
 ): void {
-  const converts = kind.converts(version);
   const entries = recordUpdate({
-    live: old && converts ? kind.present(version, old as KubeObject) : old,
-    updated: converts ? kind.present(version, next) : next,
+    live,
+    updated,
     manager: managerOf(req),
     apiVersion: apiVersionOf(kind.group, version),
     subresource: req.subresource,

@@ -85,12 +85,30 @@ export interface KindContext {
  * How a served version's objects become stored objects and back, when their shapes differ (an
  * `events.k8s.io/v1` Event is stored as a core Event). Each function receives a copy it may change
  * and answers the converted object; `apiVersion` and `kind` are stamped by the engine afterwards.
+ *
+ * A conversion may answer a promise (a custom resource's conversion webhook): the engine then
+ * waits for it, and a rejection fails the request (an `ApiError` as it is, anything else as
+ * a 500). Answering a plain object keeps the request on the synchronous path, so a conversion that
+ * is asynchronous only sometimes (nothing to convert) costs nothing then.
  */
 export interface VersionConversion {
   /** A decoded object of this version, in the storage version's shape. */
-  toStorage(obj: KubeObject): KubeObject;
+  toStorage(obj: KubeObject): KubeObject | Promise<KubeObject>;
   /** A stored object, in this version's shape. */
-  fromStorage(obj: KubeObject): KubeObject;
+  fromStorage(obj: KubeObject): KubeObject | Promise<KubeObject>;
+  /**
+   * Several stored objects at once, answered in the same order: what a list, a collection delete
+   * and a watch's initial events call, so that a conversion that calls out converts them in one
+   * round trip (one ConversionReview, as apiextensions-apiserver's webhook converter sends for a
+   * list). Without it the engine calls {@link fromStorage} for each.
+   */
+  fromStorageMany?(objs: KubeObject[]): KubeObject[] | Promise<KubeObject[]>;
+  /**
+   * This is the storage version itself: its objects are stored as they are (no `toStorage`), and
+   * only stored objects whose `apiVersion` is another version (written before a custom resource
+   * definition changed its storage version) go through `fromStorage`.
+   */
+  readonly storageShape?: boolean;
 }
 
 /** One served version of a kind. */

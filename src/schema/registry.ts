@@ -4,6 +4,7 @@
  */
 import type { GroupVersionResource } from '../machinery/request.js';
 import { cloneJson } from '../util/json-clone.js';
+import { isPromise, type MaybePromise } from '../util/maybe-promise.js';
 import type { KindDefinition, KindVersion, KubeObject, PublishedSchema } from './define-kind.js';
 import { structuralOf, type StructuralNode } from './structural.js';
 
@@ -25,13 +26,21 @@ export interface ResolvedKind<T extends KubeObject = KubeObject> {
   readonly stored: { readonly apiVersion: string; readonly kind: string };
   /** Whether objects of `version` differ in shape from stored ones (a conversion is declared). */
   converts(version: string): boolean;
-  /** A decoded object of a served version in the storage shape, `apiVersion` and `kind` stamped. */
-  toStorage(version: string, obj: KubeObject): KubeObject;
+  /**
+   * A decoded object of a served version in the storage shape, `apiVersion` and `kind` stamped: a
+   * promise only when the version's conversion answered one (a conversion webhook).
+   */
+  toStorage(version: string, obj: KubeObject): MaybePromise<KubeObject>;
   /**
    * A stored object as served at `version`. The same object when nothing differs; otherwise a new
-   * one (the stored object is never changed).
+   * one (the stored object is never changed). A promise only when the conversion answered one.
    */
-  present(version: string, obj: KubeObject): KubeObject;
+  present(version: string, obj: KubeObject): MaybePromise<KubeObject>;
+  /**
+   * Stored objects as served at `version`, in order: {@link present} for each, or one call of the
+   * conversion's `fromStorageMany` when it has one (a webhook converts a list in one review).
+   */
+  presentAll(version: string, objs: readonly KubeObject[]): MaybePromise<KubeObject[]>;
 }
 
 /** `apps/v1`, or `v1` for the core group. */
@@ -49,6 +58,20 @@ function stamp(obj: KubeObject, apiVersion: string, kind: string): KubeObject {
   if (obj.apiVersion === apiVersion && obj.kind === kind) return obj;
   const { apiVersion: _a, kind: _k, ...rest } = obj;
   return { kind, apiVersion, ...rest };
+}
+
+/** A converted object stamped with the served `apiVersion` and kind, remembered as made of `stored`. */
+function presented(converted: KubeObject, stored: KubeObject, apiVersion: string, kind: string, onRead?: (obj: KubeObject) => KubeObject): KubeObject {
+  const stamped = stamp(converted, apiVersion, kind);
+  const out = onRead ? onRead(stamped) : stamped;
+  storedForms.set(out, stored);
+  return out;
+}
+
+/** `present` of each object; one promise for all when any conversion answered one. */
+function presentEach(kind: ResolvedKind, version: string, objs: readonly KubeObject[]): MaybePromise<KubeObject[]> {
+  const out = objs.map((o) => kind.present(version, o));
+  return out.some(isPromise) ? Promise.all(out) : (out as KubeObject[]);
 }
 
 /** Stored objects by the converted objects `present` made of them. */
@@ -105,29 +128,45 @@ export class KindRegistry {
       namespaced: definition.scope === 'Namespaced',
       versions,
       stored,
-      converts: (version) => conversionOf(version) !== undefined,
+      converts: (version) => {
+        const conversion = conversionOf(version);
+        return conversion !== undefined && conversion.storageShape !== true;
+      },
       toStorage(version, obj) {
         const conversion = conversionOf(version);
-        const out = conversion ? conversion.toStorage(obj) : obj;
-        return stamp(out, stored.apiVersion, stored.kind);
+        if (!conversion || conversion.storageShape) return stamp(obj, stored.apiVersion, stored.kind);
+        const out = conversion.toStorage(obj);
+        return isPromise(out) ? out.then((o) => stamp(o, stored.apiVersion, stored.kind)) : stamp(out, stored.apiVersion, stored.kind);
       },
       present(version, obj) {
         const apiVersion = apiVersionOf(group, version);
         const conversion = conversionOf(version);
         const onRead = onReadOf(version);
-        let out: KubeObject;
-        if (conversion) {
-          out = stamp(conversion.fromStorage(cloneJson(obj)), apiVersion, definition.kind);
-        } else if (obj.apiVersion === apiVersion && obj.kind === definition.kind) {
-          out = obj;
-        } else {
-          out = { ...obj, apiVersion, kind: definition.kind };
+        if (conversion && !(conversion.storageShape && obj.apiVersion === stored.apiVersion)) {
+          const out = conversion.fromStorage(cloneJson(obj));
+          return isPromise(out) ? out.then((o) => presented(o, obj, apiVersion, definition.kind, onRead)) : presented(out, obj, apiVersion, definition.kind, onRead);
         }
+        let out: KubeObject = obj.apiVersion === apiVersion && obj.kind === definition.kind ? obj : { ...obj, apiVersion, kind: definition.kind };
         if (onRead) out = onRead(out);
         if (out !== obj) storedForms.set(out, obj);
         return out;
       },
       published: (version) => byName.get(version)?.published,
+      presentAll(version, objs) {
+        const conversion = conversionOf(version);
+        const many = conversion?.fromStorageMany;
+        // Objects of the storage version stored as they are need no call at all.
+        const nothingToDo = !many || objs.length === 0 || (conversion.storageShape && objs.every((o) => o.apiVersion === stored.apiVersion));
+        if (nothingToDo) return presentEach(resolved as unknown as ResolvedKind, version, objs);
+        const apiVersion = apiVersionOf(group, version);
+        const onRead = onReadOf(version);
+        const out = many.call(
+          conversion,
+          objs.map((o) => cloneJson(o)),
+        );
+        const finish = (converted: KubeObject[]) => converted.map((o, i) => presented(o, objs[i]!, apiVersion, definition.kind, onRead));
+        return isPromise(out) ? out.then(finish) : finish(out);
+      },
       structural(version: string): StructuralNode {
         let node = structural.get(version);
         if (!node) {

@@ -47,7 +47,10 @@ export async function createObject(
   // As in Kubernetes: defaults come with decoding, then the field manager records the object as
   // the client meant it, then admission and the strategy change it further (unowned).
   def.strategy?.defaults?.(obj, kctx);
-  if (!created.managedFieldsRecorded) recordManagedFields(kind, version, req, obj, undefined, ctx.clock.now());
+  if (!created.managedFieldsRecorded) {
+    const recording = recordManagedFields(kind, version, req, obj, undefined, ctx.clock.now());
+    if (recording) await recording;
+  }
   const attributes = admissionAttributes(kind, req, 'CREATE', obj, undefined);
   await ctx.admission.admit(attributes, kctx);
   stampNewObjectMeta(ctx, kind, obj);

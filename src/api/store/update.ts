@@ -109,7 +109,10 @@ async function commitUpdate(
   keepServerMeta(next, old);
   // Defaults with decoding, then the field manager, then admission and the strategy: as Kubernetes orders them.
   def.strategy?.defaults?.(next, kctx);
-  if (!change.managedFieldsRecorded) recordManagedFields(kind, version, req, next, old, ctx.clock.now());
+  if (!change.managedFieldsRecorded) {
+    const recording = recordManagedFields(kind, version, req, next, old, ctx.clock.now());
+    if (recording) await recording;
+  }
   const attributes = admissionAttributes(kind, req, 'UPDATE', next, old);
   await ctx.admission.admit(attributes, kctx);
   await def.strategy?.prepareForUpdate?.(next, old, kctx);

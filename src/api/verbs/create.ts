@@ -11,11 +11,13 @@ import { decodeBody } from '../decode-body.js';
 import { fieldValidationOf, validateWriteOptions } from '../options.js';
 import { createObject } from '../store/create.js';
 import { reconcileNamespace } from '../write-steps.js';
+import { isPromise } from '../../util/maybe-promise.js';
 
 /** The create verb. */
 export async function create(ctx: EngineContext, kind: ResolvedKind, req: ApiRequest, version: string): Promise<ApiResponse<KubeObject>> {
   validateWriteOptions('CreateOptions', req.writeOptions);
-  const { object, warnings } = decodeBody(ctx.registry, kind, version, req.body, fieldValidationOf(req.writeOptions), req.duplicateFields);
+  const decoded = decodeBody(ctx.registry, kind, version, req.body, fieldValidationOf(req.writeOptions), req.duplicateFields);
+  const { object, warnings } = isPromise(decoded) ? await decoded : decoded;
   rejectResourceVersionOnCreate(object);
   reconcileNamespace(kind, object, req.namespace);
   return createObject(ctx, kind, req, version, { object, warnings });

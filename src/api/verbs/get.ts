@@ -9,6 +9,7 @@ import { objectKey, type EngineContext } from '../context.js';
 import { notFound } from '../../machinery/errors.js';
 import { parseResourceVersion, waitForRevision } from '../list-options.js';
 import type { ApiRequest, ApiResponse } from '../../machinery/request.js';
+import { isPromise } from '../../util/maybe-promise.js';
 
 /** The get verb (an item or its `/status`). */
 export async function get(ctx: EngineContext, kind: ResolvedKind, req: ApiRequest): Promise<ApiResponse<KubeObject>> {
@@ -17,5 +18,6 @@ export async function get(ctx: EngineContext, kind: ResolvedKind, req: ApiReques
   if (rv !== undefined && rv > 0) await waitForRevision(ctx.storage, rv);
   const stored = await ctx.storage.get(objectKey(kind, req.namespace, name));
   if (!stored) throw notFound({ group: kind.group, resource: kind.definition.plural }, name);
-  return { code: 200, body: kind.present(req.resource.version, stored.value as KubeObject), warnings: [] };
+  const body = kind.present(req.resource.version, stored.value as KubeObject);
+  return { code: 200, body: isPromise(body) ? await body : body, warnings: [] };
 }

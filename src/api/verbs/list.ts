@@ -4,6 +4,7 @@ import { apiVersionOf, rememberStoredForm, storedFormOf, type ResolvedKind } fro
 import type { ApiRequest, ApiResponse } from '../../machinery/request.js';
 import type { EngineContext } from '../context.js';
 import { selectStored, type ObjectList } from '../list-pages.js';
+import { isPromise } from '../../util/maybe-promise.js';
 
 // The typed client names the list type from here.
 export type { ObjectList };
@@ -22,6 +23,12 @@ function listItem(value: KubeObject): KubeObject {
 /** The list verb. */
 export async function list(ctx: EngineContext, kind: ResolvedKind, req: ApiRequest, version: string): Promise<ApiResponse<ObjectList>> {
   const selected = await selectStored(ctx, kind, req);
+  // One call for the whole page: a conversion webhook converts a list in one review.
+  const presenting = kind.presentAll(
+    version,
+    selected.items.map((s) => s.value as KubeObject),
+  );
+  const presented = isPromise(presenting) ? await presenting : presenting;
   const metadata: ObjectList['metadata'] = { resourceVersion: String(selected.revision) };
   if (selected.continue) metadata.continue = selected.continue;
   if (selected.remaining !== undefined) metadata.remainingItemCount = selected.remaining;
@@ -31,7 +38,7 @@ export async function list(ctx: EngineContext, kind: ResolvedKind, req: ApiReque
       apiVersion: apiVersionOf(kind.group, version),
       kind: `${kind.definition.kind}List`,
       metadata,
-      items: selected.items.map((s) => listItem(kind.present(version, s.value as KubeObject))),
+      items: presented.map(listItem),
     },
     warnings: [],
   };

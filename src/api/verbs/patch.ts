@@ -20,13 +20,14 @@ import { fieldValidationOf, validatePatchOptions } from '../options.js';
 import { patchTypeOf, runPatchEngine } from '../patch-engines.js';
 import { updateObject, type ObjectChange } from '../store/update.js';
 import { metaOf, reconcileNamespace } from '../write-steps.js';
+import { thenMaybe, type MaybePromise } from '../../util/maybe-promise.js';
 
 /**
  * Decodes the patched document like a request body. A strategic merge patch whose result does not
  * decode is a 422 on the field `patch`, as Kubernetes reports it; the other types answer the
  * decoder's 400.
  */
-function decodePatched(ctx: EngineContext, kind: ResolvedKind, version: string, type: PatchType, patched: unknown, req: ApiRequest): DecodedBody {
+function decodePatched(ctx: EngineContext, kind: ResolvedKind, version: string, type: PatchType, patched: unknown, req: ApiRequest): MaybePromise<DecodedBody> {
   try {
     return decodeBody(ctx.registry, kind, version, patched, fieldValidationOf(req.writeOptions), req.duplicateFields);
   } catch (e) {
@@ -39,7 +40,10 @@ function decodePatched(ctx: EngineContext, kind: ResolvedKind, version: string, 
   }
 }
 
-/** The new object a patch makes of the stored one (absent: only apply, which creates it). */
+/**
+ * The new object a patch makes of the stored one (absent: only apply, which creates it), `live`
+ * being the stored object as served at the request's version.
+ */
 function patchedObject(
   ctx: EngineContext,
   kind: ResolvedKind,
@@ -47,10 +51,9 @@ function patchedObject(
   version: string,
   type: PatchType,
   current: StoredObject | undefined,
-): ObjectChange {
-  const gr = { group: kind.group, resource: kind.definition.plural };
-  if (!current && type !== 'apply') throw notFound(gr, req.name ?? '');
-  const patched = runPatchEngine(type, current && kind.present(version, current.value as KubeObject), req, {
+  live: KubeObject | undefined,
+): MaybePromise<ObjectChange> {
+  const patched = runPatchEngine(type, live, req, {
     schema: kind.structural(version),
     apiVersion: apiVersionOf(kind.group, version),
     kind: kind.definition.kind,
@@ -59,6 +62,12 @@ function patchedObject(
   });
   // An applied object passed the schema already; decoding normalizes it (types, nulls) quietly.
   const decoded = type === 'apply' ? decodeBody(ctx.registry, kind, version, patched, 'Ignore') : decodePatched(ctx, kind, version, type, patched, req);
+  return thenMaybe(decoded, (d) => changeOf(kind, req, type, current, d));
+}
+
+/** The change a decoded patched object makes: its namespace, its name (apply), its resourceVersion precondition. */
+function changeOf(kind: ResolvedKind, req: ApiRequest, type: PatchType, current: StoredObject | undefined, decoded: DecodedBody): ObjectChange {
+  const gr = { group: kind.group, resource: kind.definition.plural };
   const obj = decoded.object;
   reconcileNamespace(kind, obj, req.namespace);
   if (type === 'apply') {
@@ -79,7 +88,11 @@ export async function patch(ctx: EngineContext, kind: ResolvedKind, req: ApiRequ
   }
   validatePatchOptions(type, req.writeOptions);
   return updateObject(ctx, kind, req, version, objectKey(kind, req.namespace, req.name ?? ''), {
-    tryUpdate: (current) => patchedObject(ctx, kind, req, version, type, current),
+    tryUpdate(current) {
+      if (!current && type !== 'apply') throw notFound({ group: kind.group, resource: kind.definition.plural }, req.name ?? '');
+      const live = current && kind.present(version, current.value as KubeObject);
+      return thenMaybe(live, (l) => patchedObject(ctx, kind, req, version, type, current, l));
+    },
     forceAllowCreate: type === 'apply',
   });
 }

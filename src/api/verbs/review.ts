@@ -23,7 +23,7 @@ export async function review(
   engine: (req: ApiRequest) => Promise<ApiResponse>,
 ): Promise<ApiResponse<KubeObject>> {
   validateWriteOptions('CreateOptions', req.writeOptions);
-  const { object, warnings } = decodeBody(ctx.registry, kind, version, req.body, fieldValidationOf(req.writeOptions), req.duplicateFields);
+  const { object, warnings } = await decodeBody(ctx.registry, kind, version, req.body, fieldValidationOf(req.writeOptions), req.duplicateFields);
   if (kind.namespaced) reconcileNamespace(kind, object, req.namespace);
   const kctx: ReviewContext = {
     ...kindContext(ctx, req, 'create'),

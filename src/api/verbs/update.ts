@@ -15,6 +15,7 @@ import { fieldValidationOf, validateWriteOptions } from '../options.js';
 import { checkUidPrecondition, parseUpdateResourceVersion } from '../preconditions.js';
 import { updateObject } from '../store/update.js';
 import { metaOf, reconcileNamespace } from '../write-steps.js';
+import { isPromise } from '../../util/maybe-promise.js';
 
 /** The update verb (PUT on an item or its subresource). */
 export async function update(ctx: EngineContext, kind: ResolvedKind, req: ApiRequest, version: string): Promise<ApiResponse<KubeObject>> {
@@ -22,7 +23,8 @@ export async function update(ctx: EngineContext, kind: ResolvedKind, req: ApiReq
   const def = kind.definition;
   const gr = { group: kind.group, resource: def.plural };
   const name = req.name ?? '';
-  const decoded = decodeBody(ctx.registry, kind, version, req.body, fieldValidationOf(req.writeOptions), req.duplicateFields);
+  const decoding = decodeBody(ctx.registry, kind, version, req.body, fieldValidationOf(req.writeOptions), req.duplicateFields);
+  const decoded = isPromise(decoding) ? await decoding : decoding;
   const body = decoded.object;
   const bodyName = metaOf(body).name ?? '';
   if (bodyName !== name) throw badRequest(`the name of the object (${bodyName}) does not match the name on the URL (${name})`);

@@ -16,13 +16,14 @@
 import type { ManualClock } from '../../clock.js';
 import type { KubeObject } from '../../schema/define-kind.js';
 import { apiVersionOf, type ResolvedKind } from '../../schema/registry.js';
-import { StorageCompactedError, StorageFutureRevisionError, type StorageEvent, type StoredValue } from '../../storage/storage.js';
+import { StorageCompactedError, StorageFutureRevisionError, type StorageEvent } from '../../storage/storage.js';
 import type { EngineContext } from '../context.js';
 import { ApiError, badRequest, compactStatus, internalError } from '../../machinery/errors.js';
 import { parseResourceVersion, tooLargeResourceVersion, tooOldResourceVersion, validateListOptions, waitForRevision } from '../list-options.js';
 import type { ApiRequest, ApiResponse, WatchEvent, WatchStream } from '../../machinery/request.js';
 import { compileSelection } from '../selection.js';
 import { WatchChannel } from '../watch/channel.js';
+import { OrderedEvents, type ObjectEventType } from '../watch/ordered-events.js';
 import { SHARDED_LIST_AND_WATCH } from '../list-pages.js';
 
 /** How often a watch that allows bookmarks gets one (Kubernetes: about every minute). */
@@ -48,7 +49,21 @@ export async function watch(ctx: EngineContext, kind: ResolvedKind, req: ApiRequ
   const initial = options.sendInitialEvents ?? (rv === undefined || rv === 0);
 
   const channel = new WatchChannel(ctx.watchBufferSize);
-  const typed = (value: StoredValue): KubeObject => kind.present(version, value as KubeObject);
+  const fail = (status: ApiError) => {
+    channel.push({ type: 'ERROR', object: compactStatus(status.status) }, false);
+    channel.end();
+  };
+  // Objects are presented at the watched version in the order of their changes, however long a
+  // conversion (webhook) takes; one that fails ends the watch with its ERROR event.
+  const events = new OrderedEvents(
+    channel,
+    ctx.watchBufferSize,
+    {
+      one: (value) => kind.present(version, value as KubeObject),
+      many: (values) => kind.presentAll(version, values as KubeObject[]),
+    },
+    (e) => fail(watchFailure(e)),
+  );
   const inScope = (e: StorageEvent) => (namespace === undefined || e.namespace === namespace) && (name === undefined || e.name === name);
 
   let start = -1; // revision the stream is at; -1 while the start point is being read
@@ -67,13 +82,13 @@ export async function watch(ctx: EngineContext, kind: ResolvedKind, req: ApiRequ
     lastRevision = e.revision;
     const now = selection.matches(e.object as KubeObject);
     const before = e.previous !== undefined && selection.matches(e.previous as KubeObject);
-    let type: WatchEvent['type'] | undefined;
+    let type: ObjectEventType | undefined;
     if (e.type === 'ADDED') type = now ? 'ADDED' : undefined;
     else if (e.type === 'DELETED') type = before ? 'DELETED' : undefined;
     else if (now && before) type = 'MODIFIED';
     else if (now) type = 'ADDED';
     else if (before) type = 'DELETED';
-    if (type) channel.push({ type, object: typed(e.object) }, live);
+    if (type) events.send(type, e.object, live);
   };
 
   // Deadlines on the cluster clock: the timeout, and the next bookmark.
@@ -100,11 +115,11 @@ export async function watch(ctx: EngineContext, kind: ResolvedKind, req: ApiRequ
   const onClock = (now: number) => {
     if (channel.closed || start < 0) return;
     if (deadline !== undefined && now >= deadline) {
-      channel.end();
+      events.end();
       return;
     }
     if (nextBookmark !== undefined && now >= nextBookmark) {
-      channel.push(bookmark());
+      events.sendEvent(bookmark());
       nextBookmark = nextBookmarkTime(now);
       // A pre-timeout bookmark is sent once: the next one would be at or before now.
       if (nextBookmark !== undefined && nextBookmark <= now) nextBookmark = undefined;
@@ -138,10 +153,6 @@ export async function watch(ctx: EngineContext, kind: ResolvedKind, req: ApiRequ
     early.length = 0;
   });
 
-  const fail = (status: ApiError) => {
-    channel.push({ type: 'ERROR', object: compactStatus(status.status) }, false);
-    channel.end();
-  };
   try {
     if (rv !== undefined && rv > 0) await waitForRevision(ctx.storage, rv);
     if (initial) {
@@ -150,10 +161,15 @@ export async function watch(ctx: EngineContext, kind: ResolvedKind, req: ApiRequ
         filter: (value) => (name === undefined || (value.metadata as { name?: string } | undefined)?.name === name) && selection.matches(value as KubeObject),
         labels: selection.requiredLabels,
       });
-      for (const item of snapshot.items) channel.push({ type: 'ADDED', object: typed(item.value) }, false);
+      // The initial objects convert in one call (one review for a webhook), like a list.
+      events.sendAll(
+        'ADDED',
+        snapshot.items.map((item) => item.value),
+        false,
+      );
       start = snapshot.revision;
       if (options.sendInitialEvents === true && options.allowWatchBookmarks) {
-        channel.push(bookmark({ [`${ctx.apiDomain}/initial-events-end`]: 'true' }), false);
+        events.sendEvent(bookmark({ [`${ctx.apiDomain}/initial-events-end`]: 'true' }), false);
       }
     } else if (rv === undefined || rv === 0) {
       start = await ctx.storage.currentRevision();
@@ -169,11 +185,20 @@ export async function watch(ctx: EngineContext, kind: ResolvedKind, req: ApiRequ
   } catch (e) {
     if (e instanceof StorageCompactedError) fail(tooOldResourceVersion(rv ?? 0, e.compacted));
     else if (e instanceof StorageFutureRevisionError) fail(tooLargeResourceVersion(e.requested, e.current));
-    else if (e instanceof ApiError) fail(e);
-    else fail(internalError(e));
+    else fail(watchFailure(e));
     return { code: 200, body: channel, warnings: [] };
   }
   for (const e of early.splice(0)) deliver(e);
   onClock(ctx.clock.now());
   return { code: 200, body: channel, warnings: [] };
+}
+
+/**
+ * The Status of the ERROR event a failure ends a watch with. As the API server's watch
+ * (etcd3/watcher.go `transformErrorToEvent`) reports an error that is not a Status (a conversion
+ * webhook's failure, which a request answers as a bare 500) as an InternalError.
+ */
+function watchFailure(e: unknown): ApiError {
+  if (e instanceof ApiError) return e.code === 500 && !e.reason ? internalError(e.message) : e;
+  return internalError(e);
 }

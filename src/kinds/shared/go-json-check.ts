@@ -205,3 +205,9 @@ export function goUnmarshalObjectError(bytes: Uint8Array): string | undefined {
   if (result.kind === 'object' || result.kind === 'null') return undefined;
   return `json: cannot unmarshal ${result.kind} into Go value of type map[string]interface {}`;
 }
+
+/** The syntax error Go's `encoding/json` reports for `bytes`, or undefined when they are one JSON value. */
+export function goJsonSyntaxError(bytes: Uint8Array): string | undefined {
+  const result = scan(bytes);
+  return 'error' in result ? result.error : undefined;
+}

@@ -15,6 +15,8 @@ import { finalizerWarnings } from './finalizer-warnings.js';
 import { compiledSchemaOf, publishedSchemaOf } from './published-schema.js';
 import { CelRules } from './cel-rules.js';
 import { takeValidationWarnings, validateCreate, validateStatusUpdate, validateUpdate } from './rules.js';
+import { webhookConversions } from './webhook-conversion.js';
+import type { ServiceReader } from './webhook-endpoint.js';
 
 /** Any object: the type side of a custom resource version (its schema is published, not zod). */
 const ANY_OBJECT = z.looseObject({}) as unknown as z.ZodType<KubeObject>;
@@ -26,6 +28,8 @@ export interface CustomResourceKindOptions {
    * and deleted, never created.
    */
   readonly terminating?: () => boolean;
+  /** Reads the cluster's Services, for a conversion webhook given as `clientConfig.service`. */
+  readonly services?: ServiceReader;
 }
 
 /** The 405 a create answers while the definition is terminating (customresource_handler.go). */
@@ -54,12 +58,15 @@ export function customResourceKind(crd: CustomResourceDefinition, options: Custo
   const storage = crd.spec.versions.find((v) => v.storage) ?? served[0]!;
   const kind = names.kind;
   const compiled = new Map(crd.spec.versions.map((v) => [v.name, compiledSchemaOf(crd, v)]));
+  // Strategy None changes only apiVersion (the registry's default); Webhook calls out.
+  const conversionOf = crd.spec.conversion?.strategy === 'Webhook' ? webhookConversions(crd, { services: options.services }) : undefined;
   const versions: KindVersion[] = served.map((v) => ({
     name: v.name,
     schema: ANY_OBJECT,
     served: true,
     storage: v.name === storage.name,
     published: publishedSchemaOf(crd, v, compiled.get(v.name)),
+    ...(conversionOf ? { conversion: conversionOf(v.name) } : {}),
   }));
   // The storage version is always a version of the kind, even when it is no longer served.
   if (!served.some((v) => v.name === storage.name)) {
@@ -69,10 +76,13 @@ export function customResourceKind(crd: CustomResourceDefinition, options: Custo
       served: false,
       storage: true,
       published: publishedSchemaOf(crd, storage, compiled.get(storage.name)),
+      ...(conversionOf ? { conversion: conversionOf(storage.name) } : {}),
     });
   }
   const rules = new Map([...compiled].flatMap(([name, schema]) => (schema ? [[name, { schema, cel: new CelRules(schema.root) }] as const] : [])));
-  const versionOf = (apiVersion: string) => apiVersion.slice(apiVersion.lastIndexOf('/') + 1);
+  // The engine hands the strategy objects in the storage shape: a webhook-converted version's
+  // object is then checked with the storage version's schema.
+  const versionOf = (apiVersion: string) => (conversionOf ? storage.name : apiVersion.slice(apiVersion.lastIndexOf('/') + 1));
   /** The compiled schema of the version a request came through (`example.com/v1`). */
   const schemaFor = (apiVersion: string) => compiled.get(versionOf(apiVersion)) ?? compiled.get(storage.name);
   const rulesFor = (apiVersion: string) => rules.get(versionOf(apiVersion)) ?? rules.get(storage.name);
