@@ -38,7 +38,8 @@ export async function list(ctx: EngineContext, kind: ResolvedKind, req: ApiReque
       apiVersion: apiVersionOf(kind.group, version),
       kind: `${kind.definition.kind}List`,
       metadata,
-      items: presented.map(listItem),
+      // Custom resources are served from unstructured lists, whose items keep apiVersion and kind.
+      items: kind.published(version) ? presented : presented.map(listItem),
     },
     warnings: [],
   };

@@ -119,6 +119,9 @@ describe('several versions', () => {
     await widgets('v1beta1').create({ metadata: { name: 'a' }, spec: { x: 1 } }, { namespace: 'default' });
     expect(await widgets('v1').get('a', { namespace: 'default' })).toMatchObject({ apiVersion: 'example.com/v1', spec: { x: 1 } });
     expect(await widgets('v2alpha1').get('a', { namespace: 'default' })).toMatchObject({ apiVersion: 'example.com/v2alpha1' });
+    // Items of a custom resource list keep apiVersion and kind (unstructured lists), at the list's version.
+    const listed = await widgets('v1beta1').list({ namespace: 'default' });
+    expect(listed.items.map((i) => [i.apiVersion, i.kind])).toEqual([['example.com/v1beta1', 'Widget']]);
   });
 
   it('an unserved version answers 404', async () => {
