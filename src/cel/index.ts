@@ -16,7 +16,7 @@ export {
   type ValidationRuleSource,
 } from './crd-rules.js';
 export { schemaDeclType, assignTypeNames, celTypeOf, maxCardinality, type DeclType, type DeclField } from './schema/decl-type.js';
-export { escapePropertyName, unescapePropertyName } from './schema/escaping.js';
+export { CEL_RESERVED_SYMBOLS, escapePropertyName, unescapePropertyName } from './schema/escaping.js';
 export type { CelSchema } from './schema/schema.js';
 export { toCelValue } from './schema/values.js';
 export {

@@ -5,7 +5,8 @@
  * not visible to rules.
  */
 
-const RESERVED = new Set([
+/** Kubernetes' `celReservedSymbols`: words no CEL identifier may be (apiserver/pkg/cel/escaping.go). */
+export const CEL_RESERVED_SYMBOLS: ReadonlySet<string> = new Set([
   'true',
   'false',
   'null',
@@ -32,7 +33,7 @@ const RESERVED = new Set([
 /** The CEL identifier of a property name, or undefined when it has none. */
 export function escapePropertyName(name: string): string | undefined {
   if (name.length === 0 || (name[0]! >= '0' && name[0]! <= '9')) return undefined;
-  if (RESERVED.has(name)) return `__${name}__`;
+  if (CEL_RESERVED_SYMBOLS.has(name)) return `__${name}__`;
   if (/^[a-zA-Z0-9_]*$/.test(name) && !name.includes('__')) return name;
   if (!/^[a-zA-Z0-9_./-]*$/.test(name)) return undefined;
   return name.replace(/__|[./-]/g, (m) => (m === '__' ? '__underscores__' : m === '.' ? '__dot__' : m === '-' ? '__dash__' : '__slash__'));
@@ -53,7 +54,7 @@ export function unescapePropertyName(escaped: string): string | undefined {
       case 'slash':
         return '/';
       default:
-        if (RESERVED.has(inner)) {
+        if (CEL_RESERVED_SYMBOLS.has(inner)) {
           if (m.length !== escaped.length) ok = false;
           return inner;
         }
@@ -70,5 +71,5 @@ export function unescapePropertyName(escaped: string): string | undefined {
  * (apiserver/pkg/cel/types.go `recognizeKeywordAsFieldName`); undefined for other names.
  */
 export function keywordFieldName(name: string): string | undefined {
-  return RESERVED.has(name) ? `__${name}__` : undefined;
+  return CEL_RESERVED_SYMBOLS.has(name) ? `__${name}__` : undefined;
 }

@@ -4,6 +4,7 @@
  * (pkg/apis/admissionregistration/validation). CEL expressions are not compiled: only the checks
  * Kubernetes makes before compiling (an expression must not be blank) are enforced.
  */
+import { CEL_RESERVED_SYMBOLS } from '../../cel/index.js';
 import { child, fieldError, index, type FieldError } from '../../machinery/field-errors.js';
 import { isDNS1035Label, isDNS1123Subdomain, isQualifiedName } from '../../schema/validation/names.js';
 import type { MatchCondition, Mutation, ParamKind, Variable } from '../types/admissionregistration-v1.js';
@@ -80,33 +81,10 @@ export function validateMatchConditions(conditions: readonly MatchCondition[], p
 }
 
 const CEL_IDENT = /^[_a-zA-Z][_a-zA-Z0-9]*$/;
-const CEL_RESERVED = new Set([
-  'true',
-  'false',
-  'null',
-  'in',
-  'as',
-  'break',
-  'const',
-  'continue',
-  'else',
-  'for',
-  'function',
-  'if',
-  'import',
-  'let',
-  'loop',
-  'package',
-  'namespace',
-  'return',
-  'var',
-  'void',
-  'while',
-]);
 
 /** Whether a name is a CEL identifier (and not a reserved word), as a variable's name must be. */
 export function isCELIdentifier(name: string): boolean {
-  return CEL_IDENT.test(name) && !CEL_RESERVED.has(name);
+  return CEL_IDENT.test(name) && !CEL_RESERVED_SYMBOLS.has(name);
 }
 
 /** `validateVariable` without compiling: a CEL identifier as name, a non-blank expression. */
