@@ -4,6 +4,10 @@
  * decide (Warn by default).
  */
 import { isMap, isScalar, isSeq, parseAllDocuments, type Node } from 'yaml';
+import { yamlMayNestDeeperThan } from './yaml-depth.js';
+
+/** How deeply YAML text may nest (memkube's bound; see parseYamlDocuments). */
+export const MAX_YAML_DEPTH = 500;
 
 /** One parsed YAML document. */
 export interface ParsedYamlDocument {
@@ -46,6 +50,10 @@ function findDuplicates(root: Node | null): string[] {
 
 /** Parses every document of a YAML text; empty documents are skipped. */
 export function parseYamlDocuments(text: string): ParsedYamlDocument[] {
+  // The parser recurses once per level, and deep enough text can abort the whole process (V8
+  // reports it as out of memory, not as an error): refuse it before parsing. Kubernetes' YAML
+  // decoder stops at 10,000 levels; memkube stops earlier, far beyond any real manifest.
+  if (yamlMayNestDeeperThan(text, MAX_YAML_DEPTH)) throw new YamlSyntaxError(`exceeded max depth of ${MAX_YAML_DEPTH}`);
   const out: ParsedYamlDocument[] = [];
   for (const doc of parseAllDocuments(text, { uniqueKeys: false })) {
     if (doc.errors.length) throw new YamlSyntaxError(doc.errors[0]!.message);

@@ -1,7 +1,7 @@
 /** The nesting bound checked before untrusted YAML reaches the parser. */
 import { describe, expect, it } from 'vitest';
 import { yamlMayNestDeeperThan } from '../../src/codec/yaml-depth.js';
-import { parseYamlDocuments } from '../../src/codec/yaml.js';
+import { MAX_YAML_DEPTH, parseYamlDocuments, YamlSyntaxError } from '../../src/codec/yaml.js';
 
 describe('yamlMayNestDeeperThan', () => {
   it('counts flow brackets, leading indicators and indentation', () => {
@@ -36,5 +36,14 @@ describe('yamlMayNestDeeperThan', () => {
         expect((e as Error).name).toBe('YamlSyntaxError');
       }
     }
+  });
+});
+
+describe('parseYamlDocuments and deep text', () => {
+  it('refuses text nesting deeper than its bound before the parser sees it (deep text could abort the process)', () => {
+    expect(() => parseYamlDocuments('['.repeat(20_000))).toThrow(new YamlSyntaxError(`exceeded max depth of ${MAX_YAML_DEPTH}`));
+    expect(() => parseYamlDocuments('a:\n' + '  - '.repeat(1000) + 'x\n')).toThrow(YamlSyntaxError);
+    const ok = '['.repeat(100) + ']'.repeat(100);
+    expect(parseYamlDocuments(ok)).toHaveLength(1);
   });
 });
