@@ -144,7 +144,9 @@ export class KindRegistry {
         const onRead = onReadOf(version);
         if (conversion && !(conversion.storageShape && obj.apiVersion === stored.apiVersion)) {
           const out = conversion.fromStorage(cloneJson(obj));
-          return isPromise(out) ? out.then((o) => presented(o, obj, apiVersion, definition.kind, onRead)) : presented(out, obj, apiVersion, definition.kind, onRead);
+          return isPromise(out)
+            ? out.then((o) => presented(o, obj, apiVersion, definition.kind, onRead))
+            : presented(out, obj, apiVersion, definition.kind, onRead);
         }
         let out: KubeObject = obj.apiVersion === apiVersion && obj.kind === definition.kind ? obj : { ...obj, apiVersion, kind: definition.kind };
         if (onRead) out = onRead(out);
