@@ -19,7 +19,7 @@ import { serviceAccountController } from './controllers/service-account.js';
 import { flowControlStatusController } from './controllers/flowcontrol-status.js';
 import { customResourceDefinitionController, type CustomResourceServing } from './controllers/custom-resources/definition-controller.js';
 import { DEFAULT_BOOTSTRAP_OBJECTS, type BootstrapObject } from './kinds/bootstrap-objects.generated.js';
-import { builtinKinds, builtinObjectsFor, customResourceKind } from './kinds/index.js';
+import { apiApprovalCondition, builtinKinds, builtinObjectsFor, customResourceKind } from './kinds/index.js';
 import type { KindDefinition, KubeObject } from './schema/define-kind.js';
 import { KindRegistry, type ResolvedKind } from './schema/registry.js';
 import { MemoryStorage } from './storage/memory.js';
@@ -485,5 +485,6 @@ function customResourceServing(registry: KindRegistry, watchHub: WatchHub, stora
       return entry.kind.bucket;
     },
     unserve,
+    approvalCondition: (crd) => apiApprovalCondition(crd.spec.group, crd.metadata?.annotations),
   };
 }

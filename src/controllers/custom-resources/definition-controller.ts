@@ -31,6 +31,11 @@ export interface CustomResourceServing {
   serve(crd: CustomResourceDefinition, terminating: boolean): string | undefined;
   /** Stops serving what the definition named `name` defined. */
   unserve(name: string): void;
+  /**
+   * The API approval condition a definition of a protected group (`*.k8s.io`, `*.kubernetes.io`)
+   * carries, from its `api-approved.kubernetes.io` annotation; undefined for other groups.
+   */
+  approvalCondition?(crd: CustomResourceDefinition): CrdCondition | undefined;
 }
 
 /** Creates the controller; `send` runs requests as the system. */
@@ -84,6 +89,20 @@ export function customResourceDefinitionController(ctx: EngineContext, send: Sen
     if (!isConditionTrue(conditions, 'NamesAccepted') || isConditionTrue(conditions, 'Established')) return false;
     const established: CrdCondition = { type: 'Established', status: 'True', reason: 'InitialNamesAccepted', message: 'the initial names have been accepted' };
     return writeStatus(crd, { ...crd.status, conditions: setCondition(conditions, established, now()) });
+  }
+
+  /** The API approval step (a separate controller upstream): true when it wrote. */
+  async function approve(crd: CustomResourceDefinition): Promise<boolean> {
+    const condition = serving.approvalCondition?.(crd);
+    if (
+      !condition ||
+      sameCondition(
+        condition,
+        crd.status?.conditions?.find((c) => c.type === condition.type),
+      )
+    )
+      return false;
+    return writeStatus(crd, { ...crd.status, conditions: setCondition(crd.status?.conditions, condition, now()) });
   }
 
   /**
@@ -168,6 +187,7 @@ export function customResourceDefinitionController(ctx: EngineContext, send: Sen
     if (!deleting) {
       if (await acceptNames(crd)) return;
       if (await establish(crd)) return;
+      if (await approve(crd)) return;
     }
     const conditions = crd.status?.conditions;
     const served = isConditionTrue(conditions, 'NamesAccepted') || isConditionTrue(conditions, 'Established') ? serving.serve(crd, deleting) : undefined;

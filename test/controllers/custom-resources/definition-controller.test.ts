@@ -46,6 +46,7 @@ describe('a new CustomResourceDefinition', () => {
     const crd = await get();
     expect(crd.status?.acceptedNames).toEqual({ plural: 'crontabs', singular: 'crontab', shortNames: ['ct'], kind: 'CronTab', listKind: 'CronTabList' });
     expect(Object.keys(crd.status!.acceptedNames!)).toEqual(['plural', 'singular', 'shortNames', 'kind', 'listKind']);
+    // No API approval condition outside the protected groups.
     expect(crd.status?.conditions).toEqual([namesAccepted, established]);
     expect(crd.status?.storedVersions).toEqual(['v1']);
   });
@@ -77,7 +78,17 @@ describe('a new CustomResourceDefinition', () => {
     });
     await cluster.settle();
     // The definition's names are accepted (no other definition has them), but the built-in resource is served.
-    expect((await get('storageclasses.storage.k8s.io')).status?.conditions?.slice(0, 2)).toEqual([namesAccepted, established]);
+    expect((await get('storageclasses.storage.k8s.io')).status?.conditions).toEqual([
+      namesAccepted,
+      established,
+      {
+        type: 'KubernetesAPIApprovalPolicyConformant',
+        status: 'False',
+        lastTransitionTime: TIME,
+        reason: 'UnapprovedAnnotation',
+        message: 'not approved: "unapproved, testing only"',
+      },
+    ]);
     const res = await cluster.fetch(new Request('http://memkube/apis/storage.k8s.io/v1'));
     const resources = ((await res.json()) as { resources: { name: string; kind: string }[] }).resources.filter((r) => r.name === 'storageclasses');
     expect(resources).toEqual([expect.objectContaining({ kind: 'StorageClass', shortNames: ['sc'] })]);

@@ -56,3 +56,27 @@ export function validateAPIApproval(group: string, annotations: Readonly<Record<
       return [];
   }
 }
+
+/**
+ * The `KubernetesAPIApprovalPolicyConformant` condition apiextensions-apiserver's API approval
+ * controller keeps on a definition of a protected group (pkg/controller/apiapproval
+ * `calculateCondition`); undefined for any other group.
+ */
+export function apiApprovalCondition(
+  group: string,
+  annotations: Readonly<Record<string, string>> | undefined,
+): { type: string; status: string; reason: string; message: string } | undefined {
+  if (!isProtectedCommunityGroup(group)) return undefined;
+  const [state, message] = approvalState(annotations);
+  const type = 'KubernetesAPIApprovalPolicyConformant';
+  switch (state) {
+    case 'approved':
+      return { type, status: 'True', reason: 'ApprovedAnnotation', message };
+    case 'bypassed':
+      return { type, status: 'False', reason: 'UnapprovedAnnotation', message };
+    case 'missing':
+      return { type, status: 'False', reason: 'MissingAnnotation', message };
+    default:
+      return { type, status: 'False', reason: 'InvalidAnnotation', message };
+  }
+}
