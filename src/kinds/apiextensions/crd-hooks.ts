@@ -8,6 +8,7 @@ import { ruleScope, type CelSchema } from '../../cel/index.js';
 import { compileCustomSchema, validateCustomValue, type JsonSchemaProps } from '../../schema/custom/index.js';
 import { compileGoRegexp } from '../../util/go-regexp.js';
 import type { CelRuleCompilation, CelRuleCompiler, CrdValidationHooks, DefaultValueValidator } from './crd/hooks.js';
+import { CelRules } from './custom-resources/cel-rules.js';
 import { objectMetaStructural } from './custom-resources/published-schema.js';
 import type { ValidationRule } from '../types/apiextensions-v1.js';
 
@@ -41,7 +42,14 @@ const celCompiler: CelRuleCompiler = {
 const defaultValidator: DefaultValueValidator = {
   validateDefault(check) {
     const compiled = compileCustomSchema(check.schema as JsonSchemaProps, { objectMeta: objectMetaStructural() });
-    return validateCustomValue(compiled.root, check.value, { basePath: check.path });
+    const errors = validateCustomValue(compiled.root, check.value, { basePath: check.path });
+    if (errors.length) return errors;
+    // Then the node's CEL rules, with the default as self and as oldSelf, and (when that passes)
+    // with no oldSelf, as a create would run them (pkg/apiserver/schema/defaulting/validation.go).
+    const cel = new CelRules(compiled.root, check.resourceRoot === check.schema);
+    const withOld = cel.validate(check.value, compiled.correlate(check.value, check.value), compiled.root, check.path, false);
+    if (withOld.errors.length) return withOld.errors;
+    return cel.validate(check.value, undefined, compiled.root, check.path).errors;
   },
 };
 

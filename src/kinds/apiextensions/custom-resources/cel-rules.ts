@@ -57,7 +57,14 @@ function join(path: string, more: string): string {
 export class CelRules {
   private readonly nodes = new Map<CustomSchemaNode, NodeRules | null>();
 
-  constructor(private readonly root: CustomSchemaNode) {}
+  /**
+   * `rootIsResource`: whether the root node is a resource's root (it is for a custom resource's
+   * schema; not for a node compiled alone, such as the schema of one default value).
+   */
+  constructor(
+    private readonly root: CustomSchemaNode,
+    private readonly rootIsResource = true,
+  ) {}
 
   private rulesOf(node: CustomSchemaNode, isResourceRoot: boolean): NodeRules | null {
     let rules = this.nodes.get(node);
@@ -91,9 +98,9 @@ export class CelRules {
    * Runs every rule over `obj` (with `old` and its correlation on update). `basePath` and `node`
    * select a part (`status` and its schema, for a status update).
    */
-  validate(obj: unknown, correlation: Correlation | undefined, node: CustomSchemaNode = this.root, basePath = ''): CelOutcome {
-    const run: Run = { errors: [], warnings: [], budget: RUNTIME_CEL_COST_BUDGET };
-    this.walk(run, node, obj, correlation?.oldValue, correlation, undefined, basePath, node === this.root || node.embeddedResource);
+  validate(obj: unknown, correlation: Correlation | undefined, node: CustomSchemaNode = this.root, basePath = '', ratchet = true): CelOutcome {
+    const run: Run = { errors: [], warnings: [], budget: RUNTIME_CEL_COST_BUDGET, ratchet };
+    this.walk(run, node, obj, correlation?.oldValue, correlation, undefined, basePath, (node === this.root && this.rootIsResource) || node.embeddedResource);
     return { errors: run.errors, warnings: run.warnings };
   }
 
@@ -155,7 +162,7 @@ export class CelRules {
       return;
     }
     // A value unchanged from the old object keeps its old errors as warnings (ratcheting).
-    const unchanged = correlation ? correlation.deepEqual() : (parent?.deepEqual() ?? false);
+    const unchanged = run.ratchet && (correlation ? correlation.deepEqual() : (parent?.deepEqual() ?? false));
     for (const { rule, compiled, fieldPath } of rules.rules) {
       if (compiled.error) {
         run.errors.push(fieldError.invalid(at, type, `rule compile error: ${compiled.error.detail}`));
@@ -229,6 +236,8 @@ interface Run {
   errors: FieldError[];
   warnings: string[];
   budget: number;
+  /** Whether errors on unchanged values become warnings. */
+  readonly ratchet: boolean;
 }
 
 function scalarShown(value: unknown): unknown {

@@ -201,3 +201,21 @@ describe('a custom resource schema at work', () => {
     expect(s.message).toContain("compilation failed: ERROR: <input>:1:5: undefined field 'b'");
   });
 });
+
+describe('defaults and CEL rules', () => {
+  it('refuses a definition whose default breaks a CEL rule of its node', async () => {
+    const s = await statusOf(() =>
+      crds().create(
+        definition({
+          type: 'object',
+          properties: { size: { type: 'integer', default: 20, 'x-kubernetes-validations': [{ rule: 'self <= 10', message: 'at most 10' }] } },
+        }),
+      ),
+    );
+    expect(s.code).toBe(422);
+    expect(s.message).toContain('spec.validation.openAPIV3Schema.properties[spec].properties[size].default: Invalid value: 20: at most 10');
+    await crds().create(
+      definition({ type: 'object', properties: { size: { type: 'integer', default: 5, 'x-kubernetes-validations': [{ rule: 'self <= 10' }] } } }),
+    );
+  });
+});
