@@ -130,7 +130,9 @@ const CORE_PACKAGE = 'io.k8s.api.core.v1';
 const CORE_TOPICS: ReadonlyArray<readonly [module: string, roots: readonly string[]]> = [
   ['core-v1-containers', ['Container', 'EphemeralContainer']],
   ['core-v1-scheduling', ['Affinity', 'Toleration', 'TopologySpreadConstraint']],
-  ['core-v1-volumes', ['Volume', 'PersistentVolumeSpec', 'PersistentVolumeClaimSpec']],
+  ['core-v1-volumes', ['Volume']],
+  ['core-v1-persistent-volumes', ['PersistentVolumeSpec', 'PersistentVolumeStatus', 'PersistentVolumeClaimSpec', 'PersistentVolumeClaimStatus']],
+  ['core-v1-services', ['ServiceSpec', 'ServiceStatus', 'EndpointSubset']],
   ['core-v1-pod-status', ['PodStatus']],
   ['core-v1-node', ['NodeSpec', 'NodeStatus']],
 ];

@@ -3,7 +3,7 @@
 
 import { z } from 'zod';
 import { PodTemplateSpec } from './core-v1.js';
-import { ObjectReference } from './core-v1-volumes.js';
+import { ObjectReference } from './core-v1-persistent-volumes.js';
 import { LabelSelector, ObjectMeta, Time } from './meta-v1.js';
 
 export const PodFailurePolicyOnExitCodesRequirement = z.object({

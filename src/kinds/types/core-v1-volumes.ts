@@ -3,7 +3,6 @@
 
 import { z } from 'zod';
 import { ObjectFieldSelector, ResourceFieldSelector } from './core-v1-containers.js';
-import { NodeSelector } from './core-v1-scheduling.js';
 import { LabelSelector, ObjectMeta } from './meta-v1.js';
 import { Quantity } from './primitives.js';
 
@@ -45,22 +44,6 @@ export const AzureDiskVolumeSource = z.object({
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.AzureDiskVolumeSource' });
 export type AzureDiskVolumeSource = z.infer<typeof AzureDiskVolumeSource>;
 
-export const AzureFilePersistentVolumeSource = z.object({
-  get readOnly() {
-    return z.boolean().optional();
-  },
-  get secretName() {
-    return z.string();
-  },
-  get secretNamespace() {
-    return z.string().optional();
-  },
-  get shareName() {
-    return z.string();
-  },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.AzureFilePersistentVolumeSource' });
-export type AzureFilePersistentVolumeSource = z.infer<typeof AzureFilePersistentVolumeSource>;
-
 export const AzureFileVolumeSource = z.object({
   get readOnly() {
     return z.boolean().optional();
@@ -73,38 +56,6 @@ export const AzureFileVolumeSource = z.object({
   },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.AzureFileVolumeSource' });
 export type AzureFileVolumeSource = z.infer<typeof AzureFileVolumeSource>;
-
-export const SecretReference = z.object({
-  get name() {
-    return z.string().optional();
-  },
-  get namespace() {
-    return z.string().optional();
-  },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.SecretReference', 'x-kubernetes-map-type': 'atomic' });
-export type SecretReference = z.infer<typeof SecretReference>;
-
-export const CephFSPersistentVolumeSource = z.object({
-  get monitors() {
-    return z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' });
-  },
-  get path() {
-    return z.string().optional();
-  },
-  get readOnly() {
-    return z.boolean().optional();
-  },
-  get secretFile() {
-    return z.string().optional();
-  },
-  get secretRef() {
-    return SecretReference.optional();
-  },
-  get user() {
-    return z.string().optional();
-  },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.CephFSPersistentVolumeSource' });
-export type CephFSPersistentVolumeSource = z.infer<typeof CephFSPersistentVolumeSource>;
 
 export const LocalObjectReference = z.object({
   get name() {
@@ -134,22 +85,6 @@ export const CephFSVolumeSource = z.object({
   },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.CephFSVolumeSource' });
 export type CephFSVolumeSource = z.infer<typeof CephFSVolumeSource>;
-
-export const CinderPersistentVolumeSource = z.object({
-  get fsType() {
-    return z.string().optional();
-  },
-  get readOnly() {
-    return z.boolean().optional();
-  },
-  get secretRef() {
-    return SecretReference.optional();
-  },
-  get volumeID() {
-    return z.string();
-  },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.CinderPersistentVolumeSource' });
-export type CinderPersistentVolumeSource = z.infer<typeof CinderPersistentVolumeSource>;
 
 export const CinderVolumeSource = z.object({
   get fsType() {
@@ -227,40 +162,6 @@ export const ConfigMapVolumeSource = z.object({
   },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ConfigMapVolumeSource' });
 export type ConfigMapVolumeSource = z.infer<typeof ConfigMapVolumeSource>;
-
-export const CSIPersistentVolumeSource = z.object({
-  get controllerExpandSecretRef() {
-    return SecretReference.optional();
-  },
-  get controllerPublishSecretRef() {
-    return SecretReference.optional();
-  },
-  get driver() {
-    return z.string();
-  },
-  get fsType() {
-    return z.string().optional();
-  },
-  get nodeExpandSecretRef() {
-    return SecretReference.optional();
-  },
-  get nodePublishSecretRef() {
-    return SecretReference.optional();
-  },
-  get nodeStageSecretRef() {
-    return SecretReference.optional();
-  },
-  get readOnly() {
-    return z.boolean().optional();
-  },
-  get volumeAttributes() {
-    return z.record(z.string(), z.string()).optional();
-  },
-  get volumeHandle() {
-    return z.string();
-  },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.CSIPersistentVolumeSource' });
-export type CSIPersistentVolumeSource = z.infer<typeof CSIPersistentVolumeSource>;
 
 export const CSIVolumeSource = z.object({
   get driver() {
@@ -430,25 +331,6 @@ export const FCVolumeSource = z.object({
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.FCVolumeSource' });
 export type FCVolumeSource = z.infer<typeof FCVolumeSource>;
 
-export const FlexPersistentVolumeSource = z.object({
-  get driver() {
-    return z.string();
-  },
-  get fsType() {
-    return z.string().optional();
-  },
-  get options() {
-    return z.record(z.string(), z.string()).optional();
-  },
-  get readOnly() {
-    return z.boolean().optional();
-  },
-  get secretRef() {
-    return SecretReference.optional();
-  },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.FlexPersistentVolumeSource' });
-export type FlexPersistentVolumeSource = z.infer<typeof FlexPersistentVolumeSource>;
-
 export const FlexVolumeSource = z.object({
   get driver() {
     return z.string();
@@ -507,22 +389,6 @@ export const GitRepoVolumeSource = z.object({
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.GitRepoVolumeSource' });
 export type GitRepoVolumeSource = z.infer<typeof GitRepoVolumeSource>;
 
-export const GlusterfsPersistentVolumeSource = z.object({
-  get endpoints() {
-    return z.string();
-  },
-  get endpointsNamespace() {
-    return z.string().optional();
-  },
-  get path() {
-    return z.string();
-  },
-  get readOnly() {
-    return z.boolean().optional();
-  },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.GlusterfsPersistentVolumeSource' });
-export type GlusterfsPersistentVolumeSource = z.infer<typeof GlusterfsPersistentVolumeSource>;
-
 export const GlusterfsVolumeSource = z.object({
   get endpoints() {
     return z.string();
@@ -555,43 +421,6 @@ export const ImageVolumeSource = z.object({
   },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ImageVolumeSource' });
 export type ImageVolumeSource = z.infer<typeof ImageVolumeSource>;
-
-export const ISCSIPersistentVolumeSource = z.object({
-  get chapAuthDiscovery() {
-    return z.boolean().optional();
-  },
-  get chapAuthSession() {
-    return z.boolean().optional();
-  },
-  get fsType() {
-    return z.string().optional();
-  },
-  get initiatorName() {
-    return z.string().optional();
-  },
-  get iqn() {
-    return z.string();
-  },
-  get iscsiInterface() {
-    return z.string().optional();
-  },
-  get lun() {
-    return z.int32();
-  },
-  get portals() {
-    return z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
-  },
-  get readOnly() {
-    return z.boolean().optional();
-  },
-  get secretRef() {
-    return SecretReference.optional();
-  },
-  get targetPortal() {
-    return z.string();
-  },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ISCSIPersistentVolumeSource' });
-export type ISCSIPersistentVolumeSource = z.infer<typeof ISCSIPersistentVolumeSource>;
 
 export const ISCSIVolumeSource = z.object({
   get chapAuthDiscovery() {
@@ -630,16 +459,6 @@ export const ISCSIVolumeSource = z.object({
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ISCSIVolumeSource' });
 export type ISCSIVolumeSource = z.infer<typeof ISCSIVolumeSource>;
 
-export const LocalVolumeSource = z.object({
-  get fsType() {
-    return z.string().optional();
-  },
-  get path() {
-    return z.string();
-  },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.LocalVolumeSource' });
-export type LocalVolumeSource = z.infer<typeof LocalVolumeSource>;
-
 export const NFSVolumeSource = z.object({
   get path() {
     return z.string();
@@ -652,31 +471,6 @@ export const NFSVolumeSource = z.object({
   },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.NFSVolumeSource' });
 export type NFSVolumeSource = z.infer<typeof NFSVolumeSource>;
-
-export const ObjectReference = z.object({
-  get apiVersion() {
-    return z.string().optional();
-  },
-  get fieldPath() {
-    return z.string().optional();
-  },
-  get kind() {
-    return z.string().optional();
-  },
-  get name() {
-    return z.string().optional();
-  },
-  get namespace() {
-    return z.string().optional();
-  },
-  get resourceVersion() {
-    return z.string().optional();
-  },
-  get uid() {
-    return z.string().optional();
-  },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ObjectReference', 'x-kubernetes-map-type': 'atomic' });
-export type ObjectReference = z.infer<typeof ObjectReference>;
 
 export const PersistentVolumeClaimVolumeSource = z.object({
   get claimName() {
@@ -697,242 +491,6 @@ export const PhotonPersistentDiskVolumeSource = z.object({
   },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.PhotonPersistentDiskVolumeSource' });
 export type PhotonPersistentDiskVolumeSource = z.infer<typeof PhotonPersistentDiskVolumeSource>;
-
-export const PortworxVolumeSource = z.object({
-  get fsType() {
-    return z.string().optional();
-  },
-  get readOnly() {
-    return z.boolean().optional();
-  },
-  get volumeID() {
-    return z.string();
-  },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.PortworxVolumeSource' });
-export type PortworxVolumeSource = z.infer<typeof PortworxVolumeSource>;
-
-export const QuobyteVolumeSource = z.object({
-  get group() {
-    return z.string().optional();
-  },
-  get readOnly() {
-    return z.boolean().optional();
-  },
-  get registry() {
-    return z.string();
-  },
-  get tenant() {
-    return z.string().optional();
-  },
-  get user() {
-    return z.string().optional();
-  },
-  get volume() {
-    return z.string();
-  },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.QuobyteVolumeSource' });
-export type QuobyteVolumeSource = z.infer<typeof QuobyteVolumeSource>;
-
-export const RBDPersistentVolumeSource = z.object({
-  get fsType() {
-    return z.string().optional();
-  },
-  get image() {
-    return z.string();
-  },
-  get keyring() {
-    return z.string().optional();
-  },
-  get monitors() {
-    return z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' });
-  },
-  get pool() {
-    return z.string().optional();
-  },
-  get readOnly() {
-    return z.boolean().optional();
-  },
-  get secretRef() {
-    return SecretReference.optional();
-  },
-  get user() {
-    return z.string().optional();
-  },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.RBDPersistentVolumeSource' });
-export type RBDPersistentVolumeSource = z.infer<typeof RBDPersistentVolumeSource>;
-
-export const ScaleIOPersistentVolumeSource = z.object({
-  get fsType() {
-    return z.string().optional();
-  },
-  get gateway() {
-    return z.string();
-  },
-  get protectionDomain() {
-    return z.string().optional();
-  },
-  get readOnly() {
-    return z.boolean().optional();
-  },
-  get secretRef() {
-    return SecretReference;
-  },
-  get sslEnabled() {
-    return z.boolean().optional();
-  },
-  get storageMode() {
-    return z.string().optional();
-  },
-  get storagePool() {
-    return z.string().optional();
-  },
-  get system() {
-    return z.string();
-  },
-  get volumeName() {
-    return z.string().optional();
-  },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ScaleIOPersistentVolumeSource' });
-export type ScaleIOPersistentVolumeSource = z.infer<typeof ScaleIOPersistentVolumeSource>;
-
-export const StorageOSPersistentVolumeSource = z.object({
-  get fsType() {
-    return z.string().optional();
-  },
-  get readOnly() {
-    return z.boolean().optional();
-  },
-  get secretRef() {
-    return ObjectReference.optional();
-  },
-  get volumeName() {
-    return z.string().optional();
-  },
-  get volumeNamespace() {
-    return z.string().optional();
-  },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.StorageOSPersistentVolumeSource' });
-export type StorageOSPersistentVolumeSource = z.infer<typeof StorageOSPersistentVolumeSource>;
-
-export const VolumeNodeAffinity = z.object({
-  get required() {
-    return NodeSelector.optional();
-  },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.VolumeNodeAffinity' });
-export type VolumeNodeAffinity = z.infer<typeof VolumeNodeAffinity>;
-
-export const VsphereVirtualDiskVolumeSource = z.object({
-  get fsType() {
-    return z.string().optional();
-  },
-  get storagePolicyID() {
-    return z.string().optional();
-  },
-  get storagePolicyName() {
-    return z.string().optional();
-  },
-  get volumePath() {
-    return z.string();
-  },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.VsphereVirtualDiskVolumeSource' });
-export type VsphereVirtualDiskVolumeSource = z.infer<typeof VsphereVirtualDiskVolumeSource>;
-
-export const PersistentVolumeSpec = z.object({
-  get accessModes() {
-    return z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
-  },
-  get awsElasticBlockStore() {
-    return AWSElasticBlockStoreVolumeSource.optional();
-  },
-  get azureDisk() {
-    return AzureDiskVolumeSource.optional();
-  },
-  get azureFile() {
-    return AzureFilePersistentVolumeSource.optional();
-  },
-  get capacity() {
-    return z.record(z.string(), Quantity).optional();
-  },
-  get cephfs() {
-    return CephFSPersistentVolumeSource.optional();
-  },
-  get cinder() {
-    return CinderPersistentVolumeSource.optional();
-  },
-  get claimRef() {
-    return ObjectReference.meta({ 'x-kubernetes-map-type': 'granular' }).optional();
-  },
-  get csi() {
-    return CSIPersistentVolumeSource.optional();
-  },
-  get fc() {
-    return FCVolumeSource.optional();
-  },
-  get flexVolume() {
-    return FlexPersistentVolumeSource.optional();
-  },
-  get flocker() {
-    return FlockerVolumeSource.optional();
-  },
-  get gcePersistentDisk() {
-    return GCEPersistentDiskVolumeSource.optional();
-  },
-  get glusterfs() {
-    return GlusterfsPersistentVolumeSource.optional();
-  },
-  get hostPath() {
-    return HostPathVolumeSource.optional();
-  },
-  get iscsi() {
-    return ISCSIPersistentVolumeSource.optional();
-  },
-  get local() {
-    return LocalVolumeSource.optional();
-  },
-  get mountOptions() {
-    return z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
-  },
-  get nfs() {
-    return NFSVolumeSource.optional();
-  },
-  get nodeAffinity() {
-    return VolumeNodeAffinity.optional();
-  },
-  get persistentVolumeReclaimPolicy() {
-    return z.string().optional();
-  },
-  get photonPersistentDisk() {
-    return PhotonPersistentDiskVolumeSource.optional();
-  },
-  get portworxVolume() {
-    return PortworxVolumeSource.optional();
-  },
-  get quobyte() {
-    return QuobyteVolumeSource.optional();
-  },
-  get rbd() {
-    return RBDPersistentVolumeSource.optional();
-  },
-  get scaleIO() {
-    return ScaleIOPersistentVolumeSource.optional();
-  },
-  get storageClassName() {
-    return z.string().optional();
-  },
-  get storageos() {
-    return StorageOSPersistentVolumeSource.optional();
-  },
-  get volumeAttributesClassName() {
-    return z.string().optional();
-  },
-  get volumeMode() {
-    return z.string().optional();
-  },
-  get vsphereVolume() {
-    return VsphereVirtualDiskVolumeSource.optional();
-  },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.PersistentVolumeSpec' });
-export type PersistentVolumeSpec = z.infer<typeof PersistentVolumeSpec>;
 
 export const PodCertificateProjection = z.object({
   get certificateChainPath() {
@@ -958,6 +516,19 @@ export const PodCertificateProjection = z.object({
   },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.PodCertificateProjection' });
 export type PodCertificateProjection = z.infer<typeof PodCertificateProjection>;
+
+export const PortworxVolumeSource = z.object({
+  get fsType() {
+    return z.string().optional();
+  },
+  get readOnly() {
+    return z.boolean().optional();
+  },
+  get volumeID() {
+    return z.string();
+  },
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.PortworxVolumeSource' });
+export type PortworxVolumeSource = z.infer<typeof PortworxVolumeSource>;
 
 export const SecretProjection = z.object({
   get items() {
@@ -1016,6 +587,28 @@ export const ProjectedVolumeSource = z.object({
   },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ProjectedVolumeSource' });
 export type ProjectedVolumeSource = z.infer<typeof ProjectedVolumeSource>;
+
+export const QuobyteVolumeSource = z.object({
+  get group() {
+    return z.string().optional();
+  },
+  get readOnly() {
+    return z.boolean().optional();
+  },
+  get registry() {
+    return z.string();
+  },
+  get tenant() {
+    return z.string().optional();
+  },
+  get user() {
+    return z.string().optional();
+  },
+  get volume() {
+    return z.string();
+  },
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.QuobyteVolumeSource' });
+export type QuobyteVolumeSource = z.infer<typeof QuobyteVolumeSource>;
 
 export const RBDVolumeSource = z.object({
   get fsType() {
@@ -1113,6 +706,22 @@ export const StorageOSVolumeSource = z.object({
   },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.StorageOSVolumeSource' });
 export type StorageOSVolumeSource = z.infer<typeof StorageOSVolumeSource>;
+
+export const VsphereVirtualDiskVolumeSource = z.object({
+  get fsType() {
+    return z.string().optional();
+  },
+  get storagePolicyID() {
+    return z.string().optional();
+  },
+  get storagePolicyName() {
+    return z.string().optional();
+  },
+  get volumePath() {
+    return z.string();
+  },
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.VsphereVirtualDiskVolumeSource' });
+export type VsphereVirtualDiskVolumeSource = z.infer<typeof VsphereVirtualDiskVolumeSource>;
 
 export const Volume = z.object({
   get awsElasticBlockStore() {

@@ -4,15 +4,19 @@
 import { z } from 'zod';
 import { AppArmorProfile, Container, EphemeralContainer, ResourceRequirements, SeccompProfile, SELinuxOptions, WindowsSecurityContextOptions } from './core-v1-containers.js';
 import { NodeSpec, NodeStatus } from './core-v1-node.js';
+import { ObjectReference, PersistentVolumeClaimStatus, PersistentVolumeSpec, PersistentVolumeStatus } from './core-v1-persistent-volumes.js';
 import { PodStatus } from './core-v1-pod-status.js';
 import { Affinity, Toleration, TopologySpreadConstraint } from './core-v1-scheduling.js';
-import { LocalObjectReference, ObjectReference, PersistentVolumeClaimSpec, PersistentVolumeSpec, Volume } from './core-v1-volumes.js';
-import { Condition, MicroTime, ObjectMeta, Time } from './meta-v1.js';
-import { IntOrString, Quantity } from './primitives.js';
+import { EndpointSubset, ServiceSpec, ServiceStatus } from './core-v1-services.js';
+import { LocalObjectReference, PersistentVolumeClaimSpec, Volume } from './core-v1-volumes.js';
+import { MicroTime, ObjectMeta, Time } from './meta-v1.js';
+import { Quantity } from './primitives.js';
 
 export * from './core-v1-containers.js';
 export * from './core-v1-scheduling.js';
 export * from './core-v1-volumes.js';
+export * from './core-v1-persistent-volumes.js';
+export * from './core-v1-services.js';
 export * from './core-v1-pod-status.js';
 export * from './core-v1-node.js';
 
@@ -31,13 +35,6 @@ export const Binding = z.object({
   },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.Binding', 'x-kubernetes-group-version-kind': [{ group: '', kind: 'Binding', version: 'v1' }] });
 export type Binding = z.infer<typeof Binding>;
-
-export const ClientIPConfig = z.object({
-  get timeoutSeconds() {
-    return z.int32().optional();
-  },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ClientIPConfig' });
-export type ClientIPConfig = z.infer<typeof ClientIPConfig>;
 
 export const ComponentCondition = z.object({
   get error() {
@@ -92,51 +89,6 @@ export const ConfigMap = z.object({
   },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ConfigMap', 'x-kubernetes-group-version-kind': [{ group: '', kind: 'ConfigMap', version: 'v1' }] });
 export type ConfigMap = z.infer<typeof ConfigMap>;
-
-export const EndpointAddress = z.object({
-  get hostname() {
-    return z.string().optional();
-  },
-  get ip() {
-    return z.string();
-  },
-  get nodeName() {
-    return z.string().optional();
-  },
-  get targetRef() {
-    return ObjectReference.optional();
-  },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.EndpointAddress', 'x-kubernetes-map-type': 'atomic' });
-export type EndpointAddress = z.infer<typeof EndpointAddress>;
-
-export const EndpointPort = z.object({
-  get appProtocol() {
-    return z.string().optional();
-  },
-  get name() {
-    return z.string().optional();
-  },
-  get port() {
-    return z.int32();
-  },
-  get protocol() {
-    return z.string().optional();
-  },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.EndpointPort', 'x-kubernetes-map-type': 'atomic' });
-export type EndpointPort = z.infer<typeof EndpointPort>;
-
-export const EndpointSubset = z.object({
-  get addresses() {
-    return z.array(EndpointAddress).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
-  },
-  get notReadyAddresses() {
-    return z.array(EndpointAddress).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
-  },
-  get ports() {
-    return z.array(EndpointPort).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
-  },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.EndpointSubset' });
-export type EndpointSubset = z.infer<typeof EndpointSubset>;
 
 export const Endpoints = z.object({
   get apiVersion() {
@@ -284,52 +236,6 @@ export const LimitRange = z.object({
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.LimitRange', 'x-kubernetes-group-version-kind': [{ group: '', kind: 'LimitRange', version: 'v1' }] });
 export type LimitRange = z.infer<typeof LimitRange>;
 
-export const PortStatus = z.object({
-  get error() {
-    return z.string().optional();
-  },
-  get port() {
-    return z.int32();
-  },
-  get protocol() {
-    return z.string();
-  },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.PortStatus' });
-export type PortStatus = z.infer<typeof PortStatus>;
-
-export const LoadBalancerIngress = z.object({
-  get hostname() {
-    return z.string().optional();
-  },
-  get ip() {
-    return z.string().optional();
-  },
-  get ipMode() {
-    return z.string().optional();
-  },
-  get ports() {
-    return z.array(PortStatus).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
-  },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.LoadBalancerIngress' });
-export type LoadBalancerIngress = z.infer<typeof LoadBalancerIngress>;
-
-export const LoadBalancerStatus = z.object({
-  get ingress() {
-    return z.array(LoadBalancerIngress).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
-  },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.LoadBalancerStatus' });
-export type LoadBalancerStatus = z.infer<typeof LoadBalancerStatus>;
-
-export const ModifyVolumeStatus = z.object({
-  get status() {
-    return z.string();
-  },
-  get targetVolumeAttributesClassName() {
-    return z.string().optional();
-  },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ModifyVolumeStatus' });
-export type ModifyVolumeStatus = z.infer<typeof ModifyVolumeStatus>;
-
 export const NamespaceSpec = z.object({
   get finalizers() {
     return z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
@@ -404,22 +310,6 @@ export const Node = z.object({
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.Node', 'x-kubernetes-group-version-kind': [{ group: '', kind: 'Node', version: 'v1' }] });
 export type Node = z.infer<typeof Node>;
 
-export const PersistentVolumeStatus = z.object({
-  get lastPhaseTransitionTime() {
-    return Time.optional();
-  },
-  get message() {
-    return z.string().optional();
-  },
-  get phase() {
-    return z.string().optional();
-  },
-  get reason() {
-    return z.string().optional();
-  },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.PersistentVolumeStatus' });
-export type PersistentVolumeStatus = z.infer<typeof PersistentVolumeStatus>;
-
 export const PersistentVolume = z.object({
   get apiVersion() {
     return z.string().optional();
@@ -438,56 +328,6 @@ export const PersistentVolume = z.object({
   },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.PersistentVolume', 'x-kubernetes-group-version-kind': [{ group: '', kind: 'PersistentVolume', version: 'v1' }] });
 export type PersistentVolume = z.infer<typeof PersistentVolume>;
-
-export const PersistentVolumeClaimCondition = z.object({
-  get lastProbeTime() {
-    return Time.optional();
-  },
-  get lastTransitionTime() {
-    return Time.optional();
-  },
-  get message() {
-    return z.string().optional();
-  },
-  get reason() {
-    return z.string().optional();
-  },
-  get status() {
-    return z.string();
-  },
-  get type() {
-    return z.string();
-  },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.PersistentVolumeClaimCondition' });
-export type PersistentVolumeClaimCondition = z.infer<typeof PersistentVolumeClaimCondition>;
-
-export const PersistentVolumeClaimStatus = z.object({
-  get accessModes() {
-    return z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
-  },
-  get allocatedResourceStatuses() {
-    return z.record(z.string(), z.string()).register(z.globalRegistry, { 'x-kubernetes-map-type': 'granular' }).optional();
-  },
-  get allocatedResources() {
-    return z.record(z.string(), Quantity).optional();
-  },
-  get capacity() {
-    return z.record(z.string(), Quantity).optional();
-  },
-  get conditions() {
-    return z.array(PersistentVolumeClaimCondition).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['type'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'type', 'x-kubernetes-patch-strategy': 'merge' }).optional();
-  },
-  get currentVolumeAttributesClassName() {
-    return z.string().optional();
-  },
-  get modifyVolumeStatus() {
-    return ModifyVolumeStatus.optional();
-  },
-  get phase() {
-    return z.string().optional();
-  },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.PersistentVolumeClaimStatus' });
-export type PersistentVolumeClaimStatus = z.infer<typeof PersistentVolumeClaimStatus>;
 
 export const PersistentVolumeClaim = z.object({
   get apiVersion() {
@@ -962,109 +802,6 @@ export const Secret = z.object({
   },
 }).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.Secret', 'x-kubernetes-group-version-kind': [{ group: '', kind: 'Secret', version: 'v1' }] });
 export type Secret = z.infer<typeof Secret>;
-
-export const ServicePort = z.object({
-  get appProtocol() {
-    return z.string().optional();
-  },
-  get name() {
-    return z.string().optional();
-  },
-  get nodePort() {
-    return z.int32().optional();
-  },
-  get port() {
-    return z.int32();
-  },
-  get protocol() {
-    return z.string().optional();
-  },
-  get targetPort() {
-    return IntOrString.optional();
-  },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ServicePort' });
-export type ServicePort = z.infer<typeof ServicePort>;
-
-export const SessionAffinityConfig = z.object({
-  get clientIP() {
-    return ClientIPConfig.optional();
-  },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.SessionAffinityConfig' });
-export type SessionAffinityConfig = z.infer<typeof SessionAffinityConfig>;
-
-export const ServiceSpec = z.object({
-  get allocateLoadBalancerNodePorts() {
-    return z.boolean().optional();
-  },
-  get clusterIP() {
-    return z.string().optional();
-  },
-  get clusterIPs() {
-    return z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
-  },
-  get externalIPs() {
-    return z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
-  },
-  get externalName() {
-    return z.string().optional();
-  },
-  get externalTrafficPolicy() {
-    return z.string().optional();
-  },
-  get healthCheckNodePort() {
-    return z.int32().optional();
-  },
-  get internalTrafficPolicy() {
-    return z.string().optional();
-  },
-  get ipFamilies() {
-    return z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
-  },
-  get ipFamilyPolicy() {
-    return z.string().optional();
-  },
-  get loadBalancerClass() {
-    return z.string().optional();
-  },
-  get loadBalancerIP() {
-    return z.string().optional();
-  },
-  get loadBalancerSourceRanges() {
-    return z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
-  },
-  get ports() {
-    return z.array(ServicePort).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['port', 'protocol'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'port', 'x-kubernetes-patch-strategy': 'merge' }).optional();
-  },
-  get publishNotReadyAddresses() {
-    return z.boolean().optional();
-  },
-  get selector() {
-    return z.record(z.string(), z.string()).register(z.globalRegistry, { 'x-kubernetes-map-type': 'atomic' }).optional();
-  },
-  get sessionAffinity() {
-    return z.string().optional();
-  },
-  get sessionAffinityConfig() {
-    return SessionAffinityConfig.optional();
-  },
-  get trafficDistribution() {
-    return z.string().optional();
-  },
-  get type() {
-    return z.string().optional();
-  },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ServiceSpec' });
-export type ServiceSpec = z.infer<typeof ServiceSpec>;
-
-export const ServiceStatus = z.object({
-  get conditions() {
-    return z.array(Condition).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['type'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'type', 'x-kubernetes-patch-strategy': 'merge' }).optional();
-  },
-  get loadBalancer() {
-    return LoadBalancerStatus.optional();
-  },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ServiceStatus' });
-export type ServiceStatus = z.infer<typeof ServiceStatus>;
 
 export const Service = z.object({
   get apiVersion() {

@@ -2,7 +2,7 @@
 // Do not edit by hand; change the generator (or its ROOTS) and re-run it instead.
 
 import { z } from 'zod';
-import { ObjectReference } from './core-v1-volumes.js';
+import { ObjectReference } from './core-v1-persistent-volumes.js';
 import { ObjectMeta } from './meta-v1.js';
 
 export const EndpointConditions = z.object({

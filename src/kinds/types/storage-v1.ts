@@ -3,7 +3,7 @@
 
 import { z } from 'zod';
 import { TopologySelectorTerm } from './core-v1.js';
-import { PersistentVolumeSpec } from './core-v1-volumes.js';
+import { PersistentVolumeSpec } from './core-v1-persistent-volumes.js';
 import { LabelSelector, ObjectMeta, Time } from './meta-v1.js';
 import { Quantity } from './primitives.js';
 
