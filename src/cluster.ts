@@ -452,7 +452,16 @@ async function loadManifests(
  * its open watches end, as Kubernetes destroys a definition's old storage.
  */
 function customResourceServing(registry: KindRegistry, watchHub: WatchHub, storage: Storage): CustomResourceServing {
-  const served = new Map<string, { kind: ResolvedKind; signature: string; terminating: boolean }>();
+  /** What a served definition was built from: its uid, generation, spec and accepted names. */
+  interface Served {
+    kind: ResolvedKind;
+    uid: string | undefined;
+    generation: number | undefined;
+    spec: string;
+    names: string;
+    terminating: boolean;
+  }
+  const served = new Map<string, Served>();
   // A conversion webhook given as a Service is resolved through the cluster's Services.
   const services = async (namespace: string, name: string) => (await storage.get({ bucket: 'core/services', namespace, name }))?.value as Service | undefined;
   const unserve = (name: string) => {
@@ -465,15 +474,27 @@ function customResourceServing(registry: KindRegistry, watchHub: WatchHub, stora
   return {
     serve(crd, terminating) {
       const name = crd.metadata?.name ?? '';
-      // As Kubernetes' custom resource handler, a new uid, spec or accepted names make new storage.
-      const signature = JSON.stringify([crd.metadata?.uid, crd.spec, crd.status?.acceptedNames]);
       const current = served.get(name);
-      if (current?.signature === signature) {
-        current.terminating = terminating;
-        return current.kind.bucket;
+      const names = JSON.stringify(crd.status?.acceptedNames ?? null);
+      // As Kubernetes' custom resource handler, a new uid, spec or accepted names make new storage.
+      // The spec text is compared only when the generation moved (a deletion mark moves it too).
+      if (current && current.uid === crd.metadata?.uid && current.names === names) {
+        const sameSpec = current.generation === crd.metadata?.generation || current.spec === JSON.stringify(crd.spec);
+        if (sameSpec) {
+          current.generation = crd.metadata?.generation;
+          current.terminating = terminating;
+          return current.kind.bucket;
+        }
       }
       unserve(name);
-      const entry = { kind: undefined as unknown as ResolvedKind, signature, terminating };
+      const entry: Served = {
+        kind: undefined as unknown as ResolvedKind,
+        uid: crd.metadata?.uid,
+        generation: crd.metadata?.generation,
+        spec: JSON.stringify(crd.spec),
+        names,
+        terminating,
+      };
       try {
         entry.kind = registry.add(customResourceKind(crd, { terminating: () => entry.terminating, services }));
       } catch {

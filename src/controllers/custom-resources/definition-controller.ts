@@ -12,6 +12,7 @@ import { isApiError } from '../../machinery/errors.js';
 import type { ApiRequest, ApiResponse } from '../../machinery/request.js';
 import type { StorageEvent } from '../../storage/storage.js';
 import { timeText } from '../../util/flat-string.js';
+import { jsonEqual } from '../../util/json-equal.js';
 import type { Controller } from '../controller-loop.js';
 import { isConditionTrue, sameCondition, setCondition } from './conditions.js';
 import { namesAndConditions, sameNames, takenNames, type CrdCondition } from './names.js';
@@ -76,8 +77,8 @@ export function customResourceDefinitionController(ctx: EngineContext, send: Sen
     const name = crd.metadata!.name!;
     const { accepted, namesAccepted, established } = namesAndConditions(crd, takenNames(await others(name, crd.spec.group), crd.spec.group, name));
     const current = crd.status?.conditions?.find((c) => c.type === 'NamesAccepted');
-    if (sameNames(accepted, crd.status?.acceptedNames) && exactNames(accepted, crd.status?.acceptedNames) && sameCondition(namesAccepted, current))
-      return false;
+    // reflect.DeepEqual: absent and empty lists differ, so the names are compared as JSON.
+    if (jsonEqual(accepted, crd.status?.acceptedNames ?? null) && sameCondition(namesAccepted, current)) return false;
     let conditions = setCondition(crd.status?.conditions, namesAccepted, now());
     conditions = setCondition(conditions, established, now());
     return writeStatus(crd, { ...crd.status, acceptedNames: accepted, conditions });
@@ -211,9 +212,4 @@ export function customResourceDefinitionController(ctx: EngineContext, send: Sen
     },
     reconcile,
   };
-}
-
-/** Whether two name sets are equal field by field, absent and empty lists told apart (reflect.DeepEqual). */
-function exactNames(a: object | undefined, b: object | undefined): boolean {
-  return JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
 }
