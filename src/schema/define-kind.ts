@@ -210,6 +210,11 @@ export interface DeleteStrategy<T extends KubeObject = KubeObject> {
   checkDelete?(obj: Readonly<T>, ctx: KindContext): void;
   /** Adjusts an object as it is marked for deletion (e.g. a Namespace's phase becomes Terminating). */
   markDeleting?(obj: T): void;
+  /**
+   * Whether marking for deletion leaves `metadata.generation` alone. Kubernetes' generic store bumps
+   * it; a kind whose REST storage marks objects itself (CustomResourceDefinition) does not.
+   */
+  markKeepsGeneration?: boolean;
 }
 
 /**

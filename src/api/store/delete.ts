@@ -121,7 +121,7 @@ async function deleteStored(
     meta.deletionTimestamp = formatTime(now + grace * 1000);
     meta.deletionGracePeriodSeconds = grace;
     // Kubernetes bumps the generation when it marks an object, so controllers see the change.
-    if ((meta.generation ?? 0) > 0) meta.generation = (meta.generation ?? 0) + 1;
+    if ((meta.generation ?? 0) > 0 && !def.deletion?.markKeepsGeneration) meta.generation = (meta.generation ?? 0) + 1;
     def.deletion?.markDeleting?.(next);
   } else if (grace < (oldMeta.deletionGracePeriodSeconds ?? 0)) {
     // A second delete may only shorten the grace period.

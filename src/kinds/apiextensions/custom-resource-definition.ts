@@ -76,6 +76,8 @@ export function defineCustomResourceDefinitionKind(hooks: CrdValidationHooks = {
     // (apiextensions-apiserver pkg/registry/customresourcedefinition/etcd.go `Delete`).
     deletion: {
       finalizersPending: (crd) => crd.metadata?.deletionTimestamp === undefined,
+      // That Delete updates the object itself: no generation bump, as the generic store would do.
+      markKeepsGeneration: true,
       markDeleting(crd) {
         const finalizers = crd.metadata?.finalizers ?? [];
         if (!finalizers.includes(CLEANUP_FINALIZER)) crd.metadata = { ...crd.metadata, finalizers: [...finalizers, CLEANUP_FINALIZER] };

@@ -147,6 +147,8 @@ describe('deleting a CustomResourceDefinition', () => {
     await cluster.settle();
     const marked = (await crds().delete('crontabs.stable.example.com')) as CustomResourceDefinition;
     expect(marked.metadata?.finalizers).toEqual(['customresourcecleanup.apiextensions.k8s.io']);
+    // Kubernetes' definition storage marks it itself: the generation stays.
+    expect(marked.metadata?.generation).toBe(1);
     expect(marked.status?.conditions?.at(-1)).toEqual({
       type: 'Terminating',
       status: 'True',
