@@ -7,6 +7,7 @@ import { randomNameSuffix } from './machinery/random-suffix.js';
 import { parseYamlDocuments, YamlSyntaxError } from './codec/yaml.js';
 import { handle } from './api/engine.js';
 import { ApiError, badRequest } from './machinery/errors.js';
+import { alwaysAllowAuthorizer } from './auth/always.js';
 import type { ApiRequest, ApiResponse, UserInfo } from './machinery/request.js';
 import { ADMIN_USER, Client, type ResourceTarget, type WarningHandler } from './client/client.js';
 import { CombinedClock, formatTime, type ManualClock } from './clock.js';
@@ -184,6 +185,16 @@ export async function createCluster(options: ClusterOptions = {}): Promise<Clust
     continueTokenTtlMs: options.continueTokenTtlMs ?? DEFAULT_CONTINUE_TOKEN_TTL_MS,
     bookmarkIntervalMs: options.bookmarkIntervalMs ?? DEFAULT_BOOKMARK_INTERVAL_MS,
     watchBufferSize: options.watchBufferSize ?? DEFAULT_WATCH_BUFFER_SIZE,
+    auth: {
+      authorizer: alwaysAllowAuthorizer,
+      tokenAuthenticator: { authenticateToken: async () => undefined },
+      serviceAccountTokens: {
+        apiAudiences: [],
+        maxExpirationSeconds: 0,
+        issueBound: () => Promise.reject(new Error('service account tokens are not configured')),
+        issueLegacy: () => Promise.reject(new Error('service account tokens are not configured')),
+      },
+    },
   };
   let closed = false;
   const request = (req: ApiRequest) => (closed ? Promise.reject(clusterClosed()) : handle(ctx, req));

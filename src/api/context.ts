@@ -3,6 +3,7 @@
  * and settings.
  */
 import { randomUUID } from 'node:crypto';
+import type { AuthServices } from '../machinery/auth.js';
 import type { AdmissionChain } from '../admission/chain.js';
 import type { Clock } from '../clock.js';
 import type { KindContext, KubeObject } from '../schema/define-kind.js';
@@ -36,6 +37,8 @@ export interface EngineContext {
   readonly bookmarkIntervalMs: number;
   /** How many unread events a watcher may fall behind before it is closed. */
   readonly watchBufferSize: number;
+  /** Authentication and authorization: the engine asks `auth.authorizer` before every request. */
+  readonly auth: AuthServices;
 }
 
 /** A new UUID, as object uids are. */
@@ -72,6 +75,7 @@ export function kindContext(ctx: EngineContext, req: ApiRequest, operation: Kind
     apiDomain: ctx.apiDomain,
     reservedDomain: ctx.reservedDomain,
     featureEnabled: (gate) => ctx.featureEnabled(gate),
+    auth: ctx.auth,
     read: async (resource, namespace, name) => {
       const kind = ctx.registry.lookupResource(resource.group, resource.resource);
       if (!kind) return undefined;

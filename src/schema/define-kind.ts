@@ -2,6 +2,7 @@
  * `defineKind`: everything the server knows about a kind, in one declaration. The engine reads
  * only this; adding a kind is adding one `defineKind({...})`.
  */
+import type { AuthServices } from '../machinery/auth.js';
 import type { z } from 'zod';
 import type { FieldError } from '../machinery/field-errors.js';
 import type { ApiRequest, ApiResponse, UserInfo, Verb } from '../machinery/request.js';
@@ -79,6 +80,11 @@ export interface KindContext {
    * resource the cluster does not serve.
    */
   list(resource: { group: string; resource: string }, namespace?: string): Promise<KubeObject[]>;
+  /**
+   * The cluster's authorizer, token authenticators and service account token issuer: a review asks
+   * them, a role's write checks the writer for escalation, a TokenRequest signs a token.
+   */
+  readonly auth: AuthServices;
 }
 
 /**
