@@ -111,10 +111,35 @@ export {
   kubeconfigFor,
   type FetchHandler,
   type FetchHandlerOptions,
+  type HttpAccess,
   type HttpCluster,
   type ListenOptions,
   type Listening,
 } from './http/index.js';
+export type { AdminCredential, KubeconfigCredential } from './http/listen.js';
+export type {
+  AuthenticationResult,
+  AuthorizationAttributes,
+  AuthorizationDecision,
+  AuthorizationResult,
+  Authorizer,
+  AuthServices,
+  NonResourceRuleInfo,
+  ResourceRuleInfo,
+  RulesForResult,
+  TokenAuthenticator,
+} from './machinery/auth.js';
+export { type AuthenticationOptions, type AuthorizationMode, type AuthorizationOptions } from './auth/cluster-access.js';
+export { parseTokenFile, staticTokenAuthenticator, type StaticToken } from './auth/authn/token-file.js';
+export { AuthenticationError, type AnonymousPolicy, type AuthenticationRequest, type ClientCertificate } from './auth/authn/request-authenticator.js';
+export { alwaysAllowAuthorizer, alwaysDenyAuthorizer } from './auth/always.js';
+export {
+  generateClientCertificate,
+  generateServingCertificate,
+  type CertificateAndKey,
+  type ClientCertificateOptions,
+  type ServingCertificate,
+} from './pki/self-signed.js';
 /** The patch engines (JSON patch, merge patch, strategic merge patch, patch creation), as pure functions. */
 export * as patch from './patch/index.js';
 /** Server-side apply and field management (FieldsV1 sets, managedFields, apply with conflicts). */

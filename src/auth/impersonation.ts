@@ -61,7 +61,11 @@ function impersonationRequests(names: readonly string[], values: HeaderValues): 
   const user = values('impersonate-user')[0] ?? '';
   if (user) {
     const sa = splitServiceAccountUsername(user);
-    out.push(sa ? { kind: 'ServiceAccount', namespace: sa.namespace, name: sa.name, apiVersion: '', fieldPath: '' } : { kind: 'User', namespace: '', name: user, apiVersion: '', fieldPath: '' });
+    out.push(
+      sa
+        ? { kind: 'ServiceAccount', namespace: sa.namespace, name: sa.name, apiVersion: '', fieldPath: '' }
+        : { kind: 'User', namespace: '', name: user, apiVersion: '', fieldPath: '' },
+    );
   }
   const groups = values('impersonate-group');
   for (const group of groups) out.push({ kind: 'Group', namespace: '', name: group, apiVersion: '', fieldPath: '' });

@@ -191,7 +191,10 @@ export function parseServeArgs(args: readonly string[]): ServeOptions {
       case '--anonymous-auth': {
         // A boolean flag: `--anonymous-auth` alone is true, `--anonymous-auth=false` turns it off.
         const text = eq > 0 ? arg.slice(eq + 1) : 'true';
-        if (!/^(1|t|T|TRUE|true|True|0|f|F|FALSE|false|False)$/.test(text)) throw new Error(`invalid argument ${JSON.stringify(text)} for "--anonymous-auth" flag: strconv.ParseBool: parsing ${JSON.stringify(text)}: invalid syntax`);
+        if (!/^(1|t|T|TRUE|true|True|0|f|F|FALSE|false|False)$/.test(text))
+          throw new Error(
+            `invalid argument ${JSON.stringify(text)} for "--anonymous-auth" flag: strconv.ParseBool: parsing ${JSON.stringify(text)}: invalid syntax`,
+          );
         o.anonymousAuth = /^(1|t|T|TRUE|true|True)$/.test(text);
         break;
       }

@@ -188,9 +188,7 @@ function createHttpRequestHandler(cluster: HttpCluster, options: FetchHandlerOpt
       if (access) {
         user = await authenticatedUser(access, request, url.pathname, defaultUser);
         const route = isResourcePath(url.pathname) ? parseResourcePath(url.pathname) : undefined;
-        const attributes = route
-          ? resourceAttributes(user, routeInfo(request.method, route, url))
-          : nonResourceAttributes(user, request.method, url.pathname);
+        const attributes = route ? resourceAttributes(user, routeInfo(request.method, route, url)) : nonResourceAttributes(user, request.method, url.pathname);
         await authorizeHttp(access.authorizer, attributes);
         authorized = true;
       } else if (request.impersonates) {

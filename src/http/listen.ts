@@ -124,14 +124,24 @@ export async function listen(handler: FetchHandler, options: ListenAdapterOption
   // one that does not verify) is still served, and authentication decides (x509 authenticator).
   const server = pki
     ? createHttpsServer(
-        { cert: pki.serving.cert, key: pki.serving.key, requestCert: true, rejectUnauthorized: false, ca: [pki.ca.cert, ...(options.clientCA ? [options.clientCA] : [])] },
+        {
+          cert: pki.serving.cert,
+          key: pki.serving.key,
+          requestCert: true,
+          rejectUnauthorized: false,
+          ca: [pki.ca.cert, ...(options.clientCA ? [options.clientCA] : [])],
+        },
         onRequest,
       )
     : createServer(onRequest);
   let credential: KubeconfigCredential | undefined;
   if (options.admin) {
     if (pki) {
-      const admin = await generateClientCertificate(pki.ca, { commonName: options.admin.commonName, organizations: options.admin.organizations, now: options.now });
+      const admin = await generateClientCertificate(pki.ca, {
+        commonName: options.admin.commonName,
+        organizations: options.admin.organizations,
+        now: options.now,
+      });
       credential = { clientCertificate: admin.cert, clientKey: admin.key };
     } else {
       credential = { token: options.admin.token };

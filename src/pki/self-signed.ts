@@ -247,7 +247,9 @@ export async function generateClientCertificate(ca: CertificateAndKey, options: 
   const caKey = await webcrypto.subtle.importKey('pkcs8', firstBlock('PRIVATE KEY', ca.key), { name: 'ECDSA', namedCurve: 'P-256' }, false, ['sign']);
   const caName = caCert.subject.typesAndValues.find((t) => t.type === OID_COMMON_NAME)?.value.valueBlock.value as string;
   const keyIdExt = caCert.extensions?.find((e) => e.extnID === pkijs.id_SubjectKeyIdentifier);
-  const authorityKeyId = keyIdExt ? new Uint8Array((asn1js.fromBER(keyIdExt.extnValue.valueBlock.valueHexView).result as asn1js.OctetString).valueBlock.valueHexView) : undefined;
+  const authorityKeyId = keyIdExt
+    ? new Uint8Array((asn1js.fromBER(keyIdExt.extnValue.valueBlock.valueHexView).result as asn1js.OctetString).valueBlock.valueHexView)
+    : undefined;
   const keys = await generateKeyPair();
   const cert = await issue({
     subject: options.commonName,

@@ -33,7 +33,8 @@ function csvRecords(text: string): string[][] {
       if (text[i] === '"') {
         i++;
         for (;;) {
-          if (i >= text.length) throw new Error(`record on line ${recordLine}; parse error on line ${line + 1}, column 0: extraneous or missing " in quoted-field`);
+          if (i >= text.length)
+            throw new Error(`record on line ${recordLine}; parse error on line ${line + 1}, column 0: extraneous or missing " in quoted-field`);
           const c = text[i]!;
           if (c === '"') {
             if (text[i + 1] === '"') {

@@ -35,7 +35,9 @@ export const TokenReviewKind = defineKind<TokenReview>({
     if (audiences.length && result.audiences && !result.audiences.some((a) => audiences.includes(a))) {
       throw internalError('error validating audiences');
     }
-    const groups = result.user.groups.some((g) => g === ALL_AUTHENTICATED || g === ALL_UNAUTHENTICATED) ? result.user.groups : [...result.user.groups, ALL_AUTHENTICATED];
+    const groups = result.user.groups.some((g) => g === ALL_AUTHENTICATED || g === ALL_UNAUTHENTICATED)
+      ? result.user.groups
+      : [...result.user.groups, ALL_AUTHENTICATED];
     const status: NonNullable<TokenReview['status']> = { authenticated: true, user: userInfoOf({ ...result.user, groups }) };
     if (result.audiences?.length) status.audiences = [...result.audiences];
     return { ...tr, status };

@@ -23,7 +23,7 @@ describe('SelfSubjectReview', () => {
 });
 
 describe('TokenReview', () => {
-  it('answers a token no authenticator knows unauthenticated, with the bearer authenticator\'s error', async () => {
+  it("answers a token no authenticator knows unauthenticated, with the bearer authenticator's error", async () => {
     const review = await cluster.client.resource(TokenReviewKind).create({ spec: { token: 'abc', audiences: ['api'] } });
     expect(review.status).toEqual({ authenticated: false, user: {}, error: 'invalid bearer token' });
     expect(review.spec).toEqual({ token: 'abc', audiences: ['api'] });

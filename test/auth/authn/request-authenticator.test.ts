@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest';
+import { AuthenticationError, bearerToken, createRequestAuthenticator, type ClientCertificate } from '../../../src/auth/authn/request-authenticator.js';
+import { staticTokenAuthenticator } from '../../../src/auth/authn/token-file.js';
+import { unionTokenAuthenticator } from '../../../src/auth/authn/token-union.js';
+import type { TokenAuthenticator } from '../../../src/machinery/auth.js';
+
+const tokens = staticTokenAuthenticator([{ token: 'good', user: { username: 'alice', uid: '1', groups: ['dev'] } }]);
+const refusing: TokenAuthenticator = {
+  authenticateToken: (t) => (t.startsWith('eyJ') ? Promise.reject(new Error('token is expired')) : Promise.resolve(undefined)),
+};
+const request = (headers: Record<string, string>, path = '/api', clientCertificate?: ClientCertificate) => ({
+  header: (name: string) => headers[name] ?? null,
+  path,
+  clientCertificate,
+});
+const cert = (o: Partial<ClientCertificate>): ClientCertificate => ({ verified: true, commonName: 'carol', organizations: ['ops', 'qa'], ...o });
+
+describe('authenticating a request', () => {
+  const authenticate = createRequestAuthenticator({ anonymous: { enabled: true }, tokens: unionTokenAuthenticator([tokens, refusing]) });
+
+  it('takes the CommonName and Organizations of a verified client certificate, adding system:authenticated', async () => {
+    expect(await authenticate(request({}, '/api', cert({})))).toEqual({ username: 'carol', groups: ['ops', 'qa', 'system:authenticated'] });
+  });
+
+  it('refuses a certificate that did not verify or is not for client authentication, even with anonymous on', async () => {
+    await expect(authenticate(request({}, '/api', cert({ verified: false, error: 'x509: certificate signed by unknown authority' })))).rejects.toThrow(
+      AuthenticationError,
+    );
+    await expect(authenticate(request({}, '/api', cert({ extendedKeyUsage: ['1.3.6.1.5.5.7.3.1'] })))).rejects.toThrow('incompatible key usage');
+  });
+
+  it('goes on to the token when a certificate has no CommonName', async () => {
+    expect((await authenticate(request({ authorization: 'Bearer good' }, '/api', cert({ commonName: '' })))).username).toBe('alice');
+  });
+
+  it('accepts a known bearer token and refuses an unknown or refused one with 401 even when anonymous requests are allowed', async () => {
+    expect(await authenticate(request({ authorization: 'Bearer good' }))).toEqual({ username: 'alice', uid: '1', groups: ['dev', 'system:authenticated'] });
+    await expect(authenticate(request({ authorization: 'Bearer nope' }))).rejects.toThrow('invalid bearer token');
+    await expect(authenticate(request({ authorization: 'bearer eyJhbGc' }))).rejects.toThrow('token is expired');
+  });
+
+  it('serves requests without credentials as system:anonymous', async () => {
+    expect(await authenticate(request({}))).toEqual({ username: 'system:anonymous', groups: ['system:unauthenticated'] });
+    // Not a bearer header: as if there were no credentials.
+    expect((await authenticate(request({ authorization: 'Basic YTpi' }))).username).toBe('system:anonymous');
+  });
+
+  it('refuses requests without credentials when anonymous requests are off, or off for the path', async () => {
+    await expect(createRequestAuthenticator({ anonymous: { enabled: false } })(request({}))).rejects.toThrow(AuthenticationError);
+    const onlyHealth = createRequestAuthenticator({ anonymous: { enabled: true, conditions: [{ path: '/healthz' }] } });
+    expect((await onlyHealth(request({}, '/healthz'))).username).toBe('system:anonymous');
+    await expect(onlyHealth(request({}, '/healthz/etcd'))).rejects.toThrow(AuthenticationError);
+  });
+
+  it('reads the token of a bearer header as kube-apiserver does', () => {
+    expect(bearerToken('Bearer abc')).toBe('abc');
+    expect(bearerToken('  BEARER abc extra')).toBe('abc');
+    expect(bearerToken('Bearer ')).toBeUndefined();
+    expect(bearerToken('Bearer')).toBeUndefined();
+    expect(bearerToken('Token abc')).toBeUndefined();
+    expect(bearerToken(null)).toBeUndefined();
+  });
+});

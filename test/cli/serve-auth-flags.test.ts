@@ -1,0 +1,21 @@
+import { describe, expect, it } from 'vitest';
+import { parseServeArgs } from '../../src/cli/serve.js';
+
+describe('memkube serve: the authentication and authorization flags', () => {
+  it("takes kube-apiserver's names", () => {
+    expect(
+      parseServeArgs(['--tls', '--anonymous-auth=false', '--client-ca-file', 'ca.pem', '--token-auth-file=tokens.csv', '--authorization-mode', 'Node,RBAC']),
+    ).toMatchObject({ tls: true, anonymousAuth: false, clientCaFile: 'ca.pem', tokenAuthFile: 'tokens.csv', authorizationModes: ['Node', 'RBAC'] });
+    expect(parseServeArgs(['--anonymous-auth']).anonymousAuth).toBe(true);
+    expect(parseServeArgs(['--anonymous-auth=F']).anonymousAuth).toBe(false);
+  });
+
+  it('refuses what kube-apiserver refuses', () => {
+    expect(() => parseServeArgs(['--anonymous-auth=maybe'])).toThrow(
+      'invalid argument "maybe" for "--anonymous-auth" flag: strconv.ParseBool: parsing "maybe": invalid syntax',
+    );
+    expect(() => parseServeArgs(['--authorization-mode', 'RBAC,Magic'])).toThrow('authorization-mode "Magic" is not a valid mode');
+    expect(() => parseServeArgs(['--authorization-mode', 'RBAC,RBAC'])).toThrow('authorization-mode "RBAC" has mode specified more than once');
+    expect(() => parseServeArgs(['--client-ca-file', 'ca.pem'])).toThrow('--client-ca-file needs --tls');
+  });
+});
