@@ -8,6 +8,8 @@ import { parseYamlDocuments, YamlSyntaxError } from './codec/yaml.js';
 import { handle } from './api/engine.js';
 import { ApiError, badRequest } from './machinery/errors.js';
 import { alwaysAllowAuthorizer } from './auth/always.js';
+import { createServiceAccountTokens, type ServiceAccountFlags, type ServiceAccountTokens } from './auth/serviceaccount/index.js';
+import { serviceAccountTokensController } from './controllers/service-account-tokens.js';
 import type { ApiRequest, ApiResponse, UserInfo } from './machinery/request.js';
 import { ADMIN_USER, Client, type ResourceTarget, type WarningHandler } from './client/client.js';
 import { CombinedClock, formatTime, type ManualClock } from './clock.js';
@@ -81,6 +83,16 @@ export interface ClusterOptions {
    * turns some off. An unknown name throws an {@link AdmissionConfigError} with kube-apiserver's message.
    */
   admission?: AdmissionConfig;
+  /**
+   * Service account tokens, with kube-apiserver's flags (`--service-account-issuer`,
+   * `--service-account-signing-key-file` and `--service-account-key-file` as PEM texts,
+   * `--api-audiences`, `--service-account-max-token-expiration` in seconds,
+   * `--service-account-jwks-uri`) and `rootCA`, the PEM CA bundle the token controller puts into
+   * `kubernetes.io/service-account-token` Secrets (kube-controller-manager's `--root-ca-file`).
+   * Defaults: the issuer `https://kubernetes.default.svc.cluster.local`, a generated ECDSA P-256
+   * key, the issuers as API audiences. Invalid flags throw a `ServiceAccountOptionsError`.
+   */
+  serviceAccounts?: ServiceAccountFlags & { rootCA?: string };
 }
 
 /** Options of {@link Cluster.load}. */
@@ -97,6 +109,8 @@ export interface Cluster {
   readonly clock: ManualClock;
   /** The kinds this cluster serves. */
   readonly registry: KindRegistry;
+  /** The service account token issuer, authenticator and OIDC discovery documents. */
+  readonly serviceAccountTokens: ServiceAccountTokens;
   readonly apiDomain: string;
   readonly reservedDomain: string;
   /** Runs one request through the engine (what every door does). */
@@ -170,6 +184,10 @@ export async function createCluster(options: ClusterOptions = {}): Promise<Clust
   }
 
   const admission = admissionChain(options.admission);
+  const serviceAccountTokens = createServiceAccountTokens(options.serviceAccounts ?? {}, {
+    read: async (gr, namespace, name) => (await storage.get({ bucket: `${gr.group || 'core'}/${gr.resource}`, namespace, name }))?.value as object | undefined,
+    now: () => clock.now(),
+  });
   const ctx: EngineContext = {
     registry,
     storage,
@@ -187,13 +205,8 @@ export async function createCluster(options: ClusterOptions = {}): Promise<Clust
     watchBufferSize: options.watchBufferSize ?? DEFAULT_WATCH_BUFFER_SIZE,
     auth: {
       authorizer: alwaysAllowAuthorizer,
-      tokenAuthenticator: { authenticateToken: async () => undefined },
-      serviceAccountTokens: {
-        apiAudiences: [],
-        maxExpirationSeconds: 0,
-        issueBound: () => Promise.reject(new Error('service account tokens are not configured')),
-        issueLegacy: () => Promise.reject(new Error('service account tokens are not configured')),
-      },
+      tokenAuthenticator: serviceAccountTokens.authenticator,
+      serviceAccountTokens: serviceAccountTokens.issuer,
     },
   };
   let closed = false;
@@ -203,6 +216,7 @@ export async function createCluster(options: ClusterOptions = {}): Promise<Clust
   const loop = new ControllerLoop([
     namespaceController(ctx, asSystem, { deletionDelayMs: options.namespaceDeletionDelayMs }),
     serviceAccountController(ctx, asSystem),
+    serviceAccountTokensController(ctx, asSystem, { issuer: serviceAccountTokens.issuer, rootCA: options.serviceAccounts?.rootCA }),
     flowControlStatusController(ctx, asSystem),
     podTerminationController(ctx, asSystem),
     garbageCollector(ctx, asSystem),
@@ -255,6 +269,7 @@ export async function createCluster(options: ClusterOptions = {}): Promise<Clust
     client,
     clock,
     registry,
+    serviceAccountTokens,
     apiDomain,
     reservedDomain,
     request,
