@@ -56,7 +56,37 @@ export function keyIdOf(publicKey: KeyObject): string {
   return createHash('sha256').update(der).digest('base64url');
 }
 
+/** The length of a DER TLV's header and its content length at `at`, or undefined when malformed. */
+function tlv(der: Uint8Array, at: number): { header: number; length: number } | undefined {
+  if (at + 2 > der.length) return undefined;
+  const first = der[at + 1]!;
+  if (first < 0x80) return { header: 2, length: first };
+  const n = first & 0x7f;
+  if (n === 0 || n > 4 || at + 2 + n > der.length) return undefined;
+  let length = 0;
+  for (let i = 0; i < n; i++) length = length * 256 + der[at + 2 + i]!;
+  return { header: 2 + n, length };
+}
+
+/**
+ * The tag of the second element of the outer SEQUENCE: what tells the formats apart (PKCS#1 has
+ * INTEGER, SEC 1 OCTET STRING, PKCS#8 the algorithm SEQUENCE). OpenSSL reads one format for another
+ * where Go's parsers do not, so the format is checked first.
+ */
+function secondElementTag(der: Uint8Array): number | undefined {
+  if (der[0] !== 0x30) return undefined;
+  const outer = tlv(der, 0);
+  if (!outer) return undefined;
+  const firstAt = outer.header;
+  const first = tlv(der, firstAt);
+  if (!first) return undefined;
+  return der[firstAt + first.header + first.length];
+}
+
+const SECOND_TAG = { pkcs1: 0x02, sec1: 0x04, pkcs8: 0x30 } as const;
+
 function tryPrivate(der: Uint8Array, type: 'pkcs1' | 'sec1' | 'pkcs8'): KeyObject | undefined {
+  if (secondElementTag(der) !== SECOND_TAG[type]) return undefined;
   try {
     return createPrivateKey({ key: Buffer.from(der), format: 'der', type });
   } catch {
