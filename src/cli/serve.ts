@@ -45,6 +45,15 @@ export interface ServeOptions {
   namespaceDeletionDelayMs?: number;
   /** Admission plugins turned on or off (`createCluster`'s `admission`). */
   admission?: AdmissionConfig;
+  /** kube-apiserver's service account flags, key files by name (`createCluster`'s `serviceAccounts`). */
+  serviceAccounts?: {
+    issuers?: string[];
+    signingKeyFile?: string;
+    keyFiles?: string[];
+    apiAudiences?: string[];
+    maxTokenExpirationSeconds?: number;
+    jwksUri?: string;
+  };
 }
 
 /** The usage text. */
@@ -54,6 +63,8 @@ export const SERVE_USAGE =
   '                     [--history-retention 5m] [--continue-ttl 5m] [--bookmark-interval 1m] [--min-request-timeout 30m]\n' +
   '                     [--namespace-deletion-delay 1s]\n' +
   '                     [--enable-admission-plugins Name,...] [--disable-admission-plugins Name,...]\n' +
+  '                     [--service-account-issuer URL ...] [--service-account-signing-key-file FILE] [--service-account-key-file FILE ...]\n' +
+  '                     [--api-audiences a,b] [--service-account-max-token-expiration 48h] [--service-account-jwks-uri URL]\n' +
   '  durations are Go durations (300ms, 10s, 1m30s); --min-request-timeout 0 lets watches without timeoutSeconds run forever';
 
 /**
@@ -176,6 +187,24 @@ export function parseServeArgs(args: readonly string[]): ServeOptions {
       case '--disable-admission-plugins':
         o.admission = { ...o.admission, disable: [...(o.admission?.disable ?? []), ...nameList(value())] };
         break;
+      case '--service-account-issuer':
+        o.serviceAccounts = { ...o.serviceAccounts, issuers: [...(o.serviceAccounts?.issuers ?? []), value()] };
+        break;
+      case '--service-account-signing-key-file':
+        o.serviceAccounts = { ...o.serviceAccounts, signingKeyFile: value() };
+        break;
+      case '--service-account-key-file':
+        o.serviceAccounts = { ...o.serviceAccounts, keyFiles: [...(o.serviceAccounts?.keyFiles ?? []), value()] };
+        break;
+      case '--api-audiences':
+        o.serviceAccounts = { ...o.serviceAccounts, apiAudiences: nameList(value()) };
+        break;
+      case '--service-account-max-token-expiration':
+        o.serviceAccounts = { ...o.serviceAccounts, maxTokenExpirationSeconds: parseDuration(flag, value()) / 1000 };
+        break;
+      case '--service-account-jwks-uri':
+        o.serviceAccounts = { ...o.serviceAccounts, jwksUri: value() };
+        break;
       default:
         throw new Error(`unknown argument ${JSON.stringify(arg)}\n${SERVE_USAGE}`);
     }
@@ -187,6 +216,7 @@ export function parseServeArgs(args: readonly string[]): ServeOptions {
 
 /** Runs the server until SIGTERM or SIGINT. */
 export async function serve(options: ServeOptions, out: (line: string) => void = (l) => process.stdout.write(`${l}\n`)): Promise<void> {
+  const sa = options.serviceAccounts;
   const cluster = await createCluster({
     apiDomain: options.apiDomain,
     reservedDomain: options.reservedDomain,
@@ -196,6 +226,14 @@ export async function serve(options: ServeOptions, out: (line: string) => void =
     featureGates: options.featureGates,
     namespaceDeletionDelayMs: options.namespaceDeletionDelayMs ?? DEFAULT_SERVE_NAMESPACE_DELETION_DELAY_MS,
     admission: options.admission,
+    serviceAccounts: sa && {
+      issuers: sa.issuers,
+      apiAudiences: sa.apiAudiences,
+      maxTokenExpirationSeconds: sa.maxTokenExpirationSeconds,
+      jwksUri: sa.jwksUri,
+      signingKey: sa.signingKeyFile === undefined ? undefined : await readFile(sa.signingKeyFile, 'utf8'),
+      keys: sa.keyFiles && (await Promise.all(sa.keyFiles.map((f) => readFile(f, 'utf8')))),
+    },
   });
   for (const file of options.load) {
     try {
