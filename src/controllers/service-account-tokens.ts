@@ -54,8 +54,7 @@ export interface ServiceAccountTokensOptions {
   readonly rootCA?: string;
 }
 
-const isTokenSecret = (value: StoredValue | undefined): value is SecretLike =>
-  (value as SecretLike | undefined)?.type === SERVICE_ACCOUNT_TOKEN_TYPE;
+const isTokenSecret = (value: StoredValue | undefined): value is SecretLike => (value as SecretLike | undefined)?.type === SERVICE_ACCOUNT_TOKEN_TYPE;
 
 const b64 = (text: string) => Buffer.from(text, 'utf8').toString('base64');
 

@@ -65,7 +65,21 @@ describe.skipIf(!existsSync(KUBECTL))('kubectl create token against memkube serv
 
   it('--audience, --duration and a bound pod; the service account authenticator accepts it with the pod as extra', async () => {
     const token = (
-      await ok('create', 'token', 'robot', '--audience', 'vault', '--audience', ISSUER, '--duration', '2h', '--bound-object-kind', 'Pod', '--bound-object-name', 'worker')
+      await ok(
+        'create',
+        'token',
+        'robot',
+        '--audience',
+        'vault',
+        '--audience',
+        ISSUER,
+        '--duration',
+        '2h',
+        '--bound-object-kind',
+        'Pod',
+        '--bound-object-name',
+        'worker',
+      )
     ).trim();
     const claims = claimsOf(token);
     expect(claims.aud).toEqual(['vault', ISSUER]);

@@ -96,7 +96,10 @@ export class ClaimsDecodeError extends Error {}
 
 /** Go's simple case folding for ASCII letters, with the two non-ASCII runes that fold onto ASCII (`ſ`, `K`). */
 function fold(s: string): string {
-  return s.replace(/\u017f/g, 's').replace(/\u212a/g, 'k').toLowerCase();
+  return s
+    .replace(/\u017f/g, 's')
+    .replace(/\u212a/g, 'k')
+    .toLowerCase();
 }
 
 /**
@@ -185,7 +188,9 @@ function objectField(obj: Record<string, unknown>, name: string, where: string):
   const v = goField(obj, name);
   if (v === undefined || v === null) return undefined;
   if (typeof v !== 'object' || Array.isArray(v)) {
-    throw new ClaimsDecodeError(`json: cannot unmarshal ${jsonKind(v)} into Go struct field ${where}.${name} of type serviceaccount.${where.endsWith('.io') ? 'ref' : 'kubernetes'}`);
+    throw new ClaimsDecodeError(
+      `json: cannot unmarshal ${jsonKind(v)} into Go struct field ${where}.${name} of type serviceaccount.${where.endsWith('.io') ? 'ref' : 'kubernetes'}`,
+    );
   }
   return v as Record<string, unknown>;
 }

@@ -64,7 +64,10 @@ export interface ServiceAccountTokens {
 }
 
 /** Builds the issuer, authenticator and discovery documents of a cluster from its flags (throws `ServiceAccountOptionsError`). */
-export function createServiceAccountTokens(flags: ServiceAccountFlags, deps: { readonly read: ObjectReader; readonly now: () => number }): ServiceAccountTokens {
+export function createServiceAccountTokens(
+  flags: ServiceAccountFlags,
+  deps: { readonly read: ObjectReader; readonly now: () => number },
+): ServiceAccountTokens {
   const setup = resolveServiceAccounts(flags);
   return {
     setup,
@@ -83,8 +86,7 @@ export function createServiceAccountTokens(flags: ServiceAccountFlags, deps: { r
       read: deps.read,
       now: deps.now,
     }),
-    discovery: (externalAddress) =>
-      openIDConfiguration({ issuer: setup.issuers[0]!, jwksUri: setup.jwksUri, externalAddress, keys: setup.verificationKeys }),
+    discovery: (externalAddress) => openIDConfiguration({ issuer: setup.issuers[0]!, jwksUri: setup.jwksUri, externalAddress, keys: setup.verificationKeys }),
     keySet: () => jsonWebKeySet(setup.verificationKeys),
   };
 }

@@ -74,7 +74,9 @@ describe('OIDC discovery documents', () => {
 
 describe('service account flags', () => {
   it('accepts good flags', () => {
-    expect(validateServiceAccountFlags({ issuers: [ISSUER, 'kubernetes/serviceaccount'], maxTokenExpirationSeconds: 3600, jwksUri: 'https://x/jwks' })).toEqual([]);
+    expect(validateServiceAccountFlags({ issuers: [ISSUER, 'kubernetes/serviceaccount'], maxTokenExpirationSeconds: 3600, jwksUri: 'https://x/jwks' })).toEqual(
+      [],
+    );
   });
 
   it('refuses bad flags with kube-apiserver’s messages, in its order', () => {
@@ -120,7 +122,12 @@ describe('service account flags', () => {
     expect(setup.apiAudiences).toEqual([ISSUER]);
     expect(setup.verificationKeys).toEqual([setup.signingKey]);
     expect(setup.maxExpirationSeconds).toBe(0);
-    const given = resolveServiceAccounts({ issuers: ['https://a', 'https://b'], apiAudiences: ['api'], signingKey: fixture('rsa-pkcs1.pem'), keys: [fixture('rsa-public.pem')] });
+    const given = resolveServiceAccounts({
+      issuers: ['https://a', 'https://b'],
+      apiAudiences: ['api'],
+      signingKey: fixture('rsa-pkcs1.pem'),
+      keys: [fixture('rsa-public.pem')],
+    });
     expect(given.apiAudiences).toEqual(['api']);
     expect(given.verificationKeys.map((k) => k.kid)).toEqual([given.signingKey.kid]);
   });

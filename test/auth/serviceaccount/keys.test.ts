@@ -1,13 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import {
-  generateSigningKey,
-  NO_PRIVATE_KEY,
-  NO_PUBLIC_KEYS,
-  parseSigningKey,
-  parseVerificationKeys,
-} from '../../../src/auth/serviceaccount/index.js';
+import { generateSigningKey, NO_PRIVATE_KEY, NO_PUBLIC_KEYS, parseSigningKey, parseVerificationKeys } from '../../../src/auth/serviceaccount/index.js';
 
 /** Keys made with `openssl genrsa`, `openssl ecparam -genkey`, `openssl pkey` and `openssl req -x509`. */
 const fixture = (name: string) => readFileSync(join(import.meta.dirname, 'fixtures', name), 'utf8');
@@ -72,7 +66,13 @@ describe('--service-account-signing-key-file', () => {
 
 describe('--service-account-key-file', () => {
   it('reads every key of a file, whatever its PEM type: private keys, public keys, certificates', () => {
-    const text = [fixture('rsa-pkcs1.pem'), fixture('ec-p256-public.pem'), fixture('rsa-certificate.pem'), fixture('ec-p384.pem'), fixture('rsa-pkcs8.pem')].join('');
+    const text = [
+      fixture('rsa-pkcs1.pem'),
+      fixture('ec-p256-public.pem'),
+      fixture('rsa-certificate.pem'),
+      fixture('ec-p384.pem'),
+      fixture('rsa-pkcs8.pem'),
+    ].join('');
     expect(parseVerificationKeys(text).map((k) => [k.kid, k.alg])).toEqual([
       [KID.rsa, 'RS256'],
       [KID.p256, 'ES256'],

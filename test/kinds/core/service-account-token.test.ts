@@ -22,15 +22,18 @@ function post(name: string, body: TokenRequest, namespace = 'default'): Promise<
   });
 }
 
-const account = async (name = 'sa') => (await cluster.client.resource(ServiceAccountKind).create({ metadata: { name } }, { namespace: 'default' })).metadata!.uid!;
+const account = async (name = 'sa') =>
+  (await cluster.client.resource(ServiceAccountKind).create({ metadata: { name } }, { namespace: 'default' })).metadata!.uid!;
 const claims = (token: string) => JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()) as Record<string, unknown>;
 const answer = (res: ApiResponse) => res.body as TokenRequest;
 
 async function pod(name: string, serviceAccountName = 'sa', nodeName?: string) {
-  const created = await cluster.client.resource(PodKind).create(
-    { metadata: { name }, spec: { serviceAccountName, ...(nodeName ? { nodeName } : {}), containers: [{ name: 'c', image: 'nginx' }] } },
-    { namespace: 'default' },
-  );
+  const created = await cluster.client
+    .resource(PodKind)
+    .create(
+      { metadata: { name }, spec: { serviceAccountName, ...(nodeName ? { nodeName } : {}), containers: [{ name: 'c', image: 'nginx' }] } },
+      { namespace: 'default' },
+    );
   return created.metadata!.uid!;
 }
 
@@ -138,8 +141,12 @@ describe('serviceaccounts/token', () => {
     expect((await statusOf(() => ref({ apiVersion: 'v1', kind: 'Pod', name: 'missing' }))).message).toBe('pods "missing" not found');
     expect((await statusOf(() => ref({ apiVersion: 'v1', kind: 'Secret', name: 'missing' }))).message).toBe('secrets "missing" not found');
     expect((await statusOf(() => ref({ apiVersion: 'v1', kind: 'Node', name: 'missing' }))).message).toBe('nodes "missing" not found');
-    expect((await statusOf(() => ref({ apiVersion: 'v1', kind: 'ConfigMap', name: 'x' }))).message).toBe('cannot bind token to object of type /v1, Kind=ConfigMap');
-    expect((await statusOf(() => ref({ apiVersion: 'apps/v1', kind: 'Pod', name: 'x' }))).message).toBe('cannot bind token to object of type apps/v1, Kind=Pod');
+    expect((await statusOf(() => ref({ apiVersion: 'v1', kind: 'ConfigMap', name: 'x' }))).message).toBe(
+      'cannot bind token to object of type /v1, Kind=ConfigMap',
+    );
+    expect((await statusOf(() => ref({ apiVersion: 'apps/v1', kind: 'Pod', name: 'x' }))).message).toBe(
+      'cannot bind token to object of type apps/v1, Kind=Pod',
+    );
     expect((await statusOf(() => ref({ apiVersion: 'v1', kind: 'Pod' }))).message).toBe('Name parameter required.');
     expect((await statusOf(() => ref({ apiVersion: 'v1', kind: 'Pod', name: 'a/b' }))).message).toBe('Name parameter invalid: "a/b": may not contain \'/\'');
     await pod('mine');

@@ -116,7 +116,9 @@ async function createToken(body: KubeObject, target: { readonly namespace?: stri
     throw invalid(TOKEN_REQUEST_KIND, name, [fieldError.invalid('metadata.name', meta.name, 'must match the service account name if specified')]);
   }
   if (meta.namespace && meta.namespace !== namespace) {
-    throw invalid(TOKEN_REQUEST_KIND, name, [fieldError.invalid('metadata.namespace', meta.namespace, 'must match the service account namespace if specified')]);
+    throw invalid(TOKEN_REQUEST_KIND, name, [
+      fieldError.invalid('metadata.namespace', meta.namespace, 'must match the service account namespace if specified'),
+    ]);
   }
   const account = (await ctx.readTarget()).object as ServiceAccount;
   const accountUid = account.metadata?.uid ?? '';
