@@ -9,6 +9,8 @@ import { handle } from './api/engine.js';
 import { ApiError, badRequest } from './machinery/errors.js';
 import { randomBytes } from 'node:crypto';
 import { clusterAccess, type AuthenticationOptions, type AuthorizationOptions } from './auth/cluster-access.js';
+import { createServiceAccountTokens, type ServiceAccountFlags, type ServiceAccountTokens } from './auth/serviceaccount/index.js';
+import { serviceAccountTokensController } from './controllers/service-account-tokens.js';
 import type { ApiRequest, ApiResponse, UserInfo } from './machinery/request.js';
 import { ADMIN_USER, Client, type ResourceTarget, type WarningHandler } from './client/client.js';
 import { CombinedClock, formatTime, type ManualClock } from './clock.js';
@@ -93,6 +95,16 @@ export interface ClusterOptions {
    * cluster without options serves everyone. Members of `system:masters` are always allowed.
    */
   authorization?: AuthorizationOptions;
+  /**
+   * Service account tokens, with kube-apiserver's flags (`--service-account-issuer`,
+   * `--service-account-signing-key-file` and `--service-account-key-file` as PEM texts,
+   * `--api-audiences`, `--service-account-max-token-expiration` in seconds,
+   * `--service-account-jwks-uri`) and `rootCA`, the PEM CA bundle the token controller puts into
+   * `kubernetes.io/service-account-token` Secrets (kube-controller-manager's `--root-ca-file`).
+   * Defaults: the issuer `https://kubernetes.default.svc.cluster.local`, a generated ECDSA P-256
+   * key, the issuers as API audiences. Invalid flags throw a `ServiceAccountOptionsError`.
+   */
+  serviceAccounts?: ServiceAccountFlags & { rootCA?: string };
 }
 
 /** Options of {@link Cluster.load}. */
@@ -109,6 +121,8 @@ export interface Cluster {
   readonly clock: ManualClock;
   /** The kinds this cluster serves. */
   readonly registry: KindRegistry;
+  /** The service account token issuer, authenticator and OIDC discovery documents. */
+  readonly serviceAccountTokens: ServiceAccountTokens;
   readonly apiDomain: string;
   readonly reservedDomain: string;
   /** Runs one request through the engine (what every door does). */
@@ -192,11 +206,19 @@ export async function createCluster(options: ClusterOptions = {}): Promise<Clust
   }
 
   const admission = admissionChain(options.admission);
+  const serviceAccountTokens = createServiceAccountTokens(options.serviceAccounts ?? {}, {
+    read: async (gr, namespace, name) => (await storage.get({ bucket: `${gr.group || 'core'}/${gr.resource}`, namespace, name }))?.value as object | undefined,
+    now: () => clock.now(),
+  });
   const adminToken = randomBytes(32).toString('base64url');
   const access = clusterAccess(
-    { ...options.authentication, tokens: [...(options.authentication?.tokens ?? []), { token: adminToken, user: ADMIN_USER }] },
+    {
+      apiAudiences: serviceAccountTokens.issuer.apiAudiences,
+      ...options.authentication,
+      tokens: [...(options.authentication?.tokens ?? []), { token: adminToken, user: ADMIN_USER }],
+    },
     options.authorization,
-    { storage, modes: {}, builtinTokens: [] },
+    { storage, modes: {}, builtinTokens: [serviceAccountTokens.authenticator] },
   );
   const ctx: EngineContext = {
     registry,
@@ -216,12 +238,7 @@ export async function createCluster(options: ClusterOptions = {}): Promise<Clust
     auth: {
       authorizer: access.authorizer,
       tokenAuthenticator: access.tokens,
-      serviceAccountTokens: {
-        apiAudiences: [],
-        maxExpirationSeconds: 0,
-        issueBound: () => Promise.reject(new Error('service account tokens are not configured')),
-        issueLegacy: () => Promise.reject(new Error('service account tokens are not configured')),
-      },
+      serviceAccountTokens: serviceAccountTokens.issuer,
     },
   };
   let closed = false;
@@ -231,6 +248,7 @@ export async function createCluster(options: ClusterOptions = {}): Promise<Clust
   const loop = new ControllerLoop([
     namespaceController(ctx, asSystem, { deletionDelayMs: options.namespaceDeletionDelayMs }),
     serviceAccountController(ctx, asSystem),
+    serviceAccountTokensController(ctx, asSystem, { issuer: serviceAccountTokens.issuer, rootCA: options.serviceAccounts?.rootCA }),
     flowControlStatusController(ctx, asSystem),
     podTerminationController(ctx, asSystem),
     garbageCollector(ctx, asSystem),
@@ -283,6 +301,7 @@ export async function createCluster(options: ClusterOptions = {}): Promise<Clust
     client,
     clock,
     registry,
+    serviceAccountTokens,
     apiDomain,
     reservedDomain,
     request,

@@ -55,6 +55,15 @@ export interface ServeOptions {
   tokenAuthFile?: string;
   /** `--authorization-mode`: the authorizers, in order. */
   authorizationModes?: AuthorizationMode[];
+  /** kube-apiserver's service account flags, key files by name (`createCluster`'s `serviceAccounts`). */
+  serviceAccounts?: {
+    issuers?: string[];
+    signingKeyFile?: string;
+    keyFiles?: string[];
+    apiAudiences?: string[];
+    maxTokenExpirationSeconds?: number;
+    jwksUri?: string;
+  };
 }
 
 /** The usage text. */
@@ -66,6 +75,8 @@ export const SERVE_USAGE =
   '                     [--enable-admission-plugins Name,...] [--disable-admission-plugins Name,...]\n' +
   '                     [--anonymous-auth=true|false] [--client-ca-file FILE] [--token-auth-file FILE]\n' +
   '                     [--authorization-mode AlwaysAllow|AlwaysDeny|RBAC|Webhook|Node,...]\n' +
+  '                     [--service-account-issuer URL ...] [--service-account-signing-key-file FILE] [--service-account-key-file FILE ...]\n' +
+  '                     [--api-audiences a,b] [--service-account-max-token-expiration 48h] [--service-account-jwks-uri URL]\n' +
   '  durations are Go durations (300ms, 10s, 1m30s); --min-request-timeout 0 lets watches without timeoutSeconds run forever';
 
 /**
@@ -211,6 +222,24 @@ export function parseServeArgs(args: readonly string[]): ServeOptions {
         o.authorizationModes = modes as AuthorizationMode[];
         break;
       }
+      case '--service-account-issuer':
+        o.serviceAccounts = { ...o.serviceAccounts, issuers: [...(o.serviceAccounts?.issuers ?? []), value()] };
+        break;
+      case '--service-account-signing-key-file':
+        o.serviceAccounts = { ...o.serviceAccounts, signingKeyFile: value() };
+        break;
+      case '--service-account-key-file':
+        o.serviceAccounts = { ...o.serviceAccounts, keyFiles: [...(o.serviceAccounts?.keyFiles ?? []), value()] };
+        break;
+      case '--api-audiences':
+        o.serviceAccounts = { ...o.serviceAccounts, apiAudiences: nameList(value()) };
+        break;
+      case '--service-account-max-token-expiration':
+        o.serviceAccounts = { ...o.serviceAccounts, maxTokenExpirationSeconds: parseDuration(flag, value()) / 1000 };
+        break;
+      case '--service-account-jwks-uri':
+        o.serviceAccounts = { ...o.serviceAccounts, jwksUri: value() };
+        break;
       default:
         throw new Error(`unknown argument ${JSON.stringify(arg)}\n${SERVE_USAGE}`);
     }
@@ -223,6 +252,7 @@ export function parseServeArgs(args: readonly string[]): ServeOptions {
 
 /** Runs the server until SIGTERM or SIGINT. */
 export async function serve(options: ServeOptions, out: (line: string) => void = (l) => process.stdout.write(`${l}\n`)): Promise<void> {
+  const sa = options.serviceAccounts;
   const cluster = await createCluster({
     apiDomain: options.apiDomain,
     reservedDomain: options.reservedDomain,
@@ -237,6 +267,14 @@ export async function serve(options: ServeOptions, out: (line: string) => void =
       tokens: options.tokenAuthFile ? parseTokenFile(await readFile(options.tokenAuthFile, 'utf8'), options.tokenAuthFile) : undefined,
     },
     authorization: options.authorizationModes ? { modes: options.authorizationModes } : undefined,
+    serviceAccounts: sa && {
+      issuers: sa.issuers,
+      apiAudiences: sa.apiAudiences,
+      maxTokenExpirationSeconds: sa.maxTokenExpirationSeconds,
+      jwksUri: sa.jwksUri,
+      signingKey: sa.signingKeyFile === undefined ? undefined : await readFile(sa.signingKeyFile, 'utf8'),
+      keys: sa.keyFiles && (await Promise.all(sa.keyFiles.map((f) => readFile(f, 'utf8')))),
+    },
   });
   for (const file of options.load) {
     try {

@@ -1,6 +1,7 @@
 /** ServiceAccount (core v1). */
 import { defineKind } from '../../schema/define-kind.js';
 import { ServiceAccount as ServiceAccountSchema } from '../types/core-v1.js';
+import { serviceAccountToken } from './service-account/token.js';
 
 /** A ServiceAccount object. */
 export type ServiceAccount = ServiceAccountSchema;
@@ -34,6 +35,7 @@ export const ServiceAccountKind = defineKind<ServiceAccount>({
   versions: [{ name: 'v1', schema: ServiceAccountSchema, served: true, storage: true }],
   printerColumns: [{ name: 'Secrets', type: 'integer', value: (sa) => sa.secrets?.length ?? 0 }],
   deletion: { returnDeletedObject: true },
+  actions: { token: serviceAccountToken },
   strategy: {
     prepareForCreate: (sa) => cleanSecretReferences(sa),
     prepareForUpdate: (sa) => cleanSecretReferences(sa),
