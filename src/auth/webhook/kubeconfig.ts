@@ -94,9 +94,11 @@ function namedList(config: Json, list: string, entry: 'cluster' | 'user' | 'cont
     if (item === null) continue;
     if (!isJsonObject(item)) throw new KubeconfigError(`json: cannot unmarshal ${jsonKind(item)} into Go struct field Config.${list} of type v1.${named}`);
     const name = item['name'] ?? '';
-    if (typeof name !== 'string') throw new KubeconfigError(`json: cannot unmarshal ${jsonKind(name)} into Go struct field ${named}.${list}.name of type string`);
+    if (typeof name !== 'string')
+      throw new KubeconfigError(`json: cannot unmarshal ${jsonKind(name)} into Go struct field ${named}.${list}.name of type string`);
     const body = item[entry] ?? {};
-    if (!isJsonObject(body)) throw new KubeconfigError(`json: cannot unmarshal ${jsonKind(body)} into Go struct field ${named}.${list}.${entry} of type v1.${type}`);
+    if (!isJsonObject(body))
+      throw new KubeconfigError(`json: cannot unmarshal ${jsonKind(body)} into Go struct field ${named}.${list}.${entry} of type v1.${type}`);
     for (const [field, want] of Object.entries(FIELD_TYPES[type]!)) {
       const v = body[field];
       if (v === undefined || v === null) continue;
@@ -238,7 +240,8 @@ export function loadWebhookKubeconfig(path: string, readFile: ReadFile): Webhook
   if (certFile !== '' || certPem !== '') {
     if (certFile !== '' && certPem !== '') errors.push(`client-cert-data and client-cert are both specified for ${userName}. client-cert-data will override.`);
     if (keyFile !== '' && keyPem !== '') errors.push(`client-key-data and client-key are both specified for ${userName}; client-key-data will override`);
-    if (keyFile === '' && keyPem === '') errors.push(`client-key-data or client-key must be specified for ${userName} to use the clientCert authentication method.`);
+    if (keyFile === '' && keyPem === '')
+      errors.push(`client-key-data or client-key must be specified for ${userName} to use the clientCert authentication method.`);
     if (certFile !== '') {
       const r = readRelative(certFile);
       if (r.error) errors.push(`unable to read client-cert ${certFile} for ${userName} due to ${r.error}`);

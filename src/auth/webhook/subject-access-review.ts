@@ -185,7 +185,10 @@ function decodeBody(body: Buffer): unknown {
     return JSON.parse(text) as unknown;
   }
   if (yamlMayNestDeeperThan(text, MAX_YAML_NESTING)) {
-    throw new SubjectAccessReviewError(`error converting YAML to JSON: yaml: memkube does not parse YAML nested more than ${MAX_YAML_NESTING} levels deep`, false);
+    throw new SubjectAccessReviewError(
+      `error converting YAML to JSON: yaml: memkube does not parse YAML nested more than ${MAX_YAML_NESTING} levels deep`,
+      false,
+    );
   }
   try {
     return parseYamlDocuments(text)[0]?.value ?? null;
@@ -216,13 +219,19 @@ export function subjectAccessReviewStatus(res: WebhookResponse, version: Subject
   if (failure !== undefined) throw new SubjectAccessReviewError(failure, res.status < 200 || res.status > 206 ? transientStatus(res) : false);
   const value = decodeBody(res.body);
   if (value !== null && !isJsonObject(value)) {
-    throw new SubjectAccessReviewError(`couldn't get version/kind; json parse error: json: cannot unmarshal ${jsonKind(value)} into Go value of type ${FIND_KIND_TYPE}`, false);
+    throw new SubjectAccessReviewError(
+      `couldn't get version/kind; json parse error: json: cannot unmarshal ${jsonKind(value)} into Go value of type ${FIND_KIND_TYPE}`,
+      false,
+    );
   }
   const obj = (value ?? {}) as Record<string, unknown>;
   for (const k of ['apiVersion', 'kind']) {
     const v = obj[k];
     if (v !== undefined && v !== null && typeof v !== 'string') {
-      throw new SubjectAccessReviewError(`couldn't get version/kind; json parse error: json: cannot unmarshal ${jsonKind(v)} into Go struct field .${k} of type string`, false);
+      throw new SubjectAccessReviewError(
+        `couldn't get version/kind; json parse error: json: cannot unmarshal ${jsonKind(v)} into Go struct field .${k} of type string`,
+        false,
+      );
     }
   }
   const apiVersion = typeof obj['apiVersion'] === 'string' ? obj['apiVersion'] : '';
@@ -253,7 +262,10 @@ export function subjectAccessReviewStatus(res: WebhookResponse, version: Subject
     const v = status[name];
     if (v === undefined || v === null) return undefined;
     if (type === 'bool' ? typeof v !== 'boolean' : typeof v !== 'string') {
-      throw new SubjectAccessReviewError(`json: cannot unmarshal ${jsonKind(v)} into Go struct field SubjectAccessReviewStatus.status.${name} of type ${type}`, false);
+      throw new SubjectAccessReviewError(
+        `json: cannot unmarshal ${jsonKind(v)} into Go struct field SubjectAccessReviewStatus.status.${name} of type ${type}`,
+        false,
+      );
     }
     return v;
   };

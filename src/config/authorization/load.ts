@@ -55,7 +55,9 @@ function toAuthorizationConfig(doc: AuthorizationConfigurationDocument): Authori
         matchConditionSubjectAccessReviewVersion: w.matchConditionSubjectAccessReviewVersion,
         failurePolicy: w.failurePolicy as 'NoOpinion' | 'Deny',
         connectionInfo:
-          w.connectionInfo.type === 'KubeConfigFile' ? { type: 'KubeConfigFile', kubeConfigFile: w.connectionInfo.kubeConfigFile! } : { type: 'InClusterConfig' },
+          w.connectionInfo.type === 'KubeConfigFile'
+            ? { type: 'KubeConfigFile', kubeConfigFile: w.connectionInfo.kubeConfigFile! }
+            : { type: 'InClusterConfig' },
         matchConditions: w.matchConditions,
       },
     };
@@ -114,7 +116,8 @@ export function loadAuthorizationConfigurationFile(path: string, options: LoadAu
     text = options.readFile ? options.readFile(path) : readFileSync(path, 'utf8');
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    const reason = code === 'ENOENT' ? 'no such file or directory' : code === 'EACCES' ? 'permission denied' : code === 'EISDIR' ? 'is a directory' : (e as Error).message;
+    const reason =
+      code === 'ENOENT' ? 'no such file or directory' : code === 'EACCES' ? 'permission denied' : code === 'EISDIR' ? 'is a directory' : (e as Error).message;
     throw new AuthorizationConfigError(code === 'EISDIR' ? `read ${path}: ${reason}` : `open ${path}: ${reason}`);
   }
   return loadAuthorizationConfiguration(text, options);

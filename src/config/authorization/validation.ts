@@ -70,13 +70,15 @@ export function validateWebhookConfiguration(w: WebhookConfigurationDocument, pa
     errs.push(fieldError.notSupported(at('subjectAccessReviewVersion'), w.subjectAccessReviewVersion, ['v1', 'v1beta1']));
 
   if (w.matchConditionSubjectAccessReviewVersion === '') {
-    if (w.matchConditions.length > 0) errs.push(fieldError.required(at('matchConditionSubjectAccessReviewVersion'), 'required if match conditions are specified'));
+    if (w.matchConditions.length > 0)
+      errs.push(fieldError.required(at('matchConditionSubjectAccessReviewVersion'), 'required if match conditions are specified'));
   } else if (w.matchConditionSubjectAccessReviewVersion !== 'v1') {
     errs.push(fieldError.notSupported(at('matchConditionSubjectAccessReviewVersion'), w.matchConditionSubjectAccessReviewVersion, ['v1']));
   }
 
   if (w.failurePolicy === '') errs.push(fieldError.required(at('failurePolicy')));
-  else if (w.failurePolicy !== 'NoOpinion' && w.failurePolicy !== 'Deny') errs.push(fieldError.notSupported(at('failurePolicy'), w.failurePolicy, ['NoOpinion', 'Deny']));
+  else if (w.failurePolicy !== 'NoOpinion' && w.failurePolicy !== 'Deny')
+    errs.push(fieldError.notSupported(at('failurePolicy'), w.failurePolicy, ['NoOpinion', 'Deny']));
 
   const info = w.connectionInfo;
   const filePath = at('connectionInfo.kubeConfigFile');

@@ -50,7 +50,10 @@ function settings(overrides: Partial<WebhookAuthorizerConfig> & { kubeConfigFile
   };
 }
 
-async function authorizerFor(overrides: Partial<WebhookAuthorizerConfig> = {}, kubeconfigOptions: Parameters<typeof writeKubeconfig>[2] = {}): Promise<Authorizer> {
+async function authorizerFor(
+  overrides: Partial<WebhookAuthorizerConfig> = {},
+  kubeconfigOptions: Parameters<typeof writeKubeconfig>[2] = {},
+): Promise<Authorizer> {
   const kubeConfigFile = await writeKubeconfig(dir, webhook.url, kubeconfigOptions);
   sleeps.length = 0;
   return createWebhookAuthorizer({ type: 'Webhook', name: 'test', webhook: settings({ kubeConfigFile, ...overrides }) }, { now: () => clock, timing });
@@ -76,7 +79,12 @@ const listDeployments: AuthorizationAttributes = {
   apiVersion: 'v1',
   resource: 'deployments',
 };
-const healthz: AuthorizationAttributes = { user: { username: 'probe', groups: ['system:unauthenticated'] }, verb: 'get', resourceRequest: false, path: '/healthz' };
+const healthz: AuthorizationAttributes = {
+  user: { username: 'probe', groups: ['system:unauthenticated'] },
+  verb: 'get',
+  resourceRequest: false,
+  path: '/healthz',
+};
 
 describe('the review sent', () => {
   it('posts a v1 SubjectAccessReview as Go encodes it, to the kubeconfig server with ?timeout=', async () => {
@@ -110,8 +118,15 @@ describe('the review sent', () => {
     const authorizer = await authorizerFor();
     await authorizer.authorize(healthz);
     await authorizer.authorize(listDeployments);
-    expect(JSON.parse(webhook.received[0]!.body).spec).toEqual({ nonResourceAttributes: { path: '/healthz', verb: 'get' }, user: 'probe', groups: ['system:unauthenticated'] });
-    expect(JSON.parse(webhook.received[1]!.body).spec).toEqual({ resourceAttributes: { verb: 'list', group: 'apps', version: 'v1', resource: 'deployments' }, user: 'bob' });
+    expect(JSON.parse(webhook.received[0]!.body).spec).toEqual({
+      nonResourceAttributes: { path: '/healthz', verb: 'get' },
+      user: 'probe',
+      groups: ['system:unauthenticated'],
+    });
+    expect(JSON.parse(webhook.received[1]!.body).spec).toEqual({
+      resourceAttributes: { verb: 'list', group: 'apps', version: 'v1', resource: 'deployments' },
+      user: 'bob',
+    });
   });
 });
 
@@ -143,7 +158,12 @@ describe('what an answer means', () => {
   it('cannot list rules', async () => {
     webhook = await startWebhook();
     const authorizer = await authorizerFor();
-    expect(await authorizer.rulesFor(jane, 'default')).toEqual({ resourceRules: [], nonResourceRules: [], incomplete: true, evaluationError: RULES_NOT_SUPPORTED });
+    expect(await authorizer.rulesFor(jane, 'default')).toEqual({
+      resourceRules: [],
+      nonResourceRules: [],
+      incomplete: true,
+      evaluationError: RULES_NOT_SUPPORTED,
+    });
     expect(RULES_NOT_SUPPORTED).toBe('webhook authorizer does not support user rule resolution');
     expect(webhook.received).toHaveLength(0);
   });
@@ -277,7 +297,11 @@ describe('a hostile or broken webhook', () => {
   it('that answers 500: retried with backoff five times, then the failure policy', async () => {
     webhook = await startWebhook();
     webhook.handler = (_req, res) => res.writeHead(500, { 'Content-Type': 'text/plain' }).end('boom');
-    expect(await failing('Deny')).toEqual({ decision: 'Deny', reason: '', evaluationError: 'an error on the server ("boom") has prevented the request from succeeding' });
+    expect(await failing('Deny')).toEqual({
+      decision: 'Deny',
+      reason: '',
+      evaluationError: 'an error on the server ("boom") has prevented the request from succeeding',
+    });
     expect(webhook.received).toHaveLength(5);
     expect(sleeps).toEqual([500, 750, 1125, 1687.5]);
   });
@@ -295,7 +319,8 @@ describe('a hostile or broken webhook', () => {
 
   it('that refuses with a 4xx: no retry', async () => {
     webhook = await startWebhook();
-    webhook.handler = (_req, res) => res.writeHead(403, { 'Content-Type': 'application/json' }).end('{"kind":"Status","apiVersion":"v1","status":"Failure","message":"go away"}');
+    webhook.handler = (_req, res) =>
+      res.writeHead(403, { 'Content-Type': 'application/json' }).end('{"kind":"Status","apiVersion":"v1","status":"Failure","message":"go away"}');
     expect(await failing('NoOpinion')).toEqual({ decision: 'NoOpinion', reason: '', evaluationError: 'go away' });
     expect(webhook.received).toHaveLength(1);
   });
@@ -314,8 +339,13 @@ describe('a hostile or broken webhook', () => {
     );
     webhook.handler = (_req, res) => res.writeHead(200).end();
     expect((await failing('Deny')).evaluationError).toBe('0-length response with status code: 200 and content type: application/json');
-    webhook.handler = (_req, res) => res.writeHead(200, { 'Content-Type': 'application/json' }).end('{"apiVersion":"authorization.k8s.io/v1","kind":"SubjectAccessReview","status":{"allowed":"yes"}}');
-    expect((await failing('Deny')).evaluationError).toBe('json: cannot unmarshal string into Go struct field SubjectAccessReviewStatus.status.allowed of type bool');
+    webhook.handler = (_req, res) =>
+      res
+        .writeHead(200, { 'Content-Type': 'application/json' })
+        .end('{"apiVersion":"authorization.k8s.io/v1","kind":"SubjectAccessReview","status":{"allowed":"yes"}}');
+    expect((await failing('Deny')).evaluationError).toBe(
+      'json: cannot unmarshal string into Go struct field SubjectAccessReviewStatus.status.allowed of type bool',
+    );
     expect(webhook.received.length).toBe(4);
   });
 
@@ -327,7 +357,8 @@ describe('a hostile or broken webhook', () => {
       reason: '',
       evaluationError: 'no kind "Pod" is registered for version "v1" in scheme "k8s.io/client-go/kubernetes/scheme/register.go:84"',
     });
-    webhook.handler = (_req, res) => res.writeHead(200).end('{"apiVersion":"authorization.k8s.io/v1beta1","kind":"SubjectAccessReview","status":{"allowed":true}}');
+    webhook.handler = (_req, res) =>
+      res.writeHead(200).end('{"apiVersion":"authorization.k8s.io/v1beta1","kind":"SubjectAccessReview","status":{"allowed":true}}');
     expect((await failing('NoOpinion')).evaluationError).toBe('converting (v1beta1.SubjectAccessReview) to (v1.SubjectAccessReview): unknown conversion');
     // An answer without apiVersion and kind is read as the version sent.
     webhook.handler = (_req, res) => res.writeHead(200).end('{"status":{"allowed":true}}');

@@ -48,7 +48,10 @@ matchConditions:
 describe('AuthorizationConfiguration decoding', () => {
   for (const version of AUTHORIZATION_CONFIG_VERSIONS) {
     it(`decodes apiserver.config.k8s.io/${version} with every field`, () => {
-      const decoded = decodeConfig<AuthorizationConfigurationInput>(webhookYaml(`apiserver.config.k8s.io/${version}`, fullWebhook), authorizationConfigurationKind);
+      const decoded = decodeConfig<AuthorizationConfigurationInput>(
+        webhookYaml(`apiserver.config.k8s.io/${version}`, fullWebhook),
+        authorizationConfigurationKind,
+      );
       expect(decoded.apiVersion).toBe(`apiserver.config.k8s.io/${version}`);
       expect(decoded.value.authorizers).toEqual([
         { type: 'Node', name: 'node' },

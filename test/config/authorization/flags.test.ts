@@ -25,7 +25,9 @@ describe('validateAuthorizationFlags', () => {
   it('refuses unknown and repeated modes', () => {
     expect(validateAuthorizationFlags({ authorizationMode: 'RBAC,Foo' })).toEqual(['authorization-mode "Foo" is not a valid mode']);
     expect(validateAuthorizationFlags({ authorizationMode: 'rbac' })).toEqual(['authorization-mode "rbac" is not a valid mode']);
-    expect(validateAuthorizationFlags({ authorizationMode: 'RBAC,Node,RBAC' })).toEqual(['authorization-mode ["RBAC" "Node" "RBAC"] has mode specified more than once']);
+    expect(validateAuthorizationFlags({ authorizationMode: 'RBAC,Node,RBAC' })).toEqual([
+      'authorization-mode ["RBAC" "Node" "RBAC"] has mode specified more than once',
+    ]);
   });
 
   it('ties the webhook config file and the Webhook mode together', () => {
@@ -33,7 +35,9 @@ describe('validateAuthorizationFlags', () => {
     expect(validateAuthorizationFlags({ authorizationMode: 'RBAC', authorizationWebhookConfigFile: '/k' })).toEqual([
       'cannot specify --authorization-webhook-config-file without mode Webhook',
     ]);
-    expect(validateAuthorizationFlags({ authorizationWebhookConfigFile: '/k' })).toEqual(['cannot specify --authorization-webhook-config-file without mode Webhook']);
+    expect(validateAuthorizationFlags({ authorizationWebhookConfigFile: '/k' })).toEqual([
+      'cannot specify --authorization-webhook-config-file without mode Webhook',
+    ]);
   });
 
   it('ties the policy file and ABAC together, and refuses ABAC itself', () => {
@@ -131,13 +135,15 @@ describe('authorizationConfigFromFlags', () => {
   });
 
   it('throws the aggregated Validate() errors, and the webhook version error', () => {
-    expect(() => authorizationConfigFromFlags({ authorizationMode: 'Foo' })).toThrow(new AuthorizationConfigError('authorization-mode "Foo" is not a valid mode'));
+    expect(() => authorizationConfigFromFlags({ authorizationMode: 'Foo' })).toThrow(
+      new AuthorizationConfigError('authorization-mode "Foo" is not a valid mode'),
+    );
     expect(() => authorizationConfigFromFlags({ authorizationMode: 'Foo,Bar' })).toThrow(
       new AuthorizationConfigError('[authorization-mode "Foo" is not a valid mode, authorization-mode "Bar" is not a valid mode]'),
     );
-    expect(() => authorizationConfigFromFlags({ authorizationMode: 'Webhook', authorizationWebhookConfigFile: '/k', authorizationWebhookVersion: 'v2' })).toThrow(
-      new AuthorizationConfigError('unsupported webhook authorizer version "v2", supported versions are "v1", "v1beta1"'),
-    );
+    expect(() =>
+      authorizationConfigFromFlags({ authorizationMode: 'Webhook', authorizationWebhookConfigFile: '/k', authorizationWebhookVersion: 'v2' }),
+    ).toThrow(new AuthorizationConfigError('unsupported webhook authorizer version "v2", supported versions are "v1", "v1beta1"'));
   });
 });
 
@@ -153,6 +159,8 @@ describe('resolveAuthorizationConfig', () => {
     expect(() => resolveAuthorizationConfig({ authorizationConfig: path, authorizationMode: 'RBAC' })).toThrow(
       '--authorization-config can not be specified when --authorization-mode or --authorization-webhook-* flags are defined',
     );
-    expect(() => resolveAuthorizationConfig({ authorizationConfig: join(dir, 'none.yaml') })).toThrow(`open ${join(dir, 'none.yaml')}: no such file or directory`);
+    expect(() => resolveAuthorizationConfig({ authorizationConfig: join(dir, 'none.yaml') })).toThrow(
+      `open ${join(dir, 'none.yaml')}: no such file or directory`,
+    );
   });
 });

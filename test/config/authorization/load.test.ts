@@ -113,7 +113,7 @@ describe('loadAuthorizationConfiguration', () => {
     ).toBe('authorizer w: connectionInfo type InClusterConfig is not supported by memkube (use KubeConfigFile)');
   });
 
-  it("refuses hostile input with a message, never a crash", () => {
+  it('refuses hostile input with a message, never a crash', () => {
     expect(failure('[1, 2]')).toMatch(/^failed to load AuthorizationConfiguration from file: couldn't get version\/kind/);
     expect(failure(`${header}authorizers: ${'['.repeat(2000)}`)).toMatch(/^failed to load AuthorizationConfiguration from file: /);
     expect(failure(`${header}authorizers:\n- type: ${'x'.repeat(100_000)}\n  name: n\n`)).toMatch(/^authorizers\[0\]\.type: Unsupported value/);

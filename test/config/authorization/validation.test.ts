@@ -35,11 +35,15 @@ function messages(authorizers: AuthorizerConfigurationDocument[], statFile: (p: 
   return validateAuthorizationConfiguration(doc, { statFile }).map(fieldErrorMessage);
 }
 
-const hook = (overrides: Partial<WebhookConfigurationDocument> = {}): AuthorizerConfigurationDocument[] => [{ type: 'Webhook', name: 'w', webhook: webhook(overrides) }];
+const hook = (overrides: Partial<WebhookConfigurationDocument> = {}): AuthorizerConfigurationDocument[] => [
+  { type: 'Webhook', name: 'w', webhook: webhook(overrides) },
+];
 
 describe('validateAuthorizationConfiguration: authorizers', () => {
   it('accepts a valid chain', () => {
-    expect(messages([{ type: 'Node', name: 'node' }, { type: 'RBAC', name: 'rbac' }, ...hook(), { type: 'Webhook', name: 'second', webhook: webhook() }])).toEqual([]);
+    expect(
+      messages([{ type: 'Node', name: 'node' }, { type: 'RBAC', name: 'rbac' }, ...hook(), { type: 'Webhook', name: 'second', webhook: webhook() }]),
+    ).toEqual([]);
   });
 
   it('requires at least one authorizer', () => {
@@ -142,15 +146,17 @@ describe('validateAuthorizationConfiguration: webhook settings (reported under t
     expect(messages(hook(), missing)).toEqual([
       'authorizers[0].connectionInfo.kubeConfigFile: Invalid value: "/etc/kubeconfig": error loading file: stat /etc/kubeconfig: no such file or directory',
     ]);
-    expect(messages(hook(), () => ({ regular: false }))).toEqual(['authorizers[0].connectionInfo.kubeConfigFile: Invalid value: "/etc/kubeconfig": must be a regular file']);
+    expect(messages(hook(), () => ({ regular: false }))).toEqual([
+      'authorizers[0].connectionInfo.kubeConfigFile: Invalid value: "/etc/kubeconfig": must be a regular file',
+    ]);
     // The real file system, by default.
     const doc = { authorizers: hook({ connectionInfo: { type: 'KubeConfigFile', kubeConfigFile: '/nonexistent/memkube/kubeconfig' } }) };
     expect(validateAuthorizationConfiguration(doc).map(fieldErrorMessage)).toEqual([
       'authorizers[0].connectionInfo.kubeConfigFile: Invalid value: "/nonexistent/memkube/kubeconfig": error loading file: stat /nonexistent/memkube/kubeconfig: no such file or directory',
     ]);
-    expect(validateAuthorizationConfiguration({ authorizers: hook({ connectionInfo: { type: 'KubeConfigFile', kubeConfigFile: '/' } }) }).map(fieldErrorMessage)).toEqual([
-      'authorizers[0].connectionInfo.kubeConfigFile: Invalid value: "/": must be a regular file',
-    ]);
+    expect(
+      validateAuthorizationConfiguration({ authorizers: hook({ connectionInfo: { type: 'KubeConfigFile', kubeConfigFile: '/' } }) }).map(fieldErrorMessage),
+    ).toEqual(['authorizers[0].connectionInfo.kubeConfigFile: Invalid value: "/": must be a regular file']);
   });
 
   it('reports every problem of a webhook, in upstream order', () => {
@@ -189,13 +195,13 @@ describe('validateAuthorizationConfiguration: matchConditions', () => {
 
   it('refuses expressions that do not compile, with the compiler message', () => {
     expect(withConditions('test')).toEqual([
-      'authorizers[0].matchConditions[0].expression: Invalid value: "test": compilation failed: ERROR: <input>:1:1: undeclared reference to \'test\' (in container \'\')\n | test\n | ^',
+      "authorizers[0].matchConditions[0].expression: Invalid value: \"test\": compilation failed: ERROR: <input>:1:1: undeclared reference to 'test' (in container '')\n | test\n | ^",
     ]);
     expect(withConditions("request.user = 'test'")).toEqual([
       "authorizers[0].matchConditions[0].expression: Invalid value: \"request.user = 'test'\": compilation failed: ERROR: <input>:1:14: Syntax error: token recognition error at: '='\n | request.user = 'test'\n | .............^\nERROR: <input>:1:16: Syntax error: extraneous input ''test'' expecting <EOF>\n | request.user = 'test'\n | ...............^",
     ]);
     expect(withConditions('request.foo')).toEqual([
-      "authorizers[0].matchConditions[0].expression: Invalid value: \"request.foo\": compilation failed: ERROR: <input>:1:8: undefined field 'foo'\n | request.foo\n | .......^",
+      'authorizers[0].matchConditions[0].expression: Invalid value: "request.foo": compilation failed: ERROR: <input>:1:8: undefined field \'foo\'\n | request.foo\n | .......^',
     ]);
   });
 
