@@ -21,8 +21,6 @@ export interface ServingCertificate {
   readonly ca: CertificateAndKey;
   /** The server's certificate (issued by `ca`) and key. */
   readonly serving: CertificateAndKey;
-  /** Client certificates issued by `ca`, one per name of `clientCommonNames`, in order. */
-  readonly clients: readonly CertificateAndKey[];
 }
 
 /** Options of {@link generateServingCertificate}. */
@@ -39,15 +37,12 @@ export interface ServingCertificateOptions {
   caValidityMs?: number;
   /** Prefix of the subjects' common names; `memkube` by default. */
   commonName?: string;
-  /** Common names of client certificates (extended key usage `clientAuth`) the CA also issues, for mutual TLS. */
-  clientCommonNames?: readonly string[];
 }
 
 const HOUR = 3_600_000;
 const YEAR = 365 * 24 * HOUR;
 const OID_COMMON_NAME = '2.5.4.3';
 const OID_SERVER_AUTH = '1.3.6.1.5.5.7.3.1';
-const OID_CLIENT_AUTH = '1.3.6.1.5.5.7.3.2';
 /** KeyUsage bits (RFC 5280 4.2.1.3), numbered from the most significant bit of the first byte. */
 const KEY_USAGE = { digitalSignature: 0, keyEncipherment: 2, keyCertSign: 5 } as const;
 
@@ -125,8 +120,6 @@ interface IssueOptions {
   notAfter: number;
   isCA: boolean;
   hosts?: readonly string[];
-  /** The extended key usage of a leaf: serving (the default) or client authentication. */
-  purpose?: 'server' | 'client';
 }
 
 async function issue(o: IssueOptions): Promise<{ der: ArrayBuffer; keyId: Uint8Array }> {
@@ -160,10 +153,7 @@ async function issue(o: IssueOptions): Promise<{ der: ArrayBuffer; keyId: Uint8A
       ),
     );
   }
-  if (!o.isCA) {
-    const purpose = o.purpose === 'client' ? OID_CLIENT_AUTH : OID_SERVER_AUTH;
-    extensions.push(extension(pkijs.id_ExtKeyUsage, false, new pkijs.ExtKeyUsage({ keyPurposes: [purpose] })));
-  }
+  if (!o.isCA) extensions.push(extension(pkijs.id_ExtKeyUsage, false, new pkijs.ExtKeyUsage({ keyPurposes: [OID_SERVER_AUTH] })));
   if (o.hosts?.length) {
     const names = [...new Set(o.hosts)].map((host) => {
       const ip = ipAddressBytes(host);
@@ -182,8 +172,7 @@ async function privateKeyPem(key: webcrypto.CryptoKey): Promise<string> {
 
 /**
  * A fresh CA (self-signed, `basicConstraints` CA) and a serving certificate it signs for `hosts`
- * (IP addresses as SAN IP entries, names as SAN DNS entries), valid from an hour before `now`;
- * also a client certificate for each of `clientCommonNames`.
+ * (IP addresses as SAN IP entries, names as SAN DNS entries), valid from an hour before `now`.
  */
 export async function generateServingCertificate(options: ServingCertificateOptions): Promise<ServingCertificate> {
   const now = options.now === undefined ? Date.now() : +options.now;
@@ -213,25 +202,8 @@ export async function generateServingCertificate(options: ServingCertificateOpti
     isCA: false,
     hosts: options.hosts,
   });
-  const clients: CertificateAndKey[] = [];
-  for (const clientName of options.clientCommonNames ?? []) {
-    const keys = await generateKeyPair();
-    const client = await issue({
-      subject: clientName,
-      issuer: caName,
-      publicKey: keys.publicKey,
-      signingKey: caKeys.privateKey,
-      authorityKeyId: ca.keyId,
-      notBefore,
-      notAfter: now + (options.validityMs ?? YEAR),
-      isCA: false,
-      purpose: 'client',
-    });
-    clients.push({ cert: toPem('CERTIFICATE', client.der), key: await privateKeyPem(keys.privateKey) });
-  }
   return {
     ca: { cert: toPem('CERTIFICATE', ca.der), key: await privateKeyPem(caKeys.privateKey) },
     serving: { cert: toPem('CERTIFICATE', serving.der), key: await privateKeyPem(servingKeys.privateKey) },
-    clients,
   };
 }
