@@ -31,6 +31,8 @@ const API_PACKAGES = [
   'events/v1',
   'certificates/v1',
   'admissionregistration/v1',
+  'authentication/v1',
+  'authorization/v1',
 ];
 
 const MACHINERY_PACKAGES: { proto: string; go: string[] }[] = [

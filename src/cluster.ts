@@ -7,7 +7,8 @@ import { randomNameSuffix } from './machinery/random-suffix.js';
 import { parseYamlDocuments, YamlSyntaxError } from './codec/yaml.js';
 import { handle } from './api/engine.js';
 import { ApiError, badRequest } from './machinery/errors.js';
-import { alwaysAllowAuthorizer } from './auth/always.js';
+import { randomBytes } from 'node:crypto';
+import { clusterAccess, type AuthenticationOptions, type AuthorizationOptions } from './auth/cluster-access.js';
 import type { ApiRequest, ApiResponse, UserInfo } from './machinery/request.js';
 import { ADMIN_USER, Client, type ResourceTarget, type WarningHandler } from './client/client.js';
 import { CombinedClock, formatTime, type ManualClock } from './clock.js';
@@ -28,7 +29,7 @@ import { WatchHub } from './api/watch/hub.js';
 import { cloneJson } from './util/json-clone.js';
 import { DEFAULT_CONTINUE_TOKEN_TTL_MS } from './api/list-pages.js';
 import { DEFAULT_BOOKMARK_INTERVAL_MS, DEFAULT_WATCH_BUFFER_SIZE } from './api/verbs/watch.js';
-import { createFetchHandler, type FetchHandler } from './http/handler.js';
+import { createFetchHandler, type FetchHandler, type HttpAccess } from './http/handler.js';
 import { errorResponse } from './http/errors.js';
 import { listen, type Listening, type ListenOptions } from './http/listen.js';
 import type { Storage } from './storage/storage.js';
@@ -81,6 +82,17 @@ export interface ClusterOptions {
    * turns some off. An unknown name throws an {@link AdmissionConfigError} with kube-apiserver's message.
    */
   admission?: AdmissionConfig;
+  /**
+   * How requests are authenticated, as kube-apiserver's flags configure it: anonymous requests
+   * (on by default), static tokens, token authenticators of your own. The in-process client acts as
+   * `system:admin` in `system:masters` whatever is set here.
+   */
+  authentication?: AuthenticationOptions;
+  /**
+   * How requests are authorized, as `--authorization-mode`: `AlwaysAllow` by default, so that a
+   * cluster without options serves everyone. Members of `system:masters` are always allowed.
+   */
+  authorization?: AuthorizationOptions;
 }
 
 /** Options of {@link Cluster.load}. */
@@ -118,6 +130,16 @@ export interface Cluster {
   listen(options?: ListenOptions): Promise<Listening>;
   /** How many watches are open (0 once every watch has ended or been closed). */
   readonly activeWatchers: number;
+  /**
+   * The cluster's authentication and authorization: `authenticate` answers the user of an HTTP
+   * request's credentials, `authorizer` decides what a user may do (what every door asks).
+   */
+  readonly access: HttpAccess;
+  /**
+   * A bearer token of `system:admin` (group `system:masters`), made when the cluster starts: the
+   * kubeconfig `listen()` writes for plain HTTP carries it.
+   */
+  readonly adminToken: string;
   /**
    * Shuts the cluster down: stops the controllers, ends every watch (an in-process `for await`
    * over a watch finishes after the events it already holds, HTTP watch streams end, and
@@ -170,6 +192,12 @@ export async function createCluster(options: ClusterOptions = {}): Promise<Clust
   }
 
   const admission = admissionChain(options.admission);
+  const adminToken = randomBytes(32).toString('base64url');
+  const access = clusterAccess(
+    { ...options.authentication, tokens: [...(options.authentication?.tokens ?? []), { token: adminToken, user: ADMIN_USER }] },
+    options.authorization,
+    { storage, modes: {}, builtinTokens: [] },
+  );
   const ctx: EngineContext = {
     registry,
     storage,
@@ -186,8 +214,8 @@ export async function createCluster(options: ClusterOptions = {}): Promise<Clust
     bookmarkIntervalMs: options.bookmarkIntervalMs ?? DEFAULT_BOOKMARK_INTERVAL_MS,
     watchBufferSize: options.watchBufferSize ?? DEFAULT_WATCH_BUFFER_SIZE,
     auth: {
-      authorizer: alwaysAllowAuthorizer,
-      tokenAuthenticator: { authenticateToken: async () => undefined },
+      authorizer: access.authorizer,
+      tokenAuthenticator: access.tokens,
       serviceAccountTokens: {
         apiAudiences: [],
         maxExpirationSeconds: 0,
@@ -261,7 +289,11 @@ export async function createCluster(options: ClusterOptions = {}): Promise<Clust
     fetch: (req) => (closed ? Promise.resolve(errorResponse(clusterClosed())) : (fetchHandler ??= createFetchHandler(cluster))(req)),
     async listen(listenOptions) {
       if (closed) throw clusterClosed();
-      const server = await listen((fetchHandler ??= createFetchHandler(cluster)), { ...listenOptions, now: clock.now() });
+      const server = await listen((fetchHandler ??= createFetchHandler(cluster)), {
+        ...listenOptions,
+        now: clock.now(),
+        admin: { token: adminToken, commonName: ADMIN_USER.username, organizations: ADMIN_USER.groups.filter((g) => g !== 'system:authenticated') },
+      });
       servers.add(server);
       return { ...server, close: () => (servers.delete(server), server.close()) };
     },
@@ -270,6 +302,8 @@ export async function createCluster(options: ClusterOptions = {}): Promise<Clust
     get activeWatchers() {
       return watchHub.activeWatchers;
     },
+    access: { authenticate: access.authenticate, authorizer: access.authorizer },
+    adminToken,
     async close() {
       if (closed) return;
       // Refuse new requests first, then end the watches (their streams end cleanly, before the

@@ -10,6 +10,7 @@ import type { EngineContext } from './context.js';
 import { ApiError, badRequest, internalError, methodNotSupported } from '../machinery/errors.js';
 import type { ApiRequest, ApiResponse } from '../machinery/request.js';
 import { isPromise, type MaybePromise } from '../util/maybe-promise.js';
+import { authorize } from './authorize.js';
 import { act } from './verbs/act.js';
 import { computedRead } from './verbs/computed.js';
 import { create } from './verbs/create.js';
@@ -64,6 +65,7 @@ export async function handle(ctx: EngineContext, req: ApiRequest): Promise<ApiRe
   // Kubernetes' deprecation filter warns on every request for a deprecated resource, failed or not.
   let deprecation: string | undefined;
   try {
+    if (!req.authorized) await authorize(ctx, req);
     const kind = resolveKind(ctx, req);
     deprecation = kind.definition.deprecationWarning;
     const res = await dispatch(ctx, req, kind);
@@ -85,11 +87,11 @@ async function dispatch(ctx: EngineContext, req: ApiRequest, kind: ResolvedKind)
   if (kind.definition.unsupportedVerbs?.includes(req.verb)) throw methodNotSupported(gr, req.verb);
   if (kind.definition.review) {
     if (req.verb !== 'create' || req.subresource) throw methodNotSupported(gr, req.verb);
-    return await review(ctx, kind, req, version, (inner) => handle(ctx, inner));
+    return await review(ctx, kind, req, version, (inner) => handle(ctx, { ...inner, authorized: true }));
   }
   if (req.subresource !== undefined && kind.definition.actions?.[req.subresource]) {
     if (req.verb !== 'create') throw methodNotSupported(gr, req.verb);
-    return await act(ctx, kind, req, kind.definition.actions[req.subresource]!, (inner) => handle(ctx, inner));
+    return await act(ctx, kind, req, kind.definition.actions[req.subresource]!, (inner) => handle(ctx, { ...inner, authorized: true }));
   }
   const readable =
     req.subresource === 'status' ||

@@ -5,6 +5,8 @@
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import { admissionChain, type AdmissionConfig } from '../admission/chain.js';
+import { validateAuthorizationModes, type AuthorizationMode } from '../auth/cluster-access.js';
+import { parseTokenFile } from '../auth/authn/token-file.js';
 import { createCluster } from '../cluster.js';
 import { createFetchHandler } from '../http/handler.js';
 import { listen } from '../http/listen.js';
@@ -45,6 +47,14 @@ export interface ServeOptions {
   namespaceDeletionDelayMs?: number;
   /** Admission plugins turned on or off (`createCluster`'s `admission`). */
   admission?: AdmissionConfig;
+  /** `--anonymous-auth`: serve requests without credentials as `system:anonymous` (true by default). */
+  anonymousAuth?: boolean;
+  /** `--client-ca-file`: the CAs whose client certificates authenticate users (needs `--tls`). */
+  clientCaFile?: string;
+  /** `--token-auth-file`: a CSV file of static bearer tokens. */
+  tokenAuthFile?: string;
+  /** `--authorization-mode`: the authorizers, in order. */
+  authorizationModes?: AuthorizationMode[];
 }
 
 /** The usage text. */
@@ -54,6 +64,8 @@ export const SERVE_USAGE =
   '                     [--history-retention 5m] [--continue-ttl 5m] [--bookmark-interval 1m] [--min-request-timeout 30m]\n' +
   '                     [--namespace-deletion-delay 1s]\n' +
   '                     [--enable-admission-plugins Name,...] [--disable-admission-plugins Name,...]\n' +
+  '                     [--anonymous-auth=true|false] [--client-ca-file FILE] [--token-auth-file FILE]\n' +
+  '                     [--authorization-mode AlwaysAllow|AlwaysDeny|RBAC|Webhook|Node,...]\n' +
   '  durations are Go durations (300ms, 10s, 1m30s); --min-request-timeout 0 lets watches without timeoutSeconds run forever';
 
 /**
@@ -176,12 +188,33 @@ export function parseServeArgs(args: readonly string[]): ServeOptions {
       case '--disable-admission-plugins':
         o.admission = { ...o.admission, disable: [...(o.admission?.disable ?? []), ...nameList(value())] };
         break;
+      case '--anonymous-auth': {
+        // A boolean flag: `--anonymous-auth` alone is true, `--anonymous-auth=false` turns it off.
+        const text = eq > 0 ? arg.slice(eq + 1) : 'true';
+        if (!/^(1|t|T|TRUE|true|True|0|f|F|FALSE|false|False)$/.test(text)) throw new Error(`invalid argument ${JSON.stringify(text)} for "--anonymous-auth" flag: strconv.ParseBool: parsing ${JSON.stringify(text)}: invalid syntax`);
+        o.anonymousAuth = /^(1|t|T|TRUE|true|True)$/.test(text);
+        break;
+      }
+      case '--client-ca-file':
+        o.clientCaFile = value();
+        break;
+      case '--token-auth-file':
+        o.tokenAuthFile = value();
+        break;
+      case '--authorization-mode': {
+        const modes = nameList(value());
+        const errors = validateAuthorizationModes(modes);
+        if (errors.length) throw new Error(errors.join('\n'));
+        o.authorizationModes = modes as AuthorizationMode[];
+        break;
+      }
       default:
         throw new Error(`unknown argument ${JSON.stringify(arg)}\n${SERVE_USAGE}`);
     }
   }
   // Unknown plugin names fail here, with kube-apiserver's words, before anything starts.
   if (o.admission) admissionChain(o.admission);
+  if (o.clientCaFile && !o.tls) throw new Error('--client-ca-file needs --tls: client certificates come with TLS');
   return o;
 }
 
@@ -196,6 +229,11 @@ export async function serve(options: ServeOptions, out: (line: string) => void =
     featureGates: options.featureGates,
     namespaceDeletionDelayMs: options.namespaceDeletionDelayMs ?? DEFAULT_SERVE_NAMESPACE_DELETION_DELAY_MS,
     admission: options.admission,
+    authentication: {
+      anonymous: options.anonymousAuth ?? true,
+      tokens: options.tokenAuthFile ? parseTokenFile(await readFile(options.tokenAuthFile, 'utf8'), options.tokenAuthFile) : undefined,
+    },
+    authorization: options.authorizationModes ? { modes: options.authorizationModes } : undefined,
   });
   for (const file of options.load) {
     try {
@@ -207,7 +245,14 @@ export async function serve(options: ServeOptions, out: (line: string) => void =
   }
   await cluster.settle();
   const handler = createFetchHandler(cluster, { minRequestTimeoutSeconds: options.minRequestTimeoutSeconds ?? DEFAULT_MIN_REQUEST_TIMEOUT_SECONDS });
-  const server = await listen(handler, { port: options.port, host: options.host, tls: options.tls, now: cluster.clock.now() });
+  const server = await listen(handler, {
+    port: options.port,
+    host: options.host,
+    tls: options.tls,
+    clientCA: options.clientCaFile ? await readFile(options.clientCaFile, 'utf8') : undefined,
+    now: cluster.clock.now(),
+    admin: { token: cluster.adminToken, commonName: 'system:admin', organizations: ['system:masters'] },
+  });
   if (options.kubeconfig) await writeFile(options.kubeconfig, server.kubeconfig(), { mode: 0o600 });
   out(`memkube serving on ${server.url}`);
   await new Promise<void>((resolve) => {

@@ -8,7 +8,13 @@ import type { ApiRequest, ApiResponse, UserInfo, Verb } from '../machinery/reque
 import type { KindRegistry, ResolvedKind } from '../schema/registry.js';
 import { storedJsonText } from '../storage/json-text.js';
 import type { StoredValue } from '../storage/storage.js';
-import { compactStatus } from '../machinery/errors.js';
+import { compactStatus, internalError } from '../machinery/errors.js';
+import { AuthenticationError, type AuthenticationRequest, type ClientCertificate } from '../auth/authn/request-authenticator.js';
+import { forbiddenError, unauthorizedError } from '../auth/forbidden.js';
+import { impersonatedUser } from '../auth/impersonation.js';
+import { nonResourceAttributes, resourceAttributes, type ResourceRequestInfo } from '../auth/request-attributes.js';
+import { isPrivileged } from '../auth/union.js';
+import { ANONYMOUS_USER, type AuthorizationAttributes, type Authorizer } from '../machinery/auth.js';
 import { decodeDeleteOptions, decodeObjectBody, decodePatchBody, MAX_BODY_BYTES, patchTypeOf, readBody } from './decode.js';
 import {
   aggregatedDiscovery,
@@ -42,13 +48,29 @@ export interface HttpCluster {
   request(req: ApiRequest): Promise<ApiResponse>;
   /** The now that the ages in tables (`kubectl get`, also of watch events) count from. */
   readonly clock: Clock;
+  /**
+   * Who sent a request and what they may do. Without it every request acts as the handler's
+   * `defaultUser` (impersonation headers taken as they are) and the engine authorizes it.
+   */
+  readonly access?: HttpAccess;
+}
+
+/** Authentication and authorization of HTTP requests, as a cluster configures them. */
+export interface HttpAccess {
+  /** The user of a request; throws {@link AuthenticationError} for a 401. */
+  authenticate(request: AuthenticationRequest): Promise<UserInfo>;
+  /** The authorizer chain: non-resource paths, impersonation and resource requests are asked here. */
+  readonly authorizer: Authorizer;
 }
 
 /** Options of {@link createFetchHandler}. */
 export interface FetchHandlerOptions {
   /** Largest request body accepted; Kubernetes' 3 MiB by default. */
   maxBodyBytes?: number;
-  /** The user of requests that impersonate no one; anonymous by default. */
+  /**
+   * The user of requests without credentials, in place of `system:anonymous` (only when the
+   * cluster allows anonymous requests); anonymous by default.
+   */
   defaultUser?: UserInfo;
   /**
    * kube-apiserver's `--min-request-timeout`, in seconds: a watch without `timeoutSeconds` ends
@@ -82,6 +104,12 @@ export interface HttpRequest {
   readonly impersonates: boolean;
   /** All headers as Fetch `Headers` (impersonation). */
   headers(): Headers;
+  /** Every value of a header (lower-cased name), one per header line where the door can tell them apart. */
+  headerValues(name: string): string[];
+  /** The names of the request's headers, lower-cased. */
+  headerNames(): string[];
+  /** The TLS client certificate, when the connection presented one. */
+  readonly clientCertificate?: ClientCertificate;
   /** The request as a Fetch `Request`, for the few paths that take one (OpenAPI). */
   request(): Request;
   /** The whole body, refusing more than `limit` bytes (413) without reading them all. */
@@ -119,6 +147,9 @@ export function fetchHttpRequest(request: Request): HttpRequest {
       return impersonates;
     },
     headers: () => request.headers,
+    // Fetch joins repeated header lines with ', ': the values are split again.
+    headerValues: (name) => request.headers.get(name)?.split(', ') ?? [],
+    headerNames: () => [...request.headers.keys()],
     request: () => request,
     body: (limit) => readBody(request, limit),
   };
@@ -151,11 +182,25 @@ function createHttpRequestHandler(cluster: HttpCluster, options: FetchHandlerOpt
         if (rest === undefined) throw pathNotFound();
         url.pathname = rest;
       }
+      const access = cluster.access;
+      let user = defaultUser;
+      let authorized = false;
+      if (access) {
+        user = await authenticatedUser(access, request, url.pathname, defaultUser);
+        const route = isResourcePath(url.pathname) ? parseResourcePath(url.pathname) : undefined;
+        const attributes = route
+          ? resourceAttributes(user, routeInfo(request.method, route, url))
+          : nonResourceAttributes(user, request.method, url.pathname);
+        await authorizeHttp(access.authorizer, attributes);
+        authorized = true;
+      } else if (request.impersonates) {
+        user = userOf(request.headers(), defaultUser);
+      }
       const early = nonResourceResponse(cluster, request, url, pretty, prefix);
       if (early) return await early;
       const route = parseResourcePath(url.pathname);
       if (!route) throw pathNotFound();
-      return await serveResource(cluster, request, url, route, { pretty, maxBody, defaultUser, minRequestTimeout, setFormat: (f) => (format = f) });
+      return await serveResource(cluster, request, url, route, { pretty, maxBody, user, authorized, minRequestTimeout, setFormat: (f) => (format = f) });
     } catch (e) {
       return errorAnswer(e, format, pretty);
     }
@@ -196,10 +241,9 @@ function nonResourceResponse(
   pretty: boolean,
   prefix: string,
 ): Promise<HttpAnswer> | HttpAnswer | undefined {
+  if (isResourcePath(url.pathname)) return undefined;
   const path = trimSlash(url.pathname);
   const parts = path.split('/').filter(Boolean);
-  const isResource = (parts[0] === 'api' && parts.length > 2) || (parts[0] === 'apis' && parts.length > 3);
-  if (isResource) return undefined;
   if (request.method !== 'GET' && request.method !== 'HEAD') {
     if (parts[0] === 'api' || parts[0] === 'apis') throw methodNotAllowed();
     throw pathNotFound();
@@ -244,6 +288,76 @@ function nonResourceResponse(
   throw pathNotFound();
 }
 
+/** Whether a path names resources (`/api/v1/...`, `/apis/<group>/<version>/...`) rather than discovery or another document. */
+function isResourcePath(pathname: string): boolean {
+  const parts = trimSlash(pathname).split('/').filter(Boolean);
+  return (parts[0] === 'api' && parts.length > 2) || (parts[0] === 'apis' && parts.length > 3);
+}
+
+/**
+ * The user of a request: authenticated (401 when its credentials are refused or it has none and
+ * anonymous requests are off), then impersonation, authorized as kube-apiserver's filter does.
+ */
+async function authenticatedUser(access: HttpAccess, request: HttpRequest, path: string, defaultUser: UserInfo): Promise<UserInfo> {
+  let user: UserInfo;
+  try {
+    user = await access.authenticate({ header: (name) => request.header(name), path, clientCertificate: request.clientCertificate });
+  } catch (e) {
+    if (e instanceof AuthenticationError) throw unauthorizedError();
+    throw e;
+  }
+  if (user.username === ANONYMOUS_USER && defaultUser !== ANONYMOUS) user = defaultUser;
+  if (!request.impersonates) return user;
+  return impersonatedUser(user, request.headerNames(), (name) => request.headerValues(name), access.authorizer);
+}
+
+/** kube-apiserver's RequestInfo of a resource path: the verb from the method, the parts from the path. */
+function routeInfo(method: string, route: ResourceRoute, url: URL): ResourceRequestInfo {
+  const params = url.searchParams;
+  let verb: string;
+  switch (method) {
+    case 'GET':
+    case 'HEAD':
+      verb = route.name !== undefined && !route.legacyWatch ? 'get' : route.legacyWatch || isWatch(params) ? 'watch' : 'list';
+      break;
+    case 'POST':
+      verb = 'create';
+      break;
+    case 'PUT':
+      verb = 'update';
+      break;
+    case 'PATCH':
+      verb = 'patch';
+      break;
+    case 'DELETE':
+      verb = route.name !== undefined ? 'delete' : 'deletecollection';
+      break;
+    default:
+      verb = '';
+  }
+  return {
+    verb,
+    group: route.group,
+    version: route.version,
+    resource: route.resource,
+    subresource: route.subresource,
+    namespace: route.namespace,
+    name: route.name,
+    fieldSelector: params.get('fieldSelector') ?? undefined,
+    labelSelector: params.get('labelSelector') ?? undefined,
+    path: url.pathname,
+  };
+}
+
+/** Throws 403 (or 500 for an authorizer's error) unless the chain allows; `system:masters` is always allowed. */
+async function authorizeHttp(authorizer: Authorizer, attributes: AuthorizationAttributes): Promise<void> {
+  if (isPrivileged(attributes.user)) return;
+  const result = await authorizer.authorize(attributes);
+  if (result.decision === 'Allow') return;
+  if (result.evaluationError) throw internalError(result.evaluationError);
+  throw forbiddenError(attributes, result.reason);
+}
+
 function groupPaths(cluster: HttpCluster): string[] {
   const out = new Set<string>();
   for (const k of cluster.registry.kinds()) {
@@ -257,7 +371,10 @@ function groupPaths(cluster: HttpCluster): string[] {
 interface ServeContext {
   pretty: boolean;
   maxBody: number;
-  defaultUser: UserInfo;
+  /** The request's user, authenticated (and impersonated). */
+  user: UserInfo;
+  /** Whether the door authorized the request already. */
+  authorized: boolean;
   minRequestTimeout: number;
   setFormat(format: 'json' | 'yaml'): void;
 }
@@ -316,8 +433,8 @@ async function serveResource(cluster: HttpCluster, request: HttpRequest, url: UR
     subresource: route.subresource,
     namespace: route.namespace,
     name: route.name,
-    // userOf answers the default user when no header impersonates anyone; most requests skip building Headers.
-    user: request.impersonates ? userOf(request.headers(), sc.defaultUser) : sc.defaultUser,
+    user: sc.user,
+    ...(sc.authorized ? { authorized: true } : {}),
     userAgent: request.header('user-agent') ?? undefined,
     ...optionsFor(verb, params),
   };

@@ -7,7 +7,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { stringify } from 'yaml';
-import { generateServingCertificate } from '../pki/self-signed.js';
+import { generateClientCertificate, generateServingCertificate } from '../pki/self-signed.js';
 import { httpRequestHandlerOf, type FetchHandler } from './handler.js';
 import { sendFetchResponse as sendResponse, serveNodeRequestWithCore, toFetchRequest as toRequest } from './node-bridge.js';
 
@@ -23,12 +23,29 @@ export interface ListenOptions {
    * cluster clock's now for a year. The kubeconfig then trusts that CA.
    */
   tls?: boolean;
+  /**
+   * PEM certificates of the CAs whose client certificates authenticate users (kube-apiserver's
+   * `--client-ca-file`): the CommonName is the user, the Organizations its groups. With `tls` only.
+   * The CA `tls` makes is trusted as well: it signs the admin certificate of the kubeconfig.
+   */
+  clientCA?: string;
+}
+
+/** The administrator a kubeconfig from {@link listen} authenticates as. */
+export interface AdminCredential {
+  /** Its bearer token, carried by the kubeconfig of a plain HTTP server. */
+  readonly token: string;
+  /** The user and groups of the client certificate made for a TLS server. */
+  readonly commonName: string;
+  readonly organizations: readonly string[];
 }
 
 /** Options of {@link listen}: {@link ListenOptions} and the time the certificates are valid around. */
 export interface ListenAdapterOptions extends ListenOptions {
   /** Epoch milliseconds the serving certificate's validity is around (`tls`); `Date.now()` by default. */
   now?: number;
+  /** The administrator the kubeconfig authenticates as; without it the kubeconfig has no credential. */
+  admin?: AdminCredential;
 }
 
 /** A running server. */
@@ -44,24 +61,31 @@ export interface Listening {
   kubeconfig(options?: { name?: string; namespace?: string }): string;
 }
 
-/** The bearer token of a TLS kubeconfig: memkube does not authenticate, and ignores it. */
-export const KUBECONFIG_TOKEN = 'memkube-anonymous';
+/** The credential of a kubeconfig's user: a bearer token, or a client certificate and key (PEM). */
+export type KubeconfigCredential = { readonly token: string } | { readonly clientCertificate: string; readonly clientKey: string };
 
 /**
  * A kubeconfig for a server: with `certificateAuthority` (PEM) it carries it as
- * `certificate-authority-data`, without it `insecure-skip-tls-verify`. Over https its user has a
- * token (ignored by memkube): kubectl prompts for a username and password when it talks TLS to a
- * server with no credentials at all.
+ * `certificate-authority-data`, without it `insecure-skip-tls-verify`; its user has `credential`
+ * (a token, or a client certificate and key as `client-certificate-data` and `client-key-data`).
  */
-export function kubeconfigFor(url: string, name = 'memkube', namespace?: string, certificateAuthority?: string): string {
+export function kubeconfigFor(url: string, name = 'memkube', namespace?: string, certificateAuthority?: string, credential?: KubeconfigCredential): string {
   const cluster = certificateAuthority
     ? { server: url, 'certificate-authority-data': Buffer.from(certificateAuthority).toString('base64') }
     : { server: url, 'insecure-skip-tls-verify': true };
+  const user = !credential
+    ? {}
+    : 'token' in credential
+      ? { token: credential.token }
+      : {
+          'client-certificate-data': Buffer.from(credential.clientCertificate).toString('base64'),
+          'client-key-data': Buffer.from(credential.clientKey).toString('base64'),
+        };
   return stringify({
     apiVersion: 'v1',
     kind: 'Config',
     clusters: [{ name, cluster }],
-    users: [{ name, user: url.startsWith('https:') ? { token: KUBECONFIG_TOKEN } : {} }],
+    users: [{ name, user }],
     contexts: [{ name, context: { cluster: name, user: name, ...(namespace ? { namespace } : {}) } }],
     'current-context': name,
     preferences: {},
@@ -96,7 +120,23 @@ export async function listen(handler: FetchHandler, options: ListenAdapterOption
       });
   };
   const pki = options.tls ? await generateServingCertificate({ hosts: ['127.0.0.1', 'localhost', host], now: options.now }) : undefined;
-  const server = pki ? createHttpsServer({ cert: pki.serving.cert, key: pki.serving.key }, onRequest) : createServer(onRequest);
+  // Client certificates are asked for and checked, never required: a request without one (or with
+  // one that does not verify) is still served, and authentication decides (x509 authenticator).
+  const server = pki
+    ? createHttpsServer(
+        { cert: pki.serving.cert, key: pki.serving.key, requestCert: true, rejectUnauthorized: false, ca: [pki.ca.cert, ...(options.clientCA ? [options.clientCA] : [])] },
+        onRequest,
+      )
+    : createServer(onRequest);
+  let credential: KubeconfigCredential | undefined;
+  if (options.admin) {
+    if (pki) {
+      const admin = await generateClientCertificate(pki.ca, { commonName: options.admin.commonName, organizations: options.admin.organizations, now: options.now });
+      credential = { clientCertificate: admin.cert, clientKey: admin.key };
+    } else {
+      credential = { token: options.admin.token };
+    }
+  }
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 0, host, () => {
@@ -111,7 +151,7 @@ export async function listen(handler: FetchHandler, options: ListenAdapterOption
     url,
     port,
     ...(pki ? { certificateAuthority: pki.ca.cert } : {}),
-    kubeconfig: (o) => kubeconfigFor(url, o?.name, o?.namespace, pki?.ca.cert),
+    kubeconfig: (o) => kubeconfigFor(url, o?.name, o?.namespace, pki?.ca.cert, credential),
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());

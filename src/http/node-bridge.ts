@@ -6,6 +6,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { TLSSocket } from 'node:tls';
+import type { ClientCertificate } from '../auth/authn/request-authenticator.js';
 import { entityTooLarge } from './decode.js';
 import { isEncodedAnswer, type EncodedAnswer } from './encode.js';
 import { httpRequestHandlerOf, type FetchHandler, type HttpAnswer, type HttpRequestHandler, type HttpRequest } from './handler.js';
@@ -129,6 +130,34 @@ export async function sendFetchResponse(response: Response, res: ServerResponse)
   res.end();
 }
 
+/**
+ * The TLS client certificate of a node request, as the x509 authenticator reads it (undefined over
+ * plain HTTP or when the client sent none). The server asks for certificates and verifies them
+ * against its client CAs without refusing the handshake (`requestCert`, `rejectUnauthorized: false`).
+ */
+export function clientCertificateOf(req: IncomingMessage): ClientCertificate | undefined {
+  const socket = req.socket as Partial<TLSSocket>;
+  if (!socket.encrypted || typeof socket.getPeerCertificate !== 'function') return undefined;
+  const cert = socket.getPeerCertificate();
+  if (!cert || Object.keys(cert).length === 0) return undefined;
+  const field = (v: string | string[] | undefined): string[] => (v === undefined ? [] : Array.isArray(v) ? v : [v]);
+  const subject = cert.subject as unknown as Record<string, string | string[] | undefined> | undefined;
+  const usage = (cert as { ext_key_usage?: string[] }).ext_key_usage;
+  return {
+    verified: socket.authorized === true,
+    error: socket.authorizationError === undefined ? undefined : goCertificateError(String(socket.authorizationError)),
+    commonName: field(subject?.CN)[0] ?? '',
+    organizations: field(subject?.O),
+    ...(usage ? { extendedKeyUsage: usage } : {}),
+  };
+}
+
+/** Go's x509 words for OpenSSL's verification failures. */
+function goCertificateError(code: string): string {
+  if (code === 'CERT_HAS_EXPIRED' || code === 'CERT_NOT_YET_VALID') return 'x509: certificate has expired or is not yet valid';
+  return 'x509: certificate signed by unknown authority';
+}
+
 /** `http(s)://<Host header>` of a node request (`localhost` when it has none or a malformed one). */
 export function originOf(req: IncomingMessage): string {
   const scheme = (req.socket as Partial<TLSSocket>).encrypted ? 'https' : 'http';
@@ -179,6 +208,24 @@ class NodeHttpRequest implements HttpRequest {
     const raw = this.req.rawHeaders;
     for (let i = 0; i < raw.length; i += 2) if (raw[i]!.length > 12 && raw[i]!.toLowerCase().startsWith('impersonate-')) return true;
     return false;
+  }
+
+  headerValues(name: string): string[] {
+    const out: string[] = [];
+    const raw = this.req.rawHeaders;
+    for (let i = 0; i < raw.length; i += 2) if (raw[i]!.toLowerCase() === name) out.push(raw[i + 1]!);
+    return out;
+  }
+
+  headerNames(): string[] {
+    const out = new Set<string>();
+    const raw = this.req.rawHeaders;
+    for (let i = 0; i < raw.length; i += 2) out.add(raw[i]!.toLowerCase());
+    return [...out];
+  }
+
+  get clientCertificate(): ClientCertificate | undefined {
+    return clientCertificateOf(this.req);
   }
 
   headers(): Headers {

@@ -135,6 +135,12 @@ export interface ApiRequest {
   user: UserInfo;
   /** The caller's User-Agent, used to derive a default field manager. */
   userAgent?: string;
+  /**
+   * Set when the request was already authorized with the same attributes (by the HTTP door, which
+   * authorizes before routing as kube-apiserver's filters do, or as the inner step of an authorized
+   * request: an eviction's delete): the engine then does not ask the authorizer again.
+   */
+  authorized?: boolean;
 }
 
 /** What the engine answers to a successful request. */

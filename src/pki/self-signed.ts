@@ -7,7 +7,7 @@ import { createHash, webcrypto } from 'node:crypto';
 import { isIP } from 'node:net';
 import * as asn1js from 'asn1js';
 import * as pkijs from 'pkijs';
-import { toPem } from './pem.js';
+import { fromPem, toPem } from './pem.js';
 
 /** A certificate and its private key, both PEM (the key PKCS#8). */
 export interface CertificateAndKey {
@@ -42,7 +42,9 @@ export interface ServingCertificateOptions {
 const HOUR = 3_600_000;
 const YEAR = 365 * 24 * HOUR;
 const OID_COMMON_NAME = '2.5.4.3';
+const OID_ORGANIZATION = '2.5.4.10';
 const OID_SERVER_AUTH = '1.3.6.1.5.5.7.3.1';
+const OID_CLIENT_AUTH = '1.3.6.1.5.5.7.3.2';
 /** KeyUsage bits (RFC 5280 4.2.1.3), numbered from the most significant bit of the first byte. */
 const KEY_USAGE = { digitalSignature: 0, keyEncipherment: 2, keyCertSign: 5 } as const;
 
@@ -72,10 +74,18 @@ export function ipAddressBytes(host: string): Uint8Array | undefined {
   return bytes;
 }
 
-function name(commonName: string): pkijs.RelativeDistinguishedNames {
-  return new pkijs.RelativeDistinguishedNames({
-    typesAndValues: [new pkijs.AttributeTypeAndValue({ type: OID_COMMON_NAME, value: new asn1js.Utf8String({ value: commonName }) })],
-  });
+/**
+ * A subject as Go's pkix.Name writes it: one RDN holding every Organization, then one holding the
+ * CommonName (pkijs would put all attributes into a single multi-valued RDN).
+ */
+function name(commonName: string, organizations: readonly string[] = []): pkijs.RelativeDistinguishedNames {
+  const attribute = (type: string, value: string) => new pkijs.AttributeTypeAndValue({ type, value: new asn1js.Utf8String({ value }) }).toSchema();
+  const rdns = [
+    ...(organizations.length ? [new asn1js.Set({ value: organizations.map((o) => attribute(OID_ORGANIZATION, o)) })] : []),
+    new asn1js.Set({ value: [attribute(OID_COMMON_NAME, commonName)] }),
+  ];
+  const der = new asn1js.Sequence({ value: rdns }).toBER(false);
+  return new pkijs.RelativeDistinguishedNames({ schema: asn1js.fromBER(der).result });
 }
 
 /** X.509 time: UTCTime for 1950 to 2049, GeneralizedTime otherwise (RFC 5280 4.1.2.5). */
@@ -111,6 +121,10 @@ async function generateKeyPair(): Promise<webcrypto.CryptoKeyPair> {
 
 interface IssueOptions {
   subject: string;
+  /** The subject's Organizations (a client certificate's groups). */
+  organizations?: readonly string[];
+  /** A client certificate (extended key usage clientAuth) instead of a serving one. */
+  client?: boolean;
   issuer: string;
   publicKey: webcrypto.CryptoKey;
   signingKey: webcrypto.CryptoKey;
@@ -127,7 +141,7 @@ async function issue(o: IssueOptions): Promise<{ der: ArrayBuffer; keyId: Uint8A
   cert.version = 2;
   cert.serialNumber = serialNumber();
   cert.issuer = name(o.issuer);
-  cert.subject = name(o.subject);
+  cert.subject = name(o.subject, o.organizations);
   cert.notBefore = time(o.notBefore);
   cert.notAfter = time(o.notAfter);
   await cert.subjectPublicKeyInfo.importKey(o.publicKey, engine);
@@ -153,7 +167,7 @@ async function issue(o: IssueOptions): Promise<{ der: ArrayBuffer; keyId: Uint8A
       ),
     );
   }
-  if (!o.isCA) extensions.push(extension(pkijs.id_ExtKeyUsage, false, new pkijs.ExtKeyUsage({ keyPurposes: [OID_SERVER_AUTH] })));
+  if (!o.isCA) extensions.push(extension(pkijs.id_ExtKeyUsage, false, new pkijs.ExtKeyUsage({ keyPurposes: [o.client ? OID_CLIENT_AUTH : OID_SERVER_AUTH] })));
   if (o.hosts?.length) {
     const names = [...new Set(o.hosts)].map((host) => {
       const ip = ipAddressBytes(host);
@@ -206,4 +220,52 @@ export async function generateServingCertificate(options: ServingCertificateOpti
     ca: { cert: toPem('CERTIFICATE', ca.der), key: await privateKeyPem(caKeys.privateKey) },
     serving: { cert: toPem('CERTIFICATE', serving.der), key: await privateKeyPem(servingKeys.privateKey) },
   };
+}
+
+/** Options of {@link generateClientCertificate}. */
+export interface ClientCertificateOptions {
+  /** The user: the subject's CommonName. */
+  commonName: string;
+  /** The user's groups: the subject's Organizations. */
+  organizations?: readonly string[];
+  /** The time the validity window is around; `Date.now()` by default. */
+  now?: number | Date;
+  /** How long before `now` the certificate is valid already; 1 hour by default. */
+  backdateMs?: number;
+  /** How long after `now` it stays valid; 1 year by default. */
+  validityMs?: number;
+}
+
+/**
+ * A client certificate (extended key usage clientAuth) for a user, signed by `ca` (an ECDSA P-256
+ * CA such as {@link generateServingCertificate} makes): kube-apiserver's x509 authenticator takes
+ * the CommonName as the user and the Organizations as the groups.
+ */
+export async function generateClientCertificate(ca: CertificateAndKey, options: ClientCertificateOptions): Promise<CertificateAndKey> {
+  const now = options.now === undefined ? Date.now() : +options.now;
+  const caCert = pkijs.Certificate.fromBER(firstBlock('CERTIFICATE', ca.cert));
+  const caKey = await webcrypto.subtle.importKey('pkcs8', firstBlock('PRIVATE KEY', ca.key), { name: 'ECDSA', namedCurve: 'P-256' }, false, ['sign']);
+  const caName = caCert.subject.typesAndValues.find((t) => t.type === OID_COMMON_NAME)?.value.valueBlock.value as string;
+  const keyIdExt = caCert.extensions?.find((e) => e.extnID === pkijs.id_SubjectKeyIdentifier);
+  const authorityKeyId = keyIdExt ? new Uint8Array((asn1js.fromBER(keyIdExt.extnValue.valueBlock.valueHexView).result as asn1js.OctetString).valueBlock.valueHexView) : undefined;
+  const keys = await generateKeyPair();
+  const cert = await issue({
+    subject: options.commonName,
+    organizations: options.organizations,
+    client: true,
+    issuer: caName,
+    publicKey: keys.publicKey,
+    signingKey: caKey,
+    authorityKeyId,
+    notBefore: now - (options.backdateMs ?? HOUR),
+    notAfter: now + (options.validityMs ?? YEAR),
+    isCA: false,
+  });
+  return { cert: toPem('CERTIFICATE', cert.der), key: await privateKeyPem(keys.privateKey) };
+}
+
+function firstBlock(label: string, pem: string): Uint8Array {
+  const block = fromPem(label, pem)[0];
+  if (!block) throw new Error(`no ${label} PEM block`);
+  return block;
 }

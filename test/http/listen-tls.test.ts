@@ -41,8 +41,12 @@ describe('cluster.listen({ tls: true })', () => {
     const ca = Buffer.from(entry['certificate-authority-data'] as string, 'base64').toString();
     expect(ca).toBe(server.certificateAuthority);
     expect(new X509Certificate(ca).ca).toBe(true);
-    // A (ignored) token, so kubectl does not prompt for a username over https.
-    expect(config.users[0]!.user).toEqual({ token: 'memkube-anonymous' });
+    // The administrator's client certificate, signed by the same CA: CommonName system:admin, Organization system:masters.
+    const user = config.users[0]!.user as Record<string, string>;
+    const adminCert = new X509Certificate(Buffer.from(user['client-certificate-data']!, 'base64').toString());
+    expect(adminCert.subject.split('\n').sort()).toEqual(['CN=system:admin', 'O=system:masters']);
+    expect(adminCert.verify(new X509Certificate(ca).publicKey)).toBe(true);
+    expect(user['client-key-data']).toBeTruthy();
 
     const res = await get(`${server.url}/version`, { ca });
     expect(res.status).toBe(200);
@@ -55,7 +59,8 @@ describe('cluster.listen({ tls: true })', () => {
   it('is refused by a client that does not trust the CA', async () => {
     cluster = await createCluster();
     const server = await cluster.listen({ tls: true });
-    await expect(get(`${server.url}/version`)).rejects.toMatchObject({ code: 'UNABLE_TO_VERIFY_LEAF_SIGNATURE' });
+    // The server sends its CA with its certificate (it asks clients for certificates signed by it).
+    await expect(get(`${server.url}/version`)).rejects.toMatchObject({ code: 'SELF_SIGNED_CERT_IN_CHAIN' });
     const otherCluster = await createCluster();
     const other = await otherCluster.listen({ tls: true });
     await expect(get(`${server.url}/version`, { ca: other.certificateAuthority })).rejects.toThrow();
@@ -76,6 +81,7 @@ describe('cluster.listen({ tls: true })', () => {
     expect(server.url).toMatch(/^http:\/\//);
     expect(server.certificateAuthority).toBeUndefined();
     expect((parse(server.kubeconfig()) as Kubeconfig).clusters[0]!.cluster['insecure-skip-tls-verify']).toBe(true);
-    expect((parse(server.kubeconfig()) as Kubeconfig).users[0]!.user).toEqual({});
+    // Without TLS the administrator's credential is the cluster's admin token.
+    expect((parse(server.kubeconfig()) as Kubeconfig).users[0]!.user).toEqual({ token: cluster.adminToken });
   });
 });

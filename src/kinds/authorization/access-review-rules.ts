@@ -4,7 +4,10 @@
  * metadata of a review is empty (a LocalSubjectAccessReview's but for its namespace).
  */
 import { fieldError, type FieldError } from '../../machinery/field-errors.js';
+import type { AuthorizationAttributes, AuthorizationResult } from '../../machinery/auth.js';
+import type { UserInfo } from '../../machinery/request.js';
 import type { KubeObject } from '../../schema/define-kind.js';
+import type { NonResourceAttributes, ResourceAttributes, SubjectAccessReviewStatus } from '../types/authorization-v1.js';
 
 interface AttributesSpec {
   resourceAttributes?: unknown;
@@ -49,8 +52,51 @@ export function metadataErrors(review: KubeObject, keepNamespace: boolean): Fiel
   return [fieldError.invalid('metadata', review.metadata, keepNamespace ? 'must be empty except for namespace' : 'must be empty')];
 }
 
+/** The resource or non-resource attributes of a review's spec. */
+interface ReviewAttributes {
+  resourceAttributes?: ResourceAttributes;
+  nonResourceAttributes?: NonResourceAttributes;
+}
+
 /**
- * The answer of an authorizer that allows everything (Kubernetes' AlwaysAllow): memkube does not
- * authorize requests, so every question is answered "allowed".
+ * The authorizer's attributes of a review's question, for `user` (`authorizationutil`
+ * ResourceAttributesFrom / NonResourceAttributesFrom): a field or label selector asked about
+ * travels as its raw text.
  */
-export const ALLOWED = { allowed: true } as const;
+export function reviewAttributes(user: UserInfo, spec: ReviewAttributes): AuthorizationAttributes {
+  const r = spec.resourceAttributes;
+  if (r) {
+    return {
+      user,
+      verb: r.verb ?? '',
+      resourceRequest: true,
+      namespace: r.namespace ?? '',
+      apiGroup: r.group ?? '',
+      apiVersion: r.version ?? '',
+      resource: r.resource ?? '',
+      subresource: r.subresource ?? '',
+      name: r.name ?? '',
+      fieldSelector: r.fieldSelector?.rawSelector,
+      labelSelector: r.labelSelector?.rawSelector,
+    };
+  }
+  const n = spec.nonResourceAttributes;
+  return { user, verb: n?.verb ?? '', resourceRequest: false, path: n?.path ?? '' };
+}
+
+/** A SubjectAccessReview's status for an authorizer's answer (`allowed`, `denied`, `reason`, `evaluationError`). */
+export function reviewStatus(result: AuthorizationResult): SubjectAccessReviewStatus {
+  const status: SubjectAccessReviewStatus = { allowed: result.decision === 'Allow' };
+  if (result.decision === 'Deny') status.denied = true;
+  if (result.reason) status.reason = result.reason;
+  if (result.evaluationError) status.evaluationError = result.evaluationError;
+  return status;
+}
+
+/** The user a SubjectAccessReview asks about: its `user`, `uid`, `groups` and `extra`. */
+export function subjectOf(spec: { user?: string; uid?: string; groups?: string[]; extra?: Record<string, string[]> }): UserInfo {
+  const user: UserInfo = { username: spec.user ?? '', groups: [...(spec.groups ?? [])] };
+  if (spec.uid) user.uid = spec.uid;
+  if (spec.extra && Object.keys(spec.extra).length) user.extra = structuredClone(spec.extra);
+  return user;
+}

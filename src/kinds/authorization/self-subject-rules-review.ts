@@ -8,9 +8,9 @@ export type SelfSubjectRulesReview = SelfSubjectRulesReviewSchema;
 
 /**
  * SelfSubjectRulesReview (`kubectl auth can-i --list`): `spec.namespace` is required (400, as
- * pkg/registry/authorization/selfsubjectrulesreview answers); memkube does not authorize requests,
- * so the rules are those of an authorizer that allows everything: every verb on every resource and
- * every non-resource URL.
+ * pkg/registry/authorization/selfsubjectrulesreview answers); the rules are those every
+ * rule-listing authorizer of the chain lists for the caller in that namespace, `incomplete` when
+ * one could not list them all.
  */
 export const SelfSubjectRulesReviewKind = defineKind<SelfSubjectRulesReview>({
   group: 'authorization.{api_domain}',
@@ -18,16 +18,15 @@ export const SelfSubjectRulesReviewKind = defineKind<SelfSubjectRulesReview>({
   plural: 'selfsubjectrulesreviews',
   scope: 'Cluster',
   versions: [{ name: 'v1', schema: SelfSubjectRulesReviewSchema, served: true, storage: true }],
-  review(review) {
+  async review(review, ctx) {
     if (!review.spec?.namespace) throw badRequest('no namespace on request');
-    return {
-      metadata: {},
-      spec: {},
-      status: {
-        resourceRules: [{ verbs: ['*'], apiGroups: ['*'], resources: ['*'] }],
-        nonResourceRules: [{ verbs: ['*'], nonResourceURLs: ['*'] }],
-        incomplete: false,
-      },
+    const rules = await ctx.auth.authorizer.rulesFor(ctx.user, review.spec.namespace);
+    const status: NonNullable<SelfSubjectRulesReview['status']> = {
+      resourceRules: rules.resourceRules,
+      nonResourceRules: rules.nonResourceRules,
+      incomplete: rules.incomplete,
     };
+    if (rules.evaluationError) status.evaluationError = rules.evaluationError;
+    return { metadata: {}, spec: {}, status };
   },
 });

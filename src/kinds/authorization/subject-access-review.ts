@@ -6,7 +6,7 @@ import {
   SelfSubjectAccessReview as SelfSubjectAccessReviewSchema,
   SubjectAccessReview as SubjectAccessReviewSchema,
 } from '../types/authorization-v1.js';
-import { ALLOWED, attributeErrors, metadataErrors, subjectErrors } from './access-review-rules.js';
+import { attributeErrors, metadataErrors, reviewAttributes, reviewStatus, subjectErrors, subjectOf } from './access-review-rules.js';
 
 /** A SubjectAccessReview object. */
 export type SubjectAccessReview = SubjectAccessReviewSchema;
@@ -15,7 +15,10 @@ export type SelfSubjectAccessReview = SelfSubjectAccessReviewSchema;
 /** A LocalSubjectAccessReview object. */
 export type LocalSubjectAccessReview = LocalSubjectAccessReviewSchema;
 
-/** SubjectAccessReview: may `spec.user` / `spec.groups` do this? Answered allowed (no authorization). */
+/**
+ * SubjectAccessReview: may `spec.user` (with `spec.groups`, `uid`, `extra`) do this? The cluster's
+ * authorizer chain answers, as pkg/registry/authorization/subjectaccessreview does.
+ */
 export const SubjectAccessReviewKind = defineKind<SubjectAccessReview>({
   group: 'authorization.{api_domain}',
   kind: 'SubjectAccessReview',
@@ -23,10 +26,10 @@ export const SubjectAccessReviewKind = defineKind<SubjectAccessReview>({
   scope: 'Cluster',
   versions: [{ name: 'v1', schema: SubjectAccessReviewSchema, served: true, storage: true }],
   strategy: { validate: (sar) => [...subjectErrors(sar.spec), ...metadataErrors(sar, false)] },
-  review: (sar) => ({ ...sar, status: { ...ALLOWED } }),
+  review: async (sar, ctx) => ({ ...sar, status: reviewStatus(await ctx.auth.authorizer.authorize(reviewAttributes(subjectOf(sar.spec), sar.spec))) }),
 });
 
-/** SelfSubjectAccessReview (`kubectl auth can-i`): may I do this? Answered allowed (no authorization). */
+/** SelfSubjectAccessReview (`kubectl auth can-i`): may I, the caller, do this? The authorizer chain answers. */
 export const SelfSubjectAccessReviewKind = defineKind<SelfSubjectAccessReview>({
   group: 'authorization.{api_domain}',
   kind: 'SelfSubjectAccessReview',
@@ -34,12 +37,12 @@ export const SelfSubjectAccessReviewKind = defineKind<SelfSubjectAccessReview>({
   scope: 'Cluster',
   versions: [{ name: 'v1', schema: SelfSubjectAccessReviewSchema, served: true, storage: true }],
   strategy: { validate: (ssar) => [...attributeErrors(ssar.spec), ...metadataErrors(ssar, false)] },
-  review: (ssar) => ({ ...ssar, status: { ...ALLOWED } }),
+  review: async (ssar, ctx) => ({ ...ssar, status: reviewStatus(await ctx.auth.authorizer.authorize(reviewAttributes(ctx.user, ssar.spec))) }),
 });
 
 /**
  * LocalSubjectAccessReview: a SubjectAccessReview inside one namespace, whose resource attributes
- * must name that namespace. Answered allowed (no authorization).
+ * must name that namespace. The authorizer chain answers.
  */
 export const LocalSubjectAccessReviewKind = defineKind<LocalSubjectAccessReview>({
   group: 'authorization.{api_domain}',
@@ -61,5 +64,5 @@ export const LocalSubjectAccessReviewKind = defineKind<LocalSubjectAccessReview>
       return errors;
     },
   },
-  review: (lsar) => ({ ...lsar, status: { ...ALLOWED } }),
+  review: async (lsar, ctx) => ({ ...lsar, status: reviewStatus(await ctx.auth.authorizer.authorize(reviewAttributes(subjectOf(lsar.spec), lsar.spec))) }),
 });

@@ -23,10 +23,15 @@ describe('SelfSubjectReview', () => {
 });
 
 describe('TokenReview', () => {
-  it('answers a token unauthenticated: memkube issues no tokens it could recognise', async () => {
+  it('answers a token no authenticator knows unauthenticated, with the bearer authenticator\'s error', async () => {
     const review = await cluster.client.resource(TokenReviewKind).create({ spec: { token: 'abc', audiences: ['api'] } });
-    expect(review.status).toEqual({ user: {} });
+    expect(review.status).toEqual({ authenticated: false, user: {}, error: 'invalid bearer token' });
     expect(review.spec).toEqual({ token: 'abc', audiences: ['api'] });
+  });
+
+  it('answers a known token with its user, in system:authenticated', async () => {
+    const review = await cluster.client.resource(TokenReviewKind).create({ spec: { token: cluster.adminToken } });
+    expect(review.status).toEqual({ authenticated: true, user: { username: 'system:admin', groups: ['system:masters', 'system:authenticated'] } });
   });
 
   it('refuses a review without a token with 400, as the real server does', async () => {

@@ -1,0 +1,33 @@
+/**
+ * The engine's authorization step, for requests no door authorized yet (the in-process client, a
+ * controller): the cluster's authorizer chain decides, as kube-apiserver's WithAuthorization
+ * filter does — allowed requests go on; an authorizer error without an allow is a 500; anything
+ * else a 403 worded as kube-apiserver's.
+ */
+import { forbiddenError } from '../auth/forbidden.js';
+import { resourceAttributes } from '../auth/request-attributes.js';
+import { isPrivileged } from '../auth/union.js';
+import { internalError } from '../machinery/errors.js';
+import type { ApiRequest } from '../machinery/request.js';
+import type { EngineContext } from './context.js';
+
+/** Throws unless the cluster's authorizers allow `req`. */
+export async function authorize(ctx: EngineContext, req: ApiRequest): Promise<void> {
+  // system:masters is allowed everything by every chain: the controllers and the default client skip the work.
+  if (isPrivileged(req.user)) return;
+  const attributes = resourceAttributes(req.user, {
+    verb: req.verb,
+    group: req.resource.group,
+    version: req.resource.version,
+    resource: req.resource.resource,
+    subresource: req.subresource,
+    namespace: req.namespace,
+    name: req.name,
+    fieldSelector: req.listOptions?.fieldSelector,
+    labelSelector: req.listOptions?.labelSelector,
+  });
+  const result = await ctx.auth.authorizer.authorize(attributes);
+  if (result.decision === 'Allow') return;
+  if (result.evaluationError) throw internalError(result.evaluationError);
+  throw forbiddenError(attributes, result.reason);
+}

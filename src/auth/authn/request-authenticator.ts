@@ -1,0 +1,120 @@
+/**
+ * Who sent a request (kubernetes `pkg/kubeapiserver/authenticator` and k8s.io/apiserver
+ * `pkg/authentication/request`): a client certificate signed by the client CA, else a bearer
+ * token one of the token authenticators accepts, else — when anonymous requests are enabled for the
+ * path — `system:anonymous`. Credentials that are presented but not accepted fail the request
+ * (401) even when anonymous requests are enabled, as kube-apiserver's FailOnError union does.
+ */
+import { ALL_AUTHENTICATED, ALL_UNAUTHENTICATED, ANONYMOUS_USER, type TokenAuthenticator } from '../../machinery/auth.js';
+import type { UserInfo } from '../../machinery/request.js';
+
+/** A client certificate the TLS layer received, and whether it verified against the client CA. */
+export interface ClientCertificate {
+  /** Whether the chain verified against the client CA (and the certificate is within its validity). */
+  readonly verified: boolean;
+  /** Why it did not verify (`x509: certificate signed by unknown authority`). */
+  readonly error?: string;
+  readonly commonName: string;
+  readonly organizations: readonly string[];
+  /** The extended key usage OIDs, when the certificate restricts them. */
+  readonly extendedKeyUsage?: readonly string[];
+}
+
+/** The parts of a request authentication reads. */
+export interface AuthenticationRequest {
+  header(name: string): string | null;
+  /** The request path, for anonymous conditions. */
+  readonly path: string;
+  /** The TLS client certificate, when the connection presented one. */
+  readonly clientCertificate?: ClientCertificate;
+}
+
+/** Whether and where anonymous requests are allowed (`--anonymous-auth`, AuthenticationConfiguration `anonymous`). */
+export interface AnonymousPolicy {
+  readonly enabled: boolean;
+  /** When given, anonymous requests are allowed only for these exact paths. */
+  readonly conditions?: readonly { readonly path: string }[];
+}
+
+/** What the request authenticator uses. */
+export interface RequestAuthenticatorOptions {
+  readonly anonymous: AnonymousPolicy;
+  /** Bearer token authenticators (static tokens, service account tokens, JWT), as one. */
+  readonly tokens?: TokenAuthenticator;
+  /** `--api-audiences`: the audiences a token must be for. */
+  readonly apiAudiences?: readonly string[];
+}
+
+/** Why a request could not be authenticated (always answered as kube-apiserver's bare 401). */
+export class AuthenticationError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'AuthenticationError';
+  }
+}
+
+const CLIENT_AUTH = '1.3.6.1.5.5.7.3.2';
+const ANY_EXTENDED_KEY_USAGE = '2.5.29.37.0';
+
+/** The user of a verified client certificate: CommonName, and the Organizations as groups (`x509.CommonNameUserConversion`). */
+function certificateUser(cert: ClientCertificate): UserInfo | undefined {
+  if (!cert.verified) throw new AuthenticationError(`verifying certificate: ${cert.error ?? 'x509: certificate signed by unknown authority'}`);
+  const usages = cert.extendedKeyUsage;
+  if (usages && !usages.includes(CLIENT_AUTH) && !usages.includes(ANY_EXTENDED_KEY_USAGE)) {
+    throw new AuthenticationError('verifying certificate: x509: certificate specifies an incompatible key usage');
+  }
+  if (!cert.commonName) return undefined;
+  return { username: cert.commonName, groups: [...cert.organizations] };
+}
+
+/** The token of an `Authorization: Bearer <token>` header (`bearertoken.Authenticator`), or undefined. */
+export function bearerToken(header: string | null): string | undefined {
+  const auth = (header ?? '').trim();
+  if (!auth) return undefined;
+  const parts = auth.split(' ');
+  if (parts.length < 2 || parts[0]!.toLowerCase() !== 'bearer') return undefined;
+  return parts[1] || undefined;
+}
+
+/** `group.AuthenticatedGroupAdder`: every authenticated user is in `system:authenticated`. */
+function withAuthenticatedGroup(user: UserInfo): UserInfo {
+  if (user.groups.some((g) => g === ALL_AUTHENTICATED || g === ALL_UNAUTHENTICATED)) return user;
+  return { ...user, groups: [...user.groups, ALL_AUTHENTICATED] };
+}
+
+/** The anonymous user. */
+export function anonymousUser(): UserInfo {
+  return { username: ANONYMOUS_USER, groups: [ALL_UNAUTHENTICATED] };
+}
+
+/** Whether an anonymous request for `path` is allowed. */
+export function anonymousAllowedFor(policy: AnonymousPolicy, path: string): boolean {
+  if (!policy.enabled) return false;
+  return !policy.conditions?.length || policy.conditions.some((c) => c.path === path);
+}
+
+/**
+ * Makes the function that authenticates a request: answers its user, or throws an
+ * {@link AuthenticationError} (the HTTP door answers 401).
+ */
+export function createRequestAuthenticator(options: RequestAuthenticatorOptions): (request: AuthenticationRequest) => Promise<UserInfo> {
+  return async (request) => {
+    if (request.clientCertificate) {
+      const user = certificateUser(request.clientCertificate);
+      if (user) return withAuthenticatedGroup(user);
+    }
+    const token = bearerToken(request.header('authorization'));
+    if (token !== undefined) {
+      let result;
+      try {
+        result = await options.tokens?.authenticateToken(token, options.apiAudiences);
+      } catch (e) {
+        throw new AuthenticationError(e instanceof Error ? e.message : String(e));
+      }
+      if (!result) throw new AuthenticationError('invalid bearer token');
+      return withAuthenticatedGroup(result.user);
+    }
+    if (anonymousAllowedFor(options.anonymous, request.path)) return anonymousUser();
+    throw new AuthenticationError('no credentials');
+  };
+}
