@@ -19,8 +19,8 @@ beforeAll(async () => {
   const c = await testCertificates();
   caPem = c.ca.cert;
   writeFileSync(join(dir, 'ca.crt'), c.ca.cert);
-  writeFileSync(join(dir, 'client.crt'), c.clients[0]!.cert);
-  writeFileSync(join(dir, 'client.key'), c.clients[0]!.key);
+  writeFileSync(join(dir, 'client.crt'), c.client.cert);
+  writeFileSync(join(dir, 'client.key'), c.client.key);
   writeFileSync(join(dir, 'serving.key'), c.serving.key);
 });
 

@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TLSSocket } from 'node:tls';
-import { generateServingCertificate, type ServingCertificate } from '../../../src/pki/self-signed.js';
+import { generateClientCertificate, generateServingCertificate, type CertificateAndKey, type ServingCertificate } from '../../../src/pki/self-signed.js';
 
 /** One request the webhook received. */
 export interface Received {
@@ -30,10 +30,13 @@ export interface TestWebhook {
   close(): Promise<void>;
 }
 
-let certs: ServingCertificate | undefined;
+let certs: (ServingCertificate & { readonly client: CertificateAndKey }) | undefined;
 /** One CA for the whole run: a serving certificate for 127.0.0.1 and a client certificate `kube-apiserver`. */
-export async function testCertificates(): Promise<ServingCertificate> {
-  certs ??= await generateServingCertificate({ hosts: ['127.0.0.1'], commonName: 'authz-webhook', clientCommonNames: ['kube-apiserver'] });
+export async function testCertificates(): Promise<ServingCertificate & { readonly client: CertificateAndKey }> {
+  if (!certs) {
+    const serving = await generateServingCertificate({ hosts: ['127.0.0.1'], commonName: 'authz-webhook' });
+    certs = { ...serving, client: await generateClientCertificate(serving.ca, { commonName: 'kube-apiserver' }) };
+  }
   return certs;
 }
 
@@ -101,8 +104,8 @@ export async function writeKubeconfig(
   writeFileSync(join(dir, 'ca.crt'), c.ca.cert);
   let user = '';
   if (options.clientCert) {
-    writeFileSync(join(dir, 'client.crt'), c.clients[0]!.cert);
-    writeFileSync(join(dir, 'client.key'), c.clients[0]!.key);
+    writeFileSync(join(dir, 'client.crt'), c.client.cert);
+    writeFileSync(join(dir, 'client.key'), c.client.key);
     user += '    client-certificate: client.crt\n    client-key: client.key\n';
   }
   if (options.token) user += `    token: ${options.token}\n`;
