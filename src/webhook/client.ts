@@ -2,7 +2,8 @@
  * A small HTTPS client for calling webhooks the way kube-apiserver calls them
  * (k8s.io/apiserver/pkg/util/webhook `ClientManager.HookClient` over client-go's REST client): one
  * JSON POST with a deadline (30 s by default, also sent as `?timeout=30s`), the server verified
- * against the webhook's CA bundle (or the default roots), no client certificate, and every failure
+ * against the webhook's CA bundle (or the default roots), a client certificate and a bearer token
+ * when the caller has them (the kubeconfig of an authorization webhook), and every failure
  * to talk to the server reported in Go's words (`Post "https://host/path?timeout=30s": dial tcp
  * 127.0.0.1:9443: connect: connection refused`). It knows nothing of kinds or review types: what
  * the answer means is the caller's business (src/webhook/result.ts has the REST client's rules).
@@ -27,6 +28,10 @@ export interface WebhookEndpoint {
   readonly serverName?: string;
   /** PEM certificates of the authorities to trust; the default roots when absent. */
   readonly ca?: readonly string[];
+  /** A client certificate and its private key (PEM) for mutual TLS (kubeconfig `client-certificate`, `client-key`). */
+  readonly clientCertificate?: { readonly cert: string; readonly key: string };
+  /** Accept any server certificate (kubeconfig `insecure-skip-tls-verify`). */
+  readonly insecureSkipTLSVerify?: boolean;
 }
 
 /** One call of a webhook. */
@@ -36,6 +41,8 @@ export interface WebhookCall {
   readonly body: string;
   /** The deadline of the whole call; Kubernetes' webhook clients allow 30 s. */
   readonly timeoutMs?: number;
+  /** A bearer token sent as `Authorization: Bearer <token>` (kubeconfig `token`, `token-file`). */
+  readonly bearerToken?: string;
 }
 
 /** What the server answered, whatever its status. */
@@ -44,6 +51,8 @@ export interface WebhookResponse {
   /** The `Content-Type` header, `''` when absent. */
   readonly contentType: string;
   readonly body: Buffer;
+  /** The `Retry-After` header, when the server sent one. */
+  readonly retryAfter?: string;
 }
 
 /** A failure to talk to the webhook (no HTTP answer), with Go's `url.Error` text as its message. */
@@ -176,6 +185,7 @@ async function connect(endpoint: WebhookEndpoint, state: CallState): Promise<TLS
       // SNI carries a name, never an IP address (Go's `hostnameInSNI`).
       ...(isIP(serverName) ? {} : { servername: serverName }),
       ...(endpoint.ca ? { ca: [...endpoint.ca] } : {}),
+      ...(endpoint.clientCertificate ? { cert: endpoint.clientCertificate.cert, key: endpoint.clientCertificate.key } : {}),
       ALPNProtocols: ['http/1.1'],
       // The chain, validity and name are checked below, to answer Go's messages.
       rejectUnauthorized: false,
@@ -186,7 +196,7 @@ async function connect(endpoint: WebhookEndpoint, state: CallState): Promise<TLS
     socket.once('error', reject);
     socket.once('secureConnect', () => {
       socket.removeListener('error', reject);
-      const problem = certificateProblem(socket, serverName);
+      const problem = endpoint.insecureSkipTLSVerify ? undefined : certificateProblem(socket, serverName);
       if (problem) {
         socket.destroy();
         reject(new GoReason(`tls: failed to verify certificate: ${problem}`));
@@ -225,6 +235,7 @@ function post(socket: TLSSocket, call: WebhookCall, target: string, state: CallS
           Accept: 'application/json, */*',
           'Content-Type': 'application/json',
           'Content-Length': Buffer.byteLength(call.body),
+          ...(call.bearerToken !== undefined ? { Authorization: `Bearer ${call.bearerToken}` } : {}),
         },
         createConnection: () => socket,
       },
@@ -259,6 +270,7 @@ function readAll(res: IncomingMessage): Promise<WebhookResponse> {
         status: res.statusCode ?? 0,
         contentType: typeof res.headers['content-type'] === 'string' ? res.headers['content-type'] : '',
         body: Buffer.concat(chunks),
+        ...(typeof res.headers['retry-after'] === 'string' ? { retryAfter: res.headers['retry-after'] } : {}),
       }),
     );
   });
