@@ -31,7 +31,7 @@ import { WatchHub } from './api/watch/hub.js';
 import { cloneJson } from './util/json-clone.js';
 import { DEFAULT_CONTINUE_TOKEN_TTL_MS } from './api/list-pages.js';
 import { DEFAULT_BOOKMARK_INTERVAL_MS, DEFAULT_WATCH_BUFFER_SIZE } from './api/verbs/watch.js';
-import { createFetchHandler, type FetchHandler, type HttpAccess } from './http/handler.js';
+import { createFetchHandler, type FetchHandler, type HttpAccess, type IssuerDiscovery } from './http/handler.js';
 import { errorResponse } from './http/errors.js';
 import { listen, type Listening, type ListenOptions } from './http/listen.js';
 import type { Storage } from './storage/storage.js';
@@ -154,6 +154,8 @@ export interface Cluster {
    * kubeconfig `listen()` writes for plain HTTP carries it.
    */
   readonly adminToken: string;
+  /** The service account issuer's OIDC discovery documents, as the HTTP door serves them. */
+  readonly issuerDiscovery: IssuerDiscovery;
   /**
    * Shuts the cluster down: stops the controllers, ends every watch (an in-process `for await`
    * over a watch finishes after the events it already holds, HTTP watch streams end, and
@@ -218,7 +220,7 @@ export async function createCluster(options: ClusterOptions = {}): Promise<Clust
       tokens: [...(options.authentication?.tokens ?? []), { token: adminToken, user: ADMIN_USER }],
     },
     options.authorization,
-    { storage, modes: {}, builtinTokens: [serviceAccountTokens.authenticator] },
+    { storage, modes: {}, builtinTokens: [serviceAccountTokens.authenticator], now: () => clock.now() },
   );
   const ctx: EngineContext = {
     registry,
@@ -322,6 +324,13 @@ export async function createCluster(options: ClusterOptions = {}): Promise<Clust
       return watchHub.activeWatchers;
     },
     access: { authenticate: access.authenticate, authorizer: access.authorizer },
+    issuerDiscovery: {
+      configuration: (externalAddress) => {
+        const found = serviceAccountTokens.discovery(externalAddress);
+        return found.ok ? found.document : undefined;
+      },
+      keySet: () => serviceAccountTokens.keySet(),
+    },
     adminToken,
     async close() {
       if (closed) return;

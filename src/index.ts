@@ -129,7 +129,8 @@ export type {
   RulesForResult,
   TokenAuthenticator,
 } from './machinery/auth.js';
-export { type AuthenticationOptions, type AuthorizationMode, type AuthorizationOptions } from './auth/cluster-access.js';
+export { type AuthenticationOptions, type AuthorizationOptions } from './auth/cluster-access.js';
+export * as authorizationConfig from './config/authorization/index.js';
 export { parseTokenFile, staticTokenAuthenticator, type StaticToken } from './auth/authn/token-file.js';
 export { AuthenticationError, type AnonymousPolicy, type AuthenticationRequest, type ClientCertificate } from './auth/authn/request-authenticator.js';
 export { alwaysAllowAuthorizer, alwaysDenyAuthorizer } from './auth/always.js';

@@ -7,14 +7,14 @@
 import type { Authorizer, TokenAuthenticator } from '../machinery/auth.js';
 import type { UserInfo } from '../machinery/request.js';
 import type { Storage } from '../storage/storage.js';
+import { authorizationConfigFromFlags } from '../config/authorization/flags.js';
+import type { AuthorizationConfig, AuthorizationMode } from '../config/authorization/types.js';
+import { createWebhookAuthorizer } from './webhook/authorizer.js';
 import { alwaysAllowAuthorizer, alwaysDenyAuthorizer } from './always.js';
 import { createRequestAuthenticator, type AnonymousPolicy, type AuthenticationRequest } from './authn/request-authenticator.js';
 import { staticTokenAuthenticator, type StaticToken } from './authn/token-file.js';
 import { unionTokenAuthenticator } from './authn/token-union.js';
 import { privilegedGroupAuthorizer, unionAuthorizer } from './union.js';
-
-/** The authorization modes of `--authorization-mode`. */
-export type AuthorizationMode = 'AlwaysAllow' | 'AlwaysDeny' | 'RBAC' | 'Webhook' | 'Node';
 
 /** How a cluster authenticates requests (`createCluster({ authentication })`). */
 export interface AuthenticationOptions {
@@ -33,14 +33,23 @@ export interface AuthenticationOptions {
 
 /** How a cluster authorizes requests (`createCluster({ authorization })`). */
 export interface AuthorizationOptions {
-  /** `--authorization-mode`: the authorizers, in order; `['AlwaysAllow']` by default. */
-  modes?: readonly AuthorizationMode[];
-  /** Authorizers of your own, asked after those of `modes`. */
+  /**
+   * `--authorization-mode`: the built-in authorizers, in order; `['AlwaysAllow']` by default.
+   * `Webhook` needs `config` (or the legacy webhook flags translated into it).
+   */
+  modes?: readonly Exclude<AuthorizationMode, 'ABAC'>[];
+  /**
+   * The authorizer chain as an AuthorizationConfiguration file describes it (see
+   * `loadAuthorizationConfiguration`, or `resolveAuthorizationConfig` for kube-apiserver's flags);
+   * takes the place of `modes`.
+   */
+  config?: AuthorizationConfig;
+  /** Authorizers of your own, asked after the configured ones. */
   authorizers?: readonly Authorizer[];
 }
 
 /** What builds the authorizer of a mode that needs the cluster's state. */
-export type ModeFactories = Partial<Record<AuthorizationMode, (storage: Storage) => Authorizer>>;
+export type ModeFactories = Partial<Record<'RBAC' | 'Node', (storage: Storage) => Authorizer>>;
 
 /** The built authentication and authorization of a cluster. */
 export interface ClusterAccess {
@@ -52,26 +61,11 @@ export interface ClusterAccess {
   readonly tokens: TokenAuthenticator;
 }
 
-/** The ordered authorizers of `--authorization-mode`, as kube-apiserver refuses a bad list. */
-export function validateAuthorizationModes(modes: readonly string[]): string[] {
-  const errors: string[] = [];
-  const known = ['AlwaysAllow', 'AlwaysDeny', 'ABAC', 'Webhook', 'RBAC', 'Node'];
-  const seen = new Set<string>();
-  for (const mode of modes) {
-    if (!known.includes(mode)) errors.push(`authorization-mode ${JSON.stringify(mode)} is not a valid mode`);
-    else if (mode === 'ABAC') errors.push('authorization-mode "ABAC" is not supported by memkube');
-    if (seen.has(mode)) errors.push(`authorization-mode ${JSON.stringify(mode)} has mode specified more than once`);
-    seen.add(mode);
-  }
-  if (modes.length === 0) errors.push('at least one authorization-mode must be passed');
-  return errors;
-}
-
 /** Builds a cluster's authentication and authorization. */
 export function clusterAccess(
   authentication: AuthenticationOptions | undefined,
   authorization: AuthorizationOptions | undefined,
-  deps: { storage: Storage; modes: ModeFactories; builtinTokens: readonly TokenAuthenticator[] },
+  deps: { storage: Storage; modes: ModeFactories; builtinTokens: readonly TokenAuthenticator[]; now: () => number },
 ): ClusterAccess {
   const anonymous = authentication?.anonymous ?? true;
   const tokens = unionTokenAuthenticator([
@@ -84,19 +78,25 @@ export function clusterAccess(
     tokens,
     apiAudiences: authentication?.apiAudiences,
   });
-  const modes = authorization?.modes ?? ['AlwaysAllow'];
-  const errors = validateAuthorizationModes(modes);
-  if (errors.length) throw new Error(errors.length === 1 ? errors[0] : `[${errors.join(', ')}]`);
+  const config = authorization?.config ?? configFromModes(authorization?.modes ?? ['AlwaysAllow']);
   const chain: Authorizer[] = [privilegedGroupAuthorizer];
-  for (const mode of modes) {
-    if (mode === 'AlwaysAllow') chain.push(alwaysAllowAuthorizer);
-    else if (mode === 'AlwaysDeny') chain.push(alwaysDenyAuthorizer);
-    else {
-      const factory = deps.modes[mode];
-      if (!factory) throw new Error(`authorization-mode ${JSON.stringify(mode)} is not available`);
+  for (const entry of config.authorizers) {
+    if (entry.type === 'AlwaysAllow') chain.push(alwaysAllowAuthorizer);
+    else if (entry.type === 'AlwaysDeny') chain.push(alwaysDenyAuthorizer);
+    else if (entry.type === 'Webhook') chain.push(createWebhookAuthorizer(entry, { now: deps.now }));
+    else if (entry.type === 'RBAC' || entry.type === 'Node') {
+      const factory = deps.modes[entry.type];
+      if (!factory) throw new Error(`authorizer type ${JSON.stringify(entry.type)} is not available`);
       chain.push(factory(deps.storage));
+    } else {
+      throw new Error(`authorizer type ${JSON.stringify(entry.type)} is not supported by memkube`);
     }
   }
   chain.push(...(authorization?.authorizers ?? []));
   return { authenticate, authorizer: unionAuthorizer(chain), tokens };
+}
+
+/** The chain of `--authorization-mode` alone (no webhook flags): kube-apiserver's names for the modes. */
+function configFromModes(modes: readonly string[]): AuthorizationConfig {
+  return authorizationConfigFromFlags({ authorizationMode: modes.join(',') });
 }

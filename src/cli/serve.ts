@@ -5,7 +5,7 @@
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import { admissionChain, type AdmissionConfig } from '../admission/chain.js';
-import { validateAuthorizationModes, type AuthorizationMode } from '../auth/cluster-access.js';
+import { resolveAuthorizationConfig, validateAuthorizationFlags, type AuthorizationFlags } from '../config/authorization/flags.js';
 import { parseTokenFile } from '../auth/authn/token-file.js';
 import { createCluster } from '../cluster.js';
 import { createFetchHandler } from '../http/handler.js';
@@ -53,8 +53,12 @@ export interface ServeOptions {
   clientCaFile?: string;
   /** `--token-auth-file`: a CSV file of static bearer tokens. */
   tokenAuthFile?: string;
-  /** `--authorization-mode`: the authorizers, in order. */
-  authorizationModes?: AuthorizationMode[];
+  /**
+   * kube-apiserver's authorization flags as given: `--authorization-mode`, `--authorization-config`,
+   * `--authorization-webhook-config-file`, `--authorization-webhook-version`,
+   * `--authorization-webhook-cache-authorized-ttl`, `--authorization-webhook-cache-unauthorized-ttl`.
+   */
+  authorization?: AuthorizationFlags;
   /** kube-apiserver's service account flags, key files by name (`createCluster`'s `serviceAccounts`). */
   serviceAccounts?: {
     issuers?: string[];
@@ -74,7 +78,9 @@ export const SERVE_USAGE =
   '                     [--namespace-deletion-delay 1s]\n' +
   '                     [--enable-admission-plugins Name,...] [--disable-admission-plugins Name,...]\n' +
   '                     [--anonymous-auth=true|false] [--client-ca-file FILE] [--token-auth-file FILE]\n' +
-  '                     [--authorization-mode AlwaysAllow|AlwaysDeny|RBAC|Webhook|Node,...]\n' +
+  '                     [--authorization-mode AlwaysAllow|AlwaysDeny|RBAC|Webhook|Node,...] [--authorization-config FILE]\n' +
+  '                     [--authorization-webhook-config-file FILE] [--authorization-webhook-version v1|v1beta1]\n' +
+  '                     [--authorization-webhook-cache-authorized-ttl 5m] [--authorization-webhook-cache-unauthorized-ttl 30s]\n' +
   '                     [--service-account-issuer URL ...] [--service-account-signing-key-file FILE] [--service-account-key-file FILE ...]\n' +
   '                     [--api-audiences a,b] [--service-account-max-token-expiration 48h] [--service-account-jwks-uri URL]\n' +
   '  durations are Go durations (300ms, 10s, 1m30s); --min-request-timeout 0 lets watches without timeoutSeconds run forever';
@@ -215,13 +221,24 @@ export function parseServeArgs(args: readonly string[]): ServeOptions {
       case '--token-auth-file':
         o.tokenAuthFile = value();
         break;
-      case '--authorization-mode': {
-        const modes = nameList(value());
-        const errors = validateAuthorizationModes(modes);
-        if (errors.length) throw new Error(errors.join('\n'));
-        o.authorizationModes = modes as AuthorizationMode[];
+      case '--authorization-mode':
+        o.authorization = { ...o.authorization, authorizationMode: value() };
         break;
-      }
+      case '--authorization-config':
+        o.authorization = { ...o.authorization, authorizationConfig: value() };
+        break;
+      case '--authorization-webhook-config-file':
+        o.authorization = { ...o.authorization, authorizationWebhookConfigFile: value() };
+        break;
+      case '--authorization-webhook-version':
+        o.authorization = { ...o.authorization, authorizationWebhookVersion: value() };
+        break;
+      case '--authorization-webhook-cache-authorized-ttl':
+        o.authorization = { ...o.authorization, authorizationWebhookCacheAuthorizedTtl: value() };
+        break;
+      case '--authorization-webhook-cache-unauthorized-ttl':
+        o.authorization = { ...o.authorization, authorizationWebhookCacheUnauthorizedTtl: value() };
+        break;
       case '--service-account-issuer':
         o.serviceAccounts = { ...o.serviceAccounts, issuers: [...(o.serviceAccounts?.issuers ?? []), value()] };
         break;
@@ -246,6 +263,10 @@ export function parseServeArgs(args: readonly string[]): ServeOptions {
   }
   // Unknown plugin names fail here, with kube-apiserver's words, before anything starts.
   if (o.admission) admissionChain(o.admission);
+  if (o.authorization) {
+    const errors = validateAuthorizationFlags(o.authorization);
+    if (errors.length) throw new Error(errors.length === 1 ? errors[0] : `[${errors.join(', ')}]`);
+  }
   if (o.clientCaFile && !o.tls) throw new Error('--client-ca-file needs --tls: client certificates come with TLS');
   return o;
 }
@@ -266,7 +287,7 @@ export async function serve(options: ServeOptions, out: (line: string) => void =
       anonymous: options.anonymousAuth ?? true,
       tokens: options.tokenAuthFile ? parseTokenFile(await readFile(options.tokenAuthFile, 'utf8'), options.tokenAuthFile) : undefined,
     },
-    authorization: options.authorizationModes ? { modes: options.authorizationModes } : undefined,
+    authorization: options.authorization ? { config: resolveAuthorizationConfig(options.authorization) } : undefined,
     serviceAccounts: sa && {
       issuers: sa.issuers,
       apiAudiences: sa.apiAudiences,

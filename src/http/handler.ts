@@ -53,6 +53,19 @@ export interface HttpCluster {
    * `defaultUser` (impersonation headers taken as they are) and the engine authorizes it.
    */
   readonly access?: HttpAccess;
+  /**
+   * The service account issuer's OIDC discovery documents (`/.well-known/openid-configuration`,
+   * `/openid/v1/jwks`); not served without it, or when the issuer cannot have them.
+   */
+  readonly issuerDiscovery?: IssuerDiscovery;
+}
+
+/** The service account issuer's discovery documents. */
+export interface IssuerDiscovery {
+  /** The OpenID configuration for a server reached at `externalAddress` (`host:port`), or undefined when not served. */
+  configuration(externalAddress: string): object | undefined;
+  /** The JSON Web Key Set of the keys that verify tokens. */
+  keySet(): object;
 }
 
 /** Authentication and authorization of HTTP requests, as a cluster configures them. */
@@ -250,11 +263,34 @@ function nonResourceResponse(
   const registry = cluster.registry;
   if (path === '/') {
     return json(
-      { paths: ['/api', '/api/v1', '/apis', ...groupPaths(cluster), '/healthz', '/livez', '/openapi/v2', '/openapi/v3', '/readyz', '/version'] },
+      {
+        paths: [
+          ...(cluster.issuerDiscovery?.configuration(url.host) ? ['/.well-known/openid-configuration'] : []),
+          '/api',
+          '/api/v1',
+          '/apis',
+          ...groupPaths(cluster),
+          '/healthz',
+          '/livez',
+          ...(cluster.issuerDiscovery?.configuration(url.host) ? ['/openid/v1/jwks'] : []),
+          '/openapi/v2',
+          '/openapi/v3',
+          '/readyz',
+          '/version',
+        ],
+      },
       pretty,
     );
   }
   if (path === '/version') return json(versionInfo(), pretty);
+  if (cluster.issuerDiscovery && (path === '/.well-known/openid-configuration' || path === '/openid/v1/jwks')) {
+    // pkg/routes/openidmetadata.go: served only when the issuer can have them, cached by clients for an hour.
+    const doc = path === '/openid/v1/jwks' ? cluster.issuerDiscovery.keySet() : cluster.issuerDiscovery.configuration(url.host);
+    if (doc) {
+      const contentType = path === '/openid/v1/jwks' ? 'application/jwk-set+json' : 'application/json';
+      return encodeAnswer(200, doc, 'json', contentType, pretty, new Headers({ 'cache-control': 'public, max-age=3600' }));
+    }
+  }
   const health = healthResponse(path, url.searchParams);
   if (health) return health;
   if (path === '/api' || path === '/apis') {

@@ -5,7 +5,13 @@ describe('memkube serve: the authentication and authorization flags', () => {
   it("takes kube-apiserver's names", () => {
     expect(
       parseServeArgs(['--tls', '--anonymous-auth=false', '--client-ca-file', 'ca.pem', '--token-auth-file=tokens.csv', '--authorization-mode', 'Node,RBAC']),
-    ).toMatchObject({ tls: true, anonymousAuth: false, clientCaFile: 'ca.pem', tokenAuthFile: 'tokens.csv', authorizationModes: ['Node', 'RBAC'] });
+    ).toMatchObject({
+      tls: true,
+      anonymousAuth: false,
+      clientCaFile: 'ca.pem',
+      tokenAuthFile: 'tokens.csv',
+      authorization: { authorizationMode: 'Node,RBAC' },
+    });
     expect(parseServeArgs(['--anonymous-auth']).anonymousAuth).toBe(true);
     expect(parseServeArgs(['--anonymous-auth=F']).anonymousAuth).toBe(false);
   });
@@ -15,7 +21,11 @@ describe('memkube serve: the authentication and authorization flags', () => {
       'invalid argument "maybe" for "--anonymous-auth" flag: strconv.ParseBool: parsing "maybe": invalid syntax',
     );
     expect(() => parseServeArgs(['--authorization-mode', 'RBAC,Magic'])).toThrow('authorization-mode "Magic" is not a valid mode');
-    expect(() => parseServeArgs(['--authorization-mode', 'RBAC,RBAC'])).toThrow('authorization-mode "RBAC" has mode specified more than once');
+    expect(() => parseServeArgs(['--authorization-mode', 'RBAC,RBAC'])).toThrow('authorization-mode ["RBAC" "RBAC"] has mode specified more than once');
+    expect(() => parseServeArgs(['--authorization-mode', 'Webhook'])).toThrow("authorization-mode Webhook's authorization config file not passed");
+    expect(() => parseServeArgs(['--authorization-config', 'a.yaml', '--authorization-mode', 'RBAC'])).toThrow(
+      '--authorization-config can not be specified when --authorization-mode or --authorization-webhook-* flags are defined',
+    );
     expect(() => parseServeArgs(['--client-ca-file', 'ca.pem'])).toThrow('--client-ca-file needs --tls');
   });
 });
