@@ -11,7 +11,7 @@ import { generateServingCertificate } from '../../../../src/pki/self-signed.js';
 export interface SigningKey {
   readonly alg: 'RS256' | 'ES256';
   readonly kid: string;
-  readonly privateKey: CryptoKey;
+  readonly privateKey: Awaited<ReturnType<typeof generateKeyPair>>['privateKey'];
   readonly jwk: JWK;
 }
 
