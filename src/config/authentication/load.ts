@@ -39,7 +39,9 @@ export const ANONYMOUS_FLAG_CONFLICT = fieldErrorMessage(
  */
 export function loadAuthenticationConfiguration(text: string, options: LoadAuthenticationOptions = {}): AuthenticationConfiguration {
   const failedToLoad = (reason: string) =>
-    new AuthenticationConfigurationError(options.file === undefined ? reason : `failed to load authentication configuration from file ${JSON.stringify(options.file)}: ${reason}`);
+    new AuthenticationConfigurationError(
+      options.file === undefined ? reason : `failed to load authentication configuration from file ${JSON.stringify(options.file)}: ${reason}`,
+    );
   if (text.length === 0) throw failedToLoad('empty config data');
   let decoded;
   try {

@@ -189,7 +189,9 @@ function validateEgressSelector(type: string, path: string, enabled: boolean): F
   if (!type) return [];
   const errors: FieldError[] = [];
   if (!enabled) {
-    errors.push(fieldError.invalid(path, type, 'egress selector is not supported when StructuredAuthenticationConfigurationEgressSelector feature gate is disabled'));
+    errors.push(
+      fieldError.invalid(path, type, 'egress selector is not supported when StructuredAuthenticationConfigurationEgressSelector feature gate is disabled'),
+    );
   }
   if (type !== 'controlplane' && type !== 'cluster') errors.push(fieldError.invalid(path, type, 'egress selector must be either controlplane or cluster'));
   return errors;

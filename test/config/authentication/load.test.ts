@@ -1,9 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  ANONYMOUS_FLAG_CONFLICT,
-  AuthenticationConfigurationError,
-  loadAuthenticationConfiguration,
-} from '../../../src/config/authentication/index.js';
+import { ANONYMOUS_FLAG_CONFLICT, AuthenticationConfigurationError, loadAuthenticationConfiguration } from '../../../src/config/authentication/index.js';
 
 const jwt = `
 jwt:
@@ -91,7 +87,9 @@ describe('loadAuthenticationConfiguration', () => {
     expect(failure(text, { anonymousFlagSet: true })).toBe(ANONYMOUS_FLAG_CONFLICT);
     expect(loadAuthenticationConfiguration(text, { anonymousFlagSet: false }).anonymous).toEqual({ enabled: true, conditions: [] });
     // Without an anonymous section the flag decides, and the file loads.
-    expect(loadAuthenticationConfiguration(`apiVersion: apiserver.config.k8s.io/v1\nkind: AuthenticationConfiguration\n${jwt}`, { anonymousFlagSet: true }).jwt).toHaveLength(1);
+    expect(
+      loadAuthenticationConfiguration(`apiVersion: apiserver.config.k8s.io/v1\nkind: AuthenticationConfiguration\n${jwt}`, { anonymousFlagSet: true }).jwt,
+    ).toHaveLength(1);
   });
 
   it('reports every validation error in one message', () => {

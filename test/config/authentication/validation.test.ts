@@ -64,7 +64,9 @@ describe('validateAuthenticationConfiguration', () => {
       'issuer.url: Invalid value: "https://issuer-url:invalid-port": parse "https://issuer-url:invalid-port": invalid port ":invalid-port" after host',
     );
     expect(issuerMessage(url('http://issuer-url'))).toBe('issuer.url: Invalid value: "http://issuer-url": URL scheme must be https');
-    expect(issuerMessage(url('https://user:pass@issuer-url'))).toBe('issuer.url: Invalid value: "https://user:pass@issuer-url": URL must not contain a username or password');
+    expect(issuerMessage(url('https://user:pass@issuer-url'))).toBe(
+      'issuer.url: Invalid value: "https://user:pass@issuer-url": URL must not contain a username or password',
+    );
     expect(issuerMessage(url('https://issuer-url?query'))).toBe('issuer.url: Invalid value: "https://issuer-url?query": URL must not contain a query');
     expect(issuerMessage(url('https://issuer-url#fragment'))).toBe('issuer.url: Invalid value: "https://issuer-url#fragment": URL must not contain a fragment');
     expect(messageOf(config(base), { disallowedIssuers: ['c', 'https://issuer-url', 'a', 'b'] })).toBe(
@@ -75,11 +77,15 @@ describe('validateAuthenticationConfiguration', () => {
   it('checks the discovery URL', () => {
     const disc = (d: string) => (a: JWTAuthenticatorInput) => ({ ...a, issuer: { ...a.issuer, discoveryURL: d } });
     expect(issuerMessage(disc('https://oidc.oidc-namespace.svc'))).toBe('');
-    expect(issuerMessage(disc('http://oidc.oidc-namespace.svc'))).toBe('issuer.discoveryURL: Invalid value: "http://oidc.oidc-namespace.svc": URL scheme must be https');
+    expect(issuerMessage(disc('http://oidc.oidc-namespace.svc'))).toBe(
+      'issuer.discoveryURL: Invalid value: "http://oidc.oidc-namespace.svc": URL scheme must be https',
+    );
     expect(issuerMessage(disc('https://oidc.oidc-namespace.svc?query'))).toBe(
       'issuer.discoveryURL: Invalid value: "https://oidc.oidc-namespace.svc?query": URL must not contain a query',
     );
-    expect(issuerMessage(disc('https://issuer-url///'))).toBe('issuer.discoveryURL: Invalid value: "https://issuer-url///": discoveryURL must be different from URL');
+    expect(issuerMessage(disc('https://issuer-url///'))).toBe(
+      'issuer.discoveryURL: Invalid value: "https://issuer-url///": discoveryURL must be different from URL',
+    );
     expect(issuerMessage(disc('https://issuer-url'))).toBe('issuer.discoveryURL: Invalid value: "https://issuer-url": discoveryURL must be different from URL');
   });
 
@@ -100,7 +106,9 @@ describe('validateAuthenticationConfiguration', () => {
 
   it('checks the certificate authority', async () => {
     const ca = (certificateAuthority: string) => (a: JWTAuthenticatorInput) => ({ ...a, issuer: { ...a.issuer, certificateAuthority } });
-    expect(issuerMessage(ca('bogus'))).toBe('issuer.certificateAuthority: Invalid value: "<omitted>": data does not contain any valid RSA or ECDSA certificates');
+    expect(issuerMessage(ca('bogus'))).toBe(
+      'issuer.certificateAuthority: Invalid value: "<omitted>": data does not contain any valid RSA or ECDSA certificates',
+    );
     const { ca: real } = await generateServingCertificate({ hosts: ['127.0.0.1'] });
     expect(issuerMessage(ca(real.cert))).toBe('');
     const broken = '-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n';
@@ -117,9 +125,13 @@ describe('validateAuthenticationConfiguration', () => {
   });
 
   it('checks claim validation rules', () => {
-    const rules = (...claimValidationRules: NonNullable<JWTAuthenticatorInput['claimValidationRules']>) => (a: JWTAuthenticatorInput) => ({ ...a, claimValidationRules });
+    const rules =
+      (...claimValidationRules: NonNullable<JWTAuthenticatorInput['claimValidationRules']>) =>
+      (a: JWTAuthenticatorInput) => ({ ...a, claimValidationRules });
     expect(oneMessage(rules({}))).toBe('issuer.claimValidationRules[0]: Required value: claim or expression is required');
-    expect(oneMessage(rules({ claim: 'claim', expression: 'true' }))).toBe('issuer.claimValidationRules[0]: Invalid value: "claim": claim and expression can\'t both be set');
+    expect(oneMessage(rules({ claim: 'claim', expression: 'true' }))).toBe(
+      'issuer.claimValidationRules[0]: Invalid value: "claim": claim and expression can\'t both be set',
+    );
     expect(oneMessage(rules({ claim: 'claim', message: 'message' }))).toBe(
       'issuer.claimValidationRules[0].message: Invalid value: "message": may not be specified when claim is set',
     );
@@ -133,7 +145,9 @@ describe('validateAuthenticationConfiguration', () => {
     expect(oneMessage(rules({ expression: 'foo.bar' }))).toBe(
       "issuer.claimValidationRules[0].expression: Invalid value: \"foo.bar\": compilation failed: ERROR: <input>:1:1: undeclared reference to 'foo' (in container '')\n | foo.bar\n | ^",
     );
-    expect(oneMessage(rules({ expression: 'claims.foo' }))).toBe('issuer.claimValidationRules[0].expression: Invalid value: "claims.foo": must evaluate to bool');
+    expect(oneMessage(rules({ expression: 'claims.foo' }))).toBe(
+      'issuer.claimValidationRules[0].expression: Invalid value: "claims.foo": must evaluate to bool',
+    );
   });
 
   it('checks username, groups and uid mappings', () => {
@@ -170,15 +184,17 @@ describe('validateAuthenticationConfiguration', () => {
   });
 
   it('checks extra mappings', () => {
-    const extra = (...e: { key?: string; valueExpression?: string }[]) => (a: JWTAuthenticatorInput) => ({
-      ...a,
-      claimMappings: { ...a.claimMappings, extra: e },
-    });
+    const extra =
+      (...e: { key?: string; valueExpression?: string }[]) =>
+      (a: JWTAuthenticatorInput) => ({
+        ...a,
+        claimMappings: { ...a.claimMappings, extra: e },
+      });
     expect(oneMessage(extra({ key: 'example.org/foo', valueExpression: 'claims.foo' }))).toBe('');
     expect(oneMessage(extra({ valueExpression: 'claims.foo' }))).toBe('issuer.claimMappings.extra[0].key: Required value');
     expect(oneMessage(extra({ key: 'example.org/foo' }))).toBe('issuer.claimMappings.extra[0].valueExpression: Required value');
     expect(oneMessage(extra({ key: 'example.org/foo', valueExpression: 'a' }, { key: 'example.org/foo', valueExpression: 'b' }))).toBe(
-      "[issuer.claimMappings.extra[0].valueExpression: Invalid value: \"a\": compilation failed: ERROR: <input>:1:1: undeclared reference to 'a' (in container '')\n | a\n | ^, issuer.claimMappings.extra[1].key: Duplicate value: \"example.org/foo\"]",
+      '[issuer.claimMappings.extra[0].valueExpression: Invalid value: "a": compilation failed: ERROR: <input>:1:1: undeclared reference to \'a\' (in container \'\')\n | a\n | ^, issuer.claimMappings.extra[1].key: Duplicate value: "example.org/foo"]',
     );
     expect(oneMessage(extra({ key: 'foo', valueExpression: 'claims.foo' }))).toBe(
       'issuer.claimMappings.extra[0].key: Invalid value: "foo": must be a domain-prefixed path (such as "acme.io/foo")',
@@ -194,11 +210,13 @@ describe('validateAuthenticationConfiguration', () => {
   });
 
   it('requires claims.email_verified wherever a username expression reads claims.email', () => {
-    const username = (expression: string, more: Partial<JWTAuthenticatorInput> = {}) => (a: JWTAuthenticatorInput) => ({
-      ...a,
-      ...more,
-      claimMappings: { ...more.claimMappings, username: { expression } },
-    });
+    const username =
+      (expression: string, more: Partial<JWTAuthenticatorInput> = {}) =>
+      (a: JWTAuthenticatorInput) => ({
+        ...a,
+        ...more,
+        claimMappings: { ...more.claimMappings, username: { expression } },
+      });
     for (const expression of [
       'claims.email',
       "['yay', string(claims.email), 'panda'].join(' ')",
@@ -213,9 +231,9 @@ describe('validateAuthenticationConfiguration', () => {
     }
     expect(oneMessage(username('claims.email_verified ? claims.email : claims.sub'))).toBe('');
     expect(oneMessage(username('claims.email', { claimValidationRules: [{ expression: 'claims.?email_verified.orValue(true) == true' }] }))).toBe('');
-    expect(oneMessage(username('claims.email', { claimMappings: { extra: [{ key: 'example.org/v', valueExpression: 'string(claims.email_verified)' }] } }))).toBe(
-      '',
-    );
+    expect(
+      oneMessage(username('claims.email', { claimMappings: { extra: [{ key: 'example.org/v', valueExpression: 'string(claims.email_verified)' }] } })),
+    ).toBe('');
     // A username claim (not an expression) named email is checked when a token arrives instead.
     expect(oneMessage((a) => ({ ...a, claimMappings: { username: { claim: 'email', prefix: '' } } }))).toBe('');
     // An invalid rule that reads email_verified does not count.
@@ -233,7 +251,9 @@ describe('validateAuthenticationConfiguration', () => {
   });
 
   it('checks user validation rules', () => {
-    const rules = (...userValidationRules: { expression?: string; message?: string }[]) => (a: JWTAuthenticatorInput) => ({ ...a, userValidationRules });
+    const rules =
+      (...userValidationRules: { expression?: string; message?: string }[]) =>
+      (a: JWTAuthenticatorInput) => ({ ...a, userValidationRules });
     expect(oneMessage(rules({ expression: "!user.username.startsWith('system:')", message: 'no' }))).toBe('');
     expect(oneMessage(rules({}))).toBe('issuer.userValidationRules[0].expression: Required value');
     expect(oneMessage(rules({ expression: "user.username == 'foo'" }, { expression: "user.username == 'foo'" }))).toBe(
@@ -242,8 +262,12 @@ describe('validateAuthenticationConfiguration', () => {
     expect(oneMessage(rules({ expression: 'foo.bar' }))).toBe(
       "issuer.userValidationRules[0].expression: Invalid value: \"foo.bar\": compilation failed: ERROR: <input>:1:1: undeclared reference to 'foo' (in container '')\n | foo.bar\n | ^",
     );
-    expect(oneMessage(rules({ expression: 'user.username' }))).toBe('issuer.userValidationRules[0].expression: Invalid value: "user.username": must evaluate to bool');
-    expect(oneMessage(rules({ expression: 'user.nope == 1' }))).toMatch(/^issuer.userValidationRules\[0\].expression: Invalid value: "user.nope == 1": compilation failed: ERROR: <input>:1:5: undefined field 'nope'/);
+    expect(oneMessage(rules({ expression: 'user.username' }))).toBe(
+      'issuer.userValidationRules[0].expression: Invalid value: "user.username": must evaluate to bool',
+    );
+    expect(oneMessage(rules({ expression: 'user.nope == 1' }))).toMatch(
+      /^issuer.userValidationRules\[0\].expression: Invalid value: "user.nope == 1": compilation failed: ERROR: <input>:1:5: undefined field 'nope'/,
+    );
     expect(oneMessage(rules({ expression: "user.groups.all(g, g != 'x') && size(user.extra) >= 0 && user.uid != 'u'" }))).toBe('');
   });
 

@@ -137,7 +137,10 @@ class JwtAuthenticator {
  * configuration is invalid (upstream's aggregated field errors); the configuration is otherwise
  * expected to have passed {@link validateAuthenticationConfiguration}.
  */
-export function createJwtAuthenticators(config: AuthenticationConfiguration | readonly JWTAuthenticator[], options: JwtAuthenticatorOptions = {}): JwtAuthenticators {
+export function createJwtAuthenticators(
+  config: AuthenticationConfiguration | readonly JWTAuthenticator[],
+  options: JwtAuthenticatorOptions = {},
+): JwtAuthenticators {
   const list = 'jwt' in config ? config.jwt : config;
   const settings = {
     now: options.now ?? Date.now,

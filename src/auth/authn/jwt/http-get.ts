@@ -42,8 +42,10 @@ const BODY_TIMEOUT = 'context deadline exceeded (Client.Timeout or context cance
 
 /** Node's certificate errors, in Go's words. */
 function tlsReason(code: string, message: string): string | undefined {
-  if (code === 'ERR_TLS_CERT_ALTNAME_INVALID') return `tls: failed to verify certificate: x509: ${message.replace(/^Hostname\/IP does not match certificate's altnames: /, '')}`;
-  if (code === 'CERT_HAS_EXPIRED' || code === 'CERT_NOT_YET_VALID') return 'tls: failed to verify certificate: x509: certificate has expired or is not yet valid';
+  if (code === 'ERR_TLS_CERT_ALTNAME_INVALID')
+    return `tls: failed to verify certificate: x509: ${message.replace(/^Hostname\/IP does not match certificate's altnames: /, '')}`;
+  if (code === 'CERT_HAS_EXPIRED' || code === 'CERT_NOT_YET_VALID')
+    return 'tls: failed to verify certificate: x509: certificate has expired or is not yet valid';
   if (/CERT|SELF_SIGNED|UNABLE_TO_(GET|VERIFY)/.test(code)) return `tls: failed to verify certificate: ${UNKNOWN_AUTHORITY}`;
   return undefined;
 }

@@ -59,7 +59,9 @@ export async function discoverProvider(
   }
   const fields = doc !== null && typeof doc === 'object' && !Array.isArray(doc) ? (doc as Record<string, unknown>) : {};
   if (doc !== null && (typeof doc !== 'object' || Array.isArray(doc))) {
-    throw new Error(`oidc: failed to decode provider discovery object: json: cannot unmarshal ${Array.isArray(doc) ? 'array' : typeof doc} into Go value of type oidc.providerJSON`);
+    throw new Error(
+      `oidc: failed to decode provider discovery object: json: cannot unmarshal ${Array.isArray(doc) ? 'array' : typeof doc} into Go value of type oidc.providerJSON`,
+    );
   }
   for (const key of ['issuer', 'jwks_uri']) {
     const v = fields[key];
@@ -70,7 +72,8 @@ export async function discoverProvider(
     }
   }
   const discovered = (fields.issuer as string | null | undefined) ?? '';
-  if (discovered !== issuer) throw new Error(`oidc: issuer did not match the issuer returned by provider, expected ${JSON.stringify(issuer)} got ${JSON.stringify(discovered)}`);
+  if (discovered !== issuer)
+    throw new Error(`oidc: issuer did not match the issuer returned by provider, expected ${JSON.stringify(issuer)} got ${JSON.stringify(discovered)}`);
   const jwksURL = (fields.jwks_uri as string | null | undefined) ?? '';
   if (!jwksURL) throw new Error('provider did not return JWKS URL');
   return { issuer, jwksURL };
@@ -78,7 +81,10 @@ export async function discoverProvider(
 
 /** The `max-age` of a Cache-Control header, in ms; 0 when the response may not be kept. */
 function maxAgeMs(cacheControl: string): number {
-  const directives = cacheControl.toLowerCase().split(',').map((d) => d.trim());
+  const directives = cacheControl
+    .toLowerCase()
+    .split(',')
+    .map((d) => d.trim());
   if (directives.some((d) => d === 'no-store' || d === 'no-cache' || d === 'private')) return 0;
   for (const d of directives) {
     const m = /^(?:s-)?max-age=(\d+)$/.exec(d);

@@ -61,7 +61,8 @@ export function parseCompactJws(token: string): ParsedJws | string {
   }
   if (h === null || typeof h !== 'object' || Array.isArray(h)) return `json: cannot unmarshal ${goJsonKind(h)} into Go value of type jose.rawHeader`;
   const claims = JSON.parse(payload.toString('utf8')) as unknown;
-  if (claims === null || typeof claims !== 'object' || Array.isArray(claims)) return `json: cannot unmarshal ${goJsonKind(claims)} into Go value of type map[string]interface {}`;
+  if (claims === null || typeof claims !== 'object' || Array.isArray(claims))
+    return `json: cannot unmarshal ${goJsonKind(claims)} into Go value of type map[string]interface {}`;
   return { header: h as Record<string, unknown>, claims: claims as Record<string, unknown> };
 }
 
@@ -81,7 +82,8 @@ function jsonTime(value: unknown): number | string {
   let text: string;
   if (typeof value === 'number') text = String(value);
   else if (typeof value === 'string') {
-    if (!/^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?$/.test(value)) return `json: invalid number literal, trying to unmarshal ${JSON.stringify(JSON.stringify(value))} into Number`;
+    if (!/^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?$/.test(value))
+      return `json: invalid number literal, trying to unmarshal ${JSON.stringify(JSON.stringify(value))} into Number`;
     text = value;
   } else if (value === null) return 'strconv.ParseFloat: parsing "": invalid syntax';
   else return `json: cannot unmarshal ${goJsonKind(value)} into Go value of type json.Number`;

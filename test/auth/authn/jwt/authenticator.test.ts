@@ -29,6 +29,7 @@ afterEach(() => {
   provider.behaviour.discoveredIssuer = undefined;
   provider.behaviour.hangDiscovery = false;
   provider.behaviour.jwksCacheControl = undefined;
+  provider.behaviour.jwks = undefined;
 });
 
 function jwt(more: Partial<JWTAuthenticatorInput> = {}, issuer: Partial<NonNullable<JWTAuthenticatorInput['issuer']>> = {}): JWTAuthenticatorInput {
@@ -99,7 +100,9 @@ describe('JWT authenticator: tokens', () => {
 
   it('checks the audience, one or any of several', async () => {
     const one = await authenticators([jwt()]);
-    expect(await refusal(one, await sign(rsa, claims({ aud: ['other', 'x'] })))).toBe('oidc: verify token: oidc: expected audience "memkube" got ["other" "x"]');
+    expect(await refusal(one, await sign(rsa, claims({ aud: ['other', 'x'] })))).toBe(
+      'oidc: verify token: oidc: expected audience "memkube" got ["other" "x"]',
+    );
     expect(await one.authenticateToken(await sign(rsa, claims({ aud: ['other', 'memkube'] })))).toBeDefined();
     const any = await authenticators([jwt({}, { audiences: ['b-aud', 'a-aud'], audienceMatchPolicy: 'MatchAny' })]);
     expect(await any.authenticateToken(await sign(rsa, claims({ aud: 'b-aud' })))).toBeDefined();
@@ -155,6 +158,35 @@ describe('JWT authenticator: tokens', () => {
     expect(provider.requests.jwks).toBe(fetched + 2);
     // The old key is gone with the rotation.
     expect(await refusal(a, await sign(rsa, claims()))).toBe('oidc: verify token: failed to verify signature: failed to verify id token signature');
+  });
+
+  it('says why the key set could not be fetched', async () => {
+    const a = await authenticators([jwt()]);
+    provider.behaviour.jwks = { status: 503, body: 'down' };
+    expect(await refusal(a, await sign(rsa, claims()))).toBe(
+      'oidc: verify token: failed to verify signature: fetching keys oidc: get keys failed: 503 Service Unavailable down',
+    );
+    provider.behaviour.jwks = { status: 200, body: '<html>' };
+    expect(await refusal(a, await sign(rsa, claims()))).toBe(
+      "oidc: verify token: failed to verify signature: fetching keys oidc: failed to decode keys: got Content-Type = application/json, but could not unmarshal as JSON: invalid character '<' looking for beginning of value <html>",
+    );
+    provider.behaviour.jwks = undefined;
+    expect(await a.authenticateToken(await sign(rsa, claims()))).toBeDefined();
+  });
+
+  it('connects through the agent it is given', async () => {
+    const { Agent } = await import('node:https');
+    const seen: string[] = [];
+    const agent = new Agent({ keepAlive: false });
+    const a = await authenticators([jwt()], {
+      agentFor: (url) => {
+        seen.push(url.pathname);
+        return agent;
+      },
+    });
+    expect(await a.authenticateToken(await sign(rsa, claims()))).toBeDefined();
+    expect(seen).toEqual(['/.well-known/openid-configuration', '/jwks']);
+    agent.destroy();
   });
 
   it('keeps keys for as long as Cache-Control says', async () => {
@@ -235,7 +267,9 @@ describe('JWT authenticator: claims to user', () => {
       'oidc: error evaluating username claim expression: username claim expression must return a string',
     );
     expect(await refusal(a, await sign(rsa, claims({ n: '', u: 'x' })))).toBe('oidc: empty username via CEL expression is not allowed');
-    expect(await refusal(a, await sign(rsa, claims({ n: 'bob', u: 1 })))).toBe('oidc: error evaluating uid claim expression: uid claim expression must return a string');
+    expect(await refusal(a, await sign(rsa, claims({ n: 'bob', u: 1 })))).toBe(
+      'oidc: error evaluating uid claim expression: uid claim expression must return a string',
+    );
   });
 
   it('applies the email_verified rule to an email username claim', async () => {
@@ -256,7 +290,7 @@ describe('JWT authenticator: claims to user', () => {
       jwt({
         claimValidationRules: [
           { expression: 'claims.exp - claims.iat <= 86400', message: 'token lives too long' },
-          { expression: "claims.?email_verified.orValue(false) == true", message: 'email must be verified' },
+          { expression: 'claims.?email_verified.orValue(false) == true', message: 'email must be verified' },
         ],
         claimMappings: { username: { expression: 'claims.email' } },
       }),
@@ -331,12 +365,16 @@ describe('JWT authenticator: discovery', () => {
     );
     provider.behaviour.discovery = { status: 200, body: '{"issuer": ', contentType: 'application/json' };
     a = await authenticators([jwt()], { schedule: () => () => undefined });
-    expect(a.healthCheck()[0]).toMatch(/oidc: failed to decode provider discovery object: got Content-Type = application\/json, but could not unmarshal as JSON: unexpected end of JSON input$/);
+    expect(a.healthCheck()[0]).toMatch(
+      /oidc: failed to decode provider discovery object: got Content-Type = application\/json, but could not unmarshal as JSON: unexpected end of JSON input$/,
+    );
     provider.behaviour.discovery = undefined;
     provider.behaviour.discoveredIssuer = 'https://evil.example.com';
     a = await authenticators([jwt()], { schedule: () => () => undefined });
     expect(a.healthCheck()[0]).toMatch(
-      new RegExp(`oidc: issuer did not match the issuer returned by provider, expected "${provider.url.replace(/\./g, '\\.')}" got "https://evil\\.example\\.com"$`),
+      new RegExp(
+        `oidc: issuer did not match the issuer returned by provider, expected "${provider.url.replace(/\./g, '\\.')}" got "https://evil\\.example\\.com"$`,
+      ),
     );
     expect(await refusal(a, await sign(rsa, claims()))).toBe('oidc: authenticator not initialized');
   });

@@ -38,6 +38,8 @@ export interface ProviderBehaviour {
   keys: JWK[];
   /** Cache-Control of the key set. */
   jwksCacheControl?: string;
+  /** Replaces the key set answer. */
+  jwks?: { status: number; body: string };
 }
 
 /** A running provider. */
@@ -76,6 +78,11 @@ export async function startProvider(keys: JWK[]): Promise<OidcProvider> {
     }
     if (path === '/jwks') {
       requests.jwks++;
+      if (behaviour.jwks) {
+        res.writeHead(behaviour.jwks.status, { 'Content-Type': 'application/json' });
+        res.end(behaviour.jwks.body);
+        return;
+      }
       res.writeHead(200, { 'Content-Type': 'application/json', ...(behaviour.jwksCacheControl ? { 'Cache-Control': behaviour.jwksCacheControl } : {}) });
       res.end(JSON.stringify({ keys: behaviour.keys }));
       return;
