@@ -4,6 +4,7 @@
  * refuse an `anonymous` section when `--anonymous-auth` was given too, then validate; every failure
  * is one error with kube-apiserver's message.
  */
+import { goQuote } from '../../util/go-format.js';
 import { aggregateMessage, fieldError, fieldErrorMessage } from '../../machinery/field-errors.js';
 import { ConfigDecodeError, decodeConfig } from '../decode.js';
 import { toInternalAuthenticationConfiguration } from './internal.js';
@@ -40,7 +41,7 @@ export const ANONYMOUS_FLAG_CONFLICT = fieldErrorMessage(
 export function loadAuthenticationConfiguration(text: string, options: LoadAuthenticationOptions = {}): AuthenticationConfiguration {
   const failedToLoad = (reason: string) =>
     new AuthenticationConfigurationError(
-      options.file === undefined ? reason : `failed to load authentication configuration from file ${JSON.stringify(options.file)}: ${reason}`,
+      options.file === undefined ? reason : `failed to load authentication configuration from file ${goQuote(options.file)}: ${reason}`,
     );
   if (text.length === 0) throw failedToLoad('empty config data');
   let decoded;

@@ -6,6 +6,7 @@
  */
 import { child, fieldError, index, type FieldError } from '../../machinery/field-errors.js';
 import { isDNS1123Subdomain, regexError } from '../../schema/validation/names.js';
+import { compareGoStrings } from '../../util/go-format.js';
 import { goParseURL } from '../../util/go-url.js';
 import { parseCertificate, pemDecode } from '../../pki/x509.js';
 import { compileClaimsExpression, compileUserExpression, isCompileFailure, selectsClaim, type CompiledExpression, type CompileFailure } from './cel.js';
@@ -61,7 +62,7 @@ interface State {
 
 /** Go's `%s` of a sorted string slice: `[a b c]`. */
 function goList(values: Iterable<string>): string {
-  return `[${[...new Set(values)].sort().join(' ')}]`;
+  return `[${[...new Set(values)].sort(compareGoStrings).join(' ')}]`;
 }
 
 /** `ValidateAuthenticationConfiguration`. */

@@ -24,8 +24,11 @@ export const MAX_TOKEN_BYTES = 1 << 20;
 export interface JwtAuthenticatorOptions {
   /** The clock tokens are checked against, in ms since the epoch; `Date.now` by default. */
   readonly now?: () => number;
-  /** The agent (a proxy tunnel, an egress dialer) to reach a URL through; Node's default when undefined. */
-  readonly agentFor?: (url: URL) => Agent | undefined;
+  /**
+   * The agent (a proxy tunnel, an egress dialer) to reach a URL through, given the issuer's
+   * `egressSelectorType` (`''`, `controlplane` or `cluster`); Node's default when it answers undefined.
+   */
+  readonly agentFor?: (url: URL, egressSelectorType: string) => Agent | undefined;
   /** Replaces the HTTPS client altogether (tests, custom transports); `agentFor` is then unused. */
   readonly httpGet?: HttpGet;
   /** The deadline of one discovery or key set request; 30 s, as the authenticator's `http.Client`. */
@@ -148,14 +151,20 @@ export function createJwtAuthenticators(
     discoveryRetryMs: options.discoveryRetryMs ?? 10_000,
     jwksMinRefreshIntervalMs: options.jwksMinRefreshIntervalMs ?? 10_000,
     schedule: options.schedule ?? defaultSchedule,
-    get: options.httpGet ?? httpsGet(options.agentFor),
   };
+  const agentFor = options.agentFor;
   const compiled = list.map((a) => {
     const { mapper, errors } = compileJwtAuthenticator(a, { disallowedIssuers: options.disallowedIssuers });
     if (errors.length) throw new Error(aggregateMessage(errors));
     return { a, mapper };
   });
-  const authenticators = compiled.map(({ a, mapper }) => new JwtAuthenticator(a, mapper, settings));
+  const authenticators = compiled.map(
+    ({ a, mapper }) =>
+      new JwtAuthenticator(a, mapper, {
+        ...settings,
+        get: options.httpGet ?? httpsGet(agentFor && ((url) => agentFor(url, a.issuer.egressSelectorType))),
+      }),
+  );
   return {
     async authenticateToken(token: string): Promise<AuthenticationResult | undefined> {
       if (token.length > MAX_TOKEN_BYTES) return undefined;

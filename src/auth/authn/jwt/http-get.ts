@@ -5,6 +5,7 @@
  * them (`Get "<url>": <reason>`). The dialing is injectable (`agentFor`), so a proxy (an egress
  * selector's HTTP CONNECT tunnel) can carry the connection.
  */
+import { goQuote } from '../../../util/go-format.js';
 import type { Agent } from 'node:https';
 import { request as httpsRequest } from 'node:https';
 import { STATUS_CODES, type IncomingMessage } from 'node:http';
@@ -54,7 +55,7 @@ function tlsReason(code: string, message: string): string | undefined {
 export function httpsGet(agentFor?: (url: URL) => Agent | undefined): HttpGet {
   return ({ url, ca, timeoutMs }) =>
     new Promise<HttpGetResponse>((resolve, reject) => {
-      const fail = (reason: string) => reject(new Error(`Get ${JSON.stringify(url)}: ${reason}`));
+      const fail = (reason: string) => reject(new Error(`Get ${goQuote(url)}: ${reason}`));
       let target: URL;
       try {
         target = new URL(url);
@@ -63,7 +64,7 @@ export function httpsGet(agentFor?: (url: URL) => Agent | undefined): HttpGet {
         return;
       }
       if (target.protocol !== 'https:') {
-        fail(`unsupported protocol scheme ${JSON.stringify(target.protocol.replace(/:$/, ''))}`);
+        fail(`unsupported protocol scheme ${goQuote(target.protocol.replace(/:$/, ''))}`);
         return;
       }
       let headersReceived = false;

@@ -7,24 +7,49 @@
  * happens at most once per `minRefreshIntervalMs`, so a stream of forged tokens cannot make the
  * server hammer the issuer; concurrent verifications share one fetch, as upstream's do.
  */
+import { goQuote } from '../../../util/go-format.js';
 import { compactVerify, importJWK, type JWK } from 'jose';
-import { goParseJson } from './go-json.js';
+import { goJsonKind, goParseJson } from './go-json.js';
 import type { HttpGet, HttpGetResponse } from './http-get.js';
 
 /** go-oidc's `keysExpiryDelta`: keys that expire within 30 s are fetched again. */
 const KEYS_EXPIRY_DELTA_MS = 30_000;
 
-/** `unmarshalResp`: a body that is not JSON, named by its Content-Type. */
-function unmarshalResp(res: HttpGetResponse): unknown {
+/**
+ * `unmarshalResp`: the body decoded by `decode` (which throws Go's type errors); a body that does
+ * not decode is named by its Content-Type.
+ */
+function unmarshalResp<T>(res: HttpGetResponse, decode: (doc: unknown) => T): T {
   try {
-    return goParseJson(res.body.toString('utf8'));
+    return decode(goParseJson(res.body.toString('utf8')));
   } catch (e) {
     const reason = (e as Error).message;
     const mediaType = res.contentType.split(';')[0]!.trim().toLowerCase();
     if (mediaType === 'application/json') throw new Error(`got Content-Type = application/json, but could not unmarshal as JSON: ${reason}`);
-    throw new Error(`expected Content-Type = application/json, got ${JSON.stringify(res.contentType)}: ${reason}`);
+    throw new Error(`expected Content-Type = application/json, got ${goQuote(res.contentType)}: ${reason}`);
   }
 }
+
+/** Go's `json.Unmarshal` into a struct: an object (null leaves it empty), each listed field a string or null. */
+function decodeStruct(doc: unknown, goType: string, stringFields: readonly string[], stringListFields: readonly string[] = []): Record<string, unknown> {
+  if (doc === null) return {};
+  if (typeof doc !== 'object' || Array.isArray(doc)) throw new Error(`json: cannot unmarshal ${goJsonKind(doc)} into Go value of type ${goType}`);
+  const fields = doc as Record<string, unknown>;
+  const structName = goType.slice(goType.indexOf('.') + 1);
+  for (const [name, v] of Object.entries(fields)) {
+    if (stringFields.includes(name) && v !== null && typeof v !== 'string') {
+      throw new Error(`json: cannot unmarshal ${goJsonKind(v)} into Go struct field ${structName}.${name} of type string`);
+    }
+    if (stringListFields.includes(name) && v !== null) {
+      if (!Array.isArray(v)) throw new Error(`json: cannot unmarshal ${goJsonKind(v)} into Go struct field ${structName}.${name} of type []string`);
+      const wrong = v.find((x) => x !== null && typeof x !== 'string');
+      if (wrong !== undefined) throw new Error(`json: cannot unmarshal ${goJsonKind(wrong)} into Go struct field ${structName}.${name} of type string`);
+    }
+  }
+  return fields;
+}
+
+const PROVIDER_STRING_FIELDS = ['issuer', 'authorization_endpoint', 'token_endpoint', 'jwks_uri', 'userinfo_endpoint'];
 
 /** A discovered provider: the parts the authenticator uses. */
 export interface DiscoveredProvider {
@@ -48,32 +73,18 @@ export async function discoverProvider(
   } catch (e) {
     // The client names the URL it was asked for: the well-known one, even when rewritten to the discovery URL.
     const message = e instanceof Error ? e.message : String(e);
-    throw new Error(options.discoveryURL ? message.replace(JSON.stringify(options.discoveryURL), JSON.stringify(wellKnown)) : message);
+    throw new Error(options.discoveryURL ? message.replace(goQuote(options.discoveryURL), goQuote(wellKnown)) : message);
   }
   if (res.status !== 200) throw new Error(`${res.statusText}: ${res.body.toString('utf8')}`);
-  let doc: unknown;
+  let fields: Record<string, unknown>;
   try {
-    doc = unmarshalResp(res);
+    fields = unmarshalResp(res, (doc) => decodeStruct(doc, 'oidc.providerJSON', PROVIDER_STRING_FIELDS, ['id_token_signing_alg_values_supported']));
   } catch (e) {
     throw new Error(`oidc: failed to decode provider discovery object: ${(e as Error).message}`);
   }
-  const fields = doc !== null && typeof doc === 'object' && !Array.isArray(doc) ? (doc as Record<string, unknown>) : {};
-  if (doc !== null && (typeof doc !== 'object' || Array.isArray(doc))) {
-    throw new Error(
-      `oidc: failed to decode provider discovery object: json: cannot unmarshal ${Array.isArray(doc) ? 'array' : typeof doc} into Go value of type oidc.providerJSON`,
-    );
-  }
-  for (const key of ['issuer', 'jwks_uri']) {
-    const v = fields[key];
-    if (v !== undefined && v !== null && typeof v !== 'string') {
-      throw new Error(
-        `oidc: failed to decode provider discovery object: json: cannot unmarshal ${typeof v === 'object' ? (Array.isArray(v) ? 'array' : 'object') : typeof v} into Go struct field providerJSON.${key} of type string`,
-      );
-    }
-  }
   const discovered = (fields.issuer as string | null | undefined) ?? '';
   if (discovered !== issuer)
-    throw new Error(`oidc: issuer did not match the issuer returned by provider, expected ${JSON.stringify(issuer)} got ${JSON.stringify(discovered)}`);
+    throw new Error(`oidc: issuer did not match the issuer returned by provider, expected ${goQuote(issuer)} got ${goQuote(discovered)}`);
   const jwksURL = (fields.jwks_uri as string | null | undefined) ?? '';
   if (!jwksURL) throw new Error('provider did not return JWKS URL');
   return { issuer, jwksURL };
@@ -96,6 +107,8 @@ function maxAgeMs(cacheControl: string): number {
 interface CachedKey {
   readonly jwk: JWK;
   readonly kid: string;
+  /** The key imported for each algorithm tried with it (undefined: the key cannot serve that algorithm). */
+  readonly imported: Map<string, Promise<Parameters<typeof compactVerify>[1] | undefined>>;
 }
 
 /** Options of a {@link RemoteKeySet}. */
@@ -145,8 +158,17 @@ export class RemoteKeySet {
   private async tryKeys(keys: readonly CachedKey[], token: string, kid: string, alg: string): Promise<Uint8Array | undefined> {
     for (const key of keys) {
       if (kid !== '' && key.kid !== kid) continue;
+      let imported = key.imported.get(alg);
+      if (!imported) {
+        imported = importJWK({ ...key.jwk, alg }, alg).then(
+          (k) => k,
+          () => undefined,
+        );
+        key.imported.set(alg, imported);
+      }
+      const publicKey = await imported;
+      if (!publicKey) continue;
       try {
-        const publicKey = await importJWK({ ...key.jwk, alg }, alg);
         const { payload } = await compactVerify(token, publicKey, { algorithms: [alg] });
         return payload;
       } catch {
@@ -174,13 +196,19 @@ export class RemoteKeySet {
     }
     const body = res.body.toString('utf8');
     if (res.status !== 200) throw new Error(`oidc: get keys failed: ${res.statusText} ${body}`);
-    let doc: unknown;
+    let list: unknown;
     try {
-      doc = unmarshalResp(res);
+      list = unmarshalResp(res, (doc) => {
+        const set = decodeStruct(doc, 'jose.JSONWebKeySet', []);
+        const keys = set.keys;
+        if (keys !== undefined && keys !== null && !Array.isArray(keys)) {
+          throw new Error(`json: cannot unmarshal ${goJsonKind(keys)} into Go struct field JSONWebKeySet.keys of type []jose.JSONWebKey`);
+        }
+        return keys;
+      });
     } catch (e) {
       throw new Error(`oidc: failed to decode keys: ${(e as Error).message} ${body}`);
     }
-    const list = doc !== null && typeof doc === 'object' && !Array.isArray(doc) ? (doc as { keys?: unknown }).keys : undefined;
     const keys: CachedKey[] = [];
     if (Array.isArray(list)) {
       for (const k of list) {
@@ -189,7 +217,7 @@ export class RemoteKeySet {
         // Private parts are never needed to verify; dropping them keeps a leaked key from being used as one.
         const { d: _d, p: _p, q: _q, dp: _dp, dq: _dq, qi: _qi, k: _k, ...pub } = jwk;
         if (jwk.kty === 'oct') continue;
-        keys.push({ jwk: pub, kid: typeof jwk.kid === 'string' ? jwk.kid : '' });
+        keys.push({ jwk: pub, kid: typeof jwk.kid === 'string' ? jwk.kid : '', imported: new Map() });
       }
     }
     const now = this.options.now();

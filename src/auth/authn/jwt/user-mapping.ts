@@ -5,6 +5,7 @@
  * `jti`, then CEL mappings), required claims, claim validation rules, then user validation rules.
  * Every refusal is an `Error` with upstream's message.
  */
+import { goQuote } from '../../../util/go-format.js';
 import type { Value } from '../../../cel/index.js';
 import type { CompiledExpression, JWTAuthenticator, JwtCelMapper } from '../../../config/authentication/index.js';
 import type { UserInfo } from '../../../machinery/request.js';
@@ -74,7 +75,7 @@ export function mapClaimsToUser(authenticator: JWTAuthenticator, mapper: JwtCelM
     try {
       username = claimString(claims, claim);
     } catch (e) {
-      throw new Error(`oidc: parse username claims ${JSON.stringify(claim)}: ${errorText(e)}`);
+      throw new Error(`oidc: parse username claims ${goQuote(claim)}: ${errorText(e)}`);
     }
     if (claim === 'email' && has(claims, 'email_verified')) {
       let verified: boolean;
@@ -95,7 +96,7 @@ export function mapClaimsToUser(authenticator: JWTAuthenticator, mapper: JwtCelM
     try {
       groups = stringOrArray(claims[groupsClaim]);
     } catch (e) {
-      throw new Error(`oidc: parse groups claim ${JSON.stringify(groupsClaim)}: ${errorText(e)}`);
+      throw new Error(`oidc: parse groups claim ${goQuote(groupsClaim)}: ${errorText(e)}`);
     }
     const prefix = mappings.groups.prefix;
     if (groups && prefix) groups = groups.map((g) => prefix + g);
@@ -117,7 +118,7 @@ export function mapClaimsToUser(authenticator: JWTAuthenticator, mapper: JwtCelM
     try {
       uid = claimString(claims, mappings.uid.claim);
     } catch (e) {
-      throw new Error(`oidc: parse uid claim ${JSON.stringify(mappings.uid.claim)}: ${errorText(e)}`);
+      throw new Error(`oidc: parse uid claim ${goQuote(mappings.uid.claim)}: ${errorText(e)}`);
     }
   } else if (mapper.uid) {
     let v: Value;

@@ -178,14 +178,14 @@ describe('JWT authenticator: tokens', () => {
     const { Agent } = await import('node:https');
     const seen: string[] = [];
     const agent = new Agent({ keepAlive: false });
-    const a = await authenticators([jwt()], {
-      agentFor: (url) => {
-        seen.push(url.pathname);
+    const a = await authenticators([jwt({}, { egressSelectorType: 'cluster' })], {
+      agentFor: (url, egress) => {
+        seen.push(`${egress} ${url.pathname}`);
         return agent;
       },
     });
     expect(await a.authenticateToken(await sign(rsa, claims()))).toBeDefined();
-    expect(seen).toEqual(['/.well-known/openid-configuration', '/jwks']);
+    expect(seen).toEqual(['cluster /.well-known/openid-configuration', 'cluster /jwks']);
     agent.destroy();
   });
 
@@ -368,6 +368,14 @@ describe('JWT authenticator: discovery', () => {
     expect(a.healthCheck()[0]).toMatch(
       /oidc: failed to decode provider discovery object: got Content-Type = application\/json, but could not unmarshal as JSON: unexpected end of JSON input$/,
     );
+    provider.behaviour.discovery = { status: 200, body: '{"issuer": 5}', contentType: 'application/json' };
+    a = await authenticators([jwt()], { schedule: () => () => undefined });
+    expect(a.healthCheck()[0]).toMatch(
+      /oidc: failed to decode provider discovery object: got Content-Type = application\/json, but could not unmarshal as JSON: json: cannot unmarshal number into Go struct field providerJSON.issuer of type string$/,
+    );
+    provider.behaviour.discovery = { status: 200, body: `{"issuer": "${provider.url}"}`, contentType: 'application/json' };
+    a = await authenticators([jwt()], { schedule: () => () => undefined });
+    expect(a.healthCheck()[0]).toMatch(/is not healthy: provider did not return JWKS URL$/);
     provider.behaviour.discovery = undefined;
     provider.behaviour.discoveredIssuer = 'https://evil.example.com';
     a = await authenticators([jwt()], { schedule: () => () => undefined });
