@@ -272,6 +272,16 @@ describe('JWT authenticator: claims to user', () => {
     );
   });
 
+  it('stops an expression that runs past the cost limit', async () => {
+    const expression = "claims.items.map(a, claims.items.map(b, a + b)).size() > 0 ? 'busy' : 'idle'";
+    const a = await authenticators([jwt({ claimMappings: { username: { expression } } })]);
+    const items = Array.from({ length: 2000 }, (_, i) => `i${i}`);
+    expect(await refusal(a, await sign(rsa, claims({ items })))).toBe(
+      `oidc: error evaluating username claim expression: expression '${expression}' resulted in error: operation cancelled: actual cost limit exceeded`,
+    );
+    expect(await a.authenticateToken(await sign(rsa, claims({ items: ['a'] })))).toEqual({ user: { username: 'busy', groups: [] } });
+  });
+
   it('applies the email_verified rule to an email username claim', async () => {
     const a = await authenticators([jwt({ claimMappings: { username: { claim: 'email', prefix: '' } } })]);
     expect(await a.authenticateToken(await sign(rsa, claims({ email: 'a@example.com', email_verified: true })))).toEqual({
