@@ -1,0 +1,203 @@
+/**
+ * The AuthenticationConfiguration kind (`--authentication-config`) in its three served versions:
+ * `apiserver.config.k8s.io/v1`, `apiserver.k8s.io/v1beta1` and `apiserver.k8s.io/v1alpha1`
+ * (k8s.io/apiserver pkg/apis/apiserver/{v1,v1beta1,v1alpha1}/types.go). The three declare the same
+ * fields; only `apiVersion` differs.
+ */
+import { z } from 'zod';
+import type { ConfigKind } from '../decode.js';
+
+/** `apiserver.config.k8s.io/v1`. */
+export const AUTHENTICATION_V1 = 'apiserver.config.k8s.io/v1';
+/** `apiserver.k8s.io/v1beta1`. */
+export const AUTHENTICATION_V1BETA1 = 'apiserver.k8s.io/v1beta1';
+/** `apiserver.k8s.io/v1alpha1`. */
+export const AUTHENTICATION_V1ALPHA1 = 'apiserver.k8s.io/v1alpha1';
+
+/** `Issuer`: where the tokens come from and whom they are for. */
+export const IssuerSchema = z.object({
+  url: z.string().optional(),
+  discoveryURL: z.string().optional(),
+  certificateAuthority: z.string().optional(),
+  audiences: z.array(z.string()).optional(),
+  /** `MatchAny`, or empty for a single audience. */
+  audienceMatchPolicy: z.string().optional(),
+  /** `controlplane` or `cluster`. */
+  egressSelectorType: z.string().optional(),
+});
+
+/** `ClaimValidationRule`: a claim with a required value, or a CEL expression over `claims` and its message. */
+export const ClaimValidationRuleSchema = z.object({
+  claim: z.string().optional(),
+  requiredValue: z.string().optional(),
+  expression: z.string().optional(),
+  message: z.string().optional(),
+});
+
+/** `PrefixedClaimOrExpression` (username, groups). */
+export const PrefixedClaimOrExpressionSchema = z.object({
+  claim: z.string().optional(),
+  /** Set (possibly to `""`) whenever `claim` is. */
+  prefix: z.string().optional(),
+  expression: z.string().optional(),
+});
+
+/** `ClaimOrExpression` (uid). */
+export const ClaimOrExpressionSchema = z.object({
+  claim: z.string().optional(),
+  expression: z.string().optional(),
+});
+
+/** `ExtraMapping`: one key of the user's extra, its values from a CEL expression. */
+export const ExtraMappingSchema = z.object({
+  key: z.string().optional(),
+  valueExpression: z.string().optional(),
+});
+
+/** `ClaimMappings`. */
+export const ClaimMappingsSchema = z.object({
+  username: PrefixedClaimOrExpressionSchema.optional(),
+  groups: PrefixedClaimOrExpressionSchema.optional(),
+  uid: ClaimOrExpressionSchema.optional(),
+  extra: z.array(ExtraMappingSchema).optional(),
+});
+
+/** `UserValidationRule`: a CEL expression over `user` and its message. */
+export const UserValidationRuleSchema = z.object({
+  expression: z.string().optional(),
+  message: z.string().optional(),
+});
+
+/** `JWTAuthenticator`. */
+export const JWTAuthenticatorSchema = z.object({
+  issuer: IssuerSchema.optional(),
+  claimValidationRules: z.array(ClaimValidationRuleSchema).optional(),
+  claimMappings: ClaimMappingsSchema.optional(),
+  userValidationRules: z.array(UserValidationRuleSchema).optional(),
+});
+
+/** `AnonymousAuthCondition`: a request path anonymous requests may reach. */
+export const AnonymousAuthConditionSchema = z.object({
+  path: z.string().optional(),
+});
+
+/** `AnonymousAuthConfig`. */
+export const AnonymousAuthConfigSchema = z.object({
+  enabled: z.boolean().optional(),
+  conditions: z.array(AnonymousAuthConditionSchema).optional(),
+});
+
+function versionSchema<V extends string>(apiVersion: V) {
+  return z.object({
+    apiVersion: z.literal(apiVersion),
+    kind: z.literal('AuthenticationConfiguration'),
+    jwt: z.array(JWTAuthenticatorSchema).optional(),
+    anonymous: AnonymousAuthConfigSchema.optional(),
+  });
+}
+
+/** The `apiserver.config.k8s.io/v1` schema. */
+export const AuthenticationConfigurationV1Schema = versionSchema(AUTHENTICATION_V1);
+/** The `apiserver.k8s.io/v1beta1` schema. */
+export const AuthenticationConfigurationV1beta1Schema = versionSchema(AUTHENTICATION_V1BETA1);
+/** The `apiserver.k8s.io/v1alpha1` schema. */
+export const AuthenticationConfigurationV1alpha1Schema = versionSchema(AUTHENTICATION_V1ALPHA1);
+
+/** An AuthenticationConfiguration as written, in any of its versions. */
+export type AuthenticationConfigurationInput =
+  | z.infer<typeof AuthenticationConfigurationV1Schema>
+  | z.infer<typeof AuthenticationConfigurationV1beta1Schema>
+  | z.infer<typeof AuthenticationConfigurationV1alpha1Schema>;
+export type IssuerInput = z.infer<typeof IssuerSchema>;
+export type JWTAuthenticatorInput = z.infer<typeof JWTAuthenticatorSchema>;
+export type AnonymousAuthConfigInput = z.infer<typeof AnonymousAuthConfigSchema>;
+
+/** The AuthenticationConfiguration kind: its three versions, for `decodeConfig`. */
+export const AuthenticationConfigurationKind: ConfigKind = {
+  kind: 'AuthenticationConfiguration',
+  versions: [
+    { apiVersion: AUTHENTICATION_V1, schema: AuthenticationConfigurationV1Schema },
+    { apiVersion: AUTHENTICATION_V1BETA1, schema: AuthenticationConfigurationV1beta1Schema },
+    { apiVersion: AUTHENTICATION_V1ALPHA1, schema: AuthenticationConfigurationV1alpha1Schema },
+  ],
+};
+
+// ---- The internal form (pkg/apis/apiserver/types.go): every field present, Go's zero values. ----
+
+/** `apiserver.Issuer`. */
+export interface Issuer {
+  readonly url: string;
+  /** `''` when not set (the internal type holds a string, not a pointer). */
+  readonly discoveryURL: string;
+  readonly certificateAuthority: string;
+  readonly audiences: readonly string[];
+  readonly audienceMatchPolicy: string;
+  readonly egressSelectorType: string;
+}
+
+/** `apiserver.ClaimValidationRule`. */
+export interface ClaimValidationRule {
+  readonly claim: string;
+  readonly requiredValue: string;
+  readonly expression: string;
+  readonly message: string;
+}
+
+/** `apiserver.PrefixedClaimOrExpression`; `prefix` undefined when not set. */
+export interface PrefixedClaimOrExpression {
+  readonly claim: string;
+  readonly prefix: string | undefined;
+  readonly expression: string;
+}
+
+/** `apiserver.ClaimOrExpression`. */
+export interface ClaimOrExpression {
+  readonly claim: string;
+  readonly expression: string;
+}
+
+/** `apiserver.ExtraMapping`. */
+export interface ExtraMapping {
+  readonly key: string;
+  readonly valueExpression: string;
+}
+
+/** `apiserver.ClaimMappings`. */
+export interface ClaimMappings {
+  readonly username: PrefixedClaimOrExpression;
+  readonly groups: PrefixedClaimOrExpression;
+  readonly uid: ClaimOrExpression;
+  readonly extra: readonly ExtraMapping[];
+}
+
+/** `apiserver.UserValidationRule`. */
+export interface UserValidationRule {
+  readonly expression: string;
+  readonly message: string;
+}
+
+/** `apiserver.JWTAuthenticator`. */
+export interface JWTAuthenticator {
+  readonly issuer: Issuer;
+  readonly claimValidationRules: readonly ClaimValidationRule[];
+  readonly claimMappings: ClaimMappings;
+  readonly userValidationRules: readonly UserValidationRule[];
+}
+
+/** `apiserver.AnonymousAuthCondition`. */
+export interface AnonymousAuthCondition {
+  readonly path: string;
+}
+
+/** `apiserver.AnonymousAuthConfig`. */
+export interface AnonymousAuthConfig {
+  readonly enabled: boolean;
+  readonly conditions: readonly AnonymousAuthCondition[];
+}
+
+/** `apiserver.AuthenticationConfiguration`: the form validation and the authenticators read. */
+export interface AuthenticationConfiguration {
+  readonly jwt: readonly JWTAuthenticator[];
+  /** Undefined when the file has no `anonymous` (the `--anonymous-auth` flag decides then). */
+  readonly anonymous: AnonymousAuthConfig | undefined;
+}
