@@ -6,8 +6,11 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { admissionChain, type AdmissionConfig } from '../admission/chain.js';
 import { createCluster } from '../cluster.js';
+import { loadEgressSelectorConfiguration, type EgressSelector } from '../config/egress/index.js';
+import { loadTracingConfiguration, samplingFraction, type TracingConfiguration } from '../config/tracing/index.js';
 import { createFetchHandler } from '../http/handler.js';
 import { listen } from '../http/listen.js';
+import { apiserverIdentity, startRequestTracing, type RequestTracer } from '../tracing/index.js';
 
 /** kube-apiserver's `--min-request-timeout` default: watches without a timeout end after 30 to 60 minutes. */
 export const DEFAULT_MIN_REQUEST_TIMEOUT_SECONDS = 1800;
@@ -45,6 +48,10 @@ export interface ServeOptions {
   namespaceDeletionDelayMs?: number;
   /** Admission plugins turned on or off (`createCluster`'s `admission`). */
   admission?: AdmissionConfig;
+  /** kube-apiserver's `--egress-selector-config-file`: an EgressSelectorConfiguration. */
+  egressSelectorConfigFile?: string;
+  /** kube-apiserver's `--tracing-config-file`: a TracingConfiguration. */
+  tracingConfigFile?: string;
 }
 
 /** The usage text. */
@@ -54,6 +61,7 @@ export const SERVE_USAGE =
   '                     [--history-retention 5m] [--continue-ttl 5m] [--bookmark-interval 1m] [--min-request-timeout 30m]\n' +
   '                     [--namespace-deletion-delay 1s]\n' +
   '                     [--enable-admission-plugins Name,...] [--disable-admission-plugins Name,...]\n' +
+  '                     [--egress-selector-config-file FILE] [--tracing-config-file FILE]\n' +
   '  durations are Go durations (300ms, 10s, 1m30s); --min-request-timeout 0 lets watches without timeoutSeconds run forever';
 
 /**
@@ -176,6 +184,12 @@ export function parseServeArgs(args: readonly string[]): ServeOptions {
       case '--disable-admission-plugins':
         o.admission = { ...o.admission, disable: [...(o.admission?.disable ?? []), ...nameList(value())] };
         break;
+      case '--egress-selector-config-file':
+        o.egressSelectorConfigFile = value();
+        break;
+      case '--tracing-config-file':
+        o.tracingConfigFile = value();
+        break;
       default:
         throw new Error(`unknown argument ${JSON.stringify(arg)}\n${SERVE_USAGE}`);
     }
@@ -185,8 +199,41 @@ export function parseServeArgs(args: readonly string[]): ServeOptions {
   return o;
 }
 
+/** What the configuration files of `memkube serve` give, loaded and validated. */
+export interface ServeConfigFiles {
+  /** The dialers of `--egress-selector-config-file`; undefined without it (every connection direct). */
+  readonly egress?: EgressSelector;
+  /** `--tracing-config-file`'s configuration; undefined without it (no tracing). */
+  readonly tracing?: TracingConfiguration;
+}
+
+/**
+ * Reads, decodes and validates the configuration files named by the flags, as kube-apiserver does
+ * at start; throws with its loader's message (`failed to validate tracing configuration: ...`).
+ */
+export function loadServeConfigFiles(options: Pick<ServeOptions, 'egressSelectorConfigFile' | 'tracingConfigFile'>): ServeConfigFiles {
+  return {
+    ...(options.egressSelectorConfigFile !== undefined ? { egress: loadEgressSelectorConfiguration(options.egressSelectorConfigFile) } : {}),
+    ...(options.tracingConfigFile !== undefined ? { tracing: loadTracingConfiguration(options.tracingConfigFile) } : {}),
+  };
+}
+
+/** Starts tracing when configured (OpenTelemetry is loaded only then). */
+async function startTracing(config: TracingConfiguration | undefined): Promise<RequestTracer | undefined> {
+  if (!config) return undefined;
+  return startRequestTracing({
+    ...(config.endpoint !== undefined ? { endpoint: config.endpoint } : {}),
+    samplingFraction: samplingFraction(config),
+    serviceInstanceId: apiserverIdentity(),
+  });
+}
+
 /** Runs the server until SIGTERM or SIGINT. */
 export async function serve(options: ServeOptions, out: (line: string) => void = (l) => process.stdout.write(`${l}\n`)): Promise<void> {
+  const files = loadServeConfigFiles(options);
+  // The HTTP door makes a span per request with it (tracer.startRequest); the webhook and OIDC
+  // clients dial through files.egress (dialerFor / agentFor).
+  const tracer = await startTracing(files.tracing);
   const cluster = await createCluster({
     apiDomain: options.apiDomain,
     reservedDomain: options.reservedDomain,
@@ -221,4 +268,5 @@ export async function serve(options: ServeOptions, out: (line: string) => void =
   });
   await server.close();
   await cluster.close();
+  await tracer?.shutdown();
 }
