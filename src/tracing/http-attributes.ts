@@ -116,7 +116,10 @@ export function requestAttributes(request: TracedRequest): Record<string, TraceA
 }
 
 /** The attributes a span ends with (`ResponseTraceAttrs`): body sizes when known and positive, and the status code. */
-export function responseAttributes(statusCode: number, sizes: { readonly requestBytes?: number; readonly responseBytes?: number } = {}): Record<string, number> {
+export function responseAttributes(
+  statusCode: number,
+  sizes: { readonly requestBytes?: number; readonly responseBytes?: number } = {},
+): Record<string, number> {
   const attrs: Record<string, number> = {};
   if (sizes.requestBytes !== undefined && sizes.requestBytes > 0) attrs['http.request.body.size'] = sizes.requestBytes;
   if (sizes.responseBytes !== undefined && sizes.responseBytes > 0) attrs['http.response.body.size'] = sizes.responseBytes;

@@ -5,10 +5,28 @@
  * ratio sampler, the resource `service.name=apiserver` and `service.instance.id`), and the spans
  * of kube-apiserver's tracing filter.
  */
-import { context, createTraceState, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, TraceFlags, type Attributes, type Context, type Link } from '@opentelemetry/api';
+import {
+  context,
+  createTraceState,
+  ROOT_CONTEXT,
+  SpanKind,
+  SpanStatusCode,
+  trace,
+  TraceFlags,
+  type Attributes,
+  type Context,
+  type Link,
+} from '@opentelemetry/api';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-grpc';
 import { resourceFromAttributes } from '@opentelemetry/resources';
-import { BasicTracerProvider, BatchSpanProcessor, ParentBasedSampler, SamplingDecision, type Sampler, type SamplingResult } from '@opentelemetry/sdk-trace-base';
+import {
+  BasicTracerProvider,
+  BatchSpanProcessor,
+  ParentBasedSampler,
+  SamplingDecision,
+  type Sampler,
+  type SamplingResult,
+} from '@opentelemetry/sdk-trace-base';
 import { ATTR_SERVICE_INSTANCE_ID, ATTR_SERVICE_NAME } from '@opentelemetry/semantic-conventions';
 import { goTraceIdRatioSampled } from './go-ratio-sampler.js';
 import { followsCallerTrace, requestAttributes, requestSpanName, responseAttributes, responseStatus, type TracedRequest } from './http-attributes.js';

@@ -41,14 +41,23 @@ describe('memkube serve configuration files', () => {
   });
 
   it("refuses bad files with the loaders' messages", () => {
-    expect(() => loadServeConfigFiles({ tracingConfigFile: join(dir, 'missing.yaml') })).toThrow(`tracing-config-file ${join(dir, 'missing.yaml')} does not exist`);
+    expect(() => loadServeConfigFiles({ tracingConfigFile: join(dir, 'missing.yaml') })).toThrow(
+      `tracing-config-file ${join(dir, 'missing.yaml')} does not exist`,
+    );
     expect(() =>
-      loadServeConfigFiles({ tracingConfigFile: file('bad-tracing.yaml', 'apiVersion: apiserver.config.k8s.io/v1\nkind: TracingConfiguration\nsamplingRatePerMillion: -1\n') }),
+      loadServeConfigFiles({
+        tracingConfigFile: file('bad-tracing.yaml', 'apiVersion: apiserver.config.k8s.io/v1\nkind: TracingConfiguration\nsamplingRatePerMillion: -1\n'),
+      }),
     ).toThrow('failed to validate tracing configuration: samplingRatePerMillion: Invalid value: -1: sampling rate must be positive');
     expect(() =>
       loadServeConfigFiles({
-        egressSelectorConfigFile: file('bad-egress.yaml', 'apiVersion: apiserver.k8s.io/v1beta1\nkind: EgressSelectorConfiguration\negressSelections:\n- name: nodes\n  connection:\n    proxyProtocol: Direct\n'),
+        egressSelectorConfigFile: file(
+          'bad-egress.yaml',
+          'apiVersion: apiserver.k8s.io/v1beta1\nkind: EgressSelectorConfiguration\negressSelections:\n- name: nodes\n  connection:\n    proxyProtocol: Direct\n',
+        ),
       }),
-    ).toThrow('failed to validate egress selector configuration: service.connection: Unsupported value: "nodes": supported values: "cluster", "controlplane", "etcd"');
+    ).toThrow(
+      'failed to validate egress selector configuration: service.connection: Unsupported value: "nodes": supported values: "cluster", "controlplane", "etcd"',
+    );
   });
 });

@@ -17,7 +17,12 @@ afterEach(async () => {
 
 async function setUp(samplingFraction: number): Promise<{ receiver: OtlpReceiver; tracer: RequestTracer }> {
   const receiver = await startOtlpReceiver();
-  const tracer = await startRequestTracing({ endpoint: receiver.endpoint, samplingFraction, serviceInstanceId: 'apiserver-test', now: () => 1_700_000_000_000 });
+  const tracer = await startRequestTracing({
+    endpoint: receiver.endpoint,
+    samplingFraction,
+    serviceInstanceId: 'apiserver-test',
+    now: () => 1_700_000_000_000,
+  });
   open.push({ receiver, tracer });
   return { receiver, tracer };
 }
@@ -47,12 +52,29 @@ describe('startRequestTracing', () => {
     const span = tracer.startRequest(request());
     expect(span.sampled).toBe(true);
     span.end(200, { responseBytes: 512 });
-    tracer.startRequest(request({ method: 'POST', target: '/apis/apps/v1/namespaces/default/deployments/web/scale', resource: { apiGroup: 'apps', apiVersion: 'v1', namespace: 'default', resource: 'deployments', name: 'web', subresource: 'scale' } })).end(500, { requestBytes: 20 });
-    tracer.startRequest(request({ method: 'get', target: '/healthz', resource: undefined, headers: { host: 'localhost:443', 'x-forwarded-for': '10.0.0.9, 10.0.0.1' } })).end(600);
+    tracer
+      .startRequest(
+        request({
+          method: 'POST',
+          target: '/apis/apps/v1/namespaces/default/deployments/web/scale',
+          resource: { apiGroup: 'apps', apiVersion: 'v1', namespace: 'default', resource: 'deployments', name: 'web', subresource: 'scale' },
+        }),
+      )
+      .end(500, { requestBytes: 20 });
+    tracer
+      .startRequest(
+        request({ method: 'get', target: '/healthz', resource: undefined, headers: { host: 'localhost:443', 'x-forwarded-for': '10.0.0.9, 10.0.0.1' } }),
+      )
+      .end(600);
     tracer.startRequest(request({ target: '/api/v1/nodes', resource: { apiGroup: '', apiVersion: 'v1', resource: 'nodes' } })).end(403);
     await tracer.shutdown();
 
-    expect(receiver.spans.map((s) => s.name)).toEqual(['GET /api/v1/namespaces/{:namespace}/pods/{:name}', 'POST /apis/apps/v1/namespaces/{:namespace}/deployments/{:name}/scale', 'get', 'GET /api/v1/nodes']);
+    expect(receiver.spans.map((s) => s.name)).toEqual([
+      'GET /api/v1/namespaces/{:namespace}/pods/{:name}',
+      'POST /apis/apps/v1/namespaces/{:namespace}/deployments/{:name}/scale',
+      'get',
+      'GET /api/v1/nodes',
+    ]);
     const [pod, scale, healthz, nodes] = receiver.spans;
     expect(pod).toMatchObject({
       kind: 2,
@@ -82,7 +104,13 @@ describe('startRequestTracing', () => {
     expect(scale!.status).toEqual({ code: 2, message: '' });
     expect(scale!.attributes).toMatchObject({ 'http.request.method': 'POST', 'http.request.body.size': 20, 'http.response.status_code': 500 });
     expect(healthz!.status).toEqual({ code: 2, message: 'Invalid HTTP status code 600' });
-    expect(healthz!.attributes).toMatchObject({ 'http.request.method': 'GET', 'http.request.method_original': 'get', 'server.address': 'localhost', 'client.address': '10.0.0.9', 'url.path': '/healthz' });
+    expect(healthz!.attributes).toMatchObject({
+      'http.request.method': 'GET',
+      'http.request.method_original': 'get',
+      'server.address': 'localhost',
+      'client.address': '10.0.0.9',
+      'url.path': '/healthz',
+    });
     // The scheme's own port is left out.
     expect(healthz!.attributes['server.port']).toBeUndefined();
     expect(nodes!.status.code).toBe(0);

@@ -68,10 +68,7 @@ interface ProxyRecord {
 }
 
 /** An HTTP CONNECT proxy (plain, TLS with a required client certificate, or on a Unix socket). */
-async function startProxy(
-  behaviour: ProxyBehaviour,
-  listenOn: { tls?: boolean; uds?: string } = {},
-): Promise<{ address: string; record: ProxyRecord }> {
+async function startProxy(behaviour: ProxyBehaviour, listenOn: { tls?: boolean; uds?: string } = {}): Promise<{ address: string; record: ProxyRecord }> {
   const record: ProxyRecord = { connects: [], clientCerts: [], closed: 0 };
   const server = listenOn.tls
     ? createHttpsServer({ cert: otherCerts.serving.cert, key: otherCerts.serving.key, requestCert: true, rejectUnauthorized: false })
@@ -122,7 +119,11 @@ async function startProxy(
 }
 
 async function post(port: number, egress?: EgressDialer, timeoutMs?: number) {
-  const res = await callWebhook({ endpoint: { url: `https://127.0.0.1:${port}/hook`, ca: [certs.ca.cert], ...(egress ? { egress } : {}) }, body: '{"a":1}', timeoutMs });
+  const res = await callWebhook({
+    endpoint: { url: `https://127.0.0.1:${port}/hook`, ca: [certs.ca.cert], ...(egress ? { egress } : {}) },
+    body: '{"a":1}',
+    timeoutMs,
+  });
   return JSON.parse(res.body.toString()) as { method: string; url: string; body: string };
 }
 
@@ -172,12 +173,16 @@ describe('the webhook client through an egress dialer', () => {
   it("refuses a TLS proxy whose certificate its CA bundle does not vouch for, or whose name does not match, in Go's words", async () => {
     const port = await startTarget();
     const proxy = await startProxy({ answer: 'tunnel' }, { tls: true });
-    const untrusted = httpConnectDialer({ proxy: { tcp: { address: proxy.address, tls: { ca: [certs.ca.cert], cert: certs.serving.cert, key: certs.serving.key } } } });
+    const untrusted = httpConnectDialer({
+      proxy: { tcp: { address: proxy.address, tls: { ca: [certs.ca.cert], cert: certs.serving.cert, key: certs.serving.key } } },
+    });
     expect(await failure(post(port, untrusted))).toBe(
       `Post "https://127.0.0.1:${port}/hook?timeout=30s": tls: failed to verify certificate: x509: certificate signed by unknown authority`,
     );
     const wrongName = httpConnectDialer({
-      proxy: { tcp: { address: proxy.address, tls: { ca: [otherCerts.ca.cert], cert: certs.serving.cert, key: certs.serving.key, serverName: 'proxy.example' } } },
+      proxy: {
+        tcp: { address: proxy.address, tls: { ca: [otherCerts.ca.cert], cert: certs.serving.cert, key: certs.serving.key, serverName: 'proxy.example' } },
+      },
     });
     expect(await failure(post(port, wrongName))).toBe(
       `Post "https://127.0.0.1:${port}/hook?timeout=30s": tls: failed to verify certificate: x509: certificate is not valid for any names, but wanted to match proxy.example`,
@@ -201,7 +206,9 @@ describe('the webhook client through an egress dialer', () => {
     const port = await startTarget();
     const proxy = await startProxy({ answer: 'raw', text: `HTTP/1.1 ${status}\r\nContent-Length: 0\r\n\r\n` });
     const message = await failure(post(port, httpConnectDialer({ proxy: { tcp: { address: proxy.address } } })));
-    expect(message).toBe(`Post "https://127.0.0.1:${port}/hook?timeout=30s": proxy error from ${proxy.address} while dialing 127.0.0.1:${port}, code ${code}: ${status}`);
+    expect(message).toBe(
+      `Post "https://127.0.0.1:${port}/hook?timeout=30s": proxy error from ${proxy.address} while dialing 127.0.0.1:${port}, code ${code}: ${status}`,
+    );
     await expect.poll(() => proxy.record.closed).toBe(1);
   });
 
@@ -224,7 +231,7 @@ describe('the webhook client through an egress dialer', () => {
     }
   });
 
-  it('refuses a malformed answer, and bytes sent past the answer, with Go\'s texts', async () => {
+  it("refuses a malformed answer, and bytes sent past the answer, with Go's texts", async () => {
     const port = await startTarget();
     const cases: [string, string][] = [
       ['garbage\r\n\r\n', 'reading HTTP response from CONNECT to 127.0.0.1:PORT via proxy PROXY failed: malformed HTTP response "garbage"'],

@@ -57,7 +57,8 @@ function proxyTls(tls: EgressTLSConfig, readFile: typeof goReadFile): ProxyTls {
   const keyPath = tls.clientKey ?? '';
   const cert = readFile(certPath);
   const key = cert.ok ? readFile(keyPath) : cert;
-  if (!cert.ok || !key.ok) throw new EgressSetupError(`failed to read key pair ${certPath} & ${keyPath}, got ${cert.ok ? (key.ok ? '' : key.error) : cert.error}`);
+  if (!cert.ok || !key.ok)
+    throw new EgressSetupError(`failed to read key pair ${certPath} & ${keyPath}, got ${cert.ok ? (key.ok ? '' : key.error) : cert.error}`);
   const problem = keyPairProblem(cert.data.toString(), key.data.toString());
   if (problem) throw new EgressSetupError(`failed to read key pair ${certPath} & ${keyPath}, got ${problem}`);
   let ca: string[] | undefined;

@@ -99,8 +99,6 @@ export type EgressSelectionName = 'controlplane' | 'cluster';
 export function internalEgressSelectorConfiguration(config: EgressSelectorConfiguration): EgressSelectorConfiguration {
   return {
     ...config,
-    ...(config.egressSelections
-      ? { egressSelections: config.egressSelections.map((s) => (s.name === 'master' ? { ...s, name: 'controlplane' } : s)) }
-      : {}),
+    ...(config.egressSelections ? { egressSelections: config.egressSelections.map((s) => (s.name === 'master' ? { ...s, name: 'controlplane' } : s)) } : {}),
   };
 }

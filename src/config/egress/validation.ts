@@ -7,7 +7,16 @@
 import { fieldError, GoPrinted, type FieldError } from '../../machinery/field-errors.js';
 import { goJson } from '../../util/go-format.js';
 import { pathExists } from '../go-read-file.js';
-import { EGRESS_SELECTION_NAMES, PROXY_PROTOCOLS, type EgressConnection, type EgressSelectorConfiguration, type EgressTCPTransport, type EgressTLSConfig, type EgressTransport, type EgressUDSTransport } from './types.js';
+import {
+  EGRESS_SELECTION_NAMES,
+  PROXY_PROTOCOLS,
+  type EgressConnection,
+  type EgressSelectorConfiguration,
+  type EgressTCPTransport,
+  type EgressTLSConfig,
+  type EgressTransport,
+  type EgressUDSTransport,
+} from './types.js';
 
 /** Options of {@link validateEgressSelectorConfiguration}. */
 export interface EgressValidationOptions {
@@ -68,7 +77,9 @@ function tcpTransportValue(tcp: EgressTCPTransport): GoPrinted {
   return new GoPrinted(
     goJson({
       URL: tcp.url ?? '',
-      TLSConfig: tls ? { CABundle: tls.caBundle ?? '', ClientKey: tls.clientKey ?? '', ClientCert: tls.clientCert ?? '', TLSServerName: tls.tlsServerName ?? '' } : null,
+      TLSConfig: tls
+        ? { CABundle: tls.caBundle ?? '', ClientKey: tls.clientKey ?? '', ClientCert: tls.clientCert ?? '', TLSServerName: tls.tlsServerName ?? '' }
+        : null,
     }),
   );
 }

@@ -30,9 +30,7 @@ export const TracingConfigurationV1beta1Schema = tracingConfigurationSchema('api
 export const TracingConfigurationV1alpha1Schema = tracingConfigurationSchema('apiserver.config.k8s.io/v1alpha1');
 
 export type TracingConfiguration =
-  | z.infer<typeof TracingConfigurationV1Schema>
-  | z.infer<typeof TracingConfigurationV1beta1Schema>
-  | z.infer<typeof TracingConfigurationV1alpha1Schema>;
+  z.infer<typeof TracingConfigurationV1Schema> | z.infer<typeof TracingConfigurationV1beta1Schema> | z.infer<typeof TracingConfigurationV1alpha1Schema>;
 
 /** The kind and its three served versions. */
 export const TracingConfigurationKind: ConfigKind = {

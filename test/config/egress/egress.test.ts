@@ -77,7 +77,12 @@ egressSelections:
         name: 'controlplane',
         connection: {
           proxyProtocol: 'HTTPConnect',
-          transport: { tcp: { url: 'https://127.0.0.1:8131', tlsConfig: { caBundle: '/etc/ca.crt', clientKey: '/etc/client.key', clientCert: '/etc/client.crt', tlsServerName: 'proxy.example' } } },
+          transport: {
+            tcp: {
+              url: 'https://127.0.0.1:8131',
+              tlsConfig: { caBundle: '/etc/ca.crt', clientKey: '/etc/client.key', clientCert: '/etc/client.crt', tlsServerName: 'proxy.example' },
+            },
+          },
         },
       },
       { name: 'etcd', connection: { proxyProtocol: 'Direct' } },
@@ -126,16 +131,28 @@ describe('validation (ValidateEgressSelectorConfiguration)', () => {
     expect(messages(config([{ name: 'cluster', connection: { proxyProtocol: 'HTTPConnect', transport: { tcp: { url: 'http://proxy:8131' } } } }]))).toEqual([]);
   });
 
-  it('reports each protocol and transport problem with upstream\'s text', () => {
+  it("reports each protocol and transport problem with upstream's text", () => {
     const cases: [EgressSelectorConfiguration['egressSelections'], string[]][] = [
-      [[{ name: 'cluster', connection: { proxyProtocol: 'Direct', transport: {} } }], ['service.connection.transport: Invalid value: "direct": config must be absent for direct connect']],
-      [[{ name: 'cluster', connection: { proxyProtocol: 'HTTPConnect' } }], ['service.connection.transport: Required value: transport must be set for HTTPConnect']],
-      [[{ name: 'cluster', connection: { proxyProtocol: 'HTTPConnect', transport: {} } }], ['service.connection.tcp: Required value: One of TCP or UDS must be set']],
+      [
+        [{ name: 'cluster', connection: { proxyProtocol: 'Direct', transport: {} } }],
+        ['service.connection.transport: Invalid value: "direct": config must be absent for direct connect'],
+      ],
+      [
+        [{ name: 'cluster', connection: { proxyProtocol: 'HTTPConnect' } }],
+        ['service.connection.transport: Required value: transport must be set for HTTPConnect'],
+      ],
+      [
+        [{ name: 'cluster', connection: { proxyProtocol: 'HTTPConnect', transport: {} } }],
+        ['service.connection.tcp: Required value: One of TCP or UDS must be set'],
+      ],
       [
         [{ name: 'cluster', connection: { proxyProtocol: 'HTTPConnect', transport: { tcp: { url: 'http://p:1' }, uds: { udsName: '/s' } } } }],
         ['service.connection.tcp: Invalid value: {"URL":"http://p:1","TLSConfig":null}: TCP and UDS cannot both be set'],
       ],
-      [[{ name: 'cluster', connection: { proxyProtocol: 'HTTPConnect', transport: { uds: {} } } }], ['service.connection.udsName: Invalid value: "nil": must be present for UDS connections']],
+      [
+        [{ name: 'cluster', connection: { proxyProtocol: 'HTTPConnect', transport: { uds: {} } } }],
+        ['service.connection.udsName: Invalid value: "nil": must be present for UDS connections'],
+      ],
       [
         [{ name: 'cluster', connection: { proxyProtocol: 'HTTPConnect', transport: { tcp: { url: 'http://p:1', tlsConfig: {} } } } }],
         ['service.connection.tlsConfig: Invalid value: "nil": config must not be present when using HTTP'],
@@ -144,14 +161,26 @@ describe('validation (ValidateEgressSelectorConfiguration)', () => {
         [{ name: 'cluster', connection: { proxyProtocol: 'HTTPConnect', transport: { tcp: { url: 'tcp://p:1' } } } }],
         ['service.connection.url: Invalid value: "tcp://p:1": supported connection protocols are http:// and https://'],
       ],
-      [[{ name: 'cluster', connection: { proxyProtocol: 'HTTPConnect', transport: { tcp: { url: 'https://p:1' } } } }], ['service.connection.tlsConfig: Required value: TLSConfig must be present when using HTTPS']],
+      [
+        [{ name: 'cluster', connection: { proxyProtocol: 'HTTPConnect', transport: { tcp: { url: 'https://p:1' } } } }],
+        ['service.connection.tlsConfig: Required value: TLSConfig must be present when using HTTPS'],
+      ],
       [
         [{ name: 'cluster', connection: { proxyProtocol: 'HTTPConnect', transport: { tcp: { url: 'https://p:1', tlsConfig: {} } } } }],
-        ['service.connection.tlsConfig.clientCert: Invalid value: "nil": Using TLS requires clientCert', 'service.connection.tlsConfig.clientKey: Invalid value: "nil": Using TLS requires requires clientKey'],
+        [
+          'service.connection.tlsConfig.clientCert: Invalid value: "nil": Using TLS requires clientCert',
+          'service.connection.tlsConfig.clientKey: Invalid value: "nil": Using TLS requires requires clientKey',
+        ],
       ],
       [[{ name: 'etcd', connection: { proxyProtocol: 'GRPC' } }], ['service.connection.transport: Required value: transport must be set for GRPC']],
-      [[{ name: 'etcd', connection: { proxyProtocol: 'GRPC', transport: { tcp: { url: 'http://p:1' } } } }], ['service.connection.uds: Required value: UDS must be set with GRPC']],
-      [[{ name: 'etcd', connection: { proxyProtocol: 'http' } }], ['service.connection.protocol: Unsupported value: "http": supported values: "Direct", "HTTPConnect", "GRPC"']],
+      [
+        [{ name: 'etcd', connection: { proxyProtocol: 'GRPC', transport: { tcp: { url: 'http://p:1' } } } }],
+        ['service.connection.uds: Required value: UDS must be set with GRPC'],
+      ],
+      [
+        [{ name: 'etcd', connection: { proxyProtocol: 'http' } }],
+        ['service.connection.protocol: Unsupported value: "http": supported values: "Direct", "HTTPConnect", "GRPC"'],
+      ],
       [[{ name: 'etcd' }], ['service.connection.protocol: Unsupported value: "": supported values: "Direct", "HTTPConnect", "GRPC"']],
     ];
     for (const [selections, expected] of cases) expect(messages(config(selections))).toEqual(expected);
@@ -159,7 +188,12 @@ describe('validation (ValidateEgressSelectorConfiguration)', () => {
 
   it('checks that the TLS files exist', () => {
     const tls = { caBundle: '/no/ca.crt', clientCert: '/no/client.crt', clientKey: '/no/client.key' };
-    expect(messages(config([{ name: 'cluster', connection: { proxyProtocol: 'HTTPConnect', transport: { tcp: { url: 'https://p:1', tlsConfig: tls } } } }]), () => false)).toEqual([
+    expect(
+      messages(
+        config([{ name: 'cluster', connection: { proxyProtocol: 'HTTPConnect', transport: { tcp: { url: 'https://p:1', tlsConfig: tls } } } }]),
+        () => false,
+      ),
+    ).toEqual([
       'service.connection.tlsConfig.caBundle: Invalid value: "/no/ca.crt": TLS config ca bundle does not exist',
       'service.connection.tlsConfig.clientCert: Invalid value: "/no/client.crt": TLS client cert does not exist',
       'service.connection.tlsConfig.clientKey: Invalid value: "/no/client.key": TLS client key does not exist',
@@ -218,7 +252,14 @@ describe('loadEgressSelectorConfiguration (--egress-selector-config-file)', () =
       `failed to setup egress selector: failed to create dialer for egressSelection "cluster": failed to read key pair ${join(dir, 'client.crt')} & ${join(dir, 'other.key')}, got tls: private key does not match public key`,
     );
     expect(
-      fail(file('bad-ca.yaml', tcp(`          caBundle: ${join(dir, 'not-pem')}\n          clientCert: ${join(dir, 'client.crt')}\n          clientKey: ${join(dir, 'client.key')}\n`))),
+      fail(
+        file(
+          'bad-ca.yaml',
+          tcp(
+            `          caBundle: ${join(dir, 'not-pem')}\n          clientCert: ${join(dir, 'client.crt')}\n          clientKey: ${join(dir, 'client.key')}\n`,
+          ),
+        ),
+      ),
     ).toBe('failed to setup egress selector: failed to create dialer for egressSelection "cluster": failed to append CA cert to the cert pool');
     const grpc = `${header}egressSelections:\n- name: cluster\n  connection:\n    proxyProtocol: GRPC\n    transport:\n      uds:\n        udsName: /run/k.sock\n`;
     expect(fail(file('grpc.yaml', grpc))).toBe(

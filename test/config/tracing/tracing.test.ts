@@ -30,16 +30,20 @@ const file = (name: string, text: string) => {
   return path;
 };
 const messages = (fields: Partial<TracingConfiguration>) =>
-  validateTracingConfiguration({ apiVersion: 'apiserver.config.k8s.io/v1', kind: 'TracingConfiguration', ...fields } as TracingConfiguration).map(fieldErrorMessage);
+  validateTracingConfiguration({ apiVersion: 'apiserver.config.k8s.io/v1', kind: 'TracingConfiguration', ...fields } as TracingConfiguration).map(
+    fieldErrorMessage,
+  );
 
 describe('decoding', () => {
   it.each(['apiserver.config.k8s.io/v1', 'apiserver.config.k8s.io/v1beta1', 'apiserver.config.k8s.io/v1alpha1'])('reads %s', (apiVersion) => {
-    expect(parseTracingConfiguration(`apiVersion: ${apiVersion}\nkind: TracingConfiguration\nendpoint: collector:4317\nsamplingRatePerMillion: 100\n`)).toEqual({
-      apiVersion,
-      kind: 'TracingConfiguration',
-      endpoint: 'collector:4317',
-      samplingRatePerMillion: 100,
-    });
+    expect(parseTracingConfiguration(`apiVersion: ${apiVersion}\nkind: TracingConfiguration\nendpoint: collector:4317\nsamplingRatePerMillion: 100\n`)).toEqual(
+      {
+        apiVersion,
+        kind: 'TracingConfiguration',
+        endpoint: 'collector:4317',
+        samplingRatePerMillion: 100,
+      },
+    );
   });
 
   it('refuses other groups, unknown fields, wrong types and rates beyond int32', () => {
@@ -49,8 +53,12 @@ describe('decoding', () => {
     expect(() => parseTracingConfiguration('apiVersion: apiserver.config.k8s.io/v1\nkind: TracingConfiguration\nsamplingRate: 1\n')).toThrow(
       'strict decoding error: unknown field "samplingRate"',
     );
-    expect(() => parseTracingConfiguration('apiVersion: apiserver.config.k8s.io/v1\nkind: TracingConfiguration\nsamplingRatePerMillion: "1"\n')).toThrow(TracingConfigError);
-    expect(() => parseTracingConfiguration('apiVersion: apiserver.config.k8s.io/v1\nkind: TracingConfiguration\nsamplingRatePerMillion: 3000000000\n')).toThrow(TracingConfigError);
+    expect(() => parseTracingConfiguration('apiVersion: apiserver.config.k8s.io/v1\nkind: TracingConfiguration\nsamplingRatePerMillion: "1"\n')).toThrow(
+      TracingConfigError,
+    );
+    expect(() => parseTracingConfiguration('apiVersion: apiserver.config.k8s.io/v1\nkind: TracingConfiguration\nsamplingRatePerMillion: 3000000000\n')).toThrow(
+      TracingConfigError,
+    );
   });
 });
 
@@ -73,7 +81,7 @@ describe('validation (ValidateTracingConfiguration)', () => {
       'samplingRatePerMillion: Invalid value: -5: sampling rate must be positive',
       'endpoint: Invalid value: "dns://collector:%zz": parse "dns://collector:%zz": invalid port ":%zz" after host',
     ]);
-    expect(messages({ endpoint: "dns:///coll%zzector:4317" })).toEqual([
+    expect(messages({ endpoint: 'dns:///coll%zzector:4317' })).toEqual([
       'endpoint: Invalid value: "dns:///coll%zzector:4317": parse "dns:///coll%zzector:4317": invalid URL escape "%zz"',
     ]);
   });
@@ -101,7 +109,9 @@ describe('loadTracingConfiguration (--tracing-config-file)', () => {
   };
 
   it("loads a valid file, and refuses others with kube-apiserver's messages", () => {
-    expect(loadTracingConfiguration(file('ok.yaml', 'apiVersion: apiserver.config.k8s.io/v1\nkind: TracingConfiguration\nsamplingRatePerMillion: 10\n'))).toMatchObject({
+    expect(
+      loadTracingConfiguration(file('ok.yaml', 'apiVersion: apiserver.config.k8s.io/v1\nkind: TracingConfiguration\nsamplingRatePerMillion: 10\n')),
+    ).toMatchObject({
       samplingRatePerMillion: 10,
     });
     expect(fail(join(dir, 'none.yaml'))).toBe(`tracing-config-file ${join(dir, 'none.yaml')} does not exist`);
@@ -109,7 +119,9 @@ describe('loadTracingConfiguration (--tracing-config-file)', () => {
     expect(fail(file('bad.yaml', 'apiVersion: apiserver.config.k8s.io/v1\nkind: TracingConfiguration\nfoo: 1\n'))).toBe(
       'failed to read tracing config: unable to decode tracing configuration data: strict decoding error: unknown field "foo"',
     );
-    expect(fail(file('invalid.yaml', 'apiVersion: apiserver.config.k8s.io/v1\nkind: TracingConfiguration\nendpoint: https://x\nsamplingRatePerMillion: 2000000\n'))).toBe(
+    expect(
+      fail(file('invalid.yaml', 'apiVersion: apiserver.config.k8s.io/v1\nkind: TracingConfiguration\nendpoint: https://x\nsamplingRatePerMillion: 2000000\n')),
+    ).toBe(
       'failed to validate tracing configuration: [samplingRatePerMillion: Invalid value: 2000000: sampling rate per million must be less than or equal to one million, endpoint: Invalid value: "https://x": unsupported scheme: https.  Options are none, dns, unix, or unix-abstract.  See https://github.com/grpc/grpc/blob/master/doc/naming.md]',
     );
     expect(() => readTracingConfiguration('')).toThrow('tracing config file was empty');
