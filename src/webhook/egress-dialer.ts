@@ -200,6 +200,18 @@ function parseStatusLine(line: string): { code: number; status: string } | { err
   return { code: Number(codeText), status };
 }
 
+/** Go's `textproto.ReadMIMEHeader` refusals of the answer's header lines, or undefined when they are fine. */
+function malformedHeader(lines: readonly string[]): string | undefined {
+  if (lines.length && /^[ \t]/.test(lines[0]!)) return `malformed MIME header initial line: ${lines[0]}`;
+  for (const line of lines) {
+    // A line starting with a blank continues the one before (obsolete folding, still read).
+    if (/^[ \t]/.test(line)) continue;
+    const colon = line.indexOf(':');
+    if (colon < 0 || !/^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/.test(line.slice(0, colon))) return `malformed MIME header line: ${line}`;
+  }
+  return undefined;
+}
+
 /**
  * Sends `CONNECT addr` over `conn` and reads the proxy's answer (`tunnelHTTPConnect`): 200 gives the
  * connection back as the tunnel; anything else closes it with the selector's message.
@@ -236,9 +248,11 @@ function tunnel(conn: Socket, proxyAddress: string, addr: string, maxHeaderBytes
         if (overflow) readFailed('unexpected EOF');
         return;
       }
-      const head = text.slice(0, end.index);
-      const parsed = parseStatusLine(head.split(/\r?\n/, 1)[0]!);
+      const [statusLine, ...headerLines] = text.slice(0, end.index).split(/\r?\n/);
+      const parsed = parseStatusLine(statusLine!);
       if ('error' in parsed) return readFailed(parsed.error);
+      const headerProblem = malformedHeader(headerLines);
+      if (headerProblem) return readFailed(headerProblem);
       if (parsed.code !== 200) {
         return finish(`proxy error from ${proxyAddress} while dialing ${addr}, code ${parsed.code}: ${parsed.status}`);
       }

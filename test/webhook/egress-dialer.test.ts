@@ -11,6 +11,7 @@ import { connect as netConnect, type AddressInfo, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TLSSocket } from 'node:tls';
+import fc from 'fast-check';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { generateServingCertificate, type ServingCertificate } from '../../src/pki/self-signed.js';
 import { callWebhook, WebhookCallError } from '../../src/webhook/client.js';
@@ -238,6 +239,18 @@ describe('the webhook client through an egress dialer', () => {
       ['HTTP/1.1 2000 OK\r\n\r\n', 'reading HTTP response from CONNECT to 127.0.0.1:PORT via proxy PROXY failed: malformed HTTP status code "2000"'],
       ['HTTQ/1.1 200 OK\r\n\r\n', 'reading HTTP response from CONNECT to 127.0.0.1:PORT via proxy PROXY failed: malformed HTTP version "HTTQ/1.1"'],
       ['HTTP/1.1 200 OK\r\n\r\nhello', 'unexpected 5 bytes of buffered data from CONNECT proxy "PROXY"'],
+      [
+        'HTTP/1.1 200 OK\r\nno colon here\r\n\r\n',
+        'reading HTTP response from CONNECT to 127.0.0.1:PORT via proxy PROXY failed: malformed MIME header line: no colon here',
+      ],
+      [
+        'HTTP/1.1 200 OK\r\nBad Key: v\r\n\r\n',
+        'reading HTTP response from CONNECT to 127.0.0.1:PORT via proxy PROXY failed: malformed MIME header line: Bad Key: v',
+      ],
+      [
+        'HTTP/1.1 200 OK\r\n  folded: v\r\n\r\n',
+        'reading HTTP response from CONNECT to 127.0.0.1:PORT via proxy PROXY failed: malformed MIME header initial line:   folded: v',
+      ],
     ];
     for (const [text, expected] of cases) {
       const proxy = await startProxy({ answer: 'raw', text });
@@ -245,6 +258,36 @@ describe('the webhook client through an egress dialer', () => {
         `Post "https://127.0.0.1:${port}/hook?timeout=30s": ${expected.replace('PORT', String(port)).replace('PROXY', proxy.address)}`,
       );
     }
+  });
+
+  it('answers any proxy reply with a tunnel or an EgressDialError, never a crash or a hang', async () => {
+    const port = await startTarget();
+    let reply = '';
+    const server = createHttpServer();
+    server.on('connect', (_req: IncomingMessage, socket: Socket) => {
+      sockets.push(socket);
+      socket.end(reply);
+    });
+    servers.push(server);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const dialer = httpConnectDialer({ proxy: { tcp: { address: `127.0.0.1:${(server.address() as AddressInfo).port}` } } });
+    await fc.assert(
+      fc.asyncProperty(fc.oneof(fc.string({ maxLength: 200 }), fc.constantFrom('HTTP/1.1 200 OK\r\n\r\n', 'HTTP/1.0 407 x\r\n\r\n')), async (text) => {
+        reply = text;
+        const outcome = await dialer({ host: '127.0.0.1', port }).then(
+          (socket) => {
+            socket.destroy();
+            return 'tunnel';
+          },
+          (e: unknown) => {
+            expect(e).toBeInstanceOf(EgressDialError);
+            return 'error';
+          },
+        );
+        if (!/^HTTP\/\d\.\d 200/.test(text)) expect(outcome).toBe('error');
+      }),
+      { numRuns: 40 },
+    );
   });
 
   it('stops reading an endless answer at its header limit', async () => {
