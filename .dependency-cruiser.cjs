@@ -15,7 +15,7 @@ const LAYERS = [
   ['src/util/'],
   ['src/machinery/'],
   ['src/codec/', 'src/pki/', 'src/storage/'],
-  ['src/schema/', 'src/webhook/'],
+  ['src/schema/', 'src/webhook/', 'src/tracing/'],
   ['src/cel/'],
   ['src/selectors/', 'src/patch/'],
   ['src/kinds/', 'src/config/'],

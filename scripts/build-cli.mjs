@@ -61,6 +61,9 @@ async function warmCodeCache() {
 
 if (process.argv.includes('--if-stale') && !isStale()) process.exit(0);
 const common = { platform: 'node', target: 'node20', logLevel: 'warning', absWorkingDir: root };
-await build({ ...common, entryPoints: ['src/cli/run.ts'], bundle: true, format: 'cjs', outfile: bundle, minifyWhitespace: true, minifySyntax: true });
+// OpenTelemetry (and the gRPC client under its exporter) stays out of the bundle: it is loaded from
+// node_modules only when --tracing-config-file asks for tracing, so it costs a server without it nothing.
+const external = ['@opentelemetry/*', '@grpc/*'];
+await build({ ...common, entryPoints: ['src/cli/run.ts'], bundle: true, format: 'cjs', outfile: bundle, minifyWhitespace: true, minifySyntax: true, external });
 await build({ ...common, entryPoints: ['src/cli/main.ts', 'src/cli/bundle-loader.ts'], format: 'esm', outdir: out });
 await warmCodeCache();

@@ -8,8 +8,11 @@ import { admissionChain, type AdmissionConfig } from '../admission/chain.js';
 import { resolveAuthorizationConfig, validateAuthorizationFlags, type AuthorizationFlags } from '../config/authorization/flags.js';
 import { parseTokenFile } from '../auth/authn/token-file.js';
 import { createCluster } from '../cluster.js';
+import { loadEgressSelectorConfiguration, type EgressSelector } from '../config/egress/index.js';
+import { loadTracingConfiguration, samplingFraction, type TracingConfiguration } from '../config/tracing/index.js';
 import { createFetchHandler } from '../http/handler.js';
 import { listen } from '../http/listen.js';
+import { apiserverIdentity, startRequestTracing, type RequestTracer } from '../tracing/index.js';
 
 /** kube-apiserver's `--min-request-timeout` default: watches without a timeout end after 30 to 60 minutes. */
 export const DEFAULT_MIN_REQUEST_TIMEOUT_SECONDS = 1800;
@@ -68,6 +71,10 @@ export interface ServeOptions {
     maxTokenExpirationSeconds?: number;
     jwksUri?: string;
   };
+  /** kube-apiserver's `--egress-selector-config-file`: an EgressSelectorConfiguration. */
+  egressSelectorConfigFile?: string;
+  /** kube-apiserver's `--tracing-config-file`: a TracingConfiguration. */
+  tracingConfigFile?: string;
 }
 
 /** The usage text. */
@@ -83,6 +90,7 @@ export const SERVE_USAGE =
   '                     [--authorization-webhook-cache-authorized-ttl 5m] [--authorization-webhook-cache-unauthorized-ttl 30s]\n' +
   '                     [--service-account-issuer URL ...] [--service-account-signing-key-file FILE] [--service-account-key-file FILE ...]\n' +
   '                     [--api-audiences a,b] [--service-account-max-token-expiration 48h] [--service-account-jwks-uri URL]\n' +
+  '                     [--egress-selector-config-file FILE] [--tracing-config-file FILE]\n' +
   '  durations are Go durations (300ms, 10s, 1m30s); --min-request-timeout 0 lets watches without timeoutSeconds run forever';
 
 /**
@@ -256,6 +264,11 @@ export function parseServeArgs(args: readonly string[]): ServeOptions {
         break;
       case '--service-account-jwks-uri':
         o.serviceAccounts = { ...o.serviceAccounts, jwksUri: value() };
+      case '--egress-selector-config-file':
+        o.egressSelectorConfigFile = value();
+        break;
+      case '--tracing-config-file':
+        o.tracingConfigFile = value();
         break;
       default:
         throw new Error(`unknown argument ${JSON.stringify(arg)}\n${SERVE_USAGE}`);
@@ -271,9 +284,42 @@ export function parseServeArgs(args: readonly string[]): ServeOptions {
   return o;
 }
 
+/** What the configuration files of `memkube serve` give, loaded and validated. */
+export interface ServeConfigFiles {
+  /** The dialers of `--egress-selector-config-file`; undefined without it (every connection direct). */
+  readonly egress?: EgressSelector;
+  /** `--tracing-config-file`'s configuration; undefined without it (no tracing). */
+  readonly tracing?: TracingConfiguration;
+}
+
+/**
+ * Reads, decodes and validates the configuration files named by the flags, as kube-apiserver does
+ * at start; throws with its loader's message (`failed to validate tracing configuration: ...`).
+ */
+export function loadServeConfigFiles(options: Pick<ServeOptions, 'egressSelectorConfigFile' | 'tracingConfigFile'>): ServeConfigFiles {
+  return {
+    ...(options.egressSelectorConfigFile !== undefined ? { egress: loadEgressSelectorConfiguration(options.egressSelectorConfigFile) } : {}),
+    ...(options.tracingConfigFile !== undefined ? { tracing: loadTracingConfiguration(options.tracingConfigFile) } : {}),
+  };
+}
+
+/** Starts tracing when configured (OpenTelemetry is loaded only then). */
+async function startTracing(config: TracingConfiguration | undefined): Promise<RequestTracer | undefined> {
+  if (!config) return undefined;
+  return startRequestTracing({
+    ...(config.endpoint !== undefined ? { endpoint: config.endpoint } : {}),
+    samplingFraction: samplingFraction(config),
+    serviceInstanceId: apiserverIdentity(),
+  });
+}
+
 /** Runs the server until SIGTERM or SIGINT. */
 export async function serve(options: ServeOptions, out: (line: string) => void = (l) => process.stdout.write(`${l}\n`)): Promise<void> {
   const sa = options.serviceAccounts;
+  const files = loadServeConfigFiles(options);
+  // The HTTP door makes a span per request with it (tracer.startRequest); the webhook and OIDC
+  // clients dial through files.egress (dialerFor / agentFor).
+  const tracer = await startTracing(files.tracing);
   const cluster = await createCluster({
     apiDomain: options.apiDomain,
     reservedDomain: options.reservedDomain,
@@ -328,4 +374,5 @@ export async function serve(options: ServeOptions, out: (line: string) => void =
   });
   await server.close();
   await cluster.close();
+  await tracer?.shutdown();
 }

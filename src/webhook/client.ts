@@ -9,10 +9,12 @@
  * the answer means is the caller's business (src/webhook/result.ts has the REST client's rules).
  */
 import { request as httpRequest, type IncomingMessage } from 'node:http';
-import { isIP } from 'node:net';
-import { connect as tlsConnect, type PeerCertificate, type TLSSocket } from 'node:tls';
+import { isIP, type Socket } from 'node:net';
+import { connect as tlsConnect, type TLSSocket } from 'node:tls';
 import { goParseURL } from '../util/go-url.js';
-import { goConnectionError, goHostnameError, goValidityError, UNKNOWN_AUTHORITY } from './go-errors.js';
+import type { EgressDialer } from './egress-dialer.js';
+import { goConnectionError } from './go-errors.js';
+import { certificateProblem } from './tls-verify.js';
 
 /** Where a webhook is and whom to trust. */
 export interface WebhookEndpoint {
@@ -32,6 +34,11 @@ export interface WebhookEndpoint {
   readonly clientCertificate?: { readonly cert: string; readonly key: string };
   /** Accept any server certificate (kubeconfig `insecure-skip-tls-verify`). */
   readonly insecureSkipTLSVerify?: boolean;
+  /**
+   * How to reach the address: through an egress proxy (egress-dialer.ts; kube-apiserver's egress
+   * selector); a direct TCP connection when absent. Its failure is the call's, after `Post "<url>": `.
+   */
+  readonly egress?: EgressDialer;
 }
 
 /** One call of a webhook. */
@@ -110,11 +117,12 @@ function hostAndPort(host: string): { host: string; port: number } {
 export async function callWebhook(call: WebhookCall): Promise<WebhookResponse> {
   const timeoutMs = call.timeoutMs ?? DEFAULT_WEBHOOK_TIMEOUT_MS;
   const target = requestUrl(call.endpoint.url, timeoutMs);
-  const state: CallState = { headersReceived: false };
+  const state: CallState = { headersReceived: false, dialAbort: call.endpoint.egress ? new AbortController() : undefined };
   let timer: ReturnType<typeof setTimeout> | undefined;
   const deadline = new Promise<never>((_, reject) => {
     timer = setTimeout(() => {
       state.timedOut = true;
+      state.dialAbort?.abort();
       state.socket?.destroy();
       // Go's REST client reads the body under the same context as the request.
       reject(
@@ -134,6 +142,8 @@ export async function callWebhook(call: WebhookCall): Promise<WebhookResponse> {
 /** What one call has done so far (for the deadline to cut it short). */
 interface CallState {
   socket?: TLSSocket;
+  /** Aborts an egress dial under way when the deadline passes. */
+  readonly dialAbort?: AbortController;
   headersReceived: boolean;
   timedOut?: boolean;
 }
@@ -177,9 +187,21 @@ async function connect(endpoint: WebhookEndpoint, state: CallState): Promise<TLS
     address = named;
   }
   const serverName = endpoint.serverName ?? named.host;
+  let tunnel: Socket | undefined;
+  if (endpoint.egress) {
+    try {
+      tunnel = await endpoint.egress(address, state.dialAbort?.signal);
+    } catch (e) {
+      throw new GoReason(e instanceof Error ? e.message : String(e));
+    }
+  }
   return new Promise<TLSSocket>((resolve, reject) => {
-    if (state.timedOut) return reject(new GoReason('context deadline exceeded'));
+    if (state.timedOut) {
+      tunnel?.destroy();
+      return reject(new GoReason('context deadline exceeded'));
+    }
     const socket = tlsConnect({
+      ...(tunnel ? { socket: tunnel } : {}),
       host: address.host,
       port: address.port,
       // SNI carries a name, never an IP address (Go's `hostnameInSNI`).
@@ -205,20 +227,6 @@ async function connect(endpoint: WebhookEndpoint, state: CallState): Promise<TLS
       resolve(socket);
     });
   });
-}
-
-/**
- * Why Go's `Certificate.Verify` refuses the server's certificate, in its order: the leaf's
- * validity window, the host name, then the chain to a trusted root.
- */
-function certificateProblem(socket: TLSSocket, serverName: string): string | undefined {
-  const cert = socket.getPeerCertificate(false) as PeerCertificate | undefined;
-  if (!cert || Object.keys(cert).length === 0) return UNKNOWN_AUTHORITY;
-  const validity = goValidityError(new Date(cert.valid_from), new Date(cert.valid_to), new Date());
-  if (validity) return validity;
-  const hostname = goHostnameError(cert.subjectaltname ?? '', cert.subject?.CN, serverName);
-  if (hostname) return hostname;
-  return socket.authorized ? undefined : UNKNOWN_AUTHORITY;
 }
 
 /** Sends the request over the connected socket and reads the whole answer. */
