@@ -11,6 +11,11 @@ import { authorizationConfigFromFlags } from '../config/authorization/flags.js';
 import type { AuthorizationConfig, AuthorizationMode } from '../config/authorization/types.js';
 import { createWebhookAuthorizer } from './webhook/authorizer.js';
 import { alwaysAllowAuthorizer, alwaysDenyAuthorizer } from './always.js';
+import type { Agent } from 'node:https';
+import { ANONYMOUS_FLAG_CONFLICT } from '../config/authentication/load.js';
+import type { AuthenticationConfiguration } from '../config/authentication/types.js';
+import type { EgressDialer } from '../webhook/egress-dialer.js';
+import { createJwtAuthenticators } from './authn/jwt/authenticator.js';
 import { createRequestAuthenticator, type AnonymousPolicy, type AuthenticationRequest } from './authn/request-authenticator.js';
 import { staticTokenAuthenticator, type StaticToken } from './authn/token-file.js';
 import { unionTokenAuthenticator } from './authn/token-union.js';
@@ -29,6 +34,12 @@ export interface AuthenticationOptions {
   apiAudiences?: readonly string[];
   /** Token authenticators of your own, asked after the built-in ones. */
   tokenAuthenticators?: readonly TokenAuthenticator[];
+  /**
+   * An AuthenticationConfiguration (`--authentication-config`, see
+   * `loadAuthenticationConfiguration`): its JWT authenticators, and its `anonymous` rules, which
+   * may not be combined with `anonymous` here.
+   */
+  config?: AuthenticationConfiguration;
 }
 
 /** How a cluster authorizes requests (`createCluster({ authorization })`). */
@@ -59,31 +70,77 @@ export interface ClusterAccess {
   readonly authorizer: Authorizer;
   /** Every token authenticator, as one (what TokenReview asks). */
   readonly tokens: TokenAuthenticator;
+  /** Stops the JWT authenticators' discovery and key refreshes. */
+  close(): void;
+}
+
+/** How the cluster's own clients reach webhooks and issuers (`--egress-selector-config-file`). */
+export interface AccessEgress {
+  dialerFor(selection: 'controlplane' | 'cluster'): EgressDialer | undefined;
+  agentFor(selection: 'controlplane' | 'cluster'): Agent | undefined;
+}
+
+/**
+ * kube-apiserver's `WrapAudienceAgnosticToken`: a token authenticator that knows nothing of
+ * audiences (static tokens, JWT authenticators, which check their own) answers for the API
+ * audiences, and only when the audiences asked about include one of them.
+ */
+function audienceAgnostic(implicit: readonly string[] | undefined, delegate: TokenAuthenticator): TokenAuthenticator {
+  if (!implicit?.length) return delegate;
+  return {
+    async authenticateToken(token, audiences) {
+      if (audiences?.length && !audiences.some((a) => implicit.includes(a))) return undefined;
+      const result = await delegate.authenticateToken(token, audiences);
+      return result && { ...result, audiences: [...implicit] };
+    },
+  };
 }
 
 /** Builds a cluster's authentication and authorization. */
 export function clusterAccess(
   authentication: AuthenticationOptions | undefined,
   authorization: AuthorizationOptions | undefined,
-  deps: { storage: Storage; modes: ModeFactories; builtinTokens: readonly TokenAuthenticator[]; now: () => number },
+  deps: {
+    storage: Storage;
+    modes: ModeFactories;
+    builtinTokens: readonly TokenAuthenticator[];
+    now: () => number;
+    egress?: AccessEgress;
+    /** The service account issuers, which no JWT authenticator may claim. */
+    serviceAccountIssuers?: readonly string[];
+  },
 ): ClusterAccess {
-  const anonymous = authentication?.anonymous ?? true;
+  const config = authentication?.config;
+  if (config?.anonymous && authentication?.anonymous !== undefined) throw new Error(ANONYMOUS_FLAG_CONFLICT);
+  const anonymous: AnonymousPolicy = config?.anonymous
+    ? { enabled: config.anonymous.enabled, conditions: config.anonymous.conditions }
+    : typeof authentication?.anonymous === 'object'
+      ? authentication.anonymous
+      : { enabled: authentication?.anonymous ?? true };
+  const apiAudiences = authentication?.apiAudiences;
+  const jwt = config?.jwt.length
+    ? createJwtAuthenticators(config, {
+        now: deps.now,
+        disallowedIssuers: deps.serviceAccountIssuers,
+        ...(deps.egress ? { agentFor: (_url: URL, selection: string) => (selection === 'controlplane' || selection === 'cluster' ? deps.egress!.agentFor(selection) : undefined) } : {}),
+      })
+    : undefined;
   const tokens = unionTokenAuthenticator([
-    ...(authentication?.tokens?.length ? [staticTokenAuthenticator(authentication.tokens)] : []),
+    ...(authentication?.tokens?.length ? [audienceAgnostic(apiAudiences, staticTokenAuthenticator(authentication.tokens))] : []),
     ...deps.builtinTokens,
+    ...(jwt ? [audienceAgnostic(apiAudiences, jwt)] : []),
     ...(authentication?.tokenAuthenticators ?? []),
   ]);
-  const authenticate = createRequestAuthenticator({
-    anonymous: typeof anonymous === 'boolean' ? { enabled: anonymous } : anonymous,
-    tokens,
-    apiAudiences: authentication?.apiAudiences,
-  });
-  const config = authorization?.config ?? configFromModes(authorization?.modes ?? ['AlwaysAllow']);
+  const authenticate = createRequestAuthenticator({ anonymous, tokens, apiAudiences });
+  const authorizers = (authorization?.config ?? configFromModes(authorization?.modes ?? ['AlwaysAllow'])).authorizers;
   const chain: Authorizer[] = [privilegedGroupAuthorizer];
-  for (const entry of config.authorizers) {
+  for (const entry of authorizers) {
     if (entry.type === 'AlwaysAllow') chain.push(alwaysAllowAuthorizer);
     else if (entry.type === 'AlwaysDeny') chain.push(alwaysDenyAuthorizer);
-    else if (entry.type === 'Webhook') chain.push(createWebhookAuthorizer(entry, { now: deps.now }));
+    else if (entry.type === 'Webhook') {
+      const egress = deps.egress?.dialerFor('controlplane');
+      chain.push(createWebhookAuthorizer(entry, { now: deps.now, ...(egress ? { egress } : {}) }));
+    }
     else if (entry.type === 'RBAC' || entry.type === 'Node') {
       const factory = deps.modes[entry.type];
       if (!factory) throw new Error(`authorizer type ${JSON.stringify(entry.type)} is not available`);
@@ -93,7 +150,7 @@ export function clusterAccess(
     }
   }
   chain.push(...(authorization?.authorizers ?? []));
-  return { authenticate, authorizer: unionAuthorizer(chain), tokens };
+  return { authenticate, authorizer: unionAuthorizer(chain), tokens, close: () => jwt?.close() };
 }
 
 /** The chain of `--authorization-mode` alone (no webhook flags): kube-apiserver's names for the modes. */

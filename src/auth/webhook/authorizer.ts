@@ -11,6 +11,7 @@
  * failure policy's decision (`NoOpinion` or `Deny`) with an empty reason and the error as the
  * evaluation error; it never throws.
  */
+import type { EgressDialer } from '../../webhook/egress-dialer.js';
 import { readFileSync } from 'node:fs';
 import { compileMatchConditions, evaluateMatchConditions, type CompiledMatchCondition } from '../../config/authorization/match-conditions.js';
 import type { AuthorizerConfig, WebhookAuthorizerConfig } from '../../config/authorization/types.js';
@@ -56,6 +57,8 @@ export interface WebhookAuthorizerOptions {
   readonly retryBackoff?: RetryBackoff;
   /** Waits between retries and their jitter; real timers by default. */
   readonly timing?: RetryTiming;
+  /** How to reach the webhook (the `controlplane` egress selection); directly when absent. */
+  readonly egress?: EgressDialer;
 }
 
 /** A webhook authorizer entry of an AuthorizationConfig. */
@@ -157,7 +160,7 @@ class WebhookAuthorizer implements Authorizer {
       }
     }
     return callWebhook({
-      endpoint: this.kubeconfig.endpoint,
+      endpoint: this.options.egress ? { ...this.kubeconfig.endpoint, egress: this.options.egress } : this.kubeconfig.endpoint,
       body,
       timeoutMs: this.config.timeoutMs,
       ...(this.token !== undefined ? { bearerToken: this.token } : {}),
