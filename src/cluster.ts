@@ -32,6 +32,7 @@ import { createFetchHandler, type FetchHandler } from './http/handler.js';
 import { errorResponse } from './http/errors.js';
 import { listen, type Listening, type ListenOptions } from './http/listen.js';
 import type { Storage } from './storage/storage.js';
+import type { Authorizer } from './machinery/auth.js';
 import type { Service } from './kinds/types/core-v1.js';
 
 /** Options of {@link createCluster}. */
@@ -81,6 +82,11 @@ export interface ClusterOptions {
    * turns some off. An unknown name throws an {@link AdmissionConfigError} with kube-apiserver's message.
    */
   admission?: AdmissionConfig;
+  /**
+   * The authorizer the cluster's hooks consult (`ctx.auth.authorizer`: reviews, RBAC escalation
+   * checks), built over the cluster's storage; AlwaysAllow by default.
+   */
+  authorization?: { authorizer: (storage: Storage, cluster: { apiDomain: string }) => Authorizer };
 }
 
 /** Options of {@link Cluster.load}. */
@@ -186,7 +192,7 @@ export async function createCluster(options: ClusterOptions = {}): Promise<Clust
     bookmarkIntervalMs: options.bookmarkIntervalMs ?? DEFAULT_BOOKMARK_INTERVAL_MS,
     watchBufferSize: options.watchBufferSize ?? DEFAULT_WATCH_BUFFER_SIZE,
     auth: {
-      authorizer: alwaysAllowAuthorizer,
+      authorizer: options.authorization?.authorizer(storage, { apiDomain }) ?? alwaysAllowAuthorizer,
       tokenAuthenticator: { authenticateToken: async () => undefined },
       serviceAccountTokens: {
         apiAudiences: [],
