@@ -16,7 +16,7 @@ import type { KindContext, KubeObject } from '../../schema/define-kind.js';
 import { jsonEqual } from '../../util/json-equal.js';
 import type { PolicyRule, RoleRef } from '../types/rbac-v1.js';
 import { rbacGroup } from './binding.js';
-import { compactRules, compactString, covers, goQuoteList, type Rule } from './policy-comparator.js';
+import { compactRules, compactString, covers, goQuoteList, MAX_ATOMIC_RULES, type Rule } from './policy-comparator.js';
 import { goQuote } from '../../util/go-format.js';
 
 /** `EscalationAllowed`: members of `system:masters` may write any role and binding. */
@@ -68,20 +68,25 @@ export async function escalationError(ctx: KindContext, rules: readonly Rule[], 
     ...owned.resourceRules.map((r) => ({ verbs: r.verbs, apiGroups: r.apiGroups, resources: r.resources, resourceNames: r.resourceNames })),
     ...owned.nonResourceRules.map((r) => ({ verbs: r.verbs, nonResourceURLs: r.nonResourceURLs })),
   ];
-  const { covered, missing } = covers(ownerRules, rules);
+  const { covered, missing, truncated } = covers(ownerRules, rules);
   if (covered) return undefined;
   // sets.NewString(...).List(): each description once, in byte order.
   const lines = [...new Set(compactRules(missing).map(compactString))].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  if (truncated) lines.push(`(the rules expand to more than ${MAX_ATOMIC_RULES} single permissions; the rest were not compared)`);
   let message = `user ${goQuote(ctx.user.username)} (groups=${goQuoteList(ctx.user.groups)}) is attempting to grant RBAC permissions not currently held:\n${lines.join('\n')}`;
   if (owned.evaluationError) message += `; resolution errors: [${owned.evaluationError}]`;
   return message;
 }
 
-/** `IsOnlyMutatingGCFields`: the update changes nothing but owner references and finalizers. */
+/**
+ * `IsOnlyMutatingGCFields`: the update changes nothing but owner references and finalizers (what
+ * the garbage collector and finalizing controllers write). The field manager's record of the
+ * change and the resourceVersion do not count either: they carry no permission.
+ */
 export function isOnlyMutatingGCFields(obj: KubeObject, old: Readonly<KubeObject>): boolean {
   const meta = { ...obj.metadata };
   const oldMeta = (old.metadata ?? {}) as Record<string, unknown>;
-  for (const field of ['ownerReferences', 'finalizers', 'selfLink']) {
+  for (const field of ['ownerReferences', 'finalizers', 'selfLink', 'managedFields', 'resourceVersion']) {
     if (oldMeta[field] === undefined) delete (meta as Record<string, unknown>)[field];
     else (meta as Record<string, unknown>)[field] = oldMeta[field];
   }

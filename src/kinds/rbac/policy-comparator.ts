@@ -41,8 +41,9 @@ export function breakdownRule(rule: Rule): PolicyRule[] {
 
 function hasAll(set: readonly string[] | undefined, wanted: readonly string[] | undefined): boolean {
   if (!wanted?.length) return true;
-  const owned = new Set(set ?? []);
-  return wanted.every((w) => owned.has(w));
+  // Atomic rules want one value: a scan beats building a set.
+  const owned = set ?? [];
+  return wanted.every((w) => owned.includes(w));
 }
 
 /** `resourceCoversAll`: `*`, every resource exactly, or `*\/<subresource>` for a subresource. */
@@ -85,7 +86,7 @@ export function ruleCovers(owner: Rule, atom: Rule): boolean {
  * this the comparison stops and reports the atomic rules it found missing so far (plus one
  * explaining line), so that a hostile rule cannot keep the server busy.
  */
-export const MAX_ATOMIC_RULES = 1_000_000;
+export const MAX_ATOMIC_RULES = 100_000;
 
 /** `Covers`: whether the owner's rules cover every servant rule, and the atomic rules they miss. */
 export function covers(owner: readonly Rule[], servant: readonly Rule[]): { covered: boolean; missing: PolicyRule[]; truncated: boolean } {
