@@ -208,6 +208,22 @@ describe('RBAC authorizer: the bootstrap policy', () => {
     expect((await url(anonymous, '/version/')).decision).toBe('Allow');
   });
 
+  it('lets controllers act as their service accounts, and the scheduler lock its lease in kube-system', async () => {
+    const gc = { username: 'system:serviceaccount:kube-system:generic-garbage-collector', groups: ['system:serviceaccounts', 'system:serviceaccounts:kube-system'] };
+    expect((await authorize(gc, 'patch', 'widgets', { apiGroup: 'example.com', namespace: 'default', name: 'w' })).reason).toBe(
+      'RBAC: allowed by ClusterRoleBinding "system:controller:generic-garbage-collector" of ClusterRole "system:controller:generic-garbage-collector" to ServiceAccount "generic-garbage-collector/kube-system"',
+    );
+    expect((await authorize(gc, 'create', 'pods', { namespace: 'default' })).decision).toBe('NoOpinion');
+    const scheduler = { username: 'system:kube-scheduler', groups: ['system:authenticated'] };
+    expect((await authorize(scheduler, 'update', 'leases', { apiGroup: 'coordination.k8s.io', namespace: 'kube-system', name: 'kube-scheduler' })).decision).toBe(
+      'Allow',
+    );
+    expect((await authorize(scheduler, 'create', 'leasecandidates', { apiGroup: 'coordination.k8s.io', namespace: 'kube-system' })).reason).toBe(
+      'RBAC: allowed by RoleBinding "system::leader-locking-kube-scheduler/kube-system" of Role "system::leader-locking-kube-scheduler" to User "system:kube-scheduler"',
+    );
+    expect((await authorize(scheduler, 'create', 'leasecandidates', { apiGroup: 'coordination.k8s.io', namespace: 'default' })).decision).toBe('NoOpinion');
+  });
+
   it('gives the aggregated view role the rules of the system:aggregate-to-view role', async () => {
     await roleBinding(cluster, 'default', 'viewers', { kind: 'ClusterRole', name: 'view' }, [user('alice')]);
     expect((await authorize(alice, 'list', 'deployments', { apiGroup: 'apps', namespace: 'default' })).decision).toBe('Allow');
