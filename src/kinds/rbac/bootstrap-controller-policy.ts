@@ -205,11 +205,7 @@ export const BOOTSTRAP_CONTROLLER_ROLES: readonly ClusterRole[] = [
     EVENTS_RULE,
     resources(['patch', 'update'], RESOURCE, ['resourceclaims/binding']),
   ]),
-  controller('resourcequota-controller', [
-    resources(['list', 'watch'], ['*'], ['*']),
-    resources(['update'], CORE, ['resourcequotas/status']),
-    EVENTS_RULE,
-  ]),
+  controller('resourcequota-controller', [resources(['list', 'watch'], ['*'], ['*']), resources(['update'], CORE, ['resourcequotas/status']), EVENTS_RULE]),
   controller('root-ca-cert-publisher', [resources(['create', 'update'], CORE, ['configmaps']), EVENTS_RULE]),
   controller('route-controller', [resources(['list', 'watch'], CORE, ['nodes']), resources(['patch'], CORE, ['nodes/status']), EVENTS_RULE]),
   controller('selinux-warning-controller', [

@@ -289,7 +289,6 @@ export const BOOTSTRAP_CLUSTER_ROLES: readonly ClusterRole[] = [
   aggregated('view', 'view', TO_EDIT),
 ];
 
-
 /** A binding of the ClusterRole of the same name; `apiGroup`s are left to the defaults. */
 function binding(name: string, subjects: ReturnType<typeof user>[]): ClusterRoleBinding {
   const b: ClusterRoleBinding = { metadata: bootstrapMetadata(name), roleRef: { kind: 'ClusterRole', name } };

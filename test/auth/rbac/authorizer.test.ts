@@ -2,19 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createStorageRbacAuthorizer } from '../../../src/auth/rbac/index.js';
 import { ClusterRoleBindingKind, ClusterRoleKind, RoleBindingKind, RoleKind } from '../../../src/kinds/index.js';
 import { MemoryStorage } from '../../../src/storage/memory.js';
-import {
-  alice,
-  ask,
-  clusterRole,
-  clusterRoleBinding,
-  group,
-  role,
-  roleBinding,
-  rule,
-  serviceAccount,
-  useRbacCluster,
-  user,
-} from './support.js';
+import { alice, ask, clusterRole, clusterRoleBinding, group, role, roleBinding, rule, serviceAccount, useRbacCluster, user } from './support.js';
 
 const rbac = useRbacCluster();
 const cluster = rbac.cluster;
@@ -138,7 +126,10 @@ describe('RBAC authorizer: decisions and reasons', () => {
     await cluster.client.resource(RoleKind).create({ metadata: { name: 'r' }, rules: [rule(['get'], ['pods'])] }, { namespace: 'default' });
     await cluster.client
       .resource(RoleBindingKind)
-      .create({ metadata: { name: 'rb' }, roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'r' }, subjects: [user('alice')] }, { namespace: 'default' });
+      .create(
+        { metadata: { name: 'rb' }, roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'r' }, subjects: [user('alice')] },
+        { namespace: 'default' },
+      );
     expect((await authorize(alice, 'get', 'pods', { namespace: 'default' })).decision).toBe('Allow');
     await cluster.client.resource(RoleKind).delete('r', { namespace: 'default' });
     expect((await authorize(alice, 'get', 'pods', { namespace: 'default' })).reason).toBe('RBAC: role.rbac.authorization.k8s.io "r" not found');
@@ -161,10 +152,20 @@ describe('RBAC authorizer: decisions and reasons', () => {
     // Stored directly: validation refuses such a subject.
     const storage = new MemoryStorage();
     const authorizer = createStorageRbacAuthorizer(storage);
-    await storage.create({ bucket: 'rbac.authorization.k8s.io/clusterroles', namespace: '', name: 'r' }, { metadata: { name: 'r' }, rules: [rule(['get'], ['pods'])] });
+    await storage.create(
+      { bucket: 'rbac.authorization.k8s.io/clusterroles', namespace: '', name: 'r' },
+      { metadata: { name: 'r' }, rules: [rule(['get'], ['pods'])] },
+    );
     await storage.create(
       { bucket: 'rbac.authorization.k8s.io/clusterrolebindings', namespace: '', name: 'b' },
-      { metadata: { name: 'b' }, roleRef: { kind: 'ClusterRole', name: 'r' }, subjects: [{ kind: 'Robot', name: 'alice' }, { kind: 'ServiceAccount', name: 'alice' }] },
+      {
+        metadata: { name: 'b' },
+        roleRef: { kind: 'ClusterRole', name: 'r' },
+        subjects: [
+          { kind: 'Robot', name: 'alice' },
+          { kind: 'ServiceAccount', name: 'alice' },
+        ],
+      },
     );
     expect((await authorizer.authorize(ask(alice, 'get', 'pods'))).decision).toBe('NoOpinion');
     expect((await authorizer.authorize(ask({ username: 'system:serviceaccount::alice', groups: [] }, 'get', 'pods'))).decision).toBe('NoOpinion');
@@ -209,15 +210,18 @@ describe('RBAC authorizer: the bootstrap policy', () => {
   });
 
   it('lets controllers act as their service accounts, and the scheduler lock its lease in kube-system', async () => {
-    const gc = { username: 'system:serviceaccount:kube-system:generic-garbage-collector', groups: ['system:serviceaccounts', 'system:serviceaccounts:kube-system'] };
+    const gc = {
+      username: 'system:serviceaccount:kube-system:generic-garbage-collector',
+      groups: ['system:serviceaccounts', 'system:serviceaccounts:kube-system'],
+    };
     expect((await authorize(gc, 'patch', 'widgets', { apiGroup: 'example.com', namespace: 'default', name: 'w' })).reason).toBe(
       'RBAC: allowed by ClusterRoleBinding "system:controller:generic-garbage-collector" of ClusterRole "system:controller:generic-garbage-collector" to ServiceAccount "generic-garbage-collector/kube-system"',
     );
     expect((await authorize(gc, 'create', 'pods', { namespace: 'default' })).decision).toBe('NoOpinion');
     const scheduler = { username: 'system:kube-scheduler', groups: ['system:authenticated'] };
-    expect((await authorize(scheduler, 'update', 'leases', { apiGroup: 'coordination.k8s.io', namespace: 'kube-system', name: 'kube-scheduler' })).decision).toBe(
-      'Allow',
-    );
+    expect(
+      (await authorize(scheduler, 'update', 'leases', { apiGroup: 'coordination.k8s.io', namespace: 'kube-system', name: 'kube-scheduler' })).decision,
+    ).toBe('Allow');
     expect((await authorize(scheduler, 'create', 'leasecandidates', { apiGroup: 'coordination.k8s.io', namespace: 'kube-system' })).reason).toBe(
       'RBAC: allowed by RoleBinding "system::leader-locking-kube-scheduler/kube-system" of Role "system::leader-locking-kube-scheduler" to User "system:kube-scheduler"',
     );
@@ -255,7 +259,11 @@ describe('RBAC authorizer: rulesFor', () => {
 
   it('includes the rules every authenticated user has', async () => {
     const rules = await rbac.authorizer.rulesFor({ username: 'nobody', groups: ['system:authenticated'] }, 'default');
-    expect(rules.resourceRules).toContainEqual({ verbs: ['create'], apiGroups: ['authorization.k8s.io'], resources: ['selfsubjectaccessreviews', 'selfsubjectrulesreviews'] });
+    expect(rules.resourceRules).toContainEqual({
+      verbs: ['create'],
+      apiGroups: ['authorization.k8s.io'],
+      resources: ['selfsubjectaccessreviews', 'selfsubjectrulesreviews'],
+    });
     expect(rules.nonResourceRules).toContainEqual({ verbs: ['get'], nonResourceURLs: ['/healthz', '/livez', '/readyz', '/version', '/version/'] });
   });
 });
@@ -263,7 +271,10 @@ describe('RBAC authorizer: rulesFor', () => {
 describe('RBAC authorizer over a storage', () => {
   it('reads the storage on first use, then answers without a promise', async () => {
     const storage = new MemoryStorage();
-    await storage.create({ bucket: 'rbac.authorization.k8s.io/clusterroles', namespace: '', name: 'r' }, { metadata: { name: 'r' }, rules: [rule(['get'], ['pods'])] });
+    await storage.create(
+      { bucket: 'rbac.authorization.k8s.io/clusterroles', namespace: '', name: 'r' },
+      { metadata: { name: 'r' }, rules: [rule(['get'], ['pods'])] },
+    );
     const authorizer = createStorageRbacAuthorizer(storage);
     const first = authorizer.authorize(ask(alice, 'get', 'pods'));
     expect(first).toBeInstanceOf(Promise);
@@ -299,7 +310,10 @@ describe('RBAC authorizer over a storage', () => {
   it('answers a thousand bindings for other users without looking at them', async () => {
     const storage = new MemoryStorage();
     const authorizer = createStorageRbacAuthorizer(storage);
-    await storage.create({ bucket: 'rbac.authorization.k8s.io/clusterroles', namespace: '', name: 'r' }, { metadata: { name: 'r' }, rules: [rule(['get'], ['pods'])] });
+    await storage.create(
+      { bucket: 'rbac.authorization.k8s.io/clusterroles', namespace: '', name: 'r' },
+      { metadata: { name: 'r' }, rules: [rule(['get'], ['pods'])] },
+    );
     for (let i = 0; i < 1000; i++) {
       await storage.create(
         { bucket: 'rbac.authorization.k8s.io/clusterrolebindings', namespace: '', name: `b${i}` },

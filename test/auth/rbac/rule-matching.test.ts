@@ -151,9 +151,7 @@ describe('properties', () => {
   });
 
   it('a URL rule of a prefix and * covers every path under that prefix', () => {
-    fc.assert(
-      fc.property(word, word, (prefix, rest) => nonResourceURLMatches({ verbs: [], nonResourceURLs: [`/${prefix}*`] }, `/${prefix}${rest}`)),
-    );
+    fc.assert(fc.property(word, word, (prefix, rest) => nonResourceURLMatches({ verbs: [], nonResourceURLs: [`/${prefix}*`] }, `/${prefix}${rest}`)));
   });
 
   it('never throws on hostile strings', () => {

@@ -30,7 +30,8 @@ export const rule = (verbs: string[], resources: string[], apiGroups: string[] =
 
 export const user = (name: string): Subject => ({ kind: 'User', name, apiGroup: 'rbac.authorization.k8s.io' });
 export const group = (name: string): Subject => ({ kind: 'Group', name, apiGroup: 'rbac.authorization.k8s.io' });
-export const serviceAccount = (name: string, namespace?: string): Subject => (namespace ? { kind: 'ServiceAccount', name, namespace } : { kind: 'ServiceAccount', name });
+export const serviceAccount = (name: string, namespace?: string): Subject =>
+  namespace ? { kind: 'ServiceAccount', name, namespace } : { kind: 'ServiceAccount', name };
 
 /** Creates (as the cluster admin) a ClusterRole. */
 export const clusterRole = (cluster: Cluster, name: string, rules: PolicyRule[], labels?: Record<string, string>) =>
@@ -38,9 +39,13 @@ export const clusterRole = (cluster: Cluster, name: string, rules: PolicyRule[],
 export const role = (cluster: Cluster, namespace: string, name: string, rules: PolicyRule[]) =>
   cluster.client.resource(RoleKind).create({ metadata: { name }, rules }, { namespace });
 export const clusterRoleBinding = (cluster: Cluster, name: string, roleName: string, subjects: Subject[]) =>
-  cluster.client.resource(ClusterRoleBindingKind).create({ metadata: { name }, roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: roleName }, subjects });
+  cluster.client
+    .resource(ClusterRoleBindingKind)
+    .create({ metadata: { name }, roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: roleName }, subjects });
 export const roleBinding = (cluster: Cluster, namespace: string, name: string, roleRef: { kind: 'Role' | 'ClusterRole'; name: string }, subjects: Subject[]) =>
-  cluster.client.resource(RoleBindingKind).create({ metadata: { name }, roleRef: { apiGroup: 'rbac.authorization.k8s.io', ...roleRef }, subjects }, { namespace });
+  cluster.client
+    .resource(RoleBindingKind)
+    .create({ metadata: { name }, roleRef: { apiGroup: 'rbac.authorization.k8s.io', ...roleRef }, subjects }, { namespace });
 
 /** Attributes of a resource request. */
 export const ask = (who: UserInfo, verb: string, resource: string, more: Partial<AuthorizationAttributes> = {}): AuthorizationAttributes => ({

@@ -30,7 +30,9 @@ describe('escalation prevention: Role', () => {
 
   it('refuses rules the writer does not hold, listing them compacted, one line per resource, in order', async () => {
     await alicePodReader();
-    const s = await statusOf(() => createRole(alice, [rule(['get', 'delete', 'patch'], ['pods', 'secrets']), { verbs: ['get'], nonResourceURLs: ['/metrics'] }]));
+    const s = await statusOf(() =>
+      createRole(alice, [rule(['get', 'delete', 'patch'], ['pods', 'secrets']), { verbs: ['get'], nonResourceURLs: ['/metrics'] }]),
+    );
     expect(s).toMatchObject({
       code: 403,
       reason: 'Forbidden',
@@ -71,7 +73,11 @@ describe('escalation prevention: Role', () => {
   it('checks updates too, before validation', async () => {
     await alicePodReader();
     const mine = await createRole(alice, [rule(['get'], ['pods'])]);
-    const s = await statusOf(() => as(alice).resource(RoleKind).update({ ...mine, rules: [rule(['watch'], ['pods'])] }));
+    const s = await statusOf(() =>
+      as(alice)
+        .resource(RoleKind)
+        .update({ ...mine, rules: [rule(['watch'], ['pods'])] }),
+    );
     expect(s.code).toBe(403);
     expect(s.message).toContain('{APIGroups:[""], Resources:["pods"], Verbs:["watch"]}');
     // An invalid rule the writer does not hold is refused as an escalation, not as invalid.
@@ -86,7 +92,11 @@ describe('escalation prevention: Role', () => {
       .resource(RoleKind)
       .update({ ...current, metadata: { ...current.metadata, finalizers: ['example.com/keep'] } });
     expect(updated.metadata?.finalizers).toEqual(['example.com/keep']);
-    const s = await statusOf(() => as(alice).resource(RoleKind).update({ ...updated, metadata: { ...updated.metadata, labels: { a: 'b' } } }));
+    const s = await statusOf(() =>
+      as(alice)
+        .resource(RoleKind)
+        .update({ ...updated, metadata: { ...updated.metadata, labels: { a: 'b' } } }),
+    );
     expect(s.code).toBe(403);
   });
 
@@ -114,14 +124,24 @@ describe('escalation prevention: Role', () => {
     // A create by POST names no object: escalate on "one" does not apply.
     expect((await statusOf(() => createRole(bob, [rule(['get'], ['secrets'])], 'one'))).code).toBe(403);
     const one = await role(cluster, 'default', 'one', []);
-    expect((await as(bob).resource(RoleKind).update({ ...one, rules: [rule(['get'], ['secrets'])] })).rules).toEqual([rule(['get'], ['secrets'])]);
+    expect(
+      (
+        await as(bob)
+          .resource(RoleKind)
+          .update({ ...one, rules: [rule(['get'], ['secrets'])] })
+      ).rules,
+    ).toEqual([rule(['get'], ['secrets'])]);
   });
 });
 
 describe('escalation prevention: ClusterRole', () => {
   it('refuses cluster-wide rules held only in a namespace', async () => {
     await alicePodReader();
-    const s = await statusOf(() => as(alice).resource(ClusterRoleKind).create({ metadata: { name: 'cr' }, rules: [rule(['get'], ['pods'])] }));
+    const s = await statusOf(() =>
+      as(alice)
+        .resource(ClusterRoleKind)
+        .create({ metadata: { name: 'cr' }, rules: [rule(['get'], ['pods'])] }),
+    );
     expect(s).toMatchObject({
       code: 403,
       message:
@@ -129,7 +149,13 @@ describe('escalation prevention: ClusterRole', () => {
         '{APIGroups:[""], Resources:["pods"], Verbs:["get"]}',
     });
     await clusterRoleBinding(cluster, 'alice-pods', 'pod-reader', [user('alice')]);
-    expect((await as(alice).resource(ClusterRoleKind).create({ metadata: { name: 'cr' }, rules: [rule(['list'], ['pods'])] })).metadata?.name).toBe('cr');
+    expect(
+      (
+        await as(alice)
+          .resource(ClusterRoleKind)
+          .create({ metadata: { name: 'cr' }, rules: [rule(['list'], ['pods'])] })
+      ).metadata?.name,
+    ).toBe('cr');
   });
 
   it('requires everything (* on *.* and every URL) to set or change an aggregation rule', async () => {
@@ -143,11 +169,21 @@ describe('escalation prevention: ClusterRole', () => {
     });
     const stored = await cluster.client.resource(ClusterRoleKind).create(aggregated);
     // Dropping the aggregation rule needs the same.
-    const s = await statusOf(() => as(alice).resource(ClusterRoleKind).update({ ...stored, aggregationRule: undefined, rules: [] }));
+    const s = await statusOf(() =>
+      as(alice)
+        .resource(ClusterRoleKind)
+        .update({ ...stored, aggregationRule: undefined, rules: [] }),
+    );
     expect(s.message).toBe('clusterroles.rbac.authorization.k8s.io "agg" is forbidden: must have cluster-admin privileges to use the aggregationRule');
     // Holding * of *.* and of every URL is holding escalate as well.
     await clusterRoleBinding(cluster, 'alice-admin', 'cluster-admin', [user('alice')]);
-    expect((await as(alice).resource(ClusterRoleKind).create({ ...aggregated, metadata: { name: 'agg2' } })).metadata?.name).toBe('agg2');
+    expect(
+      (
+        await as(alice)
+          .resource(ClusterRoleKind)
+          .create({ ...aggregated, metadata: { name: 'agg2' } })
+      ).metadata?.name,
+    ).toBe('agg2');
   });
 });
 
@@ -189,13 +225,27 @@ describe('escalation prevention: RoleBinding', () => {
       message: 'Internal error occurred: unsupported role reference kind: "Policy"',
     });
     // The cluster admin gets validation's answer.
-    expect((await statusOf(() => createBinding({ username: 'root', groups: ['system:masters'] }, { apiGroup: 'rbac.authorization.k8s.io', kind: 'Policy', name: 'x' }))).code).toBe(422);
+    expect(
+      (
+        await statusOf(() =>
+          createBinding({ username: 'root', groups: ['system:masters'] }, { apiGroup: 'rbac.authorization.k8s.io', kind: 'Policy', name: 'x' }),
+        )
+      ).code,
+    ).toBe(422);
   });
 
   it('checks updates unless they only change finalizers', async () => {
     await role(cluster, 'default', 'secret-admin', [rule(['*'], ['secrets'])]);
     const rb = await roleBinding(cluster, 'default', 'rb', { kind: 'Role', name: 'secret-admin' }, [user('bob')]);
-    expect((await statusOf(() => as(alice).resource(RoleBindingKind).update({ ...rb, subjects: [user('alice')] }))).code).toBe(403);
+    expect(
+      (
+        await statusOf(() =>
+          as(alice)
+            .resource(RoleBindingKind)
+            .update({ ...rb, subjects: [user('alice')] }),
+        )
+      ).code,
+    ).toBe(403);
     const kept = await as(alice)
       .resource(RoleBindingKind)
       .update({ ...rb, metadata: { ...rb.metadata, finalizers: ['example.com/x'] } });

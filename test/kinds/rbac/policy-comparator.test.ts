@@ -67,7 +67,13 @@ describe('ruleCovers and covers', () => {
 
 describe('compactRules and compactString', () => {
   it('merges atomic rules of one group, resource and name by verb, keeping repeated verbs', () => {
-    const compacted = compactRules([r(['get'], ['pods']), { verbs: ['get'], nonResourceURLs: ['/a'] }, r(['list'], ['pods']), r(['get'], ['pods'], [''], ['x']), r(['get'], ['pods'])]);
+    const compacted = compactRules([
+      r(['get'], ['pods']),
+      { verbs: ['get'], nonResourceURLs: ['/a'] },
+      r(['list'], ['pods']),
+      r(['get'], ['pods'], [''], ['x']),
+      r(['get'], ['pods']),
+    ]);
     expect(compacted).toEqual([{ verbs: ['get'], nonResourceURLs: ['/a'] }, r(['get', 'list', 'get'], ['pods']), r(['get'], ['pods'], [''], ['x'])]);
   });
 
