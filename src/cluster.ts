@@ -8,6 +8,8 @@ import { parseYamlDocuments, YamlSyntaxError } from './codec/yaml.js';
 import { handle } from './api/engine.js';
 import { ApiError, badRequest } from './machinery/errors.js';
 import { randomBytes } from 'node:crypto';
+import { createNodeAuthorizer } from './auth/node/authorizer.js';
+import { createStorageRbacAuthorizer } from './auth/rbac/authorizer.js';
 import { clusterAccess, type AuthenticationOptions, type AuthorizationOptions } from './auth/cluster-access.js';
 import { createServiceAccountTokens, type ServiceAccountFlags, type ServiceAccountTokens } from './auth/serviceaccount/index.js';
 import { serviceAccountTokensController } from './controllers/service-account-tokens.js';
@@ -35,6 +37,7 @@ import { createFetchHandler, type FetchHandler, type HttpAccess, type IssuerDisc
 import { errorResponse } from './http/errors.js';
 import { listen, type Listening, type ListenOptions } from './http/listen.js';
 import type { Storage } from './storage/storage.js';
+import type { Authorizer } from './machinery/auth.js';
 import type { Service } from './kinds/types/core-v1.js';
 
 /** Options of {@link createCluster}. */
@@ -220,7 +223,13 @@ export async function createCluster(options: ClusterOptions = {}): Promise<Clust
       tokens: [...(options.authentication?.tokens ?? []), { token: adminToken, user: ADMIN_USER }],
     },
     options.authorization,
-    { storage, modes: {}, builtinTokens: [serviceAccountTokens.authenticator], now: () => clock.now() },
+    {
+      storage,
+      modes: { RBAC: (s) => createStorageRbacAuthorizer(s, { apiDomain }), Node: (s) => createNodeAuthorizer(s, { apiDomain }) },
+      builtinTokens: [serviceAccountTokens.authenticator],
+      now: () => clock.now(),
+      serviceAccountIssuers: serviceAccountTokens.setup.issuers,
+    },
   );
   const ctx: EngineContext = {
     registry,
@@ -338,6 +347,7 @@ export async function createCluster(options: ClusterOptions = {}): Promise<Clust
       // servers drop the connections that carried them).
       closed = true;
       loop.close();
+      access.close();
       watchHub.close();
       stopClock();
       // One turn lets the ended HTTP watch streams write their last chunk before their

@@ -122,7 +122,12 @@ export function clusterAccess(
     ? createJwtAuthenticators(config, {
         now: deps.now,
         disallowedIssuers: deps.serviceAccountIssuers,
-        ...(deps.egress ? { agentFor: (_url: URL, selection: string) => (selection === 'controlplane' || selection === 'cluster' ? deps.egress!.agentFor(selection) : undefined) } : {}),
+        ...(deps.egress
+          ? {
+              agentFor: (_url: URL, selection: string) =>
+                selection === 'controlplane' || selection === 'cluster' ? deps.egress!.agentFor(selection) : undefined,
+            }
+          : {}),
       })
     : undefined;
   const tokens = unionTokenAuthenticator([
@@ -134,23 +139,34 @@ export function clusterAccess(
   const authenticate = createRequestAuthenticator({ anonymous, tokens, apiAudiences });
   const authorizers = (authorization?.config ?? configFromModes(authorization?.modes ?? ['AlwaysAllow'])).authorizers;
   const chain: Authorizer[] = [privilegedGroupAuthorizer];
+  const closers: (() => void)[] = [];
   for (const entry of authorizers) {
     if (entry.type === 'AlwaysAllow') chain.push(alwaysAllowAuthorizer);
     else if (entry.type === 'AlwaysDeny') chain.push(alwaysDenyAuthorizer);
     else if (entry.type === 'Webhook') {
       const egress = deps.egress?.dialerFor('controlplane');
       chain.push(createWebhookAuthorizer(entry, { now: deps.now, ...(egress ? { egress } : {}) }));
-    }
-    else if (entry.type === 'RBAC' || entry.type === 'Node') {
+    } else if (entry.type === 'RBAC' || entry.type === 'Node') {
       const factory = deps.modes[entry.type];
       if (!factory) throw new Error(`authorizer type ${JSON.stringify(entry.type)} is not available`);
-      chain.push(factory(deps.storage));
+      const authorizer = factory(deps.storage);
+      const closable = authorizer as Authorizer & { close?: () => void };
+      if (typeof closable.close === 'function') closers.push(() => closable.close!());
+      chain.push(authorizer);
     } else {
       throw new Error(`authorizer type ${JSON.stringify(entry.type)} is not supported by memkube`);
     }
   }
   chain.push(...(authorization?.authorizers ?? []));
-  return { authenticate, authorizer: unionAuthorizer(chain), tokens, close: () => jwt?.close() };
+  return {
+    authenticate,
+    authorizer: unionAuthorizer(chain),
+    tokens,
+    close: () => {
+      jwt?.close();
+      for (const close of closers) close();
+    },
+  };
 }
 
 /** The chain of `--authorization-mode` alone (no webhook flags): kube-apiserver's names for the modes. */

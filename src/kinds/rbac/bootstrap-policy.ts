@@ -4,40 +4,22 @@
  * `ClusterRoles()` and `ClusterRoleBindings()`): the user-facing roles (`cluster-admin`; `admin`,
  * `edit` and `view`, aggregated from the `system:aggregate-to-*` roles and anything else labelled
  * `rbac.authorization.k8s.io/aggregate-to-*`) and the `system:` roles of the cluster's components.
- * The controllers' own roles (`system:controller:*`) and the namespaced bootstrap roles are not
- * created.
+ * The controllers' roles are in bootstrap-controller-policy.ts, the namespaced ones in
+ * bootstrap-namespace-policy.ts.
  */
-import type { PolicyRule, Subject } from '../types/rbac-v1.js';
+import type { PolicyRule } from '../types/rbac-v1.js';
+import { bootstrapMetadata, EVENTS_RULE, group, READ, READ_WRITE, resources, serviceAccount, urls, user, WRITE } from './bootstrap-rules.js';
 import type { ClusterRole } from './cluster-role.js';
 import type { ClusterRoleBinding } from './cluster-role-binding.js';
 
-const READ = ['get', 'list', 'watch'];
-const WRITE = ['create', 'delete', 'deletecollection', 'patch', 'update'];
-const READ_WRITE = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
-const EVENTS_RULE = resources(['create', 'patch', 'update'], ['', 'events.k8s.io'], ['events']);
-
-function resources(verbs: string[], apiGroups: string[], names: string[], resourceNames?: string[]): PolicyRule {
-  return resourceNames ? { apiGroups, resourceNames, resources: names, verbs } : { apiGroups, resources: names, verbs };
-}
-
-function urls(verbs: string[], nonResourceURLs: string[]): PolicyRule {
-  return { nonResourceURLs, verbs };
-}
-
-const metadata = (name: string, labels: Record<string, string> = {}) => ({
-  name,
-  labels: { 'kubernetes.io/bootstrapping': 'rbac-defaults', ...labels },
-  annotations: { 'rbac.authorization.kubernetes.io/autoupdate': 'true' },
-});
-
 function role(name: string, rules: PolicyRule[], labels?: Record<string, string>): ClusterRole {
-  return { metadata: metadata(name, labels), rules };
+  return { metadata: bootstrapMetadata(name, labels), rules };
 }
 
 /** A role whose rules the aggregation controller fills from the roles labelled `aggregate-to-<to>`. */
 function aggregated(name: string, to: string, labels?: Record<string, string>): ClusterRole {
   return {
-    metadata: metadata(name, labels),
+    metadata: bootstrapMetadata(name, labels),
     aggregationRule: { clusterRoleSelectors: [{ matchLabels: { [`rbac.authorization.k8s.io/aggregate-to-${to}`]: 'true' } }] },
   };
 }
@@ -307,12 +289,9 @@ export const BOOTSTRAP_CLUSTER_ROLES: readonly ClusterRole[] = [
   aggregated('view', 'view', TO_EDIT),
 ];
 
-const group = (name: string): Subject => ({ kind: 'Group', name });
-const user = (name: string): Subject => ({ kind: 'User', name });
-
 /** A binding of the ClusterRole of the same name; `apiGroup`s are left to the defaults. */
-function binding(name: string, subjects: Subject[]): ClusterRoleBinding {
-  const b: ClusterRoleBinding = { metadata: metadata(name), roleRef: { kind: 'ClusterRole', name } };
+function binding(name: string, subjects: ReturnType<typeof user>[]): ClusterRoleBinding {
+  const b: ClusterRoleBinding = { metadata: bootstrapMetadata(name), roleRef: { kind: 'ClusterRole', name } };
   if (subjects.length) b.subjects = subjects;
   return b;
 }
@@ -323,7 +302,7 @@ export const BOOTSTRAP_CLUSTER_ROLE_BINDINGS: readonly ClusterRoleBinding[] = [
   binding('system:basic-user', [group('system:authenticated')]),
   binding('system:discovery', [group('system:authenticated')]),
   binding('system:kube-controller-manager', [user('system:kube-controller-manager')]),
-  binding('system:kube-dns', [{ kind: 'ServiceAccount', name: 'kube-dns', namespace: 'kube-system' }]),
+  binding('system:kube-dns', [serviceAccount('kube-dns', 'kube-system')]),
   binding('system:kube-scheduler', [user('system:kube-scheduler')]),
   binding('system:monitoring', [group('system:monitoring')]),
   // Kept without subjects since the Node authorizer took over (bootstrappolicy's comment says why).

@@ -3,6 +3,7 @@ import { defineKind } from '../../schema/define-kind.js';
 import { pathSegmentNameValidator } from '../../schema/validation/names.js';
 import { ClusterRoleBinding as ClusterRoleBindingSchema } from '../types/rbac-v1.js';
 import { applyBindingDefaults, bindingColumns, validateBinding, validateRoleRefUnchanged, type Binding } from './binding.js';
+import { checkBindingWrite } from './escalation.js';
 
 /** A ClusterRoleBinding object. */
 export type ClusterRoleBinding = ClusterRoleBindingSchema;
@@ -25,6 +26,9 @@ export const ClusterRoleBindingKind = defineKind<ClusterRoleBinding>({
   schemaRequired: false,
   printerColumns: bindingColumns('clusterRoleBinding'),
   strategy: {
+    // The policy-based storage: bind only what the writer may bind or holds (pkg/registry/rbac/clusterrolebinding/policybased).
+    prepareForCreate: (crb, ctx) => checkBindingWrite('clusterrolebindings', crb, undefined, ctx),
+    prepareForUpdate: (crb, old, ctx) => checkBindingWrite('clusterrolebindings', crb, old, ctx),
     defaults: (rb, ctx) => applyBindingDefaults(rb as Binding, ctx),
     validate: (rb, ctx) => (ctx.operation === 'create' ? validateBinding(rb as Binding, false, ctx) : []),
     // ValidateClusterRoleBinding, then ValidateClusterRoleBindingUpdate: the same rules again, and roleRef unchanged.

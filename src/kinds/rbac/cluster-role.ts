@@ -6,6 +6,7 @@ import { labelSelectorFromObject, SelectorParseError } from '../../selectors/lab
 import { validateLabelSelector, type LabelSelectorValidationOptions } from '../shared/label-selector-validation.js';
 import { ClusterRole as ClusterRoleSchema } from '../types/rbac-v1.js';
 import { validatePolicyRules } from './policy-rule.js';
+import { checkRoleWrite } from './escalation.js';
 
 /** A ClusterRole object. */
 export type ClusterRole = ClusterRoleSchema;
@@ -62,6 +63,10 @@ export const ClusterRoleKind = defineKind<ClusterRole>({
   schemaRequired: false,
   defaultTable: true,
   strategy: {
+    // The policy-based storage: no rules the writer does not hold, and an aggregation rule only
+    // for a writer who holds everything (pkg/registry/rbac/clusterrole/policybased).
+    prepareForCreate: (role, ctx) => checkRoleWrite('clusterroles', role, undefined, ctx),
+    prepareForUpdate: (role, old, ctx) => checkRoleWrite('clusterroles', role, old, ctx),
     validate: (role, ctx) => (ctx.operation === 'create' ? validateClusterRole(role, {}) : []),
     // Kubernetes' ValidateUpdate runs ValidateClusterRole, then ValidateClusterRoleUpdate, which runs
     // it again (each cause is reported twice), with invalid label values allowed when the stored

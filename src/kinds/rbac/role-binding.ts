@@ -3,6 +3,7 @@ import { defineKind } from '../../schema/define-kind.js';
 import { pathSegmentNameValidator } from '../../schema/validation/names.js';
 import { RoleBinding as RoleBindingSchema } from '../types/rbac-v1.js';
 import { applyBindingDefaults, bindingColumns, validateBinding, validateRoleRefUnchanged, type Binding } from './binding.js';
+import { checkBindingWrite } from './escalation.js';
 
 /** A RoleBinding object. */
 export type RoleBinding = RoleBindingSchema;
@@ -25,6 +26,9 @@ export const RoleBindingKind = defineKind<RoleBinding>({
   schemaRequired: false,
   printerColumns: bindingColumns('roleBinding'),
   strategy: {
+    // The policy-based storage: bind only what the writer may bind or holds (pkg/registry/rbac/rolebinding/policybased).
+    prepareForCreate: (rb, ctx) => checkBindingWrite('rolebindings', rb, undefined, ctx),
+    prepareForUpdate: (rb, old, ctx) => checkBindingWrite('rolebindings', rb, old, ctx),
     defaults: (rb, ctx) => applyBindingDefaults(rb as Binding, ctx),
     validate: (rb, ctx) => (ctx.operation === 'create' ? validateBinding(rb as Binding, true, ctx) : []),
     // ValidateRoleBinding, then ValidateRoleBindingUpdate: the same rules again, and roleRef unchanged.

@@ -3,6 +3,7 @@ import { defineKind } from '../../schema/define-kind.js';
 import { pathSegmentNameValidator } from '../../schema/validation/names.js';
 import { Role as RoleSchema } from '../types/rbac-v1.js';
 import { validatePolicyRules } from './policy-rule.js';
+import { checkRoleWrite } from './escalation.js';
 
 /** A Role object. */
 export type Role = RoleSchema;
@@ -28,6 +29,9 @@ export const RoleKind = defineKind<Role>({
   // pkg/printers has no printer for roles: the default table convertor's Name and Created At.
   defaultTable: true,
   strategy: {
+    // The policy-based storage: no rules the writer does not hold (pkg/registry/rbac/role/policybased).
+    prepareForCreate: (role, ctx) => checkRoleWrite('roles', role, undefined, ctx),
+    prepareForUpdate: (role, old, ctx) => checkRoleWrite('roles', role, old, ctx),
     validate: (role, ctx) => (ctx.operation === 'create' ? validatePolicyRules(role.rules, true) : []),
     // Kubernetes' ValidateUpdate runs ValidateRole, then ValidateRoleUpdate, which runs it again:
     // each cause is reported twice (the message lists it once).
