@@ -54,6 +54,7 @@ export const SERVE_USAGE =
   '                     [--history-retention 5m] [--continue-ttl 5m] [--bookmark-interval 1m] [--min-request-timeout 30m]\n' +
   '                     [--namespace-deletion-delay 1s]\n' +
   '                     [--enable-admission-plugins Name,...] [--disable-admission-plugins Name,...]\n' +
+  '                     [--admission-control-config-file FILE]\n' +
   '  durations are Go durations (300ms, 10s, 1m30s); --min-request-timeout 0 lets watches without timeoutSeconds run forever';
 
 /**
@@ -175,6 +176,9 @@ export function parseServeArgs(args: readonly string[]): ServeOptions {
         break;
       case '--disable-admission-plugins':
         o.admission = { ...o.admission, disable: [...(o.admission?.disable ?? []), ...nameList(value())] };
+        break;
+      case '--admission-control-config-file':
+        o.admission = { ...o.admission, configFile: value() };
         break;
       default:
         throw new Error(`unknown argument ${JSON.stringify(arg)}\n${SERVE_USAGE}`);
