@@ -5,7 +5,19 @@
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import { admissionChain, type AdmissionConfig } from '../admission/chain.js';
+import { BUILTIN_PLUGINS } from '../admission/builtin-plugins.js';
 import { createCluster } from '../cluster.js';
+import {
+  applyLoggingFlag,
+  BOOLEAN_LOGGING_FLAGS,
+  LOGGING_FLAGS,
+  validateLoggingConfiguration,
+  withLoggingDefaults,
+  type LoggingConfiguration,
+  type LoggingFlag,
+} from '../config/logging/index.js';
+import { aggregateMessage } from '../machinery/field-errors.js';
+import { Logger, type LoggerEnvironment } from '../log/index.js';
 import { createFetchHandler } from '../http/handler.js';
 import { listen } from '../http/listen.js';
 
@@ -45,6 +57,8 @@ export interface ServeOptions {
   namespaceDeletionDelayMs?: number;
   /** Admission plugins turned on or off (`createCluster`'s `admission`). */
   admission?: AdmissionConfig;
+  /** The logging flags (`--logging-format`, `-v`, `--vmodule`, ...), validated as kube-apiserver validates them. */
+  logging?: LoggingConfiguration;
 }
 
 /** The usage text. */
@@ -55,6 +69,8 @@ export const SERVE_USAGE =
   '                     [--namespace-deletion-delay 1s]\n' +
   '                     [--enable-admission-plugins Name,...] [--disable-admission-plugins Name,...]\n' +
   '                     [--admission-control-config-file FILE]\n' +
+  '                     [--logging-format text|json] [-v N] [--vmodule pattern=N,...] [--log-flush-frequency 5s]\n' +
+  '                     [--log-text-split-stream] [--log-json-split-stream] [--log-text-info-buffer-size 0] [--log-json-info-buffer-size 0]\n' +
   '  durations are Go durations (300ms, 10s, 1m30s); --min-request-timeout 0 lets watches without timeoutSeconds run forever';
 
 /**
@@ -113,6 +129,24 @@ export function parseServeArgs(args: readonly string[]): ServeOptions {
   const o: ServeOptions = { port: 6443, host: '127.0.0.1', load: [] };
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!;
+    // The logging flags, pflag style: `-v 3`, `-v=3`, `-v3`, `--v=3`; a boolean alone is true.
+    const logging = /^(?:-v(?=$|=|\d)|--(v|logging-format|vmodule|log-flush-frequency|log-(?:text|json)-(?:split-stream|info-buffer-size))(?=$|=))/.exec(arg);
+    if (logging) {
+      const name = (logging[1] ?? 'v') as LoggingFlag;
+      let rest = arg.slice(logging[0].length);
+      if (rest.startsWith('=')) rest = rest.slice(1);
+      else if (rest === '') {
+        if (BOOLEAN_LOGGING_FLAGS.has(name)) rest = 'true';
+        else {
+          const next = args[++i];
+          if (next === undefined) throw new Error(`flag needs an argument: ${name === 'v' ? "'v' in -v" : `--${name}`}`);
+          rest = next;
+        }
+      }
+      if (!(LOGGING_FLAGS as readonly string[]).includes(name)) throw new Error(`unknown argument ${JSON.stringify(arg)}`);
+      o.logging = applyLoggingFlag(o.logging ?? {}, name, rest);
+      continue;
+    }
     const eq = arg.indexOf('=');
     const flag = arg.startsWith('--') && eq > 0 ? arg.slice(0, eq) : arg;
     const value = (): string => {
@@ -186,11 +220,40 @@ export function parseServeArgs(args: readonly string[]): ServeOptions {
   }
   // Unknown plugin names fail here, with kube-apiserver's words, before anything starts.
   if (o.admission) admissionChain(o.admission);
+  if (o.logging) {
+    const gates = { LoggingAlphaOptions: o.featureGates?.LoggingAlphaOptions, LoggingBetaOptions: o.featureGates?.LoggingBetaOptions };
+    const errs = validateLoggingConfiguration(withLoggingDefaults(o.logging), gates);
+    if (errs.length) throw new Error(aggregateMessage(errs));
+  }
   return o;
 }
 
-/** Runs the server until SIGTERM or SIGINT. */
-export async function serve(options: ServeOptions, out: (line: string) => void = (l) => process.stdout.write(`${l}\n`)): Promise<void> {
+/**
+ * The lines kube-apiserver writes as it starts, at the verbosities it writes them: each admission
+ * plugin registered (V(1), `Plugins.Register`), the chains loaded (`Plugins.NewFromPlugins`).
+ */
+function logAdmissionPlugins(logger: Logger, admission: AdmissionConfig | undefined): void {
+  const registered = logger.V(1);
+  if (registered.enabled) for (const plugin of BUILTIN_PLUGINS) registered.infoS('Registered admission plugin', 'plugin', plugin.name);
+  const chain = admissionChain(admission);
+  const mutating = chain.plugins.filter((p) => p.admit).map((p) => p.name);
+  const validating = chain.plugins.filter((p) => p.validate).map((p) => p.name);
+  if (mutating.length) logger.info(`Loaded ${mutating.length} mutating admission controller(s) successfully in the following order: ${mutating.join(',')}.`);
+  if (validating.length)
+    logger.info(`Loaded ${validating.length} validating admission controller(s) successfully in the following order: ${validating.join(',')}.`);
+}
+
+/**
+ * Runs the server until SIGTERM or SIGINT. `out` gets the one line with the URL (stdout: scripts
+ * read it); the log lines go where the logging flags send them (stderr unless streams are split).
+ */
+export async function serve(
+  options: ServeOptions,
+  out: (line: string) => void = (l) => process.stdout.write(`${l}\n`),
+  logEnvironment: LoggerEnvironment = {},
+): Promise<void> {
+  const logger = new Logger(options.logging, logEnvironment);
+  logAdmissionPlugins(logger, options.admission);
   const cluster = await createCluster({
     apiDomain: options.apiDomain,
     reservedDomain: options.reservedDomain,
@@ -213,6 +276,9 @@ export async function serve(options: ServeOptions, out: (line: string) => void =
   const handler = createFetchHandler(cluster, { minRequestTimeoutSeconds: options.minRequestTimeoutSeconds ?? DEFAULT_MIN_REQUEST_TIMEOUT_SECONDS });
   const server = await listen(handler, { port: options.port, host: options.host, tls: options.tls, now: cluster.clock.now() });
   if (options.kubeconfig) await writeFile(options.kubeconfig, server.kubeconfig(), { mode: 0o600 });
+  // secure_serving.go (and the insecure serving kube-apiserver once had) says where it listens.
+  logger.info(`Serving ${options.tls ? 'securely' : 'insecurely'} on ${new URL(server.url).host}`);
+  logger.flush();
   out(`memkube serving on ${server.url}`);
   await new Promise<void>((resolve) => {
     const stop = () => {
@@ -225,4 +291,5 @@ export async function serve(options: ServeOptions, out: (line: string) => void =
   });
   await server.close();
   await cluster.close();
+  logger.close();
 }
