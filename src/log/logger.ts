@@ -113,16 +113,13 @@ export class Logger {
       const fileLevel = this.vmoduleLevel(this.site(this.V).path);
       enabled = fileLevel !== undefined && level <= fileLevel;
     }
-    const logger = this;
-    return {
-      enabled,
-      infoS: function infoS(msg: string, ...kv: unknown[]) {
-        if (enabled) logger.emit('I', level, msg, kv, undefined, true, infoS);
-      },
-      info: function info(text: string) {
-        if (enabled) logger.emit('I', level, text, [], undefined, false, info);
-      },
+    const infoS = (msg: string, ...kv: unknown[]): void => {
+      if (enabled) this.emit('I', level, msg, kv, undefined, true, infoS);
     };
+    const info = (text: string): void => {
+      if (enabled) this.emit('I', level, text, [], undefined, false, info);
+    };
+    return { enabled, infoS, info };
   }
 
   /** A structured info message at verbosity 0 (`klog.InfoS`). */

@@ -265,18 +265,16 @@ describe('memkube credential --service-account', () => {
         seen.push({ method: req.method, url: req.url, headers: req.headers, body });
         res.setHeader('Content-Type', 'application/json');
         if (req.url?.includes('/serviceaccounts/missing/')) {
-          res
-            .writeHead(404)
-            .end(
-              JSON.stringify({
-                kind: 'Status',
-                apiVersion: 'v1',
-                status: 'Failure',
-                message: 'serviceaccounts "missing" not found',
-                reason: 'NotFound',
-                code: 404,
-              }),
-            );
+          res.writeHead(404).end(
+            JSON.stringify({
+              kind: 'Status',
+              apiVersion: 'v1',
+              status: 'Failure',
+              message: 'serviceaccounts "missing" not found',
+              reason: 'NotFound',
+              code: 404,
+            }),
+          );
           return;
         }
         if (req.url?.includes('/serviceaccounts/garbled/')) {
