@@ -80,3 +80,26 @@ export function logHttpRequest(logger: Logger, r: HttpRequestLog): void {
   else kv.push('resp', r.status);
   v.infoS('HTTP', ...kv);
 }
+
+/**
+ * {@link normalizedVerb} of a request as it arrives (method, path and query, Content-Type), its
+ * path read as k8s.io/apiserver's `RequestInfoFactory` reads it: `/api/v1` or `/apis/<group>/<version>`,
+ * then an optional `watch/`, `namespaces/<ns>/`, the resource, the name and the subresource.
+ */
+export function requestVerb(method: string, uri: string, contentType = ''): string {
+  const q = uri.indexOf('?');
+  const path = q < 0 ? uri : uri.slice(0, q);
+  const query = new URLSearchParams(q < 0 ? '' : uri.slice(q + 1));
+  const parts = path.split('/').filter(Boolean);
+  const prefix = parts[0] === 'api' ? 2 : parts[0] === 'apis' ? 3 : 0;
+  if (prefix === 0 || parts.length <= prefix) return normalizedVerb({ method, contentType });
+  let rest = parts.slice(prefix);
+  let watch = ['true', '1'].includes(query.get('watch') ?? '');
+  if (rest[0] === 'watch') {
+    watch = true;
+    rest = rest.slice(1);
+  }
+  // `namespaces/<ns>/<resource>...` is namespaced; `namespaces/<ns>` alone names a namespace.
+  if (rest[0] === 'namespaces' && rest.length >= 3) rest = rest.slice(2);
+  return normalizedVerb({ method, contentType, resource: true, named: rest.length >= 2, watch, subresource: rest[2] });
+}

@@ -215,3 +215,21 @@ describe('the HTTP request line', () => {
     expect(goDurationString(-1500)).toBe('-1.5µs');
   });
 });
+
+describe('the verb of an arriving request', () => {
+  it('reads the path as the request info factory does', async () => {
+    const { requestVerb } = await import('../../src/log/httplog.js');
+    expect(requestVerb('GET', '/api/v1/namespaces/default/pods?limit=500')).toBe('LIST');
+    expect(requestVerb('GET', '/api/v1/namespaces/default/pods/web')).toBe('GET');
+    expect(requestVerb('GET', '/api/v1/namespaces/default')).toBe('GET');
+    expect(requestVerb('GET', '/api/v1/namespaces')).toBe('LIST');
+    expect(requestVerb('GET', '/apis/apps/v1/deployments?watch=true&resourceVersion=1')).toBe('WATCH');
+    expect(requestVerb('GET', '/api/v1/watch/namespaces/default/pods')).toBe('WATCH');
+    expect(requestVerb('PATCH', '/apis/apps/v1/namespaces/a/deployments/d', 'application/apply-patch+yaml')).toBe('APPLY');
+    expect(requestVerb('POST', '/api/v1/namespaces/a/pods/p/exec?command=sh')).toBe('CONNECT');
+    expect(requestVerb('PUT', '/api/v1/namespaces/a/pods/p/status')).toBe('PUT');
+    expect(requestVerb('GET', '/healthz')).toBe('GET');
+    expect(requestVerb('GET', '/apis')).toBe('GET');
+    expect(requestVerb('GET', '/apis/apps/v1')).toBe('GET');
+  });
+});
