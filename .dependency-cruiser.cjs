@@ -19,6 +19,7 @@ const LAYERS = [
   ['src/cel/'],
   ['src/selectors/', 'src/patch/'],
   ['src/kinds/', 'src/config/'],
+  ['src/log/'],
   ['src/openapi/', 'src/admission/', 'src/auth/'],
   ['src/api/'],
   ['src/controllers/', 'src/client/'],

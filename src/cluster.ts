@@ -10,7 +10,7 @@ import { ApiError, badRequest } from './machinery/errors.js';
 import { randomBytes } from 'node:crypto';
 import { createNodeAuthorizer } from './auth/node/authorizer.js';
 import { createStorageRbacAuthorizer } from './auth/rbac/authorizer.js';
-import { clusterAccess, type AuthenticationOptions, type AuthorizationOptions } from './auth/cluster-access.js';
+import { clusterAccess, type AccessEgress, type AuthenticationOptions, type AuthorizationOptions } from './auth/cluster-access.js';
 import { createServiceAccountTokens, type ServiceAccountFlags, type ServiceAccountTokens } from './auth/serviceaccount/index.js';
 import { serviceAccountTokensController } from './controllers/service-account-tokens.js';
 import type { ApiRequest, ApiResponse, UserInfo } from './machinery/request.js';
@@ -37,7 +37,6 @@ import { createFetchHandler, type FetchHandler, type HttpAccess, type IssuerDisc
 import { errorResponse } from './http/errors.js';
 import { listen, type Listening, type ListenOptions } from './http/listen.js';
 import type { Storage } from './storage/storage.js';
-import type { Authorizer } from './machinery/auth.js';
 import type { Service } from './kinds/types/core-v1.js';
 
 /** Options of {@link createCluster}. */
@@ -93,6 +92,12 @@ export interface ClusterOptions {
    * `system:admin` in `system:masters` whatever is set here.
    */
   authentication?: AuthenticationOptions;
+  /**
+   * How the cluster's own clients (authorization webhooks, JWT issuers' discovery) reach their
+   * servers, as kube-apiserver's `--egress-selector-config-file` says (see
+   * `loadEgressSelectorConfiguration`); directly by default.
+   */
+  egress?: AccessEgress;
   /**
    * How requests are authorized, as `--authorization-mode`: `AlwaysAllow` by default, so that a
    * cluster without options serves everyone. Members of `system:masters` are always allowed.
@@ -229,6 +234,7 @@ export async function createCluster(options: ClusterOptions = {}): Promise<Clust
       builtinTokens: [serviceAccountTokens.authenticator],
       now: () => clock.now(),
       serviceAccountIssuers: serviceAccountTokens.setup.issuers,
+      egress: options.egress,
     },
   );
   const ctx: EngineContext = {

@@ -135,7 +135,8 @@ export { parseTokenFile, staticTokenAuthenticator, type StaticToken } from './au
 export { AuthenticationError, type AnonymousPolicy, type AuthenticationRequest, type ClientCertificate } from './auth/authn/request-authenticator.js';
 export { alwaysAllowAuthorizer, alwaysDenyAuthorizer } from './auth/always.js';
 export {
-  generateClientCertificate,
+  signClientCertificate,
+  type ClientCertificate as SignedClientCertificate,
   generateServingCertificate,
   type CertificateAndKey,
   type ClientCertificateOptions,

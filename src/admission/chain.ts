@@ -5,6 +5,7 @@
  * `--enable-admission-plugins` / `--disable-admission-plugins` configure kube-apiserver
  * (k8s.io/apiserver pkg/server/options/admission.go, `Validate` and `enabledPluginNames`).
  */
+import { readAdmissionConfiguration, type AdmissionPluginConfigs } from '../config/admission/read.js';
 import type { AdmissionAttributes, AdmissionCluster } from './attributes.js';
 import { BUILTIN_PLUGINS } from './builtin-plugins.js';
 import type { AdmissionPlugin } from './plugin.js';
@@ -16,6 +17,11 @@ export interface AdmissionConfig {
   readonly enable?: readonly string[];
   /** Plugins to turn off, default ones included (`--disable-admission-plugins`). */
   readonly disable?: readonly string[];
+  /**
+   * The plugins' configuration file (`--admission-control-config-file`): an AdmissionConfiguration,
+   * or the legacy format of ImagePolicyWebhook and PodNodeSelector. Read once, when the chain is made.
+   */
+  readonly configFile?: string;
 }
 
 /** A configuration kube-apiserver would refuse, with its messages. */
@@ -54,7 +60,6 @@ export class AdmissionChain {
 }
 
 const KNOWN = new Set(ALL_ORDERED_PLUGINS);
-const IMPLEMENTED = new Map(BUILTIN_PLUGINS.map((p) => [p.name, p]));
 
 /**
  * The chain a configuration turns on: kube-apiserver's defaults, plus `enable`, minus `disable`.
@@ -62,6 +67,18 @@ const IMPLEMENTED = new Map(BUILTIN_PLUGINS.map((p) => [p.name, p]));
  * does not implement (a default one it does not implement, like LimitRanger, is simply not run).
  */
 export function admissionChain(config: AdmissionConfig = {}): AdmissionChain {
+  return buildAdmissionChain(config, BUILTIN_PLUGINS);
+}
+
+/**
+ * {@link admissionChain} over a given set of implemented plugins (the built-in ones in a cluster;
+ * tests add plugins that take a configuration). After the plugin names are checked, the
+ * configuration file is read and each enabled plugin that takes a configuration gets its own, as
+ * kube-apiserver's `Plugins.NewFromPlugins` asks `ConfigFor` of each enabled plugin only: an entry
+ * for a plugin that is not enabled, or not known at all, is never looked at (nor its `path` read).
+ */
+export function buildAdmissionChain(config: AdmissionConfig, implemented: readonly AdmissionPlugin[]): AdmissionChain {
+  const byName = new Map(implemented.map((p) => [p.name, p]));
   const enable = config.enable ?? [];
   const disable = config.disable ?? [];
   const problems: string[] = [];
@@ -70,12 +87,31 @@ export function admissionChain(config: AdmissionConfig = {}): AdmissionChain {
   const overlap = [...new Set(enable.filter((name) => disable.includes(name)))].sort();
   if (overlap.length) problems.push(`[${overlap.join(' ')}] in enable-admission-plugins and disable-admission-plugins overlapped`);
   for (const name of enable) {
-    if (KNOWN.has(name) && !IMPLEMENTED.has(name) && !DEFAULT_ON_PLUGINS.has(name)) {
+    if (KNOWN.has(name) && !byName.has(name) && !DEFAULT_ON_PLUGINS.has(name)) {
       problems.push(`enable-admission-plugins plugin ${JSON.stringify(name)} is not implemented by memkube`);
     }
   }
   if (problems.length) throw new AdmissionConfigError(problems);
   const on = (name: string) => !disable.includes(name) && (DEFAULT_ON_PLUGINS.has(name) || enable.includes(name));
-  const plugins = ALL_ORDERED_PLUGINS.filter(on).flatMap((name) => IMPLEMENTED.get(name) ?? []);
+  const enabled = ALL_ORDERED_PLUGINS.filter(on);
+  let configs: AdmissionPluginConfigs;
+  try {
+    configs = readAdmissionConfiguration(enabled, config.configFile ?? '');
+  } catch (e) {
+    throw new AdmissionConfigError([`failed to read plugin config: ${e instanceof Error ? e.message : String(e)}`]);
+  }
+  const plugins = enabled.flatMap((name) => {
+    // Asked of every enabled plugin, as kube-apiserver does: a `path` that cannot be read fails
+    // even for a plugin that takes no configuration (or one memkube does not run).
+    const text = configs.configFor(name);
+    const plugin = byName.get(name);
+    if (!plugin) return [];
+    if (text === undefined || !plugin.withConfiguration) return [plugin];
+    try {
+      return [plugin.withConfiguration(text)];
+    } catch (e) {
+      throw new AdmissionConfigError([`couldn't init admission plugin ${JSON.stringify(name)}: ${e instanceof Error ? e.message : String(e)}`]);
+    }
+  });
   return new AdmissionChain(plugins);
 }

@@ -12,4 +12,10 @@ export interface AdmissionPlugin {
   admit?(attributes: AdmissionAttributes, cluster: AdmissionCluster): void | Promise<void>;
   /** Runs after validation and may only refuse. */
   validate?(attributes: AdmissionAttributes, cluster: AdmissionCluster): void | Promise<void>;
+  /**
+   * For a plugin that takes a configuration (kube-apiserver's EventRateLimit, PodSecurity, ...): the
+   * plugin configured by the text the admission configuration file gives it (YAML or JSON). Called
+   * only when there is one; a throw refuses the configuration. A plugin without it ignores any.
+   */
+  withConfiguration?(configuration: string): AdmissionPlugin;
 }

@@ -1,13 +1,23 @@
 /** The `memkube` command itself: parses the command line and runs it (`main.ts` is how it is started). */
+import { credential, CREDENTIAL_USAGE, parseCredentialArgs } from './credential.js';
 import { parseServeArgs, serve, SERVE_USAGE } from './serve.js';
 
-const USAGE = `usage: memkube <command>\n\ncommands:\n  serve    serve a fake cluster over HTTP\n\n${SERVE_USAGE}`;
+const USAGE =
+  'usage: memkube <command>\n\ncommands:\n  serve       serve a fake cluster over HTTP\n  credential  an exec credential plugin for kubectl\n\n' +
+  `${SERVE_USAGE}\n\n${CREDENTIAL_USAGE}`;
 
 async function main(argv: readonly string[]): Promise<number> {
   const [command, ...rest] = argv;
   switch (command) {
     case 'serve':
       await serve(parseServeArgs(rest));
+      return 0;
+    case 'credential':
+      if (rest[0] === '-h' || rest[0] === '--help') {
+        process.stdout.write(`${CREDENTIAL_USAGE}\n`);
+        return 0;
+      }
+      process.stdout.write(`${await credential(parseCredentialArgs(rest))}\n`);
       return 0;
     case undefined:
     case '-h':

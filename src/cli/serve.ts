@@ -7,9 +7,22 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { admissionChain, type AdmissionConfig } from '../admission/chain.js';
 import { resolveAuthorizationConfig, validateAuthorizationFlags, type AuthorizationFlags } from '../config/authorization/flags.js';
 import { parseTokenFile } from '../auth/authn/token-file.js';
+import { loadAuthenticationConfiguration } from '../config/authentication/load.js';
 import { createCluster } from '../cluster.js';
 import { loadEgressSelectorConfiguration, type EgressSelector } from '../config/egress/index.js';
 import { loadTracingConfiguration, samplingFraction, type TracingConfiguration } from '../config/tracing/index.js';
+import { BUILTIN_PLUGINS } from '../admission/builtin-plugins.js';
+import {
+  applyLoggingFlag,
+  BOOLEAN_LOGGING_FLAGS,
+  LOGGING_FLAGS,
+  validateLoggingConfiguration,
+  withLoggingDefaults,
+  type LoggingConfiguration,
+  type LoggingFlag,
+} from '../config/logging/index.js';
+import { aggregateMessage } from '../machinery/field-errors.js';
+import { Logger, type LoggerEnvironment } from '../log/index.js';
 import { createFetchHandler } from '../http/handler.js';
 import { listen } from '../http/listen.js';
 import { apiserverIdentity, startRequestTracing, type RequestTracer } from '../tracing/index.js';
@@ -56,6 +69,8 @@ export interface ServeOptions {
   clientCaFile?: string;
   /** `--token-auth-file`: a CSV file of static bearer tokens. */
   tokenAuthFile?: string;
+  /** `--authentication-config`: an AuthenticationConfiguration file (JWT authenticators, anonymous rules). */
+  authenticationConfigFile?: string;
   /**
    * kube-apiserver's authorization flags as given: `--authorization-mode`, `--authorization-config`,
    * `--authorization-webhook-config-file`, `--authorization-webhook-version`,
@@ -75,6 +90,8 @@ export interface ServeOptions {
   egressSelectorConfigFile?: string;
   /** kube-apiserver's `--tracing-config-file`: a TracingConfiguration. */
   tracingConfigFile?: string;
+  /** The logging flags (`--logging-format`, `-v`, `--vmodule`, ...), validated as kube-apiserver validates them. */
+  logging?: LoggingConfiguration;
 }
 
 /** The usage text. */
@@ -84,13 +101,16 @@ export const SERVE_USAGE =
   '                     [--history-retention 5m] [--continue-ttl 5m] [--bookmark-interval 1m] [--min-request-timeout 30m]\n' +
   '                     [--namespace-deletion-delay 1s]\n' +
   '                     [--enable-admission-plugins Name,...] [--disable-admission-plugins Name,...]\n' +
-  '                     [--anonymous-auth=true|false] [--client-ca-file FILE] [--token-auth-file FILE]\n' +
+  '                     [--anonymous-auth=true|false] [--client-ca-file FILE] [--token-auth-file FILE] [--authentication-config FILE]\n' +
   '                     [--authorization-mode AlwaysAllow|AlwaysDeny|RBAC|Webhook|Node,...] [--authorization-config FILE]\n' +
   '                     [--authorization-webhook-config-file FILE] [--authorization-webhook-version v1|v1beta1]\n' +
   '                     [--authorization-webhook-cache-authorized-ttl 5m] [--authorization-webhook-cache-unauthorized-ttl 30s]\n' +
   '                     [--service-account-issuer URL ...] [--service-account-signing-key-file FILE] [--service-account-key-file FILE ...]\n' +
   '                     [--api-audiences a,b] [--service-account-max-token-expiration 48h] [--service-account-jwks-uri URL]\n' +
   '                     [--egress-selector-config-file FILE] [--tracing-config-file FILE]\n' +
+  '                     [--admission-control-config-file FILE]\n' +
+  '                     [--logging-format text|json] [-v N] [--vmodule pattern=N,...] [--log-flush-frequency 5s]\n' +
+  '                     [--log-text-split-stream] [--log-json-split-stream] [--log-text-info-buffer-size 0] [--log-json-info-buffer-size 0]\n' +
   '  durations are Go durations (300ms, 10s, 1m30s); --min-request-timeout 0 lets watches without timeoutSeconds run forever';
 
 /**
@@ -149,6 +169,24 @@ export function parseServeArgs(args: readonly string[]): ServeOptions {
   const o: ServeOptions = { port: 6443, host: '127.0.0.1', load: [] };
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!;
+    // The logging flags, pflag style: `-v 3`, `-v=3`, `-v3`, `--v=3`; a boolean alone is true.
+    const logging = /^(?:-v(?=$|=|\d)|--(v|logging-format|vmodule|log-flush-frequency|log-(?:text|json)-(?:split-stream|info-buffer-size))(?=$|=))/.exec(arg);
+    if (logging) {
+      const name = (logging[1] ?? 'v') as LoggingFlag;
+      let rest = arg.slice(logging[0].length);
+      if (rest.startsWith('=')) rest = rest.slice(1);
+      else if (rest === '') {
+        if (BOOLEAN_LOGGING_FLAGS.has(name)) rest = 'true';
+        else {
+          const next = args[++i];
+          if (next === undefined) throw new Error(`flag needs an argument: ${name === 'v' ? "'v' in -v" : `--${name}`}`);
+          rest = next;
+        }
+      }
+      if (!(LOGGING_FLAGS as readonly string[]).includes(name)) throw new Error(`unknown argument ${JSON.stringify(arg)}`);
+      o.logging = applyLoggingFlag(o.logging ?? {}, name, rest);
+      continue;
+    }
     const eq = arg.indexOf('=');
     const flag = arg.startsWith('--') && eq > 0 ? arg.slice(0, eq) : arg;
     const value = (): string => {
@@ -229,6 +267,9 @@ export function parseServeArgs(args: readonly string[]): ServeOptions {
       case '--token-auth-file':
         o.tokenAuthFile = value();
         break;
+      case '--authentication-config':
+        o.authenticationConfigFile = value();
+        break;
       case '--authorization-mode':
         o.authorization = { ...o.authorization, authorizationMode: value() };
         break;
@@ -264,11 +305,15 @@ export function parseServeArgs(args: readonly string[]): ServeOptions {
         break;
       case '--service-account-jwks-uri':
         o.serviceAccounts = { ...o.serviceAccounts, jwksUri: value() };
+        break;
       case '--egress-selector-config-file':
         o.egressSelectorConfigFile = value();
         break;
       case '--tracing-config-file':
         o.tracingConfigFile = value();
+        break;
+      case '--admission-control-config-file':
+        o.admission = { ...o.admission, configFile: value() };
         break;
       default:
         throw new Error(`unknown argument ${JSON.stringify(arg)}\n${SERVE_USAGE}`);
@@ -281,6 +326,11 @@ export function parseServeArgs(args: readonly string[]): ServeOptions {
     if (errors.length) throw new Error(errors.length === 1 ? errors[0] : `[${errors.join(', ')}]`);
   }
   if (o.clientCaFile && !o.tls) throw new Error('--client-ca-file needs --tls: client certificates come with TLS');
+  if (o.logging) {
+    const gates = { LoggingAlphaOptions: o.featureGates?.LoggingAlphaOptions, LoggingBetaOptions: o.featureGates?.LoggingBetaOptions };
+    const errs = validateLoggingConfiguration(withLoggingDefaults(o.logging), gates);
+    if (errs.length) throw new Error(aggregateMessage(errs));
+  }
   return o;
 }
 
@@ -313,8 +363,32 @@ async function startTracing(config: TracingConfiguration | undefined): Promise<R
   });
 }
 
-/** Runs the server until SIGTERM or SIGINT. */
-export async function serve(options: ServeOptions, out: (line: string) => void = (l) => process.stdout.write(`${l}\n`)): Promise<void> {
+/**
+ * The lines kube-apiserver writes as it starts, at the verbosities it writes them: each admission
+ * plugin registered (V(1), `Plugins.Register`), the chains loaded (`Plugins.NewFromPlugins`).
+ */
+function logAdmissionPlugins(logger: Logger, admission: AdmissionConfig | undefined): void {
+  const registered = logger.V(1);
+  if (registered.enabled) for (const plugin of BUILTIN_PLUGINS) registered.infoS('Registered admission plugin', 'plugin', plugin.name);
+  const chain = admissionChain(admission);
+  const mutating = chain.plugins.filter((p) => p.admit).map((p) => p.name);
+  const validating = chain.plugins.filter((p) => p.validate).map((p) => p.name);
+  if (mutating.length) logger.info(`Loaded ${mutating.length} mutating admission controller(s) successfully in the following order: ${mutating.join(',')}.`);
+  if (validating.length)
+    logger.info(`Loaded ${validating.length} validating admission controller(s) successfully in the following order: ${validating.join(',')}.`);
+}
+
+/**
+ * Runs the server until SIGTERM or SIGINT. `out` gets the one line with the URL (stdout: scripts
+ * read it); the log lines go where the logging flags send them (stderr unless streams are split).
+ */
+export async function serve(
+  options: ServeOptions,
+  out: (line: string) => void = (l) => process.stdout.write(`${l}\n`),
+  logEnvironment: LoggerEnvironment = {},
+): Promise<void> {
+  const logger = new Logger(options.logging, logEnvironment);
+  logAdmissionPlugins(logger, options.admission);
   const sa = options.serviceAccounts;
   const files = loadServeConfigFiles(options);
   // The HTTP door makes a span per request with it (tracer.startRequest); the webhook and OIDC
@@ -330,9 +404,18 @@ export async function serve(options: ServeOptions, out: (line: string) => void =
     namespaceDeletionDelayMs: options.namespaceDeletionDelayMs ?? DEFAULT_SERVE_NAMESPACE_DELETION_DELAY_MS,
     admission: options.admission,
     authentication: {
-      anonymous: options.anonymousAuth ?? true,
+      ...(options.anonymousAuth !== undefined ? { anonymous: options.anonymousAuth } : {}),
       tokens: options.tokenAuthFile ? parseTokenFile(await readFile(options.tokenAuthFile, 'utf8'), options.tokenAuthFile) : undefined,
+      config: options.authenticationConfigFile
+        ? loadAuthenticationConfiguration(await readFile(options.authenticationConfigFile, 'utf8'), {
+            anonymousFlagSet: options.anonymousAuth !== undefined,
+            file: options.authenticationConfigFile,
+            disallowedIssuers: sa?.issuers,
+            egressSelectorEnabled: files.egress !== undefined,
+          })
+        : undefined,
     },
+    egress: files.egress,
     authorization: options.authorization ? { config: resolveAuthorizationConfig(options.authorization) } : undefined,
     serviceAccounts: sa && {
       issuers: sa.issuers,
@@ -352,7 +435,10 @@ export async function serve(options: ServeOptions, out: (line: string) => void =
     }
   }
   await cluster.settle();
-  const handler = createFetchHandler(cluster, { minRequestTimeoutSeconds: options.minRequestTimeoutSeconds ?? DEFAULT_MIN_REQUEST_TIMEOUT_SECONDS });
+  const handler = createFetchHandler(cluster, {
+    minRequestTimeoutSeconds: options.minRequestTimeoutSeconds ?? DEFAULT_MIN_REQUEST_TIMEOUT_SECONDS,
+    ...(tracer ? { tracer } : {}),
+  });
   const server = await listen(handler, {
     port: options.port,
     host: options.host,
@@ -360,8 +446,12 @@ export async function serve(options: ServeOptions, out: (line: string) => void =
     clientCA: options.clientCaFile ? await readFile(options.clientCaFile, 'utf8') : undefined,
     now: cluster.clock.now(),
     admin: { token: cluster.adminToken, commonName: 'system:admin', organizations: ['system:masters'] },
+    logger,
   });
   if (options.kubeconfig) await writeFile(options.kubeconfig, server.kubeconfig(), { mode: 0o600 });
+  // secure_serving.go (and the insecure serving kube-apiserver once had) says where it listens.
+  logger.info(`Serving ${options.tls ? 'securely' : 'insecurely'} on ${new URL(server.url).host}`);
+  logger.flush();
   out(`memkube serving on ${server.url}`);
   await new Promise<void>((resolve) => {
     const stop = () => {
@@ -375,4 +465,5 @@ export async function serve(options: ServeOptions, out: (line: string) => void =
   await server.close();
   await cluster.close();
   await tracer?.shutdown();
+  logger.close();
 }

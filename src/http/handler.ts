@@ -9,6 +9,7 @@ import type { KindRegistry, ResolvedKind } from '../schema/registry.js';
 import { storedJsonText } from '../storage/json-text.js';
 import type { StoredValue } from '../storage/storage.js';
 import { compactStatus, internalError } from '../machinery/errors.js';
+import type { RequestSpan, RequestTracer, TracedRequest } from '../tracing/index.js';
 import { AuthenticationError, type AuthenticationRequest, type ClientCertificate } from '../auth/authn/request-authenticator.js';
 import { forbiddenError, unauthorizedError } from '../auth/forbidden.js';
 import { impersonatedUser } from '../auth/impersonation.js';
@@ -97,6 +98,8 @@ export interface FetchHandlerOptions {
    * v3 index's `serverRelativeURL`s, its redirects) carry it. None by default.
    */
   prefix?: string;
+  /** Makes a span of each request (`--tracing-config-file`; see `startRequestTracing`); none by default. */
+  tracer?: RequestTracer;
 }
 
 /** A Fetch-standard handler serving the Kubernetes API of `cluster`. */
@@ -185,10 +188,14 @@ function createHttpRequestHandler(cluster: HttpCluster, options: FetchHandlerOpt
   const defaultUser = options.defaultUser ?? ANONYMOUS;
   const minRequestTimeout = options.minRequestTimeoutSeconds ?? 0;
   const prefix = normalizePrefix(options.prefix);
+  const tracer = options.tracer;
   return async (request) => {
     const url = request.url;
+    const target = `${url.pathname}${url.search}`;
     const pretty = wantsPretty(url.searchParams, request.header('user-agent'));
     let format: 'json' | 'yaml' = 'json';
+    let span: RequestSpan | undefined;
+    let answer: HttpAnswer;
     try {
       if (prefix) {
         const rest = stripPrefix(url.pathname, prefix);
@@ -198,23 +205,53 @@ function createHttpRequestHandler(cluster: HttpCluster, options: FetchHandlerOpt
       const access = cluster.access;
       let user = defaultUser;
       let authorized = false;
+      const route = isResourcePath(url.pathname) ? parseResourcePath(url.pathname) : undefined;
       if (access) {
         user = await authenticatedUser(access, request, url.pathname, defaultUser);
-        const route = isResourcePath(url.pathname) ? parseResourcePath(url.pathname) : undefined;
+        // kube-apiserver's tracing filter runs after authentication: the caller's groups decide whether its trace is followed.
+        span = tracer?.startRequest(tracedRequest(request, target, route, user));
         const attributes = route ? resourceAttributes(user, routeInfo(request.method, route, url)) : nonResourceAttributes(user, request.method, url.pathname);
         await authorizeHttp(access.authorizer, attributes);
         authorized = true;
-      } else if (request.impersonates) {
-        user = userOf(request.headers(), defaultUser);
+      } else {
+        if (request.impersonates) user = userOf(request.headers(), defaultUser);
+        span = tracer?.startRequest(tracedRequest(request, target, route, user));
       }
       const early = nonResourceResponse(cluster, request, url, pretty, prefix);
-      if (early) return await early;
-      const route = parseResourcePath(url.pathname);
-      if (!route) throw pathNotFound();
-      return await serveResource(cluster, request, url, route, { pretty, maxBody, user, authorized, minRequestTimeout, setFormat: (f) => (format = f) });
+      if (early) answer = await early;
+      else {
+        if (!route) throw pathNotFound();
+        answer = await serveResource(cluster, request, url, route, { pretty, maxBody, user, authorized, minRequestTimeout, setFormat: (f) => (format = f) });
+      }
     } catch (e) {
-      return errorAnswer(e, format, pretty);
+      answer = errorAnswer(e, format, pretty);
     }
+    // A watch's span ends when its answer starts, not when its stream ends.
+    span?.end(answer.status);
+    return answer;
+  };
+}
+
+/** What the tracer records of a request. */
+function tracedRequest(request: HttpRequest, target: string, route: ResourceRoute | undefined, user: UserInfo): TracedRequest {
+  return {
+    method: request.method,
+    target,
+    header: (name) => request.header(name) ?? undefined,
+    tls: request.url.protocol === 'https:',
+    groups: user.groups,
+    ...(route
+      ? {
+          resource: {
+            apiGroup: route.group,
+            apiVersion: route.version,
+            namespace: route.namespace,
+            resource: route.resource,
+            name: route.name,
+            subresource: route.subresource,
+          },
+        }
+      : {}),
   };
 }
 

@@ -7,7 +7,9 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { stringify } from 'yaml';
-import { generateClientCertificate, generateServingCertificate } from '../pki/self-signed.js';
+import { logHttpRequest, requestVerb } from '../log/httplog.js';
+import type { Logger } from '../log/index.js';
+import { signClientCertificate, generateServingCertificate } from '../pki/self-signed.js';
 import { httpRequestHandlerOf, type FetchHandler } from './handler.js';
 import { sendFetchResponse as sendResponse, serveNodeRequestWithCore, toFetchRequest as toRequest } from './node-bridge.js';
 
@@ -46,6 +48,8 @@ export interface ListenAdapterOptions extends ListenOptions {
   now?: number;
   /** The administrator the kubeconfig authenticates as; without it the kubeconfig has no credential. */
   admin?: AdminCredential;
+  /** Writes kube-apiserver's `"HTTP"` line of each request at verbosity 3 (`memkube serve -v 3`). */
+  logger?: Logger;
 }
 
 /** A running server. */
@@ -100,7 +104,9 @@ export async function listen(handler: FetchHandler, options: ListenAdapterOption
   let base = `${scheme}://${hostForUrl}`;
   // A handler made by createFetchHandler is served through its core, without Fetch objects.
   const core = httpRequestHandlerOf(handler);
+  const logger = options.logger;
   const onRequest = (req: IncomingMessage, res: ServerResponse) => {
+    if (logger?.V(3).enabled) logWhenDone(logger, req, res);
     if (core) {
       void serveNodeRequestWithCore(core, req, res, base);
       return;
@@ -137,10 +143,12 @@ export async function listen(handler: FetchHandler, options: ListenAdapterOption
   let credential: KubeconfigCredential | undefined;
   if (options.admin) {
     if (pki) {
-      const admin = await generateClientCertificate(pki.ca, {
+      const admin = await signClientCertificate({
+        ca: pki.ca,
         commonName: options.admin.commonName,
         organizations: options.admin.organizations,
-        now: options.now,
+        now: options.now ?? Date.now(),
+        validityMs: 365 * 24 * 3_600_000,
       });
       credential = { clientCertificate: admin.cert, clientKey: admin.key };
     } else {
@@ -168,4 +176,28 @@ export async function listen(handler: FetchHandler, options: ListenAdapterOption
         server.closeAllConnections();
       }),
   };
+}
+
+/** Logs a request's `"HTTP"` line once its answer is sent (or its connection closed), as k8s.io/apiserver's httplog does. */
+function logWhenDone(logger: Logger, req: IncomingMessage, res: ServerResponse): void {
+  const start = performance.now();
+  let logged = false;
+  const done = () => {
+    if (logged) return;
+    logged = true;
+    const contentType = res.getHeader('content-type');
+    const uri = req.url ?? '';
+    logHttpRequest(logger, {
+      verb: requestVerb(req.method ?? '', uri, req.headers['content-type'] ?? ''),
+      uri,
+      latencyMs: performance.now() - start,
+      userAgent: req.headers['user-agent'] ?? '',
+      contentType: typeof contentType === 'string' ? contentType : '',
+      auditId: '',
+      srcIP: `${req.socket.remoteAddress ?? ''}:${req.socket.remotePort ?? ''}`,
+      status: res.statusCode,
+    });
+  };
+  res.once('finish', done);
+  res.once('close', done);
 }

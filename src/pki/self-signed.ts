@@ -3,11 +3,12 @@
  * a serving certificate it signs, ECDSA P-256 with SHA-256, as kube-apiserver makes for itself
  * when it has no `--tls-cert-file` (client-go's `GenerateSelfSignedCertKey`).
  */
-import { createHash, webcrypto } from 'node:crypto';
+import { createHash, createPrivateKey, webcrypto, X509Certificate, type KeyObject } from 'node:crypto';
 import { isIP } from 'node:net';
 import * as asn1js from 'asn1js';
 import * as pkijs from 'pkijs';
 import { fromPem, toPem } from './pem.js';
+import { basicConstraints, parseCertificate } from './x509.js';
 
 /** A certificate and its private key, both PEM (the key PKCS#8). */
 export interface CertificateAndKey {
@@ -75,16 +76,14 @@ export function ipAddressBytes(host: string): Uint8Array | undefined {
 }
 
 /**
- * A subject as Go's pkix.Name writes it: one RDN holding every Organization, then one holding the
- * CommonName (pkijs would put all attributes into a single multi-valued RDN).
+ * A subject of organizations and a common name as Go's `pkix.Name` writes it: one RDN holding every
+ * organization, then one for the common name (pkijs would put every attribute in a single RDN, so
+ * the sequence is built here and parsed back, which keeps its encoding).
  */
 function name(commonName: string, organizations: readonly string[] = []): pkijs.RelativeDistinguishedNames {
   const attribute = (type: string, value: string) => new pkijs.AttributeTypeAndValue({ type, value: new asn1js.Utf8String({ value }) }).toSchema();
-  const rdns = [
-    ...(organizations.length ? [new asn1js.Set({ value: organizations.map((o) => attribute(OID_ORGANIZATION, o)) })] : []),
-    new asn1js.Set({ value: [attribute(OID_COMMON_NAME, commonName)] }),
-  ];
-  const der = new asn1js.Sequence({ value: rdns }).toBER(false);
+  const rdns = [...(organizations.length ? [organizations.map((o) => attribute(OID_ORGANIZATION, o))] : []), [attribute(OID_COMMON_NAME, commonName)]];
+  const der = new asn1js.Sequence({ value: rdns.map((set) => new asn1js.Set({ value: set })) }).toBER(false);
   return new pkijs.RelativeDistinguishedNames({ schema: asn1js.fromBER(der).result });
 }
 
@@ -120,12 +119,8 @@ async function generateKeyPair(): Promise<webcrypto.CryptoKeyPair> {
 }
 
 interface IssueOptions {
-  subject: string;
-  /** The subject's Organizations (a client certificate's groups). */
-  organizations?: readonly string[];
-  /** A client certificate (extended key usage clientAuth) instead of a serving one. */
-  client?: boolean;
-  issuer: string;
+  subject: string | pkijs.RelativeDistinguishedNames;
+  issuer: string | pkijs.RelativeDistinguishedNames;
   publicKey: webcrypto.CryptoKey;
   signingKey: webcrypto.CryptoKey;
   /** The issuer's subject key identifier; none for a self-signed certificate. */
@@ -134,14 +129,18 @@ interface IssueOptions {
   notAfter: number;
   isCA: boolean;
   hosts?: readonly string[];
+  /** The extended key usage of a leaf certificate; server authentication by default. */
+  extKeyUsage?: readonly string[];
+  /** The signature's hash; SHA-256 by default. */
+  hash?: string;
 }
 
 async function issue(o: IssueOptions): Promise<{ der: ArrayBuffer; keyId: Uint8Array }> {
   const cert = new pkijs.Certificate();
   cert.version = 2;
   cert.serialNumber = serialNumber();
-  cert.issuer = name(o.issuer);
-  cert.subject = name(o.subject, o.organizations);
+  cert.issuer = typeof o.issuer === 'string' ? name(o.issuer) : o.issuer;
+  cert.subject = typeof o.subject === 'string' ? name(o.subject) : o.subject;
   cert.notBefore = time(o.notBefore);
   cert.notAfter = time(o.notAfter);
   await cert.subjectPublicKeyInfo.importKey(o.publicKey, engine);
@@ -167,7 +166,7 @@ async function issue(o: IssueOptions): Promise<{ der: ArrayBuffer; keyId: Uint8A
       ),
     );
   }
-  if (!o.isCA) extensions.push(extension(pkijs.id_ExtKeyUsage, false, new pkijs.ExtKeyUsage({ keyPurposes: [o.client ? OID_CLIENT_AUTH : OID_SERVER_AUTH] })));
+  if (!o.isCA) extensions.push(extension(pkijs.id_ExtKeyUsage, false, new pkijs.ExtKeyUsage({ keyPurposes: [...(o.extKeyUsage ?? [OID_SERVER_AUTH])] })));
   if (o.hosts?.length) {
     const names = [...new Set(o.hosts)].map((host) => {
       const ip = ipAddressBytes(host);
@@ -176,7 +175,7 @@ async function issue(o: IssueOptions): Promise<{ der: ArrayBuffer; keyId: Uint8A
     extensions.push(extension(pkijs.id_SubjectAltName, false, new pkijs.GeneralNames({ names })));
   }
   cert.extensions = extensions;
-  await cert.sign(o.signingKey, 'SHA-256', engine);
+  await cert.sign(o.signingKey, o.hash ?? 'SHA-256', engine);
   return { der: cert.toSchema(true).toBER(false), keyId };
 }
 
@@ -222,52 +221,89 @@ export async function generateServingCertificate(options: ServingCertificateOpti
   };
 }
 
-/** Options of {@link generateClientCertificate}. */
+/** Options of {@link signClientCertificate}. */
 export interface ClientCertificateOptions {
-  /** The user: the subject's CommonName. */
+  /** The signing CA's certificate and private key (PEM; the key PKCS#8, SEC 1 or PKCS#1, ECDSA or RSA). */
+  ca: CertificateAndKey;
+  /** The user: the subject's common name. */
   commonName: string;
-  /** The user's groups: the subject's Organizations. */
+  /** The user's groups: the subject's organizations. */
   organizations?: readonly string[];
-  /** The time the validity window is around; `Date.now()` by default. */
-  now?: number | Date;
-  /** How long before `now` the certificate is valid already; 1 hour by default. */
+  /** The time the validity window is around. */
+  now: number;
+  /** How long after `now` the certificate stays valid. */
+  validityMs: number;
+  /** How long before `now` it is valid already (clock skew); 5 minutes by default, as kube-controller-manager's signer backdates. */
   backdateMs?: number;
-  /** How long after `now` it stays valid; 1 year by default. */
-  validityMs?: number;
+}
+
+/** A client certificate, its key, and when it stops being valid. */
+export interface ClientCertificate extends CertificateAndKey {
+  /** `notAfter`, epoch milliseconds (whole seconds, as X.509 keeps it). */
+  readonly notAfter: number;
+}
+
+/** A CA that cannot sign, with the reason. */
+export class SigningCaError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'SigningCaError';
+  }
+}
+
+const CURVES: Record<string, { namedCurve: string; hash: string }> = {
+  prime256v1: { namedCurve: 'P-256', hash: 'SHA-256' },
+  secp384r1: { namedCurve: 'P-384', hash: 'SHA-384' },
+  secp521r1: { namedCurve: 'P-521', hash: 'SHA-512' },
+};
+
+/** The CA's private key as a WebCrypto signing key, and the hash Go's x509 would sign with. */
+async function signingKeyOf(key: KeyObject): Promise<{ key: webcrypto.CryptoKey; hash: string }> {
+  const der = key.export({ type: 'pkcs8', format: 'der' });
+  if (key.asymmetricKeyType === 'rsa') {
+    return { key: await webcrypto.subtle.importKey('pkcs8', der, { name: 'RSASSA-PKCS1-v1_5', hash: 'SHA-256' }, false, ['sign']), hash: 'SHA-256' };
+  }
+  const curve = key.asymmetricKeyType === 'ec' ? CURVES[key.asymmetricKeyDetails?.namedCurve ?? ''] : undefined;
+  if (!curve) throw new SigningCaError(`unsupported CA key type ${key.asymmetricKeyType ?? 'unknown'}: an ECDSA (P-256, P-384, P-521) or RSA key is needed`);
+  return { key: await webcrypto.subtle.importKey('pkcs8', der, { name: 'ECDSA', namedCurve: curve.namedCurve }, false, ['sign']), hash: curve.hash };
 }
 
 /**
- * A client certificate (extended key usage clientAuth) for a user, signed by `ca` (an ECDSA P-256
- * CA such as {@link generateServingCertificate} makes): kube-apiserver's x509 authenticator takes
- * the CommonName as the user and the Organizations as the groups.
+ * A fresh client certificate signed by `ca` (ECDSA P-256 key, client authentication, the subject
+ * `O=<organizations>, CN=<commonName>` Kubernetes' x509 authenticator reads as user and groups).
+ * Throws {@link SigningCaError} when the CA certificate or key cannot be read, do not match, or
+ * the certificate is not a CA.
  */
-export async function generateClientCertificate(ca: CertificateAndKey, options: ClientCertificateOptions): Promise<CertificateAndKey> {
-  const now = options.now === undefined ? Date.now() : +options.now;
-  const caCert = pkijs.Certificate.fromBER(firstBlock('CERTIFICATE', ca.cert));
-  const caKey = await webcrypto.subtle.importKey('pkcs8', firstBlock('PRIVATE KEY', ca.key), { name: 'ECDSA', namedCurve: 'P-256' }, false, ['sign']);
-  const caName = caCert.subject.typesAndValues.find((t) => t.type === OID_COMMON_NAME)?.value.valueBlock.value as string;
-  const keyIdExt = caCert.extensions?.find((e) => e.extnID === pkijs.id_SubjectKeyIdentifier);
-  const authorityKeyId = keyIdExt
-    ? new Uint8Array((asn1js.fromBER(keyIdExt.extnValue.valueBlock.valueHexView).result as asn1js.OctetString).valueBlock.valueHexView)
-    : undefined;
+export async function signClientCertificate(options: ClientCertificateOptions): Promise<ClientCertificate> {
+  const [caDer] = fromPem('CERTIFICATE', options.ca.cert);
+  const caCert = caDer ? parseCertificate(caDer) : undefined;
+  if (!caDer || !caCert) throw new SigningCaError('the CA certificate is not a PEM certificate');
+  if (!basicConstraints(caCert).isCA) throw new SigningCaError('the CA certificate is not a certificate authority (basicConstraints CA:FALSE)');
+  let caKey: KeyObject;
+  try {
+    caKey = createPrivateKey(options.ca.key);
+  } catch {
+    throw new SigningCaError('the CA key is not a PEM private key');
+  }
+  if (!new X509Certificate(Buffer.from(caDer)).checkPrivateKey(caKey)) throw new SigningCaError('the CA key does not match the CA certificate');
+  const signing = await signingKeyOf(caKey);
+  const skiExtension = (caCert.extensions ?? []).find((e) => e.extnID === pkijs.id_SubjectKeyIdentifier);
+  const authorityKeyId = skiExtension
+    ? new Uint8Array((skiExtension.parsedValue as asn1js.OctetString).valueBlock.valueHexView)
+    : new Uint8Array(createHash('sha1').update(caCert.subjectPublicKeyInfo.subjectPublicKey.valueBlock.valueHexView).digest());
   const keys = await generateKeyPair();
+  const notAfter = Math.floor((options.now + options.validityMs) / 1000) * 1000;
   const cert = await issue({
-    subject: options.commonName,
-    organizations: options.organizations,
-    client: true,
-    issuer: caName,
+    subject: name(options.commonName, options.organizations),
+    issuer: caCert.subject,
     publicKey: keys.publicKey,
-    signingKey: caKey,
+    signingKey: signing.key,
     authorityKeyId,
-    notBefore: now - (options.backdateMs ?? HOUR),
-    notAfter: now + (options.validityMs ?? YEAR),
+    notBefore: options.now - (options.backdateMs ?? 5 * 60_000),
+    notAfter,
     isCA: false,
+    extKeyUsage: [OID_CLIENT_AUTH],
+    hash: signing.hash,
   });
-  return { cert: toPem('CERTIFICATE', cert.der), key: await privateKeyPem(keys.privateKey) };
-}
-
-function firstBlock(label: string, pem: string): Uint8Array {
-  const block = fromPem(label, pem)[0];
-  if (!block) throw new Error(`no ${label} PEM block`);
-  return block;
+  return { cert: toPem('CERTIFICATE', cert.der), key: await privateKeyPem(keys.privateKey), notAfter };
 }

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { createCluster, type Cluster } from '../../src/index.js';
 import type { Listening } from '../../src/http/listen.js';
-import { generateClientCertificate, generateServingCertificate, type CertificateAndKey } from '../../src/pki/self-signed.js';
+import { signClientCertificate, generateServingCertificate, type CertificateAndKey } from '../../src/pki/self-signed.js';
 
 interface Answer {
   status: number;
@@ -45,9 +45,21 @@ describe('an HTTPS server with anonymous requests off, static tokens, a client C
   beforeAll(async () => {
     const clientCA = (await generateServingCertificate({ hosts: ['127.0.0.1'], commonName: 'client-ca' })).ca;
     const otherCA = (await generateServingCertificate({ hosts: ['127.0.0.1'], commonName: 'other-ca' })).ca;
-    carol = await generateClientCertificate(clientCA, { commonName: 'carol', organizations: ['system:masters'] });
-    dave = await generateClientCertificate(clientCA, { commonName: 'dave', organizations: ['devs'] });
-    stranger = await generateClientCertificate(otherCA, { commonName: 'mallory', organizations: ['system:masters'] });
+    carol = await signClientCertificate({
+      ca: clientCA,
+      commonName: 'carol',
+      organizations: ['system:masters'],
+      now: Date.now(),
+      validityMs: 365 * 24 * 3_600_000,
+    });
+    dave = await signClientCertificate({ ca: clientCA, commonName: 'dave', organizations: ['devs'], now: Date.now(), validityMs: 365 * 24 * 3_600_000 });
+    stranger = await signClientCertificate({
+      ca: otherCA,
+      commonName: 'mallory',
+      organizations: ['system:masters'],
+      now: Date.now(),
+      validityMs: 365 * 24 * 3_600_000,
+    });
     cluster = await createCluster({
       authentication: { anonymous: false, tokens: [{ token: 'alice-token', user: { username: 'alice', uid: 'a1', groups: ['devs'] } }] },
       authorization: { modes: ['AlwaysDeny'] },

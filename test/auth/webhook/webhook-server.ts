@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TLSSocket } from 'node:tls';
-import { generateClientCertificate, generateServingCertificate, type CertificateAndKey, type ServingCertificate } from '../../../src/pki/self-signed.js';
+import { signClientCertificate, generateServingCertificate, type CertificateAndKey, type ServingCertificate } from '../../../src/pki/self-signed.js';
 
 /** One request the webhook received. */
 export interface Received {
@@ -35,7 +35,10 @@ let certs: (ServingCertificate & { readonly client: CertificateAndKey }) | undef
 export async function testCertificates(): Promise<ServingCertificate & { readonly client: CertificateAndKey }> {
   if (!certs) {
     const serving = await generateServingCertificate({ hosts: ['127.0.0.1'], commonName: 'authz-webhook' });
-    certs = { ...serving, client: await generateClientCertificate(serving.ca, { commonName: 'kube-apiserver' }) };
+    certs = {
+      ...serving,
+      client: await signClientCertificate({ ca: serving.ca, commonName: 'kube-apiserver', now: Date.now(), validityMs: 365 * 24 * 3_600_000 }),
+    };
   }
   return certs;
 }

@@ -1,0 +1,3 @@
+/** AdmissionConfiguration: its kind and versions, and the reader of `--admission-control-config-file`. */
+export * from './types.js';
+export * from './read.js';

@@ -1,0 +1,42 @@
+/**
+ * AdmissionConfiguration: the file kube-apiserver's `--admission-control-config-file` names, one
+ * entry per admission plugin with its configuration embedded or in a file of its own
+ * (k8s.io/apiserver pkg/apis/apiserver/v1/types.go, and v1alpha1 in the `apiserver.k8s.io` group).
+ */
+import { z } from 'zod';
+import type { ConfigKind } from '../decode.js';
+
+/** One plugin's entry: its name, and its configuration embedded or by path. */
+export const AdmissionPluginConfigurationSchema = z.object({
+  /** The admission plugin's registered name (`EventRateLimit`, `PodSecurity`, ...). */
+  name: z.string().optional(),
+  /** A file holding the plugin's configuration, relative to the configuration file's directory. */
+  path: z.string().optional(),
+  /** The plugin's configuration object itself; used instead of `path` when present. */
+  configuration: z.unknown().optional(),
+});
+
+function admissionConfigurationSchema(apiVersion: string) {
+  return z.object({
+    apiVersion: z.literal(apiVersion),
+    kind: z.literal('AdmissionConfiguration'),
+    plugins: z.array(AdmissionPluginConfigurationSchema).optional(),
+  });
+}
+
+/** `apiserver.config.k8s.io/v1`. */
+export const AdmissionConfigurationV1Schema = admissionConfigurationSchema('apiserver.config.k8s.io/v1');
+/** `apiserver.k8s.io/v1alpha1`, the same fields. */
+export const AdmissionConfigurationV1alpha1Schema = admissionConfigurationSchema('apiserver.k8s.io/v1alpha1');
+
+export type AdmissionPluginConfiguration = z.infer<typeof AdmissionPluginConfigurationSchema>;
+export type AdmissionConfiguration = z.infer<typeof AdmissionConfigurationV1Schema> | z.infer<typeof AdmissionConfigurationV1alpha1Schema>;
+
+/** The kind and its two served versions. */
+export const AdmissionConfigurationKind: ConfigKind = {
+  kind: 'AdmissionConfiguration',
+  versions: [
+    { apiVersion: 'apiserver.config.k8s.io/v1', schema: AdmissionConfigurationV1Schema },
+    { apiVersion: 'apiserver.k8s.io/v1alpha1', schema: AdmissionConfigurationV1alpha1Schema },
+  ],
+};

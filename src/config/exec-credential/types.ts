@@ -1,0 +1,65 @@
+/**
+ * ExecCredential (`client.authentication.k8s.io/v1` and `v1beta1`, k8s.io/client-go
+ * pkg/apis/clientauthentication/{v1,v1beta1}/types.go): what a client passes an exec credential
+ * plugin in `KUBERNETES_EXEC_INFO` (its spec) and what the plugin prints back (its status).
+ */
+import { z } from 'zod';
+import type { ConfigKind } from '../decode.js';
+
+export const EXEC_CREDENTIAL_V1 = 'client.authentication.k8s.io/v1';
+export const EXEC_CREDENTIAL_V1BETA1 = 'client.authentication.k8s.io/v1beta1';
+/** The versions a plugin can answer in. */
+export type ExecCredentialApiVersion = typeof EXEC_CREDENTIAL_V1 | typeof EXEC_CREDENTIAL_V1BETA1;
+
+/** The cluster a credential is for, sent when the kubeconfig's exec entry sets `provideClusterInfo`. */
+export const ExecClusterSchema = z.object({
+  server: z.string().optional(),
+  'tls-server-name': z.string().optional(),
+  'insecure-skip-tls-verify': z.boolean().optional(),
+  /** Base64 PEM, as a Go `[]byte` is in JSON. */
+  'certificate-authority-data': z.string().optional(),
+  'proxy-url': z.string().optional(),
+  'disable-compression': z.boolean().optional(),
+  /** The exec entry's `extensions[client.authentication.k8s.io/exec]`, whatever it holds. */
+  config: z.unknown().optional(),
+});
+
+export const ExecCredentialSpecSchema = z.object({
+  cluster: ExecClusterSchema.optional(),
+  interactive: z.boolean().optional(),
+});
+
+export const ExecCredentialStatusSchema = z.object({
+  /** RFC 3339; the client asks the plugin again after it. */
+  expirationTimestamp: z.string().optional(),
+  token: z.string().optional(),
+  /** PEM. */
+  clientCertificateData: z.string().optional(),
+  /** PEM. */
+  clientKeyData: z.string().optional(),
+});
+
+function execCredentialSchema(apiVersion: ExecCredentialApiVersion) {
+  return z.object({
+    apiVersion: z.literal(apiVersion),
+    kind: z.literal('ExecCredential'),
+    spec: ExecCredentialSpecSchema.optional(),
+    status: ExecCredentialStatusSchema.optional(),
+  });
+}
+
+export const ExecCredentialV1Schema = execCredentialSchema(EXEC_CREDENTIAL_V1);
+export const ExecCredentialV1beta1Schema = execCredentialSchema(EXEC_CREDENTIAL_V1BETA1);
+
+export type ExecCluster = z.infer<typeof ExecClusterSchema>;
+export type ExecCredentialSpec = z.infer<typeof ExecCredentialSpecSchema>;
+export type ExecCredentialStatus = z.infer<typeof ExecCredentialStatusSchema>;
+export type ExecCredential = z.infer<typeof ExecCredentialV1Schema> | z.infer<typeof ExecCredentialV1beta1Schema>;
+
+export const ExecCredentialKind: ConfigKind = {
+  kind: 'ExecCredential',
+  versions: [
+    { apiVersion: EXEC_CREDENTIAL_V1, schema: ExecCredentialV1Schema },
+    { apiVersion: EXEC_CREDENTIAL_V1BETA1, schema: ExecCredentialV1beta1Schema },
+  ],
+};
