@@ -1,5 +1,7 @@
 /** Runs a real kubectl binary against a kubeconfig, for the e2e suites. */
 import { execFile } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { parse, stringify } from 'yaml';
 import { expect } from 'vitest';
 
 /** What one kubectl run printed and how it ended. */
@@ -27,4 +29,15 @@ export function kubectlRunner(binary: string, kubeconfig: () => string, cwd: () 
     return r.stdout;
   };
   return { kubectl, ok };
+}
+
+/**
+ * Writes `file`: the kubeconfig at `adminKubeconfig` with its user replaced by `user`, a bearer
+ * token or a client certificate and key (PEM file paths). kubectl sends credentials over TLS only.
+ */
+export function kubeconfigAs(adminKubeconfig: string, file: string, user: { token: string } | { cert: string; key: string }): string {
+  const config = parse(readFileSync(adminKubeconfig, 'utf8')) as { users: { user: Record<string, string> }[] };
+  config.users[0]!.user = 'token' in user ? { token: user.token } : { 'client-certificate': user.cert, 'client-key': user.key };
+  writeFileSync(file, stringify(config));
+  return file;
 }

@@ -8,7 +8,14 @@
  * server hammer the issuer; concurrent verifications share one fetch, as upstream's do.
  */
 import { goQuote } from '../../../util/go-format.js';
-import { compactVerify, importJWK, type JWK } from 'jose';
+import type { JWK } from 'jose';
+
+type Jose = typeof import('jose');
+let joseModule: Promise<Jose> | undefined;
+/** jose, loaded the first time a token is checked: it is ESM only, and CommonJS users of memkube must be able to require it. */
+function jose(): Promise<Jose> {
+  return (joseModule ??= import('jose'));
+}
 import { goJsonKind, goParseJson } from './go-json.js';
 import type { HttpGet, HttpGetResponse } from './http-get.js';
 
@@ -108,7 +115,7 @@ interface CachedKey {
   readonly jwk: JWK;
   readonly kid: string;
   /** The key imported for each algorithm tried with it (undefined: the key cannot serve that algorithm). */
-  readonly imported: Map<string, Promise<Parameters<typeof compactVerify>[1] | undefined>>;
+  readonly imported: Map<string, Promise<Parameters<Jose['compactVerify']>[1] | undefined>>;
 }
 
 /** Options of a {@link RemoteKeySet}. */
@@ -160,16 +167,18 @@ export class RemoteKeySet {
       if (kid !== '' && key.kid !== kid) continue;
       let imported = key.imported.get(alg);
       if (!imported) {
-        imported = importJWK({ ...key.jwk, alg }, alg).then(
-          (k) => k,
-          () => undefined,
+        imported = jose().then((j) =>
+          j.importJWK({ ...key.jwk, alg }, alg).then(
+            (k) => k,
+            () => undefined,
+          ),
         );
         key.imported.set(alg, imported);
       }
       const publicKey = await imported;
       if (!publicKey) continue;
       try {
-        const { payload } = await compactVerify(token, publicKey, { algorithms: [alg] });
+        const { payload } = await (await jose()).compactVerify(token, publicKey, { algorithms: [alg] });
         return payload;
       } catch {
         // Not this key (wrong type, wrong signature): try the next, as go-jose does.
