@@ -6,6 +6,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { admissionChain, type AdmissionConfig } from '../admission/chain.js';
 import { createCluster } from '../cluster.js';
+import { readEncryptionConfigFile } from '../config/encryption/index.js';
 import { createFetchHandler } from '../http/handler.js';
 import { listen } from '../http/listen.js';
 
@@ -45,6 +46,8 @@ export interface ServeOptions {
   namespaceDeletionDelayMs?: number;
   /** Admission plugins turned on or off (`createCluster`'s `admission`). */
   admission?: AdmissionConfig;
+  /** kube-apiserver's `--encryption-provider-config`: an EncryptionConfiguration file (encryption at rest). */
+  encryptionProviderConfig?: string;
 }
 
 /** The usage text. */
@@ -54,6 +57,7 @@ export const SERVE_USAGE =
   '                     [--history-retention 5m] [--continue-ttl 5m] [--bookmark-interval 1m] [--min-request-timeout 30m]\n' +
   '                     [--namespace-deletion-delay 1s]\n' +
   '                     [--enable-admission-plugins Name,...] [--disable-admission-plugins Name,...]\n' +
+  '                     [--encryption-provider-config FILE]\n' +
   '  durations are Go durations (300ms, 10s, 1m30s); --min-request-timeout 0 lets watches without timeoutSeconds run forever';
 
 /**
@@ -134,6 +138,9 @@ export function parseServeArgs(args: readonly string[]): ServeOptions {
       case '--kubeconfig':
         o.kubeconfig = value();
         break;
+      case '--encryption-provider-config':
+        o.encryptionProviderConfig = value();
+        break;
       case '--tls':
         if (arg !== '--tls') throw new Error(`--tls takes no value: ${JSON.stringify(arg)}`);
         o.tls = true;
@@ -187,7 +194,10 @@ export function parseServeArgs(args: readonly string[]): ServeOptions {
 
 /** Runs the server until SIGTERM or SIGINT. */
 export async function serve(options: ServeOptions, out: (line: string) => void = (l) => process.stdout.write(`${l}\n`)): Promise<void> {
+  // Checked before anything starts, with messages naming the file as kube-apiserver's do.
+  const encryption = options.encryptionProviderConfig === undefined ? undefined : await readEncryptionConfigFile(options.encryptionProviderConfig);
   const cluster = await createCluster({
+    encryption,
     apiDomain: options.apiDomain,
     reservedDomain: options.reservedDomain,
     historyRetentionMs: options.historyRetentionMs,
