@@ -7,6 +7,8 @@
  */
 import { readFile, stat } from 'node:fs/promises';
 import { aggregateMessage } from '../../machinery/field-errors.js';
+import { goQuote } from '../../util/go-format.js';
+import { parseGoDuration } from '../../util/go-time.js';
 import type { EncryptionPlan, EncryptionProvider, EncryptionRule } from '../../storage/encryption/plan.js';
 import { ConfigDecodeError, MAX_CONFIG_BYTES, decodeConfig } from '../decode.js';
 import { EncryptionConfigurationKind, type EncryptionConfiguration, type KeysConfiguration, type ProviderConfiguration } from './types.js';
@@ -44,6 +46,16 @@ export function decodeEncryptionConfig(input: string | EncryptionConfiguration, 
   } catch (e) {
     if (!(e instanceof ConfigDecodeError)) throw e;
     throw new EncryptionConfigError(`error while parsing file: error decoding encryption provider configuration file ${JSON.stringify(path)}: ${e.message}`);
+  }
+  // metav1.Duration decodes with time.ParseDuration: a bad timeout fails the decoding.
+  for (const entry of config.resources) {
+    for (const p of entry.providers) {
+      if (p.kms?.timeout !== undefined && parseGoDuration(p.kms.timeout) === undefined) {
+        throw new EncryptionConfigError(
+          `error while parsing file: error decoding encryption provider configuration file ${JSON.stringify(path)}: time: invalid duration ${goQuote(p.kms.timeout)}`,
+        );
+      }
+    }
   }
   const defaulted = withDefaults(config);
   const errs = validateEncryptionConfiguration(defaulted, options.reload);
