@@ -108,6 +108,8 @@ export class EncryptingStorage implements Storage {
   /** Buckets some plan covered: they may hold envelopes, which identity refuses to read. */
   private readonly everCovered = new Set<string>();
   private decoded = new WeakMap<StoredValue, StoredValue>();
+  /** Objects (as answered) read with a provider or key that does not write: see {@link StoredObject.stale}. */
+  private stale = new WeakSet<StoredValue>();
   /** Plaintexts of writes in flight, by their stored bytes: their events need no decryption. */
   private readonly writing = new Map<string, Record<string, unknown>>();
   private readonly storageKey: (key: ObjectKey) => string;
@@ -130,6 +132,7 @@ export class EncryptingStorage implements Storage {
     this.plan = new CompiledPlan(plan);
     this.codecs.clear();
     this.decoded = new WeakMap();
+    this.stale = new WeakSet();
   }
 
   /**
@@ -266,6 +269,7 @@ export class EncryptingStorage implements Storage {
 
   private openObject(codec: ResourceCodec, bucket: string, stored: StoredObject, path: ReadPath): StoredObject {
     const value = this.open(codec, { bucket, namespace: stored.namespace, name: stored.name }, stored.value, path);
+    if (this.stale.has(value)) return { ...stored, value, stale: true };
     return value === stored.value ? stored : { ...stored, value };
   }
 
@@ -286,23 +290,28 @@ export class EncryptingStorage implements Storage {
   /** The object a stored value holds; throws kube-apiserver's 500 when it cannot be read. */
   private open(codec: ResourceCodec, key: ObjectKey, value: StoredValue, path: ReadPath): StoredValue {
     if (!isEnvelope(value)) {
-      if (codec.readsPlain) return value;
-      throw this.failure(key, path, 'no matching prefix found');
+      if (!codec.readsPlain) throw this.failure(key, path, 'no matching prefix found');
+      // Plaintext where identity is not the first provider: a rewrite encrypts it.
+      if (!codec.writesPlain) this.stale.add(value);
+      return value;
     }
     const cached = this.decoded.get(value);
     if (cached) return cached;
     const text = value[STORED_BYTES_FIELD];
     let plain = this.writing.get(text);
+    let stale = false;
     if (!plain) {
       try {
-        const bytes = codec.transformer.fromStorage(fromBinaryString(text), utf8.encode(this.storageKey(key)));
-        plain = JSON.parse(utf8Decoder.decode(bytes)) as Record<string, unknown>;
+        const read = codec.transformer.fromStorage(fromBinaryString(text), utf8.encode(this.storageKey(key)));
+        plain = JSON.parse(utf8Decoder.decode(read.data)) as Record<string, unknown>;
+        stale = read.stale;
       } catch (e) {
         throw this.failure(key, path, e instanceof TransformError || e instanceof Error ? e.message : String(e));
       }
     }
     const opened = withRevision(plain, value.metadata?.resourceVersion);
     this.decoded.set(value, opened);
+    if (stale) this.stale.add(opened);
     return opened;
   }
 

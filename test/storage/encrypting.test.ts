@@ -217,6 +217,27 @@ describe('EncryptingStorage: failures and rotation', () => {
     expect(await inner.currentRevision()).toBe(2);
   });
 
+  it('marks objects read with a key or provider that does not write as stale, so a no-op rewrite still writes', async () => {
+    const { storage } = setup(secrets(aescbc('key1', 1)));
+    await storage.create(key('a'), secret('a'));
+    expect((await storage.get(key('a')))!.stale).toBeUndefined();
+    storage.setPlan(secrets({ type: 'aescbc', keys: [{ name: 'key2', secret: k(32, 2) }, { name: 'key1', secret: k(32, 1) }] }));
+    expect((await storage.get(key('a')))!.stale).toBe(true);
+    storage.setPlan(secrets(secretbox(), aescbc('key1', 1)));
+    expect((await storage.get(key('a')))!.stale).toBe(true);
+    storage.setPlan(secrets(aescbc('key1', 1), secretbox()));
+    expect((await storage.get(key('a')))!.stale).toBeUndefined();
+    // Plaintext under a plan that now encrypts first, and ciphertext under one that now writes plaintext.
+    const plain = setup(secrets(identity));
+    await plain.storage.create(key('p'), secret('p'));
+    plain.storage.setPlan(secrets(aescbc(), identity));
+    expect((await plain.storage.get(key('p')))!.stale).toBe(true);
+    await plain.storage.create(key('q'), secret('q'));
+    plain.storage.setPlan(secrets(identity, aescbc()));
+    expect((await plain.storage.get(key('q')))!.stale).toBe(true);
+    expect((await plain.storage.get(key('p')))!.stale).toBeUndefined();
+  });
+
   it('switches providers the same way (aescbc to secretbox) and reads old objects while both are listed', async () => {
     const { storage } = setup(secrets(aescbc()));
     await storage.create(key('old'), secret('old'));

@@ -40,7 +40,7 @@ export function aesCbcTransformer(key: Uint8Array): ValueTransformer {
       for (let i = result.length - pad; i < result.length; i++) {
         if (result[i] !== pad) throw new TransformError('invalid padding on input');
       }
-      return new Uint8Array(result.subarray(0, result.length - pad));
+      return { data: new Uint8Array(result.subarray(0, result.length - pad)), stale: false };
     },
     toStorage(data) {
       const pad = BLOCK_SIZE - (data.length % BLOCK_SIZE);
@@ -65,7 +65,8 @@ export function aesGcmTransformer(key: Uint8Array): ValueTransformer {
       decipher.setAAD(authenticatedData);
       decipher.setAuthTag(data.subarray(data.length - GCM_TAG_SIZE));
       try {
-        return new Uint8Array(Buffer.concat([decipher.update(data.subarray(GCM_NONCE_SIZE, data.length - GCM_TAG_SIZE)), decipher.final()]));
+        const plain = Buffer.concat([decipher.update(data.subarray(GCM_NONCE_SIZE, data.length - GCM_TAG_SIZE)), decipher.final()]);
+        return { data: new Uint8Array(plain), stale: false };
       } catch {
         throw failed;
       }

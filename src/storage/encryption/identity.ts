@@ -24,7 +24,7 @@ export function looksEncrypted(data: Uint8Array): boolean {
 export const identityTransformer: ValueTransformer = {
   fromStorage(data) {
     if (looksEncrypted(data)) throw new TransformError(IDENTITY_ENCRYPTED_DATA_ERROR);
-    return data;
+    return { data, stale: false };
   },
   toStorage(data) {
     return data;

@@ -20,7 +20,7 @@ export function secretboxTransformer(key: Uint8Array): ValueTransformer {
     fromStorage(data) {
       if (data.length < OVERHEAD + NONCE_SIZE) throw new TransformError('the stored data was shorter than the required size');
       try {
-        return xsalsa20poly1305(key, data.slice(0, NONCE_SIZE)).decrypt(data.slice(NONCE_SIZE));
+        return { data: xsalsa20poly1305(key, data.slice(0, NONCE_SIZE)).decrypt(data.slice(NONCE_SIZE)), stale: false };
       } catch {
         // Go's transformer says this whenever secretbox.Open fails (a wrong key, a changed byte).
         throw new TransformError('output array was not large enough for encryption');

@@ -13,13 +13,23 @@ export class TransformError extends Error {
   }
 }
 
+/** What reading stored bytes answers. */
+export interface ReadResult {
+  readonly data: Uint8Array;
+  /**
+   * Read with a transformer other than the one that writes (a later provider or key): writing
+   * the object again would store it differently, so a rewrite must not be skipped as a no-op.
+   */
+  readonly stale: boolean;
+}
+
 /**
  * One transformation between plaintext and stored bytes. `authenticatedData` is the object's
  * storage key (AES-GCM binds the ciphertext to it; the other providers ignore it).
  */
 export interface ValueTransformer {
   /** Stored bytes back to plaintext; throws {@link TransformError}. */
-  fromStorage(data: Uint8Array, authenticatedData: Uint8Array): Uint8Array;
+  fromStorage(data: Uint8Array, authenticatedData: Uint8Array): ReadResult;
   /** Plaintext to the bytes to store. */
   toStorage(data: Uint8Array, authenticatedData: Uint8Array): Uint8Array;
 }
@@ -48,7 +58,7 @@ export function aggregateText(messages: readonly string[]): string {
 /**
  * `value.NewPrefixTransformers`: writes with the first transformer (its prefix in front of its
  * output); reads with every transformer whose prefix the data starts with, in order, answering the
- * first success. An empty prefix (identity) that fails is skipped without counting as an error.
+ * first success (stale unless it is the first transformer). An empty prefix (identity) that fails is skipped without counting as an error.
  * When nothing opens the data: the errors of the transformers tried, or `noMatch`.
  */
 export class PrefixTransformers implements ValueTransformer {
@@ -59,12 +69,14 @@ export class PrefixTransformers implements ValueTransformer {
     if (transformers.length === 0) throw new Error('at least one transformer is required');
   }
 
-  fromStorage(data: Uint8Array, authenticatedData: Uint8Array): Uint8Array {
+  fromStorage(data: Uint8Array, authenticatedData: Uint8Array): ReadResult {
     const errors: string[] = [];
-    for (const { prefix, transformer } of this.transformers) {
+    for (let i = 0; i < this.transformers.length; i++) {
+      const { prefix, transformer } = this.transformers[i]!;
       if (!startsWith(data, prefix)) continue;
       try {
-        return transformer.fromStorage(data.subarray(prefix.length), authenticatedData);
+        const result = transformer.fromStorage(data.subarray(prefix.length), authenticatedData);
+        return i === 0 ? result : { data: result.data, stale: true };
       } catch (e) {
         if (prefix.length === 0) continue;
         errors.push(e instanceof Error ? e.message : String(e));

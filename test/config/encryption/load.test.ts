@@ -106,8 +106,8 @@ describe('loading an EncryptionConfiguration', () => {
 
   it('refuses a resource an earlier wildcard masks', () => {
     const entries = (...lists: string[][]) => ({
-      apiVersion: 'apiserver.config.k8s.io/v1',
-      kind: 'EncryptionConfiguration',
+      apiVersion: 'apiserver.config.k8s.io/v1' as const,
+      kind: 'EncryptionConfiguration' as const,
       resources: lists.map((resources) => ({ resources, providers: [{ identity: {} }] })),
     });
     expect(refused(entries(['*.'], ['secrets']))).toBe('error while building transformers: resource "secrets" is masked by earlier rule "*."');

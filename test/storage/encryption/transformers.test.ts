@@ -29,7 +29,7 @@ describe('aescbc', () => {
     for (const text of ['', 'a', 'exactly 16 bytes', 'x'.repeat(100)]) {
       const stored = t.toStorage(enc(text), AD);
       expect(stored.length).toBe(16 + (Math.floor(enc(text).length / 16) + 1) * 16);
-      expect(dec(t.fromStorage(stored, AD))).toBe(text);
+      expect(dec(t.fromStorage(stored, AD).data)).toBe(text);
       expect(dec(cbc(key(size), stored.slice(0, 16)).decrypt(stored.slice(16)))).toBe(text);
     }
   });
@@ -58,7 +58,7 @@ describe('aesgcm', () => {
   it('opens a ciphertext recorded from kube-apiserver (key "snorlax_awesomes", authenticated data "bamboo")', () => {
     const t = aesGcmTransformer(enc('snorlax_awesomes'));
     const stored = Buffer.from('9f27c8fcea8a58c467d8e437dbf2d85955f9b4bd912f4ef967d788a0cb07797dac0a3f0a0845605ca85ac8562b4ae1', 'hex');
-    expect(dec(t.fromStorage(new Uint8Array(stored), enc('bamboo')))).toBe('pandas are the best');
+    expect(dec(t.fromStorage(new Uint8Array(stored), enc('bamboo')).data)).toBe('pandas are the best');
     expect(failure(() => t.fromStorage(new Uint8Array(stored), enc('panda')))).toBe('cipher: message authentication failed');
   });
 
@@ -66,7 +66,7 @@ describe('aesgcm', () => {
     const t = aesGcmTransformer(key(size));
     const stored = t.toStorage(enc('hello'), AD);
     expect(stored.length).toBe(12 + 5 + 16);
-    expect(dec(t.fromStorage(stored, AD))).toBe('hello');
+    expect(dec(t.fromStorage(stored, AD).data)).toBe('hello');
     expect(dec(gcm(key(size), stored.slice(0, 12), AD).decrypt(stored.slice(12)))).toBe('hello');
     expect(failure(() => t.fromStorage(stored, enc('/registry/secrets/default/other')))).toBe('cipher: message authentication failed');
   });
@@ -86,7 +86,7 @@ describe('secretbox', () => {
     const t = secretboxTransformer(key(32));
     const stored = t.toStorage(enc('hello'), AD);
     expect(stored.length).toBe(24 + 16 + 5);
-    expect(dec(t.fromStorage(stored, AD))).toBe('hello');
+    expect(dec(t.fromStorage(stored, AD).data)).toBe('hello');
     expect(dec(xsalsa20poly1305(key(32), stored.slice(0, 24)).decrypt(stored.slice(24)))).toBe('hello');
   });
 
@@ -106,7 +106,7 @@ describe('secretbox', () => {
 
 describe('identity', () => {
   it('passes data through and refuses encrypted data', () => {
-    expect(dec(identityTransformer.fromStorage(enc('{"a":1}'), AD))).toBe('{"a":1}');
+    expect(dec(identityTransformer.fromStorage(enc('{"a":1}'), AD).data)).toBe('{"a":1}');
     expect(failure(() => identityTransformer.fromStorage(enc('k8s:enc:aescbc:v1:k:xyz'), AD))).toBe('identity transformer tried to read encrypted data');
   });
 });
@@ -130,8 +130,17 @@ describe('prefixed transformers', () => {
   it('reads with whichever provider the prefix names; identity accepts unprefixed data', () => {
     const writer = new PrefixTransformers([gcm1], 'n');
     const reader = new PrefixTransformers([cbc1, identity, gcm1], 'no matching prefix found');
-    expect(dec(reader.fromStorage(writer.toStorage(enc('via gcm'), AD), AD))).toBe('via gcm');
-    expect(dec(reader.fromStorage(enc('{"plain":true}'), AD))).toBe('{"plain":true}');
+    expect(dec(reader.fromStorage(writer.toStorage(enc('via gcm'), AD), AD).data)).toBe('via gcm');
+    expect(dec(reader.fromStorage(enc('{"plain":true}'), AD).data)).toBe('{"plain":true}');
+  });
+
+  it('tells a read by a later provider or key as stale', () => {
+    const twoKeys = providerTransformer({ type: 'aescbc', keys: [{ name: 'key2', secret: key(32, 2) }, { name: 'key1', secret: key(32) }] });
+    const stored = new PrefixTransformers([cbc1], 'n').toStorage(enc('x'), AD);
+    expect(new PrefixTransformers([cbc1], 'n').fromStorage(stored, AD).stale).toBe(false);
+    expect(new PrefixTransformers([twoKeys], 'n').fromStorage(stored, AD).stale).toBe(true);
+    expect(new PrefixTransformers([gcm1, cbc1], 'n').fromStorage(stored, AD).stale).toBe(true);
+    expect(new PrefixTransformers([cbc1, identity], 'n').fromStorage(enc('{}'), AD).stale).toBe(true);
   });
 
   it("fails as kube-apiserver: an unknown prefix, a key no provider has, several providers' errors", () => {
