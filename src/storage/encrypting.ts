@@ -8,7 +8,7 @@
  * { resourceVersion }, "$storedBytes": <the stored bytes, one character per byte> }`. Its revision
  * is the inner storage's, so compare-and-swap, history, `changesSince` and events work unchanged;
  * the decrypted object gets its `resourceVersion` from the envelope, as kube-apiserver sets it
- * from etcd's revision (the encrypted bytes, like etcd's value, carry none). Label hints cannot
+ * from etcd's revision (the encrypted object carries an empty one, holding its place). Label hints cannot
  * use the inner storage's index (an envelope has no labels), so lists of encrypted resources read
  * every object; resources the plan does not cover go straight through at no cost.
  *
@@ -59,12 +59,22 @@ function isEnvelope(value: StoredValue): value is StoredValue & Envelope {
   return typeof value[STORED_BYTES_FIELD] === 'string' && (value.metadata as { name?: unknown } | undefined)?.name === undefined;
 }
 
-/** The object without `metadata.resourceVersion`: what is encrypted (the revision is the storage's). */
+/** The object without `metadata.resourceVersion`, as an unencrypting storage would keep it. */
 function withoutRevision(value: Record<string, unknown>): Record<string, unknown> {
   const metadata = value.metadata as Record<string, unknown> | undefined;
   if (!metadata || !('resourceVersion' in metadata)) return value;
   const { resourceVersion: _, ...rest } = metadata;
   return { ...value, metadata: rest };
+}
+
+/**
+ * What is encrypted: the object with an empty `metadata.resourceVersion` (the revision is the
+ * storage's), kept in its place so the decrypted object lists its metadata in the order written.
+ */
+function blankRevision(value: Record<string, unknown>): Record<string, unknown> {
+  const metadata = value.metadata as Record<string, unknown> | undefined;
+  if (!metadata || !('resourceVersion' in metadata)) return value;
+  return { ...value, metadata: { ...metadata, resourceVersion: '' } };
 }
 
 /** The object with `metadata.resourceVersion`, frozen. */
@@ -169,15 +179,17 @@ export class EncryptingStorage implements Storage {
     const open = (namespace: string, name: string, value: StoredValue) => this.open(codec, { bucket, namespace, name }, value, 'list');
     // The label index knows no envelope's labels: the filter decides on the decrypted object. A
     // value that cannot be read is kept here, so that reading the items fails naming its key.
-    const decides = filter && ((value: StoredValue) => {
-      let opened: StoredValue;
-      try {
-        opened = open('', '', value);
-      } catch {
-        return true;
-      }
-      return filter(opened);
-    });
+    const decides =
+      filter &&
+      ((value: StoredValue) => {
+        let opened: StoredValue;
+        try {
+          opened = open('', '', value);
+        } catch {
+          return true;
+        }
+        return filter(opened);
+      });
     const result = await this.inner.list(bucket, { ...options, labels: undefined, filter: decides });
     return { ...result, items: result.items.map((item) => ({ ...item, value: open(item.namespace, item.name, item.value) })) };
   }
@@ -255,7 +267,7 @@ export class EncryptingStorage implements Storage {
   ): Promise<StoredObject> {
     // The writer handed the value over (the Storage contract): freeze it, as the inner storage would.
     deepFreeze(value);
-    const plain = withoutRevision(value);
+    const plain = blankRevision(value);
     const bytes = codec.transformer.toStorage(utf8.encode(JSON.stringify(plain)), utf8.encode(this.storageKey(key)));
     const text = toBinaryString(bytes);
     this.writing.set(text, plain);

@@ -118,7 +118,9 @@ export function goDurationText(ns: bigint): string {
     const whole = v / div;
     const rest = v % div;
     if (rest === 0n) return String(whole);
-    const digits = String(rest).padStart(String(div).length - 1, '0').replace(/0+$/, '');
+    const digits = String(rest)
+      .padStart(String(div).length - 1, '0')
+      .replace(/0+$/, '');
     return `${whole}.${digits}`;
   };
   if (u < 1000n) return `${sign}${u}ns`;

@@ -65,7 +65,17 @@ describe('memkube serve --encryption-provider-config', () => {
     expect((await kubectl('get', 'secrets', '-A', '--field-selector', 'metadata.name=web', '-o', 'name')).stdout).toBe('secret/web\n');
 
     // A watch from the list's resourceVersion sees the patch, decrypted.
-    const child = spawn(KUBECTL, ['--kubeconfig', kubeconfig(), 'get', 'secret', 'db', '--watch', '--output-watch-events', '-o', 'jsonpath={.type} {.object.metadata.labels.stage}{"\\n"}']);
+    const child = spawn(KUBECTL, [
+      '--kubeconfig',
+      kubeconfig(),
+      'get',
+      'secret',
+      'db',
+      '--watch',
+      '--output-watch-events',
+      '-o',
+      'jsonpath={.type} {.object.metadata.labels.stage}{"\\n"}',
+    ]);
     const lines: string[] = [];
     let buffered = '';
     const seen = (n: number) =>
@@ -111,7 +121,10 @@ describe('memkube serve --encryption-provider-config', () => {
       `memkube: error while parsing file: error decoding encryption provider configuration file "${bad}": strict decoding error: unknown field "resources[0].providers[0].aesgcm.keys[0].algorithm"`,
     );
     const kms = join(dir, 'kms.yaml');
-    await writeFile(kms, CONFIG.replace('      - identity: {}\n', '      - kms:\n          apiVersion: v2\n          name: vault\n          endpoint: unix:///tmp/kms.sock\n'));
+    await writeFile(
+      kms,
+      CONFIG.replace('      - identity: {}\n', '      - kms:\n          apiVersion: v2\n          name: vault\n          endpoint: unix:///tmp/kms.sock\n'),
+    );
     await expect(startServe(join(dir, 'kms-kubeconfig'), ['--encryption-provider-config', kms])).rejects.toThrow(
       'memkube: error while building transformers: KMS provider "vault" cannot be used',
     );

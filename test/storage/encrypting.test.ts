@@ -84,7 +84,10 @@ describe('EncryptingStorage: what is stored', () => {
     });
     const prefixOf = async (bucket: string) => {
       await storage.create(key('x', 'default', bucket), { metadata: { name: 'x', namespace: 'default' } });
-      return text(await storage.storedBytes(key('x', 'default', bucket))).split(':').slice(0, 3).join(':');
+      return text(await storage.storedBytes(key('x', 'default', bucket)))
+        .split(':')
+        .slice(0, 3)
+        .join(':');
     };
     expect(await prefixOf('core/secrets')).toBe('k8s:enc:aesgcm');
     expect(await prefixOf('core/configmaps')).toBe('k8s:enc:secretbox');
@@ -101,6 +104,17 @@ describe('EncryptingStorage: what is stored', () => {
     await inner.update(key('b'), { metadata: {}, [STORED_BYTES_FIELD]: a.value[STORED_BYTES_FIELD] }, b.revision);
     const e = await apiFailure(() => storage.get(key('b')));
     expect(e.status.message).toBe('Internal error occurred: cipher: message authentication failed');
+  });
+
+  it('keeps a "__proto__" key as an ordinary key through encryption', async () => {
+    const { inner, storage } = setup(secrets(secretbox()));
+    const value = JSON.parse('{"metadata":{"name":"p","namespace":"default"},"data":{"__proto__":"eA=="}}') as Record<string, unknown>;
+    await storage.create(key('p'), value);
+    const restarted = new EncryptingStorage(inner, secrets(secretbox()));
+    const data = (await restarted.get(key('p')))!.value.data as Record<string, unknown>;
+    expect(Object.keys(data)).toEqual(['__proto__']);
+    expect(Object.getPrototypeOf(data)).toBe(Object.prototype);
+    expect(JSON.stringify(data)).toBe('{"__proto__":"eA=="}');
   });
 
   it('freezes what it answers and the value handed to it; a second read answers the same object', async () => {
@@ -157,7 +171,9 @@ describe('EncryptingStorage: every read path answers decrypted objects', () => {
     expect((past.value.data as Record<string, string>).password).toBe(Buffer.from('one').toString('base64'));
     expect(past.value.metadata).toMatchObject({ resourceVersion: '1' });
     const then = await storage.list('core/secrets', { revision: 3 });
-    expect(then.items.map((i) => (i.value.data as Record<string, string>).password)).toEqual(['one', 'two', 'three'].map((s) => Buffer.from(s).toString('base64')));
+    expect(then.items.map((i) => (i.value.data as Record<string, string>).password)).toEqual(
+      ['one', 'two', 'three'].map((s) => Buffer.from(s).toString('base64')),
+    );
   });
 
   it('events and changesSince carry decrypted objects, previous states and revisions', async () => {
@@ -168,8 +184,10 @@ describe('EncryptingStorage: every read path answers decrypted objects', () => {
     const updated = await storage.update(key('a'), secret('a', 'two'), created.revision);
     await storage.delete(key('a'), updated.revision);
     unsubscribe();
-    const pw = (v: unknown) => Buffer.from(((v as { data: { password: string } }).data.password), 'base64').toString();
-    expect(events.map((e) => [e.type, e.revision, pw(e.object), e.previous && pw(e.previous), (e.object.metadata as { resourceVersion: string }).resourceVersion])).toEqual([
+    const pw = (v: unknown) => Buffer.from((v as { data: { password: string } }).data.password, 'base64').toString();
+    expect(
+      events.map((e) => [e.type, e.revision, pw(e.object), e.previous && pw(e.previous), (e.object.metadata as { resourceVersion: string }).resourceVersion]),
+    ).toEqual([
       ['ADDED', 1, 'one', undefined, '1'],
       ['MODIFIED', 2, 'two', 'one', '2'],
       ['DELETED', 3, 'two', 'two', '3'],
@@ -202,10 +220,26 @@ describe('EncryptingStorage: failures and rotation', () => {
     const { inner, storage } = setup(secrets(aescbc('key1', 1)));
     const a = await storage.create(key('a'), secret('a'));
     // Step 1: the new key as a second key everywhere; nothing changes for stored objects.
-    storage.setPlan(secrets({ type: 'aescbc', keys: [{ name: 'key1', secret: k(32, 1) }, { name: 'key2', secret: k(32, 2) }] }));
+    storage.setPlan(
+      secrets({
+        type: 'aescbc',
+        keys: [
+          { name: 'key1', secret: k(32, 1) },
+          { name: 'key2', secret: k(32, 2) },
+        ],
+      }),
+    );
     expect(text(await storage.storedBytes(key('a')))).toMatch(/^k8s:enc:aescbc:v1:key1:/);
     // Step 2: the new key first; reads still open key1's objects.
-    storage.setPlan(secrets({ type: 'aescbc', keys: [{ name: 'key2', secret: k(32, 2) }, { name: 'key1', secret: k(32, 1) }] }));
+    storage.setPlan(
+      secrets({
+        type: 'aescbc',
+        keys: [
+          { name: 'key2', secret: k(32, 2) },
+          { name: 'key1', secret: k(32, 1) },
+        ],
+      }),
+    );
     const read = (await storage.get(key('a')))!;
     expect(read.value).toEqual(a.value);
     // Step 3: rewrite every object: stored with key2 now.
@@ -221,7 +255,15 @@ describe('EncryptingStorage: failures and rotation', () => {
     const { storage } = setup(secrets(aescbc('key1', 1)));
     await storage.create(key('a'), secret('a'));
     expect((await storage.get(key('a')))!.stale).toBeUndefined();
-    storage.setPlan(secrets({ type: 'aescbc', keys: [{ name: 'key2', secret: k(32, 2) }, { name: 'key1', secret: k(32, 1) }] }));
+    storage.setPlan(
+      secrets({
+        type: 'aescbc',
+        keys: [
+          { name: 'key2', secret: k(32, 2) },
+          { name: 'key1', secret: k(32, 1) },
+        ],
+      }),
+    );
     expect((await storage.get(key('a')))!.stale).toBe(true);
     storage.setPlan(secrets(secretbox(), aescbc('key1', 1)));
     expect((await storage.get(key('a')))!.stale).toBe(true);
@@ -277,7 +319,9 @@ describe('EncryptingStorage: failures and rotation', () => {
     expect((await storage.get(key('plain')))?.value.kind).toBe('Secret');
     await storage.create(key('sealed'), secret('sealed'));
     storage.setPlan({ rules: [] });
-    expect((await apiFailure(() => storage.get(key('sealed')))).status.message).toBe('Internal error occurred: identity transformer tried to read encrypted data');
+    expect((await apiFailure(() => storage.get(key('sealed')))).status.message).toBe(
+      'Internal error occurred: identity transformer tried to read encrypted data',
+    );
     expect((await storage.get(key('plain')))?.value.kind).toBe('Secret');
   });
 

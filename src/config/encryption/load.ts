@@ -39,7 +39,10 @@ function groupResourceText(gr: GroupResource): string {
 /** Decodes and validates an EncryptionConfiguration (text or object); throws {@link EncryptionConfigError}. */
 export function decodeEncryptionConfig(input: string | EncryptionConfiguration, options: LoadEncryptionOptions = {}): EncryptionConfiguration {
   const path = options.path ?? '(inline)';
-  if (input === '') throw new EncryptionConfigError(`error while parsing file: error while loading file: encryption provider configuration file ${JSON.stringify(path)} is empty`);
+  if (input === '')
+    throw new EncryptionConfigError(
+      `error while parsing file: error while loading file: encryption provider configuration file ${JSON.stringify(path)} is empty`,
+    );
   let config: EncryptionConfiguration;
   try {
     config = decodeConfig<EncryptionConfiguration>(input, EncryptionConfigurationKind).value;
@@ -78,7 +81,9 @@ function providerPlan(p: ProviderConfiguration): EncryptionProvider {
     );
   }
   if (p.identity) return { type: 'identity' };
-  throw new EncryptionConfigError('error while building transformers: provider does not contain any of the expected providers: KMS, AESGCM, AESCBC, Secretbox, Identity');
+  throw new EncryptionConfigError(
+    'error while building transformers: provider does not contain any of the expected providers: KMS, AESGCM, AESCBC, Secretbox, Identity',
+  );
 }
 
 /** The plan of a decoded, validated configuration; throws for masked resources and KMS providers. */
@@ -89,7 +94,10 @@ export function encryptionPlanOf(config: EncryptionConfiguration): EncryptionPla
     const providers = entry.providers.map(providerPlan);
     for (const resource of entry.resources) {
       const gr = parseGroupResource(resource);
-      for (const mask of [{ group: gr.group, resource: '*' }, { group: '*', resource: '*' }]) {
+      for (const mask of [
+        { group: gr.group, resource: '*' },
+        { group: '*', resource: '*' },
+      ]) {
         if (byResource.has(id(mask))) {
           throw new EncryptionConfigError(
             `error while building transformers: resource ${JSON.stringify(groupResourceText(gr))} is masked by earlier rule ${JSON.stringify(groupResourceText(mask))}`,

@@ -19,35 +19,43 @@ export const KeysConfigurationSchema = z.object({ keys: z.array(EncryptionKeySch
 export const SecretboxConfigurationSchema = z.object({ keys: z.array(EncryptionKeySchema) }).meta({ id: `${GO_PACKAGE}.SecretboxConfiguration` });
 
 /** A KMS plugin (decoded and validated; memkube cannot call one). */
-export const KMSConfigurationSchema = z.object({
-  apiVersion: z.string().optional(),
-  name: z.string(),
-  cachesize: z.number().int().min(-2147483648).max(2147483647).optional(),
-  endpoint: z.string(),
-  timeout: z.string().optional(),
-}).meta({ id: `${GO_PACKAGE}.KMSConfiguration` });
+export const KMSConfigurationSchema = z
+  .object({
+    apiVersion: z.string().optional(),
+    name: z.string(),
+    cachesize: z.number().int().min(-2147483648).max(2147483647).optional(),
+    endpoint: z.string(),
+    timeout: z.string().optional(),
+  })
+  .meta({ id: `${GO_PACKAGE}.KMSConfiguration` });
 
 /** One provider: exactly one of its fields is set. */
-export const ProviderConfigurationSchema = z.object({
-  aesgcm: KeysConfigurationSchema.optional(),
-  aescbc: KeysConfigurationSchema.optional(),
-  secretbox: SecretboxConfigurationSchema.optional(),
-  identity: z.object({}).optional(),
-  kms: KMSConfigurationSchema.optional(),
-}).meta({ id: `${GO_PACKAGE}.ProviderConfiguration` });
+export const ProviderConfigurationSchema = z
+  .object({
+    aesgcm: KeysConfigurationSchema.optional(),
+    aescbc: KeysConfigurationSchema.optional(),
+    secretbox: SecretboxConfigurationSchema.optional(),
+    identity: z.object({}).optional(),
+    kms: KMSConfigurationSchema.optional(),
+  })
+  .meta({ id: `${GO_PACKAGE}.ProviderConfiguration` });
 
 /** Resources (`secrets`, `deployments.apps`, `*.apps`, `*.`, `*.*`) and their providers. */
-export const ResourceConfigurationSchema = z.object({
-  resources: z.array(z.string()),
-  providers: z.array(ProviderConfigurationSchema),
-}).meta({ id: `${GO_PACKAGE}.ResourceConfiguration` });
+export const ResourceConfigurationSchema = z
+  .object({
+    resources: z.array(z.string()),
+    providers: z.array(ProviderConfigurationSchema),
+  })
+  .meta({ id: `${GO_PACKAGE}.ResourceConfiguration` });
 
 /** The whole file. */
-export const EncryptionConfigurationSchema = z.object({
-  apiVersion: z.literal('apiserver.config.k8s.io/v1'),
-  kind: z.literal('EncryptionConfiguration'),
-  resources: z.array(ResourceConfigurationSchema),
-}).meta({ id: `${GO_PACKAGE}.EncryptionConfiguration` });
+export const EncryptionConfigurationSchema = z
+  .object({
+    apiVersion: z.literal('apiserver.config.k8s.io/v1'),
+    kind: z.literal('EncryptionConfiguration'),
+    resources: z.array(ResourceConfigurationSchema),
+  })
+  .meta({ id: `${GO_PACKAGE}.EncryptionConfiguration` });
 
 export type EncryptionKeyConfiguration = z.infer<typeof EncryptionKeySchema>;
 export type KeysConfiguration = z.infer<typeof KeysConfigurationSchema>;

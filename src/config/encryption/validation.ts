@@ -102,7 +102,11 @@ function validateResourceOverlap(resources: readonly string[], path: string): Fi
   if (duplicate) errs.push(fieldError.invalid(path, resources, 'the same resource cannot be specified multiple times'));
   if (overlap) {
     errs.push(
-      fieldError.invalid(path, resources, "using overlapping resources such as 'secrets' and '*.' in the same resource list is not allowed as they will be masked"),
+      fieldError.invalid(
+        path,
+        resources,
+        "using overlapping resources such as 'secrets' and '*.' in the same resource list is not allowed as they will be masked",
+      ),
     );
   }
   return errs;
@@ -153,10 +157,14 @@ function durationText(text: string): string {
 function validateSingleProvider(provider: ProviderConfiguration, path: string): FieldError[] {
   const found = [provider.kms, provider.aesgcm, provider.aescbc, provider.secretbox, provider.identity].filter((p) => p !== undefined).length;
   if (found === 0) {
-    return [fieldError.invalid(path, goProviderJson(provider), 'provider does not contain any of the expected providers: KMS, AESGCM, AESCBC, Secretbox, Identity')];
+    return [
+      fieldError.invalid(path, goProviderJson(provider), 'provider does not contain any of the expected providers: KMS, AESGCM, AESCBC, Secretbox, Identity'),
+    ];
   }
   if (found > 1) {
-    return [fieldError.invalid(path, goProviderJson(provider), 'more than one provider specified in a single element, should split into different list elements')];
+    return [
+      fieldError.invalid(path, goProviderJson(provider), 'more than one provider specified in a single element, should split into different list elements'),
+    ];
   }
   return [];
 }
@@ -207,7 +215,9 @@ function validateKms(kms: KMSConfiguration, path: string, names: ReadonlySet<str
     const parsed = goParseURL(kms.endpoint);
     if (!parsed.ok) errs.push(fieldError.invalid(endpointPath, kms.endpoint, `invalid endpoint for kms provider, error: ${parsed.error}`));
     else if (parsed.url.scheme !== 'unix') {
-      errs.push(fieldError.invalid(endpointPath, kms.endpoint, `unsupported scheme ${JSON.stringify(parsed.url.scheme)} for KMS provider, only unix is supported`));
+      errs.push(
+        fieldError.invalid(endpointPath, kms.endpoint, `unsupported scheme ${JSON.stringify(parsed.url.scheme)} for KMS provider, only unix is supported`),
+      );
     }
   }
   // The cache size.

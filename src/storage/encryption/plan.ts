@@ -17,9 +17,7 @@ export interface EncryptionKey {
 }
 
 /** One provider: the first key of a keyed provider encrypts, every key decrypts. */
-export type EncryptionProvider =
-  | { readonly type: 'aescbc' | 'aesgcm' | 'secretbox'; readonly keys: readonly EncryptionKey[] }
-  | { readonly type: 'identity' };
+export type EncryptionProvider = { readonly type: 'aescbc' | 'aesgcm' | 'secretbox'; readonly keys: readonly EncryptionKey[] } | { readonly type: 'identity' };
 
 /**
  * The providers of one group resource: `group` is `''` for the core group and `'*'` for every

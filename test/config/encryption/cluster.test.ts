@@ -92,7 +92,9 @@ describe('createCluster({ encryption })', () => {
   });
 
   it('leaves ConfigMaps (not configured) stored as JSON', async () => {
-    await cluster.client.resource(ConfigMapKind).create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c' }, data: { k: 'visible' } }, { namespace: 'default' });
+    await cluster.client
+      .resource(ConfigMapKind)
+      .create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c' }, data: { k: 'visible' } }, { namespace: 'default' });
     const json = JSON.parse(await stored('c', 'configmaps')) as { data: unknown; metadata: Record<string, unknown> };
     expect(json.data).toEqual({ k: 'visible' });
     expect(json.metadata.resourceVersion).toBeUndefined();
@@ -124,7 +126,11 @@ describe('createCluster({ encryption })', () => {
     await secrets().create(secret('a', 'alpha'), { namespace: 'default' });
     cluster.encryption.reload(config([{ resources: ['secrets'], providers: [aescbc(['key2', K2])] }]));
     const get = await statusOf(() => secrets().get('a', { namespace: 'default' }));
-    expect([get.code, get.reason, get.message]).toEqual([500, 'InternalError', 'Internal error occurred: no matching key was found for the provided AES transformer']);
+    expect([get.code, get.reason, get.message]).toEqual([
+      500,
+      'InternalError',
+      'Internal error occurred: no matching key was found for the provided AES transformer',
+    ]);
     const list = await statusOf(() => secrets().list({ namespace: 'default' }));
     expect(list.message).toBe(
       'Internal error occurred: unable to transform key "/registry/secrets/default/a": no matching key was found for the provided AES transformer',
@@ -170,6 +176,26 @@ describe('createCluster encryption options', () => {
       expect((await c.client.resource(NamespaceKind).get('default')).metadata?.name).toBe('default');
     } finally {
       await c.close();
+    }
+  });
+
+  it('answers the same JSON, key order included, as a cluster without encryption', async () => {
+    const plain = await testCluster();
+    const encrypted = await testCluster({ encryption: YAML });
+    try {
+      const texts = await Promise.all(
+        [plain, encrypted].map(async (c) => {
+          const s = c.client.resource(SecretKind);
+          await s.create(secret('db', 'x', { a: 'b' }), { namespace: 'default' });
+          await s.patch('db', { metadata: { annotations: { n: 'v' } } }, { type: 'merge', namespace: 'default' });
+          const got = await s.get('db', { namespace: 'default' });
+          return JSON.stringify({ ...got, metadata: { ...got.metadata, uid: 'u', creationTimestamp: 't' } });
+        }),
+      );
+      expect(texts[1]).toBe(texts[0]);
+    } finally {
+      await plain.close();
+      await encrypted.close();
     }
   });
 

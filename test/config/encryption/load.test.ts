@@ -142,9 +142,9 @@ resources:
   it("refuses undecodable files with kube-apiserver's wording", () => {
     const at = (path: string) => `error while parsing file: error decoding encryption provider configuration file ${JSON.stringify(path)}: `;
     expect(refused('', 'enc.yaml')).toBe('error while parsing file: error while loading file: encryption provider configuration file "enc.yaml" is empty');
-    expect(refused(YAML.replace('      - identity: {}\n  - resources:\n      - secrets', '      - identity: {foo: 1}\n  - resources:\n      - secrets'), 'enc.yaml')).toBe(
-      `${at('enc.yaml')}strict decoding error: unknown field "resources[0].providers[0].identity.foo"`,
-    );
+    expect(
+      refused(YAML.replace('      - identity: {}\n  - resources:\n      - secrets', '      - identity: {foo: 1}\n  - resources:\n      - secrets'), 'enc.yaml'),
+    ).toBe(`${at('enc.yaml')}strict decoding error: unknown field "resources[0].providers[0].identity.foo"`);
     expect(refused(YAML.replace('name: key1', 'name: key1\n              extra: true'))).toBe(
       `${at('(inline)')}strict decoding error: unknown field "resources[1].providers[0].aescbc.keys[0].extra"`,
     );
@@ -157,15 +157,21 @@ resources:
     expect(refused('apiVersion: apiserver.config.k8s.io/v1\nkind: EncryptionConfiguration\nresources: {}\n')).toBe(
       `${at('(inline)')}json: cannot unmarshal object into Go struct field EncryptionConfiguration.resources of type []v1.ResourceConfiguration`,
     );
-    expect(refused('apiVersion: apiserver.config.k8s.io/v1\nkind: EncryptionConfiguration\nresources:\n- resources: [secrets]\n  providers:\n  - kms: {name: k, endpoint: "unix:///a", timeout: soon}\n')).toBe(
-      `${at('(inline)')}time: invalid duration "soon"`,
+    expect(
+      refused(
+        'apiVersion: apiserver.config.k8s.io/v1\nkind: EncryptionConfiguration\nresources:\n- resources: [secrets]\n  providers:\n  - kms: {name: k, endpoint: "unix:///a", timeout: soon}\n',
+      ),
+    ).toBe(`${at('(inline)')}time: invalid duration "soon"`);
+    expect(refused('resources: [')).toMatch(
+      /^error while parsing file: error decoding encryption provider configuration file "\(inline\)": error converting YAML to JSON: yaml: /,
     );
-    expect(refused('resources: [')).toMatch(/^error while parsing file: error decoding encryption provider configuration file "\(inline\)": error converting YAML to JSON: yaml: /);
   });
 
   it('refuses huge texts without decoding them', () => {
     const huge = `${YAML}# ${'x'.repeat(3 * 1024 * 1024)}\n`;
-    expect(refused(huge)).toBe('error while parsing file: error decoding encryption provider configuration file "(inline)": configuration is larger than 3145728 bytes');
+    expect(refused(huge)).toBe(
+      'error while parsing file: error decoding encryption provider configuration file "(inline)": configuration is larger than 3145728 bytes',
+    );
   });
 });
 
@@ -193,7 +199,7 @@ describe('reading --encryption-provider-config FILE', () => {
     writeFileSync(empty, '');
     expect(await failure(empty)).toBe(`error while parsing file: error while loading file: encryption provider configuration file "${empty}" is empty`);
     const short = join(dir, 'short.yaml');
-    writeFileSync(short, YAML.replaceAll(K32, Buffer.alloc(31).toString("base64")));
+    writeFileSync(short, YAML.replaceAll(K32, Buffer.alloc(31).toString('base64')));
     expect(await failure(short)).toBe(
       'error while parsing file: [resources[1].providers[0].aescbc.keys[0].secret: Invalid value: "REDACTED": secret is not of the expected length, got 31, expected one of [16 24 32], resources[3].providers[0].secretbox.keys[0].secret: Invalid value: "REDACTED": secret is not of the expected length, got 31, expected one of [32]]',
     );

@@ -135,7 +135,13 @@ describe('prefixed transformers', () => {
   });
 
   it('tells a read by a later provider or key as stale', () => {
-    const twoKeys = providerTransformer({ type: 'aescbc', keys: [{ name: 'key2', secret: key(32, 2) }, { name: 'key1', secret: key(32) }] });
+    const twoKeys = providerTransformer({
+      type: 'aescbc',
+      keys: [
+        { name: 'key2', secret: key(32, 2) },
+        { name: 'key1', secret: key(32) },
+      ],
+    });
     const stored = new PrefixTransformers([cbc1], 'n').toStorage(enc('x'), AD);
     expect(new PrefixTransformers([cbc1], 'n').fromStorage(stored, AD).stale).toBe(false);
     expect(new PrefixTransformers([twoKeys], 'n').fromStorage(stored, AD).stale).toBe(true);
@@ -174,16 +180,20 @@ describe('prefixed transformers', () => {
       new PrefixTransformers([box], 'no matching prefix found'),
     ];
     fc.assert(
-      fc.property(fc.uint8Array({ maxLength: 200 }), fc.constantFrom('k8s:enc:aescbc:v1:key1:', 'k8s:enc:aesgcm:v1:key1:', 'k8s:enc:secretbox:v1:k:', ''), (bytes, prefix) => {
-        const data = new Uint8Array([...enc(prefix), ...bytes]);
-        for (const t of transformers) {
-          try {
-            t.fromStorage(data, AD);
-          } catch (e) {
-            expect(e).toBeInstanceOf(TransformError);
+      fc.property(
+        fc.uint8Array({ maxLength: 200 }),
+        fc.constantFrom('k8s:enc:aescbc:v1:key1:', 'k8s:enc:aesgcm:v1:key1:', 'k8s:enc:secretbox:v1:k:', ''),
+        (bytes, prefix) => {
+          const data = new Uint8Array([...enc(prefix), ...bytes]);
+          for (const t of transformers) {
+            try {
+              t.fromStorage(data, AD);
+            } catch (e) {
+              expect(e).toBeInstanceOf(TransformError);
+            }
           }
-        }
-      }),
+        },
+      ),
       { numRuns: 300 },
     );
   });
