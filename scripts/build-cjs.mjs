@@ -6,9 +6,10 @@
  * - every file under src/ (but the command, src/cli/) becomes one CommonJS file, with the same
  *   layout as the ES build, so the library stays one module graph (one `ApiError` class for the
  *   engine and the adapters alike) rather than a bundle per entry point;
- * - dependencies stay `require()`s of the user's installed packages, except pkijs and asn1js,
- *   which ship only as ES modules: they are bundled together into dist/cjs/vendor/pki.js (one
- *   copy of asn1js for both, as pkijs checks ASN.1 objects by class);
+ * - dependencies stay `require()`s of the user's installed packages, except those that ship only
+ *   as ES modules: pkijs and asn1js are bundled together into dist/cjs/vendor/pki.js (one copy of
+ *   asn1js for both, as pkijs checks ASN.1 objects by class), jose into vendor/jose.js and
+ *   @noble/ciphers' salsa module into vendor/noble-salsa.js;
  * - `dist/cjs/package.json` says `"type": "commonjs"`, so the `.d.ts` files copied from the ES
  *   build describe CommonJS modules to TypeScript (`moduleResolution: node16`), not ES ones.
  *
@@ -31,6 +32,8 @@ const skipped = new Set([join(src, 'cli')]);
 /** Packages published only as ES modules, bundled into one CommonJS file. */
 const vendored = ['pkijs', 'asn1js'];
 const vendorFile = join(out, 'vendor', 'pki.js');
+/** Other ES-only modules, each bundled into a CommonJS file of its own, by import specifier. */
+const vendoredAlone = { jose: 'jose', '@noble/ciphers/salsa.js': 'noble-salsa' };
 
 function filesUnder(dir, keep) {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -54,6 +57,8 @@ const keepModuleGraph = {
   setup(b) {
     b.onResolve({ filter: /.*/ }, (args) => {
       if (args.kind === 'entry-point') return undefined;
+      const alone = vendoredAlone[args.path];
+      if (alone) return { path: `${requirePath(args.importer, join(out, 'vendor', alone))}.js`, external: true };
       const bare = args.path.split('/')[0];
       if (vendored.includes(bare)) {
         if (args.path !== bare)
@@ -84,6 +89,8 @@ await build({
   outbase: src,
   bundle: true,
   plugins: [keepModuleGraph],
+  // `import()` becomes `require()`: Jest's CommonJS runtime cannot load ES modules dynamically either.
+  supported: { 'dynamic-import': false },
 });
 await build({
   ...common,
@@ -93,6 +100,16 @@ await build({
   sourcemap: false,
   legalComments: 'eof',
 });
+for (const [specifier, file] of Object.entries(vendoredAlone)) {
+  await build({
+    ...common,
+    stdin: { contents: `export * from '${specifier}';`, resolveDir: root, sourcefile: `${file}.js` },
+    bundle: true,
+    outfile: join(out, 'vendor', `${file}.js`),
+    sourcemap: false,
+    legalComments: 'eof',
+  });
+}
 for (const p of vendored) writeFileSync(join(out, 'vendor', `${p}.js`), `'use strict';\nmodule.exports = require('./pki.js').${p};\n`);
 writeFileSync(join(out, 'package.json'), `${JSON.stringify({ type: 'commonjs' }, null, 2)}\n`);
 

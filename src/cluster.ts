@@ -29,6 +29,7 @@ import { apiApprovalCondition, builtinKinds, builtinObjectsFor, customResourceKi
 import type { KindDefinition, KubeObject } from './schema/define-kind.js';
 import { KindRegistry, type ResolvedKind } from './schema/registry.js';
 import { MemoryStorage } from './storage/memory.js';
+import { encryptionAtRest, type ClusterEncryption, type EncryptionConfiguration } from './config/encryption/index.js';
 import { WatchHub } from './api/watch/hub.js';
 import { cloneJson } from './util/json-clone.js';
 import { DEFAULT_CONTINUE_TOKEN_TTL_MS } from './api/list-pages.js';
@@ -52,6 +53,13 @@ export interface ClusterOptions {
   clock?: ManualClock | Date | number;
   /** Storage backend; in memory by default. */
   storage?: Storage;
+  /**
+   * Encryption at rest, as kube-apiserver's `--encryption-provider-config`: an
+   * EncryptionConfiguration (`apiserver.config.k8s.io/v1`) or its YAML/JSON text. The resources it
+   * names are kept encrypted in the storage (see {@link Cluster.encryption}); a configuration
+   * kube-apiserver would refuse (or one with a KMS provider) makes `createCluster` throw its message.
+   */
+  encryption?: EncryptionConfiguration | string;
   /** Feature gates; every gate is on unless set to false here. */
   featureGates?: Record<string, boolean>;
   /** Extra kinds to serve besides the built-in ones. */
@@ -152,6 +160,8 @@ export interface Cluster {
   listen(options?: ListenOptions): Promise<Listening>;
   /** How many watches are open (0 once every watch has ended or been closed). */
   readonly activeWatchers: number;
+  /** Encryption at rest: the bytes stored for an object, and reloading the configuration. */
+  readonly encryption: ClusterEncryption;
   /**
    * The cluster's authentication and authorization: `authenticate` answers the user of an HTTP
    * request's credentials, `authorizer` decides what a user may do (what every door asks).
@@ -204,7 +214,11 @@ export async function createCluster(options: ClusterOptions = {}): Promise<Clust
   const apiDomain = options.apiDomain ?? DEFAULT_API_DOMAIN;
   const reservedDomain = options.reservedDomain ?? DEFAULT_RESERVED_DOMAIN;
   const clock = makeClock(options.clock);
-  const storage = options.storage ?? new MemoryStorage({ now: () => clock.now(), historyRetentionMs: options.historyRetentionMs });
+  const atRest = encryptionAtRest(
+    options.storage ?? new MemoryStorage({ now: () => clock.now(), historyRetentionMs: options.historyRetentionMs }),
+    options.encryption,
+  );
+  const storage = atRest.storage;
   const watchHub = new WatchHub(storage);
   const gates = options.featureGates ?? {};
   const registry = new KindRegistry({ apiDomain });
@@ -347,6 +361,7 @@ export async function createCluster(options: ClusterOptions = {}): Promise<Clust
       keySet: () => serviceAccountTokens.keySet(),
     },
     adminToken,
+    encryption: atRest.encryption,
     async close() {
       if (closed) return;
       // Refuse new requests first, then end the watches (their streams end cleanly, before the

@@ -78,6 +78,17 @@ export { KindRegistry, type ResolvedKind } from './schema/registry.js';
 export type { StructuralNode, StructNode, MapNode, ArrayNode, ScalarNode, IntOrStringNode, AnyNode, ListAndPatchFacts } from './schema/structural.js';
 export type { NameValidator } from './schema/validation/names.js';
 export { MemoryStorage, type MemoryStorageOptions } from './storage/memory.js';
+export { EncryptingStorage, type EncryptingStorageOptions } from './storage/encrypting.js';
+export type { EncryptionPlan, EncryptionRule, EncryptionProvider, EncryptionKey } from './storage/encryption/plan.js';
+export {
+  EncryptionConfigError,
+  EncryptionConfigurationSchema,
+  loadEncryptionConfig,
+  validateEncryptionConfiguration,
+  type ClusterEncryption,
+  type EncryptionConfiguration,
+  type StoredObjectRef,
+} from './config/encryption/index.js';
 export {
   StorageCompactedError,
   StorageConflictError,

@@ -23,6 +23,7 @@ import {
 } from '../config/logging/index.js';
 import { aggregateMessage } from '../machinery/field-errors.js';
 import { Logger, type LoggerEnvironment } from '../log/index.js';
+import { readEncryptionConfigFile } from '../config/encryption/index.js';
 import { createFetchHandler } from '../http/handler.js';
 import { listen } from '../http/listen.js';
 import { apiserverIdentity, startRequestTracing, type RequestTracer } from '../tracing/index.js';
@@ -92,6 +93,8 @@ export interface ServeOptions {
   tracingConfigFile?: string;
   /** The logging flags (`--logging-format`, `-v`, `--vmodule`, ...), validated as kube-apiserver validates them. */
   logging?: LoggingConfiguration;
+  /** kube-apiserver's `--encryption-provider-config`: an EncryptionConfiguration file (encryption at rest). */
+  encryptionProviderConfig?: string;
 }
 
 /** The usage text. */
@@ -111,6 +114,7 @@ export const SERVE_USAGE =
   '                     [--admission-control-config-file FILE]\n' +
   '                     [--logging-format text|json] [-v N] [--vmodule pattern=N,...] [--log-flush-frequency 5s]\n' +
   '                     [--log-text-split-stream] [--log-json-split-stream] [--log-text-info-buffer-size 0] [--log-json-info-buffer-size 0]\n' +
+  '                     [--encryption-provider-config FILE]\n' +
   '  durations are Go durations (300ms, 10s, 1m30s); --min-request-timeout 0 lets watches without timeoutSeconds run forever';
 
 /**
@@ -208,6 +212,9 @@ export function parseServeArgs(args: readonly string[]): ServeOptions {
         break;
       case '--kubeconfig':
         o.kubeconfig = value();
+        break;
+      case '--encryption-provider-config':
+        o.encryptionProviderConfig = value();
         break;
       case '--tls':
         if (arg !== '--tls') throw new Error(`--tls takes no value: ${JSON.stringify(arg)}`);
@@ -394,7 +401,10 @@ export async function serve(
   // The HTTP door makes a span per request with it (tracer.startRequest); the webhook and OIDC
   // clients dial through files.egress (dialerFor / agentFor).
   const tracer = await startTracing(files.tracing);
+  // Checked before anything starts, with messages naming the file as kube-apiserver's do.
+  const encryption = options.encryptionProviderConfig === undefined ? undefined : await readEncryptionConfigFile(options.encryptionProviderConfig);
   const cluster = await createCluster({
+    encryption,
     apiDomain: options.apiDomain,
     reservedDomain: options.reservedDomain,
     historyRetentionMs: options.historyRetentionMs,
@@ -451,6 +461,10 @@ export async function serve(
   if (options.kubeconfig) await writeFile(options.kubeconfig, server.kubeconfig(), { mode: 0o600 });
   // secure_serving.go (and the insecure serving kube-apiserver once had) says where it listens.
   logger.info(`Serving ${options.tls ? 'securely' : 'insecurely'} on ${new URL(server.url).host}`);
+  if (!options.tls && (options.authorization || options.anonymousAuth === false)) {
+    // client-go sends a kubeconfig's credentials only over TLS: kubectl would be anonymous here.
+    logger.warning('kubectl and client-go send no credentials over plain HTTP: serve with --tls to authenticate them');
+  }
   logger.flush();
   out(`memkube serving on ${server.url}`);
   await new Promise<void>((resolve) => {

@@ -22,6 +22,11 @@ export interface StoredObject {
   readonly name: string;
   readonly revision: number;
   readonly value: StoredValue;
+  /**
+   * True when the object was read with an encryption provider or key other than the one that
+   * writes now: an update that changes nothing still writes it (that rewrite is how a key rotates).
+   */
+  readonly stale?: boolean;
 }
 
 /** Options of {@link Storage.get}. */

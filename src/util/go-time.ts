@@ -44,24 +44,29 @@ const LIMIT = 1n << 63n;
 
 /** `time.ParseDuration(s)` succeeds (`1h30m`, `-1.5s`, `0`; overflow beyond ±2^63 ns fails). */
 export function isGoDuration(s: string): boolean {
+  return parseGoDuration(s) !== undefined;
+}
+
+/** `time.ParseDuration(s)` in nanoseconds; undefined where Go fails. */
+export function parseGoDuration(s: string): bigint | undefined {
   let i = 0;
   let neg = false;
   if (s[0] === '-' || s[0] === '+') {
     neg = s[0] === '-';
     i = 1;
   }
-  if (s.slice(i) === '0') return true;
-  if (i === s.length) return false;
+  if (s.slice(i) === '0') return 0n;
+  if (i === s.length) return undefined;
   let total = 0n;
   while (i < s.length) {
     const c = s.charCodeAt(i);
-    if (!(c === 0x2e || isDigit(c))) return false;
+    if (!(c === 0x2e || isDigit(c))) return undefined;
     // The integer part; more than 2^63 overflows.
     let v = 0n;
     const intStart = i;
     for (; i < s.length && isDigit(s.charCodeAt(i)); i++) {
       v = v * 10n + BigInt(s.charCodeAt(i) - 0x30);
-      if (v > LIMIT) return false;
+      if (v > LIMIT) return undefined;
     }
     const pre = i !== intStart;
     let post = false;
@@ -82,23 +87,49 @@ export function isGoDuration(s: string): boolean {
       }
       post = i !== fracStart;
     }
-    if (!pre && !post) return false;
+    if (!pre && !post) return undefined;
     const unitStart = i;
     for (; i < s.length; i++) {
       const u = s.charCodeAt(i);
       if (u === 0x2e || isDigit(u)) break;
     }
-    if (i === unitStart) return false;
+    if (i === unitStart) return undefined;
     const unit = UNITS.get(s.slice(unitStart, i));
-    if (unit === undefined) return false;
-    if (v > LIMIT / unit) return false;
+    if (unit === undefined) return undefined;
+    if (v > LIMIT / unit) return undefined;
     v *= unit;
     if (fraction > 0n) {
       v += BigInt(Math.trunc(Number(fraction) * (Number(unit) / Number(scale))));
-      if (v > LIMIT) return false;
+      if (v > LIMIT) return undefined;
     }
     total += v;
-    if (total > LIMIT) return false;
+    if (total > LIMIT) return undefined;
   }
-  return neg || total <= LIMIT - 1n;
+  if (!neg && total > LIMIT - 1n) return undefined;
+  return neg ? -total : total;
+}
+
+/** Go's `time.Duration.String()` of a number of nanoseconds (`3s`, `1m30s`, `1.5ms`, `0s`). */
+export function goDurationText(ns: bigint): string {
+  if (ns === 0n) return '0s';
+  const sign = ns < 0n ? '-' : '';
+  let u = ns < 0n ? -ns : ns;
+  const fixed = (v: bigint, div: bigint): string => {
+    const whole = v / div;
+    const rest = v % div;
+    if (rest === 0n) return String(whole);
+    const digits = String(rest)
+      .padStart(String(div).length - 1, '0')
+      .replace(/0+$/, '');
+    return `${whole}.${digits}`;
+  };
+  if (u < 1000n) return `${sign}${u}ns`;
+  if (u < 1_000_000n) return `${sign}${fixed(u, 1000n)}µs`;
+  if (u < 1_000_000_000n) return `${sign}${fixed(u, 1_000_000n)}ms`;
+  const h = u / 3_600_000_000_000n;
+  u %= 3_600_000_000_000n;
+  const m = u / 60_000_000_000n;
+  u %= 60_000_000_000n;
+  const s = `${fixed(u, 1_000_000_000n)}s`;
+  return `${sign}${h > 0n ? `${h}h${m}m` : m > 0n ? `${m}m` : ''}${s}`;
 }

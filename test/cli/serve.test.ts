@@ -33,6 +33,12 @@ describe('memkube serve arguments', () => {
     expect(() => parseServeArgs(['--namespace-deletion-delay', 'soon'])).toThrow('invalid --namespace-deletion-delay "soon"');
   });
 
+  it('takes --encryption-provider-config FILE', () => {
+    expect(parseServeArgs(['--encryption-provider-config', '/etc/enc.yaml']).encryptionProviderConfig).toBe('/etc/enc.yaml');
+    expect(parseServeArgs(['--encryption-provider-config=enc.yaml']).encryptionProviderConfig).toBe('enc.yaml');
+    expect(() => parseServeArgs(['--encryption-provider-config'])).toThrow('--encryption-provider-config needs a value');
+  });
+
   it('takes --tls, --api-domain, --reserved-domain and repeated --load', () => {
     expect(parseServeArgs(['--tls', '--api-domain', 'example.com', '--reserved-domain=example.io', '--load', 'a.yaml', 'b.yaml', '--load=c.yaml'])).toEqual({
       port: 6443,

@@ -121,8 +121,9 @@ async function commitUpdate(
   await validateObject(kind, version, next, old, kctx);
   await ctx.admission.validate(attributes, kctx);
   const warnings = [...change.warnings, ...(def.strategy?.warnings?.(next, old, kctx) ?? [])];
-  // Kubernetes does not write an unchanged object: no new resourceVersion, no watch event.
-  if (jsonEqual(next, old)) return { code: 200, body: old, warnings };
+  // Kubernetes does not write an unchanged object: no new resourceVersion, no watch event; unless
+  // it was read with an old encryption key or provider (GuaranteedUpdate's stale read).
+  if (jsonEqual(next, old) && !current.stale) return { code: 200, body: old, warnings };
   let stored: StoredObject;
   try {
     stored = await storage.update({ bucket: kind.bucket, namespace: current.namespace, name: current.name }, inServerOrder(next), current.revision);
