@@ -19,8 +19,9 @@ import { clientSuite } from './suites/client.js';
 import { growthSuite } from './suites/growth.js';
 import { memorySuite } from './suites/memory.js';
 import { crdSuite } from './suites/crd.js';
+import { authSuite } from './suites/auth.js';
 
-const SUITES: readonly Suite[] = [startupSuite, httpSuite, clientSuite, crdSuite, growthSuite, memorySuite];
+const SUITES: readonly Suite[] = [startupSuite, httpSuite, clientSuite, crdSuite, authSuite, growthSuite, memorySuite];
 
 const USAGE = `usage: npm run bench -- [--json] [--only NAME,...] [--rounds N] [--no-build]
 

@@ -141,7 +141,22 @@ export type {
   TokenAuthenticator,
 } from './machinery/auth.js';
 export { type AuthenticationOptions, type AuthorizationOptions } from './auth/cluster-access.js';
+/** AuthorizationConfiguration (`--authorization-config`) and kube-apiserver's authorization flags. */
 export * as authorizationConfig from './config/authorization/index.js';
+/** AuthenticationConfiguration (`--authentication-config`): JWT authenticators and anonymous rules. */
+export * as authenticationConfig from './config/authentication/index.js';
+/** EgressSelectorConfiguration (`--egress-selector-config-file`) and its dialers. */
+export * as egressConfig from './config/egress/index.js';
+/** TracingConfiguration (`--tracing-config-file`). */
+export * as tracingConfig from './config/tracing/index.js';
+/** AdmissionConfiguration (`--admission-control-config-file`). */
+export * as admissionConfig from './config/admission/index.js';
+/** LoggingConfiguration and kube-apiserver's logging flags. */
+export * as loggingConfig from './config/logging/index.js';
+/** ExecCredential (`client.authentication.k8s.io`), as exec credential plugins exchange it. */
+export * as execCredential from './config/exec-credential/index.js';
+/** Spans of API requests exported over OTLP (`startRequestTracing`). */
+export { startRequestTracing, type RequestTracer, type RequestSpan, type RequestTracingOptions } from './tracing/index.js';
 export { parseTokenFile, staticTokenAuthenticator, type StaticToken } from './auth/authn/token-file.js';
 export { AuthenticationError, type AnonymousPolicy, type AuthenticationRequest, type ClientCertificate } from './auth/authn/request-authenticator.js';
 export { alwaysAllowAuthorizer, alwaysDenyAuthorizer } from './auth/always.js';
