@@ -1,6 +1,6 @@
 /**
  * The AuthenticationConfiguration kind (`--authentication-config`) in its three served versions:
- * `apiserver.config.k8s.io/v1`, `apiserver.k8s.io/v1beta1` and `apiserver.k8s.io/v1alpha1`
+ * `apiserver.config.k8s.io/v1`, `v1beta1` and `v1alpha1` (also read as `apiserver.k8s.io/v1beta1` and `v1alpha1`)
  * (k8s.io/apiserver pkg/apis/apiserver/{v1,v1beta1,v1alpha1}/types.go). The three declare the same
  * fields; only `apiVersion` differs.
  */
@@ -9,10 +9,15 @@ import type { ConfigKind } from '../decode.js';
 
 /** `apiserver.config.k8s.io/v1`. */
 export const AUTHENTICATION_V1 = 'apiserver.config.k8s.io/v1';
-/** `apiserver.k8s.io/v1beta1`. */
-export const AUTHENTICATION_V1BETA1 = 'apiserver.k8s.io/v1beta1';
-/** `apiserver.k8s.io/v1alpha1`. */
-export const AUTHENTICATION_V1ALPHA1 = 'apiserver.k8s.io/v1alpha1';
+/** `apiserver.config.k8s.io/v1beta1`, where kube-apiserver registers the kind (pkg/apis/apiserver/v1beta1/register.go). */
+export const AUTHENTICATION_V1BETA1 = 'apiserver.config.k8s.io/v1beta1';
+/** `apiserver.config.k8s.io/v1alpha1`. */
+export const AUTHENTICATION_V1ALPHA1 = 'apiserver.config.k8s.io/v1alpha1';
+/**
+ * `apiserver.k8s.io/v1beta1` and `v1alpha1`: memkube also reads the kind under the group of those
+ * versions' other kinds (EgressSelectorConfiguration), where kube-apiserver would not find it.
+ */
+export const AUTHENTICATION_ALSO_ACCEPTED = ['apiserver.k8s.io/v1beta1', 'apiserver.k8s.io/v1alpha1'] as const;
 
 /** `Issuer`: where the tokens come from and whom they are for. */
 export const IssuerSchema = z.object({
@@ -98,9 +103,9 @@ function versionSchema<V extends string>(apiVersion: V) {
 
 /** The `apiserver.config.k8s.io/v1` schema. */
 export const AuthenticationConfigurationV1Schema = versionSchema(AUTHENTICATION_V1);
-/** The `apiserver.k8s.io/v1beta1` schema. */
+/** The `apiserver.config.k8s.io/v1beta1` schema. */
 export const AuthenticationConfigurationV1beta1Schema = versionSchema(AUTHENTICATION_V1BETA1);
-/** The `apiserver.k8s.io/v1alpha1` schema. */
+/** The `apiserver.config.k8s.io/v1alpha1` schema. */
 export const AuthenticationConfigurationV1alpha1Schema = versionSchema(AUTHENTICATION_V1ALPHA1);
 
 /** An AuthenticationConfiguration as written, in any of its versions. */
@@ -119,6 +124,7 @@ export const AuthenticationConfigurationKind: ConfigKind = {
     { apiVersion: AUTHENTICATION_V1, schema: AuthenticationConfigurationV1Schema },
     { apiVersion: AUTHENTICATION_V1BETA1, schema: AuthenticationConfigurationV1beta1Schema },
     { apiVersion: AUTHENTICATION_V1ALPHA1, schema: AuthenticationConfigurationV1alpha1Schema },
+    ...AUTHENTICATION_ALSO_ACCEPTED.map((apiVersion) => ({ apiVersion, schema: versionSchema(apiVersion) })),
   ],
 };
 

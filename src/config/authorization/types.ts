@@ -76,6 +76,10 @@ export const authorizationConfigurationKind: ConfigKind = {
     { apiVersion: `${AUTHORIZATION_CONFIG_GROUP}/v1`, schema: AuthorizationConfigurationV1 },
     { apiVersion: `${AUTHORIZATION_CONFIG_GROUP}/v1beta1`, schema: AuthorizationConfigurationV1beta1 },
     { apiVersion: `${AUTHORIZATION_CONFIG_GROUP}/v1alpha1`, schema: AuthorizationConfigurationV1alpha1 },
+    // memkube also reads the kind under the group of those versions' other kinds (EgressSelectorConfiguration),
+    // where kube-apiserver would not find it.
+    { apiVersion: 'apiserver.k8s.io/v1beta1', schema: AuthorizationConfigurationV1beta1 },
+    { apiVersion: 'apiserver.k8s.io/v1alpha1', schema: AuthorizationConfigurationV1alpha1 },
   ],
 };
 

@@ -38,6 +38,10 @@ export const TracingConfigurationKind: ConfigKind = {
   versions: [
     { apiVersion: 'apiserver.config.k8s.io/v1', schema: TracingConfigurationV1Schema },
     { apiVersion: 'apiserver.config.k8s.io/v1beta1', schema: TracingConfigurationV1beta1Schema },
+    // memkube also reads the kind under the group of those versions' other kinds (EgressSelectorConfiguration),
+    // where kube-apiserver would not find it.
+    { apiVersion: 'apiserver.k8s.io/v1beta1', schema: tracingConfigurationSchema('apiserver.k8s.io/v1beta1') },
+    { apiVersion: 'apiserver.k8s.io/v1alpha1', schema: tracingConfigurationSchema('apiserver.k8s.io/v1alpha1') },
     { apiVersion: 'apiserver.config.k8s.io/v1alpha1', schema: TracingConfigurationV1alpha1Schema },
   ],
 };

@@ -23,7 +23,13 @@ function failure(text: string, options?: Parameters<typeof loadAuthenticationCon
 }
 
 describe('loadAuthenticationConfiguration', () => {
-  it.each(['apiserver.config.k8s.io/v1', 'apiserver.k8s.io/v1beta1', 'apiserver.k8s.io/v1alpha1'])('reads %s', (apiVersion) => {
+  it.each([
+    'apiserver.config.k8s.io/v1',
+    'apiserver.config.k8s.io/v1beta1',
+    'apiserver.config.k8s.io/v1alpha1',
+    'apiserver.k8s.io/v1beta1',
+    'apiserver.k8s.io/v1alpha1',
+  ])('reads %s', (apiVersion) => {
     const config = loadAuthenticationConfiguration(`apiVersion: ${apiVersion}\nkind: AuthenticationConfiguration\n${jwt}`);
     expect(config.jwt).toHaveLength(1);
     expect(config.jwt[0]!.issuer).toEqual({

@@ -80,10 +80,11 @@ describe('AuthorizationConfiguration decoding', () => {
     });
   }
 
-  it('is not served in apiserver.k8s.io (the group of EgressSelectorConfiguration)', () => {
-    const text = webhookYaml('apiserver.k8s.io/v1beta1', fullWebhook);
-    expect(() => decodeConfig(text, authorizationConfigurationKind)).toThrow(
-      new ConfigDecodeError('no kind "AuthorizationConfiguration" is registered for version "apiserver.k8s.io/v1beta1"'),
+  it('is read in apiserver.k8s.io v1beta1 and v1alpha1 too, but in no other version of that group', () => {
+    expect(decodeConfig(webhookYaml('apiserver.k8s.io/v1beta1', fullWebhook), authorizationConfigurationKind).apiVersion).toBe('apiserver.k8s.io/v1beta1');
+    expect(decodeConfig(webhookYaml('apiserver.k8s.io/v1alpha1', fullWebhook), authorizationConfigurationKind).apiVersion).toBe('apiserver.k8s.io/v1alpha1');
+    expect(() => decodeConfig(webhookYaml('apiserver.k8s.io/v1', fullWebhook), authorizationConfigurationKind)).toThrow(
+      new ConfigDecodeError('no kind "AuthorizationConfiguration" is registered for version "apiserver.k8s.io/v1"'),
     );
   });
 

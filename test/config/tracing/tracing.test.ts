@@ -47,9 +47,13 @@ describe('decoding', () => {
   });
 
   it('refuses other groups, unknown fields, wrong types and rates beyond int32', () => {
-    expect(() => parseTracingConfiguration('apiVersion: apiserver.k8s.io/v1beta1\nkind: TracingConfiguration\n')).toThrow(
-      new TracingConfigError('no kind "TracingConfiguration" is registered for version "apiserver.k8s.io/v1beta1"'),
+    expect(() => parseTracingConfiguration('apiVersion: apiserver.k8s.io/v1\nkind: TracingConfiguration\n')).toThrow(
+      new TracingConfigError('no kind "TracingConfiguration" is registered for version "apiserver.k8s.io/v1"'),
     );
+    // The v1beta1 and v1alpha1 of apiserver.k8s.io are read as well.
+    expect(parseTracingConfiguration('apiVersion: apiserver.k8s.io/v1beta1\nkind: TracingConfiguration\nsamplingRatePerMillion: 5\n')).toMatchObject({
+      samplingRatePerMillion: 5,
+    });
     expect(() => parseTracingConfiguration('apiVersion: apiserver.config.k8s.io/v1\nkind: TracingConfiguration\nsamplingRate: 1\n')).toThrow(
       'strict decoding error: unknown field "samplingRate"',
     );
