@@ -75,9 +75,17 @@ export function decodeConfig<T>(input: string | unknown, kind: ConfigKind): Deco
   if (obj.kind !== kind.kind || !version) {
     throw new ConfigDecodeError(`no kind ${JSON.stringify(obj.kind)} is registered for version ${JSON.stringify(obj.apiVersion)}`);
   }
+  return { apiVersion: obj.apiVersion, value: decodeStrictly<T>(obj, version.schema, duplicates) };
+}
+
+/**
+ * A parsed object decoded strictly against `schema`: Go's type errors, then every duplicated and
+ * unknown field in one `strict decoding error: ...`, as a {@link ConfigDecodeError}.
+ */
+export function decodeStrictly<T>(value: unknown, schema: z.ZodType, duplicates: readonly string[] = []): T {
   let decoded;
   try {
-    decoded = decodeWithSchema(obj, structuralOf(version.schema));
+    decoded = decodeWithSchema(value, structuralOf(schema));
   } catch (e) {
     if (e instanceof DecodeTypeError) throw new ConfigDecodeError(e.message);
     throw e;
@@ -87,5 +95,5 @@ export function decodeConfig<T>(input: string | unknown, kind: ConfigKind): Deco
     ...decoded.unknownFields.map((path) => `unknown field ${JSON.stringify(path)}`),
   ];
   if (problems.length) throw new ConfigDecodeError(`strict decoding error: ${problems.join(', ')}`);
-  return { apiVersion: obj.apiVersion, value: decoded.value as T };
+  return decoded.value as T;
 }

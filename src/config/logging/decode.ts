@@ -5,10 +5,8 @@
  * checked with Go's messages.
  */
 import { YamlSyntaxError, parseYamlDocuments } from '../../codec/yaml.js';
-import { DecodeTypeError, decodeWithSchema } from '../../schema/decode.js';
 import { quantityParseError } from '../../schema/quantity.js';
-import { structuralOf } from '../../schema/structural.js';
-import { ConfigDecodeError, MAX_CONFIG_BYTES } from '../decode.js';
+import { ConfigDecodeError, MAX_CONFIG_BYTES, decodeStrictly } from '../decode.js';
 import { LoggingConfigurationSchema, type LoggingConfiguration } from './types.js';
 import { goDurationMs } from './values.js';
 
@@ -73,17 +71,5 @@ export function decodeLoggingConfiguration(input: string | unknown): LoggingConf
     ...(options && typeof options === 'object' ? ['text', 'json'].map((f) => checkQuantity(options[f]?.infoBufferSize)) : []),
   ].find((m) => m !== undefined);
   if (custom) throw new ConfigDecodeError(custom);
-  let decoded;
-  try {
-    decoded = decodeWithSchema(raw, structuralOf(LoggingConfigurationSchema));
-  } catch (e) {
-    if (e instanceof DecodeTypeError) throw new ConfigDecodeError(e.message);
-    throw e;
-  }
-  const problems = [
-    ...duplicates.map((path) => `json: duplicate field ${JSON.stringify(path)}`),
-    ...decoded.unknownFields.map((path) => `unknown field ${JSON.stringify(path)}`),
-  ];
-  if (problems.length) throw new ConfigDecodeError(`strict decoding error: ${problems.join(', ')}`);
-  return decoded.value as LoggingConfiguration;
+  return decodeStrictly<LoggingConfiguration>(raw, LoggingConfigurationSchema, duplicates);
 }
