@@ -30,6 +30,20 @@ describe.skipIf(!existsSync(KUBECTL))('kubectl and client-node against memkube s
     () => dir,
   );
   let users = 0;
+  /** A client-node configuration for the server of the admin kubeconfig, as `user`. */
+  const clientConfig = (user: k8s.User): k8s.KubeConfig => {
+    const admin = new k8s.KubeConfig();
+    admin.loadFromFile(join(dir, 'kubeconfig'));
+    const cluster = admin.getCurrentCluster()!;
+    const kc = new k8s.KubeConfig();
+    kc.loadFromOptions({
+      clusters: [cluster],
+      users: [user],
+      contexts: [{ name: user.name, cluster: cluster.name, user: user.name }],
+      currentContext: user.name,
+    });
+    return kc;
+  };
   /** kubectl with the admin kubeconfig's cluster but another user: a token, or a client certificate and key (PEM files). */
   const as = (user: { token: string } | { cert: string; key: string }) => {
     const file = kubeconfigAs(join(dir, 'kubeconfig'), join(dir, `user-${++users}.kubeconfig`), user);
@@ -180,18 +194,38 @@ subjects:
     expect(unknownToken.stderr).toContain('You must be logged in to the server (Unauthorized)');
   });
 
+  it('@kubernetes/client-node authenticates by client certificate, service account token and OIDC token, and RBAC authorizes it', async () => {
+    const now = Math.floor(Date.now() / 1000);
+    const oidc = await sign(key, { iss: provider!.url, aud: 'memkube', sub: 'erin', groups: ['ops'], tenant: 'acme', iat: now, exp: now + 600 });
+    const robot = (await admin.ok('create', 'token', 'robot')).trim();
+    const users: [k8s.User, string][] = [
+      [{ name: 'carol', certFile: join(dir, 'carol.crt'), keyFile: join(dir, 'carol.key') }, 'carol'],
+      [{ name: 'robot', token: robot }, 'system:serviceaccount:default:robot'],
+      [{ name: 'erin', token: oidc }, 'oidc:erin'],
+    ];
+    for (const [user, username] of users) {
+      const kc = clientConfig(user);
+      const review = await kc
+        .makeApiClient(k8s.AuthenticationV1Api)
+        .createSelfSubjectReview({ body: { apiVersion: 'authentication.k8s.io/v1', kind: 'SelfSubjectReview' } });
+      expect(review.status?.userInfo?.username).toBe(username);
+      const list = await kc.makeApiClient(k8s.CoreV1Api).listNamespacedConfigMap({ namespace: 'default' });
+      expect(list.items.map((c) => c.metadata?.name)).toContain('settings');
+    }
+    // A tampered OIDC token is refused with 401.
+    const tampered = clientConfig({ name: 'mallory', token: `${oidc.slice(0, -4)}AAAA` });
+    const error = await tampered
+      .makeApiClient(k8s.CoreV1Api)
+      .listNamespacedConfigMap({ namespace: 'default' })
+      .then(
+        () => undefined,
+        (e: unknown) => e as { code: number },
+      );
+    expect(error?.code).toBe(401);
+  });
+
   it('@kubernetes/client-node as a token user sees the same 403 Status body', async () => {
-    const config = new k8s.KubeConfig();
-    config.loadFromFile(join(dir, 'kubeconfig'));
-    const cluster = config.getCurrentCluster()!;
-    const kc = new k8s.KubeConfig();
-    kc.loadFromOptions({
-      clusters: [cluster],
-      users: [{ name: 'bob', token: 'bob-token' }],
-      contexts: [{ name: 'bob', cluster: cluster.name, user: 'bob' }],
-      currentContext: 'bob',
-    });
-    const core = kc.makeApiClient(k8s.CoreV1Api);
+    const core = clientConfig({ name: 'bob', token: 'bob-token' }).makeApiClient(k8s.CoreV1Api);
     const error = await core.listNamespacedConfigMap({ namespace: 'default' }).then(
       () => undefined,
       (e: unknown) => e as { code: number; body: string },
