@@ -38,6 +38,7 @@ import { createFetchHandler, type FetchHandler, type HttpAccess, type IssuerDisc
 import { errorResponse } from './http/errors.js';
 import { listen, type Listening, type ListenOptions } from './http/listen.js';
 import type { Storage } from './storage/storage.js';
+import type { EgressDialer } from './webhook/egress-dialer.js';
 import type { Service } from './kinds/types/core-v1.js';
 
 /** Options of {@link createCluster}. */
@@ -284,7 +285,7 @@ export async function createCluster(options: ClusterOptions = {}): Promise<Clust
     podTerminationController(ctx, asSystem),
     garbageCollector(ctx, asSystem),
     clusterRoleAggregationController(ctx, asSystem),
-    customResourceDefinitionController(ctx, asSystem, customResourceServing(registry, watchHub, storage)),
+    customResourceDefinitionController(ctx, asSystem, customResourceServing(registry, watchHub, storage, options.egress?.dialerFor('cluster'))),
   ]);
   const unsubscribe = storage.subscribe((event) => loop.observe(event));
   const stopClock =
@@ -555,7 +556,7 @@ async function loadManifests(
  * replaced when its spec or accepted names change, and removed when it goes; replaced or removed,
  * its open watches end, as Kubernetes destroys a definition's old storage.
  */
-function customResourceServing(registry: KindRegistry, watchHub: WatchHub, storage: Storage): CustomResourceServing {
+function customResourceServing(registry: KindRegistry, watchHub: WatchHub, storage: Storage, egress?: EgressDialer): CustomResourceServing {
   /** What a served definition was built from: its uid, generation, spec and accepted names. */
   interface Served {
     kind: ResolvedKind;
@@ -600,7 +601,7 @@ function customResourceServing(registry: KindRegistry, watchHub: WatchHub, stora
         terminating,
       };
       try {
-        entry.kind = registry.add(customResourceKind(crd, { terminating: () => entry.terminating, services }));
+        entry.kind = registry.add(customResourceKind(crd, { terminating: () => entry.terminating, services, ...(egress ? { egress } : {}) }));
       } catch {
         // A built-in resource of that group and name is served instead, as Kubernetes' built-in
         // handlers come before the custom resource handler.

@@ -5,6 +5,7 @@
  * and `scale` subresources, no strategic merge patch (415), no unconditional update, and
  * `metadata.generation` bumped by any change outside `metadata`.
  */
+import type { EgressDialer } from '../../../webhook/egress-dialer.js';
 import { z } from 'zod';
 import { ApiError } from '../../../machinery/errors.js';
 import { defineKind, type KindDefinition, type KindVersion, type KubeObject, type ScaleSubresource } from '../../../schema/define-kind.js';
@@ -30,6 +31,8 @@ export interface CustomResourceKindOptions {
   readonly terminating?: () => boolean;
   /** Reads the cluster's Services, for a conversion webhook given as `clientConfig.service`. */
   readonly services?: ServiceReader;
+  /** How the conversion webhook is reached (kube-apiserver's `cluster` egress selection); directly when absent. */
+  readonly egress?: EgressDialer;
 }
 
 /** The 405 a create answers while the definition is terminating (customresource_handler.go). */
@@ -59,7 +62,10 @@ export function customResourceKind(crd: CustomResourceDefinition, options: Custo
   const kind = names.kind;
   const compiled = new Map(crd.spec.versions.map((v) => [v.name, compiledSchemaOf(crd, v)]));
   // Strategy None changes only apiVersion (the registry's default); Webhook calls out.
-  const conversionOf = crd.spec.conversion?.strategy === 'Webhook' ? webhookConversions(crd, { services: options.services }) : undefined;
+  const conversionOf =
+    crd.spec.conversion?.strategy === 'Webhook'
+      ? webhookConversions(crd, { services: options.services, ...(options.egress ? { egress: options.egress } : {}) })
+      : undefined;
   const versions: KindVersion[] = served.map((v) => ({
     name: v.name,
     schema: ANY_OBJECT,

@@ -16,6 +16,7 @@ import { randomUUID } from 'node:crypto';
 import { ApiError, internalError } from '../../../machinery/errors.js';
 import type { KubeObject, VersionConversion } from '../../../schema/define-kind.js';
 import { callWebhook, WebhookCallError, type WebhookEndpoint } from '../../../webhook/client.js';
+import type { EgressDialer } from '../../../webhook/egress-dialer.js';
 import type { CustomResourceDefinition } from '../../types/apiextensions-v1.js';
 import { ConversionReviewError, conversionReviewBody, convertedObjectsOf, gvkString, reviewVersionOf, type ReviewVersion } from './conversion-review.js';
 import { acceptConverted, ConvertedObjectError } from './converted-object.js';
@@ -27,6 +28,8 @@ export interface WebhookConversionOptions {
   readonly services?: ServiceReader;
   /** The deadline of one webhook call; 30 s, as kube-apiserver allows. */
   readonly timeoutMs?: number;
+  /** How to reach the webhook: the `cluster` egress selection; directly when absent. */
+  readonly egress?: EgressDialer;
 }
 
 /** A failure the apiserver answers as a plain Go error: 500, no reason, its text as the message. */
@@ -52,7 +55,7 @@ class WebhookConverter {
     const webhook = crd.spec.conversion?.webhook;
     const built = webhookEndpoint(webhook?.clientConfig, options.services);
     // A client the apiserver cannot build makes it refuse every request for the resource.
-    this.endpoint = 'endpoint' in built ? built.endpoint : undefined;
+    this.endpoint = 'endpoint' in built ? (options.egress ? { ...built.endpoint, egress: options.egress } : built.endpoint) : undefined;
     this.reviewVersion = reviewVersionOf(webhook?.conversionReviewVersions ?? []);
   }
 

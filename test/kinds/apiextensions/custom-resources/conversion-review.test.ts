@@ -4,7 +4,8 @@
  * its deadline, a client it cannot build).
  */
 import { createServer, type Server } from 'node:https';
-import type { AddressInfo } from 'node:net';
+import { createServer as createHttpServer, type IncomingMessage } from 'node:http';
+import { connect, type AddressInfo, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   ConversionReviewError,
@@ -19,7 +20,8 @@ import { webhookConversions } from '../../../../src/kinds/apiextensions/custom-r
 import type { CustomResourceDefinition } from '../../../../src/kinds/index.js';
 import { ApiError } from '../../../../src/machinery/errors.js';
 import type { KubeObject } from '../../../../src/schema/define-kind.js';
-import { webhookCertificates } from '../../../support/conversion-webhook.js';
+import { startConversionWebhook, webhookCertificates } from '../../../support/conversion-webhook.js';
+import { httpConnectDialer } from '../../../../src/webhook/egress-dialer.js';
 
 const res = (body: string, status = 200, contentType = 'application/json') => ({ status, contentType, body: Buffer.from(body) });
 
@@ -178,6 +180,47 @@ describe('the converter', () => {
     const v2 = webhookConversions(crd({ clientConfig: { url: 'https://127.0.0.1:1/x' }, conversionReviewVersions: ['v1'] }))('v2');
     const out = v2.fromStorageMany!([widget('example.com/v2'), { apiVersion: 'example.com/v1', kind: 'Widget' }]);
     expect(out).toEqual([widget('example.com/v2'), { apiVersion: 'example.com/v2', kind: 'Widget' }]);
+  });
+
+  it("reaches the webhook through the egress dialer it is given (an HTTP CONNECT proxy), or fails with the proxy's refusal", async () => {
+    const hook = await startConversionWebhook();
+    const tunnels: string[] = [];
+    const sockets: Socket[] = [];
+    let refuse = false;
+    const proxy = createHttpServer();
+    proxy.on('connect', (req: IncomingMessage, client: Socket) => {
+      tunnels.push(req.url ?? '');
+      sockets.push(client);
+      if (refuse) {
+        client.end('HTTP/1.1 403 Forbidden\r\n\r\n');
+        return;
+      }
+      const [host, port] = (req.url ?? '').split(':');
+      const upstream = connect(Number(port), host, () => {
+        sockets.push(upstream);
+        client.write('HTTP/1.1 200 Connection established\r\n\r\n');
+        upstream.pipe(client);
+        client.pipe(upstream);
+      });
+      upstream.on('error', () => client.destroy());
+    });
+    await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
+    const proxyAddress = `127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+    try {
+      const egress = httpConnectDialer({ proxy: { tcp: { address: proxyAddress } } });
+      const v2 = webhookConversions(crd({ clientConfig: { url: hook.url, caBundle: hook.caBundle }, conversionReviewVersions: ['v1'] }), { egress })('v2');
+      expect(await v2.fromStorage(widget('example.com/v1'))).toMatchObject({ apiVersion: 'example.com/v2' });
+      expect(tunnels).toEqual([`127.0.0.1:${hook.port}`]);
+      refuse = true;
+      const e = await failureOf(v2.fromStorage(widget('example.com/v1')));
+      expect(e.message).toContain(`proxy error from ${proxyAddress} while dialing 127.0.0.1:${hook.port}, code 403`);
+    } finally {
+      // A tunnel's sockets leave the server's keeping once CONNECT answers: they are ended here.
+      for (const socket of sockets) socket.destroy();
+      proxy.closeAllConnections();
+      await new Promise((r) => proxy.close(r));
+      await hook.close();
+    }
   });
 
   it('times out after its deadline, naming it in the URL', async () => {
