@@ -14,11 +14,16 @@ interface Answer {
   body: Record<string, unknown>;
 }
 
-function call(server: Listening, path: string, o: { token?: string; cert?: CertificateAndKey; headers?: Record<string, string> } = {}): Promise<Answer> {
+function call(
+  server: Listening,
+  path: string,
+  o: { token?: string; cert?: CertificateAndKey; headers?: Record<string, string>; method?: string; body?: unknown } = {},
+): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const req = httpsRequest(
       `${server.url}${path}`,
       {
+        method: o.method ?? (o.body === undefined ? 'GET' : 'POST'),
         ca: server.certificateAuthority,
         ...(o.cert ? { cert: o.cert.cert, key: o.cert.key } : {}),
         headers: { ...(o.token ? { authorization: `Bearer ${o.token}` } : {}), ...o.headers },
@@ -30,7 +35,8 @@ function call(server: Listening, path: string, o: { token?: string; cert?: Certi
       },
     );
     req.on('error', reject);
-    req.end();
+    if (o.body !== undefined) req.setHeader('content-type', 'application/json');
+    req.end(o.body === undefined ? undefined : JSON.stringify(o.body));
   });
 }
 
@@ -80,6 +86,16 @@ describe('an HTTPS server with anonymous requests off, static tokens, a client C
   it('answers an unknown token, and a certificate from an untrusted CA, 401', async () => {
     expect((await call(server, '/api/v1/namespaces', { token: 'nope' })).status).toBe(401);
     expect((await call(server, '/version', { cert: stranger })).status).toBe(401);
+  });
+
+  it('authenticates by the bearer token sent with a certificate that does not verify, as union.New goes on to the next authenticator', async () => {
+    // AlwaysDeny: alice, not a 401, is refused.
+    const list = await call(server, '/api/v1/namespaces/default/configmaps', { cert: stranger, token: 'alice-token' });
+    expect(list.status).toBe(403);
+    expect(list.body.message).toBe(
+      'configmaps is forbidden: User "alice" cannot list resource "configmaps" in API group "" in the namespace "default": Everything is forbidden.',
+    );
+    expect((await call(server, '/version', { cert: stranger, token: 'nope' })).status).toBe(401);
   });
 
   it("serves the kubeconfig's administrator, and a client certificate in system:masters", async () => {

@@ -99,21 +99,32 @@ export function anonymousAllowedFor(policy: AnonymousPolicy, path: string): bool
  */
 export function createRequestAuthenticator(options: RequestAuthenticatorOptions): (request: AuthenticationRequest) => Promise<UserInfo> {
   return async (request) => {
+    // kube-apiserver joins the x509 and bearer token authenticators with `union.New`, which goes on
+    // to the next one when one fails: a certificate that does not verify is no reason to refuse a
+    // good token sent with it. The failures are the answer only when nothing succeeds (and then
+    // `union.NewFailOnError` keeps the anonymous authenticator from being asked).
+    const failures: string[] = [];
     if (request.clientCertificate) {
-      const user = certificateUser(request.clientCertificate);
-      if (user) return withAuthenticatedGroup(user);
+      try {
+        const user = certificateUser(request.clientCertificate);
+        if (user) return withAuthenticatedGroup(user);
+      } catch (e) {
+        failures.push(e instanceof Error ? e.message : String(e));
+      }
     }
     const token = bearerToken(request.header('authorization'));
     if (token !== undefined) {
       let result;
       try {
         result = await options.tokens?.authenticateToken(token, options.apiAudiences);
+        // bearertoken.Authenticator's own error when no token authenticator knows the token.
+        if (!result) failures.push('invalid bearer token');
       } catch (e) {
-        throw new AuthenticationError(e instanceof Error ? e.message : String(e));
+        failures.push(e instanceof Error ? e.message : String(e));
       }
-      if (!result) throw new AuthenticationError('invalid bearer token');
-      return withAuthenticatedGroup(result.user);
+      if (result) return withAuthenticatedGroup(result.user);
     }
+    if (failures.length) throw new AuthenticationError(failures.length === 1 ? failures[0]! : `[${failures.join(', ')}]`);
     if (anonymousAllowedFor(options.anonymous, request.path)) return anonymousUser();
     throw new AuthenticationError('no credentials');
   };

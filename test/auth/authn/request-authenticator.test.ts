@@ -29,6 +29,15 @@ describe('authenticating a request', () => {
     await expect(authenticate(request({}, '/api', cert({ extendedKeyUsage: ['1.3.6.1.5.5.7.3.1'] })))).rejects.toThrow('incompatible key usage');
   });
 
+  it('goes on to a bearer token sent with a certificate that does not verify, and refuses when both fail', async () => {
+    const untrusted = cert({ verified: false, error: 'x509: certificate signed by unknown authority' });
+    expect((await authenticate(request({ authorization: 'Bearer good' }, '/api', untrusted))).username).toBe('alice');
+    expect((await authenticate(request({ authorization: 'Bearer good' }, '/api', cert({ extendedKeyUsage: ['1.3.6.1.5.5.7.3.1'] })))).username).toBe('alice');
+    await expect(authenticate(request({ authorization: 'Bearer nope' }, '/api', untrusted))).rejects.toThrow(
+      '[verifying certificate: x509: certificate signed by unknown authority, invalid bearer token]',
+    );
+  });
+
   it('goes on to the token when a certificate has no CommonName', async () => {
     expect((await authenticate(request({ authorization: 'Bearer good' }, '/api', cert({ commonName: '' })))).username).toBe('alice');
   });
