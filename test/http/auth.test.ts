@@ -2,6 +2,7 @@
  * Authentication and authorization at the HTTP door, over real TLS: client certificates from a
  * client CA, static tokens, anonymous requests, impersonation, and the 401 and 403 answers.
  */
+import { X509Certificate } from 'node:crypto';
 import { request as httpsRequest } from 'node:https';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
@@ -96,6 +97,22 @@ describe('an HTTPS server with anonymous requests off, static tokens, a client C
       'configmaps is forbidden: User "alice" cannot list resource "configmaps" in API group "" in the namespace "default": Everything is forbidden.',
     );
     expect((await call(server, '/version', { cert: stranger, token: 'nope' })).status).toBe(401);
+  });
+
+  it("reviews a client certificate's user with its credential id, the SHA-256 of the certificate", async () => {
+    const review = await call(server, '/apis/authentication.k8s.io/v1/selfsubjectreviews', {
+      cert: carol,
+      body: { apiVersion: 'authentication.k8s.io/v1', kind: 'SelfSubjectReview' },
+    });
+    expect(review.status).toBe(201);
+    const sha256 = new X509Certificate(carol.cert).fingerprint256.replaceAll(':', '').toLowerCase();
+    expect(review.body.status).toEqual({
+      userInfo: {
+        username: 'carol',
+        groups: ['system:masters', 'system:authenticated'],
+        extra: { 'authentication.kubernetes.io/credential-id': [`X509SHA256=${sha256}`] },
+      },
+    });
   });
 
   it("serves the kubeconfig's administrator, and a client certificate in system:masters", async () => {

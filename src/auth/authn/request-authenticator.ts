@@ -7,6 +7,7 @@
  */
 import { ALL_AUTHENTICATED, ALL_UNAUTHENTICATED, ANONYMOUS_USER, type TokenAuthenticator } from '../../machinery/auth.js';
 import type { UserInfo } from '../../machinery/request.js';
+import { CREDENTIAL_ID_KEY } from './jwt/user-mapping.js';
 
 /** A client certificate the TLS layer received, and whether it verified against the client CA. */
 export interface ClientCertificate {
@@ -18,6 +19,10 @@ export interface ClientCertificate {
   readonly organizations: readonly string[];
   /** The extended key usage OIDs, when the certificate restricts them. */
   readonly extendedKeyUsage?: readonly string[];
+  /** The lowercase hex SHA-256 of the certificate's DER: its credential id. */
+  readonly sha256?: string;
+  /** The values of the subject's user UID attribute (OID 1.3.6.1.4.1.57683.2), in order. */
+  readonly uids?: readonly string[];
 }
 
 /** The parts of a request authentication reads. */
@@ -56,7 +61,12 @@ export class AuthenticationError extends Error {
 const CLIENT_AUTH = '1.3.6.1.5.5.7.3.2';
 const ANY_EXTENDED_KEY_USAGE = '2.5.29.37.0';
 
-/** The user of a verified client certificate: CommonName, and the Organizations as groups (`x509.CommonNameUserConversion`). */
+/**
+ * The user of a verified client certificate (`x509.CommonNameUserConversion`): the CommonName, the
+ * Organizations as groups, the credential id `X509SHA256=<hex>` as an extra, and the uid of the
+ * subject's UID attribute (`parseUIDFromCert`, on by default since AllowParsingUserUIDFromCertAuth
+ * went beta in 1.33), which must be one non-empty string.
+ */
 function certificateUser(cert: ClientCertificate): UserInfo | undefined {
   if (!cert.verified) throw new AuthenticationError(`verifying certificate: ${cert.error ?? 'x509: certificate signed by unknown authority'}`);
   const usages = cert.extendedKeyUsage;
@@ -64,7 +74,15 @@ function certificateUser(cert: ClientCertificate): UserInfo | undefined {
     throw new AuthenticationError('verifying certificate: x509: certificate specifies an incompatible key usage');
   }
   if (!cert.commonName) return undefined;
-  return { username: cert.commonName, groups: [...cert.organizations] };
+  const uids = cert.uids ?? [];
+  if (uids.length > 1) throw new AuthenticationError(`expected 1 UID, but found multiple: [${uids.join(' ')}]`);
+  if (uids.length === 1 && uids[0] === '') throw new AuthenticationError('UID cannot be an empty string');
+  return {
+    username: cert.commonName,
+    ...(uids.length === 1 ? { uid: uids[0] } : {}),
+    groups: [...cert.organizations],
+    ...(cert.sha256 ? { extra: { [CREDENTIAL_ID_KEY]: [`X509SHA256=${cert.sha256}`] } } : {}),
+  };
 }
 
 /** The token of an `Authorization: Bearer <token>` header (`bearertoken.Authenticator`), or undefined. */
