@@ -84,6 +84,15 @@ describe('an HTTPS server with anonymous requests off, static tokens, a client C
     });
   });
 
+  it("answers 401 with kube-apiserver's bytes, and no WWW-Authenticate header", async () => {
+    const res = await cluster.fetch(new Request('http://memkube/api/v1/namespaces', { headers: { authorization: 'Bearer nope' } }));
+    expect(res.status).toBe(401);
+    expect(res.headers.get('www-authenticate')).toBeNull();
+    expect(await res.text()).toBe(
+      '{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":"Unauthorized","reason":"Unauthorized","code":401}\n',
+    );
+  });
+
   it('answers an unknown token, and a certificate from an untrusted CA, 401', async () => {
     expect((await call(server, '/api/v1/namespaces', { token: 'nope' })).status).toBe(401);
     expect((await call(server, '/version', { cert: stranger })).status).toBe(401);
