@@ -83,15 +83,20 @@ export interface AccessEgress {
 /**
  * kube-apiserver's `WrapAudienceAgnosticToken`: a token authenticator that knows nothing of
  * audiences (static tokens, JWT authenticators, which check their own) answers for the API
- * audiences, and only when the audiences asked about include one of them.
+ * audiences, and only when the audiences asked about include one of them. The answer's audiences
+ * are those asked about that are API audiences, in the order asked (`Audiences.Intersect`), so a
+ * TokenReview for `[a]` of a server with `--api-audiences a,b` answers `[a]`; asked about no
+ * audiences, it answers none.
  */
 function audienceAgnostic(implicit: readonly string[] | undefined, delegate: TokenAuthenticator): TokenAuthenticator {
   if (!implicit?.length) return delegate;
   return {
     async authenticateToken(token, audiences) {
-      if (audiences?.length && !audiences.some((a) => implicit.includes(a))) return undefined;
+      if (!audiences) return delegate.authenticateToken(token, audiences);
+      const common = audiences.filter((a) => implicit.includes(a));
+      if (common.length === 0) return undefined;
       const result = await delegate.authenticateToken(token, audiences);
-      return result && { ...result, audiences: [...implicit] };
+      return result && { ...result, audiences: common };
     },
   };
 }

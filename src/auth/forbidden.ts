@@ -39,5 +39,6 @@ export function forbiddenError(attributes: AuthorizationAttributes, reason: stri
 
 /** The 401 of a request without acceptable credentials (`responsewriters.Unauthorized`). */
 export function unauthorizedError(): ApiError {
-  return new ApiError({ code: 401, reason: 'Unauthorized', message: 'Unauthorized' });
+  // In metav1.Status's field order (message, reason, code), as kube-apiserver's body reads byte for byte.
+  return new ApiError({ message: 'Unauthorized', reason: 'Unauthorized', code: 401 });
 }

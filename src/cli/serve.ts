@@ -4,6 +4,7 @@
  * kube-apiserver's where it has one (`--feature-gates`, `--enable-admission-plugins`, ...).
  */
 import { readFile, writeFile } from 'node:fs/promises';
+import { goReadFile } from '../config/go-read-file.js';
 import { admissionChain, type AdmissionConfig } from '../admission/chain.js';
 import { resolveAuthorizationConfig, validateAuthorizationFlags, type AuthorizationFlags } from '../config/authorization/flags.js';
 import { parseTokenFile } from '../auth/authn/token-file.js';
@@ -386,6 +387,16 @@ function logAdmissionPlugins(logger: Logger, admission: AdmissionConfig | undefi
 }
 
 /**
+ * The text of a file an authentication flag names, or an error with Go's `os.ReadFile` words
+ * (`open tokens.csv: no such file or directory`), which kube-apiserver stops with.
+ */
+function readFlagFile(path: string): string {
+  const read = goReadFile(path);
+  if (!read.ok) throw new Error(read.error);
+  return read.data.toString('utf8');
+}
+
+/**
  * Runs the server until SIGTERM or SIGINT. `out` gets the one line with the URL (stdout: scripts
  * read it); the log lines go where the logging flags send them (stderr unless streams are split).
  */
@@ -415,9 +426,9 @@ export async function serve(
     admission: options.admission,
     authentication: {
       ...(options.anonymousAuth !== undefined ? { anonymous: options.anonymousAuth } : {}),
-      tokens: options.tokenAuthFile ? parseTokenFile(await readFile(options.tokenAuthFile, 'utf8'), options.tokenAuthFile) : undefined,
+      tokens: options.tokenAuthFile ? parseTokenFile(readFlagFile(options.tokenAuthFile), options.tokenAuthFile) : undefined,
       config: options.authenticationConfigFile
-        ? loadAuthenticationConfiguration(await readFile(options.authenticationConfigFile, 'utf8'), {
+        ? loadAuthenticationConfiguration(readFlagFile(options.authenticationConfigFile), {
             anonymousFlagSet: options.anonymousAuth !== undefined,
             file: options.authenticationConfigFile,
             disallowedIssuers: sa?.issuers,
@@ -453,7 +464,7 @@ export async function serve(
     port: options.port,
     host: options.host,
     tls: options.tls,
-    clientCA: options.clientCaFile ? await readFile(options.clientCaFile, 'utf8') : undefined,
+    clientCA: options.clientCaFile ? readFlagFile(options.clientCaFile) : undefined,
     now: cluster.clock.now(),
     admin: { token: cluster.adminToken, commonName: 'system:admin', organizations: ['system:masters'] },
     logger,

@@ -4,6 +4,7 @@
  * (watch), its body cancelled when the client goes. `listen()` and the framework adapters
  * (`adapters/`) share it.
  */
+import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { TLSSocket } from 'node:tls';
 import type { ClientCertificate } from '../auth/authn/request-authenticator.js';
@@ -149,8 +150,13 @@ export function clientCertificateOf(req: IncomingMessage): ClientCertificate | u
     commonName: field(subject?.CN)[0] ?? '',
     organizations: field(subject?.O),
     ...(usage ? { extendedKeyUsage: usage } : {}),
+    ...(cert.raw ? { sha256: createHash('sha256').update(cert.raw).digest('hex') } : {}),
+    uids: field(subject?.[X509_UID_OID]),
   };
 }
+
+/** The subject attribute of a user's UID (k8s.io/apimachinery `asn1.X509UID`); Node names unknown attributes by OID. */
+const X509_UID_OID = '1.3.6.1.4.1.57683.2';
 
 /** Go's x509 words for OpenSSL's verification failures. */
 function goCertificateError(code: string): string {

@@ -1,5 +1,8 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseServeArgs } from '../../src/cli/serve.js';
+import { parseServeArgs, serve } from '../../src/cli/serve.js';
 
 describe('memkube serve: the authentication and authorization flags', () => {
   it("takes kube-apiserver's names", () => {
@@ -27,5 +30,20 @@ describe('memkube serve: the authentication and authorization flags', () => {
       '--authorization-config can not be specified when --authorization-mode or --authorization-webhook-* flags are defined',
     );
     expect(() => parseServeArgs(['--client-ca-file', 'ca.pem'])).toThrow('--client-ca-file needs --tls');
+  });
+});
+
+describe('memkube serve: the files of the authentication flags', () => {
+  it("stops with Go's words when a file cannot be read, before serving", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'memkube-serve-auth-'));
+    try {
+      const out: string[] = [];
+      const missing = join(dir, 'tokens.csv');
+      await expect(serve(parseServeArgs(['--token-auth-file', missing]), (l) => out.push(l))).rejects.toThrow(`open ${missing}: no such file or directory`);
+      await expect(serve(parseServeArgs(['--authentication-config', dir]), (l) => out.push(l))).rejects.toThrow(`read ${dir}: is a directory`);
+      expect(out).toEqual([]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -2,6 +2,7 @@
  * Authentication and authorization at the HTTP door, over real TLS: client certificates from a
  * client CA, static tokens, anonymous requests, impersonation, and the 401 and 403 answers.
  */
+import { X509Certificate } from 'node:crypto';
 import { request as httpsRequest } from 'node:https';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
@@ -14,11 +15,16 @@ interface Answer {
   body: Record<string, unknown>;
 }
 
-function call(server: Listening, path: string, o: { token?: string; cert?: CertificateAndKey; headers?: Record<string, string> } = {}): Promise<Answer> {
+function call(
+  server: Listening,
+  path: string,
+  o: { token?: string; cert?: CertificateAndKey; headers?: Record<string, string>; method?: string; body?: unknown } = {},
+): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const req = httpsRequest(
       `${server.url}${path}`,
       {
+        method: o.method ?? (o.body === undefined ? 'GET' : 'POST'),
         ca: server.certificateAuthority,
         ...(o.cert ? { cert: o.cert.cert, key: o.cert.key } : {}),
         headers: { ...(o.token ? { authorization: `Bearer ${o.token}` } : {}), ...o.headers },
@@ -30,7 +36,8 @@ function call(server: Listening, path: string, o: { token?: string; cert?: Certi
       },
     );
     req.on('error', reject);
-    req.end();
+    if (o.body !== undefined) req.setHeader('content-type', 'application/json');
+    req.end(o.body === undefined ? undefined : JSON.stringify(o.body));
   });
 }
 
@@ -77,9 +84,44 @@ describe('an HTTPS server with anonymous requests off, static tokens, a client C
     });
   });
 
+  it("answers 401 with kube-apiserver's bytes, and no WWW-Authenticate header", async () => {
+    const res = await cluster.fetch(new Request('http://memkube/api/v1/namespaces', { headers: { authorization: 'Bearer nope' } }));
+    expect(res.status).toBe(401);
+    expect(res.headers.get('www-authenticate')).toBeNull();
+    expect(await res.text()).toBe(
+      '{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":"Unauthorized","reason":"Unauthorized","code":401}\n',
+    );
+  });
+
   it('answers an unknown token, and a certificate from an untrusted CA, 401', async () => {
     expect((await call(server, '/api/v1/namespaces', { token: 'nope' })).status).toBe(401);
     expect((await call(server, '/version', { cert: stranger })).status).toBe(401);
+  });
+
+  it('authenticates by the bearer token sent with a certificate that does not verify, as union.New goes on to the next authenticator', async () => {
+    // AlwaysDeny: alice, not a 401, is refused.
+    const list = await call(server, '/api/v1/namespaces/default/configmaps', { cert: stranger, token: 'alice-token' });
+    expect(list.status).toBe(403);
+    expect(list.body.message).toBe(
+      'configmaps is forbidden: User "alice" cannot list resource "configmaps" in API group "" in the namespace "default": Everything is forbidden.',
+    );
+    expect((await call(server, '/version', { cert: stranger, token: 'nope' })).status).toBe(401);
+  });
+
+  it("reviews a client certificate's user with its credential id, the SHA-256 of the certificate", async () => {
+    const review = await call(server, '/apis/authentication.k8s.io/v1/selfsubjectreviews', {
+      cert: carol,
+      body: { apiVersion: 'authentication.k8s.io/v1', kind: 'SelfSubjectReview' },
+    });
+    expect(review.status).toBe(201);
+    const sha256 = new X509Certificate(carol.cert).fingerprint256.replaceAll(':', '').toLowerCase();
+    expect(review.body.status).toEqual({
+      userInfo: {
+        username: 'carol',
+        groups: ['system:masters', 'system:authenticated'],
+        extra: { 'authentication.kubernetes.io/credential-id': [`X509SHA256=${sha256}`] },
+      },
+    });
   });
 
   it("serves the kubeconfig's administrator, and a client certificate in system:masters", async () => {

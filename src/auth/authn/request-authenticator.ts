@@ -7,6 +7,7 @@
  */
 import { ALL_AUTHENTICATED, ALL_UNAUTHENTICATED, ANONYMOUS_USER, type TokenAuthenticator } from '../../machinery/auth.js';
 import type { UserInfo } from '../../machinery/request.js';
+import { CREDENTIAL_ID_KEY } from './jwt/user-mapping.js';
 
 /** A client certificate the TLS layer received, and whether it verified against the client CA. */
 export interface ClientCertificate {
@@ -18,6 +19,10 @@ export interface ClientCertificate {
   readonly organizations: readonly string[];
   /** The extended key usage OIDs, when the certificate restricts them. */
   readonly extendedKeyUsage?: readonly string[];
+  /** The lowercase hex SHA-256 of the certificate's DER: its credential id. */
+  readonly sha256?: string;
+  /** The values of the subject's user UID attribute (OID 1.3.6.1.4.1.57683.2), in order. */
+  readonly uids?: readonly string[];
 }
 
 /** The parts of a request authentication reads. */
@@ -56,7 +61,12 @@ export class AuthenticationError extends Error {
 const CLIENT_AUTH = '1.3.6.1.5.5.7.3.2';
 const ANY_EXTENDED_KEY_USAGE = '2.5.29.37.0';
 
-/** The user of a verified client certificate: CommonName, and the Organizations as groups (`x509.CommonNameUserConversion`). */
+/**
+ * The user of a verified client certificate (`x509.CommonNameUserConversion`): the CommonName, the
+ * Organizations as groups, the credential id `X509SHA256=<hex>` as an extra, and the uid of the
+ * subject's UID attribute (`parseUIDFromCert`, on by default since AllowParsingUserUIDFromCertAuth
+ * went beta in 1.33), which must be one non-empty string.
+ */
 function certificateUser(cert: ClientCertificate): UserInfo | undefined {
   if (!cert.verified) throw new AuthenticationError(`verifying certificate: ${cert.error ?? 'x509: certificate signed by unknown authority'}`);
   const usages = cert.extendedKeyUsage;
@@ -64,7 +74,15 @@ function certificateUser(cert: ClientCertificate): UserInfo | undefined {
     throw new AuthenticationError('verifying certificate: x509: certificate specifies an incompatible key usage');
   }
   if (!cert.commonName) return undefined;
-  return { username: cert.commonName, groups: [...cert.organizations] };
+  const uids = cert.uids ?? [];
+  if (uids.length > 1) throw new AuthenticationError(`expected 1 UID, but found multiple: [${uids.join(' ')}]`);
+  if (uids.length === 1 && uids[0] === '') throw new AuthenticationError('UID cannot be an empty string');
+  return {
+    username: cert.commonName,
+    ...(uids.length === 1 ? { uid: uids[0] } : {}),
+    groups: [...cert.organizations],
+    ...(cert.sha256 ? { extra: { [CREDENTIAL_ID_KEY]: [`X509SHA256=${cert.sha256}`] } } : {}),
+  };
 }
 
 /** The token of an `Authorization: Bearer <token>` header (`bearertoken.Authenticator`), or undefined. */
@@ -99,21 +117,32 @@ export function anonymousAllowedFor(policy: AnonymousPolicy, path: string): bool
  */
 export function createRequestAuthenticator(options: RequestAuthenticatorOptions): (request: AuthenticationRequest) => Promise<UserInfo> {
   return async (request) => {
+    // kube-apiserver joins the x509 and bearer token authenticators with `union.New`, which goes on
+    // to the next one when one fails: a certificate that does not verify is no reason to refuse a
+    // good token sent with it. The failures are the answer only when nothing succeeds (and then
+    // `union.NewFailOnError` keeps the anonymous authenticator from being asked).
+    const failures: string[] = [];
     if (request.clientCertificate) {
-      const user = certificateUser(request.clientCertificate);
-      if (user) return withAuthenticatedGroup(user);
+      try {
+        const user = certificateUser(request.clientCertificate);
+        if (user) return withAuthenticatedGroup(user);
+      } catch (e) {
+        failures.push(e instanceof Error ? e.message : String(e));
+      }
     }
     const token = bearerToken(request.header('authorization'));
     if (token !== undefined) {
       let result;
       try {
         result = await options.tokens?.authenticateToken(token, options.apiAudiences);
+        // bearertoken.Authenticator's own error when no token authenticator knows the token.
+        if (!result) failures.push('invalid bearer token');
       } catch (e) {
-        throw new AuthenticationError(e instanceof Error ? e.message : String(e));
+        failures.push(e instanceof Error ? e.message : String(e));
       }
-      if (!result) throw new AuthenticationError('invalid bearer token');
-      return withAuthenticatedGroup(result.user);
+      if (result) return withAuthenticatedGroup(result.user);
     }
+    if (failures.length) throw new AuthenticationError(failures.length === 1 ? failures[0]! : `[${failures.join(', ')}]`);
     if (anonymousAllowedFor(options.anonymous, request.path)) return anonymousUser();
     throw new AuthenticationError('no credentials');
   };

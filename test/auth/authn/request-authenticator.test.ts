@@ -22,11 +22,33 @@ describe('authenticating a request', () => {
     expect(await authenticate(request({}, '/api', cert({})))).toEqual({ username: 'carol', groups: ['ops', 'qa', 'system:authenticated'] });
   });
 
+  it("gives a certificate's user its credential id and the uid of its subject's UID attribute (x509.CommonNameUserConversion)", async () => {
+    expect(await authenticate(request({}, '/api', cert({ sha256: 'ab12', uids: ['u-1'] })))).toEqual({
+      username: 'carol',
+      uid: 'u-1',
+      groups: ['ops', 'qa', 'system:authenticated'],
+      extra: { 'authentication.kubernetes.io/credential-id': ['X509SHA256=ab12'] },
+    });
+    await expect(authenticate(request({}, '/api', cert({ uids: ['a', 'b'] })))).rejects.toThrow('expected 1 UID, but found multiple: [a b]');
+    await expect(authenticate(request({}, '/api', cert({ uids: [''] })))).rejects.toThrow('UID cannot be an empty string');
+    // A failed conversion is a failure like any other: a token sent along still counts.
+    expect((await authenticate(request({ authorization: 'Bearer good' }, '/api', cert({ uids: [''] })))).username).toBe('alice');
+  });
+
   it('refuses a certificate that did not verify or is not for client authentication, even with anonymous on', async () => {
     await expect(authenticate(request({}, '/api', cert({ verified: false, error: 'x509: certificate signed by unknown authority' })))).rejects.toThrow(
       AuthenticationError,
     );
     await expect(authenticate(request({}, '/api', cert({ extendedKeyUsage: ['1.3.6.1.5.5.7.3.1'] })))).rejects.toThrow('incompatible key usage');
+  });
+
+  it('goes on to a bearer token sent with a certificate that does not verify, and refuses when both fail', async () => {
+    const untrusted = cert({ verified: false, error: 'x509: certificate signed by unknown authority' });
+    expect((await authenticate(request({ authorization: 'Bearer good' }, '/api', untrusted))).username).toBe('alice');
+    expect((await authenticate(request({ authorization: 'Bearer good' }, '/api', cert({ extendedKeyUsage: ['1.3.6.1.5.5.7.3.1'] })))).username).toBe('alice');
+    await expect(authenticate(request({ authorization: 'Bearer nope' }, '/api', untrusted))).rejects.toThrow(
+      '[verifying certificate: x509: certificate signed by unknown authority, invalid bearer token]',
+    );
   });
 
   it('goes on to the token when a certificate has no CommonName', async () => {

@@ -23,7 +23,30 @@ describe('--token-auth-file', () => {
 
   it("refuses stray quotes as Go's CSV reader does", () => {
     expect(() => parseTokenFile('t"1,alice,u1\n', 'f')).toThrow('parse error on line 1, column 2: bare " in non-quoted-field');
-    expect(() => parseTokenFile('"t1,alice,u1\n', 'f')).toThrow('extraneous or missing " in quoted-field');
+    expect(() => parseTokenFile('"t1,alice,u1\n', 'f')).toThrow('parse error on line 1, column 14: extraneous or missing " in quoted-field');
+  });
+
+  it("places a quote error where Go's reader does: bytes from the start of the line, and the record's first line", () => {
+    const error = (text: string) => {
+      try {
+        parseTokenFile(text, 'f');
+      } catch (e) {
+        return (e as Error).message;
+      }
+      return undefined;
+    };
+    // The closing quote a letter follows, counted from the line's start (not the field's).
+    expect(error('tok1,"ali"ce,1\n')).toBe('parse error on line 1, column 10: extraneous or missing " in quoted-field');
+    // A quote left open to the end of the file, on one line.
+    expect(error('tok1,alice,1,"g1\n')).toBe('parse error on line 1, column 18: extraneous or missing " in quoted-field');
+    // A quoted field over two lines.
+    expect(error('a,b,"c\nd"x\n')).toBe('record on line 1; parse error on line 2, column 2: extraneous or missing " in quoted-field');
+    // Columns are bytes: ö is two.
+    expect(error('tök"1,a,b\n')).toBe('parse error on line 1, column 5: bare " in non-quoted-field');
+  });
+
+  it('reads CRLF lines, skips empty ones, and drops the \\r of a last line without a newline', () => {
+    expect(parseTokenFile('\r\n\nt1,alice,u1\r\n\nt2,bob,u2\r', 'f').map((t) => t.user.uid)).toEqual(['u1', 'u2']);
   });
 
   it('never throws anything but an Error, and never accepts a token not in the file', async () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { authenticationKinds, SelfSubjectReviewKind, TokenReviewKind, type TokenReview } from '../../../src/kinds/authentication/index.js';
+import { createCluster } from '../../../src/index.js';
 import { statusOf, useTestCluster } from '../../support/cluster.js';
 
 const cluster = useTestCluster({ kinds: authenticationKinds });
@@ -37,6 +38,26 @@ describe('TokenReview', () => {
       user: { username: 'system:admin', groups: ['system:masters', 'system:authenticated'] },
       audiences: ['https://kubernetes.default.svc.cluster.local'],
     });
+  });
+
+  it('answers a static token for the API audiences it was asked about, not all of them (Audiences.Intersect)', async () => {
+    const c = await createCluster({
+      kinds: authenticationKinds,
+      serviceAccounts: { apiAudiences: ['a', 'b'] },
+      authentication: { tokens: [{ token: 't', user: { username: 'alice', groups: [] } }] },
+    });
+    try {
+      const review = (audiences: string[]) => c.client.resource(TokenReviewKind).create({ spec: { token: 't', audiences } });
+      expect((await review(['x', 'b'])).status).toEqual({
+        authenticated: true,
+        user: { username: 'alice', groups: ['system:authenticated'] },
+        audiences: ['b'],
+      });
+      expect((await review([])).status?.audiences).toEqual(['a', 'b']);
+      expect((await review(['x'])).status).toEqual({ authenticated: false, user: {}, error: 'invalid bearer token' });
+    } finally {
+      await c.close();
+    }
   });
 
   it('refuses a review without a token with 400, as the real server does', async () => {
