@@ -39,6 +39,5 @@ export function forbiddenError(attributes: AuthorizationAttributes, reason: stri
 
 /** The 401 of a request without acceptable credentials (`responsewriters.Unauthorized`). */
 export function unauthorizedError(): ApiError {
-  // In metav1.Status's field order (message, reason, code), as kube-apiserver's body reads byte for byte.
-  return new ApiError({ message: 'Unauthorized', reason: 'Unauthorized', code: 401 });
+  return new ApiError({ code: 401, reason: 'Unauthorized', message: 'Unauthorized' });
 }

@@ -90,7 +90,18 @@ export class ApiError extends Error {
   constructor(status: Omit<Status, 'kind' | 'apiVersion' | 'metadata' | 'status'> & { metadata?: Status['metadata'] }, warnings: readonly string[] = []) {
     super(status.message ?? status.reason ?? `HTTP ${status.code}`);
     this.name = 'ApiError';
-    this.status = { kind: 'Status', apiVersion: 'v1', metadata: status.metadata ?? {}, status: 'Failure', ...status };
+    // Keys in metav1.Status's field order, so a body reads byte for byte as kube-apiserver's.
+    const { message, reason, details, code } = status;
+    this.status = {
+      kind: 'Status',
+      apiVersion: 'v1',
+      metadata: status.metadata ?? {},
+      status: 'Failure',
+      ...(message !== undefined ? { message } : {}),
+      ...(reason !== undefined ? { reason } : {}),
+      ...(details !== undefined ? { details } : {}),
+      code,
+    };
     this.warnings = warnings;
   }
 
