@@ -432,8 +432,9 @@ export async function serve(
       apiAudiences: sa.apiAudiences,
       maxTokenExpirationSeconds: sa.maxTokenExpirationSeconds,
       jwksUri: sa.jwksUri,
-      signingKey: sa.signingKeyFile === undefined ? undefined : await readFile(sa.signingKeyFile, 'utf8'),
-      keys: sa.keyFiles && (await Promise.all(sa.keyFiles.map((f) => readFile(f, 'utf8')))),
+      // Read by the service account setup, so a missing or bad file fails with kube-apiserver's text.
+      signingKeyFile: sa.signingKeyFile,
+      keyFiles: sa.keyFiles,
     },
   });
   for (const file of options.load) {
