@@ -25,7 +25,8 @@ import { aggregateMessage } from '../machinery/field-errors.js';
 import { Logger, type LoggerEnvironment } from '../log/index.js';
 import { readEncryptionConfigFile } from '../config/encryption/index.js';
 import { createFetchHandler } from '../http/handler.js';
-import { listen } from '../http/listen.js';
+import { listen, servingCertificateOptions } from '../http/listen.js';
+import { generateServingCertificate } from '../pki/self-signed.js';
 import { apiserverIdentity, startRequestTracing, type RequestTracer } from '../tracing/index.js';
 
 /** kube-apiserver's `--min-request-timeout` default: watches without a timeout end after 30 to 60 minutes. */
@@ -403,6 +404,9 @@ export async function serve(
   const tracer = await startTracing(files.tracing);
   // Checked before anything starts, with messages naming the file as kube-apiserver's do.
   const encryption = options.encryptionProviderConfig === undefined ? undefined : await readEncryptionConfigFile(options.encryptionProviderConfig);
+  // The serving CA is made first: kube-controller-manager puts the CA its kubeconfig trusts into
+  // every token Secret's ca.crt (its --root-ca-file defaults to that), and here that is this CA.
+  const certificates = options.tls ? await generateServingCertificate(servingCertificateOptions(options.host ?? '127.0.0.1', Date.now())) : undefined;
   const cluster = await createCluster({
     encryption,
     apiDomain: options.apiDomain,
@@ -427,14 +431,15 @@ export async function serve(
     },
     egress: files.egress,
     authorization: options.authorization ? { config: resolveAuthorizationConfig(options.authorization) } : undefined,
-    serviceAccounts: sa && {
-      issuers: sa.issuers,
-      apiAudiences: sa.apiAudiences,
-      maxTokenExpirationSeconds: sa.maxTokenExpirationSeconds,
-      jwksUri: sa.jwksUri,
+    serviceAccounts: {
+      issuers: sa?.issuers,
+      apiAudiences: sa?.apiAudiences,
+      maxTokenExpirationSeconds: sa?.maxTokenExpirationSeconds,
+      jwksUri: sa?.jwksUri,
       // Read by the service account setup, so a missing or bad file fails with kube-apiserver's text.
-      signingKeyFile: sa.signingKeyFile,
-      keyFiles: sa.keyFiles,
+      signingKeyFile: sa?.signingKeyFile,
+      keyFiles: sa?.keyFiles,
+      rootCA: certificates?.ca.cert,
     },
   });
   for (const file of options.load) {
@@ -456,6 +461,7 @@ export async function serve(
     tls: options.tls,
     clientCA: options.clientCaFile ? await readFile(options.clientCaFile, 'utf8') : undefined,
     now: cluster.clock.now(),
+    certificates,
     admin: { token: cluster.adminToken, commonName: 'system:admin', organizations: ['system:masters'] },
     logger,
   });
