@@ -26,7 +26,8 @@ import { aggregateMessage } from '../machinery/field-errors.js';
 import { Logger, type LoggerEnvironment } from '../log/index.js';
 import { readEncryptionConfigFile } from '../config/encryption/index.js';
 import { createFetchHandler } from '../http/handler.js';
-import { listen } from '../http/listen.js';
+import { listen, servingCertificateOptions } from '../http/listen.js';
+import { generateServingCertificate } from '../pki/self-signed.js';
 import { apiserverIdentity, startRequestTracing, type RequestTracer } from '../tracing/index.js';
 
 /** kube-apiserver's `--min-request-timeout` default: watches without a timeout end after 30 to 60 minutes. */
@@ -414,6 +415,9 @@ export async function serve(
   const tracer = await startTracing(files.tracing);
   // Checked before anything starts, with messages naming the file as kube-apiserver's do.
   const encryption = options.encryptionProviderConfig === undefined ? undefined : await readEncryptionConfigFile(options.encryptionProviderConfig);
+  // The serving CA is made first: kube-controller-manager puts the CA its kubeconfig trusts into
+  // every token Secret's ca.crt (its --root-ca-file defaults to that), and here that is this CA.
+  const certificates = options.tls ? await generateServingCertificate(servingCertificateOptions(options.host ?? '127.0.0.1', Date.now())) : undefined;
   const cluster = await createCluster({
     encryption,
     apiDomain: options.apiDomain,
@@ -438,13 +442,15 @@ export async function serve(
     },
     egress: files.egress,
     authorization: options.authorization ? { config: resolveAuthorizationConfig(options.authorization) } : undefined,
-    serviceAccounts: sa && {
-      issuers: sa.issuers,
-      apiAudiences: sa.apiAudiences,
-      maxTokenExpirationSeconds: sa.maxTokenExpirationSeconds,
-      jwksUri: sa.jwksUri,
-      signingKey: sa.signingKeyFile === undefined ? undefined : await readFile(sa.signingKeyFile, 'utf8'),
-      keys: sa.keyFiles && (await Promise.all(sa.keyFiles.map((f) => readFile(f, 'utf8')))),
+    serviceAccounts: {
+      issuers: sa?.issuers,
+      apiAudiences: sa?.apiAudiences,
+      maxTokenExpirationSeconds: sa?.maxTokenExpirationSeconds,
+      jwksUri: sa?.jwksUri,
+      // Read by the service account setup, so a missing or bad file fails with kube-apiserver's text.
+      signingKeyFile: sa?.signingKeyFile,
+      keyFiles: sa?.keyFiles,
+      rootCA: certificates?.ca.cert,
     },
   });
   for (const file of options.load) {
@@ -466,6 +472,7 @@ export async function serve(
     tls: options.tls,
     clientCA: options.clientCaFile ? readFlagFile(options.clientCaFile) : undefined,
     now: cluster.clock.now(),
+    certificates,
     admin: { token: cluster.adminToken, commonName: 'system:admin', organizations: ['system:masters'] },
     logger,
   });

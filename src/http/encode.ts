@@ -150,7 +150,8 @@ export function textAnswer(code: number, text: string, contentType: string, head
 export function answerResponse(answer: EncodedAnswer): Response {
   const h = answer.headers ?? new Headers();
   h.set('Content-Type', answer.contentType);
-  h.set('Cache-Control', 'no-cache, private');
+  // genericfilters.WithCacheControl: the default unless the handler chose (the issuer discovery documents do).
+  if (!h.has('Cache-Control')) h.set('Cache-Control', 'no-cache, private');
   return new Response(answer.body, { status: answer.status, headers: h });
 }
 

@@ -325,7 +325,8 @@ function nonResourceResponse(
     const doc = path === '/openid/v1/jwks' ? cluster.issuerDiscovery.keySet() : cluster.issuerDiscovery.configuration(url.host);
     if (doc) {
       const contentType = path === '/openid/v1/jwks' ? 'application/jwk-set+json' : 'application/json';
-      return encodeAnswer(200, doc, 'json', contentType, pretty, new Headers({ 'cache-control': 'public, max-age=3600' }));
+      // json.Marshal's bytes, computed once by kube-apiserver: compact for every client, no newline.
+      return textAnswer(200, JSON.stringify(doc), contentType, new Headers({ 'cache-control': 'public, max-age=3600' }));
     }
   }
   const health = healthResponse(path, url.searchParams);

@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { stringify } from 'yaml';
 import { logHttpRequest, requestVerb } from '../log/httplog.js';
 import type { Logger } from '../log/index.js';
-import { signClientCertificate, generateServingCertificate } from '../pki/self-signed.js';
+import { signClientCertificate, generateServingCertificate, type ServingCertificate, type ServingCertificateOptions } from '../pki/self-signed.js';
 import { httpRequestHandlerOf, type FetchHandler } from './handler.js';
 import { sendFetchResponse as sendResponse, serveNodeRequestWithCore, toFetchRequest as toRequest } from './node-bridge.js';
 
@@ -50,6 +50,11 @@ export interface ListenAdapterOptions extends ListenOptions {
   admin?: AdminCredential;
   /** Writes kube-apiserver's `"HTTP"` line of each request at verbosity 3 (`memkube serve -v 3`). */
   logger?: Logger;
+  /**
+   * The CA and serving certificate to use with `tls`, made beforehand so the cluster can know its CA
+   * (the token controller's `ca.crt`); made here when absent.
+   */
+  certificates?: ServingCertificate;
 }
 
 /** A running server. */
@@ -96,6 +101,11 @@ export function kubeconfigFor(url: string, name = 'memkube', namespace?: string,
   });
 }
 
+/** What {@link listen} makes the serving certificate for: loopback and `host`, valid around `now`. */
+export function servingCertificateOptions(host: string, now?: number): ServingCertificateOptions {
+  return { hosts: ['127.0.0.1', 'localhost', host], now };
+}
+
 /** Serves a Fetch handler on node:http, or node:https with `tls`. */
 export async function listen(handler: FetchHandler, options: ListenAdapterOptions = {}): Promise<Listening> {
   const host = options.host ?? '127.0.0.1';
@@ -125,7 +135,7 @@ export async function listen(handler: FetchHandler, options: ListenAdapterOption
         res.end();
       });
   };
-  const pki = options.tls ? await generateServingCertificate({ hosts: ['127.0.0.1', 'localhost', host], now: options.now }) : undefined;
+  const pki = options.tls ? (options.certificates ?? (await generateServingCertificate(servingCertificateOptions(host, options.now)))) : undefined;
   // Client certificates are asked for and checked, never required: a request without one (or with
   // one that does not verify) is still served, and authentication decides (x509 authenticator).
   const server = pki

@@ -295,7 +295,8 @@ function sendEncoded(answer: EncodedAnswer, res: ServerResponse): void {
     headers[key] = value;
   });
   headers['content-type'] = answer.contentType;
-  headers['cache-control'] = 'no-cache, private';
+  // genericfilters.WithCacheControl: the default unless the handler chose (the issuer discovery documents do).
+  headers['cache-control'] ??= 'no-cache, private';
   res.writeHead(answer.status, headers);
   res.end(answer.body);
 }

@@ -126,6 +126,11 @@ function withKid(privateKey: KeyObject, alg: SigningAlgorithm): SigningKey {
   return { kid: keyIdOf(publicKey), alg, publicKey, privateKey };
 }
 
+/** A private key that parses but cannot sign tokens (JWTTokenGenerator refuses its type, after it is read). */
+export class UnsupportedSigningKeyError extends Error {
+  override name = 'UnsupportedSigningKeyError';
+}
+
 /**
  * `keyutil.ParsePrivateKeyPEM`: the first block that is an `EC PRIVATE KEY` (SEC 1), an
  * `RSA PRIVATE KEY` (PKCS#1) or a `PRIVATE KEY` (PKCS#8) and parses; other blocks (such as
@@ -143,7 +148,7 @@ export function parseSigningKey(pem: string): SigningKey {
     // Go parses an Ed25519 or X25519 PKCS#8 key, then JWTTokenGenerator refuses its type.
     if (type === 'pkcs8' && (key.asymmetricKeyType === 'ed25519' || key.asymmetricKeyType === 'x25519')) {
       const goType = key.asymmetricKeyType === 'ed25519' ? 'ed25519.PrivateKey' : '*ecdh.PrivateKey';
-      throw new Error(`unknown private key type ${goType}, must be *rsa.PrivateKey, *ecdsa.PrivateKey, or jose.OpaqueSigner`);
+      throw new UnsupportedSigningKeyError(`unknown private key type ${goType}, must be *rsa.PrivateKey, *ecdsa.PrivateKey, or jose.OpaqueSigner`);
     }
   }
   throw new Error(NO_PRIVATE_KEY);

@@ -1,4 +1,6 @@
-import { readFileSync } from 'node:fs';
+import { generateKeyPairSync } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createLocalJWKSet, jwtVerify } from 'jose';
 import { describe, expect, it } from 'vitest';
@@ -88,12 +90,13 @@ describe('service account flags', () => {
         maxTokenExpirationSeconds: 60,
       }),
     ).toEqual([
+      // Checked as the options are completed, before they are validated.
+      'the service-account-max-token-expiration must be between 1 hour and 2^32 seconds',
       'service-account-issuer "https://[::1" contained a \':\' but was not a valid URL: parse "https://[::1": missing \']\' in host',
       'service-account-issuer should not be an empty string',
       'service-account-issuer "https://kubernetes.default.svc.cluster.local" is already specified',
-      'service-account-key-file is a required flag',
+      'either `--service-account-key-file` or `--service-account-signing-endpoint` must be set',
       'service-account-jwks-uri requires https scheme, parsed as: http://keys',
-      'the service-account-max-token-expiration must be between 1 hour and 2^32 seconds',
     ]);
     expect(validateServiceAccountFlags({ jwksUri: 'https://a b:%zz' })[0]).toMatch(/^service-account-jwks-uri must be a valid URL: parse /);
     expect(validateServiceAccountFlags({ maxTokenExpirationSeconds: 2 ** 32 + 1 })).toEqual([
@@ -102,17 +105,58 @@ describe('service account flags', () => {
     expect(validateServiceAccountFlags({ maxTokenExpirationSeconds: 2 ** 32 })).toEqual([]);
   });
 
-  it('keys that cannot be read stop the setup with every reason', () => {
-    let error: unknown;
+  const failure = (flags: Parameters<typeof resolveServiceAccounts>[0]): readonly string[] => {
     try {
-      resolveServiceAccounts({ signingKey: 'nope', keys: [fixture('rsa-public.pem'), 'nope'] });
+      resolveServiceAccounts(flags);
     } catch (e) {
-      error = e;
+      expect(e).toBeInstanceOf(ServiceAccountOptionsError);
+      return (e as ServiceAccountOptionsError).errors;
     }
-    expect(error).toBeInstanceOf(ServiceAccountOptionsError);
-    expect((error as ServiceAccountOptionsError).errors).toEqual([
+    throw new Error('resolved');
+  };
+
+  it('keys that cannot be read stop the setup in kube-apiserver’s stages: the signing key, the flags, then the first verifying key', () => {
+    expect(failure({ signingKey: 'nope', keys: [fixture('rsa-public.pem'), 'nope'] })).toEqual([
       'failed to parse service-account-issuer-key-file: data does not contain a valid RSA or ECDSA private key',
+    ]);
+    // The maximum expiration is checked before the signing key is read.
+    expect(failure({ signingKey: 'nope', maxTokenExpirationSeconds: 60 })).toEqual([
+      'the service-account-max-token-expiration must be between 1 hour and 2^32 seconds',
+    ]);
+    expect(failure({ signingKey: fixture('rsa-pkcs1.pem'), keys: [fixture('rsa-public.pem'), 'nope', 'nope'] })).toEqual([
       'failed to parse service-account-key-file #2: data does not contain any valid RSA or ECDSA public keys',
+    ]);
+  });
+
+  it('key files: keyutil’s texts, the read error bare and a parse error naming the file', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'memkube-sa-'));
+    try {
+      const missing = join(dir, 'missing.pem');
+      const bad = join(dir, 'bad.pem');
+      writeFileSync(bad, 'not a key\n');
+      const good = join(import.meta.dirname, 'fixtures', 'rsa-pkcs1.pem');
+      expect(failure({ signingKeyFile: missing, keyFiles: [good] })).toEqual([
+        `failed to parse service-account-issuer-key-file: open ${missing}: no such file or directory`,
+      ]);
+      expect(failure({ signingKeyFile: bad, keyFiles: [good] })).toEqual([
+        `failed to parse service-account-issuer-key-file: error reading private key file ${bad}: data does not contain a valid RSA or ECDSA private key`,
+      ]);
+      expect(failure({ signingKeyFile: good })).toEqual(['either `--service-account-key-file` or `--service-account-signing-endpoint` must be set']);
+      expect(failure({ signingKeyFile: good, keyFiles: [good, missing] })).toEqual([`open ${missing}: no such file or directory`]);
+      expect(failure({ signingKeyFile: good, keyFiles: [bad] })).toEqual([
+        `error reading public key file ${bad}: data does not contain any valid RSA or ECDSA public keys`,
+      ]);
+      const setup = resolveServiceAccounts({ signingKeyFile: good, keyFiles: [good] });
+      expect(setup.verificationKeys.map((k) => k.kid)).toEqual([setup.signingKey.kid]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('an Ed25519 signing key parses but cannot sign: JWTTokenGenerator’s message', () => {
+    const pem = generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+    expect(failure({ signingKey: pem, keys: [pem] })).toEqual([
+      'failed to build token generator: unknown private key type ed25519.PrivateKey, must be *rsa.PrivateKey, *ecdsa.PrivateKey, or jose.OpaqueSigner',
     ]);
   });
 
