@@ -236,6 +236,10 @@ export async function createCluster(options: ClusterOptions = {}): Promise<Clust
     now: () => clock.now(),
   });
   const adminToken = randomBytes(32).toString('base64url');
+  // One RBAC index for the RBAC mode and for the escalation checks, made on first use: a cluster
+  // without RBAC in its chain still resolves rules from its RBAC objects when a role is written.
+  let rbac: ReturnType<typeof createStorageRbacAuthorizer> | undefined;
+  const rbacAuthorizer = () => (rbac ??= createStorageRbacAuthorizer(storage, { apiDomain }));
   const access = clusterAccess(
     {
       apiAudiences: serviceAccountTokens.issuer.apiAudiences,
@@ -245,7 +249,7 @@ export async function createCluster(options: ClusterOptions = {}): Promise<Clust
     options.authorization,
     {
       storage,
-      modes: { RBAC: (s) => createStorageRbacAuthorizer(s, { apiDomain }), Node: (s) => createNodeAuthorizer(s, { apiDomain }) },
+      modes: { RBAC: () => rbacAuthorizer(), Node: (s) => createNodeAuthorizer(s, { apiDomain }) },
       builtinTokens: [serviceAccountTokens.authenticator],
       now: () => clock.now(),
       serviceAccountIssuers: serviceAccountTokens.setup.issuers,
@@ -269,6 +273,7 @@ export async function createCluster(options: ClusterOptions = {}): Promise<Clust
     watchBufferSize: options.watchBufferSize ?? DEFAULT_WATCH_BUFFER_SIZE,
     auth: {
       authorizer: access.authorizer,
+      rbacRules: { rulesFor: (user, namespace) => rbacAuthorizer().rulesFor(user, namespace) },
       tokenAuthenticator: access.tokens,
       serviceAccountTokens: serviceAccountTokens.issuer,
     },
@@ -370,6 +375,7 @@ export async function createCluster(options: ClusterOptions = {}): Promise<Clust
       closed = true;
       loop.close();
       access.close();
+      rbac?.close();
       watchHub.close();
       stopClock();
       // One turn lets the ended HTTP watch streams write their last chunk before their

@@ -6,6 +6,7 @@
  */
 import { SYSTEM_PRIVILEGED_GROUP, type AuthorizationAttributes, type AuthorizationResult, type Authorizer, type RulesForResult } from '../machinery/auth.js';
 import type { UserInfo } from '../machinery/request.js';
+import { aggregateErrorText } from './rbac/aggregate-error.js';
 
 const ALLOW_PRIVILEGED: AuthorizationResult = { decision: 'Allow', reason: '' };
 
@@ -55,8 +56,7 @@ export function unionAuthorizer(authorizers: readonly Authorizer[]): Authorizer 
   };
 }
 
-/** utilerrors.NewAggregate's text: one error as is, several as `[a, b]`; none is undefined. */
+/** utilerrors.NewAggregate's text (each distinct message once); none is undefined. */
 function joinErrors(errors: readonly string[]): string | undefined {
-  if (errors.length === 0) return undefined;
-  return errors.length === 1 ? errors[0] : `[${errors.join(', ')}]`;
+  return errors.length === 0 ? undefined : aggregateErrorText(errors);
 }

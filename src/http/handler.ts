@@ -13,7 +13,7 @@ import type { RequestSpan, RequestTracer, TracedRequest } from '../tracing/index
 import { AuthenticationError, type AuthenticationRequest, type ClientCertificate } from '../auth/authn/request-authenticator.js';
 import { forbiddenError, unauthorizedError } from '../auth/forbidden.js';
 import { impersonatedUser } from '../auth/impersonation.js';
-import { nonResourceAttributes, resourceAttributes, type ResourceRequestInfo } from '../auth/request-attributes.js';
+import { httpRequestInfo, nonResourceAttributes, resourceAttributes } from '../auth/request-attributes.js';
 import { isPrivileged } from '../auth/union.js';
 import { ANONYMOUS_USER, type AuthorizationAttributes, type Authorizer } from '../machinery/auth.js';
 import { decodeDeleteOptions, decodeObjectBody, decodePatchBody, MAX_BODY_BYTES, patchTypeOf, readBody } from './decode.js';
@@ -210,7 +210,9 @@ function createHttpRequestHandler(cluster: HttpCluster, options: FetchHandlerOpt
         user = await authenticatedUser(access, request, url.pathname, defaultUser);
         // kube-apiserver's tracing filter runs after authentication: the caller's groups decide whether its trace is followed.
         span = tracer?.startRequest(tracedRequest(request, target, route, user));
-        const attributes = route ? resourceAttributes(user, routeInfo(request.method, route, url)) : nonResourceAttributes(user, request.method, url.pathname);
+        // Asked from the path itself, as kube-apiserver's RequestInfoFactory reads it, before any routing.
+        const info = httpRequestInfo(request.method, url.pathname, url.searchParams);
+        const attributes = info ? resourceAttributes(user, info) : nonResourceAttributes(user, request.method, url.pathname);
         await authorizeHttp(access.authorizer, attributes);
         authorized = true;
       } else {
@@ -381,44 +383,6 @@ async function authenticatedUser(access: HttpAccess, request: HttpRequest, path:
   if (user.username === ANONYMOUS_USER && defaultUser !== ANONYMOUS) user = defaultUser;
   if (!request.impersonates) return user;
   return impersonatedUser(user, request.headerNames(), (name) => request.headerValues(name), access.authorizer);
-}
-
-/** kube-apiserver's RequestInfo of a resource path: the verb from the method, the parts from the path. */
-function routeInfo(method: string, route: ResourceRoute, url: URL): ResourceRequestInfo {
-  const params = url.searchParams;
-  let verb: string;
-  switch (method) {
-    case 'GET':
-    case 'HEAD':
-      verb = route.name !== undefined && !route.legacyWatch ? 'get' : route.legacyWatch || isWatch(params) ? 'watch' : 'list';
-      break;
-    case 'POST':
-      verb = 'create';
-      break;
-    case 'PUT':
-      verb = 'update';
-      break;
-    case 'PATCH':
-      verb = 'patch';
-      break;
-    case 'DELETE':
-      verb = route.name !== undefined ? 'delete' : 'deletecollection';
-      break;
-    default:
-      verb = '';
-  }
-  return {
-    verb,
-    group: route.group,
-    version: route.version,
-    resource: route.resource,
-    subresource: route.subresource,
-    namespace: route.namespace,
-    name: route.name,
-    fieldSelector: params.get('fieldSelector') ?? undefined,
-    labelSelector: params.get('labelSelector') ?? undefined,
-    path: url.pathname,
-  };
 }
 
 /** Throws 403 (or 500 for an authorizer's error) unless the chain allows; `system:masters` is always allowed. */

@@ -132,6 +132,12 @@ export interface ServiceAccountTokenIssuer {
 /** The cluster's authentication and authorization, as a kind's hooks may use it. */
 export interface AuthServices {
   readonly authorizer: Authorizer;
+  /**
+   * The rules the cluster's RBAC objects give a user, whatever the authorizer chain: what the
+   * escalation checks of role and binding writes compare against (kube-apiserver's RBAC storage
+   * builds its own rule resolver over the RBAC objects, not over the chain).
+   */
+  readonly rbacRules: Pick<Authorizer, 'rulesFor'>;
   /** Every token authenticator of the cluster, in order (what a TokenReview asks). */
   readonly tokenAuthenticator: TokenAuthenticator;
   readonly serviceAccountTokens: ServiceAccountTokenIssuer;

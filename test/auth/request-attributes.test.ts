@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { nonResourceAttributes, resourceAttributes } from '../../src/auth/request-attributes.js';
+import { httpRequestInfo, nonResourceAttributes, resourceAttributes } from '../../src/auth/request-attributes.js';
 
 const user = { username: 'u', groups: [] };
 const base = { group: '', version: 'v1', resource: 'pods', namespace: 'ns' };
@@ -38,5 +38,42 @@ describe('request attributes', () => {
 
   it('words a non-resource request as the lower-cased method on the path', () => {
     expect(nonResourceAttributes(user, 'HEAD', '/healthz')).toEqual({ user, verb: 'head', resourceRequest: false, path: '/healthz' });
+  });
+
+  it('reads a path as RequestInfoFactory does: special verbs, namespaces, subresources', () => {
+    const q = new URLSearchParams();
+    expect(httpRequestInfo('GET', '/api/v1/namespaces/ns/pods/p/log', q)).toMatchObject({
+      verb: 'get',
+      namespace: 'ns',
+      resource: 'pods',
+      name: 'p',
+      subresource: 'log',
+    });
+    expect(httpRequestInfo('GET', '/api/v1/namespaces/ns', q)).toMatchObject({ verb: 'get', namespace: 'ns', resource: 'namespaces', name: 'ns' });
+    expect(httpRequestInfo('PUT', '/api/v1/namespaces/ns/finalize', q)).toMatchObject({
+      verb: 'update',
+      namespace: 'ns',
+      resource: 'namespaces',
+      subresource: 'finalize',
+    });
+    expect(httpRequestInfo('GET', '/api/v1/proxy/nodes/n1/stats', q)).toMatchObject({ verb: 'proxy', resource: 'nodes', name: 'n1', subresource: undefined });
+    expect(httpRequestInfo('GET', '/apis/apps/v1/watch/deployments', q)).toMatchObject({
+      verb: 'watch',
+      group: 'apps',
+      resource: 'deployments',
+      verbFromPath: true,
+    });
+    expect(httpRequestInfo('POST', '/api/v1/namespaces/ns/pods', q)).toMatchObject({ verb: 'create', name: undefined });
+    expect(httpRequestInfo('GET', '/apis/apps/v1', q)).toBeUndefined();
+    expect(httpRequestInfo('GET', '/healthz', q)).toBeUndefined();
+  });
+
+  it('asks about a named namespace in that namespace', () => {
+    expect(resourceAttributes(user, { verb: 'get', group: '', version: 'v1', resource: 'namespaces', name: 'team' }).namespace).toBe('team');
+    expect(resourceAttributes(user, { verb: 'list', group: '', version: 'v1', resource: 'namespaces' }).namespace).toBe('');
+  });
+
+  it('keeps the name of a legacy watch path empty whatever its field selector', () => {
+    expect(resourceAttributes(user, { ...base, verb: 'watch', fieldSelector: 'metadata.name=web', verbFromPath: true }).name).toBe('');
   });
 });

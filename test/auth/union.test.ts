@@ -58,4 +58,16 @@ describe('the authorizer chain', () => {
       evaluationError: 'no rules',
     });
   });
+
+  it('joins the errors of authorizers without an opinion as an aggregate: each distinct message once', async () => {
+    const failing = (message: string): Authorizer => ({
+      authorize: () => ({ decision: 'NoOpinion', reason: '', evaluationError: message }),
+      rulesFor: () => ({ resourceRules: [], nonResourceRules: [], incomplete: true, evaluationError: message }),
+    });
+    const same = unionAuthorizer([failing('webhook down'), failing('webhook down')]);
+    expect((await same.authorize(attributes([]))).evaluationError).toBe('webhook down');
+    expect((await same.rulesFor({ username: 'u', groups: [] }, 'ns')).evaluationError).toBe('webhook down');
+    const two = unionAuthorizer([failing('a'), failing('b'), failing('a')]);
+    expect((await two.authorize(attributes([]))).evaluationError).toBe('[a, b]');
+  });
 });

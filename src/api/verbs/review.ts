@@ -30,7 +30,8 @@ export async function review(
     request: requestsAsCaller(req, engine),
   };
   const errors = (await kind.definition.strategy?.validate?.(object, kctx)) ?? [];
-  if (errors.length) throw invalid({ group: kind.group, kind: kind.definition.kind }, object.metadata?.name ?? '', errors);
+  // The review REST handlers name no object in their Invalid error: `SubjectAccessReview.authorization.k8s.io "" is invalid`.
+  if (errors.length) throw invalid({ group: kind.group, kind: kind.definition.kind }, '', errors);
   const result = await kind.definition.review!(object, kctx);
   if (result.kind === 'Status') return { code: 201, body: result, warnings };
   const { apiVersion: _a, kind: _k, ...answered } = result;

@@ -3,14 +3,15 @@
  * resource and non-resource attributes; a SubjectAccessReview names a user or a group; the
  * metadata of a review is empty (a LocalSubjectAccessReview's but for its namespace).
  */
-import { fieldError, type FieldError } from '../../machinery/field-errors.js';
+import { child, fieldError, index, type FieldError } from '../../machinery/field-errors.js';
 import type { AuthorizationAttributes, AuthorizationResult } from '../../machinery/auth.js';
 import type { UserInfo } from '../../machinery/request.js';
 import type { KubeObject } from '../../schema/define-kind.js';
+import { validateLabelSelectorRequirement } from '../shared/label-selector-validation.js';
 import type { NonResourceAttributes, ResourceAttributes, SubjectAccessReviewStatus } from '../types/authorization-v1.js';
 
 interface AttributesSpec {
-  resourceAttributes?: unknown;
+  resourceAttributes?: ResourceAttributes;
   nonResourceAttributes?: unknown;
   user?: string;
   groups?: string[];
@@ -37,10 +38,70 @@ export function attributeErrors(spec: AttributesSpec | undefined): FieldError[] 
   return errors;
 }
 
+/** A field or label selector of a review: raw text or requirements, exactly one of them. */
+interface SelectorAttributes {
+  rawSelector?: string;
+  requirements?: { key: string; operator: string; values?: string[] }[];
+}
+
+/** `validateFieldSelectorAttributes` / `validateLabelSelectorAttributes`: the pairing of rawSelector and requirements. */
+function selectorPairingErrors(selector: SelectorAttributes, path: string): FieldError[] {
+  const errors: FieldError[] = [];
+  const raw = selector.rawSelector ?? '';
+  const requirements = selector.requirements ?? [];
+  if (raw.length > 0 && requirements.length > 0)
+    errors.push(fieldError.invalid(child(path, 'rawSelector'), raw, 'may not specified at the same time as requirements'));
+  if (raw.length === 0 && requirements.length === 0) {
+    errors.push(fieldError.required(child(path, 'requirements'), `when ${path} is specified, requirements or rawSelector is required`));
+  }
+  return errors;
+}
+
+/**
+ * `validateResourceAttributes`: the field and label selectors a review asks about. Unknown
+ * operators are accepted (a newer client may know more of them), as kube-apiserver accepts them.
+ */
+function resourceAttributeErrors(attributes: ResourceAttributes | undefined): FieldError[] {
+  if (!attributes) return [];
+  const errors: FieldError[] = [];
+  const fields = attributes.fieldSelector;
+  if (fields) {
+    const path = 'spec.resourceAttributes.fieldSelector';
+    errors.push(...selectorPairingErrors(fields, path));
+    (fields.requirements ?? []).forEach((r, i) => {
+      // ValidateFieldSelectorRequirement: a key, and one value for In and NotIn, none for Exists and DoesNotExist.
+      const p = index(child(path, 'requirements'), i);
+      const values = r.values ?? [];
+      if (!r.key) errors.push(fieldError.required(child(p, 'key'), 'must be specified'));
+      if ((r.operator === 'In' || r.operator === 'NotIn') && values.length !== 1) {
+        errors.push(fieldError.invalid(child(p, 'values'), values, "must have one element when `operator` is 'In' or 'NotIn'"));
+      }
+      if ((r.operator === 'Exists' || r.operator === 'DoesNotExist') && values.length > 0) {
+        errors.push(fieldError.forbidden(child(p, 'values'), "may not be specified when `operator` is 'Exists' or 'DoesNotExist'"));
+      }
+    });
+  }
+  const labels = attributes.labelSelector;
+  if (labels) {
+    const path = 'spec.resourceAttributes.labelSelector';
+    errors.push(...selectorPairingErrors(labels, path));
+    (labels.requirements ?? []).forEach((r, i) => {
+      errors.push(...validateLabelSelectorRequirement(r, index(child(path, 'requirements'), i), { allowUnknownOperatorInRequirement: true }));
+    });
+  }
+  return errors;
+}
+
+/** `ValidateSelfSubjectAccessReviewSpec`: the attributes, and the selectors they ask about. */
+export function selfSubjectErrors(spec: AttributesSpec | undefined): FieldError[] {
+  return [...attributeErrors(spec), ...resourceAttributeErrors(spec?.resourceAttributes)];
+}
+
 /** `ValidateSubjectAccessReviewSpec`: the attributes, and a user or a group to ask about. */
 export function subjectErrors(spec: AttributesSpec | undefined): FieldError[] {
   const errors = attributeErrors(spec);
   if (!spec?.user && !spec?.groups?.length) errors.push(fieldError.invalid('spec.user', spec?.user ?? '', 'at least one of user or group must be specified'));
+  errors.push(...resourceAttributeErrors(spec?.resourceAttributes));
   return errors;
 }
 
@@ -72,7 +133,8 @@ export function reviewAttributes(user: UserInfo, spec: ReviewAttributes): Author
       resourceRequest: true,
       namespace: r.namespace ?? '',
       apiGroup: r.group ?? '',
-      apiVersion: r.version ?? '',
+      // matchAllVersionIfEmpty: a review that names no version asks about every version.
+      apiVersion: r.version || '*',
       resource: r.resource ?? '',
       subresource: r.subresource ?? '',
       name: r.name ?? '',

@@ -6,7 +6,7 @@ import {
   SelfSubjectAccessReview as SelfSubjectAccessReviewSchema,
   SubjectAccessReview as SubjectAccessReviewSchema,
 } from '../types/authorization-v1.js';
-import { attributeErrors, metadataErrors, reviewAttributes, reviewStatus, subjectErrors, subjectOf } from './access-review-rules.js';
+import { metadataErrors, selfSubjectErrors, reviewAttributes, reviewStatus, subjectErrors, subjectOf } from './access-review-rules.js';
 
 /** A SubjectAccessReview object. */
 export type SubjectAccessReview = SubjectAccessReviewSchema;
@@ -36,7 +36,7 @@ export const SelfSubjectAccessReviewKind = defineKind<SelfSubjectAccessReview>({
   plural: 'selfsubjectaccessreviews',
   scope: 'Cluster',
   versions: [{ name: 'v1', schema: SelfSubjectAccessReviewSchema, served: true, storage: true }],
-  strategy: { validate: (ssar) => [...attributeErrors(ssar.spec), ...metadataErrors(ssar, false)] },
+  strategy: { validate: (ssar) => [...selfSubjectErrors(ssar.spec), ...metadataErrors(ssar, false)] },
   review: async (ssar, ctx) => ({ ...ssar, status: reviewStatus(await ctx.auth.authorizer.authorize(reviewAttributes(ctx.user, ssar.spec))) }),
 });
 

@@ -63,7 +63,9 @@ export async function bindingAuthorized(ctx: KindContext, roleRef: Readonly<Role
  * its own rules there cover them.
  */
 export async function escalationError(ctx: KindContext, rules: readonly Rule[], namespace: string): Promise<string | undefined> {
-  const owned = await ctx.auth.authorizer.rulesFor(ctx.user, namespace);
+  // ConfirmNoEscalation asks the RBAC rule resolver, not the chain: a webhook's or the Node
+  // authorizer's "does not support user rule resolution" is no resolution error here.
+  const owned = await ctx.auth.rbacRules.rulesFor(ctx.user, namespace);
   const ownerRules: Rule[] = [
     ...owned.resourceRules.map((r) => ({ verbs: r.verbs, apiGroups: r.apiGroups, resources: r.resources, resourceNames: r.resourceNames })),
     ...owned.nonResourceRules.map((r) => ({ verbs: r.verbs, nonResourceURLs: r.nonResourceURLs })),

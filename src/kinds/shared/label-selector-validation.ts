@@ -11,6 +11,39 @@ import type { LabelSelector } from '../types/meta-v1.js';
 export interface LabelSelectorValidationOptions {
   /** Skip the label value checks of `matchExpressions` (an update of an object that already has invalid ones). */
   readonly allowInvalidLabelValueInSelector?: boolean;
+  /** Accept operators this server does not know (the selectors an access review asks about). */
+  readonly allowUnknownOperatorInRequirement?: boolean;
+}
+
+/** A label selector requirement (`key`, `operator`, `values`). */
+export interface LabelSelectorRequirementLike {
+  readonly key: string;
+  readonly operator: string;
+  readonly values?: readonly string[];
+}
+
+/** `ValidateLabelSelectorRequirement`: the operator's values, the key, and the values themselves. */
+export function validateLabelSelectorRequirement(expr: LabelSelectorRequirementLike, p: string, options: LabelSelectorValidationOptions = {}): FieldError[] {
+  const errors: FieldError[] = [];
+  const values = expr.values ?? [];
+  switch (expr.operator) {
+    case 'In':
+    case 'NotIn':
+      if (values.length === 0) errors.push(fieldError.required(child(p, 'values'), "must be specified when `operator` is 'In' or 'NotIn'"));
+      break;
+    case 'Exists':
+    case 'DoesNotExist':
+      if (values.length > 0) errors.push(fieldError.forbidden(child(p, 'values'), "may not be specified when `operator` is 'Exists' or 'DoesNotExist'"));
+      break;
+    default:
+      if (!options.allowUnknownOperatorInRequirement) errors.push(fieldError.invalid(child(p, 'operator'), expr.operator, 'not a valid selector operator'));
+  }
+  errors.push(...validateLabelName(expr.key, child(p, 'key')));
+  if (!options.allowInvalidLabelValueInSelector)
+    values.forEach((v, j) => {
+      for (const msg of isValidLabelValue(v)) errors.push(fieldError.invalid(index(child(p, 'values'), j), v, msg));
+    });
+  return errors;
 }
 
 /** `ValidateLabelSelector` (metav1), label values checked unless the options allow invalid ones. */
@@ -18,25 +51,7 @@ export function validateLabelSelector(selector: LabelSelector | undefined, path:
   if (!selector) return [];
   const errors = validateLabels(selector.matchLabels, child(path, 'matchLabels'));
   (selector.matchExpressions ?? []).forEach((expr, i) => {
-    const p = index(child(path, 'matchExpressions'), i);
-    const values = expr.values ?? [];
-    switch (expr.operator) {
-      case 'In':
-      case 'NotIn':
-        if (values.length === 0) errors.push(fieldError.required(child(p, 'values'), "must be specified when `operator` is 'In' or 'NotIn'"));
-        break;
-      case 'Exists':
-      case 'DoesNotExist':
-        if (values.length > 0) errors.push(fieldError.forbidden(child(p, 'values'), "may not be specified when `operator` is 'Exists' or 'DoesNotExist'"));
-        break;
-      default:
-        errors.push(fieldError.invalid(child(p, 'operator'), expr.operator, 'not a valid selector operator'));
-    }
-    errors.push(...validateLabelName(expr.key, child(p, 'key')));
-    if (!options.allowInvalidLabelValueInSelector)
-      values.forEach((v, j) => {
-        for (const msg of isValidLabelValue(v)) errors.push(fieldError.invalid(index(child(p, 'values'), j), v, msg));
-      });
+    errors.push(...validateLabelSelectorRequirement(expr, index(child(path, 'matchExpressions'), i), options));
   });
   return errors;
 }

@@ -6,6 +6,7 @@ import {
   SelfSubjectRulesReviewKind,
   SubjectAccessReviewKind,
 } from '../../../src/kinds/authorization/index.js';
+import { reviewAttributes } from '../../../src/kinds/authorization/access-review-rules.js';
 import { statusOf, useTestCluster } from '../../support/cluster.js';
 
 const cluster = useTestCluster({ kinds: authorizationKinds });
@@ -51,6 +52,60 @@ describe('access reviews (memkube authorizes everything)', () => {
     expect(status.details?.causes?.[0]).toMatchObject({ field: 'metadata', message: expect.stringMatching(/: must be empty$/) });
   });
 
+  it('names no object in its Invalid error, whatever the metadata says', async () => {
+    const status = await statusOf(() =>
+      cluster.client.resource(SubjectAccessReviewKind).create({ metadata: { name: 'x' }, spec: { user: 'bob', resourceAttributes: get } }),
+    );
+    expect(status.message).toMatch(/^SubjectAccessReview\.authorization\.k8s\.io "" is invalid: metadata: Invalid value: .*: must be empty$/);
+    expect(status.details?.name).toBe('');
+  });
+
+  it('checks the field and label selectors asked about: raw text or requirements, exactly one, and each requirement', async () => {
+    const ssar = cluster.client.resource(SelfSubjectAccessReviewKind);
+    const neither = await statusOf(() => ssar.create({ spec: { resourceAttributes: { ...get, verb: 'list', fieldSelector: {}, labelSelector: {} } } }));
+    expect(neither.code).toBe(422);
+    expect(neither.details?.causes).toEqual([
+      {
+        reason: 'FieldValueRequired',
+        field: 'spec.resourceAttributes.fieldSelector.requirements',
+        message: 'Required value: when spec.resourceAttributes.fieldSelector is specified, requirements or rawSelector is required',
+      },
+      {
+        reason: 'FieldValueRequired',
+        field: 'spec.resourceAttributes.labelSelector.requirements',
+        message: 'Required value: when spec.resourceAttributes.labelSelector is specified, requirements or rawSelector is required',
+      },
+    ]);
+    const both = await statusOf(() =>
+      cluster.client.resource(SubjectAccessReviewKind).create({
+        spec: {
+          user: 'bob',
+          resourceAttributes: {
+            ...get,
+            verb: 'list',
+            fieldSelector: { rawSelector: 'spec.nodeName=n1', requirements: [{ key: '', operator: 'In', values: [] }] },
+            labelSelector: {
+              requirements: [
+                { key: 'app', operator: 'Exists', values: ['x'] },
+                { key: 'tier', operator: 'Later', values: ['a'] },
+              ],
+            },
+          },
+        },
+      }),
+    );
+    expect(both.details?.causes?.map((c) => `${c.field}: ${c.message}`)).toEqual([
+      'spec.resourceAttributes.fieldSelector.rawSelector: Invalid value: "spec.nodeName=n1": may not specified at the same time as requirements',
+      'spec.resourceAttributes.fieldSelector.requirements[0].key: Required value: must be specified',
+      expect.stringMatching(
+        /^spec\.resourceAttributes\.fieldSelector\.requirements\[0\]\.values: Invalid value: .*: must have one element when `operator` is 'In' or 'NotIn'$/,
+      ),
+      "spec.resourceAttributes.labelSelector.requirements[0].values: Forbidden: may not be specified when `operator` is 'Exists' or 'DoesNotExist'",
+    ]);
+    const ok = await ssar.create({ spec: { resourceAttributes: { ...get, verb: 'list', labelSelector: { rawSelector: 'app=web' } } } });
+    expect(ok.status).toEqual({ allowed: true });
+  });
+
   it('LocalSubjectAccessReview: the attributes must name its namespace, and non-resource attributes are refused', async () => {
     const lsar = cluster.client.resource(LocalSubjectAccessReviewKind);
     const ok = await lsar.create({ metadata: { namespace: 'default' }, spec: { user: 'bob', resourceAttributes: get } }, { namespace: 'default' });
@@ -76,5 +131,13 @@ describe('access reviews (memkube authorizes everything)', () => {
     const status = await statusOf(() => cluster.client.resource(SelfSubjectRulesReviewKind).create({ spec: {} }));
     expect(status.code).toBe(400);
     expect(status.message).toBe('no namespace on request');
+  });
+});
+
+describe('review attributes', () => {
+  it('asks about every version ("*") when the review names none, as matchAllVersionIfEmpty does', () => {
+    const user = { username: 'bob', groups: [] };
+    expect(reviewAttributes(user, { resourceAttributes: get }).apiVersion).toBe('*');
+    expect(reviewAttributes(user, { resourceAttributes: { ...get, version: 'v1' } }).apiVersion).toBe('v1');
   });
 });
