@@ -1,6 +1,7 @@
 /** The checks every framework adapter passes, mounted under a prefix inside its framework. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Cluster } from '../../../src/cluster.js';
+import { ConfigMapKind, RoleBindingKind, RoleKind } from '../../../src/kinds/index.js';
 import { testCluster } from '../../support/cluster.js';
 
 /** A server of a framework with memkube mounted under `prefix` and a route of its own at `/other`. */
@@ -105,6 +106,73 @@ export function adapterSuite(framework: string, prefix: string, start: (cluster:
       const res = await fetch(`${server.url}/other`);
       expect(res.status).toBe(200);
       expect(await res.text()).toBe('other');
+    });
+  });
+
+  describe(`${framework} adapter under ${prefix}: authentication and authorization`, () => {
+    let cluster: Cluster;
+    let server: Started;
+    const at = (path: string) => `${server.url}${prefix}${path}`;
+    const as = (token: string): RequestInit => ({ headers: { Authorization: `Bearer ${token}` } });
+
+    beforeAll(async () => {
+      cluster = await testCluster({
+        authentication: { anonymous: false, tokens: [{ token: 'bob-token', user: { username: 'bob', groups: ['devs'] } }] },
+        authorization: { modes: ['RBAC'] },
+      });
+      await cluster.client
+        .resource(RoleKind)
+        .create(
+          { metadata: { name: 'one-map' }, rules: [{ apiGroups: [''], resources: ['configmaps'], resourceNames: ['mine'], verbs: ['get'] }] },
+          { namespace: 'default' },
+        );
+      await cluster.client.resource(RoleBindingKind).create(
+        {
+          metadata: { name: 'devs-one-map' },
+          roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'one-map' },
+          subjects: [{ kind: 'Group', name: 'devs', apiGroup: 'rbac.authorization.k8s.io' }],
+        },
+        { namespace: 'default' },
+      );
+      await cluster.client.resource(ConfigMapKind).create({ metadata: { name: 'mine' }, data: { a: 'b' } }, { namespace: 'default' });
+      server = await start(cluster, prefix);
+    });
+    afterAll(async () => {
+      await server?.close();
+      await cluster?.close();
+    });
+
+    it("answers 401 without credentials and with an unknown token, with the bare Status as kube-apiserver writes it (with json.Encoder's newline)", async () => {
+      for (const init of [{}, as('nope')]) {
+        const res = await fetch(at(CMS), init);
+        expect(res.status).toBe(401);
+        expect(await res.text()).toBe(
+          '{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":"Unauthorized","reason":"Unauthorized","code":401}\n',
+        );
+      }
+    });
+
+    it('authorizes a token user by RBAC: the granted get, a 403 for the rest, watches included', async () => {
+      const mine = await fetch(at(`${CMS}/mine`), as('bob-token'));
+      expect(mine.status).toBe(200);
+      expect(await mine.json()).toMatchObject({ data: { a: 'b' } });
+      const list = await fetch(at(CMS), as('bob-token'));
+      expect(list.status).toBe(403);
+      expect(await list.json()).toMatchObject({
+        reason: 'Forbidden',
+        message: 'configmaps is forbidden: User "bob" cannot list resource "configmaps" in API group "" in the namespace "default"',
+      });
+      const watch = await fetch(at(`${CMS}?watch=true`), as('bob-token'));
+      expect(watch.status).toBe(403);
+      expect(((await watch.json()) as { message: string }).message).toBe(
+        'configmaps is forbidden: User "bob" cannot watch resource "configmaps" in API group "" in the namespace "default"',
+      );
+    });
+
+    it("takes the cluster's admin token", async () => {
+      const res = await fetch(at(CMS), as(cluster.adminToken));
+      expect(res.status).toBe(200);
+      expect(((await res.json()) as { items: unknown[] }).items).toHaveLength(1);
     });
   });
 }
