@@ -4,11 +4,12 @@
  * (`kubectl get --watch`), rewritten with `kubectl replace` (the rotation step) and deleted as on any
  * cluster; a file kube-apiserver would refuse stops the server before it serves.
  */
-import { execFile, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { kubectlRunner } from '../support/kubectl.js';
 import { startServe, type ServeProcess } from '../support/serve.js';
 
 const KUBECTL = '/usr/lib/google-cloud-sdk/bin/kubectl.1.33';
@@ -36,12 +37,7 @@ describe('memkube serve --encryption-provider-config', () => {
   let server: ServeProcess | undefined;
   const kubeconfig = () => join(dir, 'kubeconfig');
 
-  const kubectl = (...args: string[]) =>
-    new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-      execFile(KUBECTL, ['--kubeconfig', kubeconfig(), ...args], { cwd: dir, timeout: 20_000 }, (err, stdout, stderr) => {
-        resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr });
-      });
-    });
+  const { kubectl } = kubectlRunner(KUBECTL, kubeconfig, () => dir);
 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'memkube-e2e-encryption-'));
