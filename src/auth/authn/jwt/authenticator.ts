@@ -125,13 +125,13 @@ class JwtAuthenticator {
     if (untrustedIssuer(token) !== this.config.issuer.url) return undefined;
     const keySet = this.keySet;
     if (!keySet) throw new Error('oidc: authenticator not initialized');
-    let claims;
+    let verified;
     try {
-      claims = await verifyIdToken(token, { issuer: this.config.issuer.url, audiences: this.config.issuer.audiences, keySet, now: this.settings.now });
+      verified = await verifyIdToken(token, { issuer: this.config.issuer.url, audiences: this.config.issuer.audiences, keySet, now: this.settings.now });
     } catch (e) {
       throw new Error(`oidc: verify token: ${e instanceof Error ? e.message : String(e)}`);
     }
-    return { user: mapClaimsToUser(this.config, this.mapper, claims) };
+    return { user: mapClaimsToUser(this.config, this.mapper, verified.claims, verified.payloadText) };
   }
 }
 

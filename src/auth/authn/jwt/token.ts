@@ -41,6 +41,8 @@ export interface ParsedJws {
   readonly header: Readonly<Record<string, unknown>>;
   /** The payload's JSON object. */
   readonly claims: Readonly<Record<string, unknown>>;
+  /** The payload's text, which tells `1` from `1.0` where the parsed claims cannot. */
+  readonly payloadText: string;
 }
 
 /** Splits and decodes a compact JWS (go-jose `ParseSigned`); a string is the error text. */
@@ -60,10 +62,11 @@ export function parseCompactJws(token: string): ParsedJws | string {
     return (e as Error).message;
   }
   if (h === null || typeof h !== 'object' || Array.isArray(h)) return `json: cannot unmarshal ${goJsonKind(h)} into Go value of type jose.rawHeader`;
-  const claims = JSON.parse(payload.toString('utf8')) as unknown;
+  const payloadText = payload.toString('utf8');
+  const claims = JSON.parse(payloadText) as unknown;
   if (claims === null || typeof claims !== 'object' || Array.isArray(claims))
     return `json: cannot unmarshal ${goJsonKind(claims)} into Go value of type map[string]interface {}`;
-  return { header: h as Record<string, unknown>, claims: claims as Record<string, unknown> };
+  return { header: h as Record<string, unknown>, claims: claims as Record<string, unknown>, payloadText };
 }
 
 /** The registered claims go-oidc reads (`idToken`). Times are whole Unix seconds; undefined when absent. */

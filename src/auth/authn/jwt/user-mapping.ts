@@ -9,7 +9,7 @@ import { goQuote } from '../../../util/go-format.js';
 import type { Value } from '../../../cel/index.js';
 import type { CompiledExpression, JWTAuthenticator, JwtCelMapper } from '../../../config/authentication/index.js';
 import type { UserInfo } from '../../../machinery/request.js';
-import { celStringList, JsonMap, UserInfoValue } from './cel-values.js';
+import { celStringList, JsonMap, parseJsonPreservingInts, UserInfoValue } from './cel-values.js';
 import { goUnmarshalTypeError } from './go-json.js';
 
 /** The extra key of a token's credential id (`user.CredentialIDKey`). */
@@ -52,10 +52,14 @@ function evaluate(compiled: CompiledExpression, variables: Record<string, Value>
 
 const errorText = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
-/** Maps verified claims to a user for one authenticator; throws upstream's errors. */
-export function mapClaimsToUser(authenticator: JWTAuthenticator, mapper: JwtCelMapper, claims: Claims): UserInfo {
+/**
+ * Maps verified claims to a user for one authenticator; throws upstream's errors. `payloadText`,
+ * the claims' JSON text, gives CEL integers where the token wrote integers.
+ */
+export function mapClaimsToUser(authenticator: JWTAuthenticator, mapper: JwtCelMapper, claims: Claims, payloadText?: string): UserInfo {
   const usesCel = mapper.username || mapper.groups || mapper.uid || mapper.extra || mapper.claimValidationRules;
-  const claimsValue: Record<string, Value> = usesCel ? { claims: new JsonMap(claims) } : {};
+  const celClaims = usesCel && payloadText !== undefined ? (parseJsonPreservingInts(payloadText) as Claims) : claims;
+  const claimsValue: Record<string, Value> = usesCel ? { claims: new JsonMap(celClaims) } : {};
   const mappings = authenticator.claimMappings;
 
   // Username.

@@ -28,8 +28,14 @@ export interface VerifierSettings {
   readonly now: () => number;
 }
 
+/** A verified token: its claims and the payload text they were read from. */
+export interface VerifiedToken {
+  readonly claims: Readonly<Record<string, unknown>>;
+  readonly payloadText: string;
+}
+
 /** Verifies `token`; answers its claims. */
-export async function verifyIdToken(token: string, v: VerifierSettings): Promise<Readonly<Record<string, unknown>>> {
+export async function verifyIdToken(token: string, v: VerifierSettings): Promise<VerifiedToken> {
   const parsed = parseCompactJws(token);
   if (typeof parsed === 'string') throw new Error(`oidc: malformed jwt: ${parsed}`);
   const id = idTokenClaims(parsed.claims);
@@ -65,5 +71,5 @@ export async function verifyIdToken(token: string, v: VerifierSettings): Promise
   if (distinct.length > 1 && !id.audience.some((a) => distinct.includes(a))) {
     throw new Error(`oidc: expected audience in ${goQuoteList([...distinct].sort(compareGoStrings))} got ${goQuoteList(id.audience)}`);
   }
-  return parsed.claims;
+  return { claims: parsed.claims, payloadText: parsed.payloadText };
 }

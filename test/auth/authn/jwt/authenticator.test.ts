@@ -2,6 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createJwtAuthenticators, type JwtAuthenticatorOptions, type JwtAuthenticators } from '../../../../src/auth/authn/jwt/index.js';
 import { toInternalAuthenticationConfiguration, type JWTAuthenticatorInput } from '../../../../src/config/authentication/index.js';
 import { generateServingCertificate } from '../../../../src/pki/self-signed.js';
+import { CompactSign } from 'jose';
 import { sign, signingKey, startProvider, type OidcProvider, type SigningKey } from './oidc-server.js';
 
 const T0 = Date.UTC(2026, 0, 1);
@@ -258,6 +259,28 @@ describe('JWT authenticator: claims to user', () => {
     );
     expect(await refusal(a, await sign(rsa, claims({ roles: [], num: 1, tenant: 5, 'a.b': 'y' })))).toBe(
       'oidc: error evaluating extra claim expression: claims.tenant: expression must return a string or a list of strings',
+    );
+  });
+
+  it('gives CEL the integers a token writes as ints, other numbers as doubles', async () => {
+    const a = await authenticators([
+      jwt({
+        claimMappings: {
+          username: { expression: "claims.sub + ':' + string(claims.level + 1)" },
+          uid: { expression: 'string(claims.big)' },
+          extra: [{ key: 'example.org/types', valueExpression: "[claims.level, claims.ratio, claims.nested.n].map(v, type(v) == int ? 'int' : 'double')" }],
+        },
+      }),
+    ]);
+    // Written by hand: JSON.stringify never writes 1.0, which Go reads as a float64.
+    const payload = `{"iss":${JSON.stringify(provider.url)},"aud":"memkube","sub":"alice","exp":${seconds(clock) + 60},"level":41,"ratio":1.0,"nested":{"n":7},"big":9007199254740993}`;
+    const token = await new CompactSign(new TextEncoder().encode(payload)).setProtectedHeader({ alg: 'RS256', kid: rsa.kid }).sign(rsa.privateKey);
+    expect(await a.authenticateToken(token)).toEqual({
+      user: { username: 'alice:42', groups: [], uid: '9007199254740993', extra: { 'example.org/types': ['int', 'double', 'int'] } },
+    });
+    // A double plus an int has no overload, in Kubernetes as here.
+    expect(await refusal(a, await sign(rsa, claims({ level: 1.5, ratio: 1, nested: { n: 1 }, big: 1 })))).toBe(
+      "oidc: error evaluating username claim expression: expression 'claims.sub + ':' + string(claims.level + 1)' resulted in error: no such overload",
     );
   });
 
