@@ -10,8 +10,9 @@ import { unescapePropertyName, type Value } from '../../../cel/index.js';
 import { ArrayList, ListValue, MapValue, ObjectValue } from '../../../cel/values/values.js';
 import type { UserInfo } from '../../../machinery/request.js';
 import { USER_INFO_TYPE } from '../../../config/authentication/index.js';
+import { isFloatLiteral, rawTextOf } from '../../../util/json-raw.js';
 
-/** A JSON value as CEL sees it after Go decoded it into `any`. */
+/** A JSON value as CEL sees it; numbers inside objects and lists are read by {@link numberToCel}. */
 export function jsonToCel(value: unknown): Value {
   if (value === null || value === undefined) return null;
   if (typeof value === 'bigint' || typeof value === 'number' || typeof value === 'string' || typeof value === 'boolean') return value;
@@ -19,76 +20,20 @@ export function jsonToCel(value: unknown): Value {
   return new JsonMap(value as Record<string, unknown>);
 }
 
-const INT64_MIN = -(1n << 63n);
-const INT64_MAX = (1n << 63n) - 1n;
-const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
-
 /**
- * Parses JSON text that `JSON.parse` accepted, as the claims reach CEL upstream: the unstructured
- * converter decodes each claim with `UseNumber` and keeps a number as int64 when
- * `json.Number.Int64` reads it (`1`, not `1.0` or `1e3`), else as float64. Integers become bigints,
- * other numbers JavaScript numbers. Iterative, so a deeply nested claim cannot overflow the stack.
+ * A claim's number as CEL sees it upstream: the unstructured converter decodes claims with
+ * `UseNumber` and keeps a number as int64 when `json.Number.Int64` reads its literal (`1`, not
+ * `1.0`, `1e3` or beyond int64), else as float64. The literal is the raw text the JSON decoder
+ * recorded beside the value, or the number's own spelling when it recorded none.
  */
-export function parseJsonPreservingInts(text: string): unknown {
-  type Frame = { container: unknown[] | Record<string, unknown>; key?: string };
-  const stack: Frame[] = [];
-  let i = 0;
-  let result: unknown;
-  const skipSpace = () => {
-    while (i < text.length && ' \t\r\n'.includes(text[i]!)) i++;
-  };
-  const readString = (): string => {
-    const start = i++;
-    while (text[i] !== '"') i += text[i] === '\\' ? 2 : 1;
-    i++;
-    return JSON.parse(text.slice(start, i)) as string;
-  };
-  const put = (value: unknown) => {
-    const top = stack[stack.length - 1];
-    if (!top) result = value;
-    else if (Array.isArray(top.container)) top.container.push(value);
-    else Object.defineProperty(top.container, top.key!, { value, enumerable: true, writable: true, configurable: true });
-  };
-  for (;;) {
-    skipSpace();
-    const top = stack[stack.length - 1];
-    const c = text[i];
-    if (c === ',' || c === ':') {
-      i++;
-      continue;
-    }
-    if (c === ']' || c === '}') {
-      i++;
-      stack.pop();
-      if (stack.length === 0) return result;
-      continue;
-    }
-    if (top && !Array.isArray(top.container) && top.key === undefined) {
-      top.key = readString();
-      continue;
-    }
-    let value: unknown;
-    let opened: Frame | undefined;
-    if (c === '{' || c === '[') {
-      i++;
-      opened = { container: c === '[' ? [] : {} };
-      value = opened.container;
-    } else if (c === '"') value = readString();
-    else if (text.startsWith('true', i)) [value, i] = [true, i + 4];
-    else if (text.startsWith('false', i)) [value, i] = [false, i + 5];
-    else if (text.startsWith('null', i)) [value, i] = [null, i + 4];
-    else {
-      NUMBER.lastIndex = i;
-      const literal = NUMBER.exec(text)![0];
-      i += literal.length;
-      const int = /^-?\d+$/.test(literal) ? BigInt(literal) : undefined;
-      value = int !== undefined && int >= INT64_MIN && int <= INT64_MAX ? int : Number(literal);
-    }
-    put(value);
-    if (top && !Array.isArray(top.container)) top.key = undefined;
-    if (opened) stack.push(opened);
-    else if (stack.length === 0) return result;
-  }
+function numberToCel(holder: object, slot: string | number, n: number): Value {
+  const literal = rawTextOf(holder, slot, n) ?? JSON.stringify(n);
+  return isFloatLiteral(literal) ? n : BigInt(literal);
+}
+
+/** A member of a JSON holder as CEL sees it. */
+function memberToCel(holder: object, slot: string | number, value: unknown): Value {
+  return typeof value === 'number' ? numberToCel(holder, slot, value) : jsonToCel(value);
 }
 
 class JsonList extends ListValue {
@@ -99,7 +44,7 @@ class JsonList extends ListValue {
     return this.data.length;
   }
   get(i: number): Value {
-    return jsonToCel(this.data[i]);
+    return memberToCel(this.data, i, this.data[i]);
   }
 }
 
@@ -116,7 +61,7 @@ export class JsonMap extends MapValue {
     const unescaped = unescapePropertyName(key);
     const name = unescaped !== undefined && unescaped !== key ? unescaped : key;
     if (!Object.prototype.hasOwnProperty.call(this.data, name)) return undefined;
-    return jsonToCel(this.data[name]);
+    return memberToCel(this.data, name, this.data[name]);
   }
   keys(): Iterable<string> {
     return Object.keys(this.data);

@@ -9,7 +9,8 @@ import { goQuote } from '../../../util/go-format.js';
 import type { Value } from '../../../cel/index.js';
 import type { CompiledExpression, JWTAuthenticator, JwtCelMapper } from '../../../config/authentication/index.js';
 import type { UserInfo } from '../../../machinery/request.js';
-import { celStringList, JsonMap, parseJsonPreservingInts, UserInfoValue } from './cel-values.js';
+import { parseJson } from '../../../codec/json.js';
+import { celStringList, JsonMap, UserInfoValue } from './cel-values.js';
 import { goUnmarshalTypeError } from './go-json.js';
 
 /** The extra key of a token's credential id (`user.CredentialIDKey`). */
@@ -58,7 +59,8 @@ const errorText = (e: unknown) => (e instanceof Error ? e.message : String(e));
  */
 export function mapClaimsToUser(authenticator: JWTAuthenticator, mapper: JwtCelMapper, claims: Claims, payloadText?: string): UserInfo {
   const usesCel = mapper.username || mapper.groups || mapper.uid || mapper.extra || mapper.claimValidationRules;
-  const celClaims = usesCel && payloadText !== undefined ? (parseJsonPreservingInts(payloadText) as Claims) : claims;
+  // Decoded again with the raw text of its numbers kept, so CEL tells `1` from `1.0` as Go does.
+  const celClaims = usesCel && payloadText !== undefined ? (parseJson(payloadText, { rawScalars: true }).value as Claims) : claims;
   const claimsValue: Record<string, Value> = usesCel ? { claims: new JsonMap(celClaims) } : {};
   const mappings = authenticator.claimMappings;
 
