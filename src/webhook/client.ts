@@ -265,8 +265,9 @@ function readAll(res: IncomingMessage): Promise<WebhookResponse> {
     res.on('data', (chunk: Buffer) => {
       size += chunk.length;
       if (size > MAX_WEBHOOK_RESPONSE_BYTES) {
-        res.destroy();
+        // Rejected before the destroy: destroying emits `aborted` at once, whose EOF would win.
         reject(new WebhookCallError(readFailure(`memkube reads at most ${MAX_WEBHOOK_RESPONSE_BYTES} bytes of a webhook's answer`)));
+        res.destroy();
         return;
       }
       chunks.push(chunk);

@@ -6,7 +6,7 @@ import { createServer, type Server } from 'node:https';
 import { createServer as createTcpServer, type AddressInfo, type Server as TcpServer } from 'node:net';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { generateServingCertificate, type ServingCertificate } from '../../src/pki/self-signed.js';
-import { callWebhook, goDuration, requestUrl, WebhookCallError } from '../../src/webhook/client.js';
+import { callWebhook, goDuration, MAX_WEBHOOK_RESPONSE_BYTES, requestUrl, WebhookCallError } from '../../src/webhook/client.js';
 
 let certs: ServingCertificate;
 beforeAll(async () => {
@@ -86,6 +86,31 @@ describe('callWebhook', () => {
     const port = await listen(createServer({ cert: certs.serving.cert, key: certs.serving.key }, (req) => req.socket.destroy()));
     expect(await failure(callWebhook({ endpoint: { url: `https://127.0.0.1:${port}/`, ca: [certs.ca.cert] }, body: '{}' }))).toBe(
       `Post "https://127.0.0.1:${port}/?timeout=30s": EOF`,
+    );
+  });
+
+  it('stops reading an answer larger than memkube holds, and says so', async () => {
+    const port = await listen(
+      createServer({ cert: certs.serving.cert, key: certs.serving.key }, (_req, res) => {
+        res.writeHead(200, { 'Content-Type': 'application/json' });
+        const chunk = Buffer.alloc(1 << 20, 0x20);
+        let sent = 0;
+        const write = (): void => {
+          while (sent <= MAX_WEBHOOK_RESPONSE_BYTES) {
+            sent += chunk.length;
+            if (!res.write(chunk)) {
+              res.once('drain', write);
+              return;
+            }
+          }
+          res.end();
+        };
+        res.on('error', () => undefined);
+        write();
+      }),
+    );
+    expect(await failure(callWebhook({ endpoint: { url: `https://127.0.0.1:${port}/`, ca: [certs.ca.cert] }, body: '{}' }))).toBe(
+      `unexpected error when reading response body. Please retry. Original error: memkube reads at most ${MAX_WEBHOOK_RESPONSE_BYTES} bytes of a webhook's answer`,
     );
   });
 

@@ -9,6 +9,8 @@ import { parseYamlDocuments } from '../../codec/yaml.js';
 import { yamlMayNestDeeperThan } from '../../codec/yaml-depth.js';
 import { goJsonSyntaxError } from '../../kinds/shared/go-json-check.js';
 import type { AuthorizationAttributes } from '../../machinery/auth.js';
+import { parseFieldSelector } from '../../selectors/field-selector.js';
+import { parseLabelSelector, type LabelOperator } from '../../selectors/label-selector.js';
 import { compareGoStrings, goJsonString, goQuote } from '../../util/go-format.js';
 import { isJsonObject } from '../../util/go-value.js';
 import type { WebhookResponse } from '../../webhook/client.js';
@@ -20,6 +22,14 @@ export type SubjectAccessReviewVersion = 'v1' | 'v1beta1';
 const GROUP = 'authorization.k8s.io';
 const SCHEME = 'k8s.io/client-go/kubernetes/scheme/register.go:84';
 
+/** One requirement of a selector a webhook is told about (`metav1.FieldSelectorRequirement`, `LabelSelectorRequirement`). */
+export interface SelectorRequirement {
+  readonly key: string;
+  readonly operator: 'In' | 'NotIn' | 'Exists' | 'DoesNotExist';
+  /** Empty for Exists and DoesNotExist (left out of the JSON, an empty list to match conditions). */
+  readonly values: readonly string[];
+}
+
 /** A v1 SubjectAccessReviewSpec (what match conditions see as `request`, and the cache key). */
 export interface SubjectAccessReviewSpec {
   readonly resourceAttributes?: {
@@ -30,6 +40,9 @@ export interface SubjectAccessReviewSpec {
     readonly resource: string;
     readonly subresource: string;
     readonly name: string;
+    /** Only the parsed requirements travel, never the raw text (`resourceAttributesFrom`). */
+    readonly fieldSelector?: { readonly requirements: readonly SelectorRequirement[] };
+    readonly labelSelector?: { readonly requirements: readonly SelectorRequirement[] };
   };
   readonly nonResourceAttributes?: { readonly path: string; readonly verb: string };
   readonly user: string;
@@ -46,10 +59,54 @@ export interface SubjectAccessReviewStatus {
   readonly evaluationError: string;
 }
 
-/** The spec the webhook is asked about (`Authorize`: the user, then resource or non-resource attributes). */
+/**
+ * The field selector's requirements as `fieldSelectorToAuthorizationAPI` gives them: `=` and `==`
+ * as In, `!=` as NotIn, each with its one value, in the parser's (sorted) order. A selector that
+ * does not parse, or has no requirement, is not sent: selectors only narrow a request, so
+ * leaving one out asks about the broader request.
+ */
+function fieldSelectorRequirements(text: string | undefined): SelectorRequirement[] {
+  if (!text) return [];
+  try {
+    return parseFieldSelector(text).requirements.map((r) => ({ key: r.field, operator: r.operator === '!=' ? 'NotIn' : 'In', values: [r.value] }));
+  } catch {
+    return [];
+  }
+}
+
+const LABEL_OPERATORS: Partial<Record<LabelOperator, SelectorRequirement['operator']>> = {
+  '=': 'In',
+  '==': 'In',
+  in: 'In',
+  '!=': 'NotIn',
+  notin: 'NotIn',
+  exists: 'Exists',
+  '!': 'DoesNotExist',
+};
+
+/** `labelSelectorToAuthorizationAPI`: as for fields; `gt` and `lt` have no API operator and are dropped. */
+function labelSelectorRequirements(text: string | undefined): SelectorRequirement[] {
+  if (!text) return [];
+  let requirements;
+  try {
+    requirements = parseLabelSelector(text).requirements;
+  } catch {
+    return [];
+  }
+  const out: SelectorRequirement[] = [];
+  for (const r of requirements) {
+    const operator = LABEL_OPERATORS[r.operator];
+    if (operator) out.push({ key: r.key, operator, values: r.values });
+  }
+  return out;
+}
+
+/** The spec the webhook is asked about (`Authorize`: the user, then resource or non-resource attributes, with the selectors of a list, watch or deletecollection). */
 export function subjectAccessReviewSpec(a: AuthorizationAttributes): SubjectAccessReviewSpec {
   const base = { user: a.user.username, groups: a.user.groups ?? [], extra: a.user.extra ?? {}, uid: a.user.uid ?? '' };
   if (a.resourceRequest) {
+    const fields = fieldSelectorRequirements(a.fieldSelector);
+    const labels = labelSelectorRequirements(a.labelSelector);
     return {
       ...base,
       resourceAttributes: {
@@ -60,6 +117,8 @@ export function subjectAccessReviewSpec(a: AuthorizationAttributes): SubjectAcce
         resource: a.resource ?? '',
         subresource: a.subresource ?? '',
         name: a.name ?? '',
+        ...(fields.length > 0 ? { fieldSelector: { requirements: fields } } : {}),
+        ...(labels.length > 0 ? { labelSelector: { requirements: labels } } : {}),
       },
     };
   }
@@ -76,6 +135,19 @@ function goObject(members: readonly (readonly [string, string | undefined])[]): 
 
 const omitEmpty = (s: string): string | undefined => (s === '' ? undefined : goJsonString(s));
 const stringList = (l: readonly string[]): string | undefined => (l.length === 0 ? undefined : `[${l.map(goJsonString).join(',')}]`);
+
+/** `{"requirements":[{"key":..,"operator":..,"values":[..]}]}`: key and operator always, values when any. */
+function encodeSelector(selector: { readonly requirements: readonly SelectorRequirement[] } | undefined): string | undefined {
+  if (!selector) return undefined;
+  const requirements = selector.requirements.map((r) =>
+    goObject([
+      ['key', goJsonString(r.key)],
+      ['operator', goJsonString(r.operator)],
+      ['values', stringList(r.values)],
+    ]),
+  );
+  return goObject([['requirements', `[${requirements.join(',')}]`]]);
+}
 
 /** The spec as Go's encoder writes it, omitempty fields left out, `extra` keys sorted. */
 function encodeSpec(spec: SubjectAccessReviewSpec, version: SubjectAccessReviewVersion): string {
@@ -98,6 +170,8 @@ function encodeSpec(spec: SubjectAccessReviewSpec, version: SubjectAccessReviewV
           ['resource', omitEmpty(r.resource)],
           ['subresource', omitEmpty(r.subresource)],
           ['name', omitEmpty(r.name)],
+          ['fieldSelector', encodeSelector(r.fieldSelector)],
+          ['labelSelector', encodeSelector(r.labelSelector)],
         ]),
     ],
     [

@@ -130,6 +130,63 @@ describe('the review sent', () => {
   });
 });
 
+describe('the selectors of a list (AuthorizeWithSelectors)', () => {
+  const listPods: AuthorizationAttributes = {
+    user: { username: 'bob', groups: [] },
+    verb: 'list',
+    resourceRequest: true,
+    namespace: 'default',
+    apiGroup: '',
+    apiVersion: 'v1',
+    resource: 'pods',
+    fieldSelector: 'status.phase!=Failed,spec.nodeName==n1',
+    labelSelector: 'tier in (web,api),!legacy,env,version>3,app=x',
+  };
+
+  it('are sent as requirements, never as raw text, in v1 and v1beta1', async () => {
+    webhook = await startWebhook();
+    for (const version of ['v1', 'v1beta1'] as const) {
+      const authorizer = await authorizerFor({ subjectAccessReviewVersion: version });
+      await authorizer.authorize(listPods);
+    }
+    const expected =
+      '{"resourceAttributes":{"namespace":"default","verb":"list","version":"v1","resource":"pods",' +
+      '"fieldSelector":{"requirements":[{"key":"spec.nodeName","operator":"In","values":["n1"]},{"key":"status.phase","operator":"NotIn","values":["Failed"]}]},' +
+      '"labelSelector":{"requirements":[{"key":"app","operator":"In","values":["x"]},{"key":"env","operator":"Exists"},{"key":"legacy","operator":"DoesNotExist"},' +
+      '{"key":"tier","operator":"In","values":["api","web"]}]}},"user":"bob"}';
+    for (const sent of webhook.received) {
+      const body = sent.body;
+      expect(body.slice(body.indexOf('"spec":') + 7, body.indexOf(',"status":'))).toBe(expected);
+    }
+  });
+
+  it('are left out when they do not parse or hold only operators the API cannot express', async () => {
+    webhook = await startWebhook();
+    const authorizer = await authorizerFor();
+    await authorizer.authorize({ ...listPods, fieldSelector: 'no-operator', labelSelector: 'version>3' });
+    expect(JSON.parse(webhook.received[0]!.body).spec.resourceAttributes).toEqual({ namespace: 'default', verb: 'list', version: 'v1', resource: 'pods' });
+  });
+
+  it('are part of the cache key, and seen by match conditions', async () => {
+    webhook = await startWebhook();
+    webhook.handler = answer({ allowed: true });
+    const authorizer = await authorizerFor({
+      matchConditionSubjectAccessReviewVersion: 'v1',
+      matchConditions: [
+        {
+          expression:
+            "!has(request.resourceAttributes.fieldSelector) || request.resourceAttributes.fieldSelector.requirements.exists(r, r.key == 'spec.nodeName' && r.operator == 'In' && r.values == ['n1'])",
+        },
+      ],
+    });
+    expect((await authorizer.authorize(listPods)).decision).toBe('Allow');
+    expect((await authorizer.authorize({ ...listPods, labelSelector: 'app=y' })).decision).toBe('Allow');
+    expect(webhook.received).toHaveLength(2);
+    expect(await authorizer.authorize({ ...listPods, fieldSelector: 'spec.nodeName=n2' })).toEqual({ decision: 'NoOpinion', reason: '' });
+    expect(webhook.received).toHaveLength(2);
+  });
+});
+
 describe('what an answer means', () => {
   it('allowed is Allow, denied is Deny, neither is no opinion, each with the reason', async () => {
     webhook = await startWebhook();
