@@ -32,6 +32,7 @@ import { MemoryStorage } from './storage/memory.js';
 import { encryptionAtRest, type ClusterEncryption, type EncryptionConfiguration } from './config/encryption/index.js';
 import { WatchHub } from './api/watch/hub.js';
 import { cloneJson } from './util/json-clone.js';
+import { deepFreeze } from './storage/freeze.js';
 import { DEFAULT_CONTINUE_TOKEN_TTL_MS } from './api/list-pages.js';
 import { DEFAULT_BOOKMARK_INTERVAL_MS, DEFAULT_WATCH_BUFFER_SIZE } from './api/verbs/watch.js';
 import { createFetchHandler, type FetchHandler, type HttpAccess, type IssuerDiscovery } from './http/handler.js';
@@ -424,6 +425,26 @@ function templateOf(stored: Readonly<Record<string, unknown>>): Record<string, u
   return value;
 }
 
+/**
+ * A cluster's copy of a template: its own uid and times in new metadata (and conditions), every
+ * other part shared with the template, which is frozen once. Storage keeps frozen parts as they
+ * are, so a cluster copies a few small objects per built-in object rather than each whole tree.
+ */
+function instanceOf(template: Readonly<Record<string, unknown>>, uid: string, now: string): KubeObject {
+  deepFreeze(template);
+  const meta = template['metadata'] as Readonly<Record<string, unknown>>;
+  const metadata: Record<string, unknown> = { ...meta, uid, creationTimestamp: now };
+  const managedFields = meta['managedFields'] as readonly object[] | undefined;
+  if (managedFields) metadata['managedFields'] = managedFields.map((entry) => ({ ...entry, time: now }));
+  const copy: KubeObject = { ...template, metadata };
+  const status = template['status'] as Readonly<Record<string, unknown>> | undefined;
+  const conditions = conditionsOf(template as KubeObject);
+  if (status && conditions.some((c) => c.lastTransitionTime === '')) {
+    copy['status'] = { ...status, conditions: conditions.map((c) => (c.lastTransitionTime === '' ? { ...c, lastTransitionTime: now } : c)) };
+  }
+  return copy;
+}
+
 /** The `status.conditions` of an object, if any. */
 function conditionsOf(obj: KubeObject): { lastTransitionTime?: string }[] {
   const status = obj['status'] as { conditions?: unknown } | undefined;
@@ -471,14 +492,7 @@ async function createBuiltinObjects(
     const now = formatTime(ctx.clock.now());
     for (const { key, value } of templates) {
       if (await storage.get(key)) continue;
-      const copy = cloneJson(value) as KubeObject;
-      const meta = copy.metadata!;
-      meta.uid = ctx.newUid();
-      meta.creationTimestamp = now;
-      delete meta.resourceVersion;
-      for (const entry of (meta.managedFields ?? []) as { time?: string }[]) entry.time = now;
-      for (const condition of conditionsOf(copy)) if (condition.lastTransitionTime === '') condition.lastTransitionTime = now;
-      await storage.create(key, copy);
+      await storage.create(key, instanceOf(value, ctx.newUid(), now));
     }
     return false;
   }
