@@ -64,6 +64,19 @@ const common = { platform: 'node', target: 'node20', logLevel: 'warning', absWor
 // OpenTelemetry (and the gRPC client under its exporter) stays out of the bundle: it is loaded from
 // node_modules only when --tracing-config-file asks for tracing, so it costs a server without it nothing.
 const external = ['@opentelemetry/*', '@grpc/*'];
-await build({ ...common, entryPoints: ['src/cli/run.ts'], bundle: true, format: 'cjs', outfile: bundle, minifyWhitespace: true, minifySyntax: true, external });
+// Identifiers are minified too: a start reads, and V8 deserializes the code cache of, every byte of
+// the bundle, so a quarter less of both is a start tens of milliseconds sooner. Nothing in memkube
+// reads a function's or class's name (errors name themselves), so the renaming is safe.
+await build({
+  ...common,
+  entryPoints: ['src/cli/run.ts'],
+  bundle: true,
+  format: 'cjs',
+  outfile: bundle,
+  minifyWhitespace: true,
+  minifySyntax: true,
+  minifyIdentifiers: true,
+  external,
+});
 await build({ ...common, entryPoints: ['src/cli/main.ts', 'src/cli/bundle-loader.ts'], format: 'esm', outdir: out });
 await warmCodeCache();
