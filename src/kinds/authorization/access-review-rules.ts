@@ -7,6 +7,7 @@ import { child, fieldError, index, type FieldError } from '../../machinery/field
 import type { AuthorizationAttributes, AuthorizationResult } from '../../machinery/auth.js';
 import type { UserInfo } from '../../machinery/request.js';
 import type { KubeObject } from '../../schema/define-kind.js';
+import { escapeFieldValue } from '../../selectors/field-selector.js';
 import { validateLabelSelectorRequirement } from '../shared/label-selector-validation.js';
 import type { NonResourceAttributes, ResourceAttributes, SubjectAccessReviewStatus } from '../types/authorization-v1.js';
 
@@ -119,10 +120,44 @@ interface ReviewAttributes {
   nonResourceAttributes?: NonResourceAttributes;
 }
 
+/** Field requirement operators as selector text (`In` and `NotIn` of one value are `=` and `!=`). */
+function fieldRequirementText(r: { key: string; operator: string; values?: string[] }): string | undefined {
+  const values = r.values ?? [];
+  if (values.length !== 1) return undefined;
+  if (r.operator === 'In') return `${r.key}=${escapeFieldValue(values[0]!)}`;
+  if (r.operator === 'NotIn') return `${r.key}!=${escapeFieldValue(values[0]!)}`;
+  return undefined;
+}
+
+/** Label requirement operators as selector text. */
+function labelRequirementText(r: { key: string; operator: string; values?: string[] }): string | undefined {
+  const values = r.values ?? [];
+  if (r.operator === 'In' && values.length) return `${r.key} in (${values.join(',')})`;
+  if (r.operator === 'NotIn' && values.length) return `${r.key} notin (${values.join(',')})`;
+  if (r.operator === 'Exists' && !values.length) return r.key;
+  if (r.operator === 'DoesNotExist' && !values.length) return `!${r.key}`;
+  return undefined;
+}
+
+/**
+ * The text of a selector a review asks about: its `rawSelector`, or its `requirements` written
+ * out. As `ResourceAttributesFrom` keeps no selector when one requirement cannot be read, one
+ * that says nothing a selector can say drops the whole selector.
+ */
+function selectorText(
+  selector: SelectorAttributes | undefined,
+  write: (r: { key: string; operator: string; values?: string[] }) => string | undefined,
+): string | undefined {
+  if (!selector) return undefined;
+  if (selector.rawSelector) return selector.rawSelector;
+  const terms = (selector.requirements ?? []).map(write);
+  return terms.length && terms.every((t) => t !== undefined) ? terms.join(',') : undefined;
+}
+
 /**
  * The authorizer's attributes of a review's question, for `user` (`authorizationutil`
- * ResourceAttributesFrom / NonResourceAttributesFrom): a field or label selector asked about
- * travels as its raw text.
+ * ResourceAttributesFrom / NonResourceAttributesFrom): a field or label selector asked about,
+ * given as raw text or as requirements, travels as selector text.
  */
 export function reviewAttributes(user: UserInfo, spec: ReviewAttributes): AuthorizationAttributes {
   const r = spec.resourceAttributes;
@@ -138,8 +173,8 @@ export function reviewAttributes(user: UserInfo, spec: ReviewAttributes): Author
       resource: r.resource ?? '',
       subresource: r.subresource ?? '',
       name: r.name ?? '',
-      fieldSelector: r.fieldSelector?.rawSelector,
-      labelSelector: r.labelSelector?.rawSelector,
+      fieldSelector: selectorText(r.fieldSelector, fieldRequirementText),
+      labelSelector: selectorText(r.labelSelector, labelRequirementText),
     };
   }
   const n = spec.nonResourceAttributes;

@@ -140,4 +140,48 @@ describe('review attributes', () => {
     expect(reviewAttributes(user, { resourceAttributes: get }).apiVersion).toBe('*');
     expect(reviewAttributes(user, { resourceAttributes: { ...get, version: 'v1' } }).apiVersion).toBe('v1');
   });
+
+  it('hands authorizers the selectors asked about, given as raw text or as requirements', () => {
+    const user = { username: 'bob', groups: [] };
+    const list = { verb: 'list', resource: 'pods', namespace: 'default' };
+    expect(
+      reviewAttributes(user, {
+        resourceAttributes: {
+          ...list,
+          fieldSelector: {
+            requirements: [
+              { key: 'spec.nodeName', operator: 'In', values: ['n1'] },
+              { key: 'metadata.name', operator: 'NotIn', values: ['a,b=c'] },
+            ],
+          },
+          labelSelector: {
+            requirements: [
+              { key: 'app', operator: 'In', values: ['a', 'b'] },
+              { key: 'tier', operator: 'NotIn', values: ['x'] },
+              { key: 'team', operator: 'Exists' },
+              { key: 'old', operator: 'DoesNotExist' },
+            ],
+          },
+        },
+      }),
+    ).toMatchObject({ fieldSelector: 'spec.nodeName=n1,metadata.name!=a\\,b\\=c', labelSelector: 'app in (a,b),tier notin (x),team,!old' });
+    expect(reviewAttributes(user, { resourceAttributes: { ...list, fieldSelector: { rawSelector: 'spec.nodeName=n1' } } }).fieldSelector).toBe(
+      'spec.nodeName=n1',
+    );
+    // A requirement no selector can say (Exists on a field, In without values) drops its whole selector.
+    const unreadable = reviewAttributes(user, {
+      resourceAttributes: {
+        ...list,
+        fieldSelector: {
+          requirements: [
+            { key: 'spec.nodeName', operator: 'In', values: ['n1'] },
+            { key: 'x', operator: 'Exists' },
+          ],
+        },
+        labelSelector: { requirements: [{ key: 'app', operator: 'In' }] },
+      },
+    });
+    expect(unreadable.fieldSelector).toBeUndefined();
+    expect(unreadable.labelSelector).toBeUndefined();
+  });
 });
