@@ -40,7 +40,7 @@ describe('getNUMANodeAttributeByPCIBusID', () => {
   it('refuses the list form unless DRAListTypeAttributes is on', () => {
     const sysfs = tree(twoSocketMachine());
     sysfs.device({ bdf: '0000:10:00.0', numaNode: '5', devicePath: 'pci0000:10/0000:10:00.0' });
-    for (const featureGates of [undefined, {}, { DRAListTypeAttributes: false }]) {
+    for (const featureGates of [undefined, {}, { DRAListTypeAttributes: false }] as (Record<string, boolean> | undefined)[]) {
       expect(() => getNUMANodeAttributeByPCIBusID('0000:10:00.0', 'list', { sysfsRoot: sysfs.root, featureGates })).toThrow(
         'the list form of the numaNode attribute requires feature gate DRAListTypeAttributes',
       );
