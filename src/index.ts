@@ -174,3 +174,28 @@ export * as patch from './patch/index.js';
 export * as apply from './patch/apply/index.js';
 /** Label, field and shard selectors. */
 export * as selectors from './selectors/index.js';
+/** Standard device attributes of dynamic resource allocation drivers (numaNode, pciBusID, pcieRoot), read from sysfs. */
+export {
+  DeviceAttributeError,
+  getEquidistantNUMANodes,
+  getNUMANodeAttribute,
+  getNUMANodeAttributeByPCIBusID,
+  getNUMANodeForCPU,
+  getPCIBusIDAttribute,
+  getPCIeRootAttributeByPCIBusID,
+  MAX_NUMA_NODES,
+  NUMA_NODE_ATTRIBUTE,
+  PCI_BUS_ID_ATTRIBUTE,
+  PCIE_ROOT_ATTRIBUTE,
+  STANDARD_DEVICE_ATTRIBUTE_PREFIX,
+  verifyPCIBusID,
+  type DeviceAttribute,
+  type DeviceAttributeOptions,
+  type DeviceAttributeValue,
+  type NUMANodeAttribute,
+  type NUMANodeAttributeForm,
+} from './nodeagent/devices/index.js';
+/** The node agent's sysctl pod admission and the kernel requirements of node features. */
+export * as nodeSysctls from './nodeagent/sysctls/index.js';
+/** The node agent's image pulls: credential provider plugins, pull records, the pull manager. */
+export * as nodeImages from './nodeagent/images/index.js';
