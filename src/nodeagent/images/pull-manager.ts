@@ -72,6 +72,11 @@ export interface ImagePullManagerOptions {
 /** The node agent's image pulls. */
 export interface ImagePullManager {
   ensureImage(request: EnsureImageRequest): Promise<EnsureImageResult>;
+  /**
+   * Image garbage collection's clean-up (`PruneUnknownRecords`): deletes the pulled records of
+   * imageRefs not in `imageRefsInUse` last updated before `until` (epoch milliseconds).
+   */
+  pruneUnknownRecords(imageRefsInUse: readonly string[], until: number): void;
   /** The on-disk records (for garbage collection and inspection). */
   readonly records: PullRecords;
 }
@@ -166,20 +171,27 @@ export function createImagePullManager(options: ImagePullManagerOptions): ImageP
     if (creds.nodePodsAccessible) return false;
     const cachedSecrets = creds.kubernetesSecrets ?? [];
     if (cachedSecrets.length === 0) return true;
+    const remember = (podSecret: ImagePullSecret) => {
+      try {
+        writePulledRecordIfChanged(image, imageRef, { kubernetesSecrets: [podSecret] });
+      } catch (e) {
+        warn(`failed to write an image pulled record for ${image}: ${(e as Error).message}`);
+      }
+    };
+    const belowLimit = cachedSecrets.length < WRITE_RECORD_WHILE_MATCHING_LIMIT;
     for (const podSecret of podSecrets) {
       for (const cached of cachedSecrets) {
         const hashesMatch = cached.credentialHash.length > 0 && podSecret.credentialHash === cached.credentialHash;
         const coordinatesMatch = podSecret.uid === cached.uid && podSecret.namespace === cached.namespace && podSecret.name === cached.name;
-        if (hashesMatch || coordinatesMatch) {
-          // Remember the secret as valid too: another secret with the same credentials, or new credentials in the same secret.
-          if (!(hashesMatch && coordinatesMatch) && cachedSecrets.length < WRITE_RECORD_WHILE_MATCHING_LIMIT) {
-            try {
-              writePulledRecordIfChanged(image, imageRef, { kubernetesSecrets: [podSecret] });
-            } catch (e) {
-              warn(`failed to write an image pulled record for ${image}: ${(e as Error).message}`);
-            }
-          }
-          if (hashesMatch || coordinatesMatch) return false;
+        if (hashesMatch) {
+          // Another secret holding the same credentials: accepted, and remembered while the list is short.
+          if (!coordinatesMatch && belowLimit) remember(podSecret);
+          return false;
+        }
+        if (coordinatesMatch && belowLimit) {
+          // The same secret with rotated credentials: accepted only while it can be recorded, as the kubelet.
+          remember(podSecret);
+          return false;
         }
       }
     }
@@ -310,7 +322,19 @@ export function createImagePullManager(options: ImagePullManagerOptions): ImageP
     } else intentCounts.set(image, count - 1);
   }
 
-  return { ensureImage, records };
+  function pruneUnknownRecords(imageRefsInUse: readonly string[], until: number): void {
+    const { records: all, errors } = records.listPulled();
+    errors.forEach(warn);
+    const inUse = new Set(imageRefsInUse);
+    for (const record of all) {
+      const updated = Date.parse(record.lastUpdatedTime);
+      // A record updated after the collection started, or with an unreadable time, stays.
+      if (!(updated < until) || inUse.has(record.imageRef)) continue;
+      records.deletePulled(record.imageRef);
+    }
+  }
+
+  return { ensureImage, pruneUnknownRecords, records };
 }
 
 function neverPull(image: string): EnsureImageResult {

@@ -1,5 +1,5 @@
 import { mkfifoSync } from './mkfifo.js';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { DeviceAttributeError } from '../../../src/nodeagent/devices/attributes.js';
 import { getEquidistantNUMANodes, getNUMANodeAttribute, getNUMANodeAttributeByPCIBusID, getNUMANodeForCPU } from '../../../src/nodeagent/devices/numa.js';
 import { FakeSysfs, twoSocketMachine } from './sysfs-tree.js';
@@ -11,10 +11,14 @@ afterEach(() => {
   for (const t of trees) t.remove();
   trees = [];
 });
+// One two-socket machine for the tests that only read it or add devices of their own bus IDs.
+let shared: FakeSysfs | undefined;
+const machine = () => (shared ??= twoSocketMachine());
+afterAll(() => shared?.remove());
 
 describe('getNUMANodeAttributeByPCIBusID', () => {
   it('reads the scalar node from numa_node, without needing a gate', () => {
-    const sysfs = tree(twoSocketMachine());
+    const sysfs = machine();
     sysfs.device({ bdf: '0000:3b:00.0', numaNode: '5', devicePath: 'pci0000:3a/0000:3a:00.0/0000:3b:00.0' });
     expect(getNUMANodeAttributeByPCIBusID('0000:3b:00.0', 'scalar', { sysfsRoot: sysfs.root })).toEqual({
       name: 'resource.kubernetes.io/numaNode',
@@ -24,7 +28,7 @@ describe('getNUMANodeAttributeByPCIBusID', () => {
   });
 
   it('lists the physical node first, then same-socket nodes at the minimum SLIT distance', () => {
-    const sysfs = tree(twoSocketMachine());
+    const sysfs = machine();
     const cases: [string, number, number[]][] = [
       ['0000:10:00.0', 5, [5, 4, 6, 7]],
       ['0000:11:00.0', 0, [0, 1, 2]],
@@ -38,17 +42,17 @@ describe('getNUMANodeAttributeByPCIBusID', () => {
   });
 
   it('refuses the list form unless DRAListTypeAttributes is on', () => {
-    const sysfs = tree(twoSocketMachine());
-    sysfs.device({ bdf: '0000:10:00.0', numaNode: '5', devicePath: 'pci0000:10/0000:10:00.0' });
+    const sysfs = machine();
+    sysfs.device({ bdf: '0000:14:00.0', numaNode: '5', devicePath: 'pci0000:14/0000:14:00.0' });
     for (const featureGates of [undefined, {}, { DRAListTypeAttributes: false }] as (Record<string, boolean> | undefined)[]) {
-      expect(() => getNUMANodeAttributeByPCIBusID('0000:10:00.0', 'list', { sysfsRoot: sysfs.root, featureGates })).toThrow(
+      expect(() => getNUMANodeAttributeByPCIBusID('0000:14:00.0', 'list', { sysfsRoot: sysfs.root, featureGates })).toThrow(
         'the list form of the numaNode attribute requires feature gate DRAListTypeAttributes',
       );
     }
   });
 
   it('gives no attribute to a device without NUMA affinity', () => {
-    const sysfs = tree(twoSocketMachine());
+    const sysfs = machine();
     sysfs.device({ bdf: '0000:00:1f.3', numaNode: '-1', devicePath: 'pci0000:00/0000:00:1f.3' });
     for (const form of ['scalar', 'list'] as const) {
       expect(() => getNUMANodeAttributeByPCIBusID('0000:00:1f.3', form, { sysfsRoot: sysfs.root, featureGates: LIST })).toThrow(
@@ -104,7 +108,7 @@ describe('getNUMANodeAttributeByPCIBusID', () => {
 describe('getNUMANodeAttribute', () => {
   it('makes a scalar without reading sysfs and a list from the SLIT', () => {
     expect(getNUMANodeAttribute(3, 'scalar', { sysfsRoot: '/nonexistent' })).toEqual({ name: 'resource.kubernetes.io/numaNode', value: { int: 3 } });
-    const sysfs = tree(twoSocketMachine());
+    const sysfs = machine();
     expect(getNUMANodeAttribute(6, 'list', { sysfsRoot: sysfs.root, featureGates: LIST }).value).toEqual({ ints: [6, 4, 5, 7] });
   });
 
@@ -155,14 +159,14 @@ describe('getEquidistantNUMANodes', () => {
 
 describe('getNUMANodeForCPU', () => {
   it('reads the node entry of the CPU directory', () => {
-    const sysfs = tree(twoSocketMachine());
+    const sysfs = machine();
     expect(getNUMANodeForCPU(0, { sysfsRoot: sysfs.root })).toBe(0);
     expect(getNUMANodeForCPU(21, { sysfsRoot: sysfs.root })).toBe(5);
     expect(getNUMANodeForCPU(31, { sysfsRoot: sysfs.root })).toBe(7);
   });
 
   it('explains a missing CPU, a CPU without node and a bad node entry', () => {
-    const sysfs = tree(twoSocketMachine());
+    const sysfs = machine();
     const root = { sysfsRoot: sysfs.root };
     expect(() => getNUMANodeForCPU(99, root)).toThrow(new DeviceAttributeError('CPU 99 not found in any NUMA node'));
     expect(() => getNUMANodeForCPU(-1, root)).toThrow(new DeviceAttributeError('CPU -1 not found in any NUMA node'));

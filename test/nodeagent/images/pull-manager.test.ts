@@ -214,6 +214,39 @@ describe('ensureImage: credentials', () => {
   });
 });
 
+describe('secret rotation and garbage collection', () => {
+  it('accepts the same secret with rotated credentials, recording the new hash', async () => {
+    const { images, manager } = setup({ policy: 'AlwaysVerify' });
+    const result = await manager.ensureImage({ image: 'private.io/app:v1', pullSecrets: [secret('s', 'right')] });
+    const ref = (result as { imageRef: string }).imageRef;
+    const before = manager.records.getPulled(ref)!.credentialMapping['private.io/app']!.kubernetesSecrets![0]!.credentialHash;
+    images.pulls.length = 0;
+    expect(await manager.ensureImage({ image: 'private.io/app:v1', pullSecrets: [secret('s', 'rotated')] })).toMatchObject({
+      message: expect.stringContaining('already present'),
+    });
+    expect(images.pulls).toEqual([]);
+    const after = manager.records.getPulled(ref)!.credentialMapping['private.io/app']!.kubernetesSecrets!;
+    expect(after).toHaveLength(1);
+    expect(after[0]!.credentialHash).not.toBe(before);
+  });
+
+  it('pruneUnknownRecords deletes old records of images no longer present', async () => {
+    const { clock, manager } = setup();
+    await manager.ensureImage({ image: 'public.io/a:v1' });
+    await manager.ensureImage({ image: 'public.io/b:v1' });
+    const refs = manager.records
+      .listPulled()
+      .records.map((r) => r.imageRef)
+      .sort();
+    expect(refs).toHaveLength(2);
+    manager.pruneUnknownRecords([refs[0]!], clock.now() - 1000);
+    expect(manager.records.listPulled().records).toHaveLength(2); // updated after `until`
+    clock.advance(5000);
+    manager.pruneUnknownRecords([refs[0]!], clock.now());
+    expect(manager.records.listPulled().records.map((r) => r.imageRef)).toEqual([refs[0]]);
+  });
+});
+
 describe('pull records across restarts and tampering', () => {
   it('turns a leftover intent of an image the runtime has into a record without credentials', async () => {
     const first = setup();
