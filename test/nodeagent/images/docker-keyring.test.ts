@@ -49,3 +49,20 @@ describe('createDockerKeyring', () => {
     expect(keyring.lookup('r.io/x').map((c) => c.entry.username)).toEqual(['ok']);
   });
 });
+
+describe('parseDockerConfig on hostile input', () => {
+  it('answers or throws DockerConfigError for any JSON', async () => {
+    const fc = (await import('fast-check')).default;
+    fc.assert(
+      fc.property(fc.oneof(fc.json(), fc.string()), (text) => {
+        try {
+          const config = parseDockerConfig(text);
+          for (const entry of Object.values(config)) expect(typeof entry).toBe('object');
+          createDockerKeyring([{ source: 's', config }]).lookup('docker.io/library/nginx');
+        } catch (e) {
+          expect(e).toBeInstanceOf(DockerConfigError);
+        }
+      }),
+    );
+  });
+});

@@ -95,3 +95,10 @@ JSON`,
     await expect(run('floods', {}, { maxOutputBytes: 64 * 1024 })).rejects.toThrow('output exceeded 65536 bytes');
   });
 });
+
+describe('execCredentialPlugin with null-ridden output', () => {
+  it('decodes nulls as absent fields, never crashing', async () => {
+    plugins.answering('nulls', { ...v1Response({}), auth: { r: null, s: { username: null, password: 'p' } }, cacheDuration: null });
+    expect(await run('nulls')).toEqual({ cacheKeyType: 'Image', auth: { r: { username: '', password: '' }, s: { username: '', password: 'p' } } });
+  });
+});

@@ -39,3 +39,20 @@ describe('parseImageReference', () => {
     );
   });
 });
+
+describe('parseImageReference on hostile input', () => {
+  it('answers or throws ImageReferenceError for any text, and names are normalized', async () => {
+    const fc = (await import('fast-check')).default;
+    fc.assert(
+      fc.property(fc.string({ maxLength: 80, unit: fc.constantFrom('a', 'B', '0', '.', '/', ':', '@', '-', '_', '[', ']', ' ', 'é') }), (text) => {
+        try {
+          const ref = parseImageReference(text);
+          expect(ref.name.startsWith(`${ref.domain}/`)).toBe(true);
+          expect(parseImageReference(ref.name).name).toBe(ref.name);
+        } catch (e) {
+          expect(e).toBeInstanceOf(ImageReferenceError);
+        }
+      }),
+    );
+  });
+});

@@ -91,3 +91,19 @@ describe('createPullRecords', () => {
     expect(listed.errors.every((e) => e.includes('into ImagePulledRecord'))).toBe(true);
   });
 });
+
+describe('createPullRecords with null-ridden files', () => {
+  it('reads nulls as absent, never crashing', () => {
+    const records = newRecords();
+    writeFileSync(
+      join(records.pulledDir, recordFileName('n')),
+      JSON.stringify({
+        kind: 'ImagePulledRecord',
+        apiVersion: 'nodeagent.config.k8s.io/v1beta1',
+        imageRef: 'n',
+        credentialMapping: { a: null, b: { kubernetesSecrets: null } },
+      }),
+    );
+    expect(records.getPulled('n')).toEqual({ lastUpdatedTime: '', imageRef: 'n', credentialMapping: { a: {}, b: {} } });
+  });
+});
