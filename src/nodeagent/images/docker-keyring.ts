@@ -76,6 +76,7 @@ function normalizeLocation(location: string): string | undefined {
 
 function isDefaultRegistryImage(image: string): boolean {
   const first = image.split('/')[0]!;
+  if (first === '') return false;
   return first === 'docker.io' || first === DEFAULT_REGISTRY_HOST || !image.includes('/') || !/[.:]/.test(first);
 }
 

@@ -66,3 +66,15 @@ describe('parseDockerConfig on hostile input', () => {
     );
   });
 });
+
+describe('default registry fallback', () => {
+  it('applies to docker.io, library and dotless-host images only', () => {
+    const keyring = createDockerKeyring([{ source: 's', config: { 'index.docker.io': { username: 'hub' } } }]);
+    expect(keyring.lookup('docker.io/team/app')).toHaveLength(1);
+    expect(keyring.lookup('ubuntu')).toHaveLength(1);
+    expect(keyring.lookup('team/app')).toHaveLength(1);
+    expect(keyring.lookup('quay.io/team/app')).toHaveLength(0);
+    expect(keyring.lookup('localhost:5000/app')).toHaveLength(0);
+    expect(keyring.lookup('/app')).toHaveLength(0);
+  });
+});
