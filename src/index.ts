@@ -174,3 +174,16 @@ export * as patch from './patch/index.js';
 export * as apply from './patch/apply/index.js';
 /** Label, field and shard selectors. */
 export * as selectors from './selectors/index.js';
+/** The node agent's HTTPS server (kubelet's port 10250): endpoints, authentication, authorization, checkpoints. */
+export {
+  createNodeAgentServer,
+  type NodeAgentServer,
+  type NodeAgentServerAddress,
+  type NodeAgentServerFeatureGates,
+  type NodeAgentServerOptions,
+  type NodeAgentTlsOptions,
+  type NodeAgentAuthenticationOptions,
+  type NodeAgentAuthorizationOptions,
+  type NodeAgentPodSource,
+  type NodeAgentServingCertificate,
+} from './nodeagent/server/index.js';

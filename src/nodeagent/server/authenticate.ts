@@ -78,7 +78,9 @@ function clientCertificateUser(req: IncomingMessage): MethodResult {
   if (socket.authorized !== true) {
     const code = String(socket.authorizationError ?? '');
     const expired = code === 'CERT_HAS_EXPIRED' || code === 'CERT_NOT_YET_VALID';
-    return { error: `verifying certificate: ${expired ? 'x509: certificate has expired or is not yet valid' : 'x509: certificate signed by unknown authority'}` };
+    return {
+      error: `verifying certificate: ${expired ? 'x509: certificate has expired or is not yet valid' : 'x509: certificate signed by unknown authority'}`,
+    };
   }
   const subject = cert.subject as unknown as Record<string, string | string[] | undefined> | undefined;
   const list = (v: string | string[] | undefined): string[] => (v === undefined ? [] : Array.isArray(v) ? v : [v]);

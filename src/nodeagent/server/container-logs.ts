@@ -44,7 +44,9 @@ function noAttemptText(pod: Pod, container: string, previous: boolean): string {
 function streamsOf(options: PodLogOptions, splitStreams: boolean): CriLogReadOptions['streams'] | string {
   const stream = options.stream ?? 'All';
   if (!splitStreams) {
-    return stream === 'All' ? { stdout: true, stderr: true } : `unable to return the given log stream: ${goQuote(stream)}. Please enable PodLogsQuerySplitStreams feature gate in kubelet`;
+    return stream === 'All'
+      ? { stdout: true, stderr: true }
+      : `unable to return the given log stream: ${goQuote(stream)}. Please enable PodLogsQuerySplitStreams feature gate in kubelet`;
   }
   if (stream === 'All') return { stdout: true, stderr: true };
   if (stream === 'Stdout') return { stdout: true, stderr: false };
@@ -112,7 +114,14 @@ export function containerLogsHandler(deps: ContainerLogsDeps) {
       if (options.sinceTimeNs !== undefined && (sinceNs === undefined || options.sinceTimeNs > sinceNs)) sinceNs = options.sinceTimeNs;
       await readCriLogFile(
         logPath,
-        { tail: options.tailLines ?? -1, limitBytes: options.limitBytes ?? -1, timestamps: options.timestamps, follow: options.follow, streams, ...(sinceNs !== undefined ? { sinceNs } : {}) },
+        {
+          tail: options.tailLines ?? -1,
+          limitBytes: options.limitBytes ?? -1,
+          timestamps: options.timestamps,
+          follow: options.follow,
+          streams,
+          ...(sinceNs !== undefined ? { sinceNs } : {}),
+        },
         sinkOf(res),
         {
           signal: abort.signal,

@@ -1,12 +1,6 @@
 /** The node agent's HTTPS server: endpoints, authentication, authorization and checkpoints. */
 export { createNodeAgentServer } from './server.js';
-export type {
-  NodeAgentServer,
-  NodeAgentServerAddress,
-  NodeAgentServerFeatureGates,
-  NodeAgentServerOptions,
-  NodeAgentTlsOptions,
-} from './server.js';
+export type { NodeAgentServer, NodeAgentServerAddress, NodeAgentServerFeatureGates, NodeAgentServerOptions, NodeAgentTlsOptions } from './server.js';
 export type { NodeAgentAuthenticationOptions } from './authenticate.js';
 export type { NodeAgentAuthorizationOptions } from './authorize.js';
 export type { NodeAgentPodSource } from './pod-containers.js';

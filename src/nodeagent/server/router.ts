@@ -37,7 +37,8 @@ export interface ServiceRoute {
   readonly produces?: string;
 }
 
-type MuxEntry = { readonly kind: 'handle'; readonly handler: RouteHandler } | { readonly kind: 'service'; readonly root: string; readonly routes: readonly ServiceRoute[] };
+type MuxEntry =
+  { readonly kind: 'handle'; readonly handler: RouteHandler } | { readonly kind: 'service'; readonly root: string; readonly routes: readonly ServiceRoute[] };
 
 /** Go's `cleanPath`: `path.Clean`, the trailing slash kept. */
 export function cleanPath(path: string): string {
@@ -50,7 +51,10 @@ export function cleanPath(path: string): string {
 /** Percent-decoding as Go's URL parser does it; undefined for a malformed escape. */
 export function decodePath(escaped: string): string | undefined {
   if (!/^(?:[^%]|%[0-9A-Fa-f]{2})*$/.test(escaped)) return undefined;
-  return Buffer.from(escaped.replace(/%([0-9A-Fa-f]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16))), 'latin1').toString('utf8');
+  return Buffer.from(
+    escaped.replace(/%([0-9A-Fa-f]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16))),
+    'latin1',
+  ).toString('utf8');
 }
 
 /** Splits a path into go-restful's tokens (slashes at both ends ignored). */

@@ -44,7 +44,13 @@ async function readable(path: string): Promise<boolean> {
 export async function loadServingCertificate(source: ServingCertificateSource): Promise<NodeAgentServingCertificate> {
   if (source.certFile || source.keyFile) {
     if (!source.certFile || !source.keyFile) throw new Error('both the TLS certificate file and the TLS private key file must be given, or neither');
-    return { cert: await readFile(source.certFile, 'utf8'), key: await readFile(source.keyFile, 'utf8'), certFile: source.certFile, keyFile: source.keyFile, generated: false };
+    return {
+      cert: await readFile(source.certFile, 'utf8'),
+      key: await readFile(source.keyFile, 'utf8'),
+      certFile: source.certFile,
+      keyFile: source.keyFile,
+      generated: false,
+    };
   }
   const certFile = join(source.certDir, 'kubelet.crt');
   const keyFile = join(source.certDir, 'kubelet.key');

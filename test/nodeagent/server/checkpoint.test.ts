@@ -9,13 +9,29 @@ import { FakeRuntime, pod, podSource, secured, tempDir } from './fixtures.js';
 describe('POST /checkpoint/{namespace}/{pod}/{container}', () => {
   const tmp = tempDir();
   const runtime = new FakeRuntime();
-  const web = pod('default', 'web', ['nginx', 'sidecar'], { spec: { containers: [{ name: 'nginx', image: 'x' }, { name: 'sidecar', image: 'x' }], initContainers: [{ name: 'setup', image: 'x' }] } } as never);
+  const web = pod('default', 'web', ['nginx', 'sidecar'], {
+    spec: {
+      containers: [
+        { name: 'nginx', image: 'x' },
+        { name: 'sidecar', image: 'x' },
+      ],
+      initContainers: [{ name: 'setup', image: 'x' }],
+    },
+  } as never);
   const clock = new CombinedClock({ frozenAt: Date.UTC(2026, 11, 1, 22, 30, 5, 250) });
   let server: NodeAgentServer;
   let port = 0;
 
   beforeAll(async () => {
-    server = createNodeAgentServer({ address: '127.0.0.1', port: 0, rootDir: tmp.dir, nodeName: 'n', pods: podSource([web]), runtime: runtime.asRuntime(), clock });
+    server = createNodeAgentServer({
+      address: '127.0.0.1',
+      port: 0,
+      rootDir: tmp.dir,
+      nodeName: 'n',
+      pods: podSource([web]),
+      runtime: runtime.asRuntime(),
+      clock,
+    });
     port = (await server.listen()).port;
   });
   afterAll(async () => {
@@ -84,7 +100,9 @@ describe('POST /checkpoint/{namespace}/{pod}/{container}', () => {
 
   it('refuses locations that would not be one file directly in the checkpoints directory', () => {
     const at = Date.UTC(2026, 0, 2, 3, 4, 5);
-    expect(checkpointLocation('/var/lib/kubelet', 'web_default', 'nginx', at)).toBe('/var/lib/kubelet/checkpoints/checkpoint-web_default-nginx-2026-01-02T03:04:05Z.tar');
+    expect(checkpointLocation('/var/lib/kubelet', 'web_default', 'nginx', at)).toBe(
+      '/var/lib/kubelet/checkpoints/checkpoint-web_default-nginx-2026-01-02T03:04:05Z.tar',
+    );
     expect(checkpointLocation('/r', '../../x_default', 'c', at)).toBeUndefined();
     expect(checkpointLocation('/r', 'web_default', 'a\0b', at)).toBeUndefined();
     expect(checkpointLocation('/r', 'web_default', 'c'.repeat(250), at)).toBeUndefined();

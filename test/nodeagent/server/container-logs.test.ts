@@ -45,7 +45,12 @@ describe('GET /containerLogs/{namespace}/{pod}/{container}', () => {
 
   it('streams the current attempt, chunked and without a content type', async () => {
     const answer = await secured(port, '/containerLogs/default/web/nginx');
-    expect([answer.status, answer.body, answer.headers['transfer-encoding'], answer.headers['content-type']]).toEqual([200, 'first\nsecond\nthird\n', 'chunked', undefined]);
+    expect([answer.status, answer.body, answer.headers['transfer-encoding'], answer.headers['content-type']]).toEqual([
+      200,
+      'first\nsecond\nthird\n',
+      'chunked',
+      undefined,
+    ]);
   });
 
   it('reads the attempt before with previous, tail, timestamps, limitBytes and since', async () => {

@@ -111,8 +111,12 @@ describe('readCriLogFile', () => {
   });
 
   it('parses RFC3339 times as Go does and refuses malformed ones', () => {
-    expect(parseRfc3339('2026-12-01T10:00:00.100Z')).toEqual({ ns: BigInt(Date.UTC(2026, 11, 1, 10)) * 1_000_000n + 100_000_000n, formatted: '2026-12-01T10:00:00.1Z' });
+    expect(parseRfc3339('2026-12-01T10:00:00.100Z')).toEqual({
+      ns: BigInt(Date.UTC(2026, 11, 1, 10)) * 1_000_000n + 100_000_000n,
+      formatted: '2026-12-01T10:00:00.1Z',
+    });
     expect(parseRfc3339('2026-12-01T12:00:00+02:00')!.ns).toBe(BigInt(Date.UTC(2026, 11, 1, 10)) * 1_000_000n);
-    for (const bad of ['2026-02-30T00:00:00Z', '2026-12-01 10:00:00Z', '2026-12-01T24:00:00Z', '2026-12-01T10:00:00']) expect(parseRfc3339(bad), bad).toBeUndefined();
+    for (const bad of ['2026-02-30T00:00:00Z', '2026-12-01 10:00:00Z', '2026-12-01T24:00:00Z', '2026-12-01T10:00:00'])
+      expect(parseRfc3339(bad), bad).toBeUndefined();
   });
 });
