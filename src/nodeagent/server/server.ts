@@ -12,7 +12,6 @@ import type { AddressInfo } from 'node:net';
 import { hostname as osHostname } from 'node:os';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { SecureVersion } from 'node:tls';
 import { CombinedClock, type Clock } from '../../clock.js';
 import type { RuntimeService } from '../../cri/api.js';
 import type { KubeApiClient } from '../kube-api.js';
@@ -24,6 +23,7 @@ import { healthzHandlers, type HealthCheck } from './healthz.js';
 import type { NodeAgentPodSource } from './pod-containers.js';
 import { httpError, writeErrorString, writeJson } from './respond.js';
 import { NodeAgentRouter, type RouteFilter } from './router.js';
+import { cipherList, minTlsVersion, type GoTlsVersion } from './tls-settings.js';
 import { loadServingCertificate, type NodeAgentServingCertificate } from './serving-certificate.js';
 
 /** The secured port's TLS settings. */
@@ -34,8 +34,10 @@ export interface NodeAgentTlsOptions {
   keyFile?: string;
   /** `--cert-dir`; `<rootDir>/pki` by default. */
   certDir?: string;
-  /** `--tls-min-version`: `VersionTLS12` (the default) or `VersionTLS13`. */
-  minVersion?: 'VersionTLS12' | 'VersionTLS13';
+  /** `--tls-min-version`: Go's name (`VersionTLS12`, the default, or `VersionTLS13`, ...). */
+  minVersion?: GoTlsVersion;
+  /** `--tls-cipher-suites`: Go's names of the TLS 1.2 suites allowed (TLS 1.3 names are accepted and not configurable). */
+  cipherSuites?: readonly string[];
 }
 
 /** The feature gates the server reads. */
@@ -192,8 +194,6 @@ function listenOn(server: Server, port: number, address: string): Promise<number
   });
 }
 
-const TLS_VERSIONS: Record<string, SecureVersion> = { VersionTLS12: 'TLSv1.2', VersionTLS13: 'TLSv1.3' };
-
 /**
  * The node agent's secured (and optionally read-only) server. Nothing is read or bound until
  * {@link NodeAgentServer.listen}.
@@ -203,6 +203,8 @@ export function createNodeAgentServer(options: NodeAgentServerOptions): NodeAgen
   const servers: Server[] = [];
   return {
     async listen() {
+      const minVersion = minTlsVersion(options.tls?.minVersion);
+      const ciphers = cipherList(options.tls?.cipherSuites);
       const address = options.address ?? '0.0.0.0';
       const certificate = await loadServingCertificate({
         ...(options.tls?.certFile ? { certFile: options.tls.certFile } : {}),
@@ -218,7 +220,8 @@ export function createNodeAgentServer(options: NodeAgentServerOptions): NodeAgen
         {
           cert: certificate.cert,
           key: certificate.key,
-          minVersion: TLS_VERSIONS[options.tls?.minVersion ?? 'VersionTLS12'] ?? 'TLSv1.2',
+          minVersion,
+          ...(ciphers ? { ciphers } : {}),
           // Client certificates are asked for, never required: authentication decides (x509, token, anonymous).
           ...(clientCA ? { requestCert: true, rejectUnauthorized: false, ca: clientCA } : {}),
         },
