@@ -107,7 +107,12 @@ export function containerLogsHandler(deps: ContainerLogsDeps) {
       try {
         logPath = (await deps.runtime.containerStatus({ containerId })).status.logPath;
       } catch {
-        throw new CriLogError(`unable to retrieve container logs for ${containerId}`);
+        // kubelet names the container by its typed ID, `<runtime>://<id>`.
+        const runtimeName = await deps.runtime.version({}).then(
+          (v) => v.runtimeName,
+          () => undefined,
+        );
+        throw new CriLogError(`unable to retrieve container logs for ${runtimeName ? `${runtimeName}://` : ''}${containerId}`);
       }
       const nowNs = BigInt(deps.clock.now()) * 1_000_000n;
       let sinceNs = options.sinceSeconds !== undefined ? nowNs - BigInt(options.sinceSeconds) * 1_000_000_000n : undefined;

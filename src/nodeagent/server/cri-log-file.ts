@@ -7,7 +7,7 @@
  * running.
  */
 import { watch, type FSWatcher } from 'node:fs';
-import { open, type FileHandle } from 'node:fs/promises';
+import { open, stat, type FileHandle } from 'node:fs/promises';
 import { goQuote } from '../../util/go-format.js';
 
 /** What to read (kubelet's internal `LogOptions`). */
@@ -151,9 +151,16 @@ class LineReader {
   private readonly chunk = Buffer.alloc(READ_SIZE);
 
   constructor(
-    private readonly file: FileHandle,
+    private file: FileHandle,
     private position: number,
   ) {}
+
+  /** Continues with another file from its start (the log was rotated). */
+  reset(file: FileHandle): void {
+    this.file = file;
+    this.position = 0;
+    this.pending = Buffer.alloc(0);
+  }
 
   /** The next whole line with its newline; at the end, what is left (kept for the next call). */
   async next(): Promise<{ line: Buffer; complete: boolean }> {
@@ -222,9 +229,10 @@ export async function readCriLogFile(path: string, options: CriLogReadOptions, s
   } catch (err) {
     throw new CriLogError(`failed to open log file ${goQuote(path)}: open ${path}: ${goErrnoText(err)}`);
   }
-  const waiter = new ChangeWaiter(path);
+  let waiter = new ChangeWaiter(path);
   try {
-    const { size } = await file.stat();
+    const { size, ino } = await file.stat();
+    let inode = ino;
     const reader = new LineReader(file, await tailStartOffset(file, size, options.tail));
     const followed = options.follow && follow !== undefined;
     const limitedMode = options.tail >= 0 && !options.follow;
@@ -243,7 +251,21 @@ export async function readCriLogFile(path: string, options: CriLogReadOptions, s
           if (!found || follow.signal.aborted) return;
           // kubelet's waitLogs: a stopped container ends the follow once the rest is read.
           found = await follow.isRunning();
-          if (found) await waiter.wait(follow.forceCheckMs ?? 1000, follow.signal);
+          if (!found) continue;
+          await waiter.wait(follow.forceCheckMs ?? 1000, follow.signal);
+          // kubelet reopens a log that was recreated under its name (rotated) and reads it from the start.
+          const now = await stat(path).catch(() => undefined);
+          if (now && now.ino !== inode) {
+            const next = await open(path, 'r').catch(() => undefined);
+            if (next) {
+              await file.close();
+              file = next;
+              inode = now.ino;
+              reader.reset(file);
+              waiter.close();
+              waiter = new ChangeWaiter(path);
+            }
+          }
           continue;
         }
         stop = true;

@@ -78,6 +78,7 @@ describe('GET /containerLogs/{namespace}/{pod}/{container}', () => {
     for (const [query, status, body] of [
       ['tailLines=x', 400, '{"message": "Unable to decode query."}'],
       ['sinceTime=yesterday', 400, '{"message": "Unable to decode query."}'],
+      ['tailLines=99999999999999999999', 400, '{"message": "Unable to decode query."}'],
       ['tailLines=-1', 422, '{"message": "Invalid request."}'],
       ['limitBytes=0', 422, '{"message": "Invalid request."}'],
       ['sinceSeconds=0', 422, '{"message": "Invalid request."}'],

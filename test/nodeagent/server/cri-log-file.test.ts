@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { appendFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, renameSync, writeFileSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseRfc3339, readCriLogFile, tailStartOffset, type CriLogReadOptions } from '../../../src/nodeagent/server/cri-log-file.js';
@@ -108,6 +108,25 @@ describe('readCriLogFile', () => {
     await done;
     // The partial line b and the full line c are one line.
     expect(out).toBe('a\nbc\n');
+  });
+
+  it('follows a log across its rotation, reading the new file from its start', async () => {
+    const path = logFile('2026-12-01T10:00:00Z stdout F a\n');
+    let running = true;
+    let out = '';
+    await readCriLogFile(
+      path,
+      { tail: -1, limitBytes: -1, timestamps: false, follow: true },
+      async (b) => {
+        out += b.toString();
+        if (out === 'a\n') {
+          renameSync(path, `${path}.1`);
+          writeFileSync(path, '2026-12-01T10:00:01Z stdout F b\n');
+        } else running = false;
+      },
+      { isRunning: async () => running, signal: new AbortController().signal, forceCheckMs: 10 },
+    );
+    expect(out).toBe('a\nb\n');
   });
 
   it('parses RFC3339 times as Go does and refuses malformed ones', () => {
