@@ -104,6 +104,16 @@ describe('GET /containerLogs/{namespace}/{pod}/{container}', () => {
     expect((await secured(port, '/containerLogs/default/web/nginx', { method: 'DELETE' })).status).toBe(405);
   });
 
+  it('writes a runtime that cannot say where the log is into the already started answer', async () => {
+    runtime.statusError = new Error('rpc error: code = Unavailable desc = gone');
+    try {
+      const answer = await secured(port, '/containerLogs/default/web/nginx');
+      expect([answer.status, answer.body]).toEqual([200, 'unable to retrieve container logs for fake://c1']);
+    } finally {
+      runtime.statusError = undefined;
+    }
+  });
+
   it('writes a failure to read the file into the already started answer', async () => {
     runtime.containers[1]!.logPath = join(tmp.dir, 'gone.log');
     const answer = await secured(port, '/containerLogs/default/web/nginx');

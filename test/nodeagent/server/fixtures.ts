@@ -24,11 +24,12 @@ export class FakeRuntime {
   containers: FakeContainer[] = [];
   checkpoints: CheckpointContainerRequest[] = [];
   checkpointError: Error | undefined;
+  statusError: Error | undefined;
 
   asRuntime(): RuntimeService {
     const notUsed = () => Promise.reject(new CriError(12, 'not used in these tests'));
     return {
-      version: notUsed,
+      version: async () => ({ version: '0.1.0', runtimeName: 'fake', runtimeVersion: '1.0', runtimeApiVersion: 'v1' }),
       runPodSandbox: notUsed,
       stopPodSandbox: notUsed,
       removePodSandbox: notUsed,
@@ -56,6 +57,7 @@ export class FakeRuntime {
           })),
       }),
       containerStatus: async ({ containerId }) => {
+        if (this.statusError) throw this.statusError;
         const c = this.containers.find((x) => x.id === containerId);
         if (!c) throw new CriError(5, `an error occurred when try to find container "${containerId}": not found`);
         const status: ContainerStatus = {
