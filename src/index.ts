@@ -186,4 +186,5 @@ export {
   type NodeAgentAuthorizationOptions,
   type NodeAgentPodSource,
   type NodeAgentServingCertificate,
+  type WebhookRetry,
 } from './nodeagent/server/index.js';

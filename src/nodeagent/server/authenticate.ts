@@ -14,6 +14,7 @@ import { ExpiringLruCache } from '../../auth/webhook/cache.js';
 import type { Clock } from '../../clock.js';
 import type { UserInfo } from '../../machinery/request.js';
 import type { KubeApiClient } from '../kube-api.js';
+import { withWebhookRetry, type WebhookRetry } from './webhook-retry.js';
 
 /** How the secured port authenticates requests (kubelet's `authentication` settings). */
 export interface NodeAgentAuthenticationOptions {
@@ -42,13 +43,13 @@ type MethodResult = { user: UserInfo } | { error: string } | undefined;
 /** The authenticator of the node agent's secured port. */
 export function createRequestAuthenticator(
   options: NodeAgentAuthenticationOptions,
-  deps: { kube?: KubeApiClient; clock: Clock; clientCAConfigured: boolean },
+  deps: { kube?: KubeApiClient; clock: Clock; clientCAConfigured: boolean; retry?: WebhookRetry },
 ): RequestAuthenticator {
   const methods: ((req: IncomingMessage) => Promise<MethodResult> | MethodResult)[] = [];
   if (deps.clientCAConfigured) methods.push(clientCertificateUser);
   if (options.webhook?.enabled) {
     if (!deps.kube) throw new Error('no client provided, cannot use webhook authentication');
-    methods.push(bearerTokenAuthenticator(deps.kube, deps.clock, options.webhook.cacheTTLms ?? DEFAULT_TOKEN_CACHE_TTL_MS));
+    methods.push(bearerTokenAuthenticator(deps.kube, deps.clock, options.webhook.cacheTTLms ?? DEFAULT_TOKEN_CACHE_TTL_MS, deps.retry));
   }
   const anonymous = options.anonymous ?? true;
   return async (req) => {
@@ -101,7 +102,7 @@ interface TokenReviewAnswer {
  * authenticator behind its cache: a yes or a plain no is remembered for `ttlMs`, a failed call or
  * a no with an error is asked again next time). kubelet sends no audiences.
  */
-function bearerTokenAuthenticator(kube: KubeApiClient, clock: Clock, ttlMs: number) {
+function bearerTokenAuthenticator(kube: KubeApiClient, clock: Clock, ttlMs: number, retry: WebhookRetry | undefined) {
   const cache = new ExpiringLruCache<UserInfo | null>(TOKEN_CACHE_SIZE, () => clock.now());
   return async (req: IncomingMessage): Promise<MethodResult> => {
     const token = bearerToken(req.headers.authorization);
@@ -111,9 +112,11 @@ function bearerTokenAuthenticator(kube: KubeApiClient, clock: Clock, ttlMs: numb
     if (cached !== undefined) return cached ? { user: cached } : { error: 'invalid bearer token' };
     let answer: TokenReviewAnswer;
     try {
-      answer = await kube.request<TokenReviewAnswer>('POST', '/apis/authentication.k8s.io/v1/tokenreviews', {
-        body: { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenReview', metadata: { creationTimestamp: null }, spec: { token } },
-      });
+      answer = await withWebhookRetry(retry, () =>
+        kube.request<TokenReviewAnswer>('POST', '/apis/authentication.k8s.io/v1/tokenreviews', {
+          body: { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenReview', metadata: { creationTimestamp: null }, spec: { token } },
+        }),
+      );
     } catch (err) {
       return { error: err instanceof Error ? err.message : String(err) };
     }

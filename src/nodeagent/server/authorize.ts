@@ -10,6 +10,7 @@ import { ExpiringLruCache } from '../../auth/webhook/cache.js';
 import type { Clock } from '../../clock.js';
 import type { UserInfo } from '../../machinery/request.js';
 import type { KubeApiClient } from '../kube-api.js';
+import { withWebhookRetry, type WebhookRetry } from './webhook-retry.js';
 
 /** How the secured port authorizes requests (kubelet's `authorization` settings). */
 export interface NodeAgentAuthorizationOptions {
@@ -90,7 +91,10 @@ interface SubjectAccessReviewAnswer {
 }
 
 /** The authorizer of `mode`. */
-export function createNodeAuthorizer(options: NodeAgentAuthorizationOptions, deps: { kube?: KubeApiClient; clock: Clock }): NodeAuthorizer {
+export function createNodeAuthorizer(
+  options: NodeAgentAuthorizationOptions,
+  deps: { kube?: KubeApiClient; clock: Clock; retry?: WebhookRetry },
+): NodeAuthorizer {
   if ((options.mode ?? 'AlwaysAllow') === 'AlwaysAllow') return async () => 'Allow';
   const kube = deps.kube;
   if (!kube) throw new Error('no client provided, cannot use webhook authorization');
@@ -109,9 +113,11 @@ export function createNodeAuthorizer(options: NodeAgentAuthorizationOptions, dep
     const key = JSON.stringify(spec);
     const cached = cache.get(key);
     if (cached) return cached;
-    const answer = await kube.request<SubjectAccessReviewAnswer>('POST', '/apis/authorization.k8s.io/v1/subjectaccessreviews', {
-      body: { apiVersion: 'authorization.k8s.io/v1', kind: 'SubjectAccessReview', metadata: { creationTimestamp: null }, spec },
-    });
+    const answer = await withWebhookRetry(deps.retry, () =>
+      kube.request<SubjectAccessReviewAnswer>('POST', '/apis/authorization.k8s.io/v1/subjectaccessreviews', {
+        body: { apiVersion: 'authorization.k8s.io/v1', kind: 'SubjectAccessReview', metadata: { creationTimestamp: null }, spec },
+      }),
+    );
     const decision: NodeAuthorizationDecision = answer.status?.allowed ? 'Allow' : answer.status?.denied ? 'Deny' : 'NoOpinion';
     cache.add(key, decision, decision === 'Allow' ? allowedTtl : deniedTtl);
     return decision;

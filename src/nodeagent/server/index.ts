@@ -5,3 +5,4 @@ export type { NodeAgentAuthenticationOptions } from './authenticate.js';
 export type { NodeAgentAuthorizationOptions } from './authorize.js';
 export type { NodeAgentPodSource } from './pod-containers.js';
 export type { NodeAgentServingCertificate } from './serving-certificate.js';
+export type { WebhookRetry } from './webhook-retry.js';

@@ -24,6 +24,7 @@ import type { NodeAgentPodSource } from './pod-containers.js';
 import { httpError, writeErrorString, writeJson } from './respond.js';
 import { NodeAgentRouter, type RouteFilter } from './router.js';
 import { cipherList, minTlsVersion, type GoTlsVersion } from './tls-settings.js';
+import type { WebhookRetry } from './webhook-retry.js';
 import { loadServingCertificate, type NodeAgentServingCertificate } from './serving-certificate.js';
 
 /** The secured port's TLS settings. */
@@ -80,6 +81,8 @@ export interface NodeAgentServerOptions {
   clock?: Clock;
   /** The sync loop's health (`/healthz/syncloop`): undefined when healthy, else why not. */
   syncLoopHealth?: () => string | undefined;
+  /** How TokenReview and SubjectAccessReview calls are retried on transient errors; k8s.io/apiserver's defaults. */
+  webhookRetry?: WebhookRetry;
   /** How often a followed log looks at its container when the file does not change; 1000 ms by default. */
   followCheckMs?: number;
 }
@@ -150,8 +153,8 @@ function routerFor(options: NodeAgentServerOptions, clock: Clock, secured: boole
 
 /** kubelet's auth filter: 401 `Unauthorized`, 500 on an authorizer error, 403 when no question is allowed. */
 function authFilter(options: NodeAgentServerOptions, clock: Clock, clientCAConfigured: boolean): RouteFilter {
-  const authenticate = createRequestAuthenticator(options.authentication ?? {}, { kube: options.kube, clock, clientCAConfigured });
-  const authorize = createNodeAuthorizer(options.authorization ?? {}, { kube: options.kube, clock });
+  const authenticate = createRequestAuthenticator(options.authentication ?? {}, { kube: options.kube, clock, clientCAConfigured, retry: options.webhookRetry });
+  const authorize = createNodeAuthorizer(options.authorization ?? {}, { kube: options.kube, clock, retry: options.webhookRetry });
   const fineGrained = options.featureGates?.KubeletFineGrainedAuthz ?? true;
   return async ({ req, res, method, path }) => {
     const outcome = await authenticate(req);

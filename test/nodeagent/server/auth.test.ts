@@ -5,7 +5,7 @@ import { CombinedClock } from '../../../src/clock.js';
 import { createCluster, type Cluster } from '../../../src/cluster.js';
 import { createFetchHandler } from '../../../src/http/handler.js';
 import { kubeApiClientOverFetch } from '../../../src/nodeagent/kube-api-fetch.js';
-import type { KubeApiClient } from '../../../src/nodeagent/kube-api.js';
+import { KubeApiError, type KubeApiClient } from '../../../src/nodeagent/kube-api.js';
 import { createNodeAgentServer, type NodeAgentServer, type NodeAgentServerOptions } from '../../../src/nodeagent/server/index.js';
 import { generateServingCertificate, signClientCertificate } from '../../../src/pki/self-signed.js';
 import { FakeRuntime, pod, podSource, secured, tempDir } from './fixtures.js';
@@ -181,6 +181,49 @@ describe('the node agent server: authentication and Webhook authorization agains
     const port = await start({ kube: failing, authentication: { anonymous: true } });
     const answer = await secured(port, '/pods');
     expect([answer.status, answer.body]).toEqual([500, 'Authorization error (user=system:anonymous, verb=get, resource=nodes, subresource=pods)']);
+  });
+});
+
+describe('the node agent server: webhook retries', () => {
+  it('asks again after transient errors with the backoff, and not after others', async () => {
+    const tmp = tempDir();
+    const sleeps: number[] = [];
+    let failures = 2;
+    let calls = 0;
+    const flaky: KubeApiClient = {
+      server: 'http://flaky.invalid',
+      request: async <T>(_method: string, path: string) => {
+        calls++;
+        if (path.endsWith('subjectaccessreviews') && failures-- > 0) throw new KubeApiError(500, 'InternalError', 'try again');
+        if (path.endsWith('tokenreviews')) throw new KubeApiError(403, 'Forbidden', 'no');
+        return { status: { allowed: true } } as T;
+      },
+      watch: () => ({ [Symbol.asyncIterator]: () => ({ next: () => Promise.reject(new Error('no')) }) }),
+      close: () => undefined,
+    };
+    const server = createNodeAgentServer({
+      address: '127.0.0.1',
+      port: 0,
+      rootDir: tmp.dir,
+      nodeName: 'n',
+      pods: podSource([]),
+      runtime: new FakeRuntime().asRuntime(),
+      kube: flaky,
+      authentication: { anonymous: true, webhook: { enabled: true } },
+      authorization: { mode: 'Webhook' },
+      webhookRetry: { timing: { sleep: async (ms) => void sleeps.push(ms), random: () => 0 } },
+    });
+    try {
+      const { port } = await server.listen();
+      expect((await secured(port, '/pods')).status).toBe(200);
+      expect([calls, sleeps]).toEqual([3, [500, 750]]);
+      // A 403 from the API server is not transient: one call, then 401.
+      expect((await secured(port, '/pods', { token: 't' })).status).toBe(401);
+      expect(calls).toBe(4);
+    } finally {
+      await server.close();
+      tmp.remove();
+    }
   });
 });
 
