@@ -187,4 +187,7 @@ export {
   type NodeAgentPodSource,
   type NodeAgentServingCertificate,
   type WebhookRetry,
+  type RetryBackoff,
+  type RetryTiming,
+  type GoTlsVersion,
 } from './nodeagent/server/index.js';

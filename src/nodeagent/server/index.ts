@@ -6,3 +6,5 @@ export type { NodeAgentAuthorizationOptions } from './authorize.js';
 export type { NodeAgentPodSource } from './pod-containers.js';
 export type { NodeAgentServingCertificate } from './serving-certificate.js';
 export type { WebhookRetry } from './webhook-retry.js';
+export type { RetryBackoff, RetryTiming } from '../../auth/webhook/retry.js';
+export type { GoTlsVersion } from './tls-settings.js';
