@@ -199,3 +199,20 @@ export {
 export * as nodeSysctls from './nodeagent/sysctls/index.js';
 /** The node agent's image pulls: credential provider plugins, pull records, the pull manager. */
 export * as nodeImages from './nodeagent/images/index.js';
+/** The node agent's HTTPS server (kubelet's port 10250): endpoints, authentication, authorization, checkpoints. */
+export {
+  createNodeAgentServer,
+  type NodeAgentServer,
+  type NodeAgentServerAddress,
+  type NodeAgentServerFeatureGates,
+  type NodeAgentServerOptions,
+  type NodeAgentTlsOptions,
+  type NodeAgentAuthenticationOptions,
+  type NodeAgentAuthorizationOptions,
+  type NodeAgentPodSource,
+  type NodeAgentServingCertificate,
+  type WebhookRetry,
+  type RetryBackoff,
+  type RetryTiming,
+  type GoTlsVersion,
+} from './nodeagent/server/index.js';
