@@ -9,7 +9,7 @@ import { z } from 'zod';
 import { LoggingConfigurationSchema } from '../logging/types.js';
 import type { ConfigKind } from '../decode.js';
 
-const GO_PACKAGE = 'k8s.io/kubelet/config/v1beta1';
+const GO_PACKAGE = 'io.k8s.kubelet.config.v1beta1';
 
 /** memkube's group and version of the kind. */
 export const NODE_AGENT_CONFIG_API_VERSION = 'nodeagent.config.k8s.io/v1beta1';
@@ -80,7 +80,7 @@ export const TaintSchema = z
     effect: z.string().optional(),
     timeAdded: z.string().optional(),
   })
-  .meta({ id: 'k8s.io/api/core/v1.Taint' });
+  .meta({ id: 'io.k8s.api.core.v1.Taint' });
 
 export const ShutdownGracePeriodByPodPrioritySchema = z
   .object({ priority: int32.optional(), shutdownGracePeriodSeconds: int64.optional() })
@@ -255,7 +255,7 @@ function configurationSchema(apiVersion: string, kind: string) {
       registerNode: z.boolean().optional(),
       tracing: z
         .object({ endpoint: z.string().optional(), samplingRatePerMillion: int32.optional() })
-        .meta({ id: 'k8s.io/component-base/tracing/api/v1.TracingConfiguration' })
+        .meta({ id: 'io.k8s.component-base.tracing.api.v1.TracingConfiguration' })
         .optional(),
       localStorageCapacityIsolation: z.boolean().optional(),
       /** The CRI runtime's endpoint (`unix:///run/containerd/containerd.sock`). */
