@@ -162,7 +162,13 @@ export function isNodeAgentConfigurationKind(apiVersion: string, kind: string): 
  */
 export function decodeMergedConfiguration(object: Record<string, unknown>): NodeAgentConfiguration {
   const { apiVersion, kind, ...fields } = object;
-  const { config } = decodeFields({ ...fields, apiVersion: NodeAgentConfigurationKinds[0]!.versions[0]!.apiVersion, kind: NodeAgentConfigurationKinds[0]!.kind }, NodeAgentConfigurationSchema);
+  const { config } = decodeFields(
+    { ...fields, apiVersion: NodeAgentConfigurationKinds[0]!.versions[0]!.apiVersion, kind: NodeAgentConfigurationKinds[0]!.kind },
+    NodeAgentConfigurationSchema,
+  );
   // The names the files used are kept: they do not change what the configuration says.
-  return { ...config, ...(typeof apiVersion === 'string' && typeof kind === 'string' && isNodeAgentConfigurationKind(apiVersion, kind) ? { apiVersion, kind } : {}) } as NodeAgentConfiguration;
+  return {
+    ...config,
+    ...(typeof apiVersion === 'string' && typeof kind === 'string' && isNodeAgentConfigurationKind(apiVersion, kind) ? { apiVersion, kind } : {}),
+  } as NodeAgentConfiguration;
 }

@@ -10,12 +10,7 @@
 import { withLoggingDefaults } from '../logging/defaults.js';
 import { resolveFeatureGates } from './feature-gates.js';
 import { durationNanos } from './go-duration.js';
-import {
-  NODE_AGENT_CONFIG_API_VERSION,
-  NODE_AGENT_CONFIG_KIND,
-  type DefaultedNodeAgentConfiguration,
-  type NodeAgentConfiguration,
-} from './types.js';
+import { NODE_AGENT_CONFIG_API_VERSION, NODE_AGENT_CONFIG_KIND, type DefaultedNodeAgentConfiguration, type NodeAgentConfiguration } from './types.js';
 
 /** The secured server's port (`ports.KubeletPort`). */
 export const DEFAULT_NODE_AGENT_PORT = 10250;

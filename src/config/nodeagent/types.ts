@@ -211,7 +211,10 @@ function configurationSchema(apiVersion: string, kind: string) {
       /** Feature gates on or off, over their defaults. */
       featureGates: z.record(z.string(), z.boolean()).optional(),
       failSwapOn: z.boolean().optional(),
-      memorySwap: z.object({ swapBehavior: z.string().optional() }).meta({ id: `${GO_PACKAGE}.MemorySwapConfiguration` }).optional(),
+      memorySwap: z
+        .object({ swapBehavior: z.string().optional() })
+        .meta({ id: `${GO_PACKAGE}.MemorySwapConfiguration` })
+        .optional(),
       /** A quantity; a container log is rotated beyond it. Default `10Mi`. */
       containerLogMaxSize: z.string().optional(),
       /** Log files kept per container, at least 2. Default 5. */
@@ -263,7 +266,10 @@ function configurationSchema(apiVersion: string, kind: string) {
       /** The CRI image service's endpoint; the runtime's when empty. */
       imageServiceEndpoint: z.string().optional(),
       failCgroupV1: z.boolean().optional(),
-      userNamespaces: z.object({ idsPerPod: int64.optional() }).meta({ id: `${GO_PACKAGE}.UserNamespaces` }).optional(),
+      userNamespaces: z
+        .object({ idsPerPod: int64.optional() })
+        .meta({ id: `${GO_PACKAGE}.UserNamespaces` })
+        .optional(),
       podHousekeepingPeriod: duration.optional(),
     })
     .meta({ id: `${GO_PACKAGE}.KubeletConfiguration` });

@@ -55,10 +55,14 @@ function enforcementErrors(kc: DefaultedNodeAgentConfiguration): string[] {
   const list = kc.enforceNodeAllocatable ?? [];
   const has = new Set(list);
   if (has.has('system-reserved-compressible') && has.has('system-reserved')) {
-    errs.push('invalid configuration: both "system-reserved" and "system-reserved-compressible" cannot be specified together in enforceNodeAllocatable (--enforce-node-allocatable)');
+    errs.push(
+      'invalid configuration: both "system-reserved" and "system-reserved-compressible" cannot be specified together in enforceNodeAllocatable (--enforce-node-allocatable)',
+    );
   }
   if (has.has('kube-reserved-compressible') && has.has('kube-reserved')) {
-    errs.push('invalid configuration: both "kube-reserved" and "kube-reserved-compressible" cannot be specified together in enforceNodeAllocatable (--enforce-node-allocatable)');
+    errs.push(
+      'invalid configuration: both "kube-reserved" and "kube-reserved-compressible" cannot be specified together in enforceNodeAllocatable (--enforce-node-allocatable)',
+    );
   }
   const seen = new Set<string>();
   for (const val of list) {
@@ -73,17 +77,24 @@ function enforcementErrors(kc: DefaultedNodeAgentConfiguration): string[] {
       case 'system-reserved':
       case 'system-reserved-compressible':
         if (!kc.systemReservedCgroup) {
-          errs.push('invalid configuration: systemReservedCgroup (--system-reserved-cgroup) must be specified when "system-reserved" or "system-reserved-compressible" included in enforceNodeAllocatable (--enforce-node-allocatable)');
+          errs.push(
+            'invalid configuration: systemReservedCgroup (--system-reserved-cgroup) must be specified when "system-reserved" or "system-reserved-compressible" included in enforceNodeAllocatable (--enforce-node-allocatable)',
+          );
         }
         break;
       case 'kube-reserved':
       case 'kube-reserved-compressible':
         if (!kc.kubeReservedCgroup) {
-          errs.push('invalid configuration: kubeReservedCgroup (--kube-reserved-cgroup) must be specified when "kube-reserved" or "kube-reserved-compressible" included in enforceNodeAllocatable (--enforce-node-allocatable)');
+          errs.push(
+            'invalid configuration: kubeReservedCgroup (--kube-reserved-cgroup) must be specified when "kube-reserved" or "kube-reserved-compressible" included in enforceNodeAllocatable (--enforce-node-allocatable)',
+          );
         }
         break;
       case 'none':
-        if (list.length > 1) errs.push('invalid configuration: enforceNodeAllocatable (--enforce-node-allocatable) may not contain additional enforcements when "none" is specified');
+        if (list.length > 1)
+          errs.push(
+            'invalid configuration: enforceNodeAllocatable (--enforce-node-allocatable) may not contain additional enforcements when "none" is specified',
+          );
         continue;
       default:
         errs.push(
@@ -92,7 +103,9 @@ function enforcementErrors(kc: DefaultedNodeAgentConfiguration): string[] {
         continue;
     }
     if (!kc.cgroupsPerQOS) {
-      errs.push(`invalid configuration: cgroupsPerQOS (--cgroups-per-qos) must be set to true when ${JSON.stringify(val)} contained in enforceNodeAllocatable (--enforce-node-allocatable)`);
+      errs.push(
+        `invalid configuration: cgroupsPerQOS (--cgroups-per-qos) must be set to true when ${JSON.stringify(val)} contained in enforceNodeAllocatable (--enforce-node-allocatable)`,
+      );
     }
   }
   return errs;
@@ -104,8 +117,10 @@ function shutdownErrors(kc: DefaultedNodeAgentConfiguration, gates: FeatureGates
   const critical = durationNanos(kc.shutdownGracePeriodCriticalPods);
   const criticalText = kc.shutdownGracePeriodCriticalPods ?? '0s';
   if (gates.enabled('GracefulNodeShutdown')) {
-    if (critical > grace) errs.push(`invalid configuration: shutdownGracePeriodCriticalPods ${criticalText} must be <= shutdownGracePeriod ${kc.shutdownGracePeriod}`);
-    if (grace < 0n || (grace > 0n && grace < SECOND)) errs.push(`invalid configuration: shutdownGracePeriod ${kc.shutdownGracePeriod} must be either zero or otherwise >= 1 sec`);
+    if (critical > grace)
+      errs.push(`invalid configuration: shutdownGracePeriodCriticalPods ${criticalText} must be <= shutdownGracePeriod ${kc.shutdownGracePeriod}`);
+    if (grace < 0n || (grace > 0n && grace < SECOND))
+      errs.push(`invalid configuration: shutdownGracePeriod ${kc.shutdownGracePeriod} must be either zero or otherwise >= 1 sec`);
     if (critical < 0n || (critical > 0n && critical < SECOND)) {
       errs.push(`invalid configuration: shutdownGracePeriodCriticalPods ${criticalText} must be either zero or otherwise >= 1 sec`);
     }
@@ -140,8 +155,12 @@ function imagePullErrors(kc: DefaultedNodeAgentConfiguration, gates: FeatureGate
       );
     }
   } else {
-    if (policy.length > 0) errs.push('invalid configuration: `imagePullCredentialsVerificationPolicy` must not be set if KubeletEnsureSecretPulledImages feature gate is not enabled');
-    if (allowlist.length > 0) errs.push('invalid configuration: `preloadedImagesVerificationAllowlist` must not be set if KubeletEnsureSecretPulledImages feature gate is not enabled');
+    if (policy.length > 0)
+      errs.push(
+        'invalid configuration: `imagePullCredentialsVerificationPolicy` must not be set if KubeletEnsureSecretPulledImages feature gate is not enabled',
+      );
+    if (allowlist.length > 0)
+      errs.push('invalid configuration: `preloadedImagesVerificationAllowlist` must not be set if KubeletEnsureSecretPulledImages feature gate is not enabled');
   }
   return errs;
 }
@@ -204,7 +223,10 @@ export function validateNodeAgentConfiguration(kc: DefaultedNodeAgentConfigurati
   const low = n(kc.imageGCLowThresholdPercent);
   add(!inRange(high, 0, 100), `imageGCHighThresholdPercent (--image-gc-high-threshold) ${high} must be between 0 and 100, inclusive`);
   add(!inRange(low, 0, 100), `imageGCLowThresholdPercent (--image-gc-low-threshold) ${low} must be between 0 and 100, inclusive`);
-  add(low >= high, `imageGCLowThresholdPercent (--image-gc-low-threshold) ${low} must be less than imageGCHighThresholdPercent (--image-gc-high-threshold) ${high}`);
+  add(
+    low >= high,
+    `imageGCLowThresholdPercent (--image-gc-low-threshold) ${low} must be less than imageGCHighThresholdPercent (--image-gc-high-threshold) ${high}`,
+  );
   const minAge = durationNanos(kc.imageMinimumGCAge);
   const maxAge = durationNanos(kc.imageMaximumGCAge);
   add(maxAge !== 0n && !gates.enabled('ImageMaximumGCAge'), 'ImageMaximumGCAge feature gate is required for Kubelet configuration option imageMaximumGCAge');
@@ -213,7 +235,10 @@ export function validateNodeAgentConfiguration(kc: DefaultedNodeAgentConfigurati
   add(maxAge > 0n && maxAge <= minAge, `imageMaximumGCAge ${kc.imageMaximumGCAge} must be greater than imageMinimumGCAge ${kc.imageMinimumGCAge}`);
   add(durationNanos(kc.draManagerReconcilePeriod) <= 0n, `draManagerReconcilePeriod ${kc.draManagerReconcilePeriod ?? '0s'} must be greater than zero`);
   add(!inRange(n(kc.iptablesDropBit), 0, 31), `iptablesDropBit (--iptables-drop-bit) ${n(kc.iptablesDropBit)} must be between 0 and 31, inclusive`);
-  add(!inRange(n(kc.iptablesMasqueradeBit), 0, 31), `iptablesMasqueradeBit (--iptables-masquerade-bit) ${n(kc.iptablesMasqueradeBit)} must be between 0 and 31, inclusive`);
+  add(
+    !inRange(n(kc.iptablesMasqueradeBit), 0, 31),
+    `iptablesMasqueradeBit (--iptables-masquerade-bit) ${n(kc.iptablesMasqueradeBit)} must be between 0 and 31, inclusive`,
+  );
   add(n(kc.kubeAPIBurst) < 0, `kubeAPIBurst (--kube-api-burst) ${n(kc.kubeAPIBurst)} must not be a negative number`);
   add(n(kc.kubeAPIQPS) < 0, `kubeAPIQPS (--kube-api-qps) ${n(kc.kubeAPIQPS)} must not be a negative number`);
   add(n(kc.nodeStatusMaxImages) < -1, `nodeStatusMaxImages (--node-status-max-images) ${n(kc.nodeStatusMaxImages)} must be -1 or greater`);
@@ -231,7 +256,10 @@ export function validateNodeAgentConfiguration(kc: DefaultedNodeAgentConfigurati
     kc.serializeImagePulls && parallel !== undefined && parallel > 1,
     'maxParallelImagePulls cannot be larger than 1 unless SerializeImagePulls (--serialize-image-pulls) is set to false',
   );
-  add(!!kc.serverTLSBootstrap && !gates.enabled('RotateKubeletServerCertificate'), 'serverTLSBootstrap true requires feature gate RotateKubeletServerCertificate');
+  add(
+    !!kc.serverTLSBootstrap && !gates.enabled('RotateKubeletServerCertificate'),
+    'serverTLSBootstrap true requires feature gate RotateKubeletServerCertificate',
+  );
   add(!!kc.runOnce, 'runOnce (--runOnce) true, Runonce mode has been deprecated and should not be set');
   for (const taint of kc.registerWithTaints) {
     if (taintProblem(taint)) errs.push(`invalid taint: ${taintText(taint)}`);
@@ -239,9 +267,15 @@ export function validateNodeAgentConfiguration(kc: DefaultedNodeAgentConfigurati
   }
   const topologyPolicies = ['none', 'best-effort', 'restricted', 'single-numa-node'];
   const policy = kc.topologyManagerPolicy ?? '';
-  add(!topologyPolicies.includes(policy), `topologyManagerPolicy (--topology-manager-policy) ${JSON.stringify(policy)} must be one of: ${goList(topologyPolicies)}`);
+  add(
+    !topologyPolicies.includes(policy),
+    `topologyManagerPolicy (--topology-manager-policy) ${JSON.stringify(policy)} must be one of: ${goList(topologyPolicies)}`,
+  );
   const scope = kc.topologyManagerScope ?? '';
-  add(scope !== 'container' && scope !== 'pod', `topologyManagerScope (--topology-manager-scope) ${JSON.stringify(scope)} must be one of: "container", or "pod"`);
+  add(
+    scope !== 'container' && scope !== 'pod',
+    `topologyManagerScope (--topology-manager-scope) ${JSON.stringify(scope)} must be one of: "container", or "pod"`,
+  );
   errs.push(...shutdownErrors(kc, gates));
   const swap = kc.memorySwap?.swapBehavior ?? '';
   if (gates.enabled('NodeSwap')) {
@@ -273,13 +307,20 @@ export function validateNodeAgentConfiguration(kc: DefaultedNodeAgentConfigurati
   );
   errs.push(...validateLoggingConfiguration(kc.logging, gates.values, 'logging').map(fieldErrorMessage));
   if (kc.tracing) {
-    errs.push(...validateTracingConfiguration({ apiVersion: 'v1', kind: 'TracingConfiguration', ...kc.tracing }).map((e) => fieldErrorMessage({ ...e, field: `tracing.${e.field}` })));
+    errs.push(
+      ...validateTracingConfiguration({ apiVersion: 'v1', kind: 'TracingConfiguration', ...kc.tracing }).map((e) =>
+        fieldErrorMessage({ ...e, field: `tracing.${e.field}` }),
+      ),
+    );
   }
   const factor = kc.memoryThrottlingFactor;
   add(gates.enabled('MemoryQoS') && factor === undefined, 'memoryThrottlingFactor is required when MemoryQoS feature flag is enabled');
   add(factor !== undefined && (factor <= 0 || factor > 1.0), `memoryThrottlingFactor ${String(factor)} must be greater than 0 and less than or equal to 1.0`);
   const reservation = kc.memoryReservationPolicy ?? '';
-  add(!gates.enabled('MemoryQoS') && reservation === 'TieredReservation', 'memoryReservationPolicy "TieredReservation" requires MemoryQoS feature gate to be enabled');
+  add(
+    !gates.enabled('MemoryQoS') && reservation === 'TieredReservation',
+    'memoryReservationPolicy "TieredReservation" requires MemoryQoS feature gate to be enabled',
+  );
   add(
     reservation !== 'None' && reservation !== 'TieredReservation',
     `option ${JSON.stringify(reservation)} specified for memoryReservationPolicy. Valid options are "None" or "TieredReservation"`,

@@ -127,7 +127,12 @@ const NODE_FLAGS: readonly Row[] = [
   ['config', 'string', 'config', 'The file to load the initial configuration from, absolute or relative to the working directory. Flags override it.'],
   ['config-dir', 'string', 'configDir', 'A directory of drop-in files (*.conf, in lexical order, subdirectories included) merged over --config.'],
   ['kubeconfig', 'string', 'kubeconfig', 'A kubeconfig file saying how to reach the API server; without it the agent runs standalone.'],
-  ['bootstrap-kubeconfig', 'string', 'bootstrapKubeconfig', 'A kubeconfig used to request a client certificate when --kubeconfig does not exist; the result is written to --kubeconfig.'],
+  [
+    'bootstrap-kubeconfig',
+    'string',
+    'bootstrapKubeconfig',
+    'A kubeconfig used to request a client certificate when --kubeconfig does not exist; the result is written to --kubeconfig.',
+  ],
   ['hostname-override', 'string', 'hostnameOverride', 'The node name to use instead of the host name.'],
   ['node-ip', 'string', 'nodeIp', 'IP address (or comma-separated dual-stack addresses) of the node.'],
   ['cert-dir', 'string', 'certDir', 'The directory of the TLS certificates; ignored when --tls-cert-file and --tls-private-key-file are given.'],
@@ -137,7 +142,12 @@ const NODE_FLAGS: readonly Row[] = [
   ['lock-file', 'string', 'lockFile', 'A file to use as a lock.'],
   ['exit-on-lock-contention', 'bool', 'exitOnLockContention', 'Exit when the lock file is contended.'],
   ['runtime-cgroups', 'string', 'runtimeCgroups', 'Absolute name of the cgroups to run the runtime in.'],
-  ['image-credential-provider-config', 'string', 'imageCredentialProviderConfig', 'A credential provider plugin config file (JSON/YAML/YML) or a directory of them.'],
+  [
+    'image-credential-provider-config',
+    'string',
+    'imageCredentialProviderConfig',
+    'A credential provider plugin config file (JSON/YAML/YML) or a directory of them.',
+  ],
   ['image-credential-provider-bin-dir', 'string', 'imageCredentialProviderBinDir', 'The directory of the credential provider plugin binaries.'],
 ];
 
@@ -156,14 +166,29 @@ const CONFIG_FLAGS: readonly Row[] = [
   ['read-only-port', 'int32', 'readOnlyPort', 'The read-only port, without authentication or authorization (0 disables it)'],
   ['container-runtime-endpoint', 'string', 'containerRuntimeEndpoint', "The CRI runtime's endpoint, e.g. 'unix:///path/to/runtime.sock'"],
   ['image-service-endpoint', 'string', 'imageServiceEndpoint', "The CRI image service's endpoint; the runtime's when unset."],
-  ['anonymous-auth', 'bool', 'authentication.anonymous.enabled', 'Requests not rejected by another method are anonymous (system:anonymous, group system:unauthenticated).'],
+  [
+    'anonymous-auth',
+    'bool',
+    'authentication.anonymous.enabled',
+    'Requests not rejected by another method are anonymous (system:anonymous, group system:unauthenticated).',
+  ],
   ['authentication-token-webhook', 'bool', 'authentication.webhook.enabled', 'Check bearer tokens with the TokenReview API.'],
   ['authentication-token-webhook-cache-ttl', 'duration', 'authentication.webhook.cacheTTL', 'How long webhook token authenticator answers are cached.'],
   ['client-ca-file', 'string', 'authentication.x509.clientCAFile', 'Client certificates signed by these authorities authenticate as their CommonName.'],
   ['authorization-mode', 'string', 'authorization.mode', 'AlwaysAllow or Webhook (SubjectAccessReview API).'],
   ['authorization-webhook-cache-authorized-ttl', 'duration', 'authorization.webhook.cacheAuthorizedTTL', "How long 'authorized' webhook answers are cached."],
-  ['authorization-webhook-cache-unauthorized-ttl', 'duration', 'authorization.webhook.cacheUnauthorizedTTL', "How long 'unauthorized' webhook answers are cached."],
-  ['tls-cert-file', 'string', 'tlsCertFile', 'The serving certificate (intermediates after it); without it and the key, a self-signed pair is made in --cert-dir.'],
+  [
+    'authorization-webhook-cache-unauthorized-ttl',
+    'duration',
+    'authorization.webhook.cacheUnauthorizedTTL',
+    "How long 'unauthorized' webhook answers are cached.",
+  ],
+  [
+    'tls-cert-file',
+    'string',
+    'tlsCertFile',
+    'The serving certificate (intermediates after it); without it and the key, a self-signed pair is made in --cert-dir.',
+  ],
   ['tls-private-key-file', 'string', 'tlsPrivateKeyFile', 'The private key of --tls-cert-file.'],
   ['rotate-server-certificates', 'bool', 'serverTLSBootstrap', 'Request and rotate serving certificates through CertificateSigningRequests.'],
   ['tls-cipher-suites', 'strings', 'tlsCipherSuites', 'Comma-separated cipher suites of the server; Go defaults when omitted.'],
@@ -278,13 +303,27 @@ function definitions(): NodeAgentFlagDefinition[] {
   }
   for (const [name, type, target, usage] of CONFIG_FLAGS) {
     const deprecated = name.startsWith('iptables-') ? NO_EFFECT : NOT_DEPRECATED.has(name) ? undefined : CONFIG_FLAG_DEPRECATION;
-    defs.push({ name, type, target: { config: target }, usage, ...(name === 'v' ? { shorthand: 'v' } : {}), ...noValueOf(name, type), ...(deprecated ? { deprecated } : {}) });
+    defs.push({
+      name,
+      type,
+      target: { config: target },
+      usage,
+      ...(name === 'v' ? { shorthand: 'v' } : {}),
+      ...noValueOf(name, type),
+      ...(deprecated ? { deprecated } : {}),
+    });
   }
   for (const [name, type, deprecated] of IGNORED_FLAGS) {
     defs.push({ name, type, target: { ignored: true }, usage: 'No effect.', deprecated, ...noValueOf(name, type) });
   }
   defs.push({ name: 'help', shorthand: 'h', type: 'bool', target: { flag: 'help' }, usage: 'help for node-agent', noValue: 'true' });
-  defs.push({ name: 'version', type: 'string', target: { flag: 'version' }, usage: 'Print version information and quit; --version=raw prints more.', noValue: 'true' });
+  defs.push({
+    name: 'version',
+    type: 'string',
+    target: { flag: 'version' },
+    usage: 'Print version information and quit; --version=raw prints more.',
+    noValue: 'true',
+  });
   return defs;
 }
 
@@ -467,7 +506,10 @@ function defaultText(def: NodeAgentFlagDefinition, config: NodeAgentConfiguratio
     if (def.name === 'logging-format') return 'text';
     return '';
   }
-  const v = 'flag' in def.target ? (flags as unknown as Record<string, unknown>)[def.target.flag] : readPath(config as unknown as Record<string, unknown>, def.target.config);
+  const v =
+    'flag' in def.target
+      ? (flags as unknown as Record<string, unknown>)[def.target.flag]
+      : readPath(config as unknown as Record<string, unknown>, def.target.config);
   if (v === undefined || v === '' || v === false) return '';
   if (Array.isArray(v)) return v.length ? `[${v.join(',')}]` : '';
   if (typeof v === 'object') return Object.keys(v as object).length ? JSON.stringify(v) : '';

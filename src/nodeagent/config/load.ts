@@ -33,6 +33,8 @@ import { applyConfigFlags, defaultNodeAgentFlags, nodeAgentUsage, parseNodeAgent
 import { nodeLabelsError } from './node-labels.js';
 import { FlagParseError } from './pflag.js';
 
+export type { NodeAgentFlags } from './flags.js';
+
 /** One entry of a directory, as `fs.readdirSync(..., { withFileTypes: true })` gives it (symbolic links not followed). */
 export interface NodeAgentDirEntry {
   readonly name: string;
@@ -134,11 +136,13 @@ function readText(io: Io, abs: string, what: string): string {
   try {
     data = io.readFile(abs);
   } catch (e) {
-    if (e instanceof FileTooLarge) throw new ConfigDecodeError(`failed to read ${what} ${JSON.stringify(abs)}, error: file is larger than ${MAX_CONFIG_BYTES} bytes`);
+    if (e instanceof FileTooLarge)
+      throw new ConfigDecodeError(`failed to read ${what} ${JSON.stringify(abs)}, error: file is larger than ${MAX_CONFIG_BYTES} bytes`);
     throw new ConfigDecodeError(`failed to read ${what} ${JSON.stringify(abs)}, error: ${pathError('open', abs, e)}`);
   }
   const bytes = typeof data === 'string' ? Buffer.byteLength(data) : data.byteLength;
-  if (bytes > MAX_CONFIG_BYTES) throw new ConfigDecodeError(`failed to read ${what} ${JSON.stringify(abs)}, error: file is larger than ${MAX_CONFIG_BYTES} bytes`);
+  if (bytes > MAX_CONFIG_BYTES)
+    throw new ConfigDecodeError(`failed to read ${what} ${JSON.stringify(abs)}, error: file is larger than ${MAX_CONFIG_BYTES} bytes`);
   if (bytes === 0) throw new ConfigDecodeError(`kubelet config file ${JSON.stringify(abs)} was empty`);
   return typeof data === 'string' ? data : Buffer.from(data).toString('utf8');
 }
@@ -170,7 +174,10 @@ function loadConfigFile(io: Io, name: string, gates: Record<string, boolean>, st
       throw e;
     }
   } catch (e) {
-    if (e instanceof ConfigDecodeError) throw new NodeAgentConfigError(`failed to load kubelet config file, path: ${name}, error: failed to load Kubelet config file ${name}, error ${e.message}`);
+    if (e instanceof ConfigDecodeError)
+      throw new NodeAgentConfigError(
+        `failed to load kubelet config file, path: ${name}, error: failed to load Kubelet config file ${name}, error ${e.message}`,
+      );
     throw e;
   }
   warnings.push(...decoded.warnings);
@@ -204,7 +211,9 @@ function* walkDropIns(io: Io, root: string): Generator<string> {
     throw new ConfigDecodeError(pathError(code === 'ENOENT' || code === 'ELOOP' ? 'lstat' : 'open', root, e));
   }
   let seen = 0;
-  const stack: { dir: string; entries: readonly NodeAgentDirEntry[]; at: number; depth: number }[] = [{ dir: root, entries: sortEntries(entries), at: 0, depth: 0 }];
+  const stack: { dir: string; entries: readonly NodeAgentDirEntry[]; at: number; depth: number }[] = [
+    { dir: root, entries: sortEntries(entries), at: 0, depth: 0 },
+  ];
   while (stack.length > 0) {
     const top = stack[stack.length - 1]!;
     if (top.at >= top.entries.length) {
@@ -256,14 +265,16 @@ function mergeDropIns(io: Io, dir: string, base: NodeAgentConfiguration, gates: 
       merged = mergePatchValues(merged, structuredClone(object.object));
     }
   } catch (e) {
-    if (e instanceof ConfigDecodeError) throw new NodeAgentConfigError(`failed to merge kubelet configs: failed to walk through kubelet dropin directory ${JSON.stringify(dir)}: ${e.message}`);
+    if (e instanceof ConfigDecodeError)
+      throw new NodeAgentConfigError(`failed to merge kubelet configs: failed to walk through kubelet dropin directory ${JSON.stringify(dir)}: ${e.message}`);
     throw e;
   }
   let decoded: NodeAgentConfiguration;
   try {
     decoded = decodeMergedConfiguration(merged as Record<string, unknown>);
   } catch (e) {
-    if (e instanceof ConfigDecodeError) throw new NodeAgentConfigError(`failed to merge kubelet configs: failed to unmarshal merged JSON into kubelet configuration: ${e.message}`);
+    if (e instanceof ConfigDecodeError)
+      throw new NodeAgentConfigError(`failed to merge kubelet configs: failed to unmarshal merged JSON into kubelet configuration: ${e.message}`);
     throw e;
   }
   try {
@@ -306,7 +317,12 @@ export function loadNodeAgentSettings(argv: readonly string[], options: NodeAgen
   const warnings = [...parsed.warnings];
   if (parsed.parsed.args.length > 0) throw new NodeAgentConfigError(`unknown command ${parsed.parsed.args[0]}`);
   if (flags.help) {
-    return { flags, config: targets.config as DefaultedNodeAgentConfiguration, warnings, usage: nodeAgentUsage({ config: legacyNodeAgentDefaults(), flags: defaultNodeAgentFlags() }) };
+    return {
+      flags,
+      config: targets.config as DefaultedNodeAgentConfiguration,
+      warnings,
+      usage: nodeAgentUsage({ config: legacyNodeAgentDefaults(), flags: defaultNodeAgentFlags() }),
+    };
   }
   const flagGates = gatesOrFail(targets.config.featureGates);
   const labels = nodeLabelsError(flags.nodeLabels);

@@ -152,7 +152,9 @@ describe('decodeNodeAgentConfiguration', () => {
     expect(config.authentication?.x509?.clientCAFile).toBe('ca.crt');
     expect(config.userNamespaces?.idsPerPod).toBe(65536);
     // Every field written is kept.
-    const written = EVERY_UPSTREAM_FIELD.split('\n').filter((l) => /^[a-zA-Z0-9]+:/.test(l)).map((l) => l.slice(0, l.indexOf(':')));
+    const written = EVERY_UPSTREAM_FIELD.split('\n')
+      .filter((l) => /^[a-zA-Z0-9]+:/.test(l))
+      .map((l) => l.slice(0, l.indexOf(':')));
     expect(Object.keys(config).sort()).toEqual([...new Set(written)].sort());
     expect(Object.keys(NodeAgentConfigurationSchema.shape).sort()).toEqual([...new Set(written)].sort());
   });
@@ -188,7 +190,9 @@ describe('decodeNodeAgentConfiguration', () => {
     expect(() => decode('port: "10250"\n')).toThrow('json: cannot unmarshal string into Go struct field KubeletConfiguration.port of type int32');
     expect(() => decode('port: 99999999999\n')).toThrow('cannot unmarshal number 99999999999 into Go struct field KubeletConfiguration.port of type int32');
     expect(() => decode('enableServer: yes-please\n')).toThrow('cannot unmarshal string into Go struct field KubeletConfiguration.enableServer of type bool');
-    expect(() => decode('authentication: { anonymous: { enabled: 1 } }\n')).toThrow('KubeletAnonymousAuthentication.authentication.anonymous.enabled of type bool');
+    expect(() => decode('authentication: { anonymous: { enabled: 1 } }\n')).toThrow(
+      'KubeletAnonymousAuthentication.authentication.anonymous.enabled of type bool',
+    );
   });
 
   it('fails on a bad duration with time.ParseDuration messages and normalizes good ones to Duration.String()', () => {
@@ -219,7 +223,12 @@ describe('decodeNodeAgentConfiguration', () => {
   it('refuses hostile text: syntax errors, alias bombs, deep nesting, huge files', () => {
     expect(() => decode('port: [1\n')).toThrow(/^error converting YAML to JSON: yaml: /);
     const bomb = ['a: &a ["x","x","x","x","x","x","x","x","x"]'];
-    for (let i = 1; i < 12; i++) bomb.push(`${String.fromCharCode(97 + i)}: &${String.fromCharCode(97 + i)} [${Array(9).fill(`*${String.fromCharCode(96 + i)}`).join(',')}]`);
+    for (let i = 1; i < 12; i++)
+      bomb.push(
+        `${String.fromCharCode(97 + i)}: &${String.fromCharCode(97 + i)} [${Array(9)
+          .fill(`*${String.fromCharCode(96 + i)}`)
+          .join(',')}]`,
+      );
     expect(() => decode(`staticPodURLHeader:\n${bomb.map((l) => `  ${l}`).join('\n')}\n`)).toThrow(/error converting YAML to JSON/);
     expect(() => decode(`featureGates: ${'['.repeat(5000)}${']'.repeat(5000)}\n`)).toThrow('exceeded max depth');
     expect(() => decode(`clusterDomain: "${'x'.repeat(MAX_CONFIG_BYTES)}"\n`)).toThrow(`configuration is larger than ${MAX_CONFIG_BYTES} bytes`);

@@ -66,9 +66,9 @@ describe('withNodeAgentDefaults', () => {
 
   it('defaults by the feature gates, the file over the flags', () => {
     expect(defaulted({}, { KubeletEnsureSecretPulledImages: false }).imagePullCredentialsVerificationPolicy).toBe('');
-    expect(defaulted({ featureGates: { KubeletEnsureSecretPulledImages: true } }, { KubeletEnsureSecretPulledImages: false }).imagePullCredentialsVerificationPolicy).toBe(
-      'NeverVerifyPreloadedImages',
-    );
+    expect(
+      defaulted({ featureGates: { KubeletEnsureSecretPulledImages: true } }, { KubeletEnsureSecretPulledImages: false }).imagePullCredentialsVerificationPolicy,
+    ).toBe('NeverVerifyPreloadedImages');
     expect(defaulted({ featureGates: { KubeletCrashLoopBackOffMax: true } }).crashLoopBackOff).toEqual({ maxContainerRestartPeriod: '5m0s' });
   });
 
@@ -89,7 +89,11 @@ describe('validateNodeAgentConfiguration', () => {
     ['healthzPort', { healthzPort: 70000 }, 'invalid configuration: healthzPort (--healthz-port) 70000 must be between 1 and 65535, inclusive'],
     ['containerLogMaxFiles', { containerLogMaxFiles: 1 }, 'invalid configuration: containerLogMaxFiles must be greater than 1'],
     ['containerLogMaxWorkers', { containerLogMaxWorkers: 0 }, 'invalid configuration: containerLogMaxWorkers must be greater than or equal to 1'],
-    ['containerLogMonitorInterval', { containerLogMonitorInterval: '2s' }, 'invalid configuration: containerLogMonitorInterval must be a positive time duration greater than or equal to 3s'],
+    [
+      'containerLogMonitorInterval',
+      { containerLogMonitorInterval: '2s' },
+      'invalid configuration: containerLogMonitorInterval must be a positive time duration greater than or equal to 3s',
+    ],
     ['containerLogMaxSize', { containerLogMaxSize: 'lots' }, 'invalid configuration: containerLogMaxSize (--container-log-max-size) "lots"'],
     ['maxPods', { maxPods: -1 }, 'invalid configuration: maxPods (--max-pods) -1 must not be a negative number'],
     ['nodeLeaseDurationSeconds', { nodeLeaseDurationSeconds: -5 }, 'invalid configuration: nodeLeaseDurationSeconds must be greater than 0'],
@@ -104,56 +108,179 @@ describe('validateNodeAgentConfiguration', () => {
     ['maxOpenFiles', { maxOpenFiles: -1 }, 'invalid configuration: maxOpenFiles (--max-open-files) -1 must not be a negative number'],
     ['nodeStatusMaxImages', { nodeStatusMaxImages: -2 }, 'invalid configuration: nodeStatusMaxImages (--node-status-max-images) -2 must be -1 or greater'],
     ['iptablesDropBit', { iptablesDropBit: 32 }, 'invalid configuration: iptablesDropBit (--iptables-drop-bit) 32 must be between 0 and 31, inclusive'],
-    ['iptablesMasqueradeBit', { iptablesMasqueradeBit: -1 }, 'invalid configuration: iptablesMasqueradeBit (--iptables-masquerade-bit) -1 must be between 0 and 31, inclusive'],
-    ['image GC thresholds', { imageGCHighThresholdPercent: 50, imageGCLowThresholdPercent: 60 }, 'invalid configuration: imageGCLowThresholdPercent (--image-gc-low-threshold) 60 must be less than imageGCHighThresholdPercent (--image-gc-high-threshold) 50'],
-    ['image GC high range', { imageGCHighThresholdPercent: 101 }, 'invalid configuration: imageGCHighThresholdPercent (--image-gc-high-threshold) 101 must be between 0 and 100, inclusive'],
+    [
+      'iptablesMasqueradeBit',
+      { iptablesMasqueradeBit: -1 },
+      'invalid configuration: iptablesMasqueradeBit (--iptables-masquerade-bit) -1 must be between 0 and 31, inclusive',
+    ],
+    [
+      'image GC thresholds',
+      { imageGCHighThresholdPercent: 50, imageGCLowThresholdPercent: 60 },
+      'invalid configuration: imageGCLowThresholdPercent (--image-gc-low-threshold) 60 must be less than imageGCHighThresholdPercent (--image-gc-high-threshold) 50',
+    ],
+    [
+      'image GC high range',
+      { imageGCHighThresholdPercent: 101 },
+      'invalid configuration: imageGCHighThresholdPercent (--image-gc-high-threshold) 101 must be between 0 and 100, inclusive',
+    ],
     ['imageMinimumGCAge', { imageMinimumGCAge: '-1s' }, 'invalid configuration: imageMinimumGCAge -1s must not be negative'],
     ['imageMaximumGCAge', { imageMaximumGCAge: '1m0s' }, 'invalid configuration: imageMaximumGCAge 1m0s must be greater than imageMinimumGCAge 2m0s'],
-    ['cpuCFSQuotaPeriod', { cpuCFSQuotaPeriod: '50ms' }, 'invalid configuration: cpuCFSQuotaPeriod (--cpu-cfs-quota-period) 50ms requires feature gate CustomCPUCFSQuotaPeriod'],
-    ['cpuCFSQuotaPeriod range', { cpuCFSQuotaPeriod: '2s', featureGates: { CustomCPUCFSQuotaPeriod: true } }, 'invalid configuration: cpuCFSQuotaPeriod (--cpu-cfs-quota-period) 2s must be between 1ms and 1sec, inclusive'],
-    ['systemCgroups', { systemCgroups: '/system' }, 'invalid configuration: systemCgroups (--system-cgroups) was specified and cgroupRoot (--cgroup-root) was not specified'],
+    [
+      'cpuCFSQuotaPeriod',
+      { cpuCFSQuotaPeriod: '50ms' },
+      'invalid configuration: cpuCFSQuotaPeriod (--cpu-cfs-quota-period) 50ms requires feature gate CustomCPUCFSQuotaPeriod',
+    ],
+    [
+      'cpuCFSQuotaPeriod range',
+      { cpuCFSQuotaPeriod: '2s', featureGates: { CustomCPUCFSQuotaPeriod: true } },
+      'invalid configuration: cpuCFSQuotaPeriod (--cpu-cfs-quota-period) 2s must be between 1ms and 1sec, inclusive',
+    ],
+    [
+      'systemCgroups',
+      { systemCgroups: '/system' },
+      'invalid configuration: systemCgroups (--system-cgroups) was specified and cgroupRoot (--cgroup-root) was not specified',
+    ],
     ['maxParallelImagePulls', { maxParallelImagePulls: 0 }, 'invalid configuration: maxParallelImagePulls 0 must be a positive number'],
-    ['parallel and serial pulls', { maxParallelImagePulls: 3, serializeImagePulls: true }, 'invalid configuration: maxParallelImagePulls cannot be larger than 1 unless SerializeImagePulls (--serialize-image-pulls) is set to false'],
+    [
+      'parallel and serial pulls',
+      { maxParallelImagePulls: 3, serializeImagePulls: true },
+      'invalid configuration: maxParallelImagePulls cannot be larger than 1 unless SerializeImagePulls (--serialize-image-pulls) is set to false',
+    ],
     ['runOnce', { runOnce: true }, 'invalid configuration: runOnce (--runOnce) true, Runonce mode has been deprecated and should not be set'],
     ['taint', { registerWithTaints: [{ key: 'bad key', effect: 'NoSchedule' }] }, 'invalid taint: {bad key  NoSchedule <nil>}'],
     ['taint effect', { registerWithTaints: [{ key: 'a', effect: 'Sometimes' }] }, 'invalid taint: {a  Sometimes <nil>}'],
-    ['taint timeAdded', { registerWithTaints: [{ key: 'a', effect: 'NoSchedule', timeAdded: '2024-01-01T00:00:00Z' }] }, 'invalid configuration: taint.TimeAdded is not nil'],
-    ['topologyManagerPolicy', { topologyManagerPolicy: 'tight' }, 'invalid configuration: topologyManagerPolicy (--topology-manager-policy) "tight" must be one of: ["none" "best-effort" "restricted" "single-numa-node"]'],
-    ['topologyManagerScope', { topologyManagerScope: 'node' }, 'invalid configuration: topologyManagerScope (--topology-manager-scope) "node" must be one of: "container", or "pod"'],
+    [
+      'taint timeAdded',
+      { registerWithTaints: [{ key: 'a', effect: 'NoSchedule', timeAdded: '2024-01-01T00:00:00Z' }] },
+      'invalid configuration: taint.TimeAdded is not nil',
+    ],
+    [
+      'topologyManagerPolicy',
+      { topologyManagerPolicy: 'tight' },
+      'invalid configuration: topologyManagerPolicy (--topology-manager-policy) "tight" must be one of: ["none" "best-effort" "restricted" "single-numa-node"]',
+    ],
+    [
+      'topologyManagerScope',
+      { topologyManagerScope: 'node' },
+      'invalid configuration: topologyManagerScope (--topology-manager-scope) "node" must be one of: "container", or "pod"',
+    ],
     ['shutdownGracePeriod', { shutdownGracePeriod: '500ms' }, 'invalid configuration: shutdownGracePeriod 500ms must be either zero or otherwise >= 1 sec'],
-    ['critical pods period', { shutdownGracePeriod: '10s', shutdownGracePeriodCriticalPods: '20s' }, 'invalid configuration: shutdownGracePeriodCriticalPods 20s must be <= shutdownGracePeriod 10s'],
-    ['shutdown gate', { shutdownGracePeriod: '10s', featureGates: { GracefulNodeShutdown: false } }, 'invalid configuration: specifying shutdownGracePeriod or shutdownGracePeriodCriticalPods requires feature gate GracefulNodeShutdown'],
-    ['shutdown by priority and period', { shutdownGracePeriod: '10s', shutdownGracePeriodByPodPriority: [{ priority: 1, shutdownGracePeriodSeconds: 5 }] }, 'invalid configuration: Cannot specify both shutdownGracePeriodByPodPriority and shutdownGracePeriod at the same time'],
-    ['swap behavior', { memorySwap: { swapBehavior: 'Unlimited' } }, 'invalid configuration: memorySwap.swapBehavior "Unlimited" must be one of: "", "LimitedSwap" or "NoSwap"'],
-    ['crash loop period', { crashLoopBackOff: { maxContainerRestartPeriod: '10m0s' }, featureGates: { KubeletCrashLoopBackOffMax: true } }, 'invalid configuration: CrashLoopBackOff.MaxContainerRestartPeriod (got: 600 seconds) must be set between 1s and 300s'],
-    ['crash loop gate', { crashLoopBackOff: { maxContainerRestartPeriod: '10s' } }, 'invalid configuration: FeatureGate KubeletCrashLoopBackOffMax not enabled, CrashLoopBackOff.MaxContainerRestartPeriod must not be set'],
-    ['enforceNodeAllocatable', { enforceNodeAllocatable: ['everything'] }, 'invalid configuration: option "everything" specified for enforceNodeAllocatable (--enforce-node-allocatable). Valid options are "pods", "system-reserved", "system-reserved-compressible", "kube-reserved", "kube-reserved-compressible" or "none"'],
-    ['enforce none', { enforceNodeAllocatable: ['none', 'pods'] }, 'invalid configuration: enforceNodeAllocatable (--enforce-node-allocatable) may not contain additional enforcements when "none" is specified'],
-    ['enforce cgroup', { enforceNodeAllocatable: ['system-reserved'] }, 'invalid configuration: systemReservedCgroup (--system-reserved-cgroup) must be specified when "system-reserved" or "system-reserved-compressible" included in enforceNodeAllocatable (--enforce-node-allocatable)'],
-    ['enforce duplicates', { enforceNodeAllocatable: ['pods', 'pods'] }, 'invalid configuration: duplicated enforcements "pods" in enforceNodeAllocatable (--enforce-node-allocatable)'],
-    ['enforce without QoS', { enforceNodeAllocatable: ['pods'], cgroupsPerQOS: false }, 'invalid configuration: cgroupsPerQOS (--cgroups-per-qos) must be set to true when "pods" contained in enforceNodeAllocatable (--enforce-node-allocatable)'],
-    ['hairpinMode', { hairpinMode: 'loop' }, 'invalid configuration: option "loop" specified for hairpinMode (--hairpin-mode). Valid options are "none", "hairpin-veth" or "promiscuous-bridge"'],
-    ['imagePullCredentialsVerificationPolicy', { imagePullCredentialsVerificationPolicy: 'Sometimes' }, 'invalid configuration: option "Sometimes" specified for imagePullCredentialsVerificationPolicy. Valid options are "NeverVerify", "NeverVerifyPreloadedImages", "NeverVerifyAllowlistedImages" or "AlwaysVerify"'],
-    ['allowlist without its policy', { preloadedImagesVerificationAllowlist: ['registry.k8s.io/pause'] }, "invalid configuration: can't set `preloadedImagesVerificationAllowlist` if `imagePullCredentialsVertificationPolicy` is not \"NeverVerifyAllowlistedImages\""],
-    ['policy without its gate', { imagePullCredentialsVerificationPolicy: 'AlwaysVerify', featureGates: { KubeletEnsureSecretPulledImages: false } }, 'invalid configuration: `imagePullCredentialsVerificationPolicy` must not be set if KubeletEnsureSecretPulledImages feature gate is not enabled'],
-    ['reserved CPUs and cgroups', { reservedSystemCPUs: '0', systemReservedCgroup: '/sys' }, "invalid configuration: can't use reservedSystemCPUs (--reserved-cpus) with systemReservedCgroup (--system-reserved-cgroup) or kubeReservedCgroup (--kube-reserved-cgroup)"],
+    [
+      'critical pods period',
+      { shutdownGracePeriod: '10s', shutdownGracePeriodCriticalPods: '20s' },
+      'invalid configuration: shutdownGracePeriodCriticalPods 20s must be <= shutdownGracePeriod 10s',
+    ],
+    [
+      'shutdown gate',
+      { shutdownGracePeriod: '10s', featureGates: { GracefulNodeShutdown: false } },
+      'invalid configuration: specifying shutdownGracePeriod or shutdownGracePeriodCriticalPods requires feature gate GracefulNodeShutdown',
+    ],
+    [
+      'shutdown by priority and period',
+      { shutdownGracePeriod: '10s', shutdownGracePeriodByPodPriority: [{ priority: 1, shutdownGracePeriodSeconds: 5 }] },
+      'invalid configuration: Cannot specify both shutdownGracePeriodByPodPriority and shutdownGracePeriod at the same time',
+    ],
+    [
+      'swap behavior',
+      { memorySwap: { swapBehavior: 'Unlimited' } },
+      'invalid configuration: memorySwap.swapBehavior "Unlimited" must be one of: "", "LimitedSwap" or "NoSwap"',
+    ],
+    [
+      'crash loop period',
+      { crashLoopBackOff: { maxContainerRestartPeriod: '10m0s' }, featureGates: { KubeletCrashLoopBackOffMax: true } },
+      'invalid configuration: CrashLoopBackOff.MaxContainerRestartPeriod (got: 600 seconds) must be set between 1s and 300s',
+    ],
+    [
+      'crash loop gate',
+      { crashLoopBackOff: { maxContainerRestartPeriod: '10s' } },
+      'invalid configuration: FeatureGate KubeletCrashLoopBackOffMax not enabled, CrashLoopBackOff.MaxContainerRestartPeriod must not be set',
+    ],
+    [
+      'enforceNodeAllocatable',
+      { enforceNodeAllocatable: ['everything'] },
+      'invalid configuration: option "everything" specified for enforceNodeAllocatable (--enforce-node-allocatable). Valid options are "pods", "system-reserved", "system-reserved-compressible", "kube-reserved", "kube-reserved-compressible" or "none"',
+    ],
+    [
+      'enforce none',
+      { enforceNodeAllocatable: ['none', 'pods'] },
+      'invalid configuration: enforceNodeAllocatable (--enforce-node-allocatable) may not contain additional enforcements when "none" is specified',
+    ],
+    [
+      'enforce cgroup',
+      { enforceNodeAllocatable: ['system-reserved'] },
+      'invalid configuration: systemReservedCgroup (--system-reserved-cgroup) must be specified when "system-reserved" or "system-reserved-compressible" included in enforceNodeAllocatable (--enforce-node-allocatable)',
+    ],
+    [
+      'enforce duplicates',
+      { enforceNodeAllocatable: ['pods', 'pods'] },
+      'invalid configuration: duplicated enforcements "pods" in enforceNodeAllocatable (--enforce-node-allocatable)',
+    ],
+    [
+      'enforce without QoS',
+      { enforceNodeAllocatable: ['pods'], cgroupsPerQOS: false },
+      'invalid configuration: cgroupsPerQOS (--cgroups-per-qos) must be set to true when "pods" contained in enforceNodeAllocatable (--enforce-node-allocatable)',
+    ],
+    [
+      'hairpinMode',
+      { hairpinMode: 'loop' },
+      'invalid configuration: option "loop" specified for hairpinMode (--hairpin-mode). Valid options are "none", "hairpin-veth" or "promiscuous-bridge"',
+    ],
+    [
+      'imagePullCredentialsVerificationPolicy',
+      { imagePullCredentialsVerificationPolicy: 'Sometimes' },
+      'invalid configuration: option "Sometimes" specified for imagePullCredentialsVerificationPolicy. Valid options are "NeverVerify", "NeverVerifyPreloadedImages", "NeverVerifyAllowlistedImages" or "AlwaysVerify"',
+    ],
+    [
+      'allowlist without its policy',
+      { preloadedImagesVerificationAllowlist: ['registry.k8s.io/pause'] },
+      'invalid configuration: can\'t set `preloadedImagesVerificationAllowlist` if `imagePullCredentialsVertificationPolicy` is not "NeverVerifyAllowlistedImages"',
+    ],
+    [
+      'policy without its gate',
+      { imagePullCredentialsVerificationPolicy: 'AlwaysVerify', featureGates: { KubeletEnsureSecretPulledImages: false } },
+      'invalid configuration: `imagePullCredentialsVerificationPolicy` must not be set if KubeletEnsureSecretPulledImages feature gate is not enabled',
+    ],
+    [
+      'reserved CPUs and cgroups',
+      { reservedSystemCPUs: '0', systemReservedCgroup: '/sys' },
+      "invalid configuration: can't use reservedSystemCPUs (--reserved-cpus) with systemReservedCgroup (--system-reserved-cgroup) or kubeReservedCgroup (--kube-reserved-cgroup)",
+    ],
     ['logging format', { logging: { format: 'xml' } }, 'logging.format: Invalid value: "xml": Unsupported log format'],
     ['tracing', { tracing: { samplingRatePerMillion: -1 } }, 'tracing.samplingRatePerMillion: Invalid value: -1: sampling rate must be positive'],
-    ['memoryThrottlingFactor', { memoryThrottlingFactor: 1.5 }, 'invalid configuration: memoryThrottlingFactor 1.5 must be greater than 0 and less than or equal to 1.0'],
-    ['memoryReservationPolicy', { memoryReservationPolicy: 'TieredReservation' }, 'invalid configuration: memoryReservationPolicy "TieredReservation" requires MemoryQoS feature gate to be enabled'],
+    [
+      'memoryThrottlingFactor',
+      { memoryThrottlingFactor: 1.5 },
+      'invalid configuration: memoryThrottlingFactor 1.5 must be greater than 0 and less than or equal to 1.0',
+    ],
+    [
+      'memoryReservationPolicy',
+      { memoryReservationPolicy: 'TieredReservation' },
+      'invalid configuration: memoryReservationPolicy "TieredReservation" requires MemoryQoS feature gate to be enabled',
+    ],
     ['enableSystemLogQuery', { enableSystemLogQuery: true }, 'invalid configuration: NodeLogQuery feature gate is required for enableSystemLogQuery'],
-    ['system log handler', { enableSystemLogQuery: true, enableSystemLogHandler: false, featureGates: { NodeLogQuery: true } }, 'invalid configuration: enableSystemLogHandler is required for enableSystemLogQuery'],
+    [
+      'system log handler',
+      { enableSystemLogQuery: true, enableSystemLogHandler: false, featureGates: { NodeLogQuery: true } },
+      'invalid configuration: enableSystemLogHandler is required for enableSystemLogQuery',
+    ],
     ['podLogsDir relative', { podLogsDir: 'logs' }, 'invalid configuration: pod logs path "logs" must be absolute path'],
     ['podLogsDir unclean', { podLogsDir: '/var/log/pods/' }, 'invalid configuration: pod logs path "/var/log/pods/" must be normalized'],
     ['podLogsDir ASCII', { podLogsDir: '/var/log/pödz' }, 'invalid configuration: pod logs path "/var/log/pödz" mut contains ASCII characters only'],
-    ['serverTLSBootstrap', { serverTLSBootstrap: true, featureGates: { RotateKubeletServerCertificate: false } }, 'invalid configuration: serverTLSBootstrap true requires feature gate RotateKubeletServerCertificate'],
+    [
+      'serverTLSBootstrap',
+      { serverTLSBootstrap: true, featureGates: { RotateKubeletServerCertificate: false } },
+      'invalid configuration: serverTLSBootstrap true requires feature gate RotateKubeletServerCertificate',
+    ],
     ['address', { address: 'localhost' }, 'invalid configuration: address (--address) "localhost" is not a valid IP address'],
     ['authorization mode', { authorization: { mode: 'RBAC' } }, 'invalid configuration: unknown authorization mode RBAC'],
     ['draManagerReconcilePeriod', { draManagerReconcilePeriod: '-1s' }, 'invalid configuration: draManagerReconcilePeriod -1s must be greater than zero'],
   ];
   it.each(cases)('%s', (_name, c, message) => {
     const errs = problems(c);
-    expect(errs.some((e) => e.startsWith(message)), `${JSON.stringify(errs)} has no ${message}`).toBe(true);
+    expect(
+      errs.some((e) => e.startsWith(message)),
+      `${JSON.stringify(errs)} has no ${message}`,
+    ).toBe(true);
   });
 
   it('reports an unknown or locked feature gate alone, as upstream returns early', () => {

@@ -53,7 +53,8 @@ describe('strconv', () => {
   });
 
   it('agrees with decimal integers in range', () => {
-    fc.assert(fc.property(fc.integer({ min: -2147483648, max: 2147483647 }), (n) => {
+    fc.assert(
+      fc.property(fc.integer({ min: -2147483648, max: 2147483647 }), (n) => {
         expect(parseGoInt(String(n), 32)).toBe(n);
       }),
     );

@@ -43,7 +43,8 @@ describe('the node agent flags', () => {
   it.each(settable.map((d) => [d.name, d] as const))('--%s sets its field', (name, def) => {
     const [text, value] = SAMPLES[def.type as Exclude<NodeAgentFlagType, 'logging'>];
     const r = run([`--${name}=${text}`]);
-    const where = 'config' in def.target ? at(r.config, def.target.config) : (r.flags as unknown as Record<string, unknown>)[(def.target as { flag: string }).flag];
+    const where =
+      'config' in def.target ? at(r.config, def.target.config) : (r.flags as unknown as Record<string, unknown>)[(def.target as { flag: string }).flag];
     expect(where).toEqual(value);
   });
 
@@ -111,7 +112,9 @@ describe('the node agent flags', () => {
     expect(run(['--anonymous-auth=false']).config.authentication?.anonymous?.enabled).toBe(false);
     expect(run(['--register-node=F']).config.registerNode).toBe(false);
     expect(run(['--rotate-certificates']).config.rotateCertificates).toBe(true);
-    expect(() => run(['--register-node=nope'])).toThrow('invalid argument "nope" for "--register-node" flag: strconv.ParseBool: parsing "nope": invalid syntax');
+    expect(() => run(['--register-node=nope'])).toThrow(
+      'invalid argument "nope" for "--register-node" flag: strconv.ParseBool: parsing "nope": invalid syntax',
+    );
   });
 
   it('reads the logging flags into the logging section', () => {
@@ -122,11 +125,15 @@ describe('the node agent flags', () => {
 
   it("refuses bad values with pflag's message", () => {
     expect(() => run(['--port=x'])).toThrow('invalid argument "x" for "--port" flag: strconv.ParseInt: parsing "x": invalid syntax');
-    expect(() => run(['--max-pods', '3000000000'])).toThrow('invalid argument "3000000000" for "--max-pods" flag: strconv.ParseInt: parsing "3000000000": value out of range');
+    expect(() => run(['--max-pods', '3000000000'])).toThrow(
+      'invalid argument "3000000000" for "--max-pods" flag: strconv.ParseInt: parsing "3000000000": value out of range',
+    );
     expect(() => run(['--sync-frequency=1'])).toThrow('invalid argument "1" for "--sync-frequency" flag: time: missing unit in duration "1"');
     expect(() => run(['--address=example.com'])).toThrow('invalid argument "example.com" for "--address" flag: "example.com" is not a valid IP address');
     expect(() => run(['--feature-gates=A'])).toThrow('invalid argument "A" for "--feature-gates" flag: missing bool value for A');
-    expect(() => run(['--register-with-taints=a:Maybe'])).toThrow('invalid argument "a:Maybe" for "--register-with-taints" flag: invalid taint effect: Maybe, unsupported taint effect');
+    expect(() => run(['--register-with-taints=a:Maybe'])).toThrow(
+      'invalid argument "a:Maybe" for "--register-with-taints" flag: invalid taint effect: Maybe, unsupported taint effect',
+    );
     expect(() => run(['--nope'])).toThrow('unknown flag: --nope');
   });
 

@@ -63,7 +63,13 @@ describe('loadNodeAgentSettings: sources and precedence', () => {
       readOnlyPort: 0,
       authorization: { mode: 'Webhook' },
       authentication: { anonymous: { enabled: false }, webhook: { enabled: true } },
-      evictionHard: { 'memory.available': '100Mi', 'nodefs.available': '10%', 'nodefs.inodesFree': '5%', 'imagefs.available': '15%', 'imagefs.inodesFree': '5%' },
+      evictionHard: {
+        'memory.available': '100Mi',
+        'nodefs.available': '10%',
+        'nodefs.inodesFree': '5%',
+        'imagefs.available': '15%',
+        'imagefs.inodesFree': '5%',
+      },
     });
   });
 
@@ -174,14 +180,20 @@ describe('loadNodeAgentSettings: errors', () => {
     expect(failure(['--config=missing.yaml'])).toBe(
       'failed to load kubelet config file, path: missing.yaml, error: failed to load Kubelet config file missing.yaml, error failed to read kubelet config file "/work/missing.yaml", error: open /work/missing.yaml: no such file or directory',
     );
-    expect(failure(['--config=/c'], { '/c': '' })).toBe('failed to load kubelet config file, path: /c, error: failed to load Kubelet config file /c, error kubelet config file "/c" was empty');
+    expect(failure(['--config=/c'], { '/c': '' })).toBe(
+      'failed to load kubelet config file, path: /c, error: failed to load Kubelet config file /c, error kubelet config file "/c" was empty',
+    );
     expect(failure(['--config=/c'], { '/c': errno('EACCES') })).toContain('error: open /c: permission denied');
     expect(failure(['--config=/etc'], { '/etc/x': 'x' })).toContain('error: read /etc: is a directory');
     expect(failure(['--config=/c'], { '/c': 'apiVersion: v1\nkind: Pod\n' })).toBe(
       'failed to load kubelet config file, path: /c, error: failed to load Kubelet config file /c, error failed to decode: no kind "Pod" is registered for version "v1"',
     );
-    expect(failure(['--config=/c'], { '/c': `${AGENT}port: "x"\n` })).toContain('failed to decode: json: cannot unmarshal string into Go struct field KubeletConfiguration.port of type int32');
-    expect(failure(['--config=/c'], { '/c': `${AGENT}featureGates: { Nope: true }\n` })).toBe('failed to load kubelet config file, path: /c, error: unrecognized feature gate: Nope');
+    expect(failure(['--config=/c'], { '/c': `${AGENT}port: "x"\n` })).toContain(
+      'failed to decode: json: cannot unmarshal string into Go struct field KubeletConfiguration.port of type int32',
+    );
+    expect(failure(['--config=/c'], { '/c': `${AGENT}featureGates: { Nope: true }\n` })).toBe(
+      'failed to load kubelet config file, path: /c, error: unrecognized feature gate: Nope',
+    );
   });
 
   it('names the drop-in', () => {
@@ -198,21 +210,27 @@ describe('loadNodeAgentSettings: errors', () => {
     expect(failure(['--config-dir=/d'], { '/d/a.conf': `${KUBELET}port: "x"\n` })).toBe(
       'failed to merge kubelet configs: failed to unmarshal merged JSON into kubelet configuration: json: cannot unmarshal string into Go struct field KubeletConfiguration.port of type int32',
     );
-    expect(failure(['--config-dir=/nowhere'])).toBe('failed to merge kubelet configs: failed to walk through kubelet dropin directory "/nowhere": lstat /nowhere: no such file or directory');
+    expect(failure(['--config-dir=/nowhere'])).toBe(
+      'failed to merge kubelet configs: failed to walk through kubelet dropin directory "/nowhere": lstat /nowhere: no such file or directory',
+    );
   });
 
   it('names the field and its flag', () => {
     expect(failure(['--config=/c'], { '/c': `${AGENT}port: 70000\ncontainerLogMaxFiles: 1\n` })).toBe(
       'failed to validate kubelet configuration, error: [invalid configuration: port (--port) 70000 must be between 1 and 65535, inclusive, invalid configuration: containerLogMaxFiles must be greater than 1]',
     );
-    expect(failure(['--container-log-max-files=1'])).toBe('failed to validate kubelet configuration, error: invalid configuration: containerLogMaxFiles must be greater than 1');
+    expect(failure(['--container-log-max-files=1'])).toBe(
+      'failed to validate kubelet configuration, error: invalid configuration: containerLogMaxFiles must be greater than 1',
+    );
   });
 
   it('bounds the number of drop-ins and the depth of their directories', () => {
     const many: Record<string, string> = {};
     for (let i = 0; i <= MAX_DROP_IN_FILES; i++) many[`/d/${String(i).padStart(5, '0')}.conf`] = KUBELET;
     expect(failure(['--config-dir=/d'], many)).toContain(`more than ${MAX_DROP_IN_FILES} drop-in files`);
-    expect(failure(['--config-dir=/d'], { [`/d/${Array(40).fill('x').join('/')}/a.conf`]: KUBELET })).toContain('drop-in directories nest deeper than 32 levels');
+    expect(failure(['--config-dir=/d'], { [`/d/${Array(40).fill('x').join('/')}/a.conf`]: KUBELET })).toContain(
+      'drop-in directories nest deeper than 32 levels',
+    );
   });
 });
 

@@ -100,9 +100,12 @@ describe('parseFlags', () => {
 
   it('gives the same answer for --flag=value as for --flag value', () => {
     fc.assert(
-      fc.property(fc.string({ maxLength: 10 }).filter((s) => !s.startsWith('-')), (value) => {
-        expect(parse([`--port=${value}`]).seen).toEqual(parse(['--port', value]).seen);
-      }),
+      fc.property(
+        fc.string({ maxLength: 10 }).filter((s) => !s.startsWith('-')),
+        (value) => {
+          expect(parse([`--port=${value}`]).seen).toEqual(parse(['--port', value]).seen);
+        },
+      ),
       { numRuns: 200 },
     );
   });
