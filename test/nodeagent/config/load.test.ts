@@ -266,3 +266,63 @@ describe('loadNodeAgentSettings on a real file system', () => {
     expect(() => loadNodeAgentSettings([`--config-dir=${d}`])).toThrow('permission denied');
   });
 });
+
+describe('loadNodeAgentSettings on hostile command lines', () => {
+  it('fails only with NodeAgentConfigError, whatever the flags and values', async () => {
+    const fc = (await import('fast-check')).default;
+    const { NODE_AGENT_FLAGS } = await import('../../../src/nodeagent/config/flags.js');
+    const names = [...NODE_AGENT_FLAGS.keys()].filter((n) => n !== 'help' && n !== 'version' && n !== 'config' && n !== 'config-dir');
+    const value = fc.oneof(
+      fc.string({ maxLength: 12 }),
+      fc.constantFrom(
+        '',
+        '0',
+        '-1',
+        'true',
+        'false',
+        '1s',
+        '0x10',
+        'a=b',
+        'a=true',
+        'k=v:NoSchedule',
+        'a:b',
+        '10.0.0.1',
+        '"',
+        ',',
+        '__proto__=1',
+        'constructor=true',
+      ),
+    );
+    const arg = fc.oneof(
+      fc.tuple(fc.constantFrom(...names), value).map(([n, v]) => `--${n}=${v}`),
+      fc.constantFrom(...names).map((n) => `--${n}`),
+      fc.string({ maxLength: 10 }),
+    );
+    fc.assert(
+      fc.property(fc.array(arg, { maxLength: 8 }), (argv) => {
+        try {
+          const s = load(argv, {});
+          expect(s.config.port).toBeGreaterThan(0);
+        } catch (e) {
+          expect(e).toBeInstanceOf(NodeAgentConfigError);
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('reports a drop-in subdirectory it cannot list', () => {
+    const fs = memFs({ '/d/a.conf': KUBELET, '/d/sub/b.conf': KUBELET });
+    const readDir = (p: string) => {
+      if (p === '/d/sub') throw errno('EACCES');
+      return fs.readDir(p);
+    };
+    expect(() => loadNodeAgentSettings(['--config-dir=/d'], { ...fs, readDir })).toThrow(
+      'failed to merge kubelet configs: failed to walk through kubelet dropin directory "/d": open /d/sub: permission denied',
+    );
+  });
+
+  it('takes a drop-in "directory" that is one file as that file', () => {
+    expect(load(['--config-dir=/one.conf'], { '/one.conf': `${KUBELET}maxPods: 3\n` }).config.maxPods).toBe(3);
+  });
+});
