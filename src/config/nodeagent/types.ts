@@ -26,6 +26,7 @@ const int32 = z.int32();
 const int64 = z.int();
 const stringMap = z.record(z.string(), z.string());
 
+/** `authentication.x509`: client certificate authentication. */
 export const KubeletX509AuthenticationSchema = z
   .object({
     /** PEM bundle; a client certificate it signs authenticates as its CommonName and Organizations. */
@@ -33,6 +34,7 @@ export const KubeletX509AuthenticationSchema = z
   })
   .meta({ id: `${GO_PACKAGE}.KubeletX509Authentication` });
 
+/** `authentication.webhook`: bearer tokens checked with TokenReviews. */
 export const KubeletWebhookAuthenticationSchema = z
   .object({
     /** Bearer tokens are checked with TokenReviews. */
@@ -42,6 +44,7 @@ export const KubeletWebhookAuthenticationSchema = z
   })
   .meta({ id: `${GO_PACKAGE}.KubeletWebhookAuthentication` });
 
+/** `authentication.anonymous`. */
 export const KubeletAnonymousAuthenticationSchema = z
   .object({
     /** Requests no authenticator rejects are `system:anonymous` in `system:unauthenticated`. */
@@ -49,6 +52,7 @@ export const KubeletAnonymousAuthenticationSchema = z
   })
   .meta({ id: `${GO_PACKAGE}.KubeletAnonymousAuthentication` });
 
+/** `authentication`: how requests to the agent's server are authenticated. */
 export const KubeletAuthenticationSchema = z
   .object({
     x509: KubeletX509AuthenticationSchema.optional(),
@@ -57,6 +61,7 @@ export const KubeletAuthenticationSchema = z
   })
   .meta({ id: `${GO_PACKAGE}.KubeletAuthentication` });
 
+/** `authorization.webhook`: how long SubjectAccessReview answers are cached. */
 export const KubeletWebhookAuthorizationSchema = z
   .object({
     cacheAuthorizedTTL: duration.optional(),
@@ -64,6 +69,7 @@ export const KubeletWebhookAuthorizationSchema = z
   })
   .meta({ id: `${GO_PACKAGE}.KubeletWebhookAuthorization` });
 
+/** `authorization`: how requests to the agent's server are authorized. */
 export const KubeletAuthorizationSchema = z
   .object({
     /** `AlwaysAllow` or `Webhook` (SubjectAccessReviews). */
@@ -82,10 +88,12 @@ export const TaintSchema = z
   })
   .meta({ id: 'io.k8s.api.core.v1.Taint' });
 
+/** One entry of `shutdownGracePeriodByPodPriority`. */
 export const ShutdownGracePeriodByPodPrioritySchema = z
   .object({ priority: int32.optional(), shutdownGracePeriodSeconds: int64.optional() })
   .meta({ id: `${GO_PACKAGE}.ShutdownGracePeriodByPodPriority` });
 
+/** One entry of `reservedMemory`: a NUMA node's reserved memory. */
 export const MemoryReservationSchema = z
   .object({ numaNode: int32.optional(), limits: z.record(z.string(), z.union([z.string(), z.number()])).optional() })
   .meta({ id: `${GO_PACKAGE}.MemoryReservation` });
@@ -286,8 +294,11 @@ export type NodeAgentConfiguration = Omit<z.infer<typeof NodeAgentConfigurationS
   kind: typeof NODE_AGENT_CONFIG_KIND | typeof KUBELET_CONFIG_KIND;
 };
 
+/** `authentication` as written. */
 export type KubeletAuthentication = z.infer<typeof KubeletAuthenticationSchema>;
+/** `authorization` as written. */
 export type KubeletAuthorization = z.infer<typeof KubeletAuthorizationSchema>;
+/** A taint of `registerWithTaints`. */
 export type ConfigTaint = z.infer<typeof TaintSchema>;
 
 /** The fields defaulting always fills: a consumer reads them without `?? default`. */

@@ -76,6 +76,7 @@ export class NodeAgentConfigError extends Error {
 
 /** At most this many drop-in files are merged, and directories nest this deep (bounds on hostile trees). */
 export const MAX_DROP_IN_FILES = 1000;
+/** How deep drop-in directories may nest. */
 export const MAX_DROP_IN_DEPTH = 32;
 const MAX_DIR_ENTRIES = 100_000;
 
