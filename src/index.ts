@@ -155,6 +155,18 @@ export * as admissionConfig from './config/admission/index.js';
 export * as loggingConfig from './config/logging/index.js';
 /** ExecCredential (`client.authentication.k8s.io`), as exec credential plugins exchange it. */
 export * as execCredential from './config/exec-credential/index.js';
+/** NodeAgentConfiguration (kubelet's KubeletConfiguration): fields, decoding, defaults, validation, feature gates. */
+export * as nodeAgentConfig from './config/nodeagent/index.js';
+export type { NodeAgentConfiguration, DefaultedNodeAgentConfiguration } from './config/nodeagent/types.js';
+/** The node agent's settings from its command line: flags, `--config`, `--config-dir` drop-ins. */
+export {
+  loadNodeAgentSettings,
+  NodeAgentConfigError,
+  type NodeAgentSettings,
+  type NodeAgentFlags,
+  type NodeAgentLoadOptions,
+  type NodeAgentDirEntry,
+} from './nodeagent/config/load.js';
 /** Spans of API requests exported over OTLP (`startRequestTracing`). */
 export { startRequestTracing, type RequestTracer, type RequestSpan, type RequestTracingOptions } from './tracing/index.js';
 export { parseTokenFile, staticTokenAuthenticator, type StaticToken } from './auth/authn/token-file.js';
