@@ -159,7 +159,11 @@ function discoveryGroup(registry: KindRegistry, name: string, versions: string[]
           shortNames: d.shortNames.length ? [...d.shortNames] : undefined,
           categories: d.categories.length ? [...d.categories] : undefined,
           subresources: subresourcesOf(k).length
-            ? subresourcesOf(k).map((s) => ({ subresource: s.name, responseKind: s.responseKind ?? (s.kind ? { ...responseKind, kind: s.kind } : responseKind), verbs: s.verbs }))
+            ? subresourcesOf(k).map((s) => ({
+                subresource: s.name,
+                responseKind: s.responseKind ?? (s.kind ? { ...responseKind, kind: s.kind } : responseKind),
+                verbs: s.verbs,
+              }))
             : undefined,
         });
       }),

@@ -17,7 +17,8 @@ function addressesOf(node: unknown): NodeAddress[] {
 }
 
 function reportedPort(node: unknown): number {
-  const port = (node as { status?: { daemonEndpoints?: { kubeletEndpoint?: { Port?: unknown } } } } | undefined)?.status?.daemonEndpoints?.kubeletEndpoint?.Port;
+  const port = (node as { status?: { daemonEndpoints?: { kubeletEndpoint?: { Port?: unknown } } } } | undefined)?.status?.daemonEndpoints?.kubeletEndpoint
+    ?.Port;
   return typeof port === 'number' && Number.isInteger(port) ? port : 0;
 }
 

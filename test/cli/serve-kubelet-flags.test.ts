@@ -16,7 +16,13 @@ describe('memkube serve: the kubelet client flags', () => {
         '--kubelet-timeout',
         '2s',
       ]).kubelet,
-    ).toEqual({ clientCertificateFile: 'c.pem', clientKeyFile: 'k.pem', certificateAuthorityFile: 'ca.pem', preferredAddressTypes: ['InternalIP', 'Hostname'], timeoutMs: 2000 });
+    ).toEqual({
+      clientCertificateFile: 'c.pem',
+      clientKeyFile: 'k.pem',
+      certificateAuthorityFile: 'ca.pem',
+      preferredAddressTypes: ['InternalIP', 'Hostname'],
+      timeoutMs: 2000,
+    });
   });
 
   it('refuses an unknown address type, an empty list, and a certificate without its key', () => {
@@ -24,7 +30,9 @@ describe('memkube serve: the kubelet client flags', () => {
       '--kubelet-preferred-address-types contains invalid value(s): LegacyHostIP',
     );
     expect(() => parseServeArgs(['--kubelet-preferred-address-types', ''])).toThrow('--kubelet-preferred-address-types is required');
-    expect(() => parseServeArgs(['--kubelet-client-certificate', 'c.pem'])).toThrow('--kubelet-client-certificate and --kubelet-client-key must be given together');
+    expect(() => parseServeArgs(['--kubelet-client-certificate', 'c.pem'])).toThrow(
+      '--kubelet-client-certificate and --kubelet-client-key must be given together',
+    );
     expect(() => parseServeArgs(['--kubelet-timeout', 'soon'])).toThrow();
   });
 });

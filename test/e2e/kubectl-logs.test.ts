@@ -36,7 +36,13 @@ describe.skipIf(!existsSync(KUBECTL))('kubectl logs and node proxy', () => {
     await cluster.client.resource({ version: 'v1', resource: 'nodes' }).create(nodeFor('n1', kubelet.port));
     await cluster.client.resource({ version: 'v1', resource: 'pods' }).create({
       metadata: { name: 'web', namespace: 'default' },
-      spec: { nodeName: 'n1', containers: [{ name: 'app', image: 'nginx' }, { name: 'sidecar', image: 'busybox' }] },
+      spec: {
+        nodeName: 'n1',
+        containers: [
+          { name: 'app', image: 'nginx' },
+          { name: 'sidecar', image: 'busybox' },
+        ],
+      },
     });
     server = await cluster.listen();
     await writeFile(join(dir, 'kubeconfig'), server.kubeconfig());
@@ -96,7 +102,9 @@ describe.skipIf(!existsSync(KUBECTL))('kubectl logs and node proxy', () => {
     };
     expect(await ok('get', '--raw', '/api/v1/nodes/n1/proxy/healthz')).toBe('ok');
     await writeFile(join(dir, 'empty.json'), '{}');
-    expect(await ok('create', '--raw', '/api/v1/nodes/n1/proxy/checkpoint/default/web/app', '-f', join(dir, 'empty.json'))).toBe('{"items":["checkpoint.tar"]}');
+    expect(await ok('create', '--raw', '/api/v1/nodes/n1/proxy/checkpoint/default/web/app', '-f', join(dir, 'empty.json'))).toBe(
+      '{"items":["checkpoint.tar"]}',
+    );
     expect(kubelet.requests.map((r) => [r.method, r.url])).toEqual([
       ['GET', '/healthz'],
       ['POST', '/checkpoint/default/web/app'],

@@ -37,7 +37,12 @@ describe('nodes/proxy', () => {
     expect(res.headers.get('content-type')).toBe('text/plain; charset=utf-8');
     expect(res.headers.get('x-agent')).toBe('fake');
     expect(await res.text()).toBe('ok');
-    expect(kubelet.requests[0]).toMatchObject({ method: 'GET', url: '/healthz?verbose=1&x=a%20b', clientCN: 'kube-apiserver-kubelet-client', clientAuthorized: true });
+    expect(kubelet.requests[0]).toMatchObject({
+      method: 'GET',
+      url: '/healthz?verbose=1&x=a%20b',
+      clientCN: 'kube-apiserver-kubelet-client',
+      clientAuthorized: true,
+    });
   });
 
   it('passes a POST with its body and method (a checkpoint), and the status of any answer', async () => {
@@ -45,7 +50,11 @@ describe('nodes/proxy', () => {
       res.writeHead(500, { 'content-type': 'text/plain' });
       res.end('checkpointing is not enabled');
     };
-    const res = await get('/api/v1/nodes/n1/proxy/checkpoint/default/web/app?timeout=30', { method: 'POST', body: 'x', headers: { 'content-type': 'text/plain' } });
+    const res = await get('/api/v1/nodes/n1/proxy/checkpoint/default/web/app?timeout=30', {
+      method: 'POST',
+      body: 'x',
+      headers: { 'content-type': 'text/plain' },
+    });
     expect(res.status).toBe(500);
     expect(await res.text()).toBe('checkpointing is not enabled');
     expect(kubelet.requests[0]).toMatchObject({ method: 'POST', url: '/checkpoint/default/web/app?timeout=30', body: 'x' });
@@ -104,7 +113,10 @@ describe('nodes/proxy', () => {
 
   it('is listed by discovery with the verbs of its methods', async () => {
     const list = (await (await get('/api/v1')).json()) as { resources: { name: string; kind: string; verbs: string[] }[] };
-    expect(list.resources.find((r) => r.name === 'nodes/proxy')).toMatchObject({ kind: 'NodeProxyOptions', verbs: ['create', 'delete', 'get', 'patch', 'update'] });
+    expect(list.resources.find((r) => r.name === 'nodes/proxy')).toMatchObject({
+      kind: 'NodeProxyOptions',
+      verbs: ['create', 'delete', 'get', 'patch', 'update'],
+    });
     expect(list.resources.find((r) => r.name === 'pods/log')).toMatchObject({ kind: 'Pod', verbs: ['get'] });
   });
 

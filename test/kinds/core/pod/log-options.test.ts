@@ -36,7 +36,9 @@ describe('decodePodLogOptions', () => {
     expect(decodeFailure({ sinceTime: ['2026/01/01T00:00:00Z'] })).toBe(
       'parsing time "2026/01/01T00:00:00Z" as "2006-01-02T15:04:05Z07:00": cannot parse "/01/01T00:00:00Z" as "-"',
     );
-    expect(decodeFailure({ sinceTime: ['2026-01-01T00:00:00'] })).toBe('parsing time "2026-01-01T00:00:00" as "2006-01-02T15:04:05Z07:00": cannot parse "" as "Z07:00"');
+    expect(decodeFailure({ sinceTime: ['2026-01-01T00:00:00'] })).toBe(
+      'parsing time "2026-01-01T00:00:00" as "2006-01-02T15:04:05Z07:00": cannot parse "" as "Z07:00"',
+    );
     expect(decodeFailure({ sinceTime: ['2026-13-01T00:00:00Z'] })).toBe('parsing time "2026-13-01T00:00:00Z": month out of range');
     expect(decodeFailure({ sinceTime: ['2026-02-30T00:00:00Z'] })).toBe('parsing time "2026-02-30T00:00:00Z": day out of range');
     expect(decodeFailure({ sinceTime: ['2026-01-01T00:00:00Zjunk'] })).toBe('parsing time "2026-01-01T00:00:00Zjunk": extra text: "junk"');
@@ -65,7 +67,9 @@ describe('validatePodLogOptions', () => {
   });
 
   it('refuses sinceSeconds with sinceTime, without checking sinceSeconds itself', () => {
-    expect(messageOf({ sinceSeconds: ['0'], sinceTime: ['2026-01-01T00:00:00Z'] })).toBe(': Forbidden: at most one of `sinceTime` or `sinceSeconds` may be specified');
+    expect(messageOf({ sinceSeconds: ['0'], sinceTime: ['2026-01-01T00:00:00Z'] })).toBe(
+      ': Forbidden: at most one of `sinceTime` or `sinceSeconds` may be specified',
+    );
   });
 
   it('refuses an unknown stream, and tailLines with a single stream', () => {

@@ -70,11 +70,23 @@ describe('pods/log', () => {
     expect(body.contentType).toBe('text/plain');
     expect(Buffer.from(await readStreamedBody(body)).toString()).toBe('line 1\nline 2\n');
     expect(kubelet.requests).toHaveLength(1);
-    expect(kubelet.requests[0]).toMatchObject({ method: 'GET', url: '/containerLogs/default/one/app', clientCN: 'kube-apiserver-kubelet-client', clientAuthorized: true });
+    expect(kubelet.requests[0]).toMatchObject({
+      method: 'GET',
+      url: '/containerLogs/default/one/app',
+      clientCN: 'kube-apiserver-kubelet-client',
+      clientAuthorized: true,
+    });
   });
 
   it('passes the options on as kube-apiserver does: only those set, keys sorted, sinceTime in RFC 3339', async () => {
-    await logOf('one', { follow: ['true'], tailLines: ['1'], timestamps: ['1'], limitBytes: ['100'], previous: ['true'], sinceTime: ['2026-01-01T01:00:00.5+01:00'] });
+    await logOf('one', {
+      follow: ['true'],
+      tailLines: ['1'],
+      timestamps: ['1'],
+      limitBytes: ['100'],
+      previous: ['true'],
+      sinceTime: ['2026-01-01T01:00:00.5+01:00'],
+    });
     expect(kubelet.requests[0]!.url).toBe(
       '/containerLogs/default/one/app?follow=true&limitBytes=100&previous=true&sinceTime=2026-01-01T00%3A00%3A00Z&tailLines=1&timestamps=true',
     );
@@ -111,7 +123,14 @@ describe('pods/log', () => {
 
   it('answers 500 without a reason when the node has no address of a preferred type', async () => {
     const status = await statusOf(() => logOf('unreachable'));
-    expect(status).toEqual({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'no preferred addresses found; known addresses: []', code: 500 });
+    expect(status).toEqual({
+      kind: 'Status',
+      apiVersion: 'v1',
+      metadata: {},
+      status: 'Failure',
+      message: 'no preferred addresses found; known addresses: []',
+      code: 500,
+    });
   });
 
   it("turns the agent's error statuses into API errors as GenericHttpResponseChecker does", async () => {
