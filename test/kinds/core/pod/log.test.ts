@@ -110,6 +110,17 @@ describe('pods/log', () => {
     expect(kubelet.requests).toHaveLength(0);
   });
 
+  it('serves GET only, and a request in process without connect options as a plain GET', async () => {
+    expect(await statusOf(() => cluster.request({ ...logRequest('one'), verb: 'create', connect: { method: 'POST', params: {} } }))).toMatchObject({
+      code: 405,
+      reason: 'MethodNotAllowed',
+    });
+    const { connect: _omitted, ...plain } = logRequest('one');
+    const res = await cluster.request(plain);
+    expect(Buffer.from(await readStreamedBody(res.body as StreamedBody)).toString()).toBe('line 1\nline 2\n');
+    expect(kubelet.requests.map((r) => r.url)).toEqual(['/containerLogs/default/one/app']);
+  });
+
   it('answers 404 for a missing pod and for a pod whose node is gone', async () => {
     expect(await statusOf(() => logOf('ghost'))).toMatchObject({ code: 404, reason: 'NotFound', message: 'pods "ghost" not found' });
     expect(await statusOf(() => logOf('lost'))).toMatchObject({ code: 404, reason: 'NotFound', message: 'nodes "gone" not found' });
