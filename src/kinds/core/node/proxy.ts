@@ -79,7 +79,7 @@ async function proxyLocation(id: string, ctx: Parameters<ConnectSubresource['con
 /** The raw query of a proxied request, or one made from its parameters (the in-process client). */
 function queryOf(request: Parameters<ConnectSubresource['connect']>[1]): string {
   if (request.query !== undefined) return request.query;
-  return new URLSearchParams(Object.entries(request.params).flatMap(([k, vs]) => vs.map((v) => [k, v]))).toString();
+  return new URLSearchParams(Object.entries(request.params).flatMap(([k, vs]) => vs.map((v): [string, string] => [k, v]))).toString();
 }
 
 /** The Node's `proxy` subresource. */

@@ -2,6 +2,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Cluster } from '../../../../src/cluster.js';
 import { proxiedPath, splitSchemeNamePort } from '../../../../src/kinds/core/node/proxy.js';
+import type { StreamedBody } from '../../../../src/machinery/request.js';
+import { readStreamedBody } from '../../../../src/machinery/streamed-body.js';
 import { nodeFor, startFakeKubelet, type FakeKubelet } from '../../../support/fake-kubelet.js';
 import { testCluster } from '../../../support/cluster.js';
 
@@ -109,6 +111,20 @@ describe('nodes/proxy', () => {
       message: 'dial tcp 127.0.0.1:1: connect: connection refused',
       code: 500,
     });
+  });
+
+  it('takes a request in process, its query made from the parameters', async () => {
+    const res = await cluster.request({
+      verb: 'get',
+      resource: { group: '', version: 'v1', resource: 'nodes' },
+      subresource: 'proxy',
+      name: 'n1',
+      user: { username: 'system:admin', groups: ['system:masters'] },
+      connect: { method: 'GET', path: 'stats/summary', params: { only_cpu_and_memory: ['true'] } },
+    });
+    expect(res.code).toBe(200);
+    expect(Buffer.from(await readStreamedBody(res.body as StreamedBody)).toString()).toBe('ok');
+    expect(kubelet.requests.map((r) => r.url)).toEqual(['/stats/summary?only_cpu_and_memory=true']);
   });
 
   it('is listed by discovery with the verbs of its methods', async () => {
