@@ -1,6 +1,7 @@
 /** `nodes/{name}/proxy/{path}` through the HTTP door, against a fake node agent over HTTPS. */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Cluster } from '../../../../src/cluster.js';
+import type { AuthorizationAttributes, Authorizer } from '../../../../src/machinery/auth.js';
 import { proxiedPath, splitSchemeNamePort } from '../../../../src/kinds/core/node/proxy.js';
 import type { StreamedBody } from '../../../../src/machinery/request.js';
 import { readStreamedBody } from '../../../../src/machinery/streamed-body.js';
@@ -158,5 +159,41 @@ describe('proxiedPath', () => {
     expect(proxiedPath('../../x/./y/')).toBe('/x/y/');
     expect(proxiedPath('stats/summary')).toBe('/stats/summary');
     expect(proxiedPath('a b/c?d#e/@:')).toBe('/a%20b/c%3Fd%23e/@:');
+  });
+});
+
+describe('nodes/proxy authorization over HTTP', () => {
+  it('asks for the verb of the method on nodes/proxy, and refuses before the agent is reached', async () => {
+    const asked: AuthorizationAttributes[] = [];
+    const onlyGet: Authorizer = {
+      authorize: (a) => {
+        asked.push(a);
+        return a.resource === 'nodes' && a.subresource === 'proxy' && a.verb === 'get'
+          ? { decision: 'Allow', reason: '' }
+          : { decision: 'NoOpinion', reason: '' };
+      },
+      rulesFor: () => ({ resourceRules: [], nonResourceRules: [], incomplete: true }),
+    };
+    const guarded = await testCluster({
+      authorization: { modes: ['AlwaysDeny'], authorizers: [onlyGet] },
+      kubeletClient: { ca: kubelet.servingCA, cert: kubelet.client.cert, key: kubelet.client.key },
+    });
+    try {
+      await guarded.client.resource({ version: 'v1', resource: 'nodes' }).create(nodeFor('n1', kubelet.port));
+      const at = (init?: RequestInit) => guarded.fetch(new Request(`${base}/api/v1/nodes/n1/proxy/checkpoint/default/web/app`, init));
+      const post = await at({ method: 'POST' });
+      expect(post.status).toBe(403);
+      expect(((await post.json()) as { message: string }).message).toMatch(
+        /^nodes "n1" is forbidden: User "system:anonymous" cannot create resource "nodes\/proxy"/,
+      );
+      expect(kubelet.requests).toHaveLength(0);
+      expect((await at()).status).toBe(200);
+      expect(asked.filter((a) => a.resource === 'nodes').map((a) => [a.verb, a.subresource, a.name])).toEqual([
+        ['create', 'proxy', 'n1'],
+        ['get', 'proxy', 'n1'],
+      ]);
+    } finally {
+      await guarded.close();
+    }
   });
 });
