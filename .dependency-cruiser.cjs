@@ -19,7 +19,7 @@ const LAYERS = [
   ['src/cel/'],
   ['src/selectors/', 'src/patch/'],
   ['src/kinds/', 'src/config/'],
-  ['src/log/'],
+  ['src/log/', 'src/kubelet-client/'],
   ['src/openapi/', 'src/admission/', 'src/auth/'],
   ['src/api/', 'src/nodeagent/'],
   ['src/controllers/', 'src/client/'],

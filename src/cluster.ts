@@ -40,6 +40,7 @@ import { errorResponse } from './http/errors.js';
 import { listen, type Listening, type ListenOptions } from './http/listen.js';
 import type { Storage } from './storage/storage.js';
 import type { EgressDialer } from './webhook/egress-dialer.js';
+import { createKubeletClient, type KubeletClientOptions } from './kubelet-client/index.js';
 import type { Service } from './kinds/types/core-v1.js';
 
 /** Options of {@link createCluster}. */
@@ -108,6 +109,13 @@ export interface ClusterOptions {
    * `loadEgressSelectorConfiguration`); directly by default.
    */
   egress?: AccessEgress;
+  /**
+   * How the API server reaches node agents for `pods/log` and `nodes/proxy`, as kube-apiserver's
+   * `--kubelet-*` flags: the client certificate and key it presents, the authority the agents'
+   * serving certificates must chain to (none: not checked, as kube-apiserver without
+   * `--kubelet-certificate-authority`), the preferred node address types and the connect timeout.
+   */
+  kubeletClient?: KubeletClientOptions;
   /**
    * How requests are authorized, as `--authorization-mode`: `AlwaysAllow` by default, so that a
    * cluster without options serves everyone. Members of `system:masters` are always allowed.
@@ -278,6 +286,7 @@ export async function createCluster(options: ClusterOptions = {}): Promise<Clust
       tokenAuthenticator: access.tokens,
       serviceAccountTokens: serviceAccountTokens.issuer,
     },
+    nodes: createKubeletClient(options.kubeletClient),
   };
   let closed = false;
   const request = (req: ApiRequest) => (closed ? Promise.reject(clusterClosed()) : handle(ctx, req));

@@ -17,9 +17,12 @@ export {
   type GroupResource,
 } from './machinery/errors.js';
 export { fieldError, fieldErrorMessage, aggregateMessage, type FieldError, type FieldErrorType } from './machinery/field-errors.js';
+export { isStreamedBody } from './machinery/request.js';
 export type {
   ApiRequest,
   ApiResponse,
+  ConnectRequest,
+  StreamedBody,
   DeleteOptions,
   FieldValidation,
   GetOptions,
@@ -73,7 +76,14 @@ export {
   type ObjectOf,
   type ScaleSubresource,
   type VersionConversion,
+  type ConnectContext,
+  type ConnectMethod,
+  type ConnectSubresource,
 } from './schema/define-kind.js';
+export { readStreamedBody, streamedBody, type StreamedBodySource } from './machinery/streamed-body.js';
+export type { NodeAgentRequest, NodeAgentResponse, NodeConnections, NodeLocation } from './machinery/node-connections.js';
+/** The API server's client of node agents (`pods/log`, `nodes/proxy`; the `--kubelet-*` flags). */
+export { createKubeletClient, type KubeletClientOptions } from './kubelet-client/index.js';
 export { KindRegistry, type ResolvedKind } from './schema/registry.js';
 export type { StructuralNode, StructNode, MapNode, ArrayNode, ScalarNode, IntOrStringNode, AnyNode, ListAndPatchFacts } from './schema/structural.js';
 export type { NameValidator } from './schema/validation/names.js';

@@ -4,6 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { AuthServices } from '../machinery/auth.js';
+import type { NodeConnections } from '../machinery/node-connections.js';
 import type { AdmissionChain } from '../admission/chain.js';
 import type { Clock } from '../clock.js';
 import type { KindContext, KubeObject } from '../schema/define-kind.js';
@@ -39,6 +40,8 @@ export interface EngineContext {
   readonly watchBufferSize: number;
   /** Authentication and authorization: the engine asks `auth.authorizer` before every request. */
   readonly auth: AuthServices;
+  /** How the connect subresources (`pods/log`, `nodes/proxy`) reach node agents. */
+  readonly nodes: NodeConnections;
 }
 
 /** A new UUID, as object uids are. */

@@ -13,6 +13,7 @@ import { isPromise, type MaybePromise } from '../util/maybe-promise.js';
 import { authorize } from './authorize.js';
 import { act } from './verbs/act.js';
 import { computedRead } from './verbs/computed.js';
+import { connect } from './verbs/connect.js';
 import { create } from './verbs/create.js';
 import { deleteCollection } from './verbs/delete-collection.js';
 import { deleteOne } from './verbs/delete.js';
@@ -43,6 +44,7 @@ function hasSubresource(kind: ResolvedKind, name: string): boolean {
   if (name === 'status') return kind.definition.statusSubresource === true;
   if (name === 'scale') return kind.definition.scale !== undefined;
   if (kind.definition.actions?.[name] !== undefined) return true;
+  if (kind.definition.connectSubresources?.[name] !== undefined) return true;
   if (kind.definition.partSubresources?.[name] !== undefined) return true;
   return kind.definition.updateSubresources?.[name] !== undefined;
 }
@@ -93,6 +95,8 @@ async function dispatch(ctx: EngineContext, req: ApiRequest, kind: ResolvedKind)
     if (req.verb !== 'create') throw methodNotSupported(gr, req.verb);
     return await act(ctx, kind, req, kind.definition.actions[req.subresource]!, (inner) => handle(ctx, { ...inner, authorized: true }));
   }
+  const connector = req.subresource !== undefined ? kind.definition.connectSubresources?.[req.subresource] : undefined;
+  if (connector) return await connect(ctx, kind, req, connector);
   const readable =
     req.subresource === 'status' ||
     req.subresource === 'scale' ||

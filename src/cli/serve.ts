@@ -29,6 +29,7 @@ import { createFetchHandler } from '../http/handler.js';
 import { listen, servingCertificateOptions } from '../http/listen.js';
 import { generateServingCertificate } from '../pki/self-signed.js';
 import { apiserverIdentity, startRequestTracing, type RequestTracer } from '../tracing/index.js';
+import type { KubeletClientOptions } from '../kubelet-client/index.js';
 
 /** kube-apiserver's `--min-request-timeout` default: watches without a timeout end after 30 to 60 minutes. */
 export const DEFAULT_MIN_REQUEST_TIMEOUT_SECONDS = 1800;
@@ -97,7 +98,21 @@ export interface ServeOptions {
   logging?: LoggingConfiguration;
   /** kube-apiserver's `--encryption-provider-config`: an EncryptionConfiguration file (encryption at rest). */
   encryptionProviderConfig?: string;
+  /**
+   * kube-apiserver's kubelet client flags: `--kubelet-client-certificate`, `--kubelet-client-key`,
+   * `--kubelet-certificate-authority` (files), `--kubelet-preferred-address-types`, `--kubelet-timeout`.
+   */
+  kubelet?: {
+    clientCertificateFile?: string;
+    clientKeyFile?: string;
+    certificateAuthorityFile?: string;
+    preferredAddressTypes?: string[];
+    timeoutMs?: number;
+  };
 }
+
+/** The node address types `--kubelet-preferred-address-types` may name. */
+const NODE_ADDRESS_TYPES = ['Hostname', 'InternalDNS', 'InternalIP', 'ExternalDNS', 'ExternalIP'];
 
 /** The usage text. */
 export const SERVE_USAGE =
@@ -117,6 +132,8 @@ export const SERVE_USAGE =
   '                     [--logging-format text|json] [-v N] [--vmodule pattern=N,...] [--log-flush-frequency 5s]\n' +
   '                     [--log-text-split-stream] [--log-json-split-stream] [--log-text-info-buffer-size 0] [--log-json-info-buffer-size 0]\n' +
   '                     [--encryption-provider-config FILE]\n' +
+  '                     [--kubelet-client-certificate FILE] [--kubelet-client-key FILE] [--kubelet-certificate-authority FILE]\n' +
+  '                     [--kubelet-preferred-address-types Hostname,InternalDNS,InternalIP,ExternalDNS,ExternalIP] [--kubelet-timeout 5s]\n' +
   '  durations are Go durations (300ms, 10s, 1m30s); --min-request-timeout 0 lets watches without timeoutSeconds run forever';
 
 /**
@@ -324,6 +341,26 @@ export function parseServeArgs(args: readonly string[]): ServeOptions {
       case '--admission-control-config-file':
         o.admission = { ...o.admission, configFile: value() };
         break;
+      case '--kubelet-client-certificate':
+        o.kubelet = { ...o.kubelet, clientCertificateFile: value() };
+        break;
+      case '--kubelet-client-key':
+        o.kubelet = { ...o.kubelet, clientKeyFile: value() };
+        break;
+      case '--kubelet-certificate-authority':
+        o.kubelet = { ...o.kubelet, certificateAuthorityFile: value() };
+        break;
+      case '--kubelet-preferred-address-types': {
+        const types = nameList(value());
+        const invalid = types.filter((t) => !NODE_ADDRESS_TYPES.includes(t));
+        if (types.length === 0) throw new Error('--kubelet-preferred-address-types is required');
+        if (invalid.length) throw new Error(`--kubelet-preferred-address-types contains invalid value(s): ${invalid.join(',')}`);
+        o.kubelet = { ...o.kubelet, preferredAddressTypes: types };
+        break;
+      }
+      case '--kubelet-timeout':
+        o.kubelet = { ...o.kubelet, timeoutMs: parseDuration(flag, value()) };
+        break;
       default:
         throw new Error(`unknown argument ${JSON.stringify(arg)}\n${SERVE_USAGE}`);
     }
@@ -333,6 +370,9 @@ export function parseServeArgs(args: readonly string[]): ServeOptions {
   if (o.authorization) {
     const errors = validateAuthorizationFlags(o.authorization);
     if (errors.length) throw new Error(errors.length === 1 ? errors[0] : `[${errors.join(', ')}]`);
+  }
+  if ((o.kubelet?.clientCertificateFile === undefined) !== (o.kubelet?.clientKeyFile === undefined)) {
+    throw new Error('--kubelet-client-certificate and --kubelet-client-key must be given together');
   }
   if (o.clientCaFile && !o.tls) throw new Error('--client-ca-file needs --tls: client certificates come with TLS');
   if (o.logging) {
@@ -397,6 +437,18 @@ function readFlagFile(path: string): string {
   return read.data.toString('utf8');
 }
 
+/** The kubelet client of the `--kubelet-*` flags, its files read now (a missing one fails with Go's words). */
+function kubeletClientOptions(flags: ServeOptions['kubelet']): KubeletClientOptions | undefined {
+  if (!flags) return undefined;
+  return {
+    ...(flags.clientCertificateFile !== undefined ? { cert: readFlagFile(flags.clientCertificateFile) } : {}),
+    ...(flags.clientKeyFile !== undefined ? { key: readFlagFile(flags.clientKeyFile) } : {}),
+    ...(flags.certificateAuthorityFile !== undefined ? { ca: readFlagFile(flags.certificateAuthorityFile) } : {}),
+    ...(flags.preferredAddressTypes ? { preferredAddressTypes: flags.preferredAddressTypes } : {}),
+    ...(flags.timeoutMs !== undefined ? { timeoutMs: flags.timeoutMs } : {}),
+  };
+}
+
 /**
  * Runs the server until SIGTERM or SIGINT. `out` gets the one line with the URL (stdout: scripts
  * read it); the log lines go where the logging flags send them (stderr unless streams are split).
@@ -441,6 +493,7 @@ export async function serve(
         : undefined,
     },
     egress: files.egress,
+    kubeletClient: kubeletClientOptions(options.kubelet),
     authorization: options.authorization ? { config: resolveAuthorizationConfig(options.authorization) } : undefined,
     serviceAccounts: {
       issuers: sa?.issuers,

@@ -4,6 +4,7 @@
  * APIGroupDiscoveryList), which kubectl asks for first.
  */
 import type { Verb } from '../machinery/request.js';
+import { connectVerbOf } from '../schema/define-kind.js';
 import type { KindRegistry, ResolvedKind } from '../schema/registry.js';
 import { byVersionPriority } from '../schema/version-priority.js';
 
@@ -21,6 +22,8 @@ export interface SubresourceInfo {
   name: string;
   verbs: string[];
   responseKind?: { group: string; version: string; kind: string };
+  /** The kind named, in the resource's group and version, when not the resource's own (`NodeProxyOptions`). */
+  kind?: string;
 }
 
 /** The subresources of a kind, with their verbs. */
@@ -32,6 +35,10 @@ export function subresourcesOf(kind: ResolvedKind): SubresourceInfo[] {
   for (const name of Object.keys(kind.definition.updateSubresources ?? {})) out.push({ name, verbs: ['update'] });
   for (const name of Object.keys(kind.definition.partSubresources ?? {})) out.push({ name, verbs: ['get', 'patch', 'update'] });
   for (const [name, action] of Object.entries(kind.definition.actions ?? {})) out.push({ name, verbs: ['create'], responseKind: { ...action.kind } });
+  for (const [name, sub] of Object.entries(kind.definition.connectSubresources ?? {})) {
+    const verbs = new Set(sub.methods.map(connectVerbOf).filter((v): v is Verb => v !== undefined));
+    out.push({ name, verbs: [...verbs].sort(), ...(sub.discoveryKind ? { kind: sub.discoveryKind } : {}) });
+  }
   // Kubernetes lists a resource's subresources by name.
   return out.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }
@@ -108,7 +115,7 @@ export function apiResourceList(registry: KindRegistry, group: string, version: 
         singularName: '',
         namespaced: k.namespaced,
         ...other,
-        kind: sub.responseKind?.kind ?? d.kind,
+        kind: sub.responseKind?.kind ?? sub.kind ?? d.kind,
         verbs: sub.verbs,
       });
     }
@@ -152,7 +159,11 @@ function discoveryGroup(registry: KindRegistry, name: string, versions: string[]
           shortNames: d.shortNames.length ? [...d.shortNames] : undefined,
           categories: d.categories.length ? [...d.categories] : undefined,
           subresources: subresourcesOf(k).length
-            ? subresourcesOf(k).map((s) => ({ subresource: s.name, responseKind: s.responseKind ?? responseKind, verbs: s.verbs }))
+            ? subresourcesOf(k).map((s) => ({
+                subresource: s.name,
+                responseKind: s.responseKind ?? (s.kind ? { ...responseKind, kind: s.kind } : responseKind),
+                verbs: s.verbs,
+              }))
             : undefined,
         });
       }),

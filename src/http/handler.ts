@@ -4,7 +4,8 @@
  * `listen.ts`) only forward to it.
  */
 import type { Clock } from '../clock.js';
-import type { ApiRequest, ApiResponse, UserInfo, Verb } from '../machinery/request.js';
+import { isStreamedBody, type ApiRequest, type ApiResponse, type UserInfo, type Verb } from '../machinery/request.js';
+import { connectVerbOf, type ConnectSubresource } from '../schema/define-kind.js';
 import type { KindRegistry, ResolvedKind } from '../schema/registry.js';
 import { storedJsonText } from '../storage/json-text.js';
 import type { StoredValue } from '../storage/storage.js';
@@ -36,6 +37,7 @@ import { parseResourcePath, type ResourceRoute } from './routes.js';
 import { toPartialMetadata, toTable } from './tables.js';
 import { ANONYMOUS, userOf } from './users.js';
 import { healthResponse, versionInfo } from './version.js';
+import { proxiedRequestHeaders, streamedResponse } from './streamed.js';
 import { isWatchStream, watchResponse } from './watch.js';
 
 /**
@@ -415,8 +417,19 @@ interface ServeContext {
   setFormat(format: 'json' | 'yaml'): void;
 }
 
+/** The connect subresource a route names (`pods/log`, `nodes/proxy`), if any. */
+function connectorOf(route: ResourceRoute, kind: ResolvedKind): ConnectSubresource | undefined {
+  return route.name !== undefined && route.subresource !== undefined ? kind.definition.connectSubresources?.[route.subresource] : undefined;
+}
+
 /** The verb of a method on a route; 405 when the route does not take the method. */
 function verbOf(method: string, route: ResourceRoute, kind: ResolvedKind, params: URLSearchParams): Verb {
+  const connector = connectorOf(route, kind);
+  if (connector) {
+    if (!connector.methods.some((m) => m === method)) throw methodNotAllowed();
+    // OPTIONS has no verb of its own; the engine checks the method against the subresource.
+    return connectVerbOf(method) ?? 'get';
+  }
   if (route.legacyWatch) {
     if (method !== 'GET' || route.subresource) throw methodNotAllowed();
     return 'watch';
@@ -450,6 +463,7 @@ function checkShape(route: ResourceRoute, kind: ResolvedKind): void {
   if (!kind.namespaced && route.namespace !== undefined) throw pathNotFound();
   if (kind.namespaced && route.namespace === undefined && route.name !== undefined) throw pathNotFound();
   if (route.subresource !== undefined && !subresourcesOf(kind).some((s) => s.name === route.subresource)) throw pathNotFound();
+  if (route.subpath && !connectorOf(route, kind)?.takesPath) throw pathNotFound();
 }
 
 async function serveResource(cluster: HttpCluster, request: HttpRequest, url: URL, route: ResourceRoute, sc: ServeContext): Promise<HttpAnswer> {
@@ -457,6 +471,8 @@ async function serveResource(cluster: HttpCluster, request: HttpRequest, url: UR
   const kind = cluster.registry.lookup({ group: route.group, version: route.version, resource: route.resource });
   if (!kind) throw pathNotFound();
   checkShape(route, kind);
+  const connector = connectorOf(route, kind);
+  if (connector) return serveConnect(cluster, request, route, kind, sc);
   const method = request.method === 'HEAD' ? 'GET' : request.method;
   const verb = verbOf(method, route, kind, params);
   const readVerb = verb === 'get' || verb === 'list' || verb === 'watch';
@@ -522,6 +538,42 @@ async function serveResource(cluster: HttpCluster, request: HttpRequest, url: UR
   }
   const body = inNegotiatedRepresentation(negotiated, kind, route.version, res.body, includeObject, cluster.clock.now());
   return encodeAnswer(res.code, body, negotiated.format, negotiated.contentType, sc.pretty, headers);
+}
+
+/** Methods whose body a proxy passes on. */
+const WITHOUT_BODY = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/**
+ * A connect subresource (`pods/log`, `nodes/proxy`): the method, query, rest of the path, body and
+ * headers go to the engine as they came; its streamed answer is written as it arrives.
+ */
+async function serveConnect(cluster: HttpCluster, request: HttpRequest, route: ResourceRoute, kind: ResolvedKind, sc: ServeContext): Promise<HttpAnswer> {
+  const params: Record<string, string[]> = {};
+  for (const [name, value] of request.url.searchParams) (params[name] ??= []).push(value);
+  const body = WITHOUT_BODY.has(request.method) ? undefined : await request.body(sc.maxBody);
+  const req: ApiRequest = {
+    verb: verbOf(request.method, route, kind, request.url.searchParams),
+    resource: { group: route.group, version: route.version, resource: route.resource },
+    subresource: route.subresource,
+    namespace: route.namespace,
+    name: route.name,
+    user: sc.user,
+    ...(sc.authorized ? { authorized: true } : {}),
+    userAgent: request.header('user-agent') ?? undefined,
+    connect: {
+      method: request.method,
+      params,
+      ...(request.url.search.length > 1 ? { query: request.url.search.slice(1) } : {}),
+      ...(route.subpath ? { path: route.subpath.join('/') } : {}),
+      ...(body && body.length > 0 ? { body } : {}),
+      headers: proxiedRequestHeaders(request.headerNames(), (name) => request.header(name)),
+    },
+  };
+  const res = await cluster.request(req);
+  if (!isStreamedBody(res.body)) throw new Error('the engine answered a connect subresource without a stream');
+  const headers = new Headers();
+  addWarnings(headers, res.warnings);
+  return streamedResponse(res.code, res.body, headers);
 }
 
 /**

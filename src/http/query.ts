@@ -4,6 +4,7 @@
  * `strconv.ParseInt`, and a malformed one is a 400 with Go's message.
  */
 import { badRequest } from '../machinery/errors.js';
+import { parseGoInt64 } from '../machinery/parameter-codec.js';
 import type { ApiRequest, DeleteOptions, GetOptions, ListOptions, Verb, WriteOptions } from '../machinery/request.js';
 
 /** `Convert_Slice_string_To_bool`: only `false` and `0` (and absence) are false; even `?watch=` is true. */
@@ -20,16 +21,8 @@ export function parseGoBool(v: string): boolean | undefined {
   return undefined;
 }
 
-const INT64_MAX = 9223372036854775807n;
-const INT64_MIN = -9223372036854775808n;
-
 /** Go's `strconv.ParseInt(s, 10, 64)`, with its error text as a 400. */
-export function parseGoInt64(s: string): number {
-  if (!/^[+-]?\d+$/.test(s)) throw badRequest(`strconv.ParseInt: parsing ${JSON.stringify(s)}: invalid syntax`);
-  const n = BigInt(s);
-  if (n > INT64_MAX || n < INT64_MIN) throw badRequest(`strconv.ParseInt: parsing ${JSON.stringify(s)}: value out of range`);
-  return Number(n);
-}
+export { parseGoInt64 };
 
 function queryInt(params: URLSearchParams, name: string): number | undefined {
   const v = params.get(name);

@@ -13,6 +13,12 @@ export interface ResourceRoute {
   subresource?: string;
   /** A legacy `/watch/` path. */
   legacyWatch: boolean;
+  /**
+   * The decoded segments after the subresource (`['metrics', 'cadvisor']` of
+   * `/api/v1/nodes/n1/proxy/metrics/cadvisor`), for a subresource that takes a path (a proxy);
+   * an empty last segment stands for a trailing slash.
+   */
+  subpath?: string[];
 }
 
 /** Namespace subresources: `/api/v1/namespaces/x/status` is the namespace's, not a resource `status` in `x`. */
@@ -54,11 +60,15 @@ export function parseResourcePath(pathname: string): ResourceRoute | undefined {
     namespace = segments[1];
     if (segments.length > 2 && !NAMESPACE_SUBRESOURCES.has(segments[2]!)) segments = segments.slice(2);
   }
-  if (segments.length === 0 || segments.length > 3) return undefined;
+  if (segments.length === 0) return undefined;
+  // Segments past the subresource are its path: a proxy's; the handler refuses them for any other.
+  const subpath = segments.length > 3 && !legacyWatch ? segments.slice(3) : undefined;
+  if (subpath && pathname.endsWith('/')) subpath.push('');
+  if (segments.length > 3 && !subpath) return undefined;
   const [resource, name, subresource] = segments as [string, string | undefined, string | undefined];
   if (resource === 'namespaces') {
     // `/api/v1/namespaces/x` (and its subresources) is the namespace `x` itself.
-    return { group, version, resource, name, subresource, legacyWatch };
+    return { group, version, resource, name, subresource, legacyWatch, ...(subpath ? { subpath } : {}) };
   }
-  return { group, version, resource, namespace, name, subresource, legacyWatch };
+  return { group, version, resource, namespace, name, subresource, legacyWatch, ...(subpath ? { subpath } : {}) };
 }

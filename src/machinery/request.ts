@@ -132,6 +132,8 @@ export interface ApiRequest {
   deleteOptions?: DeleteOptions;
   listOptions?: ListOptions;
   getOptions?: GetOptions;
+  /** A connect subresource's request (`pods/log`, `nodes/proxy`): method, query, and what a proxy passes on. */
+  connect?: ConnectRequest;
   user: UserInfo;
   /** The caller's User-Agent, used to derive a default field manager. */
   userAgent?: string;
@@ -145,9 +147,51 @@ export interface ApiRequest {
 
 /** What the engine answers to a successful request. */
 export interface ApiResponse<T = unknown> {
-  /** HTTP status code: 200, 201 or 202. */
+  /** HTTP status code: 200, 201 or 202 (a connect subresource's: any, e.g. a proxied answer's). */
   code: number;
   body: T;
   /** Warnings for `Warning: 299 - "..."` headers, in order. */
   warnings: string[];
+}
+
+/**
+ * What a connect subresource (a Pod's `log`, a Node's `proxy`) receives besides the request's
+ * target: the HTTP method, the query as it came, and for a proxy the rest of the path, the body
+ * and the headers to pass on.
+ */
+export interface ConnectRequest {
+  /** `GET`, `POST`, ...: a proxy passes it on. */
+  method: string;
+  /** The query parameters, each with every value given (`?a=1&a=2` is `{ a: ['1', '2'] }`). */
+  params: Readonly<Record<string, readonly string[]>>;
+  /** The query as it came, without its `?` (a proxy passes it on unchanged); built from `params` when absent. */
+  query?: string;
+  /** The path after the subresource (`healthz` of `.../nodes/n1/proxy/healthz`), still to be cleaned. */
+  path?: string;
+  /** The request's body, passed on by a proxy. */
+  body?: Uint8Array;
+  /** Request headers a proxy passes on (lower-cased names; credentials already removed). */
+  headers?: Readonly<Record<string, string>>;
+}
+
+/**
+ * An answer that is not an object but bytes streamed as they come (a container's log, a node agent's
+ * answer through a proxy): the HTTP door writes its chunks as they arrive, with its content type
+ * and headers; the in-process client iterates it. Iterating to the end or calling `cancel()`
+ * releases what feeds it (the request to the node agent is aborted).
+ */
+export interface StreamedBody extends AsyncIterable<Uint8Array> {
+  /** Brand that tells a streamed body from an object body. */
+  readonly streamed: true;
+  /** The Content-Type to answer with; `application/octet-stream` when undefined, as kube-apiserver's StreamObject. */
+  readonly contentType?: string;
+  /** Other response headers to pass on (a proxied answer's), lower-cased names. */
+  readonly headers?: Readonly<Record<string, string>>;
+  /** Stops the stream early: the source is released, iteration ends. */
+  cancel(): void;
+}
+
+/** Whether an answer's body is a {@link StreamedBody}. */
+export function isStreamedBody(body: unknown): body is StreamedBody {
+  return typeof body === 'object' && body !== null && (body as { streamed?: unknown }).streamed === true && Symbol.asyncIterator in body;
 }

@@ -5,7 +5,8 @@
 import type { AuthServices } from '../machinery/auth.js';
 import type { z } from 'zod';
 import type { FieldError } from '../machinery/field-errors.js';
-import type { ApiRequest, ApiResponse, UserInfo, Verb } from '../machinery/request.js';
+import type { ApiRequest, ApiResponse, ConnectRequest, StreamedBody, UserInfo, Verb } from '../machinery/request.js';
+import type { NodeConnections } from '../machinery/node-connections.js';
 import type { ImmutableField } from './validation/immutable-fields.js';
 import type { NameValidator } from './validation/names.js';
 import type { StructuralNode } from './structural.js';
@@ -198,6 +199,42 @@ export interface ActionSubresource {
   run(body: KubeObject, target: { readonly namespace?: string; readonly name: string }, ctx: ActionContext): Promise<ApiResponse>;
 }
 
+/** What a connect subresource may do: what any hook may, read its target, and reach node agents. */
+export interface ConnectContext extends KindContext {
+  /** The target object as stored (a copy); 404 when it does not exist. */
+  readTarget(): Promise<KubeObject>;
+  /** The API server's client of node agents (kube-apiserver's kubelet client). */
+  readonly nodes: NodeConnections;
+}
+
+/** The HTTP methods a connect subresource may serve. */
+export type ConnectMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'HEAD' | 'OPTIONS';
+
+/**
+ * The verb of a connect subresource's method, as kube-apiserver's RequestInfoFactory names it
+ * (HEAD is a `get`); undefined for OPTIONS, which no verb names.
+ */
+export function connectVerbOf(method: string): Verb | undefined {
+  return ({ GET: 'get', HEAD: 'get', POST: 'create', PUT: 'update', PATCH: 'patch', DELETE: 'delete' } as const)[method as 'GET'];
+}
+
+/**
+ * A subresource whose answer is not an object but a stream from elsewhere (kube-apiserver's
+ * `GetterWithOptions` streamers and `Connecter`s): a Pod's `log`, a Node's `proxy`. The request
+ * carries its method, query and (with `takesPath`) the rest of the URL path; `connect` answers a
+ * {@link StreamedBody} and its status. Discovery lists the verbs of its methods.
+ */
+export interface ConnectSubresource {
+  /** The methods served (GET is the verb `get`, POST `create`, PUT `update`, PATCH `patch`, DELETE `delete`). */
+  readonly methods: readonly ConnectMethod[];
+  /** The kind discovery names (`NodeProxyOptions`); the resource's own kind by default. */
+  readonly discoveryKind?: string;
+  /** Whether the path after the subresource is the request's (`nodes/n1/proxy/healthz`); 404 for more segments otherwise. */
+  readonly takesPath?: boolean;
+  /** Serves one request to the named object. */
+  connect(target: { readonly namespace?: string; readonly name: string }, request: ConnectRequest, ctx: ConnectContext): Promise<ApiResponse<StreamedBody>>;
+}
+
 /** Deletion behaviour of a kind. */
 export interface DeleteStrategy<T extends KubeObject = KubeObject> {
   /**
@@ -341,6 +378,8 @@ export interface KindDeclaration<T extends KubeObject = KubeObject> {
   readonly review?: Bivariant<(obj: T, ctx: ReviewContext) => T | KubeObject | Promise<T | KubeObject>>;
   /** Subresources that act when POSTed to (see {@link ActionSubresource}), by name. */
   readonly actions?: Readonly<Record<string, ActionSubresource>>;
+  /** Subresources that stream from elsewhere, a node agent (see {@link ConnectSubresource}), by name. */
+  readonly connectSubresources?: Readonly<Record<string, ConnectSubresource>>;
   /**
    * Subresources served like `/status` (get, update and patch) through which one part of the object
    * changes (a Pod's `ephemeralcontainers` and `resize`): given the object the request made and the

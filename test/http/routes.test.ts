@@ -21,12 +21,24 @@ describe('parseResourcePath', () => {
     expect(parseResourcePath(path)).toMatchObject(expected);
   });
 
-  it.each(['/', '/api', '/api/v1', '/apis/apps', '/apis/apps/v1', '/foo/v1/x', '/api/v1/namespaces/a/configmaps/x/status/extra'])(
+  it.each(['/', '/api', '/api/v1', '/apis/apps', '/apis/apps/v1', '/foo/v1/x', '/api/v1/watch/namespaces/a/configmaps/x/status/extra'])(
     '%s is not a resource path',
     (path) => {
       expect(parseResourcePath(path)).toBeUndefined();
     },
   );
+
+  it('keeps the segments after a subresource as its path (a proxy); the handler refuses them elsewhere', () => {
+    expect(parseResourcePath('/api/v1/nodes/n1/proxy/metrics/cadvisor')).toMatchObject({
+      resource: 'nodes',
+      name: 'n1',
+      subresource: 'proxy',
+      subpath: ['metrics', 'cadvisor'],
+    });
+    expect(parseResourcePath('/api/v1/nodes/n1/proxy/a%2Fb/')).toMatchObject({ subpath: ['a/b', ''] });
+    expect(parseResourcePath('/api/v1/namespaces/a/configmaps/x/status/extra')).toMatchObject({ subresource: 'status', subpath: ['extra'] });
+    expect(parseResourcePath('/api/v1/nodes/n1/proxy')?.subpath).toBeUndefined();
+  });
 });
 
 describe('query parameters', () => {

@@ -5,6 +5,7 @@ import { Node as NodeSchema } from '../types/core-v1.js';
 import { withZeroValues } from '../shared/zero-values.js';
 import { applyNodeDefaults, prepareNodeCreate, prepareNodeUpdate, validateNode, validateNodeUpdate } from './node/rules.js';
 import { QuantityDecodeError } from '../shared/resource-lists.js';
+import { nodeProxy } from './node/proxy.js';
 
 /** A Node object. */
 export type Node = NodeSchema;
@@ -29,6 +30,7 @@ export const NodeKind = defineKind<Node>({
   // No generation: pkg/registry/core/node/strategy.go never sets it.
   generation: false,
   versions: [{ name: 'v1', schema: NodeSchema, served: true, storage: true }],
+  connectSubresources: { proxy: nodeProxy },
   printerColumns: [
     {
       name: 'Status',

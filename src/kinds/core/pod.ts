@@ -2,6 +2,7 @@
 import { badRequest } from '../../machinery/errors.js';
 import { podBinding } from './pod/binding.js';
 import { podEviction } from './pod/eviction.js';
+import { podLog } from './pod/log.js';
 import { ephemeralContainersUpdateErrors, withEphemeralContainers } from './pod/ephemeral-containers.js';
 import { resizeErrors, withResizedContainers } from './pod/resize.js';
 import { defineKind } from '../../schema/define-kind.js';
@@ -52,6 +53,7 @@ export const PodKind = defineKind<Pod>({
   generation: specGeneration(PodSchema),
   versions: [{ name: 'v1', schema: PodSchema, served: true, storage: true }],
   actions: { binding: podBinding, eviction: podEviction },
+  connectSubresources: { log: podLog },
   partSubresources: { ephemeralcontainers: withEphemeralContainers, resize: withResizedContainers },
   printerColumns: [
     {
