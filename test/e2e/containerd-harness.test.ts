@@ -1,0 +1,169 @@
+/**
+ * The containerd harness (test/support/containerd/) itself: its tar writer read back by GNU tar, and a
+ * real containerd started, proven with containerd's own client (ctr), and stopped without leftovers.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { alive, descendants, mountsUnder, ownCgroupDirs, shimPids } from '../support/containerd/cleanup.js';
+import { containerdConfig } from '../support/containerd/config.js';
+import { pluginStatus, startContainerd, type RunningContainerd } from '../support/containerd/start.js';
+import { writeTar } from '../support/containerd/tar.js';
+
+describe('writeTar', () => {
+  const listing = (archive: Buffer) => {
+    const dir = mkdtempSync(join(tmpdir(), 'memkube-tar-'));
+    try {
+      writeFileSync(join(dir, 'a.tar'), archive);
+      return execFileSync('tar', ['--list', '--verbose', '--numeric-owner', '--file', join(dir, 'a.tar')], { encoding: 'utf8' });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  };
+
+  it('writes directories, files and symlinks GNU tar reads back with their modes and contents', () => {
+    const archive = writeTar([
+      { type: 'directory', name: 'bin' },
+      { type: 'file', name: 'bin/tool', data: 'x'.repeat(700), mode: 0o755 },
+      { type: 'symlink', name: 'bin/sh', target: 'tool' },
+      { type: 'directory', name: 'tmp/', mode: 0o1777 },
+    ]);
+    expect(archive.length % 512).toBe(0);
+    const lines = listing(archive).trim().split('\n');
+    expect(lines[0]).toMatch(/^drwxr-xr-x 0\/0 +0 1970-01-01 00:00 bin\/$/);
+    expect(lines[1]).toMatch(/^-rwxr-xr-x 0\/0 +700 1970-01-01 00:00 bin\/tool$/);
+    expect(lines[2]).toMatch(/^lrwxrwxrwx 0\/0 +0 1970-01-01 00:00 bin\/sh -> tool$/);
+    expect(lines[3]).toMatch(/^drwxrwxrwt 0\/0 +0 1970-01-01 00:00 tmp\/$/);
+  });
+
+  it('gives the same bytes for the same entries, so image digests are stable', () => {
+    const entries = [{ type: 'file' as const, name: 'f', data: 'same' }];
+    expect(writeTar(entries).equals(writeTar(entries))).toBe(true);
+  });
+
+  it('refuses names that leave the archive or do not fit the header', () => {
+    expect(() => writeTar([{ type: 'file', name: '/etc/passwd', data: '' }])).toThrow(/must be relative/);
+    expect(() => writeTar([{ type: 'file', name: 'a/../../b', data: '' }])).toThrow(/stay inside/);
+    expect(() => writeTar([{ type: 'file', name: 'n'.repeat(101), data: '' }])).toThrow(/longer than 100 bytes/);
+    expect(() => writeTar([{ type: 'symlink', name: 'l', target: 't'.repeat(101) }])).toThrow(/link target .* longer than 100 bytes/);
+  });
+});
+
+describe('containerdConfig', () => {
+  it('writes paths as TOML strings, escaping what TOML needs escaped', () => {
+    const toml = containerdConfig({
+      root: '/tmp/a "quoted" dir\\x',
+      state: '/s',
+      socket: '/s.sock',
+      runc: '/runc',
+      sandboxImage: 'memkube.test/pause:1',
+      snapshotter: 'native',
+      cniConfDir: '/c',
+      cniBinDir: '/b',
+      optDir: '/o',
+    });
+    expect(toml).toContain('root = "/tmp/a \\"quoted\\" dir\\\\x"');
+    expect(toml).toContain('snapshotter = "native"');
+    expect(toml).toContain('Root = "/s/runc"');
+  });
+});
+
+describe('pluginStatus', () => {
+  it("reads ctr plugins ls's table by plugin type and id", () => {
+    const table = [
+      'TYPE                            ID                       PLATFORMS      STATUS    ',
+      'io.containerd.snapshotter.v1    overlayfs                linux/amd64    ok        ',
+      'io.containerd.content.v1        content                  -              ok        ',
+      'io.containerd.grpc.v1           cri                      linux/amd64    error     ',
+    ].join('\n');
+    const status = pluginStatus(table);
+    expect(status.get('io.containerd.snapshotter.v1.overlayfs')).toBe('ok');
+    expect(status.get('io.containerd.content.v1.content')).toBe('ok');
+    expect(status.get('io.containerd.grpc.v1.cri')).toBe('error');
+  });
+});
+
+describe('startContainerd', () => {
+  let containerd: RunningContainerd;
+
+  beforeAll(async () => {
+    containerd = await startContainerd();
+  }, 300_000);
+  afterAll(() => containerd?.stop());
+
+  it('runs Debian containerd 1.6 with its CRI plugin loaded', async () => {
+    expect(await containerd.ctr('version')).toMatch(/Server:\s+Version:\s+1\.6\./);
+    const plugins = pluginStatus(await containerd.ctr('plugins', 'ls'));
+    expect(plugins.get('io.containerd.grpc.v1.cri')).toBe('ok');
+    expect(plugins.get(`io.containerd.snapshotter.v1.${containerd.snapshotter}`)).toBe('ok');
+    expect(containerd.endpoint).toBe(`unix://${containerd.socket}`);
+  });
+
+  it('has the busybox and sandbox images in namespace k8s.io, for this machine', async () => {
+    const images = await containerd.ctr('images', 'ls');
+    const arch = { x64: 'amd64', arm64: 'arm64' }[process.arch as string] ?? process.arch;
+    for (const image of [containerd.images.busybox, containerd.images.pause]) {
+      expect(images).toMatch(new RegExp(`^${image.replace(/[.:/]/g, '\\$&')}\\s.*linux/${arch}`, 'm'));
+    }
+  });
+
+  it('runs a busybox container with runc (ctr run, no cgroup)', async () => {
+    const out = await containerd.ctr(
+      'run',
+      '--rm',
+      '--cgroup',
+      '',
+      '--runc-binary',
+      containerd.binaries.runc,
+      '--runc-root',
+      join(containerd.state, 'runc'),
+      '--fifo-dir',
+      join(containerd.dir, 'fifo'),
+      containerd.images.busybox,
+      'ctr-run-hello',
+      'sh',
+      '-c',
+      'echo hello from $(cat /etc/hostname 2>/dev/null || hostname); ls /bin/sleep',
+    );
+    expect(out).toMatch(/^hello from .+\n\/bin\/sleep\n$/);
+  });
+
+  it('stop() kills containerd, its shims and containers, unmounts and removes its directory', async () => {
+    // A container left running: stop() must not leave its shim, its process or its rootfs mount behind.
+    await containerd.ctr(
+      'run',
+      '--detach',
+      '--cgroup',
+      '',
+      '--runc-binary',
+      containerd.binaries.runc,
+      '--runc-root',
+      join(containerd.state, 'runc'),
+      '--fifo-dir',
+      join(containerd.dir, 'fifo'),
+      containerd.images.busybox,
+      'left-running',
+      'sleep',
+      '1000',
+    );
+    const shims = shimPids(containerd.socket);
+    expect(shims).toHaveLength(1);
+    const containerProcesses = descendants(shims);
+    expect(containerProcesses.length).toBeGreaterThan(0);
+    expect(mountsUnder(containerd.dir).length).toBeGreaterThan(0);
+
+    await containerd.stop();
+
+    expect(alive(containerd.pid)).toBe(false);
+    expect(shims.filter(alive)).toEqual([]);
+    expect(containerProcesses.filter(alive)).toEqual([]);
+    expect(mountsUnder(containerd.dir)).toEqual([]);
+    expect(existsSync(containerd.dir)).toBe(false);
+    // runc made the container a cgroup in every hierarchy even without a cgroupsPath; it went with the task.
+    expect(ownCgroupDirs().length).toBeGreaterThan(0);
+    expect(ownCgroupDirs().filter((dir) => existsSync(join(dir, 'left-running')))).toEqual([]);
+    await containerd.stop(); // idempotent
+  });
+});
