@@ -2,13 +2,14 @@
  * The containerd harness (test/support/containerd/) itself: its tar writer read back by GNU tar, and a
  * real containerd started, proven with containerd's own client (ctr), and stopped without leftovers.
  */
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { alive, descendants, mountsUnder, ownCgroupDirs, shimPids } from '../support/containerd/cleanup.js';
 import { containerdConfig } from '../support/containerd/config.js';
+import { acquireLock, LOCK_POLL_MS } from '../support/containerd/debs.js';
 import { pluginStatus, startContainerd, type RunningContainerd } from '../support/containerd/start.js';
 import { writeTar } from '../support/containerd/tar.js';
 
@@ -48,6 +49,42 @@ describe('writeTar', () => {
     expect(() => writeTar([{ type: 'file', name: 'a/../../b', data: '' }])).toThrow(/stay inside/);
     expect(() => writeTar([{ type: 'file', name: 'n'.repeat(101), data: '' }])).toThrow(/longer than 100 bytes/);
     expect(() => writeTar([{ type: 'symlink', name: 'l', target: 't'.repeat(101) }])).toThrow(/link target .* longer than 100 bytes/);
+  });
+});
+
+describe('acquireLock (two test files fetching the packages at once)', () => {
+  let dir: string;
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'memkube-lock-'));
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('makes a second taker wait until the first releases', async () => {
+    const lock = join(dir, 'held.lock');
+    const releaseFirst = await acquireLock(lock);
+    expect(readFileSync(join(lock, 'pid'), 'utf8')).toBe(String(process.pid));
+    let second = false;
+    const secondTaken = acquireLock(lock).then((release) => {
+      second = true;
+      return release;
+    });
+    // Two of the waiter's polls: still held, so still waiting.
+    await new Promise((resolve) => setTimeout(resolve, 2 * LOCK_POLL_MS));
+    expect(second).toBe(false);
+    releaseFirst();
+    (await secondTaken)();
+    expect(second).toBe(true);
+    expect(existsSync(lock)).toBe(false);
+  });
+
+  it('takes over a lock whose owner died', async () => {
+    const lock = join(dir, 'stale.lock');
+    const dead = spawnSync('true').pid!; // exited and reaped: no process has this PID now
+    mkdirSync(lock);
+    writeFileSync(join(lock, 'pid'), String(dead));
+    const release = await acquireLock(lock);
+    expect(readFileSync(join(lock, 'pid'), 'utf8')).toBe(String(process.pid));
+    release();
   });
 });
 

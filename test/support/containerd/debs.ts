@@ -27,6 +27,8 @@ export interface ContainerdBinaries {
   binDir: string;
   /** The directory holding the unpacked libseccomp.so.2, for runc's LD_LIBRARY_PATH on machines without it. */
   libDir: string;
+  /** The cache directory they were unpacked in (other cached artifacts, such as the test images, go there too). */
+  cacheDir: string;
   /** Debian package versions, by package name. */
   versions: Record<string, string>;
 }
@@ -45,7 +47,7 @@ const PROGRAMS = {
 
 /** How long a test file waits for another one's fetch before giving up. */
 const LOCK_WAIT_MS = 10 * 60_000;
-const LOCK_POLL_MS = 100;
+export const LOCK_POLL_MS = 100;
 
 /**
  * The containerd programs, fetched and unpacked into `cacheDir` on first use, reused afterwards.
@@ -68,7 +70,7 @@ function readReady(cacheDir: string): ContainerdBinaries | undefined {
   const file = join(cacheDir, 'ready.json');
   if (!existsSync(file)) return undefined;
   try {
-    const ready = JSON.parse(readFileSync(file, 'utf8')) as ContainerdBinaries;
+    const ready = { ...(JSON.parse(readFileSync(file, 'utf8')) as ContainerdBinaries), cacheDir };
     for (const program of Object.keys(PROGRAMS) as (keyof typeof PROGRAMS)[]) accessSync(ready[program], constants.X_OK);
     return ready;
   } catch {
@@ -92,7 +94,7 @@ async function fetchAndUnpack(cacheDir: string): Promise<ContainerdBinaries> {
   }
   const missingPackages = DEBIAN_PACKAGES.filter((p) => !versions[p]);
   if (missingPackages.length > 0) throw new Error(`apt-get download left no .deb for ${missingPackages.join(', ')} in ${debsDir}`);
-  const binaries = { binDir: join(rootDir, 'usr/bin'), libDir: findLibDir(rootDir, 'libseccomp.so.2'), versions } as ContainerdBinaries;
+  const binaries = { binDir: join(rootDir, 'usr/bin'), libDir: findLibDir(rootDir, 'libseccomp.so.2'), cacheDir, versions } as ContainerdBinaries;
   for (const [program, path] of Object.entries(PROGRAMS) as [keyof typeof PROGRAMS, string][]) {
     const full = join(rootDir, path);
     if (!existsSync(full)) throw new Error(`the unpacked packages hold no ${path} (looked in ${rootDir}); did Debian move it?`);
@@ -106,16 +108,16 @@ async function fetchAndUnpack(cacheDir: string): Promise<ContainerdBinaries> {
 
 /**
  * `apt-get download` of every package into `dir`. A fresh machine has no package lists yet ("Unable to
- * locate package"): then `apt-get update` once and again.
+ * locate package"): then `apt-get update` once and again. `aptOptions` (`-o` settings) go to both.
  */
-async function aptGetDownload(dir: string): Promise<void> {
+export async function aptGetDownload(dir: string, aptOptions: readonly string[] = []): Promise<void> {
   // Downloading as root: apt's _apt sandbox user could not write into a root-owned project directory.
-  const download = () => run('apt-get', ['download', '-q', '-o', 'APT::Sandbox::User=root', ...DEBIAN_PACKAGES], { cwd: dir });
+  const download = () => run('apt-get', ['download', '-q', '-o', 'APT::Sandbox::User=root', ...aptOptions, ...DEBIAN_PACKAGES], { cwd: dir });
   try {
     await download();
   } catch (err) {
     if (!/Unable to locate package|has no installation candidate|Can't select (candidate )?version/i.test(String(err))) throw err;
-    await run('apt-get', ['update', '-q']);
+    await run('apt-get', ['update', '-q', ...aptOptions]);
     await download();
   }
 }
@@ -136,7 +138,7 @@ function findLibDir(rootDir: string, library: string): string {
  * Takes the lock directory `path` (mkdir is atomic), waiting while another live process holds it.
  * A lock whose owner died (its PID file names no live process) is taken over.
  */
-async function acquireLock(path: string): Promise<() => void> {
+export async function acquireLock(path: string): Promise<() => void> {
   const deadline = Date.now() + LOCK_WAIT_MS;
   for (;;) {
     try {

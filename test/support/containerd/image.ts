@@ -7,7 +7,8 @@
  */
 import { createHash } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { writeTar, type TarEntry } from './tar.js';
 
 /** The names the harness gives its images. */
@@ -98,6 +99,27 @@ export function buildTestImages(busybox: string): Buffer {
     // 2147483647 s (about 68 years): the largest sleep every busybox accepts.
     { name: TEST_IMAGES.pause, entrypoint: ['/bin/sleep', '2147483647'] },
   ]);
+}
+
+/**
+ * The path of the {@link buildTestImages} archive cached in `cacheDir`, built on first use. Its name
+ * carries a digest of the busybox binary and of this file and the tar writer, so that a change to
+ * either builds it anew; it is written by rename, so that a concurrent reader never sees half of it.
+ */
+export function cachedTestImages(busybox: string, cacheDir: string): string {
+  const key = createHash('sha256')
+    .update(readFileSync(busybox))
+    .update(readFileSync(new URL('./image.ts', import.meta.url)))
+    .update(readFileSync(new URL('./tar.ts', import.meta.url)))
+    .digest('hex')
+    .slice(0, 16);
+  const file = join(cacheDir, `test-images-${key}.tar`);
+  if (!existsSync(file)) {
+    const partial = `${file}.${process.pid}.tmp`;
+    writeFileSync(partial, buildTestImages(busybox));
+    renameSync(partial, file);
+  }
+  return file;
 }
 
 function sha256(data: Uint8Array): string {

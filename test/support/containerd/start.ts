@@ -25,12 +25,13 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, writeFileSync } from 'node:fs';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { alive, descendants, killAll, removeAll, removeContainerCgroups, shimPids, shimSockets, taskBundles, unmountAllUnder } from './cleanup.js';
 import { containerdConfig } from './config.js';
 import { containerdBinaries, run, type ContainerdBinaries } from './debs.js';
-import { buildTestImages, TEST_IMAGES } from './image.js';
+import { cachedTestImages, TEST_IMAGES } from './image.js';
 
 /** How {@link startContainerd} sets containerd up. */
 export interface ContainerdOptions {
@@ -141,7 +142,7 @@ async function startWith(
   };
 
   try {
-    await waitForSocket(child, socket, ctr, logFile);
+    await waitForSocket(child, socket, logFile);
     const plugins = pluginStatus(await ctr('plugins', 'ls'));
     if (plugins.get(`io.containerd.snapshotter.v1.${snapshotter}`) !== 'ok') {
       if (allowSnapshotterFailure) {
@@ -151,12 +152,10 @@ async function startWith(
       throw new Error(`containerd's ${snapshotter} snapshotter did not load:\n${tail(logFile)}`);
     }
     if (plugins.get('io.containerd.grpc.v1.cri') !== 'ok') throw new Error(`containerd's CRI plugin did not load:\n${tail(logFile)}`);
-    const archive = join(dir, 'images.tar');
-    writeFileSync(archive, buildTestImages(binaries.busybox));
-    await ctr('images', 'import', '--snapshotter', snapshotter, archive);
-    const imported = (await ctr('images', 'ls', '--quiet')).split('\n');
+    // ctr prints `unpacking <name> (sha256:...)...done` for each image it imported and unpacked.
+    const imported = await ctr('images', 'import', '--snapshotter', snapshotter, cachedTestImages(binaries.busybox, binaries.cacheDir));
     for (const image of Object.values(TEST_IMAGES)) {
-      if (!imported.includes(image)) throw new Error(`ctr images import did not import ${image}; containerd has: ${imported.join(' ')}`);
+      if (!imported.includes(`unpacking ${image} `)) throw new Error(`ctr images import did not import ${image}:\n${imported}`);
     }
   } catch (err) {
     await stop();
@@ -180,23 +179,28 @@ async function startWith(
 }
 
 /** Waits until containerd answers on `socket`, failing early (with its log) when it exits. */
-async function waitForSocket(child: ChildProcess, socket: string, ctr: (...args: string[]) => Promise<string>, logFile: string): Promise<void> {
+async function waitForSocket(child: ChildProcess, socket: string, logFile: string): Promise<void> {
   const deadline = Date.now() + START_TIMEOUT_MS;
   for (;;) {
     if (child.exitCode !== null || child.signalCode !== null) {
       throw new Error(`containerd exited (${child.exitCode ?? child.signalCode}) while starting:\n${tail(logFile)}`);
     }
-    if (existsSync(socket)) {
-      try {
-        await ctr('version');
-        return;
-      } catch {
-        // listening soon
-      }
-    }
+    if (existsSync(socket) && (await accepts(socket))) return;
     if (Date.now() > deadline) throw new Error(`containerd did not answer on ${socket} within ${START_TIMEOUT_MS / 1000} s:\n${tail(logFile)}`);
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));
   }
+}
+
+/** Whether a connection to the unix socket `path` is accepted: containerd serves gRPC once it listens. */
+function accepts(path: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    const connection = connect(path);
+    connection.once('connect', () => {
+      connection.destroy();
+      resolve(true);
+    });
+    connection.once('error', () => resolve(false));
+  });
 }
 
 /** Plugin id (`type.id`) to status, from `ctr plugins ls`'s table (TYPE ID PLATFORMS STATUS). */
