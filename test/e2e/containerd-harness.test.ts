@@ -11,6 +11,8 @@ import { alive, descendants, mountsUnder, ownCgroupDirs, shimPids } from '../sup
 import { containerdConfig } from '../support/containerd/config.js';
 import { acquireLock, LOCK_POLL_MS } from '../support/containerd/debs.js';
 import { pluginStatus, startContainerd, type RunningContainerd } from '../support/containerd/start.js';
+import { buildImageSet, MEDIA_TYPES, ociLayoutArchive, readOciLayoutArchive, type ImageSet } from '../support/containerd/image.js';
+import { startTestRegistry, type TestRegistry } from '../support/containerd/registry.js';
 import { writeTar } from '../support/containerd/tar.js';
 
 describe('writeTar', () => {
@@ -49,6 +51,79 @@ describe('writeTar', () => {
     expect(() => writeTar([{ type: 'file', name: 'a/../../b', data: '' }])).toThrow(/stay inside/);
     expect(() => writeTar([{ type: 'file', name: 'n'.repeat(101), data: '' }])).toThrow(/longer than 100 bytes/);
     expect(() => writeTar([{ type: 'symlink', name: 'l', target: 't'.repeat(101) }])).toThrow(/link target .* longer than 100 bytes/);
+  });
+});
+
+describe('test images and their registry', () => {
+  // Any static executable stands in for busybox in these tests: only its bytes and `--list` matter.
+  let set: ImageSet;
+  let registry: TestRegistry;
+  let dir: string;
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'memkube-images-'));
+    const fakeBusybox = join(dir, 'busybox');
+    writeFileSync(fakeBusybox, '#!/bin/sh\nprintf "sh\\nsleep\\necho\\n"\n', { mode: 0o755 });
+    set = buildImageSet(fakeBusybox, [
+      { name: 'memkube.test/busybox:1', cmd: ['sh'] },
+      { name: 'memkube.test/tools/pause:2', entrypoint: ['/bin/sleep', '1'] },
+    ]);
+    registry = await startTestRegistry(set, 'memkube.test');
+  });
+  afterAll(async () => {
+    await registry?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const get = (path: string, method = 'GET') => fetch(`${registry.url}${path}`, { method });
+
+  it('builds OCI manifests on one layer holding /bin/busybox and a link per applet', () => {
+    const manifest = JSON.parse(String(set.manifests.get('memkube.test/busybox:1')!.data));
+    expect(manifest.mediaType).toBe(MEDIA_TYPES.manifest);
+    expect(manifest.layers).toHaveLength(1);
+    const layer = set.blobs.get(manifest.layers[0].digest)!;
+    expect(layer.mediaType).toBe(MEDIA_TYPES.layer);
+    const config = JSON.parse(String(set.blobs.get(manifest.config.digest)!.data));
+    expect(config.rootfs.diff_ids).toEqual([layer.digest]);
+    expect(config.config.Cmd).toEqual(['sh']);
+    expect(config.os).toBe('linux');
+    const paused = JSON.parse(String(set.manifests.get('memkube.test/tools/pause:2')!.data));
+    expect(paused.layers[0].digest).toBe(layer.digest);
+  });
+
+  it('reads back from its OCI layout archive the same names and bytes', () => {
+    const back = readOciLayoutArchive(ociLayoutArchive(set));
+    expect([...back.manifests.keys()].sort()).toEqual(['memkube.test/busybox:1', 'memkube.test/tools/pause:2']);
+    for (const [digest, blob] of set.blobs) expect(back.blobs.get(digest)?.data.equals(blob.data)).toBe(true);
+  });
+
+  it('serves manifests by tag and digest, and blobs, with their digests and media types', async () => {
+    expect((await get('/v2/')).status).toBe(200);
+    const manifest = set.manifests.get('memkube.test/tools/pause:2')!;
+    for (const reference of ['2', manifest.digest]) {
+      const res = await get(`/v2/tools/pause/manifests/${reference}`);
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toBe(MEDIA_TYPES.manifest);
+      expect(res.headers.get('docker-content-digest')).toBe(manifest.digest);
+      expect(Buffer.from(await res.arrayBuffer()).equals(manifest.data)).toBe(true);
+    }
+    const head = await get('/v2/tools/pause/manifests/2', 'HEAD');
+    expect(head.headers.get('content-length')).toBe(String(manifest.data.length));
+    const layerDigest = JSON.parse(String(manifest.data)).layers[0].digest;
+    const blob = await get(`/v2/tools/pause/blobs/${layerDigest}`);
+    expect(blob.status).toBe(200);
+    expect(blob.headers.get('docker-content-digest')).toBe(layerDigest);
+  });
+
+  it('answers unknown names, tags, blobs and pushes with the distribution API errors', async () => {
+    const unknownTag = await get('/v2/busybox/manifests/9');
+    expect(unknownTag.status).toBe(404);
+    expect(await unknownTag.json()).toEqual({ errors: [{ code: 'MANIFEST_UNKNOWN', message: 'manifest unknown: busybox:9' }] });
+    // A blob of another repository is not this repository's.
+    const pauseConfig = JSON.parse(String(set.manifests.get('memkube.test/tools/pause:2')!.data)).config.digest;
+    expect((await get(`/v2/busybox/blobs/${pauseConfig}`)).status).toBe(404);
+    expect((await get('/v2/busybox/blobs/sha256:' + '0'.repeat(64))).status).toBe(404);
+    expect((await get('/v2/busybox/manifests/1', 'PUT')).status).toBe(405);
+    expect(registry.requests).toContain('GET /v2/busybox/manifests/9');
   });
 });
 

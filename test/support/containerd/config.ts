@@ -23,6 +23,8 @@ export interface ContainerdConfigInput {
   cniBinDir: string;
   /** The opt plugin's directory (default /opt/containerd). */
   optDir: string;
+  /** The CRI plugin's registry `config_path`: a `<host>/hosts.toml` per registry host (the test registry's). */
+  registryConfigDir: string;
   /** containerd's log level (`info` when unset). */
   logLevel?: 'debug' | 'info' | 'warn' | 'error';
 }
@@ -73,6 +75,9 @@ export function containerdConfig(input: ContainerdConfigInput): string {
     `  bin_dir = ${str(input.cniBinDir)}`,
     `  conf_dir = ${str(input.cniConfDir)}`,
     '',
+    `[${cri}.registry]`,
+    `  config_path = ${str(input.registryConfigDir)}`,
+    '',
     `[${cri}.containerd]`,
     `  snapshotter = ${str(input.snapshotter)}`,
     '  default_runtime_name = "runc"',
@@ -91,4 +96,12 @@ export function containerdConfig(input: ContainerdConfigInput): string {
 /** A TOML basic string. */
 function str(value: string): string {
   return JSON.stringify(value);
+}
+
+/**
+ * A hosts.toml (containerd's registry host configuration) sending every pull and resolve for its
+ * registry host to `url`, plain HTTP included.
+ */
+export function registryHostsToml(url: string): string {
+  return [`server = ${str(url)}`, '', `[host.${str(url)}]`, '  capabilities = ["pull", "resolve"]', ''].join('\n');
 }

@@ -29,9 +29,10 @@ import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { alive, descendants, killAll, removeAll, removeContainerCgroups, shimPids, shimSockets, taskBundles, unmountAllUnder } from './cleanup.js';
-import { containerdConfig } from './config.js';
+import { containerdConfig, registryHostsToml } from './config.js';
 import { containerdBinaries, run, type ContainerdBinaries } from './debs.js';
-import { cachedTestImages, TEST_IMAGES } from './image.js';
+import { cachedTestImages, TEST_IMAGES, type CachedTestImages } from './image.js';
+import { startTestRegistry, type TestRegistry } from './registry.js';
 
 /** How {@link startContainerd} sets containerd up. */
 export interface ContainerdOptions {
@@ -63,6 +64,8 @@ export interface RunningContainerd {
   images: { busybox: string; pause: string };
   /** The unpacked binaries. */
   binaries: ContainerdBinaries;
+  /** The registry serving the test images as `memkube.test/...`, so that PullImage of them works. */
+  registry: TestRegistry;
   /** containerd's combined stdout and stderr. */
   logFile: string;
   /** Runs `ctr --address <socket> --namespace k8s.io ...args`, answering stdout. */
@@ -74,13 +77,16 @@ export interface RunningContainerd {
 const START_TIMEOUT_MS = 30_000;
 const POLL_MS = 50;
 const CTR_TIMEOUT_MS = 60_000;
+/** The registry host of the test images' names. */
+const TEST_REGISTRY_HOST = TEST_IMAGES.busybox.slice(0, TEST_IMAGES.busybox.indexOf('/'));
 
 /** Fetches (once, cached) and starts a containerd with the CRI plugin and the test images imported. */
 export async function startContainerd(options: ContainerdOptions = {}): Promise<RunningContainerd> {
   const binaries = await containerdBinaries(options.cacheDir);
-  const started = await startWith(binaries, options.snapshotter ?? 'overlayfs', options, { allowSnapshotterFailure: !options.snapshotter });
+  const images = cachedTestImages(binaries.busybox, binaries.cacheDir);
+  const started = await startWith(binaries, images, options.snapshotter ?? 'overlayfs', options, { allowSnapshotterFailure: !options.snapshotter });
   if (started) return started;
-  const native = await startWith(binaries, 'native', options);
+  const native = await startWith(binaries, images, 'native', options);
   if (!native) throw new Error('containerd started with neither the overlayfs nor the native snapshotter');
   return native;
 }
@@ -88,6 +94,7 @@ export async function startContainerd(options: ContainerdOptions = {}): Promise<
 /** Starts one containerd; with `allowSnapshotterFailure`, answers undefined (and cleans up) when the snapshotter did not load. */
 async function startWith(
   binaries: ContainerdBinaries,
+  images: CachedTestImages,
   snapshotter: 'overlayfs' | 'native',
   options: ContainerdOptions,
   { allowSnapshotterFailure = false } = {},
@@ -99,6 +106,10 @@ async function startWith(
   const socket = join(dir, 'containerd.sock');
   const logFile = join(dir, 'containerd.log');
   for (const sub of ['root', 'state', 'cni/conf', 'cni/bin', 'opt']) mkdirSync(join(dir, sub), { recursive: true });
+  const registry = await startTestRegistry(images.set, TEST_REGISTRY_HOST);
+  const registryConfigDir = join(dir, 'certs.d');
+  mkdirSync(join(registryConfigDir, TEST_REGISTRY_HOST), { recursive: true });
+  writeFileSync(join(registryConfigDir, TEST_REGISTRY_HOST, 'hosts.toml'), registryHostsToml(registry.url));
   const configFile = join(dir, 'config.toml');
   writeFileSync(
     configFile,
@@ -112,6 +123,7 @@ async function startWith(
       cniConfDir: join(dir, 'cni/conf'),
       cniBinDir: join(dir, 'cni/bin'),
       optDir: join(dir, 'opt'),
+      registryConfigDir,
       logLevel: options.logLevel,
     }),
   );
@@ -137,6 +149,7 @@ async function startWith(
     stopped ??= (async () => {
       process.removeListener('exit', onExit);
       await stopGracefully(child, exited, ctrIn, socket, state, dir);
+      await registry.close();
     })();
     return stopped;
   };
@@ -153,7 +166,7 @@ async function startWith(
     }
     if (plugins.get('io.containerd.grpc.v1.cri') !== 'ok') throw new Error(`containerd's CRI plugin did not load:\n${tail(logFile)}`);
     // ctr prints `unpacking <name> (sha256:...)...done` for each image it imported and unpacked.
-    const imported = await ctr('images', 'import', '--snapshotter', snapshotter, cachedTestImages(binaries.busybox, binaries.cacheDir));
+    const imported = await ctr('images', 'import', '--snapshotter', snapshotter, images.archive);
     for (const image of Object.values(TEST_IMAGES)) {
       if (!imported.includes(`unpacking ${image} `)) throw new Error(`ctr images import did not import ${image}:\n${imported}`);
     }
@@ -172,6 +185,7 @@ async function startWith(
     snapshotter,
     images: { ...TEST_IMAGES },
     binaries,
+    registry,
     logFile,
     ctr,
     stop,
