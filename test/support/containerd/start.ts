@@ -1,27 +1,32 @@
 /**
  * A real containerd (Debian's 1.6, with its CRI plugin and runc) for memkube's end-to-end tests.
  *
- * Use, once per test file (starting takes about a second once the packages are cached; the first
- * run on a machine downloads about 30 MB of .deb files from Debian, see debs.ts):
+ * Use, once per test file (starting takes one to three seconds once the packages are cached; the
+ * first run on a machine downloads about 30 MB of .deb files from Debian, 10-20 s, see debs.ts):
  *
  *   let containerd: RunningContainerd;
  *   beforeAll(async () => { containerd = await startContainerd(); }, 180_000);
  *   afterAll(() => containerd?.stop());
  *
  *   const cri = createCriClient(containerd.endpoint);   // 'unix:///tmp/memkube-containerd-.../containerd.sock'
- *   // Images: containerd.images.busybox ('memkube.test/busybox:1', /bin/sh and every busybox applet)
- *   // and containerd.images.pause (the CRI sandbox image), both already in namespace k8s.io.
  *   await containerd.ctr('plugins', 'ls');             // containerd's own client, namespace k8s.io
  *
- * What this containerd can run: host-network pods only (no CNI plugins are installed), with an EMPTY
- * sandbox hostname (runc refuses to set a hostname without a private UTS namespace, and a
- * host-network sandbox shares the node's). Pods get no cgroups (`disable_cgroup`), so resource limits
- * are accepted but not enforced, and no AppArmor. Put pod log directories under `containerd.dir`, which
- * stop() removes. Needs root.
+ * Images: `containerd.images.busybox` (`memkube.test/busybox:1`: /bin/sh and every busybox applet,
+ * default command `sh`) and `containerd.images.pause` (`memkube.test/pause:1`, the CRI plugin's
+ * sandbox_image: busybox sleeping for ever), both imported into namespace k8s.io, so ImageStatus finds
+ * them. PullImage of them works too: `containerd.registry`, a read-only registry on 127.0.0.1, serves
+ * them for the host memkube.test (any other registry is unreachable from a test machine).
  *
- * Everything lives in one temporary directory; stop() (also run when the test process exits) kills
- * containerd and its shims and the containers under them by PID, unmounts what they left mounted and
- * removes the directory.
+ * What this containerd can run: host-network pods only (no CNI plugins are installed:
+ * `linux.securityContext.namespaceOptions.network = 'NODE'`), with an EMPTY sandbox hostname (runc
+ * refuses to set a hostname without a private UTS namespace, and a host-network sandbox shares the
+ * node's). Pods get no cgroups of their own (`disable_cgroup`), so resource limits are accepted but not
+ * enforced; no AppArmor. Put pod log directories under `containerd.dir`, which stop() removes.
+ * Needs root. containerd's log is `containerd.logFile`.
+ *
+ * Everything lives in one temporary directory; stop() (also run when the test process exits) deletes
+ * the tasks left, kills containerd and whatever shims and containers remain by PID, unmounts what they
+ * left mounted, removes their cgroups and the directory, and closes the registry.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, writeFileSync } from 'node:fs';
@@ -82,6 +87,7 @@ const TEST_REGISTRY_HOST = TEST_IMAGES.busybox.slice(0, TEST_IMAGES.busybox.inde
 
 /** Fetches (once, cached) and starts a containerd with the CRI plugin and the test images imported. */
 export async function startContainerd(options: ContainerdOptions = {}): Promise<RunningContainerd> {
+  if (process.getuid?.() !== 0) throw new Error('the containerd harness needs root: containerd, its shims and runc mount and make namespaces');
   const binaries = await containerdBinaries(options.cacheDir);
   const images = cachedTestImages(binaries.busybox, binaries.cacheDir);
   const started = await startWith(binaries, images, options.snapshotter ?? 'overlayfs', options, { allowSnapshotterFailure: !options.snapshotter });
