@@ -364,6 +364,7 @@ class MemkubeCriRuntime implements InProcessCriRuntime {
         createdAt: nanos(c.createdAtMs),
         labels: { ...(c.config.labels ?? {}) },
         annotations: { ...(c.config.annotations ?? {}) },
+        imageId: c.imageId,
       });
     }
     return { containers };
@@ -389,6 +390,8 @@ class MemkubeCriRuntime implements InProcessCriRuntime {
         labels: { ...(c.config.labels ?? {}) },
         annotations: { ...(c.config.annotations ?? {}) },
         logPath: c.logFile,
+        // Since 1.36 the id PullImage answered, where imageRef may be a digest.
+        imageId: c.imageId,
       },
       ...(request.verbose ? { info: { info: JSON.stringify({ sandboxID: c.sandboxId, pid: 0, config: c.config }) } } : {}),
     };
