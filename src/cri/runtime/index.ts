@@ -5,3 +5,4 @@ export type { ContainerBehaviour, ScriptedLog } from './records.js';
 export { readTar, writeTar, type TarEntry, type TarMember } from './tar.js';
 export { criLogLines, formatRfc3339Nano, type LogStream } from './cri-log.js';
 export { normalizeImageReference } from './images.js';
+export { createCriRuntime, type CriRuntimeOptions, type CriRuntimeServer } from './server.js';
