@@ -58,6 +58,18 @@ describe('the CRI client against containerd 1.6', () => {
     expect(version.runtimeApiVersion).toBe('v1');
   });
 
+  it('reports the runtime ready and the network not, as there is no CNI plugin (host-network pods still run)', async () => {
+    const { status } = await cri.status({});
+    const conditions = Object.fromEntries(status.conditions.map((c) => [c.type, c]));
+    expect(conditions.RuntimeReady).toEqual({ type: 'RuntimeReady', status: true, reason: '', message: '' });
+    expect(conditions.NetworkReady).toEqual({
+      type: 'NetworkReady',
+      status: false,
+      reason: 'NetworkPluginNotReady',
+      message: 'Network plugin returns error: cni plugin not initialized',
+    });
+  });
+
   it('runs a host-network sandbox', async () => {
     ({ podSandboxId } = await cri.runPodSandbox({ config: sandboxConfig }));
     expect(podSandboxId).toMatch(/^[0-9a-f]{64}$/);
