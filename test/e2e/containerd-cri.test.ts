@@ -1,6 +1,6 @@
 /**
  * memkube's CRI client against a real containerd (Debian's 1.6, CRI plugin, runc; see
- * test/support/containerd/start.ts): version, a host-network sandbox, image status and pull, a
+ * test/support/containerd/start.ts): version, status, a host-network sandbox, image status and pull, a
  * busybox container that runs and logs in the CRI format, checkpointing (which containerd 1.6 does
  * not implement), and stopping and removing everything.
  */
