@@ -220,6 +220,8 @@ export interface Container {
   createdAt: bigint;
   labels?: Record<string, string>;
   annotations?: Record<string, string>;
+  /** The image's id on the node (`Container.image_id`), what PullImage answered as `imageRef`. */
+  imageId?: string;
 }
 export interface ListContainersRequest {
   filter?: ContainerFilter;
@@ -244,6 +246,8 @@ export interface ContainerStatus {
   annotations?: Record<string, string>;
   /** Absolute path of the container's log file on the node. */
   logPath: string;
+  /** The image's id on the node (`ContainerStatus.image_id`), what PullImage answered as `imageRef`. */
+  imageId?: string;
 }
 export interface ContainerStatusRequest {
   containerId: string;
