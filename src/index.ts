@@ -238,3 +238,23 @@ export {
   type RetryTiming,
   type GoTlsVersion,
 } from './nodeagent/server/index.js';
+/** The CRI (runtime.v1): memkube's client for containerd, CRI-O or `memkube cri`, and memkube's own runtime. */
+export { createCriClient, type CriClient, type CriClientOptions } from './cri/client.js';
+export { parseCriEndpoint, CriEndpointError, type CriEndpoint } from './cri/endpoint.js';
+export { GrpcStatus, type GrpcStatusCode } from './cri/grpc-status.js';
+export {
+  createCriRuntime,
+  createInProcessCriRuntime,
+  CriFaults,
+  type CriRuntimeOptions,
+  type CriRuntimeServer,
+  type InProcessCriRuntime,
+  type InProcessCriRuntimeOptions,
+  type FaultOptions,
+  type ContainerBehaviour,
+  type ScriptedLog,
+  readTar,
+  type TarMember,
+} from './cri/runtime/index.js';
+export * as cri from './cri/api.js';
+export { CriError } from './cri/api.js';

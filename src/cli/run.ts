@@ -1,10 +1,11 @@
 /** The `memkube` command itself: parses the command line and runs it (`main.ts` is how it is started). */
 import { credential, CREDENTIAL_USAGE, parseCredentialArgs } from './credential.js';
+import { CRI_USAGE } from './cri-usage.js';
 import { parseServeArgs, serve, SERVE_USAGE } from './serve.js';
 
 const USAGE =
-  'usage: memkube <command>\n\ncommands:\n  serve       serve a fake cluster over HTTP\n  credential  an exec credential plugin for kubectl\n\n' +
-  `${SERVE_USAGE}\n\n${CREDENTIAL_USAGE}`;
+  'usage: memkube <command>\n\ncommands:\n  serve       serve a fake cluster over HTTP\n  credential  an exec credential plugin for kubectl\n  cri         serve the memkube container runtime (CRI) on a unix socket\n\n' +
+  `${SERVE_USAGE}\n\n${CREDENTIAL_USAGE}\n\n${CRI_USAGE}`;
 
 async function main(argv: readonly string[]): Promise<number> {
   const [command, ...rest] = argv;
@@ -19,6 +20,16 @@ async function main(argv: readonly string[]): Promise<number> {
       }
       process.stdout.write(`${await credential(parseCredentialArgs(rest))}\n`);
       return 0;
+    case 'cri': {
+      // Imported here so that no other command loads gRPC.
+      const { cri, parseCriArgs } = await import('./cri.js');
+      if (rest[0] === '-h' || rest[0] === '--help') {
+        process.stdout.write(`${CRI_USAGE}\n`);
+        return 0;
+      }
+      await cri(parseCriArgs(rest));
+      return 0;
+    }
     case undefined:
     case '-h':
     case '--help':
