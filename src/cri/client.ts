@@ -5,7 +5,7 @@
  * deadline (`--runtime-request-timeout`, 2 minutes by default) and its 16 MiB message limit;
  * failures are {@link CriError}s with the gRPC code and the runtime's message.
  */
-import * as grpc from '@grpc/grpc-js';
+import type * as Grpc from '@grpc/grpc-js';
 import { CriError, type CheckpointContainerRequest, type ImageService, type RuntimeService } from './api.js';
 import { parseCriEndpoint } from './endpoint.js';
 import { GrpcStatus } from './grpc-status.js';
@@ -27,9 +27,9 @@ export const DEFAULT_CRI_TIMEOUT_MS = 2 * 60 * 1000;
 /** The kubelet's limit on CRI messages (maxMsgSize in its remote runtime client). */
 export const CRI_MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
 
-function toCriError(error: grpc.ServiceError | Error): CriError {
+function toCriError(error: Grpc.ServiceError | Error): CriError {
   if (error instanceof CriError) return error;
-  const status = error as Partial<grpc.ServiceError>;
+  const status = error as Partial<Grpc.ServiceError>;
   if (typeof status.code !== 'number') return new CriError(GrpcStatus.Unknown, error.message);
   // grpc-js words an expired deadline its own way; grpc-go (the kubelet) says what the context says.
   const details =
@@ -46,13 +46,21 @@ export function createCriClient(endpoint: string, options: CriClientOptions = {}
   const { socketPath, deprecation } = parseCriEndpoint(endpoint);
   if (deprecation) options.onDeprecatedEndpoint?.(deprecation);
   const timeoutMs = options.timeoutMs ?? DEFAULT_CRI_TIMEOUT_MS;
-  const client = new grpc.Client(`unix://${socketPath}`, grpc.credentials.createInsecure(), {
-    'grpc.max_receive_message_length': CRI_MAX_MESSAGE_BYTES,
-    'grpc.max_send_message_length': CRI_MAX_MESSAGE_BYTES,
-  });
+  // gRPC is loaded when a client is made, not when memkube is imported: a cluster in a unit test
+  // never pays for it.
+  let closed = false;
+  const connecting = import('@grpc/grpc-js').then((grpc) => ({
+    grpc,
+    client: new grpc.Client(`unix://${socketPath}`, grpc.credentials.createInsecure(), {
+      'grpc.max_receive_message_length': CRI_MAX_MESSAGE_BYTES,
+      'grpc.max_send_message_length': CRI_MAX_MESSAGE_BYTES,
+    }),
+  }));
 
-  const call = (method: CriMethod, request: unknown, deadlineMs: number): Promise<unknown> =>
-    new Promise((resolve, reject) => {
+  const call = async (method: CriMethod, request: unknown, deadlineMs: number): Promise<unknown> => {
+    const { grpc, client } = await connecting;
+    if (closed) throw new CriError(GrpcStatus.Canceled, 'grpc: the client connection is closing');
+    return new Promise((resolve, reject) => {
       client.makeUnaryRequest(
         methodPath(method),
         (value: unknown) => Buffer.from(method.request.encode(value as never)),
@@ -63,8 +71,14 @@ export function createCriClient(endpoint: string, options: CriClientOptions = {}
         (error, response) => (error ? reject(toCriError(error)) : resolve(response)),
       );
     });
+  };
 
-  const api: Record<string, unknown> = { close: () => client.close() };
+  const api: Record<string, unknown> = {
+    close: () => {
+      closed = true;
+      void connecting.then(({ client }) => client.close());
+    },
+  };
   for (const method of CRI_METHODS) {
     api[method.call] = (request: unknown) => call(method, request ?? {}, timeoutMs);
   }

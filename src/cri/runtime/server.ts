@@ -4,7 +4,7 @@
  * can use it as they would containerd. Methods memkube does not implement (ExecSync, stats, ...)
  * answer UNIMPLEMENTED, as any gRPC server does for a method it does not have.
  */
-import * as grpc from '@grpc/grpc-js';
+import type * as Grpc from '@grpc/grpc-js';
 import { mkdir, rm, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { CriError } from '../api.js';
@@ -30,13 +30,13 @@ export interface CriRuntimeServer {
   close(): Promise<void>;
 }
 
-function statusOf(error: unknown): Partial<grpc.StatusObject> {
+function statusOf(error: unknown): Partial<Grpc.StatusObject> {
   if (error instanceof CriError) return { code: error.code, details: error.details };
   return { code: GrpcStatus.Unknown, details: error instanceof Error ? error.message : String(error) };
 }
 
-function serviceDefinition(serviceName: string): grpc.ServiceDefinition {
-  const definition: Record<string, grpc.MethodDefinition<unknown, unknown>> = {};
+function serviceDefinition(serviceName: string): Grpc.ServiceDefinition {
+  const definition: Record<string, Grpc.MethodDefinition<unknown, unknown>> = {};
   for (const method of CRI_METHODS.filter((m) => m.service === serviceName)) {
     definition[method.method] = {
       path: methodPath(method),
@@ -52,10 +52,10 @@ function serviceDefinition(serviceName: string): grpc.ServiceDefinition {
   return definition;
 }
 
-function handlers(serviceName: string, runtime: InProcessCriRuntime): grpc.UntypedServiceImplementation {
-  const impl: grpc.UntypedServiceImplementation = {};
+function handlers(serviceName: string, runtime: InProcessCriRuntime): Grpc.UntypedServiceImplementation {
+  const impl: Grpc.UntypedServiceImplementation = {};
   for (const method of CRI_METHODS.filter((m) => m.service === serviceName)) {
-    const handler: grpc.handleUnaryCall<unknown, unknown> = (call, callback) => {
+    const handler: Grpc.handleUnaryCall<unknown, unknown> = (call, callback) => {
       const target = runtime[method.call] as (request: unknown) => Promise<unknown>;
       target.call(runtime, call.request).then(
         (response) => callback(null, response),
@@ -83,6 +83,8 @@ export async function createCriRuntime(options: CriRuntimeOptions): Promise<CriR
   const socket = options.socket.replace(/^unix:\/\//, '');
   if (!socket.startsWith('/')) throw new Error(`the CRI socket must be an absolute path, not ${JSON.stringify(options.socket)}`);
   await removeStaleSocket(socket);
+  // gRPC is loaded by the first runtime served, not when memkube is imported.
+  const grpc = await import('@grpc/grpc-js');
   const runtime = createInProcessCriRuntime(options);
   const server = new grpc.Server({
     'grpc.max_receive_message_length': CRI_MAX_MESSAGE_BYTES,
