@@ -32,21 +32,31 @@ describe('node registration and status', () => {
     ]);
     // the API server writes quantities canonically: 8388608Ki is 8Gi
     expect(s.capacity).toMatchObject({ cpu: '4', memory: '8Gi', pods: '110', 'ephemeral-storage': '100Gi', 'hugepages-2Mi': '0' });
-    expect(s.allocatable).toMatchObject({ cpu: '4', memory: '8286208Ki', pods: '110', 'ephemeral-storage': String(100 * 1024 ** 3 - Math.ceil(100 * 1024 ** 3 * 0.1)) });
+    expect(s.allocatable).toMatchObject({
+      cpu: '4',
+      memory: '8092Mi',
+      pods: '110',
+      'ephemeral-storage': String(100 * 1024 ** 3 - Math.ceil(100 * 1024 ** 3 * 0.1)),
+    });
     expect(s.nodeInfo).toMatchObject({
       machineID: HOST.machineID,
       systemUUID: HOST.systemUUID,
       bootID: HOST.bootID,
       kernelVersion: '6.8.0-45-generic',
       osImage: 'Ubuntu 24.04.1 LTS',
-      containerRuntimeVersion: 'fake://1.2.3',
+      containerRuntimeVersion: 'memkube://0.1.0',
       kubeletVersion: 'v1.36.0',
       operatingSystem: 'linux',
       architecture: 'amd64',
     });
     expect(s.daemonEndpoints).toEqual({ kubeletEndpoint: { Port: 10250 } });
     const ready = s.conditions.find((c: { type: string }) => c.type === 'Ready');
-    expect(ready).toMatchObject({ status: 'True', reason: 'KubeletReady', message: 'kubelet is posting ready status', lastHeartbeatTime: '2026-12-01T10:00:00Z' });
+    expect(ready).toMatchObject({
+      status: 'True',
+      reason: 'KubeletReady',
+      message: 'kubelet is posting ready status',
+      lastHeartbeatTime: '2026-12-01T10:00:00Z',
+    });
     expect(s.conditions.map((c: { type: string; status: string; reason: string }) => `${c.type}=${c.status}/${c.reason}`)).toEqual([
       'MemoryPressure=False/KubeletHasSufficientMemory',
       'DiskPressure=False/KubeletHasNoDiskPressure',
@@ -65,7 +75,9 @@ describe('node registration and status', () => {
 
   it('adopts an existing Node (409) and restores its default labels', async () => {
     h = await harness();
-    await h.kube.request('POST', '/api/v1/nodes', { body: { apiVersion: 'v1', kind: 'Node', metadata: { name: 'worker-1', labels: { 'kubernetes.io/os': 'plan9', keep: 'me' } } } });
+    await h.kube.request('POST', '/api/v1/nodes', {
+      body: { apiVersion: 'v1', kind: 'Node', metadata: { name: 'worker-1', labels: { 'kubernetes.io/os': 'plan9', keep: 'me' } } },
+    });
     await h.agent.syncOnce();
     const node = await h.kube.request<NodeJson>('GET', '/api/v1/nodes/worker-1');
     expect(node.metadata?.labels).toMatchObject({ 'kubernetes.io/os': 'linux', keep: 'me', 'kubernetes.io/hostname': 'worker-1' });
@@ -74,7 +86,7 @@ describe('node registration and status', () => {
   it('reports Ready False with the runtime state when the runtime is not ready, and updates status each nodeStatusUpdateFrequency', async () => {
     h = await harness({ nodeStatusUpdateFrequencyMs: 10_000 });
     await h.agent.syncOnce();
-    h.runtime.runtimeReady = false;
+    h.runtime.setCondition('RuntimeReady', false, 'Stopped', 'the runtime is stopped');
     h.cluster.clock.advance(5_000);
     await h.agent.syncOnce();
     let node = await h.kube.request<NodeJson>('GET', '/api/v1/nodes/worker-1');

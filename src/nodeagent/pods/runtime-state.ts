@@ -30,7 +30,9 @@ export async function readPodRuntimeState(runtime: RuntimeService, uid: string):
     (s): s is PodSandboxStatus => s !== undefined,
   );
   const containers = (
-    await Promise.all(containerList.containers.map((c) => runtime.containerStatus({ containerId: c.id }).then((r) => ({ ...r.status, podSandboxId: c.podSandboxId }), gone)))
+    await Promise.all(
+      containerList.containers.map((c) => runtime.containerStatus({ containerId: c.id }).then((r) => ({ ...r.status, podSandboxId: c.podSandboxId }), gone)),
+    )
   ).filter((c): c is RuntimeContainer => c !== undefined);
   sandboxes.sort((a, b) => b.metadata.attempt - a.metadata.attempt || (b.createdAt > a.createdAt ? 1 : b.createdAt < a.createdAt ? -1 : 0));
   containers.sort((a, b) => (b.createdAt > a.createdAt ? 1 : b.createdAt < a.createdAt ? -1 : 0) || restartCountOf(b) - restartCountOf(a));

@@ -1,7 +1,11 @@
 /**
  * A node agent against memkube in the same process: a cluster on a frozen clock, its Fetch
- * handler as the agent's API server, the fake runtime, and fixed host facts.
+ * handler as the agent's API server, memkube's in-process CRI runtime on the same clock (its
+ * containers do what their command says: `exit <code> after <ms>`), and fixed host facts.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createCluster, type Cluster } from '../../../src/cluster.js';
 import { createFetchHandler } from '../../../src/http/handler.js';
 import { kubeApiClientOverFetch } from '../../../src/nodeagent/kube-api-fetch.js';
@@ -9,7 +13,52 @@ import type { KubeApiClient, KubeObjectJson } from '../../../src/nodeagent/kube-
 import { createNodeAgent, type NodeAgent, type NodeAgentOptions } from '../../../src/nodeagent/agent.js';
 import type { HostFacts } from '../../../src/nodeagent/node/host-facts.js';
 import type { AgentLog } from '../../../src/nodeagent/agent-log.js';
-import { FakeRuntime } from './fake-runtime.js';
+import { createInProcessCriRuntime, type InProcessCriRuntime, type ContainerBehaviour } from '../../../src/cri/runtime/index.js';
+import type { ContainerConfig, ImageService, RuntimeService } from '../../../src/cri/api.js';
+
+/** Calls made to the runtime, by method. */
+export type CallLog = { method: string; request: unknown }[];
+
+/**
+ * A container's behaviour from its command: `exit <code> [after <ms>]` exits, `exit <code> then
+ * <code>` exits with the first code on its first run and the second on restarts, anything else
+ * runs until stopped.
+ */
+export function behaviourOf(config: ContainerConfig): ContainerBehaviour | undefined {
+  const m = /^exit (\d+)(?: after (\d+))?(?: then (\d+))?$/.exec([...(config.command ?? []), ...(config.args ?? [])].join(' '));
+  if (!m) return undefined;
+  const code = m[3] !== undefined && config.metadata.attempt > 0 ? Number(m[3]) : Number(m[1]);
+  return { exitCode: code, exitAfterMs: Number(m[2] ?? 0) };
+}
+
+/** Requests sent to the API server. */
+export type RequestLog = { method: string; path: string; body?: unknown; query?: unknown }[];
+
+function recordedKube(kube: KubeApiClient, requests: RequestLog): KubeApiClient {
+  return {
+    server: kube.server,
+    request: (method, path, options) => {
+      requests.push({ method, path, body: options?.body, query: options?.query });
+      return kube.request(method, path, options);
+    },
+    watch: (path, options) => kube.watch(path, options),
+    close: () => kube.close(),
+  };
+}
+
+/** The runtime with every call recorded. */
+function recorded(runtime: InProcessCriRuntime, calls: CallLog): RuntimeService & ImageService {
+  return new Proxy(runtime, {
+    get(target, prop, receiver) {
+      const v = Reflect.get(target, prop, receiver) as unknown;
+      if (typeof v !== 'function') return v;
+      return (request: unknown) => {
+        calls.push({ method: String(prop), request });
+        return (v as (r: unknown) => unknown).call(target, request);
+      };
+    },
+  });
+}
 
 export const HOST: HostFacts = {
   hostname: 'Worker-1',
@@ -39,7 +88,10 @@ export function recordingLog(): AgentLog & { lines: string[] } {
 export interface Harness {
   cluster: Cluster;
   kube: KubeApiClient;
-  runtime: FakeRuntime;
+  runtime: InProcessCriRuntime;
+  calls: CallLog;
+  requests: RequestLog;
+  logsDir: string;
   agent: NodeAgent;
   log: ReturnType<typeof recordingLog>;
   pod(name: string, namespace?: string): Promise<KubeObjectJson & { status?: Record<string, unknown> }>;
@@ -51,14 +103,20 @@ export const START = Date.parse('2026-12-01T10:00:00Z');
 /** Starts a cluster and an agent (not started: tests step it with `syncOnce`). */
 export async function harness(options: Partial<NodeAgentOptions> = {}): Promise<Harness> {
   const cluster = await createCluster({ clock: START });
-  const kube = kubeApiClientOverFetch('http://memkube.invalid', createFetchHandler(cluster, { defaultUser: { username: 'admin', groups: ['system:masters'] } }));
-  const runtime = new FakeRuntime(cluster.clock);
+  const kube = kubeApiClientOverFetch(
+    'http://memkube.invalid',
+    createFetchHandler(cluster, { defaultUser: { username: 'admin', groups: ['system:masters'] } }),
+  );
+  const logsDir = mkdtempSync(join(tmpdir(), 'memkube-agent-'));
+  const runtime = createInProcessCriRuntime({ clock: cluster.clock, containers: behaviourOf, rootDir: logsDir });
+  const calls: CallLog = [];
   const log = recordingLog();
+  const requests: RequestLog = [];
   const agent = createNodeAgent({
-    kube,
-    runtime,
+    kube: recordedKube(kube, requests),
+    runtime: recorded(runtime, calls),
     serverPort: 10250,
-    podLogsDir: '/var/log/pods',
+    podLogsDir: join(logsDir, 'pods'),
     rootDir: '/var/lib/kubelet',
     maxPods: 110,
     host: HOST,
@@ -70,12 +128,17 @@ export async function harness(options: Partial<NodeAgentOptions> = {}): Promise<
     cluster,
     kube,
     runtime,
+    calls,
+    requests,
+    logsDir,
     agent,
     log,
     pod: (name, namespace = 'default') => kube.request('GET', `/api/v1/namespaces/${namespace}/pods/${name}`),
     async close() {
       await agent.stop();
+      runtime.close();
       await cluster.close();
+      rmSync(logsDir, { recursive: true, force: true });
     },
   };
 }
