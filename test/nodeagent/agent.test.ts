@@ -284,3 +284,22 @@ describe('pods bound to the node', () => {
     expect(h.calls.filter((c) => c.method === 'runPodSandbox')).toEqual([]);
   });
 });
+
+describe('a started agent', () => {
+  it('registers, then runs a pod bound after it started, from the watch', async () => {
+    // no periodic pass: only the watch's event can start the pod
+    h = await harness({ podSyncPeriodMs: 600_000 });
+    await h.agent.start();
+    expect((await h.kube.request('GET', '/api/v1/nodes/worker-1')).metadata?.name).toBe('worker-1');
+    await create(h, boundPod('late'));
+    const deadline = Date.now() + 5000;
+    let phase: unknown;
+    while (Date.now() < deadline) {
+      phase = ((await h.pod('late')).status as Json | undefined)?.phase;
+      if (phase === 'Running') break;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    expect(phase).toBe('Running');
+    await h.agent.stop();
+  });
+});

@@ -13,7 +13,7 @@ import { Backoff, durationText } from './backoff.js';
 import { ContainerConfigError, containerConfigOf } from './container-config.js';
 import { ImageNotReadyError, type ImageEnsurer } from './image-ensurer.js';
 import type { WaitingReason } from './pod-status.js';
-import { containersNamed, nanosToMs, restartCountOf, type PodRuntimeState, type RuntimeContainer } from './runtime-state.js';
+import { containersNamed, nanosToMs, restartCountOf, type PodRuntimeState } from './runtime-state.js';
 import { sandboxConfigOf } from './sandbox-config.js';
 import { containersOf, formatPod, initContainersOf, restartPolicyOf } from './pod-util.js';
 
