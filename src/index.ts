@@ -174,3 +174,8 @@ export * as patch from './patch/index.js';
 export * as apply from './patch/apply/index.js';
 /** Label, field and shard selectors. */
 export * as selectors from './selectors/index.js';
+/** The node agent (a small kubelet): `createNodeAgent`, and its API server clients (a Fetch function, or a kubeconfig over HTTPS). */
+export { createNodeAgent, type NodeAgent, type NodeAgentOptions, type NodeAgentPods } from './nodeagent/agent.js';
+export { kubeApiClientOverFetch, type FetchLike } from './nodeagent/kube-api-fetch.js';
+export { kubeApiClientFromKubeconfig } from './nodeagent/apiclient/kubeconfig-client.js';
+export { createInProcessCriRuntime, type InProcessCriRuntime } from './cri/runtime/index.js';
