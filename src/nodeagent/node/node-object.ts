@@ -90,22 +90,23 @@ export function nodeImages(images: readonly Image[]): { names: string[]; sizeByt
 }
 
 /** `RuntimeCondition.String()` of cri-api: `Type=status reason:R message:M`. */
-function conditionText(c: RuntimeCondition | undefined, type: string): string {
-  return c ? `${c.type}=${c.status} reason:${c.reason} message:${c.message}` : `${type}=<nil>`;
+function conditionText(c: RuntimeCondition | undefined): string {
+  return c ? `${c.type}=${c.status} reason:${c.reason} message:${c.message}` : '<nil>';
 }
 
 /**
  * The errors that make the node not ready, worded as kubelet's runtime state: the runtime down,
  * its RuntimeReady or NetworkReady condition false. `undefined` runtime conditions mean the
- * runtime's status could not be read.
+ * runtime's status could not be read: before any status was read that is `container runtime status
+ * check may not have completed yet`, after one `container runtime is down` (kubelet's runtimeState).
  */
-export function runtimeErrors(conditions: readonly RuntimeCondition[] | undefined, statusError?: string): string[] {
-  if (!conditions) return [statusError ? `container runtime is down: ${statusError}` : 'container runtime status check may not have completed yet'];
+export function runtimeErrors(conditions: readonly RuntimeCondition[] | undefined, everRead = false): string[] {
+  if (!conditions) return [everRead ? 'container runtime is down' : 'container runtime status check may not have completed yet'];
   const errors: string[] = [];
   const runtime = conditions.find((c) => c.type === 'RuntimeReady');
   const network = conditions.find((c) => c.type === 'NetworkReady');
-  if (!runtime?.status) errors.push(`container runtime not ready: ${conditionText(runtime, 'RuntimeReady')}`);
-  if (!network?.status) errors.push(`container runtime network not ready: ${conditionText(network, 'NetworkReady')}`);
+  if (!runtime?.status) errors.push(`container runtime not ready: ${conditionText(runtime)}`);
+  if (!network?.status) errors.push(`container runtime network not ready: ${conditionText(network)}`);
   return errors;
 }
 
@@ -144,7 +145,8 @@ export interface NodeStatusInputs {
   readonly host: HostFacts;
   readonly version?: VersionResponse;
   readonly runtimeConditions?: readonly RuntimeCondition[];
-  readonly runtimeStatusError?: string;
+  /** Whether the runtime's status was read successfully before (decides the text when it cannot be read now). */
+  readonly runtimeStatusEverRead?: boolean;
   readonly images: readonly Image[];
   /** RFC 3339 seconds: the heartbeat. */
   readonly now: string;
@@ -155,7 +157,7 @@ export function nodeStatus(inputs: NodeStatusInputs, previous: Node['status'] | 
   const { id, host, version } = inputs;
   return {
     ...nodeResources(id, host),
-    conditions: nodeConditions(previous?.conditions, runtimeErrors(inputs.runtimeConditions, inputs.runtimeStatusError), inputs.now),
+    conditions: nodeConditions(previous?.conditions, runtimeErrors(inputs.runtimeConditions, inputs.runtimeStatusEverRead), inputs.now),
     addresses: nodeAddresses(id, host),
     daemonEndpoints: { kubeletEndpoint: { Port: id.serverPort } },
     nodeInfo: {

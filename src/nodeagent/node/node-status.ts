@@ -24,6 +24,7 @@ export class NodeStatusReporter {
   private uid: string | undefined;
   private lastStatusAt: number | undefined;
   private version: VersionResponse | undefined;
+  private runtimeStatusRead = false;
 
   constructor(
     private readonly kube: KubeApiClient,
@@ -46,19 +47,20 @@ export class NodeStatusReporter {
 
   private async status(previous: Node['status'] | undefined): Promise<NonNullable<Node['status']>> {
     let runtimeConditions;
-    let runtimeStatusError: string | undefined;
+    const runtimeStatusEverRead = this.runtimeStatusRead;
     try {
       this.version ??= await this.runtime.version({ version: '0.1.0' });
       runtimeConditions = (await this.runtime.status({})).status.conditions;
-    } catch (e) {
-      runtimeStatusError = e instanceof Error ? e.message : String(e);
+      this.runtimeStatusRead = true;
+    } catch {
+      // reported in the Ready condition
     }
     const images = await this.runtime.listImages({}).then(
       (r) => r.images,
       () => [],
     );
     return nodeStatus(
-      { id: this.id, host: this.host, version: this.version, runtimeConditions, runtimeStatusError, images, now: rfc3339Seconds(this.clock.now()) },
+      { id: this.id, host: this.host, version: this.version, runtimeConditions, runtimeStatusEverRead, images, now: rfc3339Seconds(this.clock.now()) },
       previous,
     );
   }

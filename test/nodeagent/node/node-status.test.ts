@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { harness, HOST, type Harness } from './support/agent-harness.js';
-import type { KubeObjectJson } from '../../src/nodeagent/kube-api.js';
+import { harness, HOST, type Harness } from '../support/agent-harness.js';
+import type { KubeObjectJson } from '../../../src/nodeagent/kube-api.js';
 
 type NodeJson = KubeObjectJson & { status: Record<string, any>; spec: Record<string, unknown> };
 
@@ -122,5 +122,35 @@ describe('node lease', () => {
     await h.agent.syncOnce();
     lease = await h.kube.request('GET', path);
     expect(lease.spec['renewTime']).toBe('2026-12-01T10:00:10.000000Z');
+  });
+});
+
+describe('node status when things go wrong', () => {
+  it('says the runtime is down once its status cannot be read any more', async () => {
+    h = await harness();
+    await h.agent.syncOnce();
+    h.runtime.status = async () => {
+      throw new Error('connection refused');
+    };
+    h.cluster.clock.advance(10_000);
+    await h.agent.syncOnce();
+    const node = await h.kube.request<NodeJson>('GET', '/api/v1/nodes/worker-1');
+    expect(node.status.conditions.find((c: { type: string }) => c.type === 'Ready')).toMatchObject({
+      status: 'False',
+      reason: 'KubeletNotReady',
+      message: 'container runtime is down',
+    });
+  });
+
+  it('registers the Node again when it was deleted', async () => {
+    h = await harness();
+    await h.agent.syncOnce();
+    const first = await h.kube.request<NodeJson>('GET', '/api/v1/nodes/worker-1');
+    await h.kube.request('DELETE', '/api/v1/nodes/worker-1');
+    h.cluster.clock.advance(10_000);
+    await h.agent.syncOnce();
+    const again = await h.kube.request<NodeJson>('GET', '/api/v1/nodes/worker-1');
+    expect(again.metadata?.uid).not.toBe(first.metadata?.uid);
+    expect(again.status.nodeInfo.bootID).toBe(HOST.bootID);
   });
 });
