@@ -91,7 +91,7 @@ export class PodWorkers {
     // Mirror pods whose static pod is gone (HandlePodCleanups' orphaned mirror pods).
     const staticKeys = new Set(staticPods.map(podKey));
     for (const [key, mirror] of mirrorByKey) {
-      if (staticKeys.has(key) || mirror.metadata?.deletionTimestamp) continue;
+      if (staticKeys.has(key)) continue;
       await this.mirrors.delete(mirror).catch((e: unknown) => this.log.errorS(e, 'Failed deleting a mirror pod', 'pod', key));
     }
     for (const uid of [...this.records.keys()]) if (!desiredUids.has(uid)) await this.removeRecord(uid);

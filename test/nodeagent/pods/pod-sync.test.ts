@@ -129,4 +129,40 @@ describe('container lifecycle', () => {
     expect(w).toEqual({ reason: 'ImagePullBackOff', message: 'Back-off pulling image "missing:1"' });
     expect(((await h.pod('nopull')).status as Json).phase).toBe('Pending');
   });
+
+  it('replaces a sandbox that stopped with the next attempt and starts the containers in it again', async () => {
+    h = await harness();
+    await create(h, boundPod('resandbox'));
+    await h.agent.syncOnce();
+    const [first] = (await h.runtime.listPodSandbox({})).items;
+    await h.runtime.stopPodSandbox({ podSandboxId: first!.id });
+    await h.agent.syncOnce();
+    const ready = (await h.runtime.listPodSandbox({})).items.filter((s) => s.state === 'SANDBOX_READY');
+    expect(ready.map((s) => s.metadata.attempt)).toEqual([1]);
+    const s = (await h.pod('resandbox')).status as Json;
+    expect(s.phase).toBe('Running');
+    expect(s.containerStatuses[0]).toMatchObject({ restartCount: 1, ready: true, lastState: { terminated: { exitCode: 0 } } });
+  });
+
+  it('gives a deleted pod at least kubelet’s minimum grace period of 2 seconds', async () => {
+    h = await harness();
+    await create(h, boundPod('fast'));
+    await h.agent.syncOnce();
+    await h.kube.request('DELETE', '/api/v1/namespaces/default/pods/fast', { body: { gracePeriodSeconds: 1 } });
+    await h.agent.syncOnce();
+    expect(h.calls.filter((c) => c.method === 'stopContainer').map((c) => Number((c.request as Json).timeout))).toEqual([2]);
+  });
+
+  it('stops and removes sandboxes of pods that no source knows', async () => {
+    h = await harness();
+    const orphan = await h.runtime.runPodSandbox({
+      config: { metadata: { name: 'old', namespace: 'default', uid: 'gone-uid', attempt: 0 }, labels: { 'io.kubernetes.pod.uid': 'gone-uid' } },
+    });
+    const foreign = await h.runtime.runPodSandbox({ config: { metadata: { name: 'theirs', namespace: 'x', uid: 'u', attempt: 0 } } });
+    await h.agent.syncOnce();
+    const left = (await h.runtime.listPodSandbox({})).items.map((s) => s.id);
+    expect(left).not.toContain(orphan.podSandboxId);
+    // a sandbox without the agent's labels is not the agent's: it stays
+    expect(left).toContain(foreign.podSandboxId);
+  });
 });

@@ -83,6 +83,13 @@ describe('static pods', () => {
     // the static pod kept running through it
     expect(h.calls.filter((c) => c.method === 'runPodSandbox')).toHaveLength(1);
 
+    // a mirror deleted gracefully (the default for a pod on a node) is replaced at once too
+    await h.kube.request('DELETE', '/api/v1/namespaces/default/pods/api-worker-1');
+    await h.agent.syncOnce();
+    const third = (await h.pod('api-worker-1')) as Json;
+    expect(third.metadata.uid).not.toBe(second.metadata.uid);
+    expect(third.metadata.deletionTimestamp).toBeUndefined();
+
     unlinkSync(join(dir, 'api.json'));
     await h.agent.syncOnce();
     await h.agent.syncOnce();
