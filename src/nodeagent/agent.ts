@@ -17,6 +17,7 @@ import { DEFAULT_LEASE_DURATION_SECONDS, NodeLease } from './node/lease.js';
 import { nodeAddresses, type NodeIdentity } from './node/node-object.js';
 import { NodeStatusReporter } from './node/node-status.js';
 import { DirectImagePuller, type ImageEnsurer } from './pods/image-ensurer.js';
+import { apiServerEnvSources } from './pods/env-sources.js';
 import { PodSyncer } from './pods/pod-syncer.js';
 import { PodWorkers } from './pods/pod-workers.js';
 import { ApiServerPodSource } from './pods/sources/apiserver.js';
@@ -113,7 +114,14 @@ export function createNodeAgent(options: NodeAgentOptions): NodeAgent {
   const node = new NodeStatusReporter(kube, runtime, id, host, clock, options.nodeStatusUpdateFrequencyMs ?? 10_000);
   const lease = new NodeLease(kube, nodeName, clock, () => node.nodeUid, options.nodeLeaseDurationSeconds ?? DEFAULT_LEASE_DURATION_SECONDS);
   const apiSource = new ApiServerPodSource(kube, nodeName, log);
-  const syncer = new PodSyncer(runtime, options.imageEnsurer ?? new DirectImagePuller(runtime, clock), clock, options.podLogsDir, log);
+  const syncer = new PodSyncer(
+    runtime,
+    options.imageEnsurer ?? new DirectImagePuller(runtime, clock),
+    clock,
+    options.podLogsDir,
+    log,
+    apiServerEnvSources(kube),
+  );
   const workers = new PodWorkers(kube, runtime, syncer, clock, log, nodeName);
   const hostIPs = nodeAddresses(id, host)
     .filter((a) => a.type === 'InternalIP')

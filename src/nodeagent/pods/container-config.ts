@@ -6,6 +6,7 @@
  */
 import type { Container, EnvVar, Pod } from '../../kinds/types/core-v1.js';
 import { CRI_LABELS, type ContainerConfig, type KeyValue } from '../../cri/api.js';
+import type { EnvSourceData } from './env-sources.js';
 
 /** The container annotations kubelet writes and reads back (`pkg/kubelet/kuberuntime/labels.go`). */
 export const CONTAINER_ANNOTATIONS = {
@@ -77,20 +78,65 @@ export function expandReferences(text: string, vars: ReadonlyMap<string, string>
   });
 }
 
-/** The container's environment (`makeEnvironmentVariables`): values and fieldRefs, each expanding the ones before it. */
-export function environmentOf(pod: Pod, container: Container, values: PodFieldValues): KeyValue[] {
+/** The names kubelet takes through `envFrom` under relaxed environment variable validation: printable ASCII without `=`. */
+const ENV_VAR_NAME = /^[\x20-\x3c\x3e-\x7e]+$/;
+
+function sourceValue(
+  kind: 'ConfigMap' | 'Secret',
+  data: ReadonlyMap<string, Readonly<Record<string, string>> | undefined> | undefined,
+  namespace: string,
+  ref: { name?: string; key?: string; optional?: boolean },
+): string | undefined {
+  const name = ref.name ?? '';
+  if (!data) throw new ContainerConfigError(`${kind === 'ConfigMap' ? 'configmap' : 'secret'} ${JSON.stringify(name)} not found`);
+  const object = data.get(name);
+  if (!object) {
+    if (ref.optional) return undefined;
+    throw new ContainerConfigError(`${kind === 'ConfigMap' ? 'configmap' : 'secret'} ${JSON.stringify(name)} not found`);
+  }
+  const value = object[ref.key ?? ''];
+  if (value === undefined) {
+    if (ref.optional) return undefined;
+    throw new ContainerConfigError(`couldn't find key ${ref.key ?? ''} in ${kind} ${namespace}/${name}`);
+  }
+  return value;
+}
+
+/**
+ * The container's environment (`makeEnvironmentVariables`): first `envFrom` (each key with its
+ * prefix), then `env` in order, each value expanding the variables before it; `valueFrom` reads
+ * field references, ConfigMap and Secret keys. Without `sources` a ConfigMap or Secret reference
+ * cannot be resolved.
+ */
+export function environmentOf(pod: Pod, container: Container, values: PodFieldValues, sources?: EnvSourceData): KeyValue[] {
   const vars = new Map<string, string>();
-  if ((container.envFrom?.length ?? 0) > 0) throw new ContainerConfigError("envFrom is not supported by memkube's node agent");
-  for (const env of (container.env ?? []) as EnvVar[]) {
-    let value: string;
-    if (env.valueFrom) {
-      if (!env.valueFrom.fieldRef?.fieldPath)
-        throw new ContainerConfigError(`env ${JSON.stringify(env.name)}: only value and valueFrom.fieldRef are supported by memkube's node agent`);
-      value = fieldValue(pod, env.valueFrom.fieldRef.fieldPath, values);
-    } else {
-      value = expandReferences(env.value ?? '', vars);
+  const namespace = pod.metadata?.namespace ?? '';
+  for (const from of container.envFrom ?? []) {
+    const ref = from.configMapRef ?? from.secretRef;
+    const kind = from.configMapRef ? 'ConfigMap' : 'Secret';
+    const data = kind === 'ConfigMap' ? sources?.configMaps : sources?.secrets;
+    const name = ref?.name ?? '';
+    if (!data) throw new ContainerConfigError(`${kind === 'ConfigMap' ? 'configmap' : 'secret'} ${JSON.stringify(name)} not found`);
+    const object = data.get(name);
+    if (!object) {
+      if (ref?.optional) continue;
+      throw new ContainerConfigError(`${kind === 'ConfigMap' ? 'configmap' : 'secret'} ${JSON.stringify(name)} not found`);
     }
-    vars.set(env.name, value);
+    for (const [k, v] of Object.entries(object)) {
+      const key = `${from.prefix ?? ''}${k}`;
+      if (ENV_VAR_NAME.test(key)) vars.set(key, v);
+    }
+  }
+  for (const env of (container.env ?? []) as EnvVar[]) {
+    let value: string | undefined;
+    const from = env.valueFrom;
+    if (from?.fieldRef?.fieldPath) value = fieldValue(pod, from.fieldRef.fieldPath, values);
+    else if (from?.configMapKeyRef) value = sourceValue('ConfigMap', sources?.configMaps, namespace, from.configMapKeyRef);
+    else if (from?.secretKeyRef) value = sourceValue('Secret', sources?.secrets, namespace, from.secretKeyRef);
+    else if (from)
+      throw new ContainerConfigError(`env ${JSON.stringify(env.name)}: only fieldRef, configMapKeyRef and secretKeyRef are supported by memkube's node agent`);
+    else value = expandReferences(env.value ?? '', vars);
+    if (value !== undefined) vars.set(env.name, value);
   }
   return [...vars].map(([key, value]) => ({ key, value }));
 }
@@ -130,8 +176,15 @@ export function containerLogPath(containerName: string, restartCount: number): s
 }
 
 /** The configuration of a container at `restartCount`, running image `imageRef`. */
-export function containerConfigOf(pod: Pod, container: Container, restartCount: number, imageRef: string, values: PodFieldValues): ContainerConfig {
-  const envs = environmentOf(pod, container, values);
+export function containerConfigOf(
+  pod: Pod,
+  container: Container,
+  restartCount: number,
+  imageRef: string,
+  values: PodFieldValues,
+  sources?: EnvSourceData,
+): ContainerConfig {
+  const envs = environmentOf(pod, container, values, sources);
   const vars = new Map(envs.map((e) => [e.key, e.value]));
   return {
     metadata: { name: container.name, attempt: restartCount },

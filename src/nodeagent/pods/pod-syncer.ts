@@ -11,6 +11,7 @@ import type { Clock } from '../../clock.js';
 import type { AgentLog } from '../agent-log.js';
 import { Backoff, durationText } from './backoff.js';
 import { ContainerConfigError, containerConfigOf } from './container-config.js';
+import { envSourceNames, type EnvSourceReader } from './env-sources.js';
 import { ImageNotReadyError, type ImageEnsurer } from './image-ensurer.js';
 import type { WaitingReason } from './pod-status.js';
 import { containersNamed, nanosToMs, restartCountOf, type PodRuntimeState } from './runtime-state.js';
@@ -34,6 +35,8 @@ export class PodSyncer {
     private readonly clock: Clock,
     private readonly podLogsDir: string,
     private readonly log: AgentLog,
+    /** Reads the ConfigMaps and Secrets a container's environment names; without it such references fail. */
+    private readonly envSources?: EnvSourceReader,
   ) {
     this.backoff = new Backoff(clock);
   }
@@ -171,10 +174,15 @@ export class PodSyncer {
     }
     let config;
     try {
-      config = containerConfigOf(pod, c, restartCount, imageRef, values);
+      const names = envSourceNames(c);
+      const sources = this.envSources && names.configMaps.size + names.secrets.size > 0 ? await this.envSources(pod, c) : undefined;
+      config = containerConfigOf(pod, c, restartCount, imageRef, values, sources);
     } catch (e) {
-      if (!(e instanceof ContainerConfigError)) throw e;
-      waiting.set(c.name, { reason: 'CreateContainerConfigError', message: e.message });
+      // A spec that cannot be configured, or a ConfigMap or Secret that could not be read.
+      waiting.set(c.name, {
+        reason: 'CreateContainerConfigError',
+        message: e instanceof ContainerConfigError ? e.message : `failed to read the environment's sources: ${String(e instanceof Error ? e.message : e)}`,
+      });
       return;
     }
     let containerId: string;

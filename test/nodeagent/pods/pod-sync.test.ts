@@ -166,3 +166,43 @@ describe('container lifecycle', () => {
     expect(left).toContain(foreign.podSandboxId);
   });
 });
+
+describe('environment from ConfigMaps and Secrets', () => {
+  it('reads envFrom and valueFrom keys, and waits in CreateContainerConfigError while a source is missing', async () => {
+    h = await harness();
+    await h.kube.request('POST', '/api/v1/namespaces/default/configmaps', {
+      body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cfg' }, data: { MODE: 'fast' } },
+    });
+    await create(
+      h,
+      boundPod('envy', {
+        containers: [
+          {
+            name: 'main',
+            image: 'busybox:1.36',
+            envFrom: [{ configMapRef: { name: 'cfg' }, prefix: 'CFG_' }],
+            env: [
+              { name: 'PASSWORD', valueFrom: { secretKeyRef: { name: 'creds', key: 'password' } } },
+              { name: 'OPTIONAL', valueFrom: { configMapKeyRef: { name: 'absent', key: 'k', optional: true } } },
+            ],
+          },
+        ],
+      }),
+    );
+    await h.agent.syncOnce();
+    expect(((await h.pod('envy')).status as Json).containerStatuses[0].state.waiting).toEqual({
+      reason: 'CreateContainerConfigError',
+      message: 'secret "creds" not found',
+    });
+    await h.kube.request('POST', '/api/v1/namespaces/default/secrets', {
+      body: { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'creds' }, data: { password: Buffer.from('s3cret').toString('base64') } },
+    });
+    await h.agent.syncOnce();
+    const created = h.calls.find((c) => c.method === 'createContainer')!.request as Json;
+    expect(created.config.envs).toEqual([
+      { key: 'CFG_MODE', value: 'fast' },
+      { key: 'PASSWORD', value: 's3cret' },
+    ]);
+    expect(((await h.pod('envy')).status as Json).phase).toBe('Running');
+  });
+});
