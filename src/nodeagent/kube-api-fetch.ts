@@ -73,6 +73,9 @@ export function kubeApiClientOverFetch(server: string, fetch: FetchLike, options
           const decoder = new TextDecoder();
           let buffered = '';
           const reader = res.body.getReader();
+          // A handler that ignores the request's signal (memkube's in-process one) still ends the stream when it aborts.
+          const cancel = () => void reader.cancel().catch(() => undefined);
+          req.signal?.addEventListener('abort', cancel, { once: true });
           try {
             for (;;) {
               const { done, value } = await reader.read();
@@ -89,6 +92,7 @@ export function kubeApiClientOverFetch(server: string, fetch: FetchLike, options
             const rest = buffered.trim();
             if (rest) yield JSON.parse(rest) as KubeWatchEvent;
           } finally {
+            req.signal?.removeEventListener('abort', cancel);
             await reader.cancel().catch(() => undefined);
           }
         },
