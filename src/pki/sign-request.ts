@@ -80,7 +80,10 @@ export interface SigningPolicy {
 
 /** Go's `time.Time` `%v`: `2026-12-01 10:00:00 +0000 UTC`. */
 function goTime(ms: number): string {
-  return `${new Date(ms).toISOString().replace('T', ' ').replace(/\.\d+Z$/, '')} +0000 UTC`;
+  return `${new Date(ms)
+    .toISOString()
+    .replace('T', ' ')
+    .replace(/\.\d+Z$/, '')} +0000 UTC`;
 }
 
 /** The validity window the policy gives, or the signer's refusal. */
@@ -110,10 +113,20 @@ export async function signCertificateRequest(ca: SigningCa, request: Certificate
   if (extKeyUsages.length) extensions.push(extension(pkijs.id_ExtKeyUsage, false, new pkijs.ExtKeyUsage({ keyPurposes: extKeyUsages })));
   extensions.push(extension(pkijs.id_BasicConstraints, true, new pkijs.BasicConstraints({ cA: false })));
   extensions.push(
-    extension(pkijs.id_AuthorityKeyIdentifier, false, new pkijs.AuthorityKeyIdentifier({ keyIdentifier: new asn1js.OctetString({ valueHex: ca.authorityKeyId }) })),
+    extension(
+      pkijs.id_AuthorityKeyIdentifier,
+      false,
+      new pkijs.AuthorityKeyIdentifier({ keyIdentifier: new asn1js.OctetString({ valueHex: ca.authorityKeyId }) }),
+    ),
   );
   if (request.subjectAltName) {
-    extensions.push(new pkijs.Extension({ extnID: request.subjectAltName.extnID, critical: request.subjectAltName.critical, extnValue: new Uint8Array(request.subjectAltName.extnValue.valueBlock.valueHexView).slice().buffer }));
+    extensions.push(
+      new pkijs.Extension({
+        extnID: request.subjectAltName.extnID,
+        critical: request.subjectAltName.critical,
+        extnValue: new Uint8Array(request.subjectAltName.extnValue.valueBlock.valueHexView).slice().buffer,
+      }),
+    );
   }
   cert.extensions = extensions;
   await cert.sign(ca.signing.key, ca.signing.hash, engine);

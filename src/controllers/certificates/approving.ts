@@ -10,7 +10,7 @@
 import type { EngineContext } from '../../api/context.js';
 import { isApiError } from '../../machinery/errors.js';
 import { readCertificateRequest, type CertificateRequestInfo } from '../../pki/certificate-request.js';
-import type { CertificateSigningRequest } from '../../kinds/certificates/certificate-signing-request.js';
+import type { CertificateSigningRequest } from '../../kinds/types/certificates-v1.js';
 import type { StorageEvent } from '../../storage/storage.js';
 import type { Controller } from '../controller-loop.js';
 import { approvalOf, csrResource, observedCsr, readCsr, requestPem, type Send } from './csr-common.js';

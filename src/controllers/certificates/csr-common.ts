@@ -1,7 +1,7 @@
 /** What the CSR controllers share: the resource, reading a request, its conditions. */
 import type { EngineContext } from '../../api/context.js';
 import type { ApiRequest, ApiResponse } from '../../machinery/request.js';
-import type { CertificateSigningRequest } from '../../kinds/certificates/certificate-signing-request.js';
+import type { CertificateSigningRequest } from '../../kinds/types/certificates-v1.js';
 import type { StorageEvent } from '../../storage/storage.js';
 
 /** How a controller writes: as the cluster's own system user. */

@@ -10,7 +10,7 @@
 import type { CounterRecorder, CounterRegistry } from '../../machinery/counters.js';
 import { parseCertificate, pemDecode } from '../../pki/x509.js';
 import type { StorageEvent } from '../../storage/storage.js';
-import type { CertificateSigningRequest } from '../../kinds/certificates/certificate-signing-request.js';
+import type { CertificateSigningRequest } from '../../kinds/types/certificates-v1.js';
 
 /** Counted for every certificate issued to a request with `spec.expirationSeconds`. */
 export const CSR_REQUESTED_DURATION_TOTAL = 'apiserver_certificates_registry_csr_requested_duration_total';

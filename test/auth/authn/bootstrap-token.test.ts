@@ -16,7 +16,9 @@ const authenticatorOver = (secrets: Record<string, BootstrapTokenSecret>) =>
 
 describe('bootstrap token authenticator', () => {
   it('authenticates <id>.<secret> as system:bootstrap:<id> with the bootstrappers group and the extra groups, sorted', async () => {
-    const a = authenticatorOver({ 'bootstrap-token-abcdef': secret({ 'auth-extra-groups': 'system:bootstrappers:worker,system:bootstrappers:a', expiration: '2026-06-02T00:00:00Z' }) });
+    const a = authenticatorOver({
+      'bootstrap-token-abcdef': secret({ 'auth-extra-groups': 'system:bootstrappers:worker,system:bootstrappers:a', expiration: '2026-06-02T00:00:00Z' }),
+    });
     expect(await a.authenticateToken(TOKEN)).toEqual({
       user: { username: 'system:bootstrap:abcdef', groups: ['system:bootstrappers', 'system:bootstrappers:a', 'system:bootstrappers:worker'] },
     });

@@ -33,7 +33,13 @@ describe('CSR approving controller', () => {
     await c.settle();
     const csr = await getCsr(c, 'node-csr-1');
     expect(csr.status?.conditions).toEqual([
-      expect.objectContaining({ type: 'Approved', status: 'True', reason: 'AutoApproved', message: NODE_CLIENT_MESSAGE, lastUpdateTime: '2026-06-01T00:00:00Z' }),
+      expect.objectContaining({
+        type: 'Approved',
+        status: 'True',
+        reason: 'AutoApproved',
+        message: NODE_CLIENT_MESSAGE,
+        lastUpdateTime: '2026-06-01T00:00:00Z',
+      }),
     ]);
     expect(issued(csr)!.subject).toBe('O=system:nodes\nCN=system:node:n1');
     await c.close();
@@ -66,7 +72,12 @@ describe('CSR approving controller', () => {
 
   it.each([
     ['another signer', 'kubernetes.io/kube-apiserver-client', { commonName: 'system:node:n1', organizations: ['system:nodes'] }, KUBELET_CLIENT_USAGES],
-    ['server auth among the usages', KUBELET_CLIENT, { commonName: 'system:node:n1', organizations: ['system:nodes'] }, [...KUBELET_CLIENT_USAGES, 'server auth']],
+    [
+      'server auth among the usages',
+      KUBELET_CLIENT,
+      { commonName: 'system:node:n1', organizations: ['system:nodes'] },
+      [...KUBELET_CLIENT_USAGES, 'server auth'],
+    ],
     ['only client auth', KUBELET_CLIENT, { commonName: 'system:node:n1', organizations: ['system:nodes'] }, ['client auth']],
     ['a second organization', KUBELET_CLIENT, { commonName: 'system:node:n1', organizations: ['system:nodes', 'system:masters'] }, KUBELET_CLIENT_USAGES],
     ['a DNS SAN', KUBELET_CLIENT, { commonName: 'system:node:n1', organizations: ['system:nodes'], dnsNames: ['n1'] }, KUBELET_CLIENT_USAGES],

@@ -25,7 +25,11 @@ const event = (previous: object, object: object, type: StorageEvent['type'] = 'M
 describe('CSR duration counters', () => {
   it('counts a junk certificate as requested only, and labels signers outside kubernetes.io as other', () => {
     const r = new CounterRegistry();
-    countCsrDuration(r, BUCKET, event({ spec: { signerName: 'fancy', expirationSeconds: 77 } }, { spec: {}, status: { certificate: Buffer.from('junk').toString('base64') } }));
+    countCsrDuration(
+      r,
+      BUCKET,
+      event({ spec: { signerName: 'fancy', expirationSeconds: 77 } }, { spec: {}, status: { certificate: Buffer.from('junk').toString('base64') } }),
+    );
     expect(r.value(CSR_REQUESTED_DURATION_TOTAL, { signerName: 'other' })).toBe(1);
     expect(r.value(CSR_HONORED_DURATION_TOTAL, { signerName: 'other' })).toBe(0);
   });
@@ -53,13 +57,23 @@ describe('CSR duration counters', () => {
     const c = await createCluster({ clock: Date.parse('2026-06-01T00:00:00Z') });
     const self = await createCluster({ clock: Date.parse('2026-06-01T00:00:00Z') });
     // A certificate issued elsewhere (by another cluster's signer), for 1 hour.
-    await createCsr(self, 'x', { request: await requestFor({ commonName: 'a' }), signerName: 'kubernetes.io/kube-apiserver-client', usages: ['client auth'], expirationSeconds: 3600 });
+    await createCsr(self, 'x', {
+      request: await requestFor({ commonName: 'a' }),
+      signerName: 'kubernetes.io/kube-apiserver-client',
+      usages: ['client auth'],
+      expirationSeconds: 3600,
+    });
     await decide(self, 'x', 'Approved');
     await self.settle();
     const certificate = (await self.client.resource(CertificateSigningRequestKind).get('x')).status!.certificate!;
     await self.close();
 
-    await createCsr(c, 'y', { request: await requestFor({ commonName: 'a' }), signerName: 'example.com/signer', usages: ['client auth'], expirationSeconds: 3600 });
+    await createCsr(c, 'y', {
+      request: await requestFor({ commonName: 'a' }),
+      signerName: 'example.com/signer',
+      usages: ['client auth'],
+      expirationSeconds: 3600,
+    });
     const approved = await decide(c, 'y', 'Approved');
     const r = c.client.resource(CertificateSigningRequestKind);
     await r.updateSubresource('status', { ...approved, status: { ...approved.status, certificate } }, { dryRun: ['All'] });

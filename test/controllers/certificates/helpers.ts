@@ -9,8 +9,16 @@ import type { UserInfo } from '../../../src/machinery/request.js';
 export function privateKey(type: 'ec' | 'rsa' = 'ec'): string {
   const pair =
     type === 'ec'
-      ? generateKeyPairSync('ec', { namedCurve: 'P-256', privateKeyEncoding: { type: 'pkcs8', format: 'pem' }, publicKeyEncoding: { type: 'spki', format: 'pem' } })
-      : generateKeyPairSync('rsa', { modulusLength: 2048, privateKeyEncoding: { type: 'pkcs8', format: 'pem' }, publicKeyEncoding: { type: 'spki', format: 'pem' } });
+      ? generateKeyPairSync('ec', {
+          namedCurve: 'P-256',
+          privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
+          publicKeyEncoding: { type: 'spki', format: 'pem' },
+        })
+      : generateKeyPairSync('rsa', {
+          modulusLength: 2048,
+          privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
+          publicKeyEncoding: { type: 'spki', format: 'pem' },
+        });
   return pair.privateKey;
 }
 
@@ -40,7 +48,10 @@ export async function createCsr(
 export async function decide(cluster: Cluster, name: string, type: 'Approved' | 'Denied', reason = 'ByTest') {
   const r = cluster.client.resource(CertificateSigningRequestKind);
   const csr = await r.get(name);
-  return r.updateSubresource('approval', { ...csr, status: { ...csr.status, conditions: [...(csr.status?.conditions ?? []), { type, status: 'True', reason, message: 'by the test' }] } });
+  return r.updateSubresource('approval', {
+    ...csr,
+    status: { ...csr.status, conditions: [...(csr.status?.conditions ?? []), { type, status: 'True', reason, message: 'by the test' }] },
+  });
 }
 
 /** The stored request. */

@@ -22,7 +22,11 @@ async function approvedAndSettled(cluster: Awaited<ReturnType<typeof createClust
 describe('CSR signing controller', () => {
   it('signs an approved kube-apiserver-client request with the cluster CA for a year, backdated 5 minutes', async () => {
     const c = await createCluster({ clock: T0 });
-    const csr = await approvedAndSettled(c, 'alice', { request: await requestFor({ commonName: 'alice', organizations: ['dev', 'ops'] }), signerName: CLIENT, usages: ['client auth', 'digital signature'] });
+    const csr = await approvedAndSettled(c, 'alice', {
+      request: await requestFor({ commonName: 'alice', organizations: ['dev', 'ops'] }),
+      signerName: CLIENT,
+      usages: ['client auth', 'digital signature'],
+    });
     const cert = issued(csr)!;
     expect(cert.subject).toBe('O=dev + O=ops\nCN=alice');
     const ca = new X509Certificate((await c.signingCA())!);
@@ -41,7 +45,12 @@ describe('CSR signing controller', () => {
 
   it('honours a shorter expirationSeconds (not backdating its end) and counts it as requested and honoured', async () => {
     const c = await createCluster({ clock: T0 });
-    const csr = await approvedAndSettled(c, 'short', { request: await requestFor({ commonName: 'bob' }), signerName: CLIENT, usages: ['client auth'], expirationSeconds: 3600 });
+    const csr = await approvedAndSettled(c, 'short', {
+      request: await requestFor({ commonName: 'bob' }),
+      signerName: CLIENT,
+      usages: ['client auth'],
+      expirationSeconds: 3600,
+    });
     const cert = issued(csr)!;
     expect(Date.parse(cert.validTo)).toBe(T0 + HOUR);
     expect(c.counters.value(CSR_REQUESTED_DURATION_TOTAL, { signerName: CLIENT })).toBe(1);
@@ -51,7 +60,12 @@ describe('CSR signing controller', () => {
 
   it('caps expirationSeconds at the cluster signing duration, counted as requested but not honoured', async () => {
     const c = await createCluster({ clock: T0, certificateSigning: { durationMs: 2 * HOUR } });
-    const csr = await approvedAndSettled(c, 'capped', { request: await requestFor({ commonName: 'carol' }), signerName: CLIENT, usages: ['client auth'], expirationSeconds: 10 * 3600 });
+    const csr = await approvedAndSettled(c, 'capped', {
+      request: await requestFor({ commonName: 'carol' }),
+      signerName: CLIENT,
+      usages: ['client auth'],
+      expirationSeconds: 10 * 3600,
+    });
     expect(Date.parse(issued(csr)!.validTo)).toBe(T0 + 2 * HOUR);
     expect(c.counters.value(CSR_REQUESTED_DURATION_TOTAL, { signerName: CLIENT })).toBe(1);
     expect(c.counters.value(CSR_HONORED_DURATION_TOTAL, { signerName: CLIENT })).toBe(0);
@@ -63,7 +77,11 @@ describe('CSR signing controller', () => {
     const ca = await generateCertificateAuthority({ commonName: 'my-ca', now: T0 });
     const c = await createCluster({ clock: T0, certificateSigning: { caCert: ca.cert, caKey: ca.key } });
     expect(await c.signingCA()).toBe(ca.cert);
-    const csr = await approvedAndSettled(c, 'rsa', { request: await requestFor({ commonName: 'dave' }, privateKey('rsa')), signerName: CLIENT, usages: ['client auth', 'key encipherment'] });
+    const csr = await approvedAndSettled(c, 'rsa', {
+      request: await requestFor({ commonName: 'dave' }, privateKey('rsa')),
+      signerName: CLIENT,
+      usages: ['client auth', 'key encipherment'],
+    });
     const cert = issued(csr)!;
     expect(cert.verify(new X509Certificate(ca.cert).publicKey)).toBe(true);
     expect(cert.issuer).toBe('CN=my-ca');
@@ -96,14 +114,62 @@ describe('CSR signing controller', () => {
   it.each([
     ['server auth for an API server client', CLIENT, { commonName: 'x' }, ['client auth', 'server auth'], 'invalid usage for client certificate: server auth'],
     ['no client auth', CLIENT, { commonName: 'x' }, ['digital signature'], 'missing required usage for client certificate: client auth'],
-    ['a node client of another organization', KUBELET_CLIENT, { commonName: 'system:node:n1', organizations: ['system:masters'] }, KUBELET_CLIENT_USAGES, 'subject organization is not system:nodes'],
-    ['a node client with a DNS SAN', KUBELET_CLIENT, { commonName: 'system:node:n1', organizations: ['system:nodes'], dnsNames: ['a'] }, KUBELET_CLIENT_USAGES, 'DNS subjectAltNames are not allowed'],
-    ['a node client with an IP SAN', KUBELET_CLIENT, { commonName: 'system:node:n1', organizations: ['system:nodes'], ipAddresses: ['1.2.3.4'] }, KUBELET_CLIENT_USAGES, 'IP subjectAltNames are not allowed'],
-    ['a node client not named system:node:', KUBELET_CLIENT, { commonName: 'mallory', organizations: ['system:nodes'] }, KUBELET_CLIENT_USAGES, 'subject common name does not begin with system:node:'],
-    ['a node client with server auth', KUBELET_CLIENT, { commonName: 'system:node:n1', organizations: ['system:nodes'] }, ['digital signature', 'client auth', 'server auth'], 'usages did not match [client auth digital signature key encipherment]'],
-    ['a serving request without SANs', SERVING, { commonName: 'system:node:n1', organizations: ['system:nodes'] }, ['digital signature', 'server auth'], 'DNS or IP subjectAltName is required'],
-    ['a serving request with client auth', SERVING, { commonName: 'system:node:n1', organizations: ['system:nodes'], dnsNames: ['n1'] }, ['digital signature', 'client auth'], 'usages did not match [digital signature key encipherment server auth]'],
-    ['a serving request not named system:node:', SERVING, { commonName: 'n1', organizations: ['system:nodes'], dnsNames: ['n1'] }, ['digital signature', 'server auth'], 'subject common name does not begin with system:node:'],
+    [
+      'a node client of another organization',
+      KUBELET_CLIENT,
+      { commonName: 'system:node:n1', organizations: ['system:masters'] },
+      KUBELET_CLIENT_USAGES,
+      'subject organization is not system:nodes',
+    ],
+    [
+      'a node client with a DNS SAN',
+      KUBELET_CLIENT,
+      { commonName: 'system:node:n1', organizations: ['system:nodes'], dnsNames: ['a'] },
+      KUBELET_CLIENT_USAGES,
+      'DNS subjectAltNames are not allowed',
+    ],
+    [
+      'a node client with an IP SAN',
+      KUBELET_CLIENT,
+      { commonName: 'system:node:n1', organizations: ['system:nodes'], ipAddresses: ['1.2.3.4'] },
+      KUBELET_CLIENT_USAGES,
+      'IP subjectAltNames are not allowed',
+    ],
+    [
+      'a node client not named system:node:',
+      KUBELET_CLIENT,
+      { commonName: 'mallory', organizations: ['system:nodes'] },
+      KUBELET_CLIENT_USAGES,
+      'subject common name does not begin with system:node:',
+    ],
+    [
+      'a node client with server auth',
+      KUBELET_CLIENT,
+      { commonName: 'system:node:n1', organizations: ['system:nodes'] },
+      ['digital signature', 'client auth', 'server auth'],
+      'usages did not match [client auth digital signature key encipherment]',
+    ],
+    [
+      'a serving request without SANs',
+      SERVING,
+      { commonName: 'system:node:n1', organizations: ['system:nodes'] },
+      ['digital signature', 'server auth'],
+      'DNS or IP subjectAltName is required',
+    ],
+    [
+      'a serving request with client auth',
+      SERVING,
+      { commonName: 'system:node:n1', organizations: ['system:nodes'], dnsNames: ['n1'] },
+      ['digital signature', 'client auth'],
+      'usages did not match [digital signature key encipherment server auth]',
+    ],
+    [
+      'a serving request not named system:node:',
+      SERVING,
+      { commonName: 'n1', organizations: ['system:nodes'], dnsNames: ['n1'] },
+      ['digital signature', 'server auth'],
+      'subject common name does not begin with system:node:',
+    ],
   ])('marks %s Failed with SignerValidationFailure', async (_what, signerName, subject, usages, message) => {
     const c = await createCluster({ clock: T0 });
     const csr = await approvedAndSettled(c, 'bad', { request: await requestFor(subject), signerName, usages });
@@ -139,13 +205,14 @@ describe('CSR signing controller', () => {
     const ca = await generateCertificateAuthority({ commonName: 'ca', now: T0 });
     const other = await generateCertificateAuthority({ commonName: 'other', now: T0 });
     const leafKey = privateKey();
-    await expect(createCluster({ certificateSigning: { caCert: ca.cert, caKey: other.key } })).rejects.toThrow(new SigningCaError('the CA key does not match the CA certificate'));
+    await expect(createCluster({ certificateSigning: { caCert: ca.cert, caKey: other.key } })).rejects.toThrow(
+      new SigningCaError('the CA key does not match the CA certificate'),
+    );
     await expect(createCluster({ certificateSigning: { caCert: 'garbage', caKey: leafKey } })).rejects.toThrow('the CA certificate is not a PEM certificate');
     await expect(createCluster({ certificateSigning: { caCert: ca.cert } })).rejects.toThrow('the cluster signing CA needs both a certificate and a key');
-    await expect(createCluster({ certificateSigning: { caCert: ca.cert, caKey: ca.key, signers: { 'kubelet-serving': { caCert: ca.cert, caKey: ca.key } } } })).rejects.toThrow(
-      'cannot specify --cluster-signing-{cert,key}-file and other --cluster-signing-*-file flags at the same time',
-    );
+    await expect(
+      createCluster({ certificateSigning: { caCert: ca.cert, caKey: ca.key, signers: { 'kubelet-serving': { caCert: ca.cert, caKey: ca.key } } } }),
+    ).rejects.toThrow('cannot specify --cluster-signing-{cert,key}-file and other --cluster-signing-*-file flags at the same time');
     await expect(createCluster({ certificateSigning: { durationMs: 0 } })).rejects.toThrow('the cluster signing duration must be positive');
   });
 });
-
