@@ -216,3 +216,39 @@ describe('CSR signing controller', () => {
     await expect(createCluster({ certificateSigning: { durationMs: 0 } })).rejects.toThrow('the cluster signing duration must be positive');
   });
 });
+
+describe('cluster.listen({ tls: true }) and issued client certificates', () => {
+  it('trusts the client signers’ CA, so an issued certificate authenticates its subject', async () => {
+    const { request } = await import('node:https');
+    const c = await createCluster();
+    const key = privateKey();
+    await createCsr(c, 'alice', {
+      request: await requestFor({ commonName: 'alice', organizations: ['dev'] }, key),
+      signerName: CLIENT,
+      usages: ['client auth'],
+    });
+    await decide(c, 'alice', 'Approved');
+    await c.settle();
+    const cert = Buffer.from((await getCsr(c, 'alice')).status!.certificate!, 'base64').toString();
+    const server = await c.listen({ tls: true });
+    const body = await new Promise<string>((resolve, reject) => {
+      const req = request(
+        `${server.url}/apis/authentication.k8s.io/v1/selfsubjectreviews`,
+        { method: 'POST', cert, key, ca: server.certificateAuthority, headers: { 'content-type': 'application/json' } },
+        (res) => {
+          let text = '';
+          res.on('data', (d: Buffer) => (text += d.toString()));
+          res.on('end', () => resolve(text));
+        },
+      );
+      req.on('error', reject);
+      req.end(JSON.stringify({ apiVersion: 'authentication.k8s.io/v1', kind: 'SelfSubjectReview' }));
+    });
+    expect((JSON.parse(body) as { status: { userInfo: unknown } }).status.userInfo).toMatchObject({
+      username: 'alice',
+      groups: ['dev', 'system:authenticated'],
+    });
+    await server.close();
+    await c.close();
+  });
+});
