@@ -42,6 +42,12 @@ import type { Storage } from './storage/storage.js';
 import type { EgressDialer } from './webhook/egress-dialer.js';
 import { createKubeletClient, type KubeletClientOptions } from './kubelet-client/index.js';
 import type { Service } from './kinds/types/core-v1.js';
+import { CounterRegistry, type Counters } from './machinery/counters.js';
+import { csrApprovingController } from './controllers/certificates/approving.js';
+import { csrSigningController } from './controllers/certificates/signing.js';
+import { countCsrDuration, defineCsrDurationCounters } from './controllers/certificates/duration-metrics.js';
+import { signingAuthorities, type CertificateSigningOptions } from './controllers/certificates/signing-authorities.js';
+import type { WellKnownSigner } from './controllers/certificates/signer-rules.js';
 
 /** Options of {@link createCluster}. */
 export interface ClusterOptions {
@@ -131,6 +137,15 @@ export interface ClusterOptions {
    * key, the issuers as API audiences. Invalid flags throw a `ServiceAccountOptionsError`.
    */
   serviceAccounts?: ServiceAccountFlags & { rootCA?: string };
+  /**
+   * The CSR signing controllers' CA and limits, as kube-controller-manager's
+   * `--cluster-signing-cert-file`, `--cluster-signing-key-file` (PEM texts here), the per-signer
+   * files and `--cluster-signing-duration`. Without a CA the cluster makes one when it first signs.
+   * The CAs of the client signers are trusted for client certificates by `listen({ tls: true })`,
+   * so a certificate issued to a request authenticates its holder. A CA that cannot sign makes
+   * `createCluster` throw a `SigningCaError`. See docs/certificates.md.
+   */
+  certificateSigning?: CertificateSigningOptions;
 }
 
 /** Options of {@link Cluster.load}. */
@@ -184,6 +199,18 @@ export interface Cluster {
   readonly adminToken: string;
   /** The service account issuer's OIDC discovery documents, as the HTTP door serves them. */
   readonly issuerDiscovery: IssuerDiscovery;
+  /**
+   * What the API server counts (Prometheus counters by name and labels), for a metrics exporter:
+   * `apiserver_certificates_registry_csr_requested_duration_total` and
+   * `apiserver_certificates_registry_csr_honored_duration_total` by `signerName`.
+   */
+  readonly counters: Counters;
+  /**
+   * The PEM certificate of the CA a well-known signer (`kube-apiserver-client` by default) issues
+   * certificates with, made first if it is the generated one; undefined when that signer does not
+   * sign (another signer has its own CA configured).
+   */
+  signingCA(signer?: WellKnownSigner): Promise<string | undefined>;
   /**
    * Shuts the cluster down: stops the controllers, ends every watch (an in-process `for await`
    * over a watch finishes after the events it already holds, HTTP watch streams end, and
@@ -292,6 +319,10 @@ export async function createCluster(options: ClusterOptions = {}): Promise<Clust
   const request = (req: ApiRequest) => (closed ? Promise.reject(clusterClosed()) : handle(ctx, req));
   const asSystem = (req: Omit<ApiRequest, 'user'>) => request({ ...req, user: SYSTEM_USER });
 
+  const authorities = await signingAuthorities(options.certificateSigning, () => clock.now());
+  const counters = new CounterRegistry();
+  defineCsrDurationCounters(counters);
+  const csrBucket = `certificates.${apiDomain}/certificatesigningrequests`;
   const loop = new ControllerLoop([
     namespaceController(ctx, asSystem, { deletionDelayMs: options.namespaceDeletionDelayMs }),
     serviceAccountController(ctx, asSystem),
@@ -300,9 +331,20 @@ export async function createCluster(options: ClusterOptions = {}): Promise<Clust
     podTerminationController(ctx, asSystem),
     garbageCollector(ctx, asSystem),
     clusterRoleAggregationController(ctx, asSystem),
+    csrApprovingController(ctx, asSystem),
+    csrSigningController(ctx, asSystem, authorities),
     customResourceDefinitionController(ctx, asSystem, customResourceServing(registry, watchHub, storage, options.egress?.dialerFor('cluster'))),
   ]);
-  const unsubscribe = storage.subscribe((event) => loop.observe(event));
+  const unsubscribe = storage.subscribe((event) => {
+    countCsrDuration(counters, csrBucket, event);
+    loop.observe(event);
+  });
+  const signingCA = async (signer: WellKnownSigner = 'kube-apiserver-client') => (await authorities.caFor(signer))?.pem;
+  /** The CAs of the client signers: what a TLS server trusts besides its own `clientCA`. */
+  const clientSigningCAs = async () => {
+    const pems = await Promise.all((['kube-apiserver-client', 'kube-apiserver-client-kubelet'] as const).map((s) => signingCA(s)));
+    return [...new Set(pems.filter((p): p is string => p !== undefined))];
+  };
   const stopClock =
     'onAdvance' in clock && typeof clock.onAdvance === 'function'
       ? (clock as CombinedClock).onAdvance((now) => {
@@ -355,8 +397,10 @@ export async function createCluster(options: ClusterOptions = {}): Promise<Clust
     fetch: (req) => (closed ? Promise.resolve(errorResponse(clusterClosed())) : (fetchHandler ??= createFetchHandler(cluster))(req)),
     async listen(listenOptions) {
       if (closed) throw clusterClosed();
+      const trusted = listenOptions?.tls ? [...(listenOptions.clientCA ? [listenOptions.clientCA] : []), ...(await clientSigningCAs())] : [];
       const server = await listen((fetchHandler ??= createFetchHandler(cluster)), {
         ...listenOptions,
+        ...(trusted.length ? { clientCA: trusted.join('\n') } : {}),
         now: clock.now(),
         admin: { token: adminToken, commonName: ADMIN_USER.username, organizations: ADMIN_USER.groups.filter((g) => g !== 'system:authenticated') },
       });
@@ -377,6 +421,8 @@ export async function createCluster(options: ClusterOptions = {}): Promise<Clust
       keySet: () => serviceAccountTokens.keySet(),
     },
     adminToken,
+    counters,
+    signingCA,
     encryption: atRest.encryption,
     async close() {
       if (closed) return;

@@ -189,7 +189,15 @@ export {
   type CertificateAndKey,
   type ClientCertificateOptions,
   type ServingCertificate,
+  generateCertificateAuthority,
+  type CertificateAuthorityOptions,
+  SigningCaError,
 } from './pki/self-signed.js';
+export { createCertificateRequest, type CertificateRequestSubject } from './pki/certificate-request.js';
+export type { CertificateSigningOptions, SigningCaFiles } from './controllers/certificates/signing-authorities.js';
+export type { WellKnownSigner } from './controllers/certificates/signer-rules.js';
+export { CounterRegistry, type Counters, type CounterSample } from './machinery/counters.js';
+export { bootstrapTokenAuthenticator, type BootstrapTokenOptions } from './auth/authn/bootstrap-token.js';
 /** The patch engines (JSON patch, merge patch, strategic merge patch, patch creation), as pure functions. */
 export * as patch from './patch/index.js';
 /** Server-side apply and field management (FieldsV1 sets, managedFields, apply with conflicts). */

@@ -19,6 +19,7 @@ import { createJwtAuthenticators } from './authn/jwt/authenticator.js';
 import { createRequestAuthenticator, type AnonymousPolicy, type AuthenticationRequest } from './authn/request-authenticator.js';
 import { staticTokenAuthenticator, type StaticToken } from './authn/token-file.js';
 import { unionTokenAuthenticator } from './authn/token-union.js';
+import { bootstrapTokenAuthenticator, BOOTSTRAP_TOKEN_NAMESPACE, type BootstrapTokenSecret } from './authn/bootstrap-token.js';
 import { privilegedGroupAuthorizer, unionAuthorizer } from './union.js';
 
 /** How a cluster authenticates requests (`createCluster({ authentication })`). */
@@ -32,6 +33,11 @@ export interface AuthenticationOptions {
   tokens?: readonly StaticToken[];
   /** `--api-audiences`: the audiences tokens must be for; the service account issuer by default. */
   apiAudiences?: readonly string[];
+  /**
+   * `--enable-bootstrap-token-auth`: bearer tokens `<id>.<secret>` of the `bootstrap-token-<id>`
+   * Secrets in `kube-system` authenticate as `system:bootstrap:<id>` (see docs/auth.md); off by default.
+   */
+  bootstrapTokens?: boolean;
   /** Token authenticators of your own, asked after the built-in ones. */
   tokenAuthenticators?: readonly TokenAuthenticator[];
   /**
@@ -138,6 +144,19 @@ export function clusterAccess(
   const tokens = unionTokenAuthenticator([
     ...(authentication?.tokens?.length ? [audienceAgnostic(apiAudiences, staticTokenAuthenticator(authentication.tokens))] : []),
     ...deps.builtinTokens,
+    // After the service account tokens and before JWT, in kube-apiserver's order.
+    ...(authentication?.bootstrapTokens
+      ? [
+          audienceAgnostic(
+            apiAudiences,
+            bootstrapTokenAuthenticator({
+              readSecret: async (name) =>
+                (await deps.storage.get({ bucket: 'core/secrets', namespace: BOOTSTRAP_TOKEN_NAMESPACE, name }))?.value as BootstrapTokenSecret | undefined,
+              now: deps.now,
+            }),
+          ),
+        ]
+      : []),
     ...(jwt ? [audienceAgnostic(apiAudiences, jwt)] : []),
     ...(authentication?.tokenAuthenticators ?? []),
   ]);

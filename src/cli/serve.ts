@@ -9,7 +9,9 @@ import { admissionChain, type AdmissionConfig } from '../admission/chain.js';
 import { resolveAuthorizationConfig, validateAuthorizationFlags, type AuthorizationFlags } from '../config/authorization/flags.js';
 import { parseTokenFile } from '../auth/authn/token-file.js';
 import { loadAuthenticationConfiguration } from '../config/authentication/load.js';
-import { createCluster } from '../cluster.js';
+import { createCluster, type Cluster } from '../cluster.js';
+import type { CertificateSigningOptions } from '../controllers/certificates/signing-authorities.js';
+import type { WellKnownSigner } from '../controllers/certificates/signer-rules.js';
 import { loadEgressSelectorConfiguration, type EgressSelector } from '../config/egress/index.js';
 import { loadTracingConfiguration, samplingFraction, type TracingConfiguration } from '../config/tracing/index.js';
 import { BUILTIN_PLUGINS } from '../admission/builtin-plugins.js';
@@ -27,7 +29,7 @@ import { Logger, type LoggerEnvironment } from '../log/index.js';
 import { readEncryptionConfigFile } from '../config/encryption/index.js';
 import { createFetchHandler } from '../http/handler.js';
 import { listen, servingCertificateOptions } from '../http/listen.js';
-import { generateServingCertificate } from '../pki/self-signed.js';
+import { generateServingCertificate, type CertificateAndKey } from '../pki/self-signed.js';
 import { apiserverIdentity, startRequestTracing, type RequestTracer } from '../tracing/index.js';
 import type { KubeletClientOptions } from '../kubelet-client/index.js';
 
@@ -109,6 +111,35 @@ export interface ServeOptions {
     preferredAddressTypes?: string[];
     timeoutMs?: number;
   };
+  /** kube-apiserver's `--enable-bootstrap-token-auth`. */
+  enableBootstrapTokenAuth?: boolean;
+  /**
+   * kube-controller-manager's CSR signing flags: `--cluster-signing-cert-file`,
+   * `--cluster-signing-key-file`, the per-signer `--cluster-signing-<signer>-{cert,key}-file`
+   * and `--cluster-signing-duration`. Without files the `--tls` serving CA signs.
+   */
+  clusterSigning?: {
+    certFile?: string;
+    keyFile?: string;
+    durationMs?: number;
+    signers?: Partial<Record<WellKnownSigner, { certFile?: string; keyFile?: string }>>;
+  };
+}
+
+/** The per-signer flag names of kube-controller-manager, by signer. */
+const SIGNER_FLAGS: Readonly<Record<string, WellKnownSigner>> = {
+  'kubelet-serving': 'kubelet-serving',
+  'kubelet-client': 'kube-apiserver-client-kubelet',
+  'kube-apiserver-client': 'kube-apiserver-client',
+  'legacy-unknown': 'legacy-unknown',
+};
+
+/** A pflag boolean: alone it is true; `=false` (Go's ParseBool spellings) turns it off. */
+function boolFlag(flag: string, arg: string, eq: number): boolean {
+  const text = eq > 0 ? arg.slice(eq + 1) : 'true';
+  if (!/^(1|t|T|TRUE|true|True|0|f|F|FALSE|false|False)$/.test(text))
+    throw new Error(`invalid argument ${JSON.stringify(text)} for "${flag}" flag: strconv.ParseBool: parsing ${JSON.stringify(text)}: invalid syntax`);
+  return /^(1|t|T|TRUE|true|True)$/.test(text);
 }
 
 /** The node address types `--kubelet-preferred-address-types` may name. */
@@ -131,9 +162,11 @@ export const SERVE_USAGE =
   '                     [--admission-control-config-file FILE]\n' +
   '                     [--logging-format text|json] [-v N] [--vmodule pattern=N,...] [--log-flush-frequency 5s]\n' +
   '                     [--log-text-split-stream] [--log-json-split-stream] [--log-text-info-buffer-size 0] [--log-json-info-buffer-size 0]\n' +
-  '                     [--encryption-provider-config FILE]\n' +
+  '                     [--encryption-provider-config FILE] [--enable-bootstrap-token-auth]\n' +
   '                     [--kubelet-client-certificate FILE] [--kubelet-client-key FILE] [--kubelet-certificate-authority FILE]\n' +
   '                     [--kubelet-preferred-address-types Hostname,InternalDNS,InternalIP,ExternalDNS,ExternalIP] [--kubelet-timeout 5s]\n' +
+  '                     [--cluster-signing-cert-file FILE --cluster-signing-key-file FILE] [--cluster-signing-duration 8760h]\n' +
+  '                     [--cluster-signing-{kubelet-serving,kubelet-client,kube-apiserver-client,legacy-unknown}-{cert,key}-file FILE]\n' +
   '  durations are Go durations (300ms, 10s, 1m30s); --min-request-timeout 0 lets watches without timeoutSeconds run forever';
 
 /**
@@ -218,6 +251,13 @@ export function parseServeArgs(args: readonly string[]): ServeOptions {
       if (v === undefined) throw new Error(`${flag} needs a value`);
       return v;
     };
+    const perSigner = /^--cluster-signing-(kubelet-serving|kubelet-client|kube-apiserver-client|legacy-unknown)-(cert|key)-file$/.exec(flag);
+    if (perSigner) {
+      const signer = SIGNER_FLAGS[perSigner[1]!]!;
+      const files = { ...o.clusterSigning?.signers?.[signer], [perSigner[2] === 'cert' ? 'certFile' : 'keyFile']: value() };
+      o.clusterSigning = { ...o.clusterSigning, signers: { ...o.clusterSigning?.signers, [signer]: files } };
+      continue;
+    }
     switch (flag) {
       case '--port': {
         const v = value();
@@ -289,6 +329,18 @@ export function parseServeArgs(args: readonly string[]): ServeOptions {
       }
       case '--client-ca-file':
         o.clientCaFile = value();
+        break;
+      case '--enable-bootstrap-token-auth':
+        o.enableBootstrapTokenAuth = boolFlag(flag, arg, eq);
+        break;
+      case '--cluster-signing-cert-file':
+        o.clusterSigning = { ...o.clusterSigning, certFile: value() };
+        break;
+      case '--cluster-signing-key-file':
+        o.clusterSigning = { ...o.clusterSigning, keyFile: value() };
+        break;
+      case '--cluster-signing-duration':
+        o.clusterSigning = { ...o.clusterSigning, durationMs: parseDuration(flag, value()) };
         break;
       case '--token-auth-file':
         o.tokenAuthFile = value();
@@ -450,6 +502,40 @@ function kubeletClientOptions(flags: ServeOptions['kubelet']): KubeletClientOpti
 }
 
 /**
+ * The signing settings of the flags, the files read; the `--tls` serving CA when no file is named
+ * (as a kubeadm cluster signs with the CA its API server trusts for client certificates).
+ */
+function clusterSigningOptions(flags: ServeOptions['clusterSigning'], servingCa: CertificateAndKey | undefined): CertificateSigningOptions | undefined {
+  const read = (path: string | undefined) => (path === undefined ? undefined : readFlagFile(path));
+  const signers = Object.entries(flags?.signers ?? {}).map(([signer, files]) => {
+    if (!files?.certFile || !files.keyFile) throw new Error(`--cluster-signing-*-cert-file and --cluster-signing-*-key-file of ${signer} go together`);
+    return [signer, { caCert: read(files.certFile)!, caKey: read(files.keyFile)! }] as const;
+  });
+  const general = flags?.certFile !== undefined || flags?.keyFile !== undefined;
+  const ca = general
+    ? { caCert: read(flags?.certFile), caKey: read(flags?.keyFile) }
+    : signers.length === 0 && servingCa
+      ? { caCert: servingCa.cert, caKey: servingCa.key }
+      : {};
+  return {
+    ...ca,
+    ...(signers.length ? { signers: Object.fromEntries(signers) } : {}),
+    ...(flags?.durationMs !== undefined ? { durationMs: flags.durationMs } : {}),
+  };
+}
+
+/**
+ * What a TLS server trusts for client certificates besides its own CA: `--client-ca-file` and the
+ * CAs of the client signers, so that a certificate issued to a CSR authenticates its holder.
+ */
+async function trustedClientCAs(cluster: Cluster, clientCa: string | undefined, tls: boolean | undefined): Promise<string | undefined> {
+  if (!tls) return clientCa;
+  const signers = await Promise.all((['kube-apiserver-client', 'kube-apiserver-client-kubelet'] as const).map((s) => cluster.signingCA(s)));
+  const all = [...new Set([...(clientCa ? [clientCa] : []), ...signers.filter((p): p is string => p !== undefined)])];
+  return all.length ? all.join('\n') : undefined;
+}
+
+/**
  * Runs the server until SIGTERM or SIGINT. `out` gets the one line with the URL (stdout: scripts
  * read it); the log lines go where the logging flags send them (stderr unless streams are split).
  */
@@ -482,6 +568,7 @@ export async function serve(
     admission: options.admission,
     authentication: {
       ...(options.anonymousAuth !== undefined ? { anonymous: options.anonymousAuth } : {}),
+      ...(options.enableBootstrapTokenAuth ? { bootstrapTokens: true } : {}),
       tokens: options.tokenAuthFile ? parseTokenFile(readFlagFile(options.tokenAuthFile), options.tokenAuthFile) : undefined,
       config: options.authenticationConfigFile
         ? loadAuthenticationConfiguration(readFlagFile(options.authenticationConfigFile), {
@@ -505,6 +592,7 @@ export async function serve(
       keyFiles: sa?.keyFiles,
       rootCA: certificates?.ca.cert,
     },
+    certificateSigning: clusterSigningOptions(options.clusterSigning, certificates?.ca),
   });
   for (const file of options.load) {
     try {
@@ -523,7 +611,7 @@ export async function serve(
     port: options.port,
     host: options.host,
     tls: options.tls,
-    clientCA: options.clientCaFile ? readFlagFile(options.clientCaFile) : undefined,
+    clientCA: await trustedClientCAs(cluster, options.clientCaFile ? readFlagFile(options.clientCaFile) : undefined, options.tls),
     now: cluster.clock.now(),
     certificates,
     admin: { token: cluster.adminToken, commonName: 'system:admin', organizations: ['system:masters'] },

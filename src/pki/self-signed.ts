@@ -49,7 +49,8 @@ const OID_CLIENT_AUTH = '1.3.6.1.5.5.7.3.2';
 /** KeyUsage bits (RFC 5280 4.2.1.3), numbered from the most significant bit of the first byte. */
 const KEY_USAGE = { digitalSignature: 0, keyEncipherment: 2, keyCertSign: 5 } as const;
 
-const engine = new pkijs.CryptoEngine({ name: 'node', crypto: webcrypto as unknown as pkijs.CryptoEngineParameters['crypto'] });
+/** The pkijs engine over Node's WebCrypto. */
+export const engine = new pkijs.CryptoEngine({ name: 'node', crypto: webcrypto as unknown as pkijs.CryptoEngineParameters['crypto'] });
 
 /** The 4 or 16 bytes of an IPv4 or IPv6 address (a zone such as `%eth0` is dropped); undefined for a name. */
 export function ipAddressBytes(host: string): Uint8Array | undefined {
@@ -88,13 +89,14 @@ function name(commonName: string, organizations: readonly string[] = []): pkijs.
 }
 
 /** X.509 time: UTCTime for 1950 to 2049, GeneralizedTime otherwise (RFC 5280 4.1.2.5). */
-function time(ms: number): pkijs.Time {
+export function time(ms: number): pkijs.Time {
   const value = new Date(Math.floor(ms / 1000) * 1000);
   const year = value.getUTCFullYear();
   return new pkijs.Time({ type: year >= 1950 && year < 2050 ? pkijs.TimeType.UTCTime : pkijs.TimeType.GeneralizedTime, value });
 }
 
-function keyUsage(...bits: number[]): asn1js.BitString {
+/** A KeyUsage BIT STRING with these bits set (bit 0 is digitalSignature), DER-minimal. */
+export function keyUsage(...bits: number[]): asn1js.BitString {
   const bytes = new Uint8Array(Math.floor(Math.max(...bits) / 8) + 1);
   for (const bit of bits) bytes[bit >> 3]! |= 0x80 >> (bit & 7);
   const last = bytes[bytes.length - 1]!;
@@ -103,18 +105,21 @@ function keyUsage(...bits: number[]): asn1js.BitString {
   return new asn1js.BitString({ valueHex: bytes, unusedBits });
 }
 
-function extension(extnID: string, critical: boolean, value: { toSchema(): asn1js.BaseBlock } | asn1js.BaseBlock): pkijs.Extension {
+/** An X.509 extension holding the DER of `value`. */
+export function extension(extnID: string, critical: boolean, value: { toSchema(): asn1js.BaseBlock } | asn1js.BaseBlock): pkijs.Extension {
   const block = 'toSchema' in value ? value.toSchema() : value;
   return new pkijs.Extension({ extnID, critical, extnValue: block.toBER(false) });
 }
 
-function serialNumber(): asn1js.Integer {
+/** A random positive 128-bit serial number. */
+export function serialNumber(): asn1js.Integer {
   const bytes = webcrypto.getRandomValues(new Uint8Array(16));
   bytes[0] = (bytes[0]! & 0x7f) | 0x40; // positive, and no leading zero byte
   return new asn1js.Integer({ valueHex: bytes });
 }
 
-async function generateKeyPair(): Promise<webcrypto.CryptoKeyPair> {
+/** A fresh ECDSA P-256 key pair (extractable). */
+export async function generateKeyPair(): Promise<webcrypto.CryptoKeyPair> {
   return (await webcrypto.subtle.generateKey({ name: 'ECDSA', namedCurve: 'P-256' }, true, ['sign', 'verify'])) as webcrypto.CryptoKeyPair;
 }
 
@@ -179,7 +184,8 @@ async function issue(o: IssueOptions): Promise<{ der: ArrayBuffer; keyId: Uint8A
   return { der: cert.toSchema(true).toBER(false), keyId };
 }
 
-async function privateKeyPem(key: webcrypto.CryptoKey): Promise<string> {
+/** A private key as PKCS#8 PEM. */
+export async function privateKeyPem(key: webcrypto.CryptoKey): Promise<string> {
   return toPem('PRIVATE KEY', await webcrypto.subtle.exportKey('pkcs8', key));
 }
 
@@ -258,7 +264,7 @@ const CURVES: Record<string, { namedCurve: string; hash: string }> = {
 };
 
 /** The CA's private key as a WebCrypto signing key, and the hash Go's x509 would sign with. */
-async function signingKeyOf(key: KeyObject): Promise<{ key: webcrypto.CryptoKey; hash: string }> {
+export async function signingKeyOf(key: KeyObject): Promise<{ key: webcrypto.CryptoKey; hash: string }> {
   const der = key.export({ type: 'pkcs8', format: 'der' });
   if (key.asymmetricKeyType === 'rsa') {
     return { key: await webcrypto.subtle.importKey('pkcs8', der, { name: 'RSASSA-PKCS1-v1_5', hash: 'SHA-256' }, false, ['sign']), hash: 'SHA-256' };
@@ -274,14 +280,32 @@ async function signingKeyOf(key: KeyObject): Promise<{ key: webcrypto.CryptoKey;
  * Throws {@link SigningCaError} when the CA certificate or key cannot be read, do not match, or
  * the certificate is not a CA.
  */
-export async function signClientCertificate(options: ClientCertificateOptions): Promise<ClientCertificate> {
-  const [caDer] = fromPem('CERTIFICATE', options.ca.cert);
+/** A CA read for signing: its parsed certificate, signing key and key identifier. */
+export interface SigningCa {
+  /** The CA certificate, parsed. */
+  readonly certificate: pkijs.Certificate;
+  /** The CA certificate as PEM, as given. */
+  readonly pem: string;
+  /** Its private key as a WebCrypto signing key, and the hash to sign with. */
+  readonly signing: { readonly key: webcrypto.CryptoKey; readonly hash: string };
+  /** What issued certificates carry as authority key identifier. */
+  readonly authorityKeyId: Uint8Array;
+  /** The CA's `notAfter`, epoch milliseconds. */
+  readonly notAfter: number;
+}
+
+/**
+ * Reads a CA certificate and key for signing. Throws {@link SigningCaError} when the certificate
+ * or key cannot be read, do not match, or the certificate is not a CA.
+ */
+export async function loadSigningCa(ca: CertificateAndKey): Promise<SigningCa> {
+  const [caDer] = fromPem('CERTIFICATE', ca.cert);
   const caCert = caDer ? parseCertificate(caDer) : undefined;
   if (!caDer || !caCert) throw new SigningCaError('the CA certificate is not a PEM certificate');
   if (!basicConstraints(caCert).isCA) throw new SigningCaError('the CA certificate is not a certificate authority (basicConstraints CA:FALSE)');
   let caKey: KeyObject;
   try {
-    caKey = createPrivateKey(options.ca.key);
+    caKey = createPrivateKey(ca.key);
   } catch {
     throw new SigningCaError('the CA key is not a PEM private key');
   }
@@ -291,19 +315,58 @@ export async function signClientCertificate(options: ClientCertificateOptions): 
   const authorityKeyId = skiExtension
     ? new Uint8Array((skiExtension.parsedValue as asn1js.OctetString).valueBlock.valueHexView)
     : new Uint8Array(createHash('sha1').update(caCert.subjectPublicKeyInfo.subjectPublicKey.valueBlock.valueHexView).digest());
+  return { certificate: caCert, pem: ca.cert, signing, authorityKeyId, notAfter: caCert.notAfter.value.getTime() };
+}
+
+/**
+ * A fresh client certificate signed by `ca` (ECDSA P-256 key, client authentication, the subject
+ * `O=<organizations>, CN=<commonName>` Kubernetes' x509 authenticator reads as user and groups).
+ * Throws {@link SigningCaError} when the CA certificate or key cannot be read, do not match, or
+ * the certificate is not a CA.
+ */
+export async function signClientCertificate(options: ClientCertificateOptions): Promise<ClientCertificate> {
+  const ca = await loadSigningCa(options.ca);
   const keys = await generateKeyPair();
   const notAfter = Math.floor((options.now + options.validityMs) / 1000) * 1000;
   const cert = await issue({
     subject: name(options.commonName, options.organizations),
-    issuer: caCert.subject,
+    issuer: ca.certificate.subject,
     publicKey: keys.publicKey,
-    signingKey: signing.key,
-    authorityKeyId,
+    signingKey: ca.signing.key,
+    authorityKeyId: ca.authorityKeyId,
     notBefore: options.now - (options.backdateMs ?? 5 * 60_000),
     notAfter,
     isCA: false,
     extKeyUsage: [OID_CLIENT_AUTH],
-    hash: signing.hash,
+    hash: ca.signing.hash,
   });
   return { cert: toPem('CERTIFICATE', cert.der), key: await privateKeyPem(keys.privateKey), notAfter };
+}
+
+/** Options of {@link generateCertificateAuthority}. */
+export interface CertificateAuthorityOptions {
+  /** The CA's common name. */
+  commonName: string;
+  /** The time the validity window is around; `Date.now()` by default. */
+  now?: number;
+  /** How long before `now` it is valid already; 1 hour by default. */
+  backdateMs?: number;
+  /** How long after `now` it stays valid; 10 years by default. */
+  validityMs?: number;
+}
+
+/** A fresh self-signed CA (ECDSA P-256), as `generateServingCertificate` makes its own. */
+export async function generateCertificateAuthority(options: CertificateAuthorityOptions): Promise<CertificateAndKey> {
+  const now = options.now ?? Date.now();
+  const keys = await generateKeyPair();
+  const ca = await issue({
+    subject: options.commonName,
+    issuer: options.commonName,
+    publicKey: keys.publicKey,
+    signingKey: keys.privateKey,
+    notBefore: now - (options.backdateMs ?? HOUR),
+    notAfter: now + (options.validityMs ?? 10 * YEAR),
+    isCA: true,
+  });
+  return { cert: toPem('CERTIFICATE', ca.der), key: await privateKeyPem(keys.privateKey) };
 }
