@@ -4,7 +4,7 @@ import { CRI_USAGE } from './cri-usage.js';
 import { parseServeArgs, serve, SERVE_USAGE } from './serve.js';
 
 const USAGE =
-  'usage: memkube <command>\n\ncommands:\n  serve       serve a fake cluster over HTTP\n  credential  an exec credential plugin for kubectl\n  cri         serve the memkube container runtime (CRI) on a unix socket\n\n' +
+  'usage: memkube <command>\n\ncommands:\n  serve       serve a fake cluster over HTTP\n  credential  an exec credential plugin for kubectl\n  cri         serve the memkube container runtime (CRI) on a unix socket\n  node-agent  run a node agent (a small kubelet) against an API server and a CRI runtime\n\n' +
   `${SERVE_USAGE}\n\n${CREDENTIAL_USAGE}\n\n${CRI_USAGE}`;
 
 async function main(argv: readonly string[]): Promise<number> {
@@ -28,6 +28,12 @@ async function main(argv: readonly string[]): Promise<number> {
         return 0;
       }
       await cri(parseCriArgs(rest));
+      return 0;
+    }
+    case 'node-agent': {
+      // Imported here so that no other command loads gRPC; `--help` prints kubelet's flags.
+      const { nodeAgent } = await import('./node-agent.js');
+      await nodeAgent(rest);
       return 0;
     }
     case undefined:

@@ -19,7 +19,7 @@ import { NodeStatusReporter } from './node/node-status.js';
 import { DirectImagePuller, type ImageEnsurer } from './pods/image-ensurer.js';
 import { apiServerEnvSources } from './pods/env-sources.js';
 import { PodSyncer } from './pods/pod-syncer.js';
-import { PodWorkers } from './pods/pod-workers.js';
+import { PodWorkers, type PodAdmitter } from './pods/pod-workers.js';
 import { ApiServerPodSource } from './pods/sources/apiserver.js';
 import { readStaticPodPath } from './pods/sources/file.js';
 import { fetchStaticPodUrl, type UrlFetch } from './pods/sources/http.js';
@@ -65,6 +65,8 @@ export interface NodeAgentOptions {
   readonly clock?: Clock;
   /** Facts about the host; read from this machine by default. */
   readonly host?: HostFacts;
+  /** Admission checks a pod passes before the node runs it (sysctls, ...); a rejected pod fails with their reason. */
+  readonly admitters?: readonly PodAdmitter[];
   /** Puts images on the node; a direct CRI pull by default. */
   readonly imageEnsurer?: ImageEnsurer;
   /** The fetch of `staticPodURL`; the global `fetch` by default. */
@@ -122,7 +124,7 @@ export function createNodeAgent(options: NodeAgentOptions): NodeAgent {
     log,
     apiServerEnvSources(kube),
   );
-  const workers = new PodWorkers(kube, runtime, syncer, clock, log, nodeName);
+  const workers = new PodWorkers(kube, runtime, syncer, clock, log, nodeName, options.admitters);
   const hostIPs = nodeAddresses(id, host)
     .filter((a) => a.type === 'InternalIP')
     .map((a) => a.address);

@@ -6,3 +6,4 @@ export { readTar, writeTar, type TarEntry, type TarMember } from './tar.js';
 export { criLogLines, formatRfc3339Nano, type LogStream } from './cri-log.js';
 export { normalizeImageReference } from './images.js';
 export { createCriRuntime, type CriRuntimeOptions, type CriRuntimeServer } from './server.js';
+export { behaviourFromEnv, CRI_BEHAVIOUR_ENV } from './env-behaviour.js';

@@ -60,6 +60,7 @@ import { criLogLines } from './cri-log.js';
 import { CriFaults } from './faults.js';
 import { imageFor, normalizeImageReference, parseImageReference, type StoredImage } from './images.js';
 import type { ContainerBehaviour, ContainerRecord, SandboxRecord } from './records.js';
+import { behaviourFromEnv } from './env-behaviour.js';
 
 /** Options of {@link createInProcessCriRuntime}. */
 export interface InProcessCriRuntimeOptions {
@@ -72,7 +73,7 @@ export interface InProcessCriRuntimeOptions {
   readonly images?: readonly string[] | ((normalizedReference: string) => boolean);
   /** Images present from the start, as if pulled before (the pause image, say). */
   readonly preloadedImages?: readonly string[];
-  /** What each container does; called once per CreateContainer. Default: runs until stopped, prints nothing. */
+  /** What each container does; called once per CreateContainer. Default: what its environment scripts ({@link behaviourFromEnv}), else it runs until stopped and prints nothing. */
   readonly containers?: (config: ContainerConfig, sandboxConfig: PodSandboxConfig) => ContainerBehaviour | undefined;
   /** `runtimeVersion` in Version answers (default `0.1.0`). */
   readonly runtimeVersion?: string;
@@ -275,7 +276,8 @@ class MemkubeCriRuntime implements InProcessCriRuntime {
     const sandboxConfig = request.sandboxConfig?.metadata ? request.sandboxConfig : sandbox.config;
     const logDirectory = sandbox.config.logDirectory ?? sandboxConfig.logDirectory ?? '';
     const logFile = logDirectory && config.logPath ? this.absolute(join(logDirectory, config.logPath)) : '';
-    const behaviour = this.options.containers?.(config, sandboxConfig) ?? {};
+    // Without a script of the program's own, a container is scripted by its environment.
+    const behaviour = (this.options.containers ?? behaviourFromEnv)(config, sandboxConfig) ?? {};
     this.containers.set(id, {
       id,
       sandboxId: sandbox.id,

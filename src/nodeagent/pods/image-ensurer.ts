@@ -10,10 +10,10 @@ import type { Clock } from '../../clock.js';
 import { Backoff } from './backoff.js';
 import { pullPolicyOf } from './pod-util.js';
 
-/** Why an image is not there: kubelet's waiting reasons (`ErrImagePull`, `ImagePullBackOff`, `ErrImageNeverPull`, `InvalidImageName`). */
+/** Why an image is not there: kubelet's waiting reasons (`ErrImagePull`, `ImagePullBackOff`, `ErrImageNeverPull`, `InvalidImageName`, `ImageInspectError`). */
 export class ImageNotReadyError extends Error {
   constructor(
-    readonly reason: 'ErrImagePull' | 'ImagePullBackOff' | 'ErrImageNeverPull' | 'InvalidImageName',
+    readonly reason: 'ErrImagePull' | 'ImagePullBackOff' | 'ErrImageNeverPull' | 'InvalidImageName' | 'ImageInspectError',
     message: string,
   ) {
     super(message);

@@ -23,6 +23,9 @@ export interface PodRecord {
   readonly status: PodStatus;
 }
 
+/** A pod admission check (kubelet's `PodAdmitHandler`, e.g. sysctls): admit, or reject with a reason. */
+export type PodAdmitter = (pod: Pod) => { admit: true } | { admit: false; reason: string; message: string };
+
 /** What a pass needs to know about the node. */
 export interface NodeFacts {
   readonly nodeName: string;
@@ -51,6 +54,7 @@ export class PodWorkers {
     private readonly clock: Clock,
     private readonly log: AgentLog,
     nodeName: string,
+    private readonly admitters: readonly PodAdmitter[] = [],
   ) {
     this.statuses = new PodStatusWriter(kube);
     this.mirrors = new MirrorPodClient(kube, nodeName);
@@ -124,6 +128,20 @@ export class PodWorkers {
     const previous = this.records.get(uid)?.status ?? (staticPod ? mirror?.status : pod.status);
     const withPrevious: Pod = { ...pod, status: previous };
     const deleting = !!pod.metadata?.deletionTimestamp;
+    if (!this.records.has(uid) && !deleting && !isTerminalPhase(previous?.phase)) {
+      // A pod the node has not taken yet passes the admit handlers first; a rejected one never
+      // runs and fails with the handler's reason (kubelet's HandlePodAdditions and rejectPod).
+      for (const admit of this.admitters) {
+        const result = admit(pod);
+        if (result.admit) continue;
+        this.log.infoS('Pod admission rejected', 'pod', formatPod(pod), 'reason', result.reason);
+        const status: PodStatus = { ...previous, phase: 'Failed', reason: result.reason, message: `Pod was rejected: ${result.message}` };
+        this.records.set(uid, { pod, status });
+        const target = staticPod ? await this.ensureMirror(pod, mirror, node) : pod;
+        if (target) await this.statuses.write(target, status);
+        return;
+      }
+    }
     let terminal = deleting || isTerminalPhase(previous?.phase);
 
     let state = await readPodRuntimeState(this.runtime, uid);
