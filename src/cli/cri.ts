@@ -15,6 +15,8 @@ export interface CriCommandOptions {
   readonly rootDir?: string;
   /** Images a pull finds; empty: every reference. */
   readonly images: readonly string[];
+  /** Answer CheckpointContainer with UNIMPLEMENTED, as containerd 1.6 does. */
+  readonly checkpointUnimplemented?: boolean;
 }
 
 /** Parses `memkube cri`'s flags (`--flag value` or `--flag=value`). */
@@ -22,6 +24,7 @@ export function parseCriArgs(args: readonly string[]): CriCommandOptions {
   let socket: string | undefined;
   let rootDir: string | undefined;
   const images: string[] = [];
+  let checkpointUnimplemented = false;
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!;
     const eq = arg.indexOf('=');
@@ -42,13 +45,22 @@ export function parseCriArgs(args: readonly string[]): CriCommandOptions {
       case '--image':
         images.push(value());
         break;
+      case '--checkpoint-unimplemented':
+        if (eq !== -1) throw new Error(`--checkpoint-unimplemented takes no value\n${CRI_USAGE}`);
+        checkpointUnimplemented = true;
+        break;
       default:
         throw new Error(`unknown flag: ${name}\n${CRI_USAGE}`);
     }
   }
   if (!socket) throw new Error(`--socket is required\n${CRI_USAGE}`);
   const path = socket.replace(/^unix:\/\//, '');
-  return { socket: resolve(path), ...(rootDir !== undefined ? { rootDir: resolve(rootDir) } : {}), images };
+  return {
+    socket: resolve(path),
+    ...(rootDir !== undefined ? { rootDir: resolve(rootDir) } : {}),
+    images,
+    ...(checkpointUnimplemented ? { checkpointUnimplemented } : {}),
+  };
 }
 
 /** Serves until SIGTERM or SIGINT; `out` gets the one line with the endpoint. */
@@ -59,6 +71,7 @@ export async function cri(options: CriCommandOptions, out: (line: string) => voi
     ...(options.rootDir ? { rootDir: options.rootDir } : {}),
     ...(options.images.length > 0 ? { images: options.images } : {}),
   });
+  if (options.checkpointUnimplemented) server.runtime.faults.checkpointsUnimplemented();
   out(`memkube cri serving on ${server.endpoint}`);
   await new Promise<void>((done) => {
     const stop = (): void => {

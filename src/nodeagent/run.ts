@@ -63,7 +63,8 @@ export class NodeAgentStartError extends Error {
 
 async function apiServerClient(settings: NodeAgentSettings, nodeName: string, clock: Clock | undefined): Promise<KubeApiClient> {
   const { kubeconfig, bootstrapKubeconfig, certDir } = settings.flags;
-  if (!kubeconfig) throw new NodeAgentStartError('standalone mode (no --kubeconfig) is not supported by memkube node-agent: give it the kubeconfig of an API server');
+  if (!kubeconfig)
+    throw new NodeAgentStartError('standalone mode (no --kubeconfig) is not supported by memkube node-agent: give it the kubeconfig of an API server');
   const now = clock?.now() ?? Date.now();
   if (bootstrapKubeconfig && !(existsSync(kubeconfig) && (await isKubeconfigStillValid(kubeconfig, now)))) {
     mkdirSync(certDir, { recursive: true, mode: 0o700 });

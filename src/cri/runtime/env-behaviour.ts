@@ -8,7 +8,10 @@
  * - `MEMKUBE_CRI_EXIT_CODE`: the code it exits with on its own;
  * - `MEMKUBE_CRI_EXIT_AFTER_MS`: when it exits, in milliseconds after its start (0 by default
  *   when only an exit code is given);
- * - `MEMKUBE_CRI_STOP_EXIT_CODE`: the code it exits with when stopped (0: it handled SIGTERM).
+ * - `MEMKUBE_CRI_STOP_EXIT_CODE`: the code it exits with when stopped (0: it handled SIGTERM);
+ * - `MEMKUBE_CRI_CHECKPOINT_ERROR`: a checkpoint of it fails with this message (gRPC UNKNOWN);
+ * - `MEMKUBE_CRI_CHECKPOINT_DELAY_MS`: a checkpoint of it takes this long (beyond the request's
+   timeout it fails with DEADLINE_EXCEEDED).
  *
  * A container with none of them runs, silently, until it is stopped.
  */
@@ -22,6 +25,8 @@ export const CRI_BEHAVIOUR_ENV = {
   exitCode: 'MEMKUBE_CRI_EXIT_CODE',
   exitAfterMs: 'MEMKUBE_CRI_EXIT_AFTER_MS',
   stopExitCode: 'MEMKUBE_CRI_STOP_EXIT_CODE',
+  checkpointError: 'MEMKUBE_CRI_CHECKPOINT_ERROR',
+  checkpointDelayMs: 'MEMKUBE_CRI_CHECKPOINT_DELAY_MS',
 } as const;
 
 /** An exit code as a process has one: 0 to 255. */
@@ -49,11 +54,19 @@ export function behaviourFromEnv(config: ContainerConfig): ContainerBehaviour | 
   const code = env.get(CRI_BEHAVIOUR_ENV.exitCode);
   const after = env.get(CRI_BEHAVIOUR_ENV.exitAfterMs);
   const stop = env.get(CRI_BEHAVIOUR_ENV.stopExitCode);
-  if (!logs.length && code === undefined && after === undefined && stop === undefined) return undefined;
+  const checkpointError = env.get(CRI_BEHAVIOUR_ENV.checkpointError);
+  const checkpointDelay = env.get(CRI_BEHAVIOUR_ENV.checkpointDelayMs);
+  const checkpoint = {
+    ...(checkpointError ? { error: checkpointError } : {}),
+    ...(checkpointDelay !== undefined ? { delayMs: milliseconds(CRI_BEHAVIOUR_ENV.checkpointDelayMs, checkpointDelay) } : {}),
+  };
+  const scriptsCheckpoint = Object.keys(checkpoint).length > 0;
+  if (!logs.length && code === undefined && after === undefined && stop === undefined && !scriptsCheckpoint) return undefined;
   return {
     ...(logs.length ? { logs } : {}),
     ...(code !== undefined ? { exitCode: exitCode(CRI_BEHAVIOUR_ENV.exitCode, code) } : {}),
     ...(after !== undefined ? { exitAfterMs: milliseconds(CRI_BEHAVIOUR_ENV.exitAfterMs, after) } : {}),
     ...(stop !== undefined ? { stopExitCode: exitCode(CRI_BEHAVIOUR_ENV.stopExitCode, stop) } : {}),
+    ...(scriptsCheckpoint ? { checkpoint } : {}),
   };
 }

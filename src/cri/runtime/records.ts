@@ -23,6 +23,8 @@ export interface ContainerBehaviour {
   readonly exitAfterMs?: number;
   /** The exit code when stopped by StopContainer or StopPodSandbox (default 0: it handled SIGTERM). */
   readonly stopExitCode?: number;
+  /** How a checkpoint of this container goes: it fails with `error` (gRPC UNKNOWN), or takes `delayMs` of the runtime's clock. */
+  readonly checkpoint?: { readonly error?: string; readonly delayMs?: number };
 }
 
 /** @internal */

@@ -429,7 +429,7 @@ class MemkubeCriRuntime implements InProcessCriRuntime {
       );
     }
     const startedAt = this.clock.now();
-    const delay = this.faults.checkpointDelayMs;
+    const delay = Math.max(this.faults.checkpointDelayMs, c.behaviour.checkpoint?.delayMs ?? 0);
     const timeoutMs = Number(request.timeout ?? 0n) * 1000;
     if (delay > 0) {
       if (timeoutMs > 0 && delay > timeoutMs) {
@@ -439,7 +439,7 @@ class MemkubeCriRuntime implements InProcessCriRuntime {
       }
       await waitForClock(this.clock, startedAt + delay);
     }
-    const injected = this.faults.takeCheckpointFailure();
+    const injected = this.faults.takeCheckpointFailure() ?? c.behaviour.checkpoint?.error;
     if (injected !== undefined) throw new CriError(GrpcStatus.Unknown, injected);
     if (!request.location) throw new CriError(GrpcStatus.Unknown, 'checkpoint location must be set');
     const location = this.absolute(request.location);
