@@ -115,7 +115,7 @@ export async function runNodeAgent(options: RunNodeAgentOptions): Promise<Runnin
 
   // The server shows the agent's pods, and the agent reports the server's port: the server starts
   // first with a view that reads the agent once it exists.
-  let agent: NodeAgent | undefined;
+  const view: { agent?: NodeAgent } = {};
   let server: NodeAgentServer | undefined;
   let port: number | undefined;
   let readOnlyPort: number | undefined;
@@ -150,7 +150,7 @@ export async function runNodeAgent(options: RunNodeAgentOptions): Promise<Runnin
       enableDebuggingHandlers: config.enableDebuggingHandlers,
       rootDir: flags.rootDir,
       nodeName,
-      pods: { byName: (namespace, name) => agent?.pods.byName(namespace, name), all: () => agent?.pods.all() ?? [] },
+      pods: { byName: (namespace, name) => view.agent?.pods.byName(namespace, name), all: () => view.agent?.pods.all() ?? [] },
       runtime,
       kube,
       ...(options.clock ? { clock: options.clock } : {}),
@@ -160,7 +160,7 @@ export async function runNodeAgent(options: RunNodeAgentOptions): Promise<Runnin
     readOnlyPort = address.readOnlyPort;
   }
 
-  agent = createNodeAgent({
+  const agent = createNodeAgent({
     kube,
     runtime,
     nodeName,
@@ -181,20 +181,20 @@ export async function runNodeAgent(options: RunNodeAgentOptions): Promise<Runnin
     ...(options.clock ? { clock: options.clock } : {}),
     log,
   });
-  const started = agent;
+  view.agent = agent;
   try {
-    await started.start();
+    await agent.start();
   } catch (e) {
     await server?.close();
     throw e;
   }
   return {
     nodeName,
-    agent: started,
+    agent,
     ...(port !== undefined ? { port } : {}),
     ...(readOnlyPort !== undefined ? { readOnlyPort } : {}),
     async stop() {
-      await started.stop();
+      await agent.stop();
       await server?.close();
       kube.close();
       if (!options.runtime && 'close' in runtime && typeof runtime.close === 'function') (runtime as { close(): void }).close();
