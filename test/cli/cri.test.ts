@@ -16,4 +16,9 @@ describe('memkube cri flags', () => {
     expect(() => parseCriArgs(['--socket'])).toThrow('flag needs an argument: --socket');
     expect(() => parseCriArgs(['--socket', '/a', '--port', '1'])).toThrow(/^unknown flag: --port/);
   });
+
+  it('takes --checkpoint-unimplemented, without a value', () => {
+    expect(parseCriArgs(['--socket=/run/a.sock', '--checkpoint-unimplemented'])).toEqual({ socket: '/run/a.sock', images: [], checkpointUnimplemented: true });
+    expect(() => parseCriArgs(['--socket=/run/a.sock', '--checkpoint-unimplemented=false'])).toThrow(/^--checkpoint-unimplemented takes no value/);
+  });
 });
