@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { main } from '../examples/in-process-client.js';
+import { main as runNodeAgentExample } from '../examples/node-agent.js';
 
 describe('examples/in-process-client', () => {
   it('runs and prints what it did', async () => {
@@ -11,5 +12,17 @@ describe('examples/in-process-client', () => {
       '409 Conflict: Operation cannot be fulfilled on configmaps "settings": the object has been modified; please apply your changes to the latest version and try again',
     );
     expect(lines[3]).toBe('listed 1 ConfigMap(s) with app=demo');
+  });
+});
+
+describe('examples/node-agent', () => {
+  it('runs a pod on a node agent over memkube cri, reads its log and checkpoints it', async () => {
+    const lines: string[] = [];
+    await runNodeAgentExample((l) => lines.push(l));
+    expect(lines[0]).toMatch(/^node node-1: agent serving on https:\/\/127\.0\.0\.1:\d+$/);
+    expect(lines[1]).toMatch(/^pod hello is Running, container memkube:\/\/[0-9a-f]{64}$/);
+    expect(lines[2]).toBe('log: hello from memkube cri');
+    expect(lines[3]).toMatch(/^checkpoint 200: \/.+\/node-1\/checkpoints\/checkpoint-hello_default-app-\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ\.tar$/);
+    expect(lines).toHaveLength(4);
   });
 });
