@@ -10,8 +10,7 @@ import { request } from 'node:https';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createCluster, createFetchHandler, createInProcessCriRuntime, kubeApiClientOverFetch, loadNodeAgentSettings } from '../src/index.js';
-import { runNodeAgent } from '../src/nodeagent/run.js';
+import { createCluster, createFetchHandler, createInProcessCriRuntime, kubeApiClientOverFetch, loadNodeAgentSettings, runNodeAgent } from '../src/index.js';
 
 interface PodJson {
   status?: { phase?: string; containerStatuses?: { containerID?: string }[] };

@@ -268,5 +268,7 @@ export * as cri from './cri/api.js';
 export { CriError } from './cri/api.js';
 /** The node agent (a small kubelet): `createNodeAgent`, and its API server clients (a Fetch function, or a kubeconfig over HTTPS). */
 export { createNodeAgent, type NodeAgent, type NodeAgentOptions, type NodeAgentPods } from './nodeagent/agent.js';
+export { runNodeAgent, NodeAgentStartError, type RunNodeAgentOptions, type RunningNodeAgent } from './nodeagent/run.js';
+export { behaviourFromEnv, CRI_BEHAVIOUR_ENV } from './cri/runtime/env-behaviour.js';
 export { kubeApiClientOverFetch, type FetchLike } from './nodeagent/kube-api-fetch.js';
 export { kubeApiClientFromKubeconfig } from './nodeagent/apiclient/kubeconfig-client.js';

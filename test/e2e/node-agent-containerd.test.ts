@@ -41,7 +41,7 @@ function post(path: string): Promise<{ status: number; body: string }> {
 }
 
 beforeAll(async () => {
-  [containerd, serve] = await Promise.all([startContainerd(), startServe(kubeconfig, ['--tls'])]);
+  [containerd, serve] = await Promise.all([startContainerd(), startServe(kubeconfig, ['--tls', '--kubelet-preferred-address-types=InternalIP,Hostname'])]);
   const config = join(dir, 'node.yaml');
   writeFileSync(
     config,

@@ -117,7 +117,14 @@ const carol = await signClientCertificate({ ca, commonName: 'carol', now: Date.n
 
 beforeAll(async () => {
   const tokens = writeConfig('tokens.csv', 'alice-token,alice,1\nbob-token,bob,2\n');
-  serve = await startServe(kubeconfig, ['--tls', '--authorization-mode', 'RBAC', '--token-auth-file', tokens]);
+  serve = await startServe(kubeconfig, [
+    '--tls',
+    '--kubelet-preferred-address-types=InternalIP,Hostname',
+    '--authorization-mode',
+    'RBAC',
+    '--token-auth-file',
+    tokens,
+  ]);
   const open = writeConfig(
     'open.yaml',
     `apiVersion: kubelet.config.k8s.io/v1beta1

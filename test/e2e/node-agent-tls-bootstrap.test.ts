@@ -46,7 +46,13 @@ subjects: [{kind: Group, name: system:bootstrappers, apiGroup: rbac.authorizatio
 `;
 
 beforeAll(async () => {
-  serve = await startServe(kubeconfig, ['--tls', '--enable-bootstrap-token-auth', '--authorization-mode', 'Node,RBAC']);
+  serve = await startServe(kubeconfig, [
+    '--tls',
+    '--kubelet-preferred-address-types=InternalIP,Hostname',
+    '--enable-bootstrap-token-auth',
+    '--authorization-mode',
+    'Node,RBAC',
+  ]);
   writeFileSync(join(dir, 'bootstrap.yaml'), BOOTSTRAP_OBJECTS);
   await ok('apply', '-f', join(dir, 'bootstrap.yaml'));
   const bootstrapKubeconfig = kubeconfigAs(kubeconfig, join(dir, 'bootstrap-kubeconfig'), { token: 'abcdef.0123456789abcdef' });

@@ -46,10 +46,14 @@ export function initialNode(id: NodeIdentity, host: HostFacts): Node {
   };
 }
 
-/** The node's addresses: InternalIP (the node IP, else the first non-loopback IPv4), then Hostname. */
+/**
+ * The node's addresses: InternalIP (the node IP, else the first non-loopback IPv4), then Hostname:
+ * kubelet's hostname, which is `--hostname-override` when given (nodeutil.GetHostname), that is the
+ * node's name.
+ */
 export function nodeAddresses(id: NodeIdentity, host: HostFacts): { type: string; address: string }[] {
   const ip = id.nodeIp ?? host.ipv4Addresses[0];
-  return [...(ip ? [{ type: 'InternalIP', address: ip }] : []), { type: 'Hostname', address: host.hostname.toLowerCase() }];
+  return [...(ip ? [{ type: 'InternalIP', address: ip }] : []), { type: 'Hostname', address: id.nodeName }];
 }
 
 const KI = 1024;
