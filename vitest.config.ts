@@ -16,5 +16,9 @@ export default defineConfig({
     exclude: ['test/.samples/**', 'node_modules/**'],
     testTimeout: 30_000,
     pool: 'forks',
+    // Test files of a worker share its module cache instead of importing memkube anew each: the
+    // suite spends most of its time importing, not testing (about 9 minutes instead of 13 on two
+    // cores). No test changes globals or mocks modules, so the files stay independent.
+    isolate: false,
   },
 });

@@ -9,6 +9,13 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { runBundle } from './bundle-loader.js';
 
+/**
+ * The commands that speak CRI load gRPC with `import()`, which a bundle run from V8's code cache
+ * cannot do: they run from the modules. They are daemons, where a start a little slower matters
+ * less than for `memkube serve` in a test.
+ */
+const MODULE_COMMANDS = new Set(['cri', 'node-agent']);
+
 const bundle = fileURLToPath(new URL('./memkube.cjs', import.meta.url));
-if (existsSync(bundle)) runBundle(bundle);
+if (existsSync(bundle) && !MODULE_COMMANDS.has(process.argv[2] ?? '')) runBundle(bundle);
 else await import('./run.js');

@@ -3,6 +3,7 @@
  * on a unix socket, a client calls it, and SIGTERM stops it and removes the socket; and gRPC is
  * loaded only for `cri`, never by `memkube serve`.
  */
+import { pathToFileURL } from 'node:url';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -78,12 +79,20 @@ describe.skipIf(!BUILT)('the built memkube cri command', () => {
   });
 
   it('keeps gRPC out of memkube serve, loading it only for memkube cri', async () => {
-    // A preload that notes every load of @grpc/grpc-js into a file.
+    // A preload that notes every load of @grpc/grpc-js into a file: required from CommonJS (the
+    // bundle) or imported as an ES module (resolve hook).
     const marker = join(dir, 'grpc-loaded');
     const preload = join(dir, 'preload.cjs');
+    const hooks = join(dir, 'hooks.mjs');
+    await writeFile(
+      hooks,
+      `import { writeFileSync } from 'node:fs';\n` +
+        `export async function resolve(specifier, context, next) { if (specifier.startsWith('@grpc/grpc-js')) writeFileSync(${JSON.stringify(marker)}, specifier); return next(specifier, context); }\n`,
+    );
     await writeFile(
       preload,
       `const Module = require('node:module'); const fs = require('node:fs'); const load = Module._load;\n` +
+        `Module.register(${JSON.stringify(pathToFileURL(hooks).href)});\n` +
         `Module._load = function (request, ...rest) { if (request.startsWith('@grpc/grpc-js')) fs.writeFileSync(${JSON.stringify(marker)}, request); return load.call(this, request, ...rest); };\n`,
     );
     const serve = spawn(process.execPath, ['--require', preload, BUILT_CLI, 'serve', '--port', '0', '--host', '127.0.0.1'], {
