@@ -4,7 +4,7 @@
  * loaded only for `cri`, never by `memkube serve`.
  */
 import { pathToFileURL } from 'node:url';
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -120,4 +120,15 @@ describe.skipIf(!BUILT)('the built memkube cri command', () => {
     await criStopped;
     expect(existsSync(marker)).toBe(true);
   }, 30_000);
+});
+
+describe.skipIf(!BUILT)('the built memkube node-agent command', () => {
+  it("prints kubelet's flags with --help and the version with --version", () => {
+    const help = spawnSync(process.execPath, [BUILT_CLI, 'node-agent', '--help'], { encoding: 'utf8', timeout: 30_000 });
+    expect(help.status).toBe(0);
+    expect(help.stdout).toMatch(/^Usage:\n {2}node-agent \[flags\]\n/);
+    expect(help.stdout).toContain('--container-runtime-endpoint');
+    const version = spawnSync(process.execPath, [BUILT_CLI, 'node-agent', '--version'], { encoding: 'utf8', timeout: 30_000 });
+    expect(version.stdout).toBe('Kubernetes v1.36.0\n');
+  }, 60_000);
 });
