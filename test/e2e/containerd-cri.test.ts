@@ -11,17 +11,7 @@ import type { PodSandboxConfig } from '../../src/cri/api.js';
 import { CriError } from '../../src/cri/api.js';
 import { createCriClient, type CriClient } from '../../src/cri/client.js';
 import { startContainerd, type RunningContainerd } from '../support/containerd/start.js';
-
-/** Polls `check` every 20 ms until it answers a value, for at most `ms`. */
-async function eventually<T>(check: () => Promise<T | undefined> | T | undefined, what: string, ms = 10_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
+import { eventually } from '../support/memkube-process.js';
 
 describe('the CRI client against containerd 1.6', () => {
   let containerd: RunningContainerd;
@@ -102,14 +92,10 @@ describe('the CRI client against containerd 1.6', () => {
     await cri.startContainer({ containerId });
     const { containers } = await cri.listContainers({ filter: { podSandboxId } });
     expect(containers.map((c) => [c.id, c.state, c.metadata.name])).toEqual([[containerId, 'CONTAINER_RUNNING', 'main']]);
-    const log = await eventually(() => {
-      try {
-        const text = readFileSync(join(logDirectory, 'main/0.log'), 'utf8');
-        return text.includes('hello') ? text : undefined;
-      } catch {
-        return undefined;
-      }
-    }, 'the container log');
+    const log = await eventually('the container log', async () => {
+      const text = readFileSync(join(logDirectory, 'main/0.log'), 'utf8');
+      return text.includes('hello') ? text : undefined;
+    });
     expect(log).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d+Z stdout F hello\n$/);
     const { status } = await cri.containerStatus({ containerId });
     expect(status.logPath).toBe(join(logDirectory, 'main/0.log'));
