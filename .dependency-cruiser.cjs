@@ -14,6 +14,7 @@ const LAYERS = [
   ['src/clock.ts'],
   ['src/util/'],
   ['src/machinery/'],
+  ['src/metrics/'],
   ['src/codec/', 'src/pki/', 'src/storage/', 'src/cri/'],
   ['src/schema/', 'src/webhook/', 'src/tracing/'],
   ['src/cel/'],

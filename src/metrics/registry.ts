@@ -1,0 +1,263 @@
+/**
+ * A component's metrics, as Kubernetes' component-base registers them: counters, gauges,
+ * histograms and summaries with a stability level (`[ALPHA]`, `[BETA]`, `[STABLE]` before the
+ * help text, as component-base writes it), kept in prom-client registries of their own (never
+ * prom-client's global one, so that two clusters in one process count apart), exposed in
+ * Prometheus' text format and in OpenMetrics 1.0.
+ */
+import { Counter, Gauge, Histogram, Registry, Summary, type LabelValues } from 'prom-client';
+
+/** component-base's stability levels; `INTERNAL` metrics carry no prefix guarantee either. */
+export type StabilityLevel = 'INTERNAL' | 'ALPHA' | 'BETA' | 'STABLE';
+
+/** The label values of one series; a label left out is the empty string, as in client_golang. */
+export type MetricLabels<L extends string> = Partial<Record<L, string>>;
+
+/** What every metric is declared with. */
+export interface MetricDefinition<L extends string> {
+  /** The full name, `apiserver_request_total`. */
+  readonly name: string;
+  /** The help text, without the stability prefix. */
+  readonly help: string;
+  /** ALPHA by default, as component-base. */
+  readonly stability?: StabilityLevel;
+  /** The label names, in the order upstream declares them. */
+  readonly labelNames?: readonly L[];
+}
+
+/** A histogram's declaration: its classic buckets' upper bounds. */
+export interface HistogramDefinition<L extends string> extends MetricDefinition<L> {
+  readonly buckets: readonly number[];
+}
+
+/** A summary's declaration: the quantiles it reports and the window they cover. */
+export interface SummaryDefinition<L extends string> extends MetricDefinition<L> {
+  /** The quantiles, `[0.5, 0.9, 0.99]`. */
+  readonly quantiles: readonly number[];
+  /** How long an observation counts towards the quantiles (client_golang's MaxAge). */
+  readonly maxAgeSeconds?: number;
+  /** How many buckets the window rotates through (client_golang's AgeBuckets). */
+  readonly ageBuckets?: number;
+}
+
+/** A counter: only goes up. */
+export interface CounterMetric<L extends string = string> {
+  inc(labels?: MetricLabels<L>, by?: number): void;
+}
+
+/** A gauge: set, raised or lowered. */
+export interface GaugeMetric<L extends string = string> {
+  set(labels: MetricLabels<L>, value: number): void;
+  inc(labels?: MetricLabels<L>, by?: number): void;
+  dec(labels?: MetricLabels<L>, by?: number): void;
+  /** Drops the series of these labels (what a gauge of a thing that went away does). */
+  remove(labels: MetricLabels<L>): void;
+  /** Drops every series (before a collector sets the current ones again). */
+  reset(): void;
+}
+
+/** A histogram (classic buckets, and native ones when the registry has them on). */
+export interface HistogramMetric<L extends string = string> {
+  observe(labels: MetricLabels<L>, value: number): void;
+}
+
+/** A summary: quantiles over a sliding window, a count and a sum. */
+export interface SummaryMetric<L extends string = string> {
+  observe(labels: MetricLabels<L>, value: number): void;
+}
+
+/** One series as a reader sees it. */
+export interface MetricSample {
+  /** The series' name: a histogram's `_bucket`, `_sum` and `_count` are samples of their own. */
+  readonly name: string;
+  readonly labels: Readonly<Record<string, string>>;
+  readonly value: number;
+}
+
+/** What tests and exporters read of a registry (`cluster.metrics`). */
+export interface MetricsReader {
+  /**
+   * The sum of a metric's series whose labels include `labels` (all of them when none are given);
+   * 0 for a metric never counted. For a histogram or summary, its name counts observations (its
+   * `_count`), `<name>_sum` sums them.
+   */
+  value(name: string, labels?: Readonly<Record<string, string>>): Promise<number>;
+  /** Every series of every metric, sorted by name, as the text format would list them. */
+  samples(): Promise<MetricSample[]>;
+  /** The Prometheus text format (version 0.0.4) of every metric. */
+  text(): Promise<string>;
+}
+
+/** Options of {@link MetricsRegistry}. */
+export interface MetricsRegistryOptions {
+  /** Native histograms beside the classic ones (the NativeHistograms feature gate); off by default. */
+  readonly nativeHistograms?: boolean;
+}
+
+type AnyMetric = Counter<string> | Gauge<string> | Histogram<string> | Summary<string>;
+
+const prefixed = (def: MetricDefinition<string>): string => {
+  const level = def.stability ?? 'ALPHA';
+  return level === 'INTERNAL' ? def.help : `[${level}] ${def.help}`;
+};
+
+/** A component's metrics: declare them once, update them from real events, expose them on request. */
+export class MetricsRegistry implements MetricsReader {
+  /** Prometheus text 0.0.4. */
+  readonly prometheus = new Registry();
+  /** OpenMetrics 1.0: the same metrics, registered in both. */
+  readonly openMetrics = new Registry<typeof Registry.OPENMETRICS_CONTENT_TYPE>(Registry.OPENMETRICS_CONTENT_TYPE);
+  readonly nativeHistograms: boolean;
+  private readonly metrics = new Map<string, { kind: string; metric: AnyMetric; wrapper: unknown }>();
+  private readonly collectors: Array<() => void | Promise<void>> = [];
+
+  constructor(options: MetricsRegistryOptions = {}) {
+    this.nativeHistograms = options.nativeHistograms ?? false;
+  }
+
+  /** Declares a counter; declaring the same name again returns the first. */
+  counter<L extends string = never>(def: MetricDefinition<L>): CounterMetric<L> {
+    return this.declare('counter', def, () => {
+      const clean = cleaner(def.labelNames);
+      const metric = new Counter<string>({ ...this.base(def) });
+      const wrapper: CounterMetric<L> = {
+        inc: (labels, by = 1) => metric.inc(clean(labels), by),
+      };
+      return { metric, wrapper };
+    });
+  }
+
+  /** Declares a gauge; declaring the same name again returns the first. */
+  gauge<L extends string = never>(def: MetricDefinition<L>): GaugeMetric<L> {
+    return this.declare('gauge', def, () => {
+      const clean = cleaner(def.labelNames);
+      const metric = new Gauge<string>({ ...this.base(def) });
+      const wrapper: GaugeMetric<L> = {
+        set: (labels, value) => metric.set(clean(labels), value),
+        inc: (labels, by = 1) => metric.inc(clean(labels), by),
+        dec: (labels, by = 1) => metric.dec(clean(labels), by),
+        remove: (labels) => metric.remove(clean(labels)),
+        reset: () => metric.reset(),
+      };
+      return { metric, wrapper };
+    });
+  }
+
+  /** Declares a histogram; declaring the same name again returns the first. */
+  histogram<L extends string = never>(def: HistogramDefinition<L>): HistogramMetric<L> {
+    return this.declare('histogram', def, () => {
+      const clean = cleaner(def.labelNames);
+      const metric = new Histogram<string>({ ...this.base(def), buckets: [...def.buckets] });
+      const wrapper: HistogramMetric<L> = {
+        observe: (labels, value) => metric.observe(clean(labels), value),
+      };
+      return { metric, wrapper };
+    });
+  }
+
+  /** Declares a summary; declaring the same name again returns the first. */
+  summary<L extends string = never>(def: SummaryDefinition<L>): SummaryMetric<L> {
+    return this.declare('summary', def, () => {
+      const clean = cleaner(def.labelNames);
+      const metric = new Summary<string>({
+        ...this.base(def),
+        percentiles: [...def.quantiles],
+        ...(def.maxAgeSeconds !== undefined ? { maxAgeSeconds: def.maxAgeSeconds, ageBuckets: def.ageBuckets ?? 5 } : {}),
+      });
+      const wrapper: SummaryMetric<L> = {
+        observe: (labels, value) => metric.observe(clean(labels), value),
+      };
+      return { metric, wrapper };
+    });
+  }
+
+  /**
+   * Runs `collect` before every exposition and read: what sets gauges of state kept elsewhere
+   * (stored objects per resource, registered watchers) at scrape time instead of on every change.
+   */
+  onCollect(collect: () => void | Promise<void>): void {
+    this.collectors.push(collect);
+  }
+
+  /** Runs the collectors (exporters call it once before reading the prom-client registries). */
+  async collect(): Promise<void> {
+    for (const c of this.collectors) await c();
+  }
+
+  async text(): Promise<string> {
+    await this.collect();
+    return this.prometheus.metrics();
+  }
+
+  /** The OpenMetrics 1.0 text of every metric, ending in `# EOF`. */
+  async openMetricsText(): Promise<string> {
+    await this.collect();
+    return this.openMetrics.metrics();
+  }
+
+  async samples(): Promise<MetricSample[]> {
+    await this.collect();
+    const out: MetricSample[] = [];
+    for (const family of await this.prometheus.getMetricsAsJSON()) {
+      for (const v of family.values as Array<{ value: number; labels: LabelValues<string>; metricName?: string }>) {
+        out.push({ name: v.metricName ?? family.name, labels: stringLabels(v.labels), value: v.value });
+      }
+    }
+    return out.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  }
+
+  async value(name: string, labels: Readonly<Record<string, string>> = {}): Promise<number> {
+    const declared = this.metrics.get(name);
+    const series = declared && (declared.kind === 'histogram' || declared.kind === 'summary') ? `${name}_count` : name;
+    let sum = 0;
+    for (const s of await this.samples()) {
+      if (s.name !== series) continue;
+      if (Object.entries(labels).every(([k, v]) => s.labels[k] === v)) sum += s.value;
+    }
+    return sum;
+  }
+
+  /** The prom-client metric behind a declared name (exporters that write other formats read it). */
+  promMetric(name: string): AnyMetric | undefined {
+    return this.metrics.get(name)?.metric;
+  }
+
+  /** The declared metrics' names, sorted. */
+  names(): string[] {
+    return [...this.metrics.keys()].sort();
+  }
+
+  private base(def: MetricDefinition<string>) {
+    return { name: def.name, help: prefixed(def), labelNames: [...(def.labelNames ?? [])], registers: [this.prometheus, this.openMetrics] };
+  }
+
+  private declare<W>(kind: string, def: MetricDefinition<string>, make: () => { metric: AnyMetric; wrapper: W }): W {
+    const existing = this.metrics.get(def.name);
+    if (existing) {
+      if (existing.kind !== kind) throw new Error(`metric ${def.name} is already declared as a ${existing.kind}`);
+      return existing.wrapper as W;
+    }
+    const made = make();
+    this.metrics.set(def.name, { kind, ...made });
+    return made.wrapper;
+  }
+}
+
+/**
+ * Label values as prom-client takes them: every declared label, in name order (as client_golang
+ * writes them), a missing one as the empty string.
+ */
+function cleaner(labelNames: readonly string[] | undefined): (labels: Readonly<Record<string, string | undefined>> | undefined) => LabelValues<string> {
+  const names = [...(labelNames ?? [])].sort();
+  return (labels) => {
+    const out: Record<string, string> = {};
+    for (const k of names) out[k] = labels?.[k] ?? '';
+    return out;
+  };
+}
+
+function stringLabels(labels: LabelValues<string>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(labels)) if (v !== undefined) out[k] = String(v);
+  return out;
+}

@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest';
+import { MetricsRegistry } from '../../src/metrics/registry.js';
+
+describe('MetricsRegistry', () => {
+  it('writes the stability level before the help text and every declared label, in name order', async () => {
+    const r = new MetricsRegistry();
+    const c = r.counter({ name: 'demo_requests_total', help: 'Requests.', stability: 'STABLE', labelNames: ['verb', 'code'] });
+    c.inc({ verb: 'GET' });
+    c.inc({ verb: 'GET' }, 2);
+    const text = await r.text();
+    expect(text).toContain('# HELP demo_requests_total [STABLE] Requests.\n# TYPE demo_requests_total counter\n');
+    expect(text).toContain('demo_requests_total{code="",verb="GET"} 3\n');
+  });
+
+  it('sums the series whose labels include the ones asked for', async () => {
+    const r = new MetricsRegistry();
+    const c = r.counter({ name: 'demo_total', help: 'x', labelNames: ['verb', 'resource'] });
+    c.inc({ verb: 'LIST', resource: 'pods' });
+    c.inc({ verb: 'LIST', resource: 'nodes' });
+    c.inc({ verb: 'GET', resource: 'pods' });
+    expect(await r.value('demo_total', { verb: 'LIST' })).toBe(2);
+    expect(await r.value('demo_total')).toBe(3);
+    expect(await r.value('never_declared')).toBe(0);
+  });
+
+  it('counts a histogram by its observations and sums them under _sum', async () => {
+    const r = new MetricsRegistry();
+    const h = r.histogram({ name: 'demo_seconds', help: 'x', buckets: [0.1, 1] });
+    h.observe({}, 0.05);
+    h.observe({}, 0.5);
+    expect(await r.value('demo_seconds')).toBe(2);
+    expect(await r.value('demo_seconds_sum')).toBeCloseTo(0.55);
+    expect(await r.text()).toContain('demo_seconds_bucket{le="0.1"} 1\n');
+  });
+
+  it('returns the first declaration of a name and refuses one of another type', () => {
+    const r = new MetricsRegistry();
+    const a = r.counter({ name: 'demo_total', help: 'x' });
+    expect(r.counter({ name: 'demo_total', help: 'x' })).toBe(a);
+    expect(() => r.gauge({ name: 'demo_total', help: 'x' })).toThrow('metric demo_total is already declared as a counter');
+  });
+
+  it('runs collectors before it is read, and keeps two registries apart', async () => {
+    const r = new MetricsRegistry();
+    const other = new MetricsRegistry();
+    const g = r.gauge({ name: 'demo_objects', help: 'x', labelNames: ['resource'] });
+    other.gauge({ name: 'demo_objects', help: 'x', labelNames: ['resource'] }).set({ resource: 'pods' }, 9);
+    let stored = 4;
+    r.onCollect(() => g.set({ resource: 'pods' }, stored));
+    expect(await r.value('demo_objects')).toBe(4);
+    stored = 5;
+    expect(await r.text()).toContain('demo_objects{resource="pods"} 5\n');
+    expect(await other.value('demo_objects')).toBe(9);
+  });
+
+  it('writes OpenMetrics with its end marker', async () => {
+    const r = new MetricsRegistry();
+    r.counter({ name: 'demo_total', help: 'x' }).inc();
+    const text = await r.openMetricsText();
+    expect(text).toContain('# TYPE demo counter\n');
+    expect(text.trimEnd().endsWith('# EOF')).toBe(true);
+  });
+});
