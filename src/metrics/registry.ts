@@ -5,7 +5,7 @@
  * prom-client's global one, so that two clusters in one process count apart), exposed in
  * Prometheus' text format and in OpenMetrics 1.0.
  */
-import { Counter, Gauge, Histogram, Registry, Summary, type LabelValues } from 'prom-client';
+import { Counter, Gauge, Histogram, Registry, Summary, type LabelValues, type OpenMetricsContentType } from 'prom-client';
 
 /** component-base's stability levels; `INTERNAL` metrics carry no prefix guarantee either. */
 export type StabilityLevel = 'INTERNAL' | 'ALPHA' | 'BETA' | 'STABLE';
@@ -106,7 +106,7 @@ export class MetricsRegistry implements MetricsReader {
   /** Prometheus text 0.0.4. */
   readonly prometheus = new Registry();
   /** OpenMetrics 1.0: the same metrics, registered in both. */
-  readonly openMetrics = new Registry<typeof Registry.OPENMETRICS_CONTENT_TYPE>(Registry.OPENMETRICS_CONTENT_TYPE);
+  readonly openMetrics = openMetricsRegistry();
   readonly nativeHistograms: boolean;
   private readonly metrics = new Map<string, { kind: string; metric: AnyMetric; wrapper: unknown }>();
   private readonly collectors: Array<() => void | Promise<void>> = [];
@@ -241,6 +241,13 @@ export class MetricsRegistry implements MetricsReader {
     this.metrics.set(def.name, { kind, ...made });
     return made.wrapper;
   }
+}
+
+/** A prom-client registry that writes OpenMetrics (its constructor takes the format; its types do not say so). */
+function openMetricsRegistry(): Registry<OpenMetricsContentType> {
+  const r = new Registry<OpenMetricsContentType>();
+  r.setContentType(Registry.OPENMETRICS_CONTENT_TYPE);
+  return r;
 }
 
 /**
