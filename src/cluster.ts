@@ -43,6 +43,7 @@ import type { EgressDialer } from './webhook/egress-dialer.js';
 import { createKubeletClient, type KubeletClientOptions } from './kubelet-client/index.js';
 import type { Service } from './kinds/types/core-v1.js';
 import { CounterRegistry, type Counters } from './machinery/counters.js';
+import { MetricsRegistry, type MetricsReader } from './metrics/registry.js';
 import { csrApprovingController } from './controllers/certificates/approving.js';
 import { csrSigningController } from './controllers/certificates/signing.js';
 import { countCsrDuration, defineCsrDurationCounters } from './controllers/certificates/duration-metrics.js';
@@ -69,8 +70,16 @@ export interface ClusterOptions {
    * kube-apiserver would refuse (or one with a KMS provider) makes `createCluster` throw its message.
    */
   encryption?: EncryptionConfiguration | string;
-  /** Feature gates; every gate is on unless set to false here. */
+  /**
+   * Feature gates; every gate is on unless set to false here, except those kube-apiserver keeps off
+   * by default ({@link FEATURE_GATES_OFF_BY_DEFAULT}: NativeHistograms), which are on only when set to true.
+   */
   featureGates?: Record<string, boolean>;
+  /**
+   * Keep the API server's metrics (`cluster.metrics`, `GET /metrics`); true by default. With false
+   * nothing is counted and `/metrics` is not served, as for a benchmark's baseline.
+   */
+  metrics?: boolean;
   /** Extra kinds to serve besides the built-in ones. */
   kinds?: readonly KindDefinition[];
   /**
@@ -206,6 +215,11 @@ export interface Cluster {
    */
   readonly counters: Counters;
   /**
+   * The API server's metrics, as `GET /metrics` exposes them: read a metric's value (summed over
+   * the series whose labels match) in a test, or every sample, or the Prometheus text.
+   */
+  readonly metrics: MetricsReader;
+  /**
    * The PEM certificate of the CA a well-known signer (`kube-apiserver-client` by default) issues
    * certificates with, made first if it is the generated one; undefined when that signer does not
    * sign (another signer has its own CA configured).
@@ -236,6 +250,14 @@ const DEFAULT_API_DOMAIN = 'k8s.io';
 /** The reserved domain of a cluster that names none. */
 const DEFAULT_RESERVED_DOMAIN = 'kubernetes.io';
 
+/** The feature gates that are off unless `featureGates` turns them on (alpha gates kube-apiserver keeps off). */
+export const FEATURE_GATES_OFF_BY_DEFAULT: readonly string[] = ['NativeHistograms'];
+
+/** Whether a gate is on: as set in `gates`, else on unless it is one of {@link FEATURE_GATES_OFF_BY_DEFAULT}. */
+export function featureGateEnabled(gates: Readonly<Record<string, boolean>>, gate: string): boolean {
+  return gates[gate] ?? !FEATURE_GATES_OFF_BY_DEFAULT.includes(gate);
+}
+
 export const INITIAL_NAMESPACES = ['default', 'kube-system', 'kube-public', 'kube-node-lease'] as const;
 
 const SYSTEM_USER: UserInfo = { username: 'system:apiserver', groups: ['system:masters'] };
@@ -262,10 +284,11 @@ export async function createCluster(options: ClusterOptions = {}): Promise<Clust
   // A kind given again in options.kinds (e.g. a built-in) is served once. A kind whose feature gate
   // is off does not exist at all: no paths, no discovery entry, no OpenAPI schema.
   for (const kind of new Set([...builtinKinds, ...(options.kinds ?? [])])) {
-    if (kind.featureGate && gates[kind.featureGate] === false) continue;
+    if (kind.featureGate && !featureGateEnabled(gates, kind.featureGate)) continue;
     registry.add(kind);
   }
 
+  const metrics = new MetricsRegistry({ disabled: options.metrics === false, nativeHistograms: featureGateEnabled(gates, 'NativeHistograms') });
   const admission = admissionChain(options.admission);
   const serviceAccountTokens = createServiceAccountTokens(options.serviceAccounts ?? {}, {
     read: async (gr, namespace, name) => (await storage.get({ bucket: `${gr.group || 'core'}/${gr.resource}`, namespace, name }))?.value as object | undefined,
@@ -298,7 +321,7 @@ export async function createCluster(options: ClusterOptions = {}): Promise<Clust
     clock,
     apiDomain,
     reservedDomain,
-    featureEnabled: (gate) => gates[gate] !== false,
+    featureEnabled: (gate) => featureGateEnabled(gates, gate),
     newUid,
     randomSuffix: randomNameSuffix,
     kindState: new Map(),
@@ -314,6 +337,7 @@ export async function createCluster(options: ClusterOptions = {}): Promise<Clust
       serviceAccountTokens: serviceAccountTokens.issuer,
     },
     nodes: createKubeletClient(options.kubeletClient),
+    metrics,
   };
   let closed = false;
   const request = (req: ApiRequest) => (closed ? Promise.reject(clusterClosed()) : handle(ctx, req));
@@ -422,6 +446,7 @@ export async function createCluster(options: ClusterOptions = {}): Promise<Clust
     },
     adminToken,
     counters,
+    metrics,
     signingCA,
     encryption: atRest.encryption,
     async close() {

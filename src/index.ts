@@ -3,7 +3,15 @@
  *
  * @packageDocumentation
  */
-export { createCluster, INITIAL_NAMESPACES, type Cluster, type ClusterOptions, type LoadOptions } from './cluster.js';
+export {
+  createCluster,
+  featureGateEnabled,
+  FEATURE_GATES_OFF_BY_DEFAULT,
+  INITIAL_NAMESPACES,
+  type Cluster,
+  type ClusterOptions,
+  type LoadOptions,
+} from './cluster.js';
 export { AdmissionConfigError, type AdmissionConfig } from './admission/chain.js';
 export { CombinedClock, formatTime, formatMicroTime, type Clock, type ClockListener, type ManualClock } from './clock.js';
 export {
@@ -272,3 +280,4 @@ export { runNodeAgent, NodeAgentStartError, type RunNodeAgentOptions, type Runni
 export { behaviourFromEnv, CRI_BEHAVIOUR_ENV } from './cri/runtime/env-behaviour.js';
 export { kubeApiClientOverFetch, type FetchLike } from './nodeagent/kube-api-fetch.js';
 export { kubeApiClientFromKubeconfig } from './nodeagent/apiclient/kubeconfig-client.js';
+export type { MetricsReader, MetricSample } from './metrics/registry.js';

@@ -13,6 +13,7 @@ import { DryRunStorage } from '../storage/dry-run.js';
 import type { Storage } from '../storage/storage.js';
 import type { ApiRequest } from '../machinery/request.js';
 import type { WatchHub } from './watch/hub.js';
+import type { MetricsRegistry } from '../metrics/registry.js';
 
 /** Settings and services shared by all verbs of one cluster. */
 export interface EngineContext {
@@ -42,6 +43,8 @@ export interface EngineContext {
   readonly auth: AuthServices;
   /** How the connect subresources (`pods/log`, `nodes/proxy`) reach node agents. */
   readonly nodes: NodeConnections;
+  /** The API server's metrics (`/metrics`): what the engine and its controllers count. */
+  readonly metrics: MetricsRegistry;
 }
 
 /** A new UUID, as object uids are. */

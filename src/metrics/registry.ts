@@ -92,7 +92,14 @@ export interface MetricsReader {
 export interface MetricsRegistryOptions {
   /** Native histograms beside the classic ones (the NativeHistograms feature gate); off by default. */
   readonly nativeHistograms?: boolean;
+  /**
+   * Count nothing: every metric declared is a no-op that costs nothing to update, and the
+   * registry reads as empty (a component whose metrics are switched off).
+   */
+  readonly disabled?: boolean;
 }
+
+const NOOP = { inc() {}, dec() {}, set() {}, remove() {}, reset() {}, observe() {} };
 
 type AnyMetric = Counter<string> | Gauge<string> | Histogram<string> | Summary<string>;
 
@@ -108,11 +115,14 @@ export class MetricsRegistry implements MetricsReader {
   /** OpenMetrics 1.0: the same metrics, registered in both. */
   readonly openMetrics = openMetricsRegistry();
   readonly nativeHistograms: boolean;
+  /** False when made with `disabled`: nothing is counted. */
+  readonly enabled: boolean;
   private readonly metrics = new Map<string, { kind: string; metric: AnyMetric; wrapper: unknown }>();
   private readonly collectors: Array<() => void | Promise<void>> = [];
 
   constructor(options: MetricsRegistryOptions = {}) {
     this.nativeHistograms = options.nativeHistograms ?? false;
+    this.enabled = options.disabled !== true;
   }
 
   /** Declares a counter; declaring the same name again returns the first. */
@@ -232,6 +242,7 @@ export class MetricsRegistry implements MetricsReader {
   }
 
   private declare<W>(kind: string, def: MetricDefinition<string>, make: () => { metric: AnyMetric; wrapper: W }): W {
+    if (!this.enabled) return NOOP as W;
     const existing = this.metrics.get(def.name);
     if (existing) {
       if (existing.kind !== kind) throw new Error(`metric ${def.name} is already declared as a ${existing.kind}`);

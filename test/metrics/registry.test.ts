@@ -61,3 +61,14 @@ describe('MetricsRegistry', () => {
     expect(text.trimEnd().endsWith('# EOF')).toBe(true);
   });
 });
+
+describe('a disabled MetricsRegistry', () => {
+  it('counts nothing and reads as empty', async () => {
+    const r = new MetricsRegistry({ disabled: true });
+    r.counter({ name: 'demo_total', help: 'x' }).inc();
+    r.histogram({ name: 'demo_seconds', help: 'x', buckets: [1] }).observe({}, 2);
+    expect(r.enabled).toBe(false);
+    expect(await r.value('demo_total')).toBe(0);
+    expect((await r.text()).trim()).toBe('');
+  });
+});
