@@ -22,7 +22,7 @@ const LAYERS = [
   ['src/kinds/', 'src/config/'],
   ['src/log/', 'src/kubelet-client/'],
   ['src/openapi/', 'src/admission/', 'src/auth/'],
-  ['src/api/', 'src/nodeagent/'],
+  ['src/api/', 'src/nodeagent/', 'src/audit/'],
   ['src/controllers/', 'src/client/'],
   ['src/http/'],
   ['src/cluster.ts'],
