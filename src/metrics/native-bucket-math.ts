@@ -19,7 +19,7 @@ export function pickSchema(bucketFactor: number): number {
   const floor = Math.floor(Math.log2(Math.log2(bucketFactor)));
   if (floor <= -NATIVE_SCHEMA_MAX) return NATIVE_SCHEMA_MAX;
   if (floor >= -NATIVE_SCHEMA_MIN) return NATIVE_SCHEMA_MIN;
-  return -floor;
+  return 0 - floor; // not -0
 }
 
 /**
