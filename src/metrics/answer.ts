@@ -5,7 +5,7 @@
  */
 import { promisify } from 'node:util';
 import { gzip } from 'node:zlib';
-import { gatherMetricFamilies } from './metric-families.js';
+import { gatherMetricFamilies, settleNativeHistograms } from './metric-families.js';
 import { negotiateEncoding, negotiateFormat } from './negotiate.js';
 import { encodeMetricFamiliesDelimited } from './protobuf-exposition.js';
 import type { MetricsRegistry } from './registry.js';
@@ -39,8 +39,10 @@ export async function metricsAnswer(registry: MetricsRegistry, request: MetricsR
   let body: Uint8Array | string;
   try {
     if (format === 'protobuf') body = encodeMetricFamiliesDelimited(await gatherMetricFamilies(registry));
-    else if (format === 'text') body = await registry.text();
-    else body = await registry.openMetricsText();
+    else {
+      settleNativeHistograms(registry);
+      body = format === 'text' ? await registry.text() : await registry.openMetricsText();
+    }
   } catch (err) {
     // promhttp's HTTPErrorOnError, which component-base uses: 500 with the error, never compressed.
     return {

@@ -64,7 +64,7 @@ type PromValue = { value: number; labels: Readonly<Record<string, string | numbe
  */
 export async function gatherMetricFamilies(registry: MetricsRegistry): Promise<MetricFamily[]> {
   await registry.collect();
-  for (const name of registry.names()) registry.nativeHistogram(name)?.settle();
+  settleNativeHistograms(registry);
   const families: MetricFamily[] = [];
   for (const family of await registry.prometheus.getMetricsAsJSON()) {
     const values = family.values as PromValue[];
@@ -78,6 +78,15 @@ export async function gatherMetricFamilies(registry: MetricsRegistry): Promise<M
     families.push({ name: family.name, help: family.help, type: familyType(type), metrics: sortSeries(metrics) });
   }
   return families.sort((a, b) => compare(a.name, b.name));
+}
+
+/**
+ * Applies the native resets that came due since the last observation (they start the classic
+ * series over too), so that every format shows the same counts; a no-op with Kubernetes' settings,
+ * which never reset.
+ */
+export function settleNativeHistograms(registry: MetricsRegistry): void {
+  for (const name of registry.names()) registry.nativeHistogram(name)?.settle();
 }
 
 function familyType(type: string): MetricFamilyType {

@@ -184,7 +184,7 @@ export class MetricsRegistry implements MetricsReader {
       const clock = this.clock;
       const native = new NativeHistogramVec<LabelValues<string>>(
         this.nativeConfig,
-        { resetClassic: (labels) => metric.remove(labels) },
+        { resetClassic: (labels) => metric.zero(labels) },
         clock ? () => clock.now() : Date.now,
       );
       this.nativeVecs.set(def.name, native);

@@ -61,6 +61,19 @@ describe('metricsAnswer', () => {
     expect(on.length).toBeGreaterThan(off.length);
   });
 
+  it('applies a native reset that came due before answering, in the text formats too', async () => {
+    let now = 0;
+    const clock = { now: () => now };
+    const r = new MetricsRegistry({ nativeHistograms: true, clock, nativeHistogramConfig: { maxBucketNumber: 1, minResetDurationMs: 60_000 } });
+    const h = r.histogram({ name: 'x_seconds', help: 'x', buckets: [1] });
+    h.observe({}, 0.5);
+    h.observe({}, 5); // over the limit before the reset duration: resolution drops, a reset is due at 60 s
+    expect((await metricsAnswer(r)).body).toContain('x_seconds_count 2');
+    now = 60_000;
+    // The series stays, started over (client_golang's reset keeps it at zero).
+    expect((await metricsAnswer(r)).body).toContain('x_seconds_count 0');
+  });
+
   it('gzips when the client accepts it, and says so', async () => {
     const plain = await metricsAnswer(registryWithHistogram(false));
     const a = await metricsAnswer(registryWithHistogram(false), { acceptEncoding: 'gzip, deflate' });
