@@ -10,7 +10,7 @@ import {
   type NativeHistogramConfig,
   type NativeHistogramSnapshot,
 } from '../../src/metrics/native-histogram.js';
-import { MetricsRegistry } from '../../src/metrics/registry.js';
+import { MetricsRegistry, nativeSeriesKey } from '../../src/metrics/registry.js';
 
 const series = (config: Partial<NativeHistogramConfig> = {}, schema = 3): NativeHistogramSeries =>
   new NativeHistogramSeries({ ...KUBERNETES_NATIVE_HISTOGRAMS, ...config }, schema, 0);
@@ -228,6 +228,31 @@ describe('a vector of native series', () => {
 });
 
 describe('a registry with native histograms', () => {
+  it('keeps native state only with the gate on, per series', () => {
+    const off = new MetricsRegistry();
+    off.histogram({ name: 'h', help: 'h', buckets: [1] }).observe({}, 1);
+    expect(off.nativeHistogram('h')).toBeUndefined();
+    const disabled = new MetricsRegistry({ nativeHistograms: true, disabled: true });
+    disabled.histogram({ name: 'h', help: 'h', buckets: [1] }).observe({}, 1);
+    expect(disabled.nativeHistogram('h')).toBeUndefined();
+    const on = new MetricsRegistry({ nativeHistograms: true });
+    const h = on.histogram({ name: 'h', help: 'h', labelNames: ['verb'], buckets: [1] });
+    h.observe({ verb: 'GET' }, 1);
+    h.observe({ verb: 'GET' }, 2);
+    h.observe({}, 4);
+    const vec = on.nativeHistogram('h')!;
+    expect(vec.get(nativeSeriesKey({ verb: 'GET' }))!.snapshot().count).toBe(2);
+    expect(vec.get(nativeSeriesKey({ verb: '' }))!.snapshot().positiveSpans).toEqual([{ offset: 16, length: 1 }]);
+  });
+
+  it('rejects what prom-client rejects (non-finite values) without counting it natively', () => {
+    const r = new MetricsRegistry({ nativeHistograms: true });
+    const h = r.histogram({ name: 'h', help: 'h', buckets: [1] });
+    expect(() => h.observe({}, NaN)).toThrow(TypeError);
+    expect(() => h.observe({}, Infinity)).toThrow(TypeError);
+    expect(r.nativeHistogram('h')!.get(nativeSeriesKey({}))!.snapshot().count).toBe(0);
+  });
+
   it('keeps classic and native counts and sums consistent for any observations', async () => {
     await fc.assert(
       fc.asyncProperty(
