@@ -6,6 +6,8 @@
  * Prometheus' text format and in OpenMetrics 1.0.
  */
 import { Counter, Gauge, Histogram, Registry, Summary, type LabelValues, type OpenMetricsContentType } from 'prom-client';
+import type { Clock } from '../clock.js';
+import { KUBERNETES_NATIVE_HISTOGRAMS, NativeHistogramVec, type NativeHistogramConfig } from './native-histogram.js';
 
 /** component-base's stability levels; `INTERNAL` metrics carry no prefix guarantee either. */
 export type StabilityLevel = 'INTERNAL' | 'ALPHA' | 'BETA' | 'STABLE';
@@ -97,6 +99,13 @@ export interface MetricsRegistryOptions {
    * registry reads as empty (a component whose metrics are switched off).
    */
   readonly disabled?: boolean;
+  /**
+   * The shape of the native histograms (with `nativeHistograms`); Kubernetes' settings
+   * ({@link KUBERNETES_NATIVE_HISTOGRAMS}) where left out.
+   */
+  readonly nativeHistogramConfig?: Partial<NativeHistogramConfig>;
+  /** The time native histograms' resets are measured by; the system clock by default. */
+  readonly clock?: Clock;
 }
 
 const NOOP = { inc() {}, dec() {}, set() {}, remove() {}, reset() {}, observe() {} };
@@ -119,10 +128,15 @@ export class MetricsRegistry implements MetricsReader {
   readonly enabled: boolean;
   private readonly metrics = new Map<string, { kind: string; metric: AnyMetric; wrapper: unknown }>();
   private readonly collectors: Array<() => void | Promise<void>> = [];
+  private readonly nativeVecs = new Map<string, NativeHistogramVec<LabelValues<string>>>();
+  private readonly nativeConfig: NativeHistogramConfig;
+  private readonly clock: Clock | undefined;
 
   constructor(options: MetricsRegistryOptions = {}) {
     this.nativeHistograms = options.nativeHistograms ?? false;
     this.enabled = options.disabled !== true;
+    this.nativeConfig = { ...KUBERNETES_NATIVE_HISTOGRAMS, ...options.nativeHistogramConfig };
+    this.clock = options.clock;
   }
 
   /** Declares a counter; declaring the same name again returns the first. */
@@ -158,8 +172,27 @@ export class MetricsRegistry implements MetricsReader {
     return this.declare('histogram', def, () => {
       const clean = cleaner(def.labelNames);
       const metric = new Histogram<string>({ ...this.base(def), buckets: [...def.buckets] });
+      if (!this.nativeHistograms) {
+        const wrapper: HistogramMetric<L> = {
+          observe: (labels, value) => metric.observe(clean(labels), value),
+        };
+        return { metric, wrapper };
+      }
+      // Native buckets beside the classic ones: one observation updates both, and a native reset
+      // (bucket limit with a reset duration) starts the classic series over too, as client_golang's
+      // single histogram does.
+      const clock = this.clock;
+      const native = new NativeHistogramVec<LabelValues<string>>(
+        this.nativeConfig,
+        { resetClassic: (labels) => metric.zero(labels) },
+        clock ? () => clock.now() : Date.now,
+      );
+      this.nativeVecs.set(def.name, native);
       const wrapper: HistogramMetric<L> = {
-        observe: (labels, value) => metric.observe(clean(labels), value),
+        observe: (labels, value) => {
+          const l = clean(labels);
+          native.observe(nativeSeriesKey(l), l, value, () => metric.observe(l, value));
+        },
       };
       return { metric, wrapper };
     });
@@ -232,6 +265,14 @@ export class MetricsRegistry implements MetricsReader {
     return this.metrics.get(name)?.metric;
   }
 
+  /**
+   * The native state of a histogram's series (with native histograms on), by
+   * {@link nativeSeriesKey} of its labels; undefined for other metrics or with the gate off.
+   */
+  nativeHistogram(name: string): NativeHistogramVec<LabelValues<string>> | undefined {
+    return this.nativeVecs.get(name);
+  }
+
   /** The declared metrics' names, sorted. */
   names(): string[] {
     return [...this.metrics.keys()].sort();
@@ -272,6 +313,19 @@ function cleaner(labelNames: readonly string[] | undefined): (labels: Readonly<R
     for (const k of names) out[k] = labels?.[k] ?? '';
     return out;
   };
+}
+
+/**
+ * The key of a series' native state: its label values in label-name order (the classic series'
+ * labels as prom-client reports them give the same key).
+ */
+export function nativeSeriesKey(labels: Readonly<Record<string, string | number | undefined>>): string {
+  return JSON.stringify(
+    Object.keys(labels)
+      .filter((k) => k !== 'le')
+      .sort()
+      .map((k) => [k, String(labels[k] ?? '')]),
+  );
 }
 
 function stringLabels(labels: LabelValues<string>): Record<string, string> {

@@ -7,7 +7,7 @@ import { CombinedClock } from '../../src/clock.js';
 import { CriError, type PodSandboxConfig } from '../../src/cri/api.js';
 import { createCriClient, type CriClient } from '../../src/cri/client.js';
 import { createCriRuntime, readTar, type CriRuntimeServer } from '../../src/cri/runtime/index.js';
-import { ProtoWriter } from '../../src/cri/proto/wire.js';
+import { ProtoWriter } from '../../src/util/proto-wire.js';
 
 const START = Date.UTC(2026, 11, 1, 12, 0, 0);
 let dir: string;

@@ -2,4 +2,4 @@
 export { CriMessages } from './messages.js';
 export { CRI_METHODS, methodPath, type CriMethod } from './services.js';
 export { codec, decodeMessage, encodeMessage, MAX_DEPTH, type EnumDef, type FieldDef, type MessageCodec, type MessageDef } from './schema.js';
-export { ProtoDecodeError, ProtoReader, ProtoWriter, WireType } from './wire.js';
+export { ProtoDecodeError, ProtoReader, ProtoWriter, WireType } from '../../util/proto-wire.js';

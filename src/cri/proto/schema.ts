@@ -5,7 +5,7 @@
  * default, or stays undefined when the TypeScript type marks it optional. Fields the table does
  * not name are skipped, so a runtime newer than these tables is still read.
  */
-import { ProtoDecodeError, ProtoReader, ProtoWriter, WireType } from './wire.js';
+import { ProtoDecodeError, ProtoReader, ProtoWriter, WireType } from '../../util/proto-wire.js';
 
 /** A protobuf enum: the names by number, and the name an unknown number decodes to. */
 export interface EnumDef {

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import protobuf from 'protobufjs';
 import { describe, expect, it } from 'vitest';
 import { CriMessages } from '../../../src/cri/proto/messages.js';
-import { ProtoWriter } from '../../../src/cri/proto/wire.js';
+import { ProtoWriter } from '../../../src/util/proto-wire.js';
 import { decodeMessage, encodeMessage, type FieldDef, type MessageDef } from '../../../src/cri/proto/schema.js';
 
 /** Values of a message per its table: optional fields absent or non-default, so they survive proto3. */

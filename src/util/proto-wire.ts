@@ -1,8 +1,10 @@
 /**
- * The protobuf wire format, written by hand: varints (64-bit values as bigint), fixed 32/64-bit
- * words, length-delimited fields. The reader checks every length against what is left, so hostile
- * input (truncated varints, lengths past the end, huge length prefixes) fails with a
- * {@link ProtoDecodeError} instead of reading past the buffer or allocating what it claims.
+ * The protobuf wire format, written by hand: varints (64-bit values as bigint), zigzag varints,
+ * doubles, fixed 32/64-bit words, length-delimited fields. The CRI client and the metrics
+ * exposition (Prometheus' delimited MetricFamily messages) both write with it. The reader checks
+ * every length against what is left, so hostile input (truncated varints, lengths past the end,
+ * huge length prefixes) fails with a {@link ProtoDecodeError} instead of reading past the buffer
+ * or allocating what it claims.
  */
 
 /** The wire types of a field's tag. 3 and 4 (groups) are only skipped. */
@@ -51,6 +53,19 @@ export class ProtoWriter {
       v >>= 7n;
     }
     this.buffer[this.position++] = Number(v);
+    return this;
+  }
+
+  /** A zigzag varint (`sint32`, `sint64`) of a safe integer: small magnitudes stay short either sign. */
+  sint(value: number): this {
+    return this.uint(value >= 0 ? value * 2 : -value * 2 - 1);
+  }
+
+  /** A `double` (wire type 1): eight bytes, little-endian IEEE 754. */
+  double(value: number): this {
+    this.ensure(8);
+    new DataView(this.buffer.buffer, this.buffer.byteOffset + this.position, 8).setFloat64(0, value, true);
+    this.position += 8;
     return this;
   }
 

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ProtoDecodeError, ProtoReader, ProtoWriter } from '../../../src/cri/proto/wire.js';
+import { ProtoDecodeError, ProtoReader, ProtoWriter } from '../../src/util/proto-wire.js';
 
 const hex = (bytes: Uint8Array): string => Buffer.from(bytes).toString('hex');
 
@@ -71,5 +71,26 @@ describe('protobuf wire: lengths and tags', () => {
     const r = new ProtoReader(deep);
     r.tag();
     expect(() => r.skip(1, 3, 100)).toThrow(/nested too deeply/);
+  });
+});
+
+describe('protobuf wire: zigzag varints and doubles', () => {
+  it('writes sint values zigzagged, as the protobuf documentation shows', () => {
+    expect(hex(new ProtoWriter().sint(0).finish())).toBe('00');
+    expect(hex(new ProtoWriter().sint(-1).finish())).toBe('01');
+    expect(hex(new ProtoWriter().sint(1).finish())).toBe('02');
+    expect(hex(new ProtoWriter().sint(-2).finish())).toBe('03');
+    expect(hex(new ProtoWriter().sint(2147483647).finish())).toBe('feffffff0f');
+    expect(hex(new ProtoWriter().sint(-2147483648).finish())).toBe('ffffffff0f');
+  });
+
+  it('writes doubles as eight little-endian bytes, also past a buffer boundary', () => {
+    expect(hex(new ProtoWriter().double(1).finish())).toBe('000000000000f03f');
+    const w = new ProtoWriter();
+    for (let i = 0; i < 300; i++) w.double(i + 0.5);
+    const bytes = w.finish();
+    expect(bytes.length).toBe(2400);
+    const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.length);
+    for (let i = 0; i < 300; i++) expect(view.getFloat64(i * 8, true)).toBe(i + 0.5);
   });
 });
