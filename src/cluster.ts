@@ -42,11 +42,10 @@ import type { Storage } from './storage/storage.js';
 import type { EgressDialer } from './webhook/egress-dialer.js';
 import { createKubeletClient, type KubeletClientOptions } from './kubelet-client/index.js';
 import type { Service } from './kinds/types/core-v1.js';
-import { CounterRegistry, type Counters } from './machinery/counters.js';
 import { MetricsRegistry, type MetricsReader } from './metrics/registry.js';
 import { csrApprovingController } from './controllers/certificates/approving.js';
 import { csrSigningController } from './controllers/certificates/signing.js';
-import { countCsrDuration, defineCsrDurationCounters } from './controllers/certificates/duration-metrics.js';
+import { countCsrDuration, csrDurationCounters } from './controllers/certificates/duration-metrics.js';
 import { signingAuthorities, type CertificateSigningOptions } from './controllers/certificates/signing-authorities.js';
 import type { WellKnownSigner } from './controllers/certificates/signer-rules.js';
 
@@ -209,12 +208,6 @@ export interface Cluster {
   /** The service account issuer's OIDC discovery documents, as the HTTP door serves them. */
   readonly issuerDiscovery: IssuerDiscovery;
   /**
-   * What the API server counts (Prometheus counters by name and labels), for a metrics exporter:
-   * `apiserver_certificates_registry_csr_requested_duration_total` and
-   * `apiserver_certificates_registry_csr_honored_duration_total` by `signerName`.
-   */
-  readonly counters: Counters;
-  /**
    * The API server's metrics, as `GET /metrics` exposes them: read a metric's value (summed over
    * the series whose labels match) in a test, or every sample, or the Prometheus text.
    */
@@ -289,7 +282,7 @@ export async function createCluster(options: ClusterOptions = {}): Promise<Clust
   }
 
   const metrics = new MetricsRegistry({ disabled: options.metrics === false, nativeHistograms: featureGateEnabled(gates, 'NativeHistograms') });
-  const admission = admissionChain(options.admission);
+  const admission = admissionChain(options.admission, metrics);
   const serviceAccountTokens = createServiceAccountTokens(options.serviceAccounts ?? {}, {
     read: async (gr, namespace, name) => (await storage.get({ bucket: `${gr.group || 'core'}/${gr.resource}`, namespace, name }))?.value as object | undefined,
     now: () => clock.now(),
@@ -344,8 +337,7 @@ export async function createCluster(options: ClusterOptions = {}): Promise<Clust
   const asSystem = (req: Omit<ApiRequest, 'user'>) => request({ ...req, user: SYSTEM_USER });
 
   const authorities = await signingAuthorities(options.certificateSigning, () => clock.now());
-  const counters = new CounterRegistry();
-  defineCsrDurationCounters(counters);
+  const csrDurations = csrDurationCounters(metrics);
   const csrBucket = `certificates.${apiDomain}/certificatesigningrequests`;
   const loop = new ControllerLoop([
     namespaceController(ctx, asSystem, { deletionDelayMs: options.namespaceDeletionDelayMs }),
@@ -360,7 +352,7 @@ export async function createCluster(options: ClusterOptions = {}): Promise<Clust
     customResourceDefinitionController(ctx, asSystem, customResourceServing(registry, watchHub, storage, options.egress?.dialerFor('cluster'))),
   ]);
   const unsubscribe = storage.subscribe((event) => {
-    countCsrDuration(counters, csrBucket, event);
+    countCsrDuration(csrDurations, csrBucket, event);
     loop.observe(event);
   });
   const signingCA = async (signer: WellKnownSigner = 'kube-apiserver-client') => (await authorities.caFor(signer))?.pem;
@@ -445,7 +437,6 @@ export async function createCluster(options: ClusterOptions = {}): Promise<Clust
       keySet: () => serviceAccountTokens.keySet(),
     },
     adminToken,
-    counters,
     metrics,
     signingCA,
     encryption: atRest.encryption,
