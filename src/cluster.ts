@@ -46,6 +46,9 @@ import { MetricsRegistry, type MetricsReader } from './metrics/registry.js';
 import { csrApprovingController } from './controllers/certificates/approving.js';
 import { csrSigningController } from './controllers/certificates/signing.js';
 import { countCsrDuration, csrDurationCounters } from './controllers/certificates/duration-metrics.js';
+import { ratchetingSeconds } from './kinds/apiextensions/custom-resources/ratcheting-metrics.js';
+import { countDiscoveryAggregations } from './http/discovery.js';
+import type { RatchetingObserver } from './kinds/apiextensions/custom-resources/rules.js';
 import { signingAuthorities, type CertificateSigningOptions } from './controllers/certificates/signing-authorities.js';
 import type { WellKnownSigner } from './controllers/certificates/signer-rules.js';
 
@@ -283,6 +286,7 @@ export async function createCluster(options: ClusterOptions = {}): Promise<Clust
 
   const metrics = new MetricsRegistry({ disabled: options.metrics === false, nativeHistograms: featureGateEnabled(gates, 'NativeHistograms') });
   const admission = admissionChain(options.admission, metrics);
+  countDiscoveryAggregations(registry, metrics);
   const serviceAccountTokens = createServiceAccountTokens(options.serviceAccounts ?? {}, {
     read: async (gr, namespace, name) => (await storage.get({ bucket: `${gr.group || 'core'}/${gr.resource}`, namespace, name }))?.value as object | undefined,
     now: () => clock.now(),
@@ -349,7 +353,7 @@ export async function createCluster(options: ClusterOptions = {}): Promise<Clust
     clusterRoleAggregationController(ctx, asSystem),
     csrApprovingController(ctx, asSystem),
     csrSigningController(ctx, asSystem, authorities),
-    customResourceDefinitionController(ctx, asSystem, customResourceServing(registry, watchHub, storage, options.egress?.dialerFor('cluster'))),
+    customResourceDefinitionController(ctx, asSystem, customResourceServing(registry, watchHub, storage, options.egress?.dialerFor('cluster'), ratchetingSeconds(metrics))),
   ]);
   const unsubscribe = storage.subscribe((event) => {
     countCsrDuration(csrDurations, csrBucket, event);
@@ -647,7 +651,13 @@ async function loadManifests(
  * replaced when its spec or accepted names change, and removed when it goes; replaced or removed,
  * its open watches end, as Kubernetes destroys a definition's old storage.
  */
-function customResourceServing(registry: KindRegistry, watchHub: WatchHub, storage: Storage, egress?: EgressDialer): CustomResourceServing {
+function customResourceServing(
+  registry: KindRegistry,
+  watchHub: WatchHub,
+  storage: Storage,
+  egress: EgressDialer | undefined,
+  onRatcheting: RatchetingObserver,
+): CustomResourceServing {
   /** What a served definition was built from: its uid, generation, spec and accepted names. */
   interface Served {
     kind: ResolvedKind;
@@ -692,7 +702,7 @@ function customResourceServing(registry: KindRegistry, watchHub: WatchHub, stora
         terminating,
       };
       try {
-        entry.kind = registry.add(customResourceKind(crd, { terminating: () => entry.terminating, services, ...(egress ? { egress } : {}) }));
+        entry.kind = registry.add(customResourceKind(crd, { terminating: () => entry.terminating, services, onRatcheting, ...(egress ? { egress } : {}) }));
       } catch {
         // A built-in resource of that group and name is served instead, as Kubernetes' built-in
         // handlers come before the custom resource handler.
