@@ -353,7 +353,11 @@ export async function createCluster(options: ClusterOptions = {}): Promise<Clust
     clusterRoleAggregationController(ctx, asSystem),
     csrApprovingController(ctx, asSystem),
     csrSigningController(ctx, asSystem, authorities),
-    customResourceDefinitionController(ctx, asSystem, customResourceServing(registry, watchHub, storage, options.egress?.dialerFor('cluster'), ratchetingSeconds(metrics))),
+    customResourceDefinitionController(
+      ctx,
+      asSystem,
+      customResourceServing(registry, watchHub, storage, options.egress?.dialerFor('cluster'), ratchetingSeconds(metrics)),
+    ),
   ]);
   const unsubscribe = storage.subscribe((event) => {
     countCsrDuration(csrDurations, csrBucket, event);

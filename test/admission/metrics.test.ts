@@ -11,7 +11,6 @@ const STEP = 'apiserver_admission_step_admission_duration_seconds';
 const SUMMARY = 'apiserver_admission_step_admission_duration_seconds_summary';
 const PLUGIN = 'apiserver_admission_controller_admission_duration_seconds';
 
-
 describe('admission metrics of a cluster', () => {
   it('times both steps of an allowed create, and the admit step of one NamespaceLifecycle refuses', async () => {
     const c = await createCluster();
@@ -24,9 +23,7 @@ describe('admission metrics of a cluster', () => {
 
     const refused = { type: 'admit', operation: 'CREATE', rejected: 'true' };
     expect(await c.metrics.value(SUMMARY, refused)).toBe(0);
-    await expect(c.client.resource(ConfigMapKind).create({ metadata: { name: 'b', namespace: 'nowhere' } })).rejects.toThrow(
-      'namespaces "nowhere" not found',
-    );
+    await expect(c.client.resource(ConfigMapKind).create({ metadata: { name: 'b', namespace: 'nowhere' } })).rejects.toThrow('namespaces "nowhere" not found');
     expect(await c.metrics.value(SUMMARY, refused)).toBe(1);
     expect(await c.metrics.value(STEP, refused)).toBe(1);
     expect(await c.metrics.value(PLUGIN, { name: 'NamespaceLifecycle', ...refused })).toBe(1);

@@ -61,7 +61,11 @@ describe('OpenAPI regeneration counts of CustomResourceDefinitions', () => {
 
     await crds().delete(name);
     await cluster.settle();
-    expect(await crds().list().then((l) => l.items.length)).toBe(0);
+    expect(
+      await crds()
+        .list()
+        .then((l) => l.items.length),
+    ).toBe(0);
     expect(await v2(name, 'remove')).toBe(1);
     expect(await v3(name, 'v1', 'remove')).toBe(1);
     expect(await v3(name, 'v2', 'remove')).toBe(1);
