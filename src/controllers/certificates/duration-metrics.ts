@@ -19,7 +19,9 @@ export const CSR_HONORED_DURATION_TOTAL = 'apiserver_certificates_registry_csr_h
 
 /** The two counters, declared in a cluster's registry. */
 export interface CsrDurationCounters {
+  /** `apiserver_certificates_registry_csr_requested_duration_total`. */
   readonly requested: CounterMetric<'signerName'>;
+  /** `apiserver_certificates_registry_csr_honored_duration_total`. */
   readonly honored: CounterMetric<'signerName'>;
 }
 
