@@ -42,11 +42,13 @@ import type { Storage } from './storage/storage.js';
 import type { EgressDialer } from './webhook/egress-dialer.js';
 import { createKubeletClient, type KubeletClientOptions } from './kubelet-client/index.js';
 import type { Service } from './kinds/types/core-v1.js';
-import { CounterRegistry, type Counters } from './machinery/counters.js';
 import { MetricsRegistry, type MetricsReader } from './metrics/registry.js';
 import { csrApprovingController } from './controllers/certificates/approving.js';
 import { csrSigningController } from './controllers/certificates/signing.js';
-import { countCsrDuration, defineCsrDurationCounters } from './controllers/certificates/duration-metrics.js';
+import { countCsrDuration, csrDurationCounters } from './controllers/certificates/duration-metrics.js';
+import { ratchetingSeconds } from './kinds/apiextensions/custom-resources/ratcheting-metrics.js';
+import { countDiscoveryAggregations } from './http/discovery.js';
+import type { RatchetingObserver } from './kinds/apiextensions/custom-resources/rules.js';
 import { signingAuthorities, type CertificateSigningOptions } from './controllers/certificates/signing-authorities.js';
 import type { WellKnownSigner } from './controllers/certificates/signer-rules.js';
 
@@ -209,12 +211,6 @@ export interface Cluster {
   /** The service account issuer's OIDC discovery documents, as the HTTP door serves them. */
   readonly issuerDiscovery: IssuerDiscovery;
   /**
-   * What the API server counts (Prometheus counters by name and labels), for a metrics exporter:
-   * `apiserver_certificates_registry_csr_requested_duration_total` and
-   * `apiserver_certificates_registry_csr_honored_duration_total` by `signerName`.
-   */
-  readonly counters: Counters;
-  /**
    * The API server's metrics, as `GET /metrics` exposes them: read a metric's value (summed over
    * the series whose labels match) in a test, or every sample, or the Prometheus text.
    */
@@ -289,7 +285,8 @@ export async function createCluster(options: ClusterOptions = {}): Promise<Clust
   }
 
   const metrics = new MetricsRegistry({ disabled: options.metrics === false, nativeHistograms: featureGateEnabled(gates, 'NativeHistograms') });
-  const admission = admissionChain(options.admission);
+  const admission = admissionChain(options.admission, metrics);
+  countDiscoveryAggregations(registry, metrics);
   const serviceAccountTokens = createServiceAccountTokens(options.serviceAccounts ?? {}, {
     read: async (gr, namespace, name) => (await storage.get({ bucket: `${gr.group || 'core'}/${gr.resource}`, namespace, name }))?.value as object | undefined,
     now: () => clock.now(),
@@ -344,8 +341,7 @@ export async function createCluster(options: ClusterOptions = {}): Promise<Clust
   const asSystem = (req: Omit<ApiRequest, 'user'>) => request({ ...req, user: SYSTEM_USER });
 
   const authorities = await signingAuthorities(options.certificateSigning, () => clock.now());
-  const counters = new CounterRegistry();
-  defineCsrDurationCounters(counters);
+  const csrDurations = csrDurationCounters(metrics);
   const csrBucket = `certificates.${apiDomain}/certificatesigningrequests`;
   const loop = new ControllerLoop([
     namespaceController(ctx, asSystem, { deletionDelayMs: options.namespaceDeletionDelayMs }),
@@ -357,10 +353,14 @@ export async function createCluster(options: ClusterOptions = {}): Promise<Clust
     clusterRoleAggregationController(ctx, asSystem),
     csrApprovingController(ctx, asSystem),
     csrSigningController(ctx, asSystem, authorities),
-    customResourceDefinitionController(ctx, asSystem, customResourceServing(registry, watchHub, storage, options.egress?.dialerFor('cluster'))),
+    customResourceDefinitionController(
+      ctx,
+      asSystem,
+      customResourceServing(registry, watchHub, storage, options.egress?.dialerFor('cluster'), ratchetingSeconds(metrics)),
+    ),
   ]);
   const unsubscribe = storage.subscribe((event) => {
-    countCsrDuration(counters, csrBucket, event);
+    countCsrDuration(csrDurations, csrBucket, event);
     loop.observe(event);
   });
   const signingCA = async (signer: WellKnownSigner = 'kube-apiserver-client') => (await authorities.caFor(signer))?.pem;
@@ -445,7 +445,6 @@ export async function createCluster(options: ClusterOptions = {}): Promise<Clust
       keySet: () => serviceAccountTokens.keySet(),
     },
     adminToken,
-    counters,
     metrics,
     signingCA,
     encryption: atRest.encryption,
@@ -656,7 +655,13 @@ async function loadManifests(
  * replaced when its spec or accepted names change, and removed when it goes; replaced or removed,
  * its open watches end, as Kubernetes destroys a definition's old storage.
  */
-function customResourceServing(registry: KindRegistry, watchHub: WatchHub, storage: Storage, egress?: EgressDialer): CustomResourceServing {
+function customResourceServing(
+  registry: KindRegistry,
+  watchHub: WatchHub,
+  storage: Storage,
+  egress: EgressDialer | undefined,
+  onRatcheting: RatchetingObserver,
+): CustomResourceServing {
   /** What a served definition was built from: its uid, generation, spec and accepted names. */
   interface Served {
     kind: ResolvedKind;
@@ -701,7 +706,7 @@ function customResourceServing(registry: KindRegistry, watchHub: WatchHub, stora
         terminating,
       };
       try {
-        entry.kind = registry.add(customResourceKind(crd, { terminating: () => entry.terminating, services, ...(egress ? { egress } : {}) }));
+        entry.kind = registry.add(customResourceKind(crd, { terminating: () => entry.terminating, services, onRatcheting, ...(egress ? { egress } : {}) }));
       } catch {
         // A built-in resource of that group and name is served instead, as Kubernetes' built-in
         // handlers come before the custom resource handler.

@@ -204,7 +204,6 @@ export {
 export { createCertificateRequest, type CertificateRequestSubject } from './pki/certificate-request.js';
 export type { CertificateSigningOptions, SigningCaFiles } from './controllers/certificates/signing-authorities.js';
 export type { WellKnownSigner } from './controllers/certificates/signer-rules.js';
-export { CounterRegistry, type Counters, type CounterSample } from './machinery/counters.js';
 export { bootstrapTokenAuthenticator, type BootstrapTokenOptions } from './auth/authn/bootstrap-token.js';
 /** The patch engines (JSON patch, merge patch, strategic merge patch, patch creation), as pure functions. */
 export * as patch from './patch/index.js';

@@ -2,8 +2,14 @@
  * API discovery: the legacy documents (`/api`, `/apis`, `/apis/<group>`, `/api/v1`,
  * `/apis/<group>/<version>`) and aggregated discovery (`apidiscovery.k8s.io/v2`
  * APIGroupDiscoveryList), which kubectl asks for first.
+ *
+ * The aggregated documents are built as kube-apiserver's discovery manager builds them
+ * (k8s.io/apiserver pkg/endpoints/discovery/aggregated): once, on the first request after the
+ * served kinds changed, then answered from the cache; each build counts in
+ * `aggregator_discovery_aggregation_count_total`.
  */
 import type { Verb } from '../machinery/request.js';
+import type { CounterMetric, MetricsRegistry } from '../metrics/registry.js';
 import { connectVerbOf } from '../schema/define-kind.js';
 import type { KindRegistry, ResolvedKind } from '../schema/registry.js';
 import { byVersionPriority } from '../schema/version-priority.js';
@@ -172,9 +178,40 @@ function discoveryGroup(registry: KindRegistry, name: string, versions: string[]
   };
 }
 
+/** The aggregated documents' groups of one registry, built for the kinds of one registry revision. */
+interface AggregatedCache {
+  revision: number;
+  core?: unknown[];
+  apis?: unknown[];
+}
+
+const aggregatedCaches = new WeakMap<KindRegistry, AggregatedCache>();
+const aggregationCounters = new WeakMap<KindRegistry, CounterMetric>();
+
+/**
+ * Counts the builds of `registry`'s aggregated discovery documents in `metrics`
+ * (`aggregator_discovery_aggregation_count_total`, as kube-apiserver counts its rebuilds).
+ */
+export function countDiscoveryAggregations(registry: KindRegistry, metrics: MetricsRegistry): void {
+  aggregationCounters.set(
+    registry,
+    metrics.counter({ name: 'aggregator_discovery_aggregation_count_total', help: 'Counter of number of times discovery was aggregated', stability: 'ALPHA' }),
+  );
+}
+
 /** Aggregated discovery: `/api` (the core group) or `/apis` (every other group). */
 export function aggregatedDiscovery(registry: KindRegistry, core: boolean, version: 'v2' | 'v2beta1'): unknown {
-  const items = core ? [discoveryGroup(registry, '', ['v1'])] : groupsOf(registry).map((g) => discoveryGroup(registry, g.name, g.versions));
+  let cache = aggregatedCaches.get(registry);
+  // The registry's revision moves whenever a kind starts or stops being served.
+  if (!cache || cache.revision !== registry.revision) aggregatedCaches.set(registry, (cache = { revision: registry.revision }));
+  const slot = core ? 'core' : 'apis';
+  let items = cache[slot];
+  if (!items) {
+    items = core ? [discoveryGroup(registry, '', ['v1'])] : groupsOf(registry).map((g) => discoveryGroup(registry, g.name, g.versions));
+    cache[slot] = items;
+    aggregationCounters.get(registry)?.inc();
+  }
+  // v2 and v2beta1 share the groups (served from one cache upstream too); only the wrapper differs.
   return { kind: 'APIGroupDiscoveryList', apiVersion: `apidiscovery.k8s.io/${version}`, metadata: {}, items };
 }
 

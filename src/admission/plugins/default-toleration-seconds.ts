@@ -10,6 +10,7 @@ const DEFAULT_TOLERATION_SECONDS = 300;
 
 export const defaultTolerationSeconds: AdmissionPlugin = {
   name: 'DefaultTolerationSeconds',
+  operations: ['CREATE', 'UPDATE'],
   admit(attributes, cluster) {
     const pod = podOf(attributes);
     if (!pod || (attributes.operation !== 'CREATE' && attributes.operation !== 'UPDATE')) return;

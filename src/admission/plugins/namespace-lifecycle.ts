@@ -9,6 +9,7 @@ import { admissionName } from './pod-attributes.js';
 
 export const namespaceLifecycle: AdmissionPlugin = {
   name: 'NamespaceLifecycle',
+  operations: ['CREATE', 'UPDATE', 'DELETE'],
   async admit(attributes, cluster) {
     const { operation, namespace, resource } = attributes;
     if (operation !== 'CREATE' || !namespace) return;

@@ -21,6 +21,7 @@ type PriorityClass = KubeObject & { value?: number; preemptionPolicy?: string; g
 
 export const priority: AdmissionPlugin = {
   name: 'Priority',
+  operations: ['CREATE', 'UPDATE', 'DELETE'],
   async admit(attributes, cluster) {
     const pod = podOf(attributes);
     if (!pod) return;

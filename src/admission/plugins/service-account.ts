@@ -19,6 +19,7 @@ const TOKEN_VOLUME_PREFIX = 'kube-api-access-';
 
 export const serviceAccount: AdmissionPlugin = {
   name: 'ServiceAccount',
+  operations: ['CREATE', 'UPDATE'],
   async admit(attributes, cluster) {
     const pod = podOf(attributes);
     if (!pod || attributes.operation !== 'CREATE') return;

@@ -4,7 +4,8 @@
  * establishing controller (`Established` once the names are accepted), serving (the definition's
  * resources exist while its names are accepted or it is established, as the custom resource
  * handler serves them), and the finalizer (`customresourcecleanup.apiextensions.k8s.io`: a deleted
- * definition first loses every custom resource, then goes).
+ * definition first loses every custom resource, then goes). It also keeps the counts of the OpenAPI
+ * controllers (`apiextensions_openapi_v{2,3}_regeneration_count`).
  */
 import type { EngineContext } from '../../api/context.js';
 import type { CustomResourceDefinition } from '../../kinds/types/apiextensions-v1.js';
@@ -16,6 +17,7 @@ import { jsonEqual } from '../../util/json-equal.js';
 import type { Controller } from '../controller-loop.js';
 import { isConditionTrue, sameCondition, setCondition } from './conditions.js';
 import { namesAndConditions, sameNames, takenNames, type CrdCondition } from './names.js';
+import { openApiRegenerationCounter } from './openapi-regeneration.js';
 
 type Send = (req: Omit<ApiRequest, 'user'>) => Promise<ApiResponse>;
 
@@ -48,6 +50,8 @@ export function customResourceDefinitionController(ctx: EngineContext, send: Sen
   const groups = new Map<string, string>();
   /** Custom resource buckets of terminating definitions: a deleted instance moves their cleanup on. */
   const cleaning = new Map<string, string>();
+  /** The OpenAPI regeneration counts, following every change of a definition. */
+  const regenerations = openApiRegenerationCounter(ctx.metrics);
 
   const now = () => timeText(ctx.clock.now());
 
@@ -200,6 +204,7 @@ export function customResourceDefinitionController(ctx: EngineContext, send: Sen
     name: 'customresourcedefinitions',
     observe(event: StorageEvent): readonly string[] {
       if (event.bucket === bucket) {
+        regenerations.observe(event);
         const crd = event.object as unknown as CustomResourceDefinition;
         const inGroup = crd.spec?.group;
         const keys = [event.name];

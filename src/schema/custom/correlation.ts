@@ -11,7 +11,9 @@
  * - {@link Correlation.deepEqual} (Go's `CachedDeepEqual`) says whether the new value is unchanged:
  *   compared through the correlations, so a map list whose items only moved is unchanged.
  *
- * Results are cached per node, so asking again is free.
+ * Results are cached per node, so asking again is free. The time spent comparing is summed over
+ * the whole tree ({@link Correlation.comparisonSeconds}): what
+ * `apiextensions_apiserver_validation_ratcheting_seconds` observes for each update.
  */
 import { goKind, scalarKey } from '../../util/go-value.js';
 import { jsonEqual } from '../../util/json-equal.js';
@@ -72,6 +74,13 @@ class MapList {
   }
 }
 
+/** The comparison time of one correlation tree, shared by all its nodes. */
+export interface ComparisonTimer {
+  ms: number;
+  /** How deep in nested comparisons the tree is: only the outermost one is timed. */
+  depth: number;
+}
+
 /**
  * A new value, the old value it corresponds to (`undefined`/`null` when none), and their schema
  * (`S`: the compiled `CustomSchemaNode` when made by `CompiledCustomSchema.correlate`).
@@ -80,6 +89,7 @@ export class Correlation<S extends CorrelationSchema = CorrelationSchema> {
   private equal: boolean | undefined;
   private children: Map<string | number, Correlation<S> | null> | undefined;
   private mapList: MapList | undefined;
+  private readonly timer: ComparisonTimer;
 
   constructor(
     /** The new value. */
@@ -88,7 +98,16 @@ export class Correlation<S extends CorrelationSchema = CorrelationSchema> {
     readonly oldValue: unknown,
     /** The schema of both. */
     readonly schema: S | undefined,
-  ) {}
+    /** The timer of the tree this node belongs to; a root makes its own. */
+    timer?: ComparisonTimer,
+  ) {
+    this.timer = timer ?? { ms: 0, depth: 0 };
+  }
+
+  /** The time spent so far comparing new values with old ones anywhere in this node's tree, in seconds. */
+  get comparisonSeconds(): number {
+    return this.timer.ms / 1000;
+  }
 
   private cached(slot: string | number, make: () => Correlation<S> | undefined): Correlation<S> | undefined {
     const hit = this.children?.get(slot);
@@ -108,7 +127,7 @@ export class Correlation<S extends CorrelationSchema = CorrelationSchema> {
       const oldValue = getOwn(this.oldValue, field);
       if (value === undefined || oldValue === undefined) return undefined;
       const sub = (schema.properties?.get(field) ?? schema.additionalProperties?.node) as S | undefined;
-      return sub ? new Correlation<S>(value, oldValue, sub) : undefined;
+      return sub ? new Correlation<S>(value, oldValue, sub, this.timer) : undefined;
     });
   }
 
@@ -120,7 +139,7 @@ export class Correlation<S extends CorrelationSchema = CorrelationSchema> {
       if (!Array.isArray(this.value) || i >= this.value.length) return undefined;
       const old = this.oldItemFor(i);
       if (isNil(old) || !schema.items) return undefined;
-      return new Correlation<S>(this.value[i], old, schema.items as S);
+      return new Correlation<S>(this.value[i], old, schema.items as S, this.timer);
     });
   }
 
@@ -136,7 +155,16 @@ export class Correlation<S extends CorrelationSchema = CorrelationSchema> {
 
   /** Whether the new value equals the old one, comparing through the correlations (Go's `CachedDeepEqual`). */
   deepEqual(): boolean {
-    if (this.equal === undefined) this.equal = this.computeEqual();
+    if (this.equal !== undefined) return this.equal;
+    const timer = this.timer;
+    const start = timer.depth === 0 ? performance.now() : 0;
+    timer.depth++;
+    try {
+      this.equal = this.computeEqual();
+    } finally {
+      timer.depth--;
+      if (timer.depth === 0) timer.ms += performance.now() - start;
+    }
     return this.equal;
   }
 

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { CounterRegistry } from '../../../src/machinery/counters.js';
+import { MetricsRegistry } from '../../../src/metrics/registry.js';
 import {
   countCsrDuration,
+  csrDurationCounters,
   CSR_HONORED_DURATION_TOTAL,
   CSR_REQUESTED_DURATION_TOTAL,
   isDurationHonored,
@@ -23,26 +24,39 @@ const event = (previous: object, object: object, type: StorageEvent['type'] = 'M
 });
 
 describe('CSR duration counters', () => {
-  it('counts a junk certificate as requested only, and labels signers outside kubernetes.io as other', () => {
-    const r = new CounterRegistry();
+  it('counts a junk certificate as requested only, and labels signers outside kubernetes.io as other', async () => {
+    const r = new MetricsRegistry();
     countCsrDuration(
-      r,
+      csrDurationCounters(r),
       BUCKET,
       event({ spec: { signerName: 'fancy', expirationSeconds: 77 } }, { spec: {}, status: { certificate: Buffer.from('junk').toString('base64') } }),
     );
-    expect(r.value(CSR_REQUESTED_DURATION_TOTAL, { signerName: 'other' })).toBe(1);
-    expect(r.value(CSR_HONORED_DURATION_TOTAL, { signerName: 'other' })).toBe(0);
+    expect(await r.value(CSR_REQUESTED_DURATION_TOTAL, { signerName: 'other' })).toBe(1);
+    expect(await r.value(CSR_HONORED_DURATION_TOTAL, { signerName: 'other' })).toBe(0);
   });
 
-  it('does not count requests without expirationSeconds, certificates already there, other buckets or creations', () => {
-    const r = new CounterRegistry();
+  it('does not count requests without expirationSeconds, certificates already there, other buckets or creations', async () => {
+    const registry = new MetricsRegistry();
+    const r = csrDurationCounters(registry);
     const cert = { status: { certificate: 'eA==' } };
     countCsrDuration(r, BUCKET, event({ spec: { signerName: 'kubernetes.io/x' } }, cert));
     countCsrDuration(r, BUCKET, event({ spec: { signerName: 'kubernetes.io/x', expirationSeconds: 600 }, ...cert }, cert));
     countCsrDuration(r, BUCKET, { ...event({ spec: { expirationSeconds: 600 } }, cert), bucket: 'core/secrets' });
     countCsrDuration(r, BUCKET, event({ spec: { expirationSeconds: 600 } }, cert, 'ADDED'));
     countCsrDuration(r, BUCKET, event({ spec: { expirationSeconds: 600 } }, { status: {} }));
-    expect(r.samples()).toEqual([]);
+    expect(await registry.samples()).toEqual([]);
+  });
+
+  it('declares both counters with upstream help texts, ALPHA, in the exposition', async () => {
+    const registry = new MetricsRegistry();
+    const counters = csrDurationCounters(registry);
+    counters.requested.inc({ signerName: 'kubernetes.io/kubelet-serving' });
+    const text = await registry.text();
+    expect(text).toContain(
+      `# HELP ${CSR_REQUESTED_DURATION_TOTAL} [ALPHA] Total number of issued CSRs with a requested duration, sliced by signer (only kubernetes.io signer names are specifically identified)`,
+    );
+    expect(text).toContain(`# TYPE ${CSR_HONORED_DURATION_TOTAL} counter`);
+    expect(text).toContain(`${CSR_REQUESTED_DURATION_TOTAL}{signerName="kubernetes.io/kubelet-serving"} 1`);
   });
 
   it('honours within 5 minutes plus 5% of the asked duration', () => {
@@ -77,10 +91,10 @@ describe('CSR duration counters', () => {
     const approved = await decide(c, 'y', 'Approved');
     const r = c.client.resource(CertificateSigningRequestKind);
     await r.updateSubresource('status', { ...approved, status: { ...approved.status, certificate } }, { dryRun: ['All'] });
-    expect(c.counters.value(CSR_REQUESTED_DURATION_TOTAL, { signerName: 'other' })).toBe(0);
+    expect(await c.metrics.value(CSR_REQUESTED_DURATION_TOTAL, { signerName: 'other' })).toBe(0);
     await r.updateSubresource('status', { ...approved, status: { ...approved.status, certificate } });
-    expect(c.counters.value(CSR_REQUESTED_DURATION_TOTAL, { signerName: 'other' })).toBe(1);
-    expect(c.counters.value(CSR_HONORED_DURATION_TOTAL, { signerName: 'other' })).toBe(1);
+    expect(await c.metrics.value(CSR_REQUESTED_DURATION_TOTAL, { signerName: 'other' })).toBe(1);
+    expect(await c.metrics.value(CSR_HONORED_DURATION_TOTAL, { signerName: 'other' })).toBe(1);
     await c.close();
   });
 });

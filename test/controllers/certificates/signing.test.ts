@@ -39,7 +39,7 @@ describe('CSR signing controller', () => {
     expect(cert.keyUsage).toEqual(['1.3.6.1.5.5.7.3.2']);
     expect(cert.publicKey.export({ type: 'spki', format: 'der' })).toEqual(createPublicKey(SHARED_KEY).export({ type: 'spki', format: 'der' }));
     // The default duration is not counted: nothing was requested.
-    expect(c.counters.value(CSR_REQUESTED_DURATION_TOTAL, { signerName: CLIENT })).toBe(0);
+    expect(await c.metrics.value(CSR_REQUESTED_DURATION_TOTAL, { signerName: CLIENT })).toBe(0);
     await c.close();
   });
 
@@ -53,8 +53,8 @@ describe('CSR signing controller', () => {
     });
     const cert = issued(csr)!;
     expect(Date.parse(cert.validTo)).toBe(T0 + HOUR);
-    expect(c.counters.value(CSR_REQUESTED_DURATION_TOTAL, { signerName: CLIENT })).toBe(1);
-    expect(c.counters.value(CSR_HONORED_DURATION_TOTAL, { signerName: CLIENT })).toBe(1);
+    expect(await c.metrics.value(CSR_REQUESTED_DURATION_TOTAL, { signerName: CLIENT })).toBe(1);
+    expect(await c.metrics.value(CSR_HONORED_DURATION_TOTAL, { signerName: CLIENT })).toBe(1);
     await c.close();
   });
 
@@ -67,9 +67,10 @@ describe('CSR signing controller', () => {
       expirationSeconds: 10 * 3600,
     });
     expect(Date.parse(issued(csr)!.validTo)).toBe(T0 + 2 * HOUR);
-    expect(c.counters.value(CSR_REQUESTED_DURATION_TOTAL, { signerName: CLIENT })).toBe(1);
-    expect(c.counters.value(CSR_HONORED_DURATION_TOTAL, { signerName: CLIENT })).toBe(0);
-    expect(c.counters.samples()).toEqual([expect.objectContaining({ name: CSR_REQUESTED_DURATION_TOTAL, labels: { signerName: CLIENT }, value: 1 })]);
+    expect(await c.metrics.value(CSR_REQUESTED_DURATION_TOTAL, { signerName: CLIENT })).toBe(1);
+    expect(await c.metrics.value(CSR_HONORED_DURATION_TOTAL, { signerName: CLIENT })).toBe(0);
+    const csrSamples = (await c.metrics.samples()).filter((x) => x.name.startsWith('apiserver_certificates_registry_'));
+    expect(csrSamples).toEqual([{ name: CSR_REQUESTED_DURATION_TOTAL, labels: { signerName: CLIENT }, value: 1 }]);
     await c.close();
   });
 

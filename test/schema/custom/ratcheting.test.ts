@@ -164,3 +164,23 @@ describe('Correlation', () => {
     expect(schema.correlate({ spec: { count: 1 } }, { spec: { count: 1.5 } }).deepEqual()).toBe(false);
   });
 });
+
+describe('the comparison time of a correlation', () => {
+  it('is summed over the whole tree, each comparison timed once', () => {
+    const big = { spec: { name: 'abc', list: Array.from({ length: 2000 }, (_, i) => `v${i}`) } };
+    const root = schema.correlate(big, structuredClone(big));
+    expect(root.comparisonSeconds).toBe(0);
+    const spec = root.key('spec')!;
+    expect(spec.deepEqual()).toBe(true);
+    // Children share the root's timer: the time the child's comparison took is the tree's.
+    expect(spec.comparisonSeconds).toBe(root.comparisonSeconds);
+    const afterChild = root.comparisonSeconds;
+    expect(afterChild).toBeGreaterThan(0);
+    // The root's comparison reuses the child's cached answer, and adds only its own time.
+    expect(root.deepEqual()).toBe(true);
+    expect(root.comparisonSeconds).toBeGreaterThanOrEqual(afterChild);
+    const cached = root.comparisonSeconds;
+    root.deepEqual();
+    expect(root.comparisonSeconds).toBe(cached);
+  });
+});

@@ -15,7 +15,7 @@ import { printerColumnsOf, selectableFieldsOf } from './columns.js';
 import { finalizerWarnings } from './finalizer-warnings.js';
 import { compiledSchemaOf, publishedSchemaOf } from './published-schema.js';
 import { CelRules } from './cel-rules.js';
-import { takeValidationWarnings, validateCreate, validateStatusUpdate, validateUpdate } from './rules.js';
+import { takeValidationWarnings, validateCreate, validateStatusUpdate, validateUpdate, type RatchetingObserver } from './rules.js';
 import { webhookConversions } from './webhook-conversion.js';
 import type { ServiceReader } from './webhook-endpoint.js';
 
@@ -33,6 +33,11 @@ export interface CustomResourceKindOptions {
   readonly services?: ServiceReader;
   /** How the conversion webhook is reached (kube-apiserver's `cluster` egress selection); directly when absent. */
   readonly egress?: EgressDialer;
+  /**
+   * Told, after each update's validation, how long it spent comparing the object with the stored
+   * one for ratcheting (the cluster's `apiextensions_apiserver_validation_ratcheting_seconds`).
+   */
+  readonly onRatcheting?: RatchetingObserver;
 }
 
 /** The 405 a create answers while the definition is terminating (customresource_handler.go). */
@@ -128,8 +133,8 @@ export function customResourceKind(crd: CustomResourceDefinition, options: Custo
       validate: (obj, ctx) => (ctx.operation === 'create' ? validateCreate(obj, rulesFor(ctx.apiVersion), scale) : []),
       validateUpdate: (obj, old, ctx) =>
         ctx.subresource === 'status'
-          ? validateStatusUpdate(obj, old, rulesFor(ctx.apiVersion), scale)
-          : validateUpdate(obj, old, rulesFor(ctx.apiVersion), scale),
+          ? validateStatusUpdate(obj, old, rulesFor(ctx.apiVersion), scale, options.onRatcheting)
+          : validateUpdate(obj, old, rulesFor(ctx.apiVersion), scale, options.onRatcheting),
       warnings: (obj, old, ctx) => [
         ...(ctx.subresource === 'status' ? [] : finalizerWarnings(obj.metadata?.finalizers, old?.metadata?.finalizers)),
         ...takeValidationWarnings(obj),
