@@ -25,7 +25,8 @@ import { MetricsRegistry } from '../metrics/registry.js';
 import { apiserverIdentity } from '../tracing/index.js';
 import { authenticationConfigurationText } from '../config/authentication/source.js';
 import { authorizationConfigSource } from '../config/authorization/source.js';
-import { authenticationMetrics, authorizationMetrics, instrumentedAuthentication, instrumentedAuthorizer } from './metrics/index.js';
+import { authenticationMetrics, authorizationMetrics, instrumentedAuthorizer } from './metrics/index.js';
+import { instrumentedAuthentication } from './authn/instrumented.js';
 
 /** How a cluster authenticates requests (`createCluster({ authentication })`). */
 export interface AuthenticationOptions {

@@ -8,4 +8,4 @@ export {
 } from './authentication.js';
 export { authorizationMetrics, type AuthorizationMetrics, type WebhookAuthorizerMetrics, type WebhookCallResult } from './authorization.js';
 export { metricHash } from './hash.js';
-export { instrumentedAuthentication, instrumentedAuthorizer } from './instrumented.js';
+export { instrumentedAuthorizer } from './instrumented-authorizer.js';

@@ -10,7 +10,7 @@ import { createWebhookAuthorizer, type RetryTiming } from '../../../src/auth/web
 import { authorizationMetrics, instrumentedAuthorizer, type AuthorizationMetrics } from '../../../src/auth/metrics/index.js';
 import { MetricsRegistry } from '../../../src/metrics/registry.js';
 import type { AuthorizationAttributes, Authorizer } from '../../../src/machinery/auth.js';
-import { answer, startWebhook, tempDir, testCertificates, writeKubeconfig, type TestWebhook } from '../webhook/webhook-server.js';
+import { answer, startWebhook, tempDir, testCertificates, writeKubeconfig, type TestWebhook } from './webhook-server.js';
 
 const EVALUATIONS = 'apiserver_authorization_webhook_evaluations_total';
 const DURATION = 'apiserver_authorization_webhook_duration_seconds';

@@ -5,11 +5,11 @@
  */
 import { createHash } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createJwtAuthenticators, type JwtAuthenticators } from '../../../src/auth/authn/jwt/index.js';
-import { authenticationMetrics } from '../../../src/auth/metrics/index.js';
-import { toInternalAuthenticationConfiguration } from '../../../src/config/authentication/index.js';
-import { MetricsRegistry } from '../../../src/metrics/registry.js';
-import { sign, signingKey, startProvider, type OidcProvider, type SigningKey } from '../authn/jwt/oidc-server.js';
+import { createJwtAuthenticators, type JwtAuthenticators } from '../../../../src/auth/authn/jwt/index.js';
+import { authenticationMetrics } from '../../../../src/auth/metrics/index.js';
+import { toInternalAuthenticationConfiguration } from '../../../../src/config/authentication/index.js';
+import { MetricsRegistry } from '../../../../src/metrics/registry.js';
+import { sign, signingKey, startProvider, type OidcProvider, type SigningKey } from './oidc-server.js';
 
 const LATENCY = 'apiserver_authentication_jwt_authenticator_latency_seconds';
 const FETCH_TIME = 'apiserver_authentication_jwt_authenticator_jwks_fetch_last_timestamp_seconds';
