@@ -8,6 +8,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createCluster, type Cluster } from '../../../src/index.js';
 import { apiserverIdentity } from '../../../src/tracing/index.js';
 import { authorizationConfigFromFlags, loadAuthorizationConfiguration } from '../../../src/config/authorization/index.js';
+import { rmSync } from 'node:fs';
+import { answer, startWebhook, tempDir, writeKubeconfig } from '../webhook/webhook-server.js';
 
 const DECISIONS = 'apiserver_authorization_decisions_total';
 const CONFIG_INFO = 'apiserver_authorization_config_controller_last_config_info';
@@ -101,6 +103,58 @@ describe('apiserver_authorization_decisions_total', () => {
     );
     expect(((await res.json()) as { status: { allowed: boolean } }).status.allowed).toBe(true);
     expect(await c.metrics.value(DECISIONS, { type: 'RBAC', name: 'rbac', decision: 'allowed' })).toBe(1);
+  });
+
+  it("counts a configured webhook's decisions, round trips and match conditions under its name", async () => {
+    const webhook = await startWebhook();
+    const dir = tempDir();
+    try {
+      webhook.handler = answer({ allowed: false, denied: true, reason: 'not on fridays' });
+      const kubeconfig = await writeKubeconfig(dir, webhook.url);
+      const text = [
+        'apiVersion: apiserver.config.k8s.io/v1',
+        'kind: AuthorizationConfiguration',
+        'authorizers:',
+        '- type: Webhook',
+        '  name: policy',
+        '  webhook:',
+        '    timeout: 3s',
+        '    subjectAccessReviewVersion: v1',
+        '    matchConditionSubjectAccessReviewVersion: v1',
+        '    failurePolicy: NoOpinion',
+        '    authorizedTTL: 1m',
+        '    unauthorizedTTL: 1m',
+        '    connectionInfo:',
+        '      type: KubeConfigFile',
+        `      kubeConfigFile: ${kubeconfig}`,
+        '    matchConditions:',
+        '    - expression: "request.user != \'bob\'"',
+        '- type: AlwaysAllow',
+        '  name: alwaysallow',
+        '',
+      ].join('\n');
+      const c = await cluster({
+        authentication: {
+          tokens: [
+            { token: 'bob-token', user: { username: 'bob', groups: [] } },
+            { token: 'alice-token', user: ALICE },
+          ],
+        },
+        authorization: { config: loadAuthorizationConfiguration(text) },
+      });
+      expect(await get(c, '/api/v1/namespaces', 'alice-token')).toBe(403);
+      // bob is excluded by the match condition: the webhook is skipped and AlwaysAllow decides.
+      expect(await get(c, '/api/v1/namespaces', 'bob-token')).toBe(200);
+      expect(await c.metrics.value(DECISIONS, { type: 'Webhook', name: 'policy', decision: 'denied' })).toBe(1);
+      expect(await c.metrics.value(DECISIONS, { type: 'AlwaysAllow', name: 'alwaysallow', decision: 'allowed' })).toBe(1);
+      expect(await c.metrics.value('apiserver_authorization_webhook_evaluations_total', { name: 'policy', result: 'success' })).toBe(1);
+      expect(await c.metrics.value('apiserver_authorization_match_condition_exclusions_total', { type: 'Webhook', name: 'policy' })).toBe(1);
+      expect(await c.metrics.value('apiserver_authorization_match_condition_evaluation_seconds', { type: 'Webhook', name: 'policy' })).toBe(2);
+      expect(await c.metrics.value(CONFIG_INFO, { hash: sha(text) })).toBe(1);
+    } finally {
+      await webhook.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('is not kept by a cluster made with metrics: false', async () => {
