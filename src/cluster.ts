@@ -310,6 +310,7 @@ export async function createCluster(options: ClusterOptions = {}): Promise<Clust
       now: () => clock.now(),
       serviceAccountIssuers: serviceAccountTokens.setup.issuers,
       egress: options.egress,
+      metrics,
     },
   );
   const ctx: EngineContext = {

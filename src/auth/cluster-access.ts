@@ -21,6 +21,12 @@ import { staticTokenAuthenticator, type StaticToken } from './authn/token-file.j
 import { unionTokenAuthenticator } from './authn/token-union.js';
 import { bootstrapTokenAuthenticator, BOOTSTRAP_TOKEN_NAMESPACE, type BootstrapTokenSecret } from './authn/bootstrap-token.js';
 import { privilegedGroupAuthorizer, unionAuthorizer } from './union.js';
+import { MetricsRegistry } from '../metrics/registry.js';
+import { apiserverIdentity } from '../tracing/index.js';
+import { authenticationConfigurationText } from '../config/authentication/source.js';
+import { authorizationConfigSource } from '../config/authorization/source.js';
+import { authenticationMetrics, authorizationMetrics, instrumentedAuthorizer } from './metrics/index.js';
+import { instrumentedAuthentication } from './authn/instrumented.js';
 
 /** How a cluster authenticates requests (`createCluster({ authentication })`). */
 export interface AuthenticationOptions {
@@ -119,8 +125,16 @@ export function clusterAccess(
     egress?: AccessEgress;
     /** The service account issuers, which no JWT authenticator may claim. */
     serviceAccountIssuers?: readonly string[];
+    /** The API server's registry, where authentication and authorization are counted; nowhere by default. */
+    metrics?: MetricsRegistry;
+    /** The API server's identity, hashed into some metrics' labels; kube-apiserver's host-based one by default. */
+    apiServerId?: string;
   },
 ): ClusterAccess {
+  const registry = deps.metrics ?? new MetricsRegistry({ disabled: true });
+  const apiServerId = registry.enabled ? (deps.apiServerId ?? apiserverIdentity()) : '';
+  const authnMetrics = authenticationMetrics(registry, apiServerId, deps.now);
+  const authzMetrics = authorizationMetrics(registry, apiServerId);
   const config = authentication?.config;
   if (config?.anonymous && authentication?.anonymous !== undefined) throw new Error(ANONYMOUS_FLAG_CONFLICT);
   const anonymous: AnonymousPolicy = config?.anonymous
@@ -133,6 +147,7 @@ export function clusterAccess(
     ? createJwtAuthenticators(config, {
         now: deps.now,
         disallowedIssuers: deps.serviceAccountIssuers,
+        ...(registry.enabled ? { metrics: authnMetrics } : {}),
         ...(deps.egress
           ? {
               agentFor: (_url: URL, selection: string) =>
@@ -160,23 +175,32 @@ export function clusterAccess(
     ...(jwt ? [audienceAgnostic(apiAudiences, jwt)] : []),
     ...(authentication?.tokenAuthenticators ?? []),
   ]);
-  const authenticate = createRequestAuthenticator({ anonymous, tokens, apiAudiences });
-  const authorizers = (authorization?.config ?? configFromModes(authorization?.modes ?? ['AlwaysAllow'])).authorizers;
+  const requestAuthenticator = createRequestAuthenticator({ anonymous, tokens, apiAudiences });
+  const authenticate = registry.enabled ? instrumentedAuthentication(requestAuthenticator, authnMetrics, deps.now) : requestAuthenticator;
+  // There is no reloading of either configuration in memkube: what is loaded is what is used.
+  if (config) authnMetrics.configLoaded(authenticationConfigurationText(config) ?? JSON.stringify(config));
+  const authzConfig = authorization?.config ?? configFromModes(authorization?.modes ?? ['AlwaysAllow']);
+  const authzSource = authorizationConfigSource(authzConfig);
+  if (authzSource !== 'flags') authzMetrics.configLoaded(authzSource === 'code' ? JSON.stringify(authzConfig) : authzSource.text);
+  const authorizers = authzConfig.authorizers;
   const chain: Authorizer[] = [privilegedGroupAuthorizer];
   const closers: (() => void)[] = [];
+  // Every configured authorizer counts its decisions; the system:masters one before them does not.
+  const counted = (entry: { type: string; name: string }, authorizer: Authorizer) =>
+    chain.push(registry.enabled ? instrumentedAuthorizer(entry.type, entry.name, authorizer, authzMetrics) : authorizer);
   for (const entry of authorizers) {
-    if (entry.type === 'AlwaysAllow') chain.push(alwaysAllowAuthorizer);
-    else if (entry.type === 'AlwaysDeny') chain.push(alwaysDenyAuthorizer);
+    if (entry.type === 'AlwaysAllow') counted(entry, alwaysAllowAuthorizer);
+    else if (entry.type === 'AlwaysDeny') counted(entry, alwaysDenyAuthorizer);
     else if (entry.type === 'Webhook') {
       const egress = deps.egress?.dialerFor('controlplane');
-      chain.push(createWebhookAuthorizer(entry, { now: deps.now, ...(egress ? { egress } : {}) }));
+      counted(entry, createWebhookAuthorizer(entry, { now: deps.now, ...(registry.enabled ? { metrics: authzMetrics } : {}), ...(egress ? { egress } : {}) }));
     } else if (entry.type === 'RBAC' || entry.type === 'Node') {
       const factory = deps.modes[entry.type];
       if (!factory) throw new Error(`authorizer type ${JSON.stringify(entry.type)} is not available`);
       const authorizer = factory(deps.storage);
       const closable = authorizer as Authorizer & { close?: () => void };
       if (typeof closable.close === 'function') closers.push(() => closable.close!());
-      chain.push(authorizer);
+      counted(entry, authorizer);
     } else {
       throw new Error(`authorizer type ${JSON.stringify(entry.type)} is not supported by memkube`);
     }

@@ -152,6 +152,7 @@ export function clientCertificateOf(req: IncomingMessage): ClientCertificate | u
     ...(usage ? { extendedKeyUsage: usage } : {}),
     ...(cert.raw ? { sha256: createHash('sha256').update(cert.raw).digest('hex') } : {}),
     uids: field(subject?.[X509_UID_OID]),
+    ...(cert.valid_to ? { notAfter: Date.parse(cert.valid_to) } : {}),
   };
 }
 

@@ -23,6 +23,8 @@ export interface ClientCertificate {
   readonly sha256?: string;
   /** The values of the subject's user UID attribute (OID 1.3.6.1.4.1.57683.2), in order. */
   readonly uids?: readonly string[];
+  /** When the leaf certificate expires, in ms since the epoch (what the expiration metric observes). */
+  readonly notAfter?: number;
 }
 
 /** The parts of a request authentication reads. */
@@ -52,7 +54,15 @@ export interface RequestAuthenticatorOptions {
 
 /** Why a request could not be authenticated (always answered as kube-apiserver's bare 401). */
 export class AuthenticationError extends Error {
-  constructor(message: string) {
+  /**
+   * @param noCredentials true when nothing refused the request's credentials: it had none an
+   * authenticator knew what to do with, and anonymous requests were not allowed (the filter's
+   * `failure`, where refused credentials are an `error`).
+   */
+  constructor(
+    message: string,
+    readonly noCredentials = false,
+  ) {
     super(message);
     this.name = 'AuthenticationError';
   }
@@ -144,6 +154,6 @@ export function createRequestAuthenticator(options: RequestAuthenticatorOptions)
     }
     if (failures.length) throw new AuthenticationError(failures.length === 1 ? failures[0]! : `[${failures.join(', ')}]`);
     if (anonymousAllowedFor(options.anonymous, request.path)) return anonymousUser();
-    throw new AuthenticationError('no credentials');
+    throw new AuthenticationError('no credentials', true);
   };
 }

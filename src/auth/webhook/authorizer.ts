@@ -13,6 +13,8 @@
  */
 import type { EgressDialer } from '../../webhook/egress-dialer.js';
 import { readFileSync } from 'node:fs';
+import { performance } from 'node:perf_hooks';
+import type { WebhookAuthorizerMetrics, WebhookCallResult } from '../metrics/authorization.js';
 import { compileMatchConditions, evaluateMatchConditions, type CompiledMatchCondition } from '../../config/authorization/match-conditions.js';
 import type { AuthorizerConfig, WebhookAuthorizerConfig } from '../../config/authorization/types.js';
 import type { AuthorizationAttributes, AuthorizationResult, Authorizer, RulesForResult } from '../../machinery/auth.js';
@@ -59,6 +61,8 @@ export interface WebhookAuthorizerOptions {
   readonly timing?: RetryTiming;
   /** How to reach the webhook (the `controlplane` egress selection); directly when absent. */
   readonly egress?: EgressDialer;
+  /** Where the round trips, fail-opens and match conditions are counted; nowhere by default. */
+  readonly metrics?: WebhookAuthorizerMetrics;
 }
 
 /** A webhook authorizer entry of an AuthorizationConfig. */
@@ -85,6 +89,17 @@ function transient(e: unknown): boolean {
   return false;
 }
 
+/**
+ * How a failed round trip ended, as the evaluation metrics label it: `timeout` for a call past
+ * its deadline or a 504 answer, `error` for any other failure (no answer, an error status, an
+ * answer that does not decode).
+ */
+function failedCallResult(e: unknown, status: number | undefined): Exclude<WebhookCallResult, 'success'> {
+  if (status === 504) return 'timeout';
+  if (e instanceof WebhookCallError && /context deadline exceeded|i\/o timeout/.test(e.message)) return 'timeout';
+  return 'error';
+}
+
 function decisionOf(status: SubjectAccessReviewStatus): AuthorizationResult {
   if (status.denied && status.allowed) return { decision: 'Deny', reason: status.reason, evaluationError: BOTH_ALLOWED_AND_DENIED };
   if (status.denied) return { decision: 'Deny', reason: status.reason };
@@ -101,6 +116,7 @@ class WebhookAuthorizer implements Authorizer {
     private readonly kubeconfig: WebhookKubeconfig,
     private readonly conditions: readonly CompiledMatchCondition[],
     private readonly options: WebhookAuthorizerOptions & { readonly readFile: ReadFile },
+    private readonly name: string,
   ) {
     this.cache = new ExpiringLruCache(WEBHOOK_CACHE_SIZE, options.now);
     this.token = kubeconfig.token;
@@ -111,7 +127,12 @@ class WebhookAuthorizer implements Authorizer {
     try {
       const spec = subjectAccessReviewSpec(attributes);
       if (this.conditions.length > 0) {
+        const start = performance.now();
         const match = evaluateMatchConditions(this.conditions, spec);
+        this.options.metrics?.matchConditions('Webhook', this.name, (performance.now() - start) / 1000, {
+          errored: match.error !== undefined || match.errored === true,
+          excluded: !match.matches && match.error === undefined,
+        });
         if (match.error !== undefined) return onError(match.error);
         if (!match.matches) return { decision: 'NoOpinion', reason: '' };
       }
@@ -121,14 +142,30 @@ class WebhookAuthorizer implements Authorizer {
       const version = this.config.subjectAccessReviewVersion;
       const body = subjectAccessReviewBody(spec, version);
       let status: SubjectAccessReviewStatus;
+      let last: WebhookCallResult = 'error';
       try {
         status = await withExponentialBackoff(
           this.options.retryBackoff ?? DEFAULT_RETRY_BACKOFF,
           this.options.timing ?? REAL_TIMING,
-          async () => subjectAccessReviewStatus(await this.call(body), version),
+          async () => {
+            // Each round trip is counted, retries included, as upstream's `Create` is.
+            const start = performance.now();
+            let code: number | undefined;
+            try {
+              const res = await this.call(body);
+              code = res.status;
+              const answer = subjectAccessReviewStatus(res, version);
+              this.options.metrics?.call(this.name, (last = 'success'), (performance.now() - start) / 1000);
+              return answer;
+            } catch (e) {
+              this.options.metrics?.call(this.name, (last = failedCallResult(e, code)), (performance.now() - start) / 1000);
+              throw e;
+            }
+          },
           transient,
         );
       } catch (e) {
+        if (this.config.failurePolicy === 'NoOpinion') this.options.metrics?.failOpen(this.name, last);
         if (e instanceof WebhookCallError || e instanceof SubjectAccessReviewError) return onError(e.message);
         throw e;
       }
@@ -191,5 +228,5 @@ export function createWebhookAuthorizer(entry: WebhookAuthorizerEntry, options: 
   }
   const { compiled, errors } = compileMatchConditions(config.matchConditions, '');
   if (errors.length > 0) throw new WebhookAuthorizerConfigError(aggregateMessage(errors));
-  return new WebhookAuthorizer(config, kubeconfig, compiled, { ...options, readFile });
+  return new WebhookAuthorizer(config, kubeconfig, compiled, { ...options, readFile }, entry.name);
 }

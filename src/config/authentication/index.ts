@@ -17,3 +17,4 @@ export {
 } from './validation.js';
 export { CLAIMS_VARIABLE, USER_VARIABLE, USER_INFO_TYPE, type CompiledExpression } from './cel.js';
 export { ANONYMOUS_FLAG_CONFLICT, AuthenticationConfigurationError, loadAuthenticationConfiguration, type LoadAuthenticationOptions } from './load.js';
+export { authenticationConfigurationText, rememberAuthenticationConfigurationText } from './source.js';

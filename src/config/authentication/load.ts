@@ -8,6 +8,7 @@ import { goQuote } from '../../util/go-format.js';
 import { aggregateMessage, fieldError, fieldErrorMessage } from '../../machinery/field-errors.js';
 import { ConfigDecodeError, decodeConfig } from '../decode.js';
 import { toInternalAuthenticationConfiguration } from './internal.js';
+import { rememberAuthenticationConfigurationText } from './source.js';
 import { AuthenticationConfigurationKind, type AuthenticationConfiguration, type AuthenticationConfigurationInput } from './types.js';
 import { validateAuthenticationConfiguration, type AuthenticationValidationOptions } from './validation.js';
 
@@ -55,5 +56,6 @@ export function loadAuthenticationConfiguration(text: string, options: LoadAuthe
   if (config.anonymous && options.anonymousFlagSet) throw new AuthenticationConfigurationError(ANONYMOUS_FLAG_CONFLICT);
   const errors = validateAuthenticationConfiguration(config, options);
   if (errors.length > 0) throw new AuthenticationConfigurationError(`invalid authentication configuration: ${aggregateMessage(errors)}`);
+  rememberAuthenticationConfigurationText(config, text);
   return config;
 }

@@ -6,6 +6,7 @@
  */
 import { goQuote } from '../../util/go-format.js';
 import { durationMs, parseGoDuration } from './duration.js';
+import { rememberAuthorizationConfigFromFlags } from './source.js';
 import { AuthorizationConfigError, loadAuthorizationConfigurationFile, nameForAuthorizerMode, type LoadAuthorizationFileOptions } from './load.js';
 import { AUTHORIZATION_MODES, type AuthorizationConfig, type AuthorizationMode, type AuthorizerConfig } from './types.js';
 
@@ -146,7 +147,9 @@ export function authorizationConfigFromFlags(flags: LegacyAuthorizationFlags): A
       },
     };
   });
-  return { authorizers };
+  const config: AuthorizationConfig = { authorizers };
+  rememberAuthorizationConfigFromFlags(config);
+  return config;
 }
 
 /**

@@ -41,3 +41,4 @@ export {
   type AuthorizationFlags,
   type LegacyAuthorizationFlags,
 } from './flags.js';
+export { authorizationConfigSource, rememberAuthorizationConfigFromFlags, rememberAuthorizationConfigurationText } from './source.js';

@@ -6,6 +6,7 @@
  * {@link AuthorizationConfigError} whose message is kube-apiserver's.
  */
 import { readFileSync } from 'node:fs';
+import { rememberAuthorizationConfigurationText } from './source.js';
 import { aggregateMessage } from '../../machinery/field-errors.js';
 import { ConfigDecodeError, decodeConfig } from '../decode.js';
 import { defaultAuthorizationConfiguration, type AuthorizationConfigurationDocument } from './defaults.js';
@@ -100,7 +101,9 @@ export function loadAuthorizationConfiguration(text: string, options: LoadAuthor
       throw new AuthorizationConfigError(`authorizer ${a.name}: connectionInfo type InClusterConfig is not supported by memkube (use KubeConfigFile)`);
     }
   }
-  return toAuthorizationConfig(doc);
+  const config = toAuthorizationConfig(doc);
+  rememberAuthorizationConfigurationText(config, text);
+  return config;
 }
 
 /** Options of {@link loadAuthorizationConfigurationFile}. */

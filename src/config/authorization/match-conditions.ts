@@ -150,11 +150,15 @@ export interface MatchRequest {
 
 /**
  * Evaluates match conditions in order (`CELMatcher.Eval`): the first that is false skips the
- * webhook (`false`); otherwise any errors are the answer (`cel evaluation error: expression '...'
- * resulted in error: ...`, aggregated); otherwise `true`. Each evaluation is bounded by
- * Kubernetes' per-call cost limit.
+ * webhook (`false`, `errored` when a condition before it failed to evaluate, which the error metric
+ * counts); otherwise any errors are the answer (`cel evaluation error: expression '...' resulted in
+ * error: ...`, aggregated); otherwise `true`. Each evaluation is bounded by Kubernetes' per-call
+ * cost limit.
  */
-export function evaluateMatchConditions(conditions: readonly CompiledMatchCondition[], request: MatchRequest): { matches: boolean; error?: string } {
+export function evaluateMatchConditions(
+  conditions: readonly CompiledMatchCondition[],
+  request: MatchRequest,
+): { matches: boolean; error?: string; errored?: boolean } {
   const errors: string[] = [];
   const value = toCelValue(request, SUBJECT_ACCESS_REVIEW_SPEC_TYPE);
   for (const c of conditions) {
@@ -172,7 +176,7 @@ export function evaluateMatchConditions(conditions: readonly CompiledMatchCondit
       errors.push(`cel evaluation error: expression '${c.expression}' eval result type should be bool but got ${typeof r.value}`);
       continue;
     }
-    if (!r.value) return { matches: false };
+    if (!r.value) return errors.length > 0 ? { matches: false, errored: true } : { matches: false };
   }
   if (errors.length === 0) return { matches: true };
   return { matches: false, error: errors.length === 1 ? errors[0]! : `[${errors.join(', ')}]` };

@@ -83,3 +83,26 @@ describe('authenticating a request', () => {
     expect(bearerToken(null)).toBeUndefined();
   });
 });
+
+describe('why a request is refused', () => {
+  const closed = createRequestAuthenticator({ anonymous: { enabled: false }, tokens: unionTokenAuthenticator([tokens, refusing]) });
+  const reason = async (req: ReturnType<typeof request>) => {
+    try {
+      await closed(req);
+    } catch (e) {
+      expect(e).toBeInstanceOf(AuthenticationError);
+      return (e as AuthenticationError).noCredentials;
+    }
+    throw new Error('accepted');
+  };
+
+  it('says "no credentials" only when nothing was refused (the metrics count a failure, not an error)', async () => {
+    expect(await reason(request({}))).toBe(true);
+    expect(await reason(request({ authorization: 'Basic abc' }))).toBe(true);
+    // A certificate without a CommonName names no user: as if there were none.
+    expect(await reason(request({}, '/api', cert({ commonName: '' })))).toBe(true);
+    expect(await reason(request({ authorization: 'Bearer nope' }))).toBe(false);
+    expect(await reason(request({ authorization: 'Bearer eyJexpired' }))).toBe(false);
+    expect(await reason(request({}, '/api', cert({ verified: false })))).toBe(false);
+  });
+});

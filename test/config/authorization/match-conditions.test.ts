@@ -41,9 +41,9 @@ describe('evaluateMatchConditions', () => {
     expect(evaluateMatchConditions(conditions, podRead)).toEqual({ matches: false });
   });
 
-  it('stops at the first false, even after an error', () => {
+  it('stops at the first false, even after an error, saying an error came first (for the error metric)', () => {
     const conditions = compile("request.extra['missing'][0] == 'x'", "request.user == 'someone else'");
-    expect(evaluateMatchConditions(conditions, podRead)).toEqual({ matches: false });
+    expect(evaluateMatchConditions(conditions, podRead)).toEqual({ matches: false, errored: true });
   });
 
   it('reports errors when nothing is false, aggregated', () => {

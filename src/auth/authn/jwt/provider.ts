@@ -126,6 +126,8 @@ export interface RemoteKeySetOptions {
   readonly now: () => number;
   /** The shortest time between fetches an unknown key can trigger. */
   readonly minRefreshIntervalMs: number;
+  /** Told of every fetch of the key set: the document fetched, or undefined when the fetch failed. */
+  readonly onFetch?: (keySet: string | undefined) => void;
 }
 
 /** The issuer's keys (go-oidc `remoteKeySet`). */
@@ -196,6 +198,17 @@ export class RemoteKeySet {
   }
 
   private async updateKeys(): Promise<CachedKey[]> {
+    let keySet: string | undefined;
+    try {
+      const keys = await this.fetchAndDecode();
+      keySet = keys.document;
+      return keys.keys;
+    } finally {
+      this.options.onFetch?.(keySet);
+    }
+  }
+
+  private async fetchAndDecode(): Promise<{ keys: CachedKey[]; document: string }> {
     this.lastFetch = this.options.now();
     let res: HttpGetResponse;
     try {
@@ -232,6 +245,6 @@ export class RemoteKeySet {
     const now = this.options.now();
     this.keys = keys;
     this.expiry = Math.max(now, now + maxAgeMs(res.cacheControl));
-    return keys;
+    return { keys, document: body };
   }
 }

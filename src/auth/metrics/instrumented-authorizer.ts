@@ -1,0 +1,23 @@
+/**
+ * Counting what the authorizers decide, around the real thing: `InstrumentedAuthorizer` of
+ * k8s.io/apiserver `pkg/authorization/metrics`.
+ */
+import type { AuthorizationAttributes, AuthorizationResult, Authorizer } from '../../machinery/auth.js';
+import type { AuthorizationMetrics } from './authorization.js';
+
+/**
+ * `authorizer`, counting its allows and denies as `type`/`name` (its entry of the
+ * AuthorizationConfiguration); no opinion is not a terminal decision and is not counted.
+ */
+export function instrumentedAuthorizer(type: string, name: string, authorizer: Authorizer, metrics: AuthorizationMetrics): Authorizer {
+  return {
+    async authorize(attributes: AuthorizationAttributes): Promise<AuthorizationResult> {
+      const result = await authorizer.authorize(attributes);
+      // The decision names match SubjectAccessReview's status fields.
+      if (result.decision === 'Allow') metrics.decision(type, name, 'allowed');
+      else if (result.decision === 'Deny') metrics.decision(type, name, 'denied');
+      return result;
+    },
+    rulesFor: (user, namespace) => authorizer.rulesFor(user, namespace),
+  };
+}
