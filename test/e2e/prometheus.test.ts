@@ -29,6 +29,8 @@ import { startServe, type ServeProcess } from '../support/serve.js';
 const KUBECTL = '/usr/lib/google-cloud-sdk/bin/kubectl.1.33';
 const TOKEN = 'prometheus-scrape-token';
 const NODE = 'n1';
+/** How long a memkube process may take to start: tsx compiles src/ first, slowly on a busy machine. */
+const START_TIMEOUT_MS = 60_000;
 
 const availability = await prometheusAvailability();
 if (!availability.available) console.warn(`real-Prometheus e2e skipped: ${availability.reason}`);
@@ -90,11 +92,26 @@ subjects:
 - {kind: User, name: prometheus, apiGroup: rbac.authorization.k8s.io}
 `;
 
-/** One memkube serve, one memkube cri, one node agent and one Prometheus scraping both components. */
+/** One memkube cri for both stacks (one after the other), in a directory of its own. */
+let criDir: string;
+let cri: MemkubeProcess | undefined;
+const criSocket = () => join(criDir, 'cri.sock');
+
+beforeAll(async () => {
+  if (!availability.available) return;
+  criDir = mkdtempSync(join(tmpdir(), 'memkube-e2e-prometheus-cri-'));
+  cri = await startMemkube(['cri', '--socket', criSocket()], START_TIMEOUT_MS);
+}, 120_000);
+
+afterAll(async () => {
+  await cri?.stop();
+  if (criDir) rmSync(criDir, { recursive: true, force: true });
+});
+
+/** One memkube serve, one node agent (on the shared memkube cri) and one Prometheus scraping both components. */
 interface Stack {
   dir: string;
   serve: ServeProcess;
-  cri: MemkubeProcess;
   agent: MemkubeProcess;
   agentUrl: string;
   ca: string;
@@ -114,12 +131,13 @@ async function startStack(nativeHistograms: boolean): Promise<Stack> {
   const stack: Partial<Stack> = { dir, ok };
   try {
     writeFileSync(join(dir, 'tokens.csv'), `${TOKEN},prometheus,prometheus-uid,system:monitoring\n`);
-    const socket = join(dir, 'cri.sock');
-    const [serve, cri] = await Promise.all([
-      startServe(kubeconfig, ['--tls', '--authorization-mode', 'RBAC', '--token-auth-file', join(dir, 'tokens.csv'), ...gates]),
-      startMemkube(['cri', '--socket', socket]),
-    ]);
-    Object.assign(stack, { serve, cri });
+    const serve = await startServe(
+      kubeconfig,
+      ['--tls', '--authorization-mode', 'RBAC', '--token-auth-file', join(dir, 'tokens.csv'), ...gates],
+      'src',
+      START_TIMEOUT_MS,
+    );
+    stack.serve = serve;
     const cluster = (parse(readFileSync(kubeconfig, 'utf8')) as { clusters: { cluster: Record<string, string> }[] }).clusters[0]!.cluster;
     const ca = Buffer.from(cluster['certificate-authority-data']!, 'base64').toString('utf8');
     writeFileSync(join(dir, 'ca.crt'), ca);
@@ -141,19 +159,22 @@ async function startStack(nativeHistograms: boolean): Promise<Stack> {
     writeFileSync(join(dir, 'agent.yaml'), agentConfig(join(dir, 'logs')));
     writeFileSync(join(dir, 'rbac.yaml'), SCRAPER_RBAC);
     const [agent] = await Promise.all([
-      startMemkube([
-        'node-agent',
-        `--config=${join(dir, 'agent.yaml')}`,
-        `--kubeconfig=${kubeconfig}`,
-        `--container-runtime-endpoint=unix://${socket}`,
-        `--root-dir=${join(dir, NODE)}`,
-        `--cert-dir=${join(dir, NODE, 'pki')}`,
-        `--hostname-override=${NODE}`,
-        '--node-ip=127.0.0.1',
-        '--address=127.0.0.1',
-        `--port=${agentPort}`,
-        ...gates,
-      ]),
+      startMemkube(
+        [
+          'node-agent',
+          `--config=${join(dir, 'agent.yaml')}`,
+          `--kubeconfig=${kubeconfig}`,
+          `--container-runtime-endpoint=unix://${criSocket()}`,
+          `--root-dir=${join(dir, NODE)}`,
+          `--cert-dir=${join(dir, NODE, 'pki')}`,
+          `--hostname-override=${NODE}`,
+          '--node-ip=127.0.0.1',
+          '--address=127.0.0.1',
+          `--port=${agentPort}`,
+          ...gates,
+        ],
+        START_TIMEOUT_MS,
+      ),
       ok('apply', '-f', join(dir, 'rbac.yaml')),
     ]);
     Object.assign(stack, { agent, agentUrl: `https://${agentTarget}`, ca, prometheus: await prometheus });
@@ -168,7 +189,6 @@ async function stopStack(stack: Partial<Stack> | undefined): Promise<void> {
   if (!stack) return;
   await stack.prometheus?.stop();
   await stack.agent?.stop();
-  await stack.cri?.stop();
   await stack.serve?.stop();
   if (stack.dir) rmSync(stack.dir, { recursive: true, force: true });
 }
@@ -204,7 +224,9 @@ describe.skipIf(!availability.available)('a real Prometheus scraping memkube ser
   beforeAll(async () => {
     stack = await startStack(false);
     await makeRequests(stack);
-  }, 90_000);
+    // Every target up first: a component that does not serve fails here, once, with each scrape's error.
+    await stack.prometheus.waitForSeries('up == 1', (r) => r.length === 4);
+  }, 180_000);
   afterAll(() => stopStack(stack));
 
   it('serves /metrics and /metrics/slis on both components that promtool check metrics passes', async () => {
@@ -261,7 +283,8 @@ describe.skipIf(!availability.available)('a real Prometheus with native histogra
   beforeAll(async () => {
     stack = await startStack(true);
     await makeRequests(stack);
-  }, 90_000);
+    await stack.prometheus.waitForSeries('up == 1', (r) => r.length === 4);
+  }, 180_000);
   afterAll(() => stopStack(stack));
 
   it('still serves classic-only text that promtool check metrics passes', async () => {
@@ -290,6 +313,12 @@ describe.skipIf(!availability.available)('a real Prometheus with native histogra
     const [sample] = await stack.prometheus.query(selector);
     expect(sample?.histogram?.[1].count).toBeDefined();
     expect(sample?.value).toBeUndefined();
+  });
+
+  it("keeps the agent's histograms native too", async () => {
+    // histogram_count ignores float series: it answers one series per native histogram of the job.
+    const native = await stack.prometheus.waitForSeries('histogram_count({job="node-agent"})');
+    expect(native.every((s) => s.metric.job === 'node-agent')).toBe(true);
   });
 
   it('scrapes every target up, and still answers the counters and SLIs', async () => {
