@@ -5,7 +5,7 @@
  *
  *   npm run bench                       all figures, a table
  *   npm run bench -- --json             the same as JSON
- *   npm run bench -- --only http,growth suites or figure ids (startup, http, http-get, client, ...)
+ *   npm run bench -- --only http,growth suites or figure ids (startup, http, http-get, client, metrics, audit, ...)
  *   npm run bench -- --rounds 7         interleaved rounds (default 5)
  *   npm run bench -- --no-build         do not run `npm run build` when dist/ is stale
  */
@@ -20,8 +20,9 @@ import { growthSuite } from './suites/growth.js';
 import { memorySuite } from './suites/memory.js';
 import { crdSuite } from './suites/crd.js';
 import { authSuite } from './suites/auth.js';
+import { auditSuite, metricsSuite } from './suites/metrics.js';
 
-const SUITES: readonly Suite[] = [startupSuite, httpSuite, clientSuite, crdSuite, authSuite, growthSuite, memorySuite];
+const SUITES: readonly Suite[] = [startupSuite, httpSuite, clientSuite, crdSuite, authSuite, metricsSuite, auditSuite, growthSuite, memorySuite];
 
 const USAGE = `usage: npm run bench -- [--json] [--only NAME,...] [--rounds N] [--no-build]
 

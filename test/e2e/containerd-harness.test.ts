@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { alive, descendants, mountsUnder, ownCgroupDirs, shimPids } from '../support/containerd/cleanup.js';
 import { containerdConfig, registryHostsToml } from '../support/containerd/config.js';
-import { acquireLock, LOCK_POLL_MS } from '../support/containerd/debs.js';
+import { acquireLock, LOCK_POLL_MS } from '../support/debs.js';
 import { pluginStatus, startContainerd, type RunningContainerd } from '../support/containerd/start.js';
 import { buildImageSet, MEDIA_TYPES, ociLayoutArchive, readOciLayoutArchive, type ImageSet } from '../support/containerd/image.js';
 import { startTestRegistry, type TestRegistry } from '../support/containerd/registry.js';

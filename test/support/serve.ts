@@ -17,7 +17,8 @@ export type ServeEntry = 'src' | 'built';
 /** The built command: `dist/cli/main.js`, which loads the bundle `npm run build` makes. */
 export const BUILT_CLI = 'dist/cli/main.js';
 
-export async function startServe(kubeconfig: string, extraArgs: readonly string[] = [], entry: ServeEntry = 'src'): Promise<ServeProcess> {
+/** `timeoutMs`: how long serve may take to print its URL (a busy machine starts tsx slowly). */
+export async function startServe(kubeconfig: string, extraArgs: readonly string[] = [], entry: ServeEntry = 'src', timeoutMs = 20_000): Promise<ServeProcess> {
   const command = entry === 'src' ? ['--import', 'tsx', 'src/cli/main.ts'] : [BUILT_CLI];
   const child = spawn(process.execPath, [...command, 'serve', '--port', '0', '--host', '127.0.0.1', '--kubeconfig', kubeconfig, ...extraArgs], {
     cwd: process.cwd(),
@@ -26,7 +27,7 @@ export async function startServe(kubeconfig: string, extraArgs: readonly string[
   const url = await new Promise<string>((resolve, reject) => {
     let out = '';
     let err = '';
-    const timer = setTimeout(() => reject(new Error(`memkube serve did not start: ${out} ${err}`)), 20_000);
+    const timer = setTimeout(() => reject(new Error(`memkube serve did not start: ${out} ${err}`)), timeoutMs);
     child.stdout!.on('data', (d: Buffer) => {
       out += d.toString();
       const m = /serving on (https?:\/\/127\.0\.0\.1:\d+)/.exec(out);

@@ -35,7 +35,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { alive, descendants, killAll, removeAll, removeContainerCgroups, shimPids, shimSockets, taskBundles, unmountAllUnder } from './cleanup.js';
 import { containerdConfig, registryHostsToml } from './config.js';
-import { containerdBinaries, run, type ContainerdBinaries } from './debs.js';
+import { run } from '../debs.js';
+import { containerdBinaries, type ContainerdBinaries } from './debs.js';
 import { cachedTestImages, TEST_IMAGES, type CachedTestImages } from './image.js';
 import { startTestRegistry, type TestRegistry } from './registry.js';
 
