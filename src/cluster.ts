@@ -49,6 +49,8 @@ import { csrSigningController } from './controllers/certificates/signing.js';
 import { countCsrDuration, defineCsrDurationCounters } from './controllers/certificates/duration-metrics.js';
 import { signingAuthorities, type CertificateSigningOptions } from './controllers/certificates/signing-authorities.js';
 import type { WellKnownSigner } from './controllers/certificates/signer-rules.js';
+import { createAuditPipeline, type AuditOptions, type AuditPipeline } from './audit/pipeline.js';
+import { defineAuditMetrics } from './audit/metrics.js';
 
 /** Options of {@link createCluster}. */
 export interface ClusterOptions {
@@ -155,6 +157,15 @@ export interface ClusterOptions {
    * `createCluster` throw a `SigningCaError`. See docs/certificates.md.
    */
   certificateSigning?: CertificateSigningOptions;
+  /**
+   * Auditing, as kube-apiserver's `--audit-policy-file` with its backends: the audit.k8s.io/v1
+   * Policy (or its YAML or JSON text) decides what is recorded of each request, the backends
+   * receive the events (`createMemoryAuditBackend()` for tests). Requests through every HTTP door
+   * and through `cluster.request`, `cluster.client` and `cluster.load` are audited; the built-in
+   * controllers' own requests are not. A policy kube-apiserver refuses makes `createCluster` throw
+   * an `AuditPolicyError` with its message. See docs/audit.md.
+   */
+  audit?: AuditOptions;
 }
 
 /** Options of {@link Cluster.load}. */
@@ -208,6 +219,8 @@ export interface Cluster {
   readonly adminToken: string;
   /** The service account issuer's OIDC discovery documents, as the HTTP door serves them. */
   readonly issuerDiscovery: IssuerDiscovery;
+  /** The audit pipeline (`ClusterOptions.audit`), which the doors use; undefined when the cluster does not audit. */
+  readonly audit?: AuditPipeline;
   /**
    * What the API server counts (Prometheus counters by name and labels), for a metrics exporter:
    * `apiserver_certificates_registry_csr_requested_duration_total` and
@@ -289,6 +302,9 @@ export async function createCluster(options: ClusterOptions = {}): Promise<Clust
   }
 
   const metrics = new MetricsRegistry({ disabled: options.metrics === false, nativeHistograms: featureGateEnabled(gates, 'NativeHistograms') });
+  // kube-apiserver registers the audit metrics whether or not it audits.
+  defineAuditMetrics(metrics);
+  const audit = options.audit ? createAuditPipeline(options.audit, { clock, metrics }) : undefined;
   const admission = admissionChain(options.admission);
   const serviceAccountTokens = createServiceAccountTokens(options.serviceAccounts ?? {}, {
     read: async (gr, namespace, name) => (await storage.get({ bucket: `${gr.group || 'core'}/${gr.resource}`, namespace, name }))?.value as object | undefined,
@@ -342,6 +358,8 @@ export async function createCluster(options: ClusterOptions = {}): Promise<Clust
   let closed = false;
   const request = (req: ApiRequest) => (closed ? Promise.reject(clusterClosed()) : handle(ctx, req));
   const asSystem = (req: Omit<ApiRequest, 'user'>) => request({ ...req, user: SYSTEM_USER });
+  // What callers send (cluster.request, the client, load, the HTTP doors) is audited once; the controllers' requests are not.
+  const callerRequest = audit ? (req: ApiRequest) => (closed ? Promise.reject(clusterClosed()) : audit.inProcess(req, (r) => handle(ctx, r))) : request;
 
   const authorities = await signingAuthorities(options.certificateSigning, () => clock.now());
   const counters = new CounterRegistry();
@@ -388,7 +406,7 @@ export async function createCluster(options: ClusterOptions = {}): Promise<Clust
     const gvr = { group: target.group ?? '', version: target.version, resource: target.resource };
     return { gvr, namespaced: registry.lookup(gvr)?.namespaced };
   };
-  const client = new Client(request, resolve, ADMIN_USER);
+  const client = new Client(callerRequest, resolve, ADMIN_USER);
 
   for (const name of INITIAL_NAMESPACES) {
     const exists = await storage.get({ bucket: 'core/namespaces', namespace: '', name });
@@ -417,7 +435,8 @@ export async function createCluster(options: ClusterOptions = {}): Promise<Clust
     serviceAccountTokens,
     apiDomain,
     reservedDomain,
-    request,
+    request: callerRequest,
+    ...(audit ? { audit } : {}),
     fetch: (req) => (closed ? Promise.resolve(errorResponse(clusterClosed())) : (fetchHandler ??= createFetchHandler(cluster))(req)),
     async listen(listenOptions) {
       if (closed) throw clusterClosed();
@@ -431,7 +450,7 @@ export async function createCluster(options: ClusterOptions = {}): Promise<Clust
       servers.add(server);
       return { ...server, close: () => (servers.delete(server), server.close()) };
     },
-    load: (text, loadOptions) => loadManifests(registry, request, text, loadOptions ?? {}),
+    load: (text, loadOptions) => loadManifests(registry, callerRequest, text, loadOptions ?? {}),
     settle: () => loop.settle(),
     get activeWatchers() {
       return watchHub.activeWatchers;
@@ -465,6 +484,7 @@ export async function createCluster(options: ClusterOptions = {}): Promise<Clust
       await Promise.all([...servers].map((s) => s.close()));
       servers.clear();
       unsubscribe();
+      await audit?.shutdown();
       await storage.close();
     },
   };
