@@ -359,6 +359,23 @@ describe('audit events of in-process requests', () => {
     expect(await quiet.metrics.value('apiserver_audit_level_total')).toBe(1);
   });
 
+  it('records the engine authorization of an in-process request refused by RBAC', async () => {
+    const { cluster: c, backend } = await auditedCluster(POLICY, {}, { authorization: { modes: ['RBAC'] } });
+    await expect(
+      c.request({
+        verb: 'get',
+        resource: { group: '', version: 'v1', resource: 'pods' },
+        namespace: 'default',
+        name: 'p',
+        user: { username: 'eve', groups: [] },
+      }),
+    ).rejects.toMatchObject({ code: 403 });
+    const complete = backend.events.find((e) => e.stage === 'ResponseComplete')!;
+    expect(complete).toMatchObject({ user: { username: 'eve' }, responseStatus: { status: 'Failure', reason: 'Forbidden', code: 403 } });
+    expect(complete.user.groups).toBeUndefined();
+    expect(complete.annotations?.['authorization.k8s.io/decision']).toBe('forbid');
+  });
+
   it('records an in-process watch until it is closed', async () => {
     const { cluster: c, backend } = await auditedCluster();
     const watch = await c.request({
