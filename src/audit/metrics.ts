@@ -35,14 +35,21 @@ export function defineAuditMetrics(registry: MetricsRegistry): AuditMetrics {
     name: 'apiserver_audit_requests_rejected_total',
     help: 'Counter of apiserver requests rejected due to an error in audit logging backend.',
   });
-  // One labels object per level, made once: the hot path allocates nothing.
-  const levelLabels = new Map<AuditLevel, { level: AuditLevel }>();
+  // The hot path only adds to plain numbers; they reach the counters before every read.
+  let pendingEvents = 0;
+  const pendingLevels = new Map<AuditLevel, number>();
+  registry.onCollect(() => {
+    if (pendingEvents) events.inc(undefined, pendingEvents);
+    pendingEvents = 0;
+    for (const [level, n] of pendingLevels) if (n) levels.inc({ level }, n);
+    pendingLevels.clear();
+  });
   return {
-    event: () => events.inc(),
+    event: () => {
+      pendingEvents++;
+    },
     level: (level) => {
-      let labels = levelLabels.get(level);
-      if (!labels) levelLabels.set(level, (labels = { level }));
-      levels.inc(labels);
+      pendingLevels.set(level, (pendingLevels.get(level) ?? 0) + 1);
     },
     rejected: () => rejected.inc(),
     pluginError: (plugin, count) => errors.inc({ plugin }, count),
