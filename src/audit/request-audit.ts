@@ -202,8 +202,8 @@ export class RequestAudit implements RequestAuditRecorder {
   }
 
   /** The response started with `code` (long-running requests: a watch, a stream): the ResponseStarted event. */
-  started(code: number): boolean | Promise<boolean> {
-    this.responseStatus = { metadata: {}, code };
+  started(code: number, status?: Status): boolean | Promise<boolean> {
+    this.responseStatus = statusOf(code, status);
     return this.process('ResponseStarted');
   }
 

@@ -107,13 +107,15 @@ export async function finishHttpAudit(audit: RequestAudit, answer: HttpAnswer, f
     await audit.panic(failure);
     return answer;
   }
-  if (audit.longRunning) await audit.started(answer.status);
   if (isEncodedAnswer(answer)) {
     const body = answer.value;
     const status = failure instanceof ApiError ? compactStatus(failure.status) : isStatus(body) ? body : undefined;
+    // The Status is known before the header is written, so a long-running request's ResponseStarted has it too.
+    if (audit.longRunning) await audit.started(answer.status, status);
     await audit.complete({ code: answer.status, status, body });
     return answer;
   }
+  if (audit.longRunning) await audit.started(answer.status);
   if (!answer.body) {
     await audit.complete({ code: answer.status });
     return answer;

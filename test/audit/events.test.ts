@@ -226,6 +226,14 @@ describe('audit events of HTTP requests', () => {
     expect(backend.events[2]).toMatchObject({ verb: 'watch', responseStatus: { metadata: {}, code: 200 } });
   });
 
+  it('records a refused watch with ResponseStarted and ResponseComplete, both with the Status', async () => {
+    const { cluster: c, backend } = await auditedCluster();
+    const res = await call(c, '/api/v1/namespaces/default/pods?watch=true&fieldSelector=bogus');
+    expect(res.status).toBe(400);
+    expect(stages(backend.events)).toEqual(['RequestReceived', 'ResponseStarted', 'ResponseComplete']);
+    for (const e of backend.events.slice(1)) expect(e.responseStatus).toMatchObject({ status: 'Failure', reason: 'BadRequest', code: 400 });
+  });
+
   it('records nothing at level None, but still answers the Audit-Id header and counts the level', async () => {
     const { cluster: c, backend } = await auditedCluster();
     const res = await call(c, '/healthz');
