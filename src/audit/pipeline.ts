@@ -6,7 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '../clock.js';
-import { loadAuditPolicy } from '../config/audit/load.js';
+import { loadAuditPolicy, type LoadedAuditPolicy } from '../config/audit/load.js';
 import type { AuditPolicy, Policy } from '../config/audit/types.js';
 import { resourceAttributes } from '../auth/request-attributes.js';
 import { ApiError, type Status } from '../machinery/errors.js';
@@ -20,8 +20,11 @@ import { unionSink } from './sink.js';
 
 /** What `createCluster({ audit })` takes. */
 export interface AuditOptions {
-  /** The audit.k8s.io/v1 Policy, or its YAML or JSON text (a policy kube-apiserver refuses makes `createCluster` throw its message). */
-  policy: Policy | string;
+  /**
+   * The audit.k8s.io/v1 Policy, its YAML or JSON text, or a policy already loaded (`readAuditPolicyFile(path)`,
+   * whose errors name the file). A policy kube-apiserver refuses makes `createCluster` throw its message.
+   */
+  policy: Policy | string | LoadedAuditPolicy;
   /** Where events go: `createMemoryAuditBackend()`, a log or webhook backend, or your own. */
   backends: readonly AuditBackend[];
 }
@@ -58,7 +61,7 @@ export class AuditRejectedError extends Error {
 
 /** Makes the audit pipeline of a cluster; throws an `AuditPolicyError` for a policy kube-apiserver refuses. */
 export function createAuditPipeline(options: AuditOptions, services: { clock: Clock; metrics: MetricsRegistry }): AuditPipeline {
-  const loaded = loadAuditPolicy(options.policy);
+  const loaded = isLoaded(options.policy) ? options.policy : loadAuditPolicy(options.policy);
   const evaluate: PolicyRuleEvaluator = policyRuleEvaluator(loaded.policy);
   const metrics: AuditMetrics = defineAuditMetrics(services.metrics);
   const sink = unionSink(options.backends, { handlePluginError: (plugin, _error, impacted) => metrics.pluginError(plugin, impacted.length) });
@@ -83,6 +86,10 @@ export function createAuditPipeline(options: AuditOptions, services: { clock: Cl
       await Promise.all(options.backends.map((b) => b.shutdown()));
     },
   };
+}
+
+function isLoaded(policy: AuditOptions['policy']): policy is LoadedAuditPolicy {
+  return typeof policy === 'object' && 'policy' in policy && 'warnings' in policy && !('apiVersion' in policy);
 }
 
 /** The attributes of an in-process request, as the engine authorizes it. */

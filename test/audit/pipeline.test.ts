@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createAuditPipeline } from '../../src/audit/pipeline.js';
+import { loadAuditPolicy } from '../../src/config/audit/index.js';
 import { createMemoryAuditBackend } from '../../src/audit/memory-backend.js';
 import { unionSink } from '../../src/audit/sink.js';
 import { goIPString, sourceIPs } from '../../src/audit/source-ips.js';
@@ -24,7 +25,7 @@ const init = (over: Partial<AuditRequestInit> = {}): AuditRequestInit => ({
 });
 const EVENT = { kind: 'Event', stage: 'RequestReceived' } as AuditEvent;
 
-function pipelineWith(backends: AuditBackend[], policy = POLICY) {
+function pipelineWith(backends: AuditBackend[], policy: Parameters<typeof createAuditPipeline>[0]['policy'] = POLICY) {
   const metrics = new MetricsRegistry();
   return { pipeline: createAuditPipeline({ policy, backends }, { clock: new CombinedClock({ frozenAt: 0 }), metrics }), metrics };
 }
@@ -112,6 +113,12 @@ describe('one request audit', () => {
     expect(backend.closed).toBe(true);
     expect(backend.processEvents([EVENT])).toBe(true);
     expect(backend.events).toEqual([]);
+  });
+
+  it('takes a policy already loaded', async () => {
+    const backend = createMemoryAuditBackend();
+    const { pipeline } = pipelineWith([backend], loadAuditPolicy(POLICY));
+    expect(pipeline.policy.rules).toEqual([{ level: 'Metadata' }]);
   });
 
   it('refuses a policy kube-apiserver refuses', () => {
