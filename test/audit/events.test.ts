@@ -328,6 +328,18 @@ describe('audit events of HTTP requests', () => {
     );
   });
 
+  it('ends a watch served over node:http with ResponseComplete when the client leaves', async () => {
+    const { cluster: c, backend } = await auditedCluster();
+    const server = await c.listen();
+    const abort = new AbortController();
+    const res = await fetch(`${server.url}/api/v1/namespaces/default/configmaps?watch=true`, { headers: admin(c), signal: abort.signal });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('audit-id')).toBe(backend.events[0]!.auditID);
+    abort.abort();
+    for (let i = 0; i < 100 && backend.events.length < 3; i++) await new Promise((r) => setTimeout(r, 10));
+    expect(stages(backend.events)).toEqual(['RequestReceived', 'ResponseStarted', 'ResponseComplete']);
+  });
+
   it('takes the remote address of a node:http connection as the last source IP', async () => {
     const { cluster: c, backend } = await auditedCluster();
     const server = await c.listen();
