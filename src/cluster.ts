@@ -51,6 +51,8 @@ import { countDiscoveryAggregations } from './http/discovery.js';
 import type { RatchetingObserver } from './kinds/apiextensions/custom-resources/rules.js';
 import { signingAuthorities, type CertificateSigningOptions } from './controllers/certificates/signing-authorities.js';
 import type { WellKnownSigner } from './controllers/certificates/signer-rules.js';
+import { createAuditPipeline, type AuditOptions, type AuditPipeline } from './audit/pipeline.js';
+import { defineAuditMetrics } from './audit/metrics.js';
 
 /** Options of {@link createCluster}. */
 export interface ClusterOptions {
@@ -157,6 +159,15 @@ export interface ClusterOptions {
    * `createCluster` throw a `SigningCaError`. See docs/certificates.md.
    */
   certificateSigning?: CertificateSigningOptions;
+  /**
+   * Auditing, as kube-apiserver's `--audit-policy-file` with its backends: the audit.k8s.io/v1
+   * Policy (or its YAML or JSON text) decides what is recorded of each request, the backends
+   * receive the events (`createMemoryAuditBackend()` for tests). Requests through every HTTP door
+   * and through `cluster.request`, `cluster.client` and `cluster.load` are audited; the built-in
+   * controllers' own requests are not. A policy kube-apiserver refuses makes `createCluster` throw
+   * an `AuditPolicyError` with its message. See docs/audit.md.
+   */
+  audit?: AuditOptions;
 }
 
 /** Options of {@link Cluster.load}. */
@@ -210,6 +221,8 @@ export interface Cluster {
   readonly adminToken: string;
   /** The service account issuer's OIDC discovery documents, as the HTTP door serves them. */
   readonly issuerDiscovery: IssuerDiscovery;
+  /** The audit pipeline (`ClusterOptions.audit`), which the doors use; undefined when the cluster does not audit. */
+  readonly audit?: AuditPipeline;
   /**
    * The API server's metrics, as `GET /metrics` exposes them: read a metric's value (summed over
    * the series whose labels match) in a test, or every sample, or the Prometheus text.
@@ -285,6 +298,9 @@ export async function createCluster(options: ClusterOptions = {}): Promise<Clust
   }
 
   const metrics = new MetricsRegistry({ disabled: options.metrics === false, nativeHistograms: featureGateEnabled(gates, 'NativeHistograms') });
+  // kube-apiserver registers the audit metrics whether or not it audits.
+  defineAuditMetrics(metrics);
+  const audit = options.audit ? createAuditPipeline(options.audit, { clock, metrics }) : undefined;
   const admission = admissionChain(options.admission, metrics);
   countDiscoveryAggregations(registry, metrics);
   const serviceAccountTokens = createServiceAccountTokens(options.serviceAccounts ?? {}, {
@@ -340,6 +356,8 @@ export async function createCluster(options: ClusterOptions = {}): Promise<Clust
   let closed = false;
   const request = (req: ApiRequest) => (closed ? Promise.reject(clusterClosed()) : handle(ctx, req));
   const asSystem = (req: Omit<ApiRequest, 'user'>) => request({ ...req, user: SYSTEM_USER });
+  // What callers send (cluster.request, the client, load, the HTTP doors) is audited once; the controllers' requests are not.
+  const callerRequest = audit ? (req: ApiRequest) => (closed ? Promise.reject(clusterClosed()) : audit.inProcess(req, (r) => handle(ctx, r))) : request;
 
   const authorities = await signingAuthorities(options.certificateSigning, () => clock.now());
   const csrDurations = csrDurationCounters(metrics);
@@ -389,7 +407,7 @@ export async function createCluster(options: ClusterOptions = {}): Promise<Clust
     const gvr = { group: target.group ?? '', version: target.version, resource: target.resource };
     return { gvr, namespaced: registry.lookup(gvr)?.namespaced };
   };
-  const client = new Client(request, resolve, ADMIN_USER);
+  const client = new Client(callerRequest, resolve, ADMIN_USER);
 
   for (const name of INITIAL_NAMESPACES) {
     const exists = await storage.get({ bucket: 'core/namespaces', namespace: '', name });
@@ -418,7 +436,8 @@ export async function createCluster(options: ClusterOptions = {}): Promise<Clust
     serviceAccountTokens,
     apiDomain,
     reservedDomain,
-    request,
+    request: callerRequest,
+    ...(audit ? { audit } : {}),
     fetch: (req) => (closed ? Promise.resolve(errorResponse(clusterClosed())) : (fetchHandler ??= createFetchHandler(cluster))(req)),
     async listen(listenOptions) {
       if (closed) throw clusterClosed();
@@ -432,7 +451,7 @@ export async function createCluster(options: ClusterOptions = {}): Promise<Clust
       servers.add(server);
       return { ...server, close: () => (servers.delete(server), server.close()) };
     },
-    load: (text, loadOptions) => loadManifests(registry, request, text, loadOptions ?? {}),
+    load: (text, loadOptions) => loadManifests(registry, callerRequest, text, loadOptions ?? {}),
     settle: () => loop.settle(),
     get activeWatchers() {
       return watchHub.activeWatchers;
@@ -465,6 +484,7 @@ export async function createCluster(options: ClusterOptions = {}): Promise<Clust
       await Promise.all([...servers].map((s) => s.close()));
       servers.clear();
       unsubscribe();
+      await audit?.shutdown();
       await storage.close();
     },
   };

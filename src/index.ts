@@ -108,6 +108,34 @@ export {
   type StoredObjectRef,
 } from './config/encryption/index.js';
 export {
+  AuditPolicyError,
+  loadAuditPolicy,
+  readAuditPolicyFile,
+  type AuditPolicy,
+  type LoadedAuditPolicy,
+  type Policy as AuditPolicyDocument,
+  type PolicyRule as AuditPolicyRule,
+  type GroupResources as AuditGroupResources,
+} from './config/audit/index.js';
+export {
+  AUDIT_LEVELS,
+  AUDIT_STAGES,
+  createMemoryAuditBackend,
+  type AuditBackend,
+  type AuditBackendContext,
+  type AuditEvent,
+  type AuditEventList,
+  type AuditLevel,
+  type AuditObjectReference,
+  type AuditOptions,
+  type AuditPipeline,
+  type AuditResponseStatus,
+  type AuditStage,
+  type AuditUserInfo,
+  type MemoryAuditBackend,
+  type MemoryAuditBackendOptions,
+} from './audit/index.js';
+export {
   StorageCompactedError,
   StorageConflictError,
   StorageFutureRevisionError,

@@ -27,6 +27,12 @@ export interface AdmissionAttributes {
   /** The stored object (UPDATE and DELETE). */
   readonly oldObject: Readonly<KubeObject> | undefined;
   readonly dryRun: boolean;
+  /**
+   * Adds an audit annotation to the request's event (`admission.Attributes.AddAnnotation`): the key
+   * is a qualified name with a prefix (`myplugin.admission.k8s.io/decision`). Answers the error
+   * upstream returns for a malformed key or a key already set to another value, else undefined.
+   */
+  readonly addAnnotation?: (key: string, value: string) => Error | undefined;
 }
 
 /** The reads of the cluster a plugin may make, and the cluster's settings it needs. */

@@ -14,7 +14,10 @@ import type { EngineContext } from './context.js';
 /** Throws unless the cluster's authorizers allow `req`. */
 export async function authorize(ctx: EngineContext, req: ApiRequest): Promise<void> {
   // system:masters is allowed everything by every chain: the controllers and the default client skip the work.
-  if (isPrivileged(req.user)) return;
+  if (isPrivileged(req.user)) {
+    annotateDecision(req, 'allow', '');
+    return;
+  }
   const attributes = resourceAttributes(req.user, {
     verb: req.verb,
     group: req.resource.group,
@@ -27,7 +30,24 @@ export async function authorize(ctx: EngineContext, req: ApiRequest): Promise<vo
     labelSelector: req.listOptions?.labelSelector,
   });
   const result = await ctx.auth.authorizer.authorize(attributes);
-  if (result.decision === 'Allow') return;
-  if (result.evaluationError) throw internalError(result.evaluationError);
+  if (result.decision === 'Allow') {
+    annotateDecision(req, 'allow', result.reason);
+    return;
+  }
+  if (result.evaluationError) {
+    req.audit?.addAnnotation(REASON_ANNOTATION, 'internal error');
+    throw internalError(result.evaluationError);
+  }
+  annotateDecision(req, 'forbid', result.reason);
   throw forbiddenError(attributes, result.reason);
+}
+
+/** The audit annotations kube-apiserver's authorization filter adds (`authorization.k8s.io/decision` and `/reason`). */
+export const DECISION_ANNOTATION = 'authorization.k8s.io/decision';
+export const REASON_ANNOTATION = 'authorization.k8s.io/reason';
+
+function annotateDecision(req: ApiRequest, decision: 'allow' | 'forbid', reason: string): void {
+  if (!req.audit) return;
+  req.audit.addAnnotation(DECISION_ANNOTATION, decision);
+  req.audit.addAnnotation(REASON_ANNOTATION, reason);
 }

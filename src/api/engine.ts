@@ -70,6 +70,8 @@ export async function handle(ctx: EngineContext, req: ApiRequest): Promise<ApiRe
     if (!req.authorized) await authorize(ctx, req);
     const kind = resolveKind(ctx, req);
     deprecation = kind.definition.deprecationWarning;
+    // As kube-apiserver's request metrics mark a request to a deprecated version for audit.
+    if (deprecation) req.audit?.addAnnotation('k8s.io/deprecated', 'true');
     const res = await dispatch(ctx, req, kind);
     return deprecation ? { ...res, warnings: [deprecation, ...res.warnings] } : res;
   } catch (e) {

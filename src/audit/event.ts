@@ -3,19 +3,20 @@
  * EventList a webhook backend posts. Field names and order are upstream's (k8s.io/apiserver
  * `pkg/apis/audit/v1/types.go`), so that a line of the log backend reads as kube-apiserver's.
  */
-import type { UserInfo } from '../machinery/request.js';
+import type { AuditLevel, AuditStage } from '../config/audit/types.js';
 
-/** How much of a request is recorded. */
-export type AuditLevel = 'None' | 'Metadata' | 'Request' | 'RequestResponse';
+export { AUDIT_LEVELS, AUDIT_STAGES, type AuditLevel, type AuditStage } from '../config/audit/types.js';
 
-/** The audit levels from least to most. */
-export const AUDIT_LEVELS: readonly AuditLevel[] = ['None', 'Metadata', 'Request', 'RequestResponse'];
-
-/** When in a request's life an event is made. */
-export type AuditStage = 'RequestReceived' | 'ResponseStarted' | 'ResponseComplete' | 'Panic';
-
-/** The audit stages, in the order a request goes through them. */
-export const AUDIT_STAGES: readonly AuditStage[] = ['RequestReceived', 'ResponseStarted', 'ResponseComplete', 'Panic'];
+/**
+ * A user as an event records it (authentication.k8s.io/v1 `UserInfo`): every field is left out
+ * when empty, so the event of a request refused before anyone was authenticated has `user: {}`.
+ */
+export interface AuditUserInfo {
+  username?: string;
+  uid?: string;
+  groups?: string[];
+  extra?: Record<string, string[]>;
+}
 
 /** What a request was about (`ObjectReference` of the audit API). */
 export interface AuditObjectReference {
@@ -51,8 +52,8 @@ export interface AuditEvent {
   requestURI: string;
   /** The request-info verb: `get`, `list`, `watch`, `create`, ... or the lower-cased method of a non-resource request. */
   verb: string;
-  user: UserInfo;
-  impersonatedUser?: UserInfo;
+  user: AuditUserInfo;
+  impersonatedUser?: AuditUserInfo;
   sourceIPs?: string[];
   userAgent?: string;
   objectRef?: AuditObjectReference;

@@ -125,6 +125,10 @@ export interface EncodedAnswer {
   readonly body: string;
   /** Headers besides Content-Type and Cache-Control (Warning). */
   readonly headers?: Headers;
+  /** The body before encoding (what an audit event at RequestResponse level records), when there is one. */
+  readonly value?: unknown;
+  /** The `Audit-Id` response header. */
+  readonly auditID?: string;
 }
 
 /**
@@ -138,12 +142,12 @@ export function isEncodedAnswer(answer: EncodedAnswer | Response): answer is Enc
 
 /** Encodes a complete answer. */
 export function encodeAnswer(code: number, body: unknown, format: 'json' | 'yaml', contentType: string, pretty: boolean, headers?: Headers): EncodedAnswer {
-  return { status: code, contentType, body: encodeBody(body, format, pretty), headers };
+  return { status: code, contentType, body: encodeBody(body, format, pretty), headers, value: body };
 }
 
 /** An encoded answer with a body already serialized (e.g. a stored object's cached JSON text). */
-export function textAnswer(code: number, text: string, contentType: string, headers?: Headers): EncodedAnswer {
-  return { status: code, contentType, body: text, headers };
+export function textAnswer(code: number, text: string, contentType: string, headers?: Headers, value?: unknown): EncodedAnswer {
+  return { status: code, contentType, body: text, headers, value };
 }
 
 /** The Fetch `Response` of an encoded answer. */
@@ -152,6 +156,7 @@ export function answerResponse(answer: EncodedAnswer): Response {
   h.set('Content-Type', answer.contentType);
   // genericfilters.WithCacheControl: the default unless the handler chose (the issuer discovery documents do).
   if (!h.has('Cache-Control')) h.set('Cache-Control', 'no-cache, private');
+  if (answer.auditID !== undefined) h.set('Audit-Id', answer.auditID);
   return new Response(answer.body, { status: answer.status, headers: h });
 }
 

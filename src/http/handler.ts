@@ -39,6 +39,20 @@ import { ANONYMOUS, userOf } from './users.js';
 import { healthResponse, versionInfo } from './version.js';
 import { proxiedRequestHeaders, streamedResponse } from './streamed.js';
 import { isWatchStream, watchResponse } from './watch.js';
+import { randomUUID } from 'node:crypto';
+import type { AuditPipeline } from '../audit/pipeline.js';
+import type { RequestAudit } from '../audit/request-audit.js';
+import type { RequestAuditRecorder } from '../machinery/request.js';
+import {
+  attachAudit,
+  AuditRejectedError,
+  auditRejectedAnswer,
+  authenticationMethods,
+  beginHttpAudit,
+  finishHttpAudit,
+  httpAuditInit,
+  recorderOf,
+} from './audit.js';
 
 /**
  * What the HTTP door needs of a cluster. Declared here rather than taken from `Cluster` so that the
@@ -61,6 +75,8 @@ export interface HttpCluster {
    * `/openid/v1/jwks`); not served without it, or when the issuer cannot have them.
    */
   readonly issuerDiscovery?: IssuerDiscovery;
+  /** The audit policy and backends (`createCluster({ audit })`); requests are not audited without it. */
+  readonly audit?: AuditPipeline;
 }
 
 /** The service account issuer's discovery documents. */
@@ -128,6 +144,8 @@ export interface HttpRequest {
   headerNames(): string[];
   /** The TLS client certificate, when the connection presented one. */
   readonly clientCertificate?: ClientCertificate;
+  /** The address of the client's end of the connection, where the door knows it (node:http). */
+  readonly remoteAddress?: string;
   /** The request as a Fetch `Request`, for the few paths that take one (OpenAPI). */
   request(): Request;
   /** The whole body, refusing more than `limit` bytes (413) without reading them all. */
@@ -191,13 +209,19 @@ function createHttpRequestHandler(cluster: HttpCluster, options: FetchHandlerOpt
   const minRequestTimeout = options.minRequestTimeoutSeconds ?? 0;
   const prefix = normalizePrefix(options.prefix);
   const tracer = options.tracer;
+  const audit = cluster.audit;
   return async (request) => {
+    const receivedAt = audit ? cluster.clock.now() : 0;
+    // WithAuditInit: every answer carries the request's Audit-ID, the client's own when it sent one.
+    const auditID = request.header('audit-id') || randomUUID();
     const url = request.url;
     const target = `${url.pathname}${url.search}`;
     const pretty = wantsPretty(url.searchParams, request.header('user-agent'));
     let format: 'json' | 'yaml' = 'json';
     let span: RequestSpan | undefined;
     let answer: HttpAnswer;
+    let audited: RequestAudit | undefined;
+    let failure: unknown;
     try {
       if (prefix) {
         const rest = stripPrefix(url.pathname, prefix);
@@ -208,32 +232,72 @@ function createHttpRequestHandler(cluster: HttpCluster, options: FetchHandlerOpt
       let user = defaultUser;
       let authorized = false;
       const route = isResourcePath(url.pathname) ? parseResourcePath(url.pathname) : undefined;
+      // Asked from the path itself, as kube-apiserver's RequestInfoFactory reads it, before any routing.
+      const info = access || audit ? httpRequestInfo(request.method, url.pathname, url.searchParams) : undefined;
+      const attributesOf = (u: UserInfo) => (info ? resourceAttributes(u, info) : nonResourceAttributes(u, request.method, url.pathname));
+      const auditInit = (u: UserInfo | undefined) => httpAuditInit(request, auditID, receivedAt, target, { ...attributesOf(u ?? ANONYMOUS), user: u });
       if (access) {
-        user = await authenticatedUser(access, request, url.pathname, defaultUser);
+        const authenticated = await authenticate(
+          access,
+          request,
+          url.pathname,
+          defaultUser,
+          audit && ((message) => audit.unauthenticated(auditInit(undefined), message)),
+        );
+        // WithAudit runs between authentication and impersonation: the policy sees who authenticated.
+        if (audit) audited = await beginHttpAudit(audit, auditInit(authenticated));
+        user = request.impersonates
+          ? await impersonatedUser(authenticated, request.headerNames(), (name) => request.headerValues(name), access.authorizer)
+          : authenticated;
+        if (audited && user !== authenticated) audited.impersonate(user);
         // kube-apiserver's tracing filter runs after authentication: the caller's groups decide whether its trace is followed.
         span = tracer?.startRequest(tracedRequest(request, target, route, user));
-        // Asked from the path itself, as kube-apiserver's RequestInfoFactory reads it, before any routing.
-        const info = httpRequestInfo(request.method, url.pathname, url.searchParams);
-        const attributes = info ? resourceAttributes(user, info) : nonResourceAttributes(user, request.method, url.pathname);
-        await authorizeHttp(access.authorizer, attributes);
+        await authorizeHttp(access.authorizer, attributesOf(user), audited);
         authorized = true;
       } else {
         if (request.impersonates) user = userOf(request.headers(), defaultUser);
+        if (audit) audited = await beginHttpAudit(audit, auditInit(user));
         span = tracer?.startRequest(tracedRequest(request, target, route, user));
       }
+      const recorder = recorderOf(audit, audited);
       const early = nonResourceResponse(cluster, request, url, pretty, prefix);
       if (early) answer = await early;
       else {
         if (!route) throw pathNotFound();
-        answer = await serveResource(cluster, request, url, route, { pretty, maxBody, user, authorized, minRequestTimeout, setFormat: (f) => (format = f) });
+        answer = await serveResource(cluster, request, url, route, {
+          pretty,
+          maxBody,
+          user,
+          authorized,
+          minRequestTimeout,
+          setFormat: (f) => (format = f),
+          audit: recorder,
+        });
       }
     } catch (e) {
+      if (e instanceof AuditRejectedError) {
+        span?.end(500);
+        return { ...auditRejectedAnswer(target), auditID };
+      }
+      failure = e;
       answer = errorAnswer(e, format, pretty);
     }
     // A watch's span ends when its answer starts, not when its stream ends.
     span?.end(answer.status);
-    return answer;
+    if (audited) answer = await finishHttpAudit(audited, answer, failure);
+    return withAuditID(answer, auditID);
   };
+}
+
+/** The answer with its `Audit-Id` header. */
+function withAuditID(answer: HttpAnswer, auditID: string): HttpAnswer {
+  if (isEncodedAnswer(answer)) return { ...answer, auditID };
+  try {
+    answer.headers.set('Audit-Id', auditID);
+  } catch {
+    /* a Response with immutable headers (a proxied fetch answer) keeps its own */
+  }
+  return answer;
 }
 
 /** What the tracer records of a request. */
@@ -371,29 +435,56 @@ function isResourcePath(pathname: string): boolean {
 }
 
 /**
- * The user of a request: authenticated (401 when its credentials are refused or it has none and
- * anonymous requests are off), then impersonation, authorized as kube-apiserver's filter does.
+ * The authenticated user of a request: 401 when its credentials are refused or it has none and
+ * anonymous requests are off (audited first by `unauthenticated`, as WithFailedAuthenticationAudit).
  */
-async function authenticatedUser(access: HttpAccess, request: HttpRequest, path: string, defaultUser: UserInfo): Promise<UserInfo> {
+async function authenticate(
+  access: HttpAccess,
+  request: HttpRequest,
+  path: string,
+  defaultUser: UserInfo,
+  unauthenticated: ((message: string) => void | Promise<void>) | undefined,
+): Promise<UserInfo> {
   let user: UserInfo;
   try {
     user = await access.authenticate({ header: (name) => request.header(name), path, clientCertificate: request.clientCertificate });
   } catch (e) {
-    if (e instanceof AuthenticationError) throw unauthorizedError();
+    if (e instanceof AuthenticationError) {
+      await unauthenticated?.(authenticationMethods(request));
+      throw unauthorizedError();
+    }
     throw e;
   }
   if (user.username === ANONYMOUS_USER && defaultUser !== ANONYMOUS) user = defaultUser;
-  if (!request.impersonates) return user;
-  return impersonatedUser(user, request.headerNames(), (name) => request.headerValues(name), access.authorizer);
+  return user;
 }
 
-/** Throws 403 (or 500 for an authorizer's error) unless the chain allows; `system:masters` is always allowed. */
-async function authorizeHttp(authorizer: Authorizer, attributes: AuthorizationAttributes): Promise<void> {
-  if (isPrivileged(attributes.user)) return;
+/**
+ * Throws 403 (or 500 for an authorizer's error) unless the chain allows; `system:masters` is always
+ * allowed. The decision and its reason are audit annotations, as WithAuthorization adds them.
+ */
+async function authorizeHttp(authorizer: Authorizer, attributes: AuthorizationAttributes, audit: RequestAuditRecorder | undefined): Promise<void> {
+  if (isPrivileged(attributes.user)) {
+    annotateDecision(audit, 'allow', '');
+    return;
+  }
   const result = await authorizer.authorize(attributes);
-  if (result.decision === 'Allow') return;
-  if (result.evaluationError) throw internalError(result.evaluationError);
+  if (result.decision === 'Allow') {
+    annotateDecision(audit, 'allow', result.reason);
+    return;
+  }
+  if (result.evaluationError) {
+    audit?.addAnnotation('authorization.k8s.io/reason', 'internal error');
+    throw internalError(result.evaluationError);
+  }
+  annotateDecision(audit, 'forbid', result.reason);
   throw forbiddenError(attributes, result.reason);
+}
+
+function annotateDecision(audit: RequestAuditRecorder | undefined, decision: 'allow' | 'forbid', reason: string): void {
+  if (!audit) return;
+  audit.addAnnotation('authorization.k8s.io/decision', decision);
+  audit.addAnnotation('authorization.k8s.io/reason', reason);
 }
 
 function groupPaths(cluster: HttpCluster): string[] {
@@ -415,6 +506,8 @@ interface ServeContext {
   authorized: boolean;
   minRequestTimeout: number;
   setFormat(format: 'json' | 'yaml'): void;
+  /** The request's audit, handed to the engine (absent when the cluster does not audit). */
+  audit?: RequestAuditRecorder;
 }
 
 /** The connect subresource a route names (`pods/log`, `nodes/proxy`), if any. */
@@ -518,6 +611,7 @@ async function serveResource(cluster: HttpCluster, request: HttpRequest, url: UR
     if (bytes.length > 0) req.deleteOptions = decodeDeleteOptions(contentType, bytes);
   }
 
+  attachAudit(req, sc.audit);
   const res = await cluster.request(req);
   let headers: Headers | undefined;
   if (res.warnings.length > 0) {
@@ -534,7 +628,7 @@ async function serveResource(cluster: HttpCluster, request: HttpRequest, url: UR
     });
   }
   if (verb === 'get' && negotiated.as === 'object' && negotiated.format === 'json' && !sc.pretty && isStoredValue(res.body)) {
-    return textAnswer(res.code, `${storedJsonText(res.body)}\n`, negotiated.contentType, headers);
+    return textAnswer(res.code, `${storedJsonText(res.body)}\n`, negotiated.contentType, headers, res.body);
   }
   const body = inNegotiatedRepresentation(negotiated, kind, route.version, res.body, includeObject, cluster.clock.now());
   return encodeAnswer(res.code, body, negotiated.format, negotiated.contentType, sc.pretty, headers);
@@ -569,6 +663,7 @@ async function serveConnect(cluster: HttpCluster, request: HttpRequest, route: R
       headers: proxiedRequestHeaders(request.headerNames(), (name) => request.header(name)),
     },
   };
+  attachAudit(req, sc.audit);
   const res = await cluster.request(req);
   if (!isStreamedBody(res.body)) throw new Error('the engine answered a connect subresource without a stream');
   const headers = new Headers();

@@ -231,6 +231,10 @@ class NodeHttpRequest implements HttpRequest {
     return [...out];
   }
 
+  get remoteAddress(): string | undefined {
+    return this.req.socket.remoteAddress;
+  }
+
   get clientCertificate(): ClientCertificate | undefined {
     return clientCertificateOf(this.req);
   }
@@ -298,6 +302,7 @@ function sendEncoded(answer: EncodedAnswer, res: ServerResponse): void {
   headers['content-type'] = answer.contentType;
   // genericfilters.WithCacheControl: the default unless the handler chose (the issuer discovery documents do).
   headers['cache-control'] ??= 'no-cache, private';
+  if (answer.auditID !== undefined) headers['audit-id'] = answer.auditID;
   res.writeHead(answer.status, headers);
   res.end(answer.body);
 }

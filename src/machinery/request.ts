@@ -143,6 +143,21 @@ export interface ApiRequest {
    * request: an eviction's delete): the engine then does not ask the authorizer again.
    */
   authorized?: boolean;
+  /**
+   * The audit record of the request, set by the door that audits it (the HTTP door, or the
+   * cluster for an in-process request): the engine and admission plugins add annotations to it,
+   * and a request that carries one is not audited again.
+   */
+  audit?: RequestAuditRecorder;
+}
+
+/** What the engine may add to a request's audit event. */
+export interface RequestAuditRecorder {
+  /**
+   * Adds an annotation to the request's audit event (`audit.AddAuditAnnotation`): a key keeps the
+   * first value it was given. Nothing is recorded when the request is not audited.
+   */
+  addAnnotation(key: string, value: string): void;
 }
 
 /** What the engine answers to a successful request. */
