@@ -57,7 +57,9 @@ function timeOfBackup(name: string, prefix: string, ext: string): number | undef
 
 /** Go's `*PathError` text of a failed file operation. */
 export function goPathError(op: string, path: string, e: unknown): Error {
-  const code = (e as NodeJS.ErrnoException | undefined)?.code;
+  let code = (e as NodeJS.ErrnoException | undefined)?.code;
+  // Go's MkdirAll finds a file where a directory should be and says so; Node says EEXIST.
+  if (op === 'mkdir' && code === 'EEXIST') code = 'ENOTDIR';
   const reasons: Record<string, string> = {
     ENOENT: 'no such file or directory',
     EACCES: 'permission denied',
