@@ -49,6 +49,7 @@ import { csrSigningController } from './controllers/certificates/signing.js';
 import { countCsrDuration, defineCsrDurationCounters } from './controllers/certificates/duration-metrics.js';
 import { signingAuthorities, type CertificateSigningOptions } from './controllers/certificates/signing-authorities.js';
 import type { WellKnownSigner } from './controllers/certificates/signer-rules.js';
+import type { AuditBackend } from './audit/backend.js';
 
 /** Options of {@link createCluster}. */
 export interface ClusterOptions {
@@ -155,6 +156,12 @@ export interface ClusterOptions {
    * `createCluster` throw a `SigningCaError`. See docs/certificates.md.
    */
   certificateSigning?: CertificateSigningOptions;
+  /**
+   * Auditing, as kube-apiserver's `--audit-policy-file` with its backends: the audit.k8s.io/v1
+   * Policy (its YAML/JSON text or the object) decides what each request records, and the audit
+   * pipeline hands the events to every backend (log, webhook or your own), in order.
+   */
+  audit?: { policy: string | object; backends: AuditBackend[] };
 }
 
 /** Options of {@link Cluster.load}. */

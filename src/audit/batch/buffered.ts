@@ -9,7 +9,7 @@
  */
 import type { AuditBackend } from '../backend.js';
 import type { AuditEvent } from '../event.js';
-import { IGNORE_AUDIT_ERRORS, type AuditErrorHandler } from './plugin-error.js';
+import { IGNORE_AUDIT_ERRORS, type AuditErrorHandler } from '../log/plugin-error.js';
 import { REAL_AUDIT_TIMERS, type AuditTimers } from './timers.js';
 import { TokenBucket } from './token-bucket.js';
 

@@ -8,7 +8,7 @@
 import { AUDIT_LEVELS, type AuditEvent } from '../event.js';
 import type { AuditBackend } from '../backend.js';
 import { auditJsonLine } from '../log/encode.js';
-import { IGNORE_AUDIT_ERRORS, type AuditErrorHandler } from './plugin-error.js';
+import { IGNORE_AUDIT_ERRORS, type AuditErrorHandler } from '../log/plugin-error.js';
 
 /** The plugin name truncation counts its drops under. */
 export const TRUNCATE_PLUGIN_NAME = 'truncate';

@@ -6,7 +6,7 @@
  */
 import type { AuditBackend } from '../backend.js';
 import type { AuditEvent } from '../event.js';
-import { IGNORE_AUDIT_ERRORS, type AuditErrorHandler } from '../batch/plugin-error.js';
+import { IGNORE_AUDIT_ERRORS, type AuditErrorHandler } from './plugin-error.js';
 import { auditJsonLine, auditLegacyLine } from './encode.js';
 import type { AuditLogWriter } from './rotating-file.js';
 

@@ -13,7 +13,7 @@ import { callWebhook, WebhookCallError, type WebhookResponse } from '../../webho
 import type { EgressDialer } from '../../webhook/egress-dialer.js';
 import type { AuditBackend } from '../backend.js';
 import type { AuditEvent } from '../event.js';
-import { IGNORE_AUDIT_ERRORS, type AuditErrorHandler } from '../batch/plugin-error.js';
+import { IGNORE_AUDIT_ERRORS, type AuditErrorHandler } from '../log/plugin-error.js';
 import { encodeAuditEventList } from '../log/encode.js';
 
 /** The plugin name of the webhook backend. */

@@ -262,7 +262,7 @@ export function setAuditFlag(flags: AuditFlags, name: string, text: string): str
     throw new Error(`invalid argument ${goQuote(text)} for ${goQuote(name)} flag: ${(e as Error).message}`);
   }
   flag.set(flags, value);
-  return flag.deprecated ? `Flag ${name.slice(2)} has been deprecated, ${flag.deprecated}` : undefined;
+  return flag.deprecated ? `Flag ${name} has been deprecated, ${flag.deprecated}` : undefined;
 }
 
 /** `schema.ParseGroupVersion` and the known-version check. */

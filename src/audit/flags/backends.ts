@@ -14,11 +14,11 @@ import type { AuditBackend } from '../backend.js';
 import { LogBackend, type AuditLogFormat } from '../log/backend.js';
 import { ensureLogFile, RotatingFile, STDOUT_AUDIT_LOG, type AuditLogWriter } from '../log/rotating-file.js';
 import { WebhookBackend } from '../webhook/backend.js';
-import type { BatchConfig } from './buffered.js';
-import { wrapInMode, type AuditMode } from './modes.js';
-import type { AuditErrorHandler } from './plugin-error.js';
-import type { AuditTimers } from './timers.js';
-import { TruncateBackend } from './truncate.js';
+import type { BatchConfig } from '../batch/buffered.js';
+import { wrapInMode, type AuditMode } from '../batch/modes.js';
+import type { AuditErrorHandler } from '../log/plugin-error.js';
+import type { AuditTimers } from '../batch/timers.js';
+import { TruncateBackend } from '../batch/truncate.js';
 
 /** What the backends need from the server that runs them. */
 export interface AuditBackendEnvironment {
