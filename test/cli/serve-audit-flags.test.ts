@@ -1,6 +1,13 @@
 /** `memkube serve`'s audit flags: parsed as pflag parses them, validated as kube-apiserver validates them. */
-import { describe, expect, it } from 'vitest';
-import { parseServeArgs, SERVE_USAGE } from '../../src/cli/serve.js';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { parseServeArgs, serve, SERVE_USAGE } from '../../src/cli/serve.js';
+
+const quiet = { stdout: { write: () => undefined }, stderr: { write: () => undefined }, every: () => () => undefined };
+const dir = mkdtempSync(join(tmpdir(), 'memkube-serve-audit-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('memkube serve --audit-*', () => {
   it('takes the flags in both spellings, booleans alone', () => {
@@ -46,5 +53,36 @@ describe('memkube serve --audit-*', () => {
   it('lists the audit flags in its usage', () => {
     expect(SERVE_USAGE).toContain('--audit-log-path FILE|-');
     expect(SERVE_USAGE).toContain('--audit-webhook-config-file FILE');
+  });
+
+  it('stops before serving when the policy, the log file or the webhook kubeconfig cannot be used', async () => {
+    const policy = join(dir, 'policy.yaml');
+    writeFileSync(policy, 'apiVersion: audit.k8s.io/v1\nkind: Policy\nrules:\n- level: Metadata\n');
+    const missing = join(dir, 'missing.yaml');
+    const start = (args: string[]) => serve(parseServeArgs(['--port', '0', ...args]), () => undefined, quiet);
+    await expect(start(['--audit-policy-file', missing])).rejects.toThrow(`loading audit policy file: failed to read file path "${missing}"`);
+    await expect(start(['--audit-policy-file', policy, '--audit-log-path', join(policy, 'audit.log')])).rejects.toThrow(
+      `ensureLogFile: mkdir ${policy}: not a directory`,
+    );
+    await expect(start(['--audit-policy-file', policy, '--audit-webhook-config-file', missing])).rejects.toThrow(
+      `initializing audit webhook: stat ${missing}: no such file or directory`,
+    );
+  });
+
+  it('serves with a log backend, its file made with mode 0600 before the first request', async () => {
+    const policy = join(dir, 'policy.yaml');
+    writeFileSync(policy, 'apiVersion: audit.k8s.io/v1\nkind: Policy\nrules:\n- level: Metadata\n');
+    const log = join(dir, 'logs', 'audit.log');
+    let started!: (line: string) => void;
+    const running = new Promise<string>((resolve) => (started = resolve));
+    const done = serve(parseServeArgs(['--port', '0', '--audit-policy-file', policy, '--audit-log-path', log]), (line) => started(line), quiet);
+    try {
+      await Promise.race([running, done]);
+      expect(statSync(log).mode & 0o777).toBe(0o600);
+      expect(readFileSync(log, 'utf8')).toBe('');
+    } finally {
+      process.emit('SIGTERM');
+      await done;
+    }
   });
 });
