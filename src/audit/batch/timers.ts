@@ -11,13 +11,20 @@ export interface AuditTimers {
   after(ms: number, fn: () => void): () => void;
 }
 
-/** `setTimeout`, unreferenced so that a pending batch wait does not keep the process alive. */
+/** The longest wait `setTimeout` takes (a longer one would fire at once). */
+export const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/** `setTimeout`, unreferenced so that a pending batch wait does not keep the process alive; long waits are chained. */
 export const REAL_AUDIT_TIMERS: AuditTimers = {
   now: () => performance.now(),
   after(ms, fn) {
-    const t = setTimeout(fn, Math.max(0, ms));
-    t.unref?.();
-    return () => clearTimeout(t);
+    let timer: ReturnType<typeof setTimeout>;
+    const arm = (left: number) => {
+      timer = setTimeout(() => (left > MAX_TIMER_MS ? arm(left - MAX_TIMER_MS) : fn()), Math.min(Math.max(0, left), MAX_TIMER_MS));
+      timer.unref?.();
+    };
+    arm(ms);
+    return () => clearTimeout(timer);
   },
 };
 

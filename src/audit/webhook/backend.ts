@@ -15,6 +15,7 @@ import type { AuditBackend } from '../backend.js';
 import type { AuditEvent } from '../event.js';
 import { IGNORE_AUDIT_ERRORS, type AuditErrorHandler } from '../log/plugin-error.js';
 import { encodeAuditEventList } from '../log/encode.js';
+import { MAX_TIMER_MS } from '../batch/timers.js';
 
 /** The plugin name of the webhook backend. */
 export const WEBHOOK_PLUGIN_NAME = 'webhook';
@@ -64,7 +65,9 @@ export class WebhookBackend implements AuditBackend {
     private readonly options: WebhookBackendOptions,
   ) {
     this.backoff = auditWebhookBackoff(options.initialBackoffMs ?? DEFAULT_AUDIT_WEBHOOK_INITIAL_BACKOFF_MS);
-    this.timing = options.timing ?? REAL_TIMING;
+    const timing = options.timing ?? REAL_TIMING;
+    // A wait beyond what a timer can hold (a hostile --audit-webhook-initial-backoff) is held at that.
+    this.timing = { random: timing.random, sleep: (ms) => timing.sleep(Math.min(ms, MAX_TIMER_MS)) };
     this.onError = options.onError ?? IGNORE_AUDIT_ERRORS;
     this.readFile = options.readFile ?? ((p) => readFileSync(p, 'utf8'));
     this.token = kubeconfig.token;

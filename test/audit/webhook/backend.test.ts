@@ -98,6 +98,14 @@ describe('WebhookBackend', () => {
     expect(errors).toEqual([['webhook', 3]]);
   });
 
+  it('holds a hostile initial backoff at the longest wait a timer can hold', async () => {
+    const kubeconfigFile = await writeKubeconfig(dir, `https://127.0.0.1:${webhook.port}/audit`);
+    const backend = WebhookBackend.create({ kubeconfigFile, timing, initialBackoffMs: 1e15 });
+    webhook.handler = status(500);
+    expect(await backend.processEvents(events(1))).toBe(false);
+    expect(sleeps).toEqual([2 ** 31 - 1, 2 ** 31 - 1, 2 ** 31 - 1, 2 ** 31 - 1]);
+  });
+
   it('counts a batch it could not deliver because nothing listens', async () => {
     const errors: [string, number][] = [];
     const closed = createServer();
