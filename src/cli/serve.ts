@@ -581,7 +581,10 @@ export async function serve(
   // The audit policy is read and the backends made (log file checked, kubeconfig loaded) as kube-apiserver does at start.
   for (const warning of options.flagWarnings ?? []) logger.warning(warning);
   const auditEgress = files.egress?.dialerFor('controlplane');
-  const audit = options.audit ? auditBackendsFromFlags(options.audit, auditEgress ? { egress: auditEgress } : {}) : undefined;
+  // Events a backend lost are logged as audit.HandlePluginError logs them.
+  const onAuditError = (plugin: string, events: number, e: Error) =>
+    logger.error(`Error in audit plugin '${plugin}' affecting ${events} audit events: ${e.message}`);
+  const audit = options.audit ? auditBackendsFromFlags(options.audit, { onError: onAuditError, ...(auditEgress ? { egress: auditEgress } : {}) }) : undefined;
   for (const note of audit?.notes ?? []) logger.V(2).info(note);
   // The serving CA is made first: kube-controller-manager puts the CA its kubeconfig trusts into
   // every token Secret's ca.crt (its --root-ca-file defaults to that), and here that is this CA.
