@@ -86,6 +86,20 @@ describe('LogBackend', () => {
     expect(count.n).toBe(2);
   });
 
+  it('in batch mode writes the events one by one, in order, and all of them by the end of shutdown', async () => {
+    const out = memoryWriter();
+    const batched = wrapInMode(new LogBackend({ out }), 'batch', DEFAULT_LOG_BATCH_CONFIG);
+    expect(batched.name).toBe('buffered<log>');
+    expect(await batched.processEvents(events(50))).toBe(true);
+    await batched.shutdown();
+    expect(
+      out.text
+        .trimEnd()
+        .split('\n')
+        .map((l) => (JSON.parse(l) as { auditID: string }).auditID),
+    ).toEqual(events(50).map((e) => e.auditID));
+  });
+
   it('drops and counts events after shutdown', async () => {
     const out = memoryWriter();
     const errors: number[] = [];
