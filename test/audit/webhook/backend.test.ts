@@ -52,6 +52,15 @@ async function backendFor(options: { token?: string; port?: number } = {}, error
 /** The items' audit IDs of each EventList received. */
 const posted = () => webhook.received.map((r) => (JSON.parse(r.body) as { items: { auditID: string }[] }).items.map((i) => i.auditID));
 
+/** A port of 127.0.0.1 nothing listens on. */
+async function closedPort(): Promise<number> {
+  const closed = createServer();
+  await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+  const port = (closed.address() as AddressInfo).port;
+  await new Promise((resolve) => closed.close(resolve));
+  return port;
+}
+
 /** Polls until `check` holds (bounded). */
 async function until(check: () => boolean, ms = 2000): Promise<void> {
   const end = Date.now() + ms;
@@ -99,20 +108,15 @@ describe('WebhookBackend', () => {
   });
 
   it('holds a hostile initial backoff at the longest wait a timer can hold', async () => {
-    const kubeconfigFile = await writeKubeconfig(dir, `https://127.0.0.1:${webhook.port}/audit`);
+    const kubeconfigFile = await writeKubeconfig(dir, `https://127.0.0.1:${await closedPort()}/audit`, { name: 'closed.yaml' });
     const backend = WebhookBackend.create({ kubeconfigFile, timing, initialBackoffMs: 1e15 });
-    webhook.handler = status(500);
     expect(await backend.processEvents(events(1))).toBe(false);
     expect(sleeps).toEqual([2 ** 31 - 1, 2 ** 31 - 1, 2 ** 31 - 1, 2 ** 31 - 1]);
   });
 
   it('counts a batch it could not deliver because nothing listens', async () => {
     const errors: [string, number][] = [];
-    const closed = createServer();
-    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
-    const port = (closed.address() as AddressInfo).port;
-    await new Promise((resolve) => closed.close(resolve));
-    const backend = await backendFor({ port }, errors);
+    const backend = await backendFor({ port: await closedPort() }, errors);
     expect(await backend.processEvents(events(1))).toBe(false);
     expect(errors).toEqual([['webhook', 1]]);
   });
