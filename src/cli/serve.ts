@@ -32,6 +32,16 @@ import { listen, servingCertificateOptions } from '../http/listen.js';
 import { generateServingCertificate, type CertificateAndKey } from '../pki/self-signed.js';
 import { apiserverIdentity, startRequestTracing, type RequestTracer } from '../tracing/index.js';
 import type { KubeletClientOptions } from '../kubelet-client/index.js';
+import {
+  AUDIT_FLAGS_USAGE,
+  defaultAuditFlags,
+  isAuditFlag,
+  isBooleanAuditFlag,
+  setAuditFlag,
+  validateAuditFlags,
+  type AuditFlags,
+} from '../config/audit-flags/index.js';
+import { auditBackendsFromFlags } from '../audit/flags/backends.js';
 
 /** kube-apiserver's `--min-request-timeout` default: watches without a timeout end after 30 to 60 minutes. */
 export const DEFAULT_MIN_REQUEST_TIMEOUT_SECONDS = 1800;
@@ -124,6 +134,10 @@ export interface ServeOptions {
     durationMs?: number;
     signers?: Partial<Record<WellKnownSigner, { certFile?: string; keyFile?: string }>>;
   };
+  /** kube-apiserver's `--audit-*` flags (docs/audit-backends.md); absent when none is given. */
+  audit?: AuditFlags;
+  /** pflag's warnings of deprecated flags given, printed at start. */
+  flagWarnings?: string[];
 }
 
 /** The per-signer flag names of kube-controller-manager, by signer. */
@@ -167,6 +181,7 @@ export const SERVE_USAGE =
   '                     [--kubelet-preferred-address-types Hostname,InternalDNS,InternalIP,ExternalDNS,ExternalIP] [--kubelet-timeout 5s]\n' +
   '                     [--cluster-signing-cert-file FILE --cluster-signing-key-file FILE] [--cluster-signing-duration 8760h]\n' +
   '                     [--cluster-signing-{kubelet-serving,kubelet-client,kube-apiserver-client,legacy-unknown}-{cert,key}-file FILE]\n' +
+  `                     ${AUDIT_FLAGS_USAGE}\n` +
   '  durations are Go durations (300ms, 10s, 1m30s); --min-request-timeout 0 lets watches without timeoutSeconds run forever';
 
 /**
@@ -251,6 +266,12 @@ export function parseServeArgs(args: readonly string[]): ServeOptions {
       if (v === undefined) throw new Error(`${flag} needs a value`);
       return v;
     };
+    if (isAuditFlag(flag)) {
+      // pflag: a boolean alone is true; other flags take `=value` or the next argument.
+      const warning = setAuditFlag((o.audit ??= defaultAuditFlags()), flag, isBooleanAuditFlag(flag) && eq < 0 ? 'true' : value());
+      if (warning) (o.flagWarnings ??= []).push(warning);
+      continue;
+    }
     const perSigner = /^--cluster-signing-(kubelet-serving|kubelet-client|kube-apiserver-client|legacy-unknown)-(cert|key)-file$/.exec(flag);
     if (perSigner) {
       const signer = SIGNER_FLAGS[perSigner[1]!]!;
@@ -426,6 +447,10 @@ export function parseServeArgs(args: readonly string[]): ServeOptions {
   if ((o.kubelet?.clientCertificateFile === undefined) !== (o.kubelet?.clientKeyFile === undefined)) {
     throw new Error('--kubelet-client-certificate and --kubelet-client-key must be given together');
   }
+  if (o.audit) {
+    const errors = validateAuditFlags(o.audit);
+    if (errors.length) throw new Error(errors.length === 1 ? errors[0] : `[${errors.join(', ')}]`);
+  }
   if (o.clientCaFile && !o.tls) throw new Error('--client-ca-file needs --tls: client certificates come with TLS');
   if (o.logging) {
     const gates = { LoggingAlphaOptions: o.featureGates?.LoggingAlphaOptions, LoggingBetaOptions: o.featureGates?.LoggingBetaOptions };
@@ -553,6 +578,14 @@ export async function serve(
   const tracer = await startTracing(files.tracing);
   // Checked before anything starts, with messages naming the file as kube-apiserver's do.
   const encryption = options.encryptionProviderConfig === undefined ? undefined : await readEncryptionConfigFile(options.encryptionProviderConfig);
+  // The audit policy is read and the backends made (log file checked, kubeconfig loaded) as kube-apiserver does at start.
+  for (const warning of options.flagWarnings ?? []) logger.warning(warning);
+  const auditEgress = files.egress?.dialerFor('controlplane');
+  // Events a backend lost are logged as audit.HandlePluginError logs them.
+  const onAuditError = (plugin: string, events: number, e: Error) =>
+    logger.error(`Error in audit plugin '${plugin}' affecting ${events} audit events: ${e.message}`);
+  const audit = options.audit ? auditBackendsFromFlags(options.audit, { onError: onAuditError, ...(auditEgress ? { egress: auditEgress } : {}) }) : undefined;
+  for (const note of audit?.notes ?? []) logger.V(2).info(note);
   // The serving CA is made first: kube-controller-manager puts the CA its kubeconfig trusts into
   // every token Secret's ca.crt (its --root-ca-file defaults to that), and here that is this CA.
   const certificates = options.tls ? await generateServingCertificate(servingCertificateOptions(options.host ?? '127.0.0.1', Date.now())) : undefined;
@@ -593,6 +626,7 @@ export async function serve(
       rootCA: certificates?.ca.cert,
     },
     certificateSigning: clusterSigningOptions(options.clusterSigning, certificates?.ca),
+    ...(audit?.policy !== undefined ? { audit: { policy: audit.policy, backends: audit.backends } } : {}),
   });
   for (const file of options.load) {
     try {
@@ -637,6 +671,8 @@ export async function serve(
   });
   await server.close();
   await cluster.close();
+  // What the backends still hold (a webhook batch, a log file) is written before the process ends.
+  await Promise.all((audit?.backends ?? []).map((b) => b.shutdown()));
   await tracer?.shutdown();
   logger.close();
 }
