@@ -24,6 +24,7 @@ import { healthzHandlers, nodeAgentHealthChecks } from './healthz.js';
 import type { HealthChecks } from '../../metrics/health.js';
 import { MetricsRegistry } from '../../metrics/registry.js';
 import { writeMetrics } from '../metrics/expose.js';
+import { instrumentRuntime } from '../metrics/runtime-metrics.js';
 import { httpRequestLabels, httpRequestRecorder, metricPathBuckets, type ServerType } from '../metrics/http-metrics.js';
 import type { NodeAgentPodSource } from './pod-containers.js';
 import { httpError, writeErrorString, writeJson } from './respond.js';
@@ -216,11 +217,14 @@ function listenOn(server: Server, port: number, address: string): Promise<number
  * The node agent's secured (and optionally read-only) server. Nothing is read or bound until
  * {@link NodeAgentServer.listen}.
  */
-export function createNodeAgentServer(options: NodeAgentServerOptions): NodeAgentServer {
+export function createNodeAgentServer(given: NodeAgentServerOptions): NodeAgentServer {
+  const metrics = given.metrics ?? new MetricsRegistry();
+  // The server's own CRI calls (container status, checkpoint) count as the agent's.
+  const options: NodeAgentServerOptions = { ...given, runtime: instrumentRuntime(given.runtime, metrics) };
   const clock = options.clock ?? new CombinedClock();
   const servers: Server[] = [];
   const observability: Observability = {
-    metrics: options.metrics ?? new MetricsRegistry(),
+    metrics,
     health: nodeAgentHealthChecks({
       ...(options.syncLoopHealth ? { syncLoopHealth: options.syncLoopHealth } : {}),
       slis: options.featureGates?.ComponentSLIs ?? true,
