@@ -133,7 +133,15 @@ function routerFor(options: NodeAgentServerOptions, clock: Clock, secured: boole
   // kubelet installs the metrics paths with /healthz on both ports ("auth not required" handlers; the secured port still authorizes them).
   router.handle('/metrics', ({ req, res }) => writeMetrics(req, res, o.metrics));
   const slis = o.health.slis;
-  if (slis) router.handle('/metrics/slis', ({ req, res }) => writeMetrics(req, res, slis));
+  if (slis) {
+    // component-base's SLIMetricsWithReset: DELETE empties the SLI registry.
+    router.handle('/metrics/slis', ({ req, res }) => {
+      if (req.method !== 'DELETE') return writeMetrics(req, res, slis);
+      slis.prometheus.resetMetrics();
+      res.writeHead(200, { 'Content-Type': 'text/plain; charset=utf-8' });
+      res.end('metrics reset\n');
+    });
+  }
   router.service('/pods', [{ method: 'GET', path: '', produces: 'application/json', handler: ({ res }) => writeJson(res, podList(options.pods)) }]);
   const gates = options.featureGates ?? {};
   if (secured && (options.enableDebuggingHandlers ?? true)) {

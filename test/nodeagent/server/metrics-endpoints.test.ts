@@ -124,6 +124,17 @@ describe('the node agent server: /metrics and /metrics/slis', () => {
     expect((await secured(port, '/metrics')).body).not.toContain('cluster_healthcheck');
   });
 
+  it("empties the SLIs on DELETE /metrics/slis, as component-base's reset handler does", async () => {
+    const own = await start({ readOnlyPort: -1 });
+    await secured(own.port, '/healthz');
+    expect((await secured(own.port, '/metrics/slis')).body).toContain('cluster_healthcheck{name="ping",type="healthz"} 1\n');
+    const reset = await plain(own.readOnlyPort!, '/metrics/slis', 'DELETE');
+    expect([reset.status, reset.body]).toEqual([200, 'metrics reset\n']);
+    expect((await secured(own.port, '/metrics/slis')).body).not.toContain('cluster_healthcheck{');
+    await secured(own.port, '/healthz');
+    expect((await secured(own.port, '/metrics/slis')).body).toContain('cluster_healthchecks_total{name="ping",status="success",type="healthz"} 1\n');
+  });
+
   it('serves no /metrics/slis with ComponentSLIs off, and /healthz all the same', async () => {
     const off = await start({ featureGates: { ComponentSLIs: false } });
     expect((await secured(off.port, '/metrics/slis')).status).toBe(404);
