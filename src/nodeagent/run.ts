@@ -75,7 +75,8 @@ async function apiServerClient(settings: NodeAgentSettings, nodeName: string, cl
       bootstrapKubeconfigPath: bootstrapKubeconfig,
       certDir,
       nodeName,
-      kube: () => kubeApiClientFromKubeconfig(bootstrapKubeconfig),
+      // The bootstrap client's requests (the CertificateSigningRequest) count too, as all of client-go's do in kubelet.
+      kube: () => kubeApiClientFromKubeconfig(bootstrapKubeconfig, { metrics }),
       ...(clock ? { clock } : {}),
     });
   }

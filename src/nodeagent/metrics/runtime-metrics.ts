@@ -67,7 +67,9 @@ export function instrumentRuntime<T extends Partial<RuntimeService & ImageServic
   const proxy = new Proxy(runtime, {
     get(target, prop, receiver) {
       const value = Reflect.get(target, prop, receiver) as unknown;
-      if (typeof value !== 'function' || typeof prop !== 'string' || !Object.hasOwn(RUNTIME_OPERATION_TYPES, prop)) return value;
+      if (typeof value !== 'function') return value;
+      // Bound to the runtime itself, so that a class with private fields still finds them.
+      if (typeof prop !== 'string' || !Object.hasOwn(RUNTIME_OPERATION_TYPES, prop)) return (value as (...args: unknown[]) => unknown).bind(target);
       const operation = RUNTIME_OPERATION_TYPES[prop as keyof typeof RUNTIME_OPERATION_TYPES];
       return async (request: unknown) => {
         const started = performance.now();
