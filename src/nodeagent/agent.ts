@@ -4,12 +4,17 @@
  * CRI runtime and reports their status, with mirror pods for static pods and graceful deletion.
  *
  * `syncOnce()` makes one full pass (node, lease, sources, pods) so tests step it by hand; `start()`
- * runs the same work on timers and a watch of the API server.
+ * runs the same work on timers and a watch of the API server. Its metrics (kubelet's names) are
+ * kept in a registry of its own, read through `agent.metrics`.
  */
 import { hostname as osHostname } from 'node:os';
 import type { Pod } from '../kinds/types/core-v1.js';
 import type { ImageService, RuntimeService } from '../cri/api.js';
 import type { Clock } from '../clock.js';
+import { MetricsRegistry, type MetricsReader } from '../metrics/registry.js';
+import { KubeletMetrics } from './metrics/kubelet-metrics.js';
+import { instrumentRuntime } from './metrics/runtime-metrics.js';
+import { SYNC_LOOP_UNHEALTHY } from './server/healthz.js';
 import { silentLog, type AgentLog } from './agent-log.js';
 import type { KubeApiClient } from './kube-api.js';
 import { readHostFacts, type HostFacts } from './node/host-facts.js';
@@ -72,6 +77,11 @@ export interface NodeAgentOptions {
   /** The fetch of `staticPodURL`; the global `fetch` by default. */
   readonly urlFetch?: UrlFetch;
   readonly log?: AgentLog;
+  /**
+   * Where the agent's metrics are kept (the same registry its server serves at `/metrics`); a new
+   * one, without native histograms, by default. The runtime's calls are counted into it.
+   */
+  readonly metrics?: MetricsRegistry;
 }
 
 /** The agent's pods as its server shows them (`/pods`, exec, logs). */
@@ -90,6 +100,14 @@ export interface NodeAgent {
   /** One deterministic pass: node status, lease, every pod source, every pod. */
   syncOnce(): Promise<void>;
   readonly pods: NodeAgentPods;
+  /** The agent's metrics (`kubelet_*`, `rest_client_*` when its API client counts into the same registry). */
+  readonly metrics: MetricsReader;
+  /**
+   * kubelet's `syncloop` health check: why the pod sync loop is unhealthy (it has not started or
+   * finished a pass for twice the sync period, and at least 5 minutes), or undefined when healthy
+   * or before its first pass.
+   */
+  syncLoopHealth(): string | undefined;
 }
 
 const realClock: Clock = { now: () => Date.now() };
@@ -112,7 +130,11 @@ export function createNodeAgent(options: NodeAgentOptions): NodeAgent {
     maxPods: options.maxPods,
     ...(options.nodeLabels ? { labels: options.nodeLabels } : {}),
   };
-  const { kube, runtime } = options;
+  const registry = options.metrics ?? new MetricsRegistry();
+  const kubeletMetrics = new KubeletMetrics(registry);
+  kubeletMetrics.setNodeName(nodeName);
+  const kube = options.kube;
+  const runtime = instrumentRuntime(options.runtime, registry);
   const node = new NodeStatusReporter(kube, runtime, id, host, clock, options.nodeStatusUpdateFrequencyMs ?? 10_000);
   const lease = new NodeLease(kube, nodeName, clock, () => node.nodeUid, options.nodeLeaseDurationSeconds ?? DEFAULT_LEASE_DURATION_SECONDS);
   const apiSource = new ApiServerPodSource(kube, nodeName, log);
@@ -123,8 +145,9 @@ export function createNodeAgent(options: NodeAgentOptions): NodeAgent {
     options.podLogsDir,
     log,
     apiServerEnvSources(kube),
+    kubeletMetrics,
   );
-  const workers = new PodWorkers(kube, runtime, syncer, clock, log, nodeName, options.admitters);
+  const workers = new PodWorkers(kube, runtime, syncer, clock, log, nodeName, options.admitters, kubeletMetrics);
   const hostIPs = nodeAddresses(id, host)
     .filter((a) => a.type === 'InternalIP')
     .map((a) => a.address);
@@ -153,6 +176,18 @@ export function createNodeAgent(options: NodeAgentOptions): NodeAgent {
     }
   };
 
+  // kubelet's syncLoopMonitor: when the loop last entered or left an iteration.
+  let loopSeenAt: number | undefined;
+  const syncLoopAllowanceMs = Math.max(2 * (options.podSyncPeriodMs ?? 1000), 5 * 60_000);
+  // What the runtime has, after each pass, as kubelet's PLEG relist counts it.
+  const countRuntime = async () => {
+    const [sandboxes, containers] = await Promise.all([runtime.listPodSandbox({}), runtime.listContainers({})]);
+    kubeletMetrics.runtimeInventory({
+      sandboxes: sandboxes.items.map((s) => ({ podUid: s.metadata.uid, state: s.state })),
+      containerStates: containers.containers.map((c) => c.state),
+    });
+  };
+
   // One pass over the pods at a time; a request during a pass runs another after it.
   let passing: Promise<void> | undefined;
   let again = false;
@@ -164,6 +199,7 @@ export function createNodeAgent(options: NodeAgentOptions): NodeAgent {
     passing = (async () => {
       do {
         again = false;
+        loopSeenAt = clock.now();
         try {
           runtimeName ??= (await runtime.version({ version: '0.1.0' })).runtimeName;
           await workers.syncAll(
@@ -172,9 +208,11 @@ export function createNodeAgent(options: NodeAgentOptions): NodeAgent {
             { nodeName, nodeUid: node.nodeUid, hostIPs, runtimeName },
             apiSource.synced,
           );
+          await countRuntime();
         } catch (e) {
           log.errorS(e, 'Pod sync pass failed');
         }
+        loopSeenAt = clock.now();
       } while (again);
     })().finally(() => (passing = undefined));
     return passing;
@@ -204,6 +242,10 @@ export function createNodeAgent(options: NodeAgentOptions): NodeAgent {
   return {
     nodeName,
     pods: { byName: (ns, name) => workers.byName(ns, name), all: () => workers.all() },
+    metrics: registry,
+    syncLoopHealth() {
+      return loopSeenAt !== undefined && clock.now() - loopSeenAt > syncLoopAllowanceMs ? SYNC_LOOP_UNHEALTHY : undefined;
+    },
     async syncOnce() {
       await guarded('Unable to update node status', () => node.sync());
       await guarded('Failed to update lease', () => lease.sync());

@@ -3,6 +3,8 @@
  * from a kubeconfig), or memkube's own `createFetchHandler(cluster)` so that an agent and its API
  * server share one process and no port.
  */
+import type { MetricsRegistry } from '../metrics/registry.js';
+import { instrumentFetch } from './metrics/rest-client-metrics.js';
 import { KubeApiError, type KubeApiClient, type KubeObjectJson, type KubeRequestOptions, type KubeWatchEvent } from './kube-api.js';
 
 /** The Fetch function the client sends its requests through. */
@@ -16,6 +18,8 @@ export interface FetchClientOptions {
   readonly userAgent?: string;
   /** Called when idle connections should be closed. */
   readonly onClose?: () => void;
+  /** Where every request is counted, as client-go's REST client metrics. */
+  readonly metrics?: MetricsRegistry;
 }
 
 /** The largest watch event line accepted: an event above it fails the watch instead of buffering without bound. */
@@ -40,7 +44,8 @@ async function errorOf(res: Response): Promise<KubeApiError> {
 }
 
 /** A client of the API server at `server`, sending each request through `fetch`. */
-export function kubeApiClientOverFetch(server: string, fetch: FetchLike, options: FetchClientOptions = {}): KubeApiClient {
+export function kubeApiClientOverFetch(server: string, transport: FetchLike, options: FetchClientOptions = {}): KubeApiClient {
+  const fetch = options.metrics ? instrumentFetch(transport, options.metrics) : transport;
   const headers = (extra: Record<string, string>): Headers => {
     const h = new Headers({ accept: 'application/json', ...extra });
     if (options.token) h.set('authorization', `Bearer ${options.token}`);

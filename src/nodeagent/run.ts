@@ -13,7 +13,9 @@ import { createCriClient } from '../cri/client.js';
 import type { Clock } from '../clock.js';
 import { durationMillis } from '../config/nodeagent/go-duration.js';
 import { resolveFeatureGates } from '../config/nodeagent/feature-gates.js';
+import { MetricsRegistry } from '../metrics/registry.js';
 import { createNodeAgent, nodeNameOf, type NodeAgent } from './agent.js';
+import { instrumentRuntime } from './metrics/runtime-metrics.js';
 import { silentLog, type AgentLog } from './agent-log.js';
 import { kubeApiClientFromKubeconfig } from './apiclient/kubeconfig-client.js';
 import { bootstrapClientCertificate, isKubeconfigStillValid } from './bootstrap/client-certificate.js';
@@ -61,7 +63,7 @@ export class NodeAgentStartError extends Error {
   }
 }
 
-async function apiServerClient(settings: NodeAgentSettings, nodeName: string, clock: Clock | undefined): Promise<KubeApiClient> {
+async function apiServerClient(settings: NodeAgentSettings, nodeName: string, clock: Clock | undefined, metrics: MetricsRegistry): Promise<KubeApiClient> {
   const { kubeconfig, bootstrapKubeconfig, certDir } = settings.flags;
   if (!kubeconfig)
     throw new NodeAgentStartError('standalone mode (no --kubeconfig) is not supported by memkube node-agent: give it the kubeconfig of an API server');
@@ -73,11 +75,12 @@ async function apiServerClient(settings: NodeAgentSettings, nodeName: string, cl
       bootstrapKubeconfigPath: bootstrapKubeconfig,
       certDir,
       nodeName,
-      kube: () => kubeApiClientFromKubeconfig(bootstrapKubeconfig),
+      // The bootstrap client's requests (the CertificateSigningRequest) count too, as all of client-go's do in kubelet.
+      kube: () => kubeApiClientFromKubeconfig(bootstrapKubeconfig, { metrics }),
       ...(clock ? { clock } : {}),
     });
   }
-  return kubeApiClientFromKubeconfig(kubeconfig, { userAgent: 'memkube-node-agent' });
+  return kubeApiClientFromKubeconfig(kubeconfig, { userAgent: 'memkube-node-agent', metrics });
 }
 
 /** Starts a node agent as kubelet starts: clients, image manager, server, then the agent's loops. */
@@ -89,8 +92,10 @@ export async function runNodeAgent(options: RunNodeAgentOptions): Promise<Runnin
   mkdirSync(flags.rootDir, { recursive: true, mode: 0o750 });
   const gates = resolveFeatureGates(config.featureGates);
 
-  const kube = options.kube ?? (await apiServerClient(settings, nodeName, options.clock));
-  const runtime = options.runtime ?? createCriClient(config.containerRuntimeEndpoint);
+  // One registry for the agent, its server and its clients, as kubelet's legacy registry.
+  const metrics = new MetricsRegistry({ nativeHistograms: gates.enabled('NativeHistograms') });
+  const kube = options.kube ?? (await apiServerClient(settings, nodeName, options.clock, metrics));
+  const runtime = instrumentRuntime(options.runtime ?? createCriClient(config.containerRuntimeEndpoint), metrics);
   const credentialProviders = flags.imageCredentialProviderConfig
     ? createCredentialProviders({
         config: flags.imageCredentialProviderConfig,
@@ -146,7 +151,10 @@ export async function runNodeAgent(options: RunNodeAgentOptions): Promise<Runnin
         ContainerCheckpoint: gates.enabled('ContainerCheckpoint'),
         KubeletFineGrainedAuthz: gates.enabled('KubeletFineGrainedAuthz'),
         PodLogsQuerySplitStreams: gates.enabled('PodLogsQuerySplitStreams'),
+        ComponentSLIs: gates.enabled('ComponentSLIs'),
       },
+      metrics,
+      syncLoopHealth: () => view.agent?.syncLoopHealth(),
       enableDebuggingHandlers: config.enableDebuggingHandlers,
       rootDir: flags.rootDir,
       nodeName,
@@ -178,6 +186,7 @@ export async function runNodeAgent(options: RunNodeAgentOptions): Promise<Runnin
     httpCheckFrequencyMs: durationMillis(config.httpCheckFrequency),
     admitters: [(pod) => sysctls.admit(pod)],
     imageEnsurer: managedImages(images, kube),
+    metrics,
     ...(options.clock ? { clock: options.clock } : {}),
     log,
   });

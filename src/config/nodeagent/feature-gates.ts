@@ -43,6 +43,10 @@ export const NODE_AGENT_FEATURE_GATES: Readonly<Record<string, FeatureSpec>> = O
   LoggingBetaOptions: { default: true, preRelease: 'Beta' },
   ComponentFlagz: { default: false, preRelease: 'Alpha' },
   ComponentStatusz: { default: false, preRelease: 'Alpha' },
+  /** `/metrics/slis`: the health checks' SLI metrics (component-base; stable since v1.32). */
+  ComponentSLIs: { default: true, preRelease: 'GA' },
+  /** Histograms in native form beside the classic buckets, in the protobuf exposition (alpha since v1.36). */
+  NativeHistograms: { default: false, preRelease: 'Alpha' },
 });
 
 /** A gate map component-base would refuse; the message is its own. */

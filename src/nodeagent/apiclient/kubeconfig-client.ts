@@ -8,6 +8,7 @@ import { loadWebhookKubeconfig, type ReadFile } from '../../auth/webhook/kubecon
 import { kubeApiClientOverFetch } from '../kube-api-fetch.js';
 import type { KubeApiClient } from '../kube-api.js';
 import { createHttpsFetch } from './https-fetch.js';
+import type { MetricsRegistry } from '../../metrics/registry.js';
 
 /** Settings of {@link kubeApiClientFromKubeconfig}. */
 export interface KubeconfigClientOptions {
@@ -15,6 +16,8 @@ export interface KubeconfigClientOptions {
   readonly readFile?: ReadFile;
   /** The User-Agent of every request. */
   readonly userAgent?: string;
+  /** Where the requests are counted (`rest_client_requests_total`, `rest_client_request_duration_seconds`). */
+  readonly metrics?: MetricsRegistry;
 }
 
 /**
@@ -33,6 +36,7 @@ export function kubeApiClientFromKubeconfig(path: string, options: KubeconfigCli
   return kubeApiClientOverFetch(config.endpoint.url, transport.fetch, {
     ...(config.token && !tokenFile ? { token: config.token } : {}),
     ...(options.userAgent ? { userAgent: options.userAgent } : {}),
+    ...(options.metrics ? { metrics: options.metrics } : {}),
     onClose: () => transport.close(),
   });
 }

@@ -17,6 +17,7 @@ import type { WaitingReason } from './pod-status.js';
 import { containersNamed, nanosToMs, restartCountOf, type PodRuntimeState } from './runtime-state.js';
 import { sandboxConfigOf } from './sandbox-config.js';
 import { containersOf, formatPod, initContainersOf, restartPolicyOf } from './pod-util.js';
+import type { ContainerTypeLabel, KubeletMetrics } from '../metrics/kubelet-metrics.js';
 
 /** What starting a container needs besides the pod. */
 export interface SyncContext {
@@ -37,6 +38,8 @@ export class PodSyncer {
     private readonly log: AgentLog,
     /** Reads the ConfigMaps and Secrets a container's environment names; without it such references fail. */
     private readonly envSources?: EnvSourceReader,
+    /** Counts sandboxes and containers started (and failing to); nothing is counted without it. */
+    private readonly metrics?: KubeletMetrics,
   ) {
     this.backoff = new Backoff(clock);
   }
@@ -75,7 +78,9 @@ export class PodSyncer {
       try {
         const { podSandboxId } = await this.runtime.runPodSandbox({ config: sandboxConfig });
         sandbox = (await this.runtime.podSandboxStatus({ podSandboxId })).status;
+        this.metrics?.podSandboxStarted(false);
       } catch (e) {
+        this.metrics?.podSandboxStarted(true);
         this.log.errorS(e, 'Failed to create sandbox for pod', 'pod', formatPod(pod));
         for (const c of [...initContainersOf(pod), ...containersOf(pod)]) waiting.set(c.name, { reason: 'ContainerCreating' });
         return;
@@ -84,30 +89,42 @@ export class PodSyncer {
       sandboxConfig = sandboxConfigOf(pod, sandbox.metadata.attempt, this.podLogsDir);
     }
     const podIP = sandbox.network?.ip ?? '';
-    const start = (c: Container, restartCount: number) =>
-      this.startContainer(pod, c, restartCount, sandbox!.id, sandboxConfig, { hostIP: ctx.hostIP, podIP: pod.spec?.hostNetwork ? ctx.hostIP : podIP }, waiting);
+    const start = (c: Container, restartCount: number, type: ContainerTypeLabel) => {
+      // kubelet counts a start once the back-off allows it, before the image is pulled (SyncPod's `start`).
+      this.metrics?.containerStartAttempted(type);
+      return this.startContainer(
+        pod,
+        c,
+        restartCount,
+        sandbox!.id,
+        sandboxConfig,
+        { hostIP: ctx.hostIP, podIP: pod.spec?.hostNetwork ? ctx.hostIP : podIP },
+        waiting,
+        type,
+      );
+    };
 
     // Init containers run one at a time, each to success, before any other container.
     for (const c of initContainersOf(pod)) {
       const instances = containersNamed(state, c.name);
       const latest = instances.find((x) => x.podSandboxId === sandbox!.id);
-      if (!latest) return void (await start(c, nextRestartCount(instances)));
+      if (!latest) return void (await start(c, nextRestartCount(instances), 'init_container'));
       if (latest.state === 'CONTAINER_RUNNING') return;
-      if (latest.state === 'CONTAINER_CREATED') return void (await this.startCreated(pod, c, latest, waiting));
+      if (latest.state === 'CONTAINER_CREATED') return void (await this.startCreated(pod, c, latest, waiting, 'init_container'));
       if (latest.exitCode === 0) {
         waiting.delete(c.name);
         continue;
       }
       if (policy === 'Never') return;
       if (this.inBackoff(pod, c, latest, waiting)) return;
-      return void (await start(c, restartCountOf(latest) + 1));
+      return void (await start(c, restartCountOf(latest) + 1, 'init_container'));
     }
 
     for (const c of containersOf(pod)) {
       const instances = containersNamed(state, c.name);
       const latest = instances[0];
       if (!latest || latest.podSandboxId !== sandbox.id) {
-        await start(c, nextRestartCount(instances));
+        await start(c, nextRestartCount(instances), 'container');
         continue;
       }
       if (latest.state === 'CONTAINER_RUNNING') {
@@ -115,7 +132,7 @@ export class PodSyncer {
         continue;
       }
       if (latest.state === 'CONTAINER_CREATED' || latest.state === 'CONTAINER_UNKNOWN') {
-        await this.startCreated(pod, c, latest, waiting);
+        await this.startCreated(pod, c, latest, waiting, 'container');
         continue;
       }
       const restart = policy === 'Always' || (policy === 'OnFailure' && latest.exitCode !== 0);
@@ -124,7 +141,7 @@ export class PodSyncer {
         continue;
       }
       if (this.inBackoff(pod, c, latest, waiting)) continue;
-      await start(c, restartCountOf(latest) + 1);
+      await start(c, restartCountOf(latest) + 1, 'container');
     }
   }
 
@@ -143,11 +160,13 @@ export class PodSyncer {
     return false;
   }
 
-  private async startCreated(pod: Pod, c: Container, created: ContainerStatus, waiting: Map<string, WaitingReason>): Promise<void> {
+  private async startCreated(pod: Pod, c: Container, created: ContainerStatus, waiting: Map<string, WaitingReason>, type: ContainerTypeLabel): Promise<void> {
+    this.metrics?.containerStartAttempted(type);
     try {
       await this.runtime.startContainer({ containerId: created.id });
       waiting.delete(c.name);
     } catch (e) {
+      this.metrics?.containerStartFailed(type, 'RunContainerError');
       waiting.set(c.name, { reason: 'RunContainerError', message: e instanceof Error ? e.message : String(e) });
       this.log.errorS(e, 'Failed to start container', 'pod', formatPod(pod), 'container', c.name);
     }
@@ -161,15 +180,18 @@ export class PodSyncer {
     sandboxConfig: PodSandboxConfig,
     values: { hostIP: string; podIP: string },
     waiting: Map<string, WaitingReason>,
+    type: ContainerTypeLabel,
   ): Promise<void> {
+    // Each failure is counted by kubelet's error name, the reason the container then waits with.
+    const fail = (reason: string, message: string) => {
+      this.metrics?.containerStartFailed(type, reason);
+      waiting.set(c.name, { reason, message });
+    };
     let imageRef: string;
     try {
       imageRef = await this.images.ensureImage(pod, c, sandboxConfig);
     } catch (e) {
-      if (e instanceof ImageNotReadyError) {
-        waiting.set(c.name, { reason: e.reason, message: e.message });
-        return;
-      }
+      if (e instanceof ImageNotReadyError) return fail(e.reason, e.message);
       throw e;
     }
     let config;
@@ -179,17 +201,16 @@ export class PodSyncer {
       config = containerConfigOf(pod, c, restartCount, imageRef, values, sources);
     } catch (e) {
       // A spec that cannot be configured, or a ConfigMap or Secret that could not be read.
-      waiting.set(c.name, {
-        reason: 'CreateContainerConfigError',
-        message: e instanceof ContainerConfigError ? e.message : `failed to read the environment's sources: ${String(e instanceof Error ? e.message : e)}`,
-      });
-      return;
+      return fail(
+        'CreateContainerConfigError',
+        e instanceof ContainerConfigError ? e.message : `failed to read the environment's sources: ${String(e instanceof Error ? e.message : e)}`,
+      );
     }
     let containerId: string;
     try {
       containerId = (await this.runtime.createContainer({ podSandboxId: sandboxId, config, sandboxConfig })).containerId;
     } catch (e) {
-      waiting.set(c.name, { reason: 'CreateContainerError', message: e instanceof Error ? e.message : String(e) });
+      fail('CreateContainerError', e instanceof Error ? e.message : String(e));
       this.log.errorS(e, 'Failed to create container', 'pod', formatPod(pod), 'container', c.name);
       return;
     }
@@ -197,7 +218,7 @@ export class PodSyncer {
       await this.runtime.startContainer({ containerId });
       waiting.delete(c.name);
     } catch (e) {
-      waiting.set(c.name, { reason: 'RunContainerError', message: e instanceof Error ? e.message : String(e) });
+      fail('RunContainerError', e instanceof Error ? e.message : String(e));
       this.log.errorS(e, 'Failed to start container', 'pod', formatPod(pod), 'container', c.name);
     }
   }

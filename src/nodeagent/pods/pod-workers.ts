@@ -16,6 +16,7 @@ import type { PodSyncer } from './pod-syncer.js';
 import { formatPod, gracePeriodOf, isMirrorPod, isStaticPod, podKey } from './pod-util.js';
 import { podUidsInRuntime, readPodRuntimeState } from './runtime-state.js';
 import { PodStatusWriter } from './status-writer.js';
+import type { KubeletMetrics, PodWorkerOperation } from '../metrics/kubelet-metrics.js';
 
 /** A pod the agent runs, with the status it last generated. */
 export interface PodRecord {
@@ -44,6 +45,8 @@ const isTerminalPhase = (phase: string | undefined) => phase === 'Succeeded' || 
 export class PodWorkers {
   private readonly records = new Map<string, PodRecord>();
   private readonly startTimes = new Map<string, string>();
+  /** When the agent first saw each pod (kubelet's first-seen annotation), in clock milliseconds. */
+  private readonly firstSeen = new Map<string, number>();
   private readonly statuses: PodStatusWriter;
   private readonly mirrors: MirrorPodClient;
 
@@ -55,6 +58,8 @@ export class PodWorkers {
     private readonly log: AgentLog,
     nodeName: string,
     private readonly admitters: readonly PodAdmitter[] = [],
+    /** Pod start and pod worker durations; nothing is measured without it. */
+    private readonly metrics?: KubeletMetrics,
   ) {
     this.statuses = new PodStatusWriter(kube);
     this.mirrors = new MirrorPodClient(kube, nodeName);
@@ -86,11 +91,14 @@ export class PodWorkers {
     const desired = [...regular, ...staticPods];
     const desiredUids = new Set(desired.map((p) => p.metadata?.uid ?? ''));
     for (const pod of desired) {
+      const operation = this.operationOf(pod);
+      const started = performance.now();
       try {
         await this.syncOne(pod, isStaticPod(pod) ? mirrorByKey.get(podKey(pod)) : undefined, node);
       } catch (e) {
         this.log.errorS(e, 'Error syncing pod, skipping', 'pod', formatPod(pod));
       }
+      this.metrics?.podWorked(operation, (performance.now() - started) / 1000);
     }
     // Mirror pods whose static pod is gone (HandlePodCleanups' orphaned mirror pods).
     const staticKeys = new Set(staticPods.map(podKey));
@@ -110,12 +118,23 @@ export class PodWorkers {
     }
   }
 
+  /** kubelet's `SyncPodType` of a pod's work: the first sync creates, a changed pod updates, a deleted one is killed. */
+  private operationOf(pod: Pod): PodWorkerOperation {
+    const record = this.records.get(pod.metadata?.uid ?? '');
+    if (!record) return 'create';
+    if (pod.metadata?.deletionTimestamp) return 'kill';
+    return record.pod.metadata?.resourceVersion !== pod.metadata?.resourceVersion ? 'update' : 'sync';
+  }
+
   private async removeRecord(uid: string): Promise<void> {
+    const started = performance.now();
     const state = await readPodRuntimeState(this.runtime, uid);
     await this.syncer.killPod(state, 0);
     await this.syncer.removePod(await readPodRuntimeState(this.runtime, uid));
     this.records.delete(uid);
     this.startTimes.delete(uid);
+    this.firstSeen.delete(uid);
+    this.metrics?.podWorked('terminated', (performance.now() - started) / 1000);
     this.statuses.forget(uid);
     this.syncer.forget(uid);
   }
@@ -125,6 +144,7 @@ export class PodWorkers {
     const staticPod = isStaticPod(pod);
     let startTime = this.startTimes.get(uid);
     if (!startTime) this.startTimes.set(uid, (startTime = timeOf(this.clock.now())));
+    if (!this.firstSeen.has(uid)) this.firstSeen.set(uid, this.clock.now());
     const previous = this.records.get(uid)?.status ?? (staticPod ? mirror?.status : pod.status);
     const withPrevious: Pod = { ...pod, status: previous };
     const deleting = !!pod.metadata?.deletionTimestamp;
@@ -170,6 +190,13 @@ export class PodWorkers {
         state = await readPodRuntimeState(this.runtime, uid);
       }
       status = generate(true);
+    } else {
+      // kubelet's SyncPod observes the start latency when the status manager has no status of the
+      // pod yet (its first sync) or the pod goes from Pending to Running.
+      const known = this.records.get(uid)?.status;
+      if (!known || (known.phase === 'Pending' && status.phase === 'Running')) {
+        this.metrics?.podStarted((this.clock.now() - this.firstSeen.get(uid)!) / 1000);
+      }
     }
     this.records.set(uid, { pod, status });
 

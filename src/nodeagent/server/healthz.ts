@@ -1,52 +1,59 @@
 /**
- * `/healthz` as k8s.io/apiserver's `healthz.InstallHandler` serves it for kubelet: the checks
- * `ping`, `log` and `syncloop`, each also at `/healthz/<name>`; `?verbose` lists them, `?exclude=`
- * skips some, and a failing check answers 500 with every check's line, its reason withheld.
+ * `/healthz` as kubelet installs it (`InstallAuthNotRequiredHandlers` with k8s.io/apiserver's
+ * `healthz.InstallHandler`): the checks `ping`, `log` and `syncloop`, each also at
+ * `/healthz/<name>`; `?verbose` lists them, `?exclude=` skips some, and a failing check answers
+ * 500 with every check's line, its reason withheld. Every run of `/healthz` feeds the SLI metrics
+ * of `/metrics/slis`.
  */
-import type { RouteContext, RouteHandler } from './router.js';
-import { httpError } from './respond.js';
-import { goQuote } from '../../util/go-format.js';
+import { HealthChecks } from '../../metrics/health.js';
+import type { RouteHandler } from './router.js';
 
-/** A named health check: undefined when healthy, else why not. */
-export interface HealthCheck {
-  readonly name: string;
-  check(): string | undefined | Promise<string | undefined>;
+/** kubelet's `syncLoopHealthCheck` message. */
+export const SYNC_LOOP_UNHEALTHY = 'sync Loop took longer than expected';
+
+/** Options of {@link nodeAgentHealthChecks}. */
+export interface NodeAgentHealthOptions {
+  /** The sync loop's health: undefined when healthy, else why not. */
+  readonly syncLoopHealth?: () => string | undefined;
+  /** The ComponentSLIs gate: the checks' SLI metrics are kept; true by default. */
+  readonly slis?: boolean;
 }
 
-function rootHandler(checks: readonly HealthCheck[]): RouteHandler {
-  return async ({ res, query }: RouteContext) => {
-    const excluded = new Set(query.getAll('exclude'));
-    let lines = '';
-    let failed = false;
-    for (const c of checks) {
-      if (excluded.delete(c.name)) {
-        lines += `[+]${c.name} excluded: ok\n`;
-        continue;
-      }
-      if ((await c.check()) !== undefined) {
-        lines += `[-]${c.name} failed: reason withheld\n`;
-        failed = true;
-      } else {
-        lines += `[+]${c.name} ok\n`;
-      }
-    }
-    if (excluded.size) lines += `warn: some health checks cannot be excluded: no matches for ${[...excluded].sort().map(goQuote).join(',')}\n`;
-    if (failed) return httpError(res, 500, `${lines}healthz check failed`);
-    res.writeHead(200, { 'Content-Type': 'text/plain; charset=utf-8', 'X-Content-Type-Options': 'nosniff' });
-    res.end(query.has('verbose') ? `${lines}healthz check passed\n` : 'ok');
-  };
+/** kubelet's checks: `ping` and `log` always pass (memkube's log never stalls), `syncloop` asks the agent. */
+export function nodeAgentHealthChecks(options: NodeAgentHealthOptions): HealthChecks {
+  return new HealthChecks(
+    {
+      healthz: [
+        { name: 'ping', check: () => undefined },
+        { name: 'log', check: () => undefined },
+        {
+          name: 'syncloop',
+          check: () => {
+            const reason = options.syncLoopHealth?.();
+            if (reason !== undefined) throw new Error(reason);
+          },
+        },
+      ],
+    },
+    { slis: options.slis ?? true },
+  );
 }
 
-function checkHandler(check: HealthCheck): RouteHandler {
-  return async ({ res }: RouteContext) => {
-    const reason = await check.check();
-    if (reason !== undefined) return httpError(res, 500, `internal server error: ${reason}`);
-    res.writeHead(200, { 'Content-Type': 'text/plain; charset=utf-8' });
-    res.end('ok');
-  };
-}
-
-/** The mux entries of `/healthz` and its checks. */
-export function healthzHandlers(checks: readonly HealthCheck[]): [string, RouteHandler][] {
-  return [['/healthz', rootHandler(checks)], ...checks.map((c): [string, RouteHandler] => [`/healthz/${c.name}`, checkHandler(c)])];
+/** The mux entries of `/healthz` and each of its checks. */
+export function healthzHandlers(health: HealthChecks): [string, RouteHandler][] {
+  const handler =
+    (path: string): RouteHandler =>
+    async ({ res, query }) => {
+      const answer = await health.answer(path, query);
+      if (!answer) return;
+      // The root handler sets its type and nosniff; a single check's "ok" is sniffed by net/http, its error is http.Error's.
+      const headers: Record<string, string> = { 'Content-Type': 'text/plain; charset=utf-8' };
+      if (path === '/healthz' || answer.status !== 200) headers['X-Content-Type-Options'] = 'nosniff';
+      res.writeHead(answer.status, headers);
+      res.end(answer.body);
+    };
+  return [
+    ['/healthz', handler('/healthz')],
+    ...health.names('healthz').map((name): [string, RouteHandler] => [`/healthz/${name}`, handler(`/healthz/${name}`)]),
+  ];
 }

@@ -2,9 +2,10 @@
  * The node agent's HTTP servers, as kubelet's `ListenAndServeKubeletServer` and
  * `ListenAndServeKubeletReadOnlyServer` (`pkg/kubelet/server/server.go`) run them: the secured
  * HTTPS port (10250 by default) with every request authenticated and authorized, serving
- * `/healthz`, `/pods`, `/containerLogs/...` and, behind the `ContainerCheckpoint` gate,
- * `/checkpoint/...`; and the optional read-only plain HTTP port, unauthenticated, serving only
- * `/healthz` and `/pods` (the debugging paths answer 405 there).
+ * `/healthz`, `/pods`, `/metrics`, `/metrics/slis`, `/containerLogs/...` and, behind the
+ * `ContainerCheckpoint` gate, `/checkpoint/...`; and the optional read-only plain HTTP port,
+ * unauthenticated, serving only `/healthz`, `/pods` and the metrics paths (the debugging paths
+ * answer 405 there). Every request of either port is counted in the agent's HTTP metrics.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
@@ -19,10 +20,15 @@ import { createRequestAuthenticator, type NodeAgentAuthenticationOptions } from 
 import { authorizationErrorText, createNodeAuthorizer, forbiddenText, nodeRequestAttributes, type NodeAgentAuthorizationOptions } from './authorize.js';
 import { checkpointHandler, createCheckpointsDir } from './checkpoint.js';
 import { containerLogsHandler } from './container-logs.js';
-import { healthzHandlers, type HealthCheck } from './healthz.js';
+import { healthzHandlers, nodeAgentHealthChecks } from './healthz.js';
+import type { HealthChecks } from '../../metrics/health.js';
+import { MetricsRegistry } from '../../metrics/registry.js';
+import { writeMetrics } from '../metrics/expose.js';
+import { instrumentRuntime } from '../metrics/runtime-metrics.js';
+import { httpRequestLabels, httpRequestRecorder, metricPathBuckets, type ServerType } from '../metrics/http-metrics.js';
 import type { NodeAgentPodSource } from './pod-containers.js';
 import { httpError, writeErrorString, writeJson } from './respond.js';
-import { NodeAgentRouter, type RouteFilter } from './router.js';
+import { decodePath, NodeAgentRouter, type RouteFilter } from './router.js';
 import { cipherList, minTlsVersion, type GoTlsVersion } from './tls-settings.js';
 import type { WebhookRetry } from './webhook-retry.js';
 import { loadServingCertificate, type NodeAgentServingCertificate } from './serving-certificate.js';
@@ -49,6 +55,8 @@ export interface NodeAgentServerFeatureGates {
   KubeletFineGrainedAuthz?: boolean;
   /** `/containerLogs` takes `stream=Stdout|Stderr`; false by default. */
   PodLogsQuerySplitStreams?: boolean;
+  /** `/metrics/slis` is served with the health checks' SLI metrics; true by default. */
+  ComponentSLIs?: boolean;
 }
 
 /** Options of {@link createNodeAgentServer}. */
@@ -85,6 +93,8 @@ export interface NodeAgentServerOptions {
   webhookRetry?: WebhookRetry;
   /** How often a followed log looks at its container when the file does not change; 1000 ms by default. */
   followCheckMs?: number;
+  /** The agent's metrics, served at `/metrics`, where both ports count their requests; a registry of its own by default. */
+  metrics?: MetricsRegistry;
 }
 
 /** The ports a started server listens on. */
@@ -111,14 +121,27 @@ function podList(pods: NodeAgentPodSource): string {
 
 const DEBUGGING_PATHS = ['/run/', '/exec/', '/attach/', '/portForward/', '/containerLogs/', '/runningpods/', '/debug/pprof/', '/logs/'];
 
-function routerFor(options: NodeAgentServerOptions, clock: Clock, secured: boolean): NodeAgentRouter {
+/** What both ports serve from: the agent's metrics and its health checks (one SLI registry for both). */
+interface Observability {
+  readonly metrics: MetricsRegistry;
+  readonly health: HealthChecks;
+}
+
+function routerFor(options: NodeAgentServerOptions, clock: Clock, secured: boolean, o: Observability): NodeAgentRouter {
   const router = new NodeAgentRouter();
-  const checks: HealthCheck[] = [
-    { name: 'ping', check: () => undefined },
-    { name: 'log', check: () => undefined },
-    { name: 'syncloop', check: () => options.syncLoopHealth?.() },
-  ];
-  for (const [path, handler] of healthzHandlers(checks)) router.handle(path, handler);
+  for (const [path, handler] of healthzHandlers(o.health)) router.handle(path, handler);
+  // kubelet installs the metrics paths with /healthz on both ports ("auth not required" handlers; the secured port still authorizes them).
+  router.handle('/metrics', ({ req, res }) => writeMetrics(req, res, o.metrics));
+  const slis = o.health.slis;
+  if (slis) {
+    // component-base's SLIMetricsWithReset: DELETE empties the SLI registry.
+    router.handle('/metrics/slis', ({ req, res }) => {
+      if (req.method !== 'DELETE') return writeMetrics(req, res, slis);
+      slis.prometheus.resetMetrics();
+      res.writeHead(200, { 'Content-Type': 'text/plain; charset=utf-8' });
+      res.end('metrics reset\n');
+    });
+  }
   router.service('/pods', [{ method: 'GET', path: '', produces: 'application/json', handler: ({ res }) => writeJson(res, podList(options.pods)) }]);
   const gates = options.featureGates ?? {};
   if (secured && (options.enableDebuggingHandlers ?? true)) {
@@ -178,8 +201,9 @@ function authFilter(options: NodeAgentServerOptions, clock: Clock, clientCAConfi
   };
 }
 
-function onRequest(router: NodeAgentRouter, filter?: RouteFilter) {
+function onRequest(router: NodeAgentRouter, record: (req: IncomingMessage, res: ServerResponse) => void, filter?: RouteFilter) {
   return (req: IncomingMessage, res: ServerResponse) => {
+    record(req, res);
     router.dispatch(req, res, filter).catch(() => {
       if (!res.headersSent) writeErrorString(res, 500, 'Internal Server Error');
       else res.end();
@@ -201,9 +225,30 @@ function listenOn(server: Server, port: number, address: string): Promise<number
  * The node agent's secured (and optionally read-only) server. Nothing is read or bound until
  * {@link NodeAgentServer.listen}.
  */
-export function createNodeAgentServer(options: NodeAgentServerOptions): NodeAgentServer {
+export function createNodeAgentServer(given: NodeAgentServerOptions): NodeAgentServer {
+  const metrics = given.metrics ?? new MetricsRegistry();
+  // The server's own CRI calls (container status, checkpoint) count as the agent's.
+  const options: NodeAgentServerOptions = { ...given, runtime: instrumentRuntime(given.runtime, metrics) };
   const clock = options.clock ?? new CombinedClock();
   const servers: Server[] = [];
+  const observability: Observability = {
+    metrics,
+    health: nodeAgentHealthChecks({
+      ...(options.syncLoopHealth ? { syncLoopHealth: options.syncLoopHealth } : {}),
+      slis: options.featureGates?.ComponentSLIs ?? true,
+    }),
+  };
+  const recordRequest = httpRequestRecorder(observability.metrics);
+  const recorder = (serverType: ServerType, debugging: boolean) => {
+    const buckets = metricPathBuckets(debugging, options.featureGates?.ContainerCheckpoint ?? true);
+    return (req: IncomingMessage, res: ServerResponse) => {
+      const target = req.url ?? '/';
+      const q = target.indexOf('?');
+      const escaped = q < 0 ? target : target.slice(0, q);
+      // Go's URL.Path: decoded (a malformed escape is refused before any handler, its label still bounded).
+      recordRequest(httpRequestLabels(req.method ?? 'GET', decodePath(escaped) ?? escaped, buckets, serverType), res);
+    };
+  };
   return {
     async listen() {
       const minVersion = minTlsVersion(options.tls?.minVersion);
@@ -228,13 +273,17 @@ export function createNodeAgentServer(options: NodeAgentServerOptions): NodeAgen
           // Client certificates are asked for, never required: authentication decides (x509, token, anonymous).
           ...(clientCA ? { requestCert: true, rejectUnauthorized: false, ca: clientCA } : {}),
         },
-        onRequest(routerFor(options, clock, true), authFilter(options, clock, clientCA !== undefined)),
+        onRequest(
+          routerFor(options, clock, true, observability),
+          recorder('readwrite', options.enableDebuggingHandlers ?? true),
+          authFilter(options, clock, clientCA !== undefined),
+        ),
       );
       servers.push(secured);
       const port = await listenOn(secured, options.port ?? 10250, address);
       let readOnlyPort: number | undefined;
       if (options.readOnlyPort) {
-        const readOnly = createServer(onRequest(routerFor(options, clock, false)));
+        const readOnly = createServer(onRequest(routerFor(options, clock, false, observability), recorder('readonly', false)));
         servers.push(readOnly);
         readOnlyPort = await listenOn(readOnly, options.readOnlyPort < 0 ? 0 : options.readOnlyPort, address);
       }
