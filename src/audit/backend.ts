@@ -10,11 +10,11 @@ import type { AuditEvent } from './event.js';
  */
 export interface AuditBackendContext {
   /**
-   * Counts `impacted.length` events under `apiserver_audit_error_total{plugin}` (upstream's
-   * `audit.HandlePluginError`): call it for events the backend could not write or send. `error`
-   * says why (kept for the cluster's own reporting, never in a label).
+   * Counts the impacted events (the events, or how many) under `apiserver_audit_error_total{plugin}`
+   * (upstream's `audit.HandlePluginError`): call it for events the backend could not write or
+   * send. `error` says why (kept for the cluster's own reporting, never in a label).
    */
-  handlePluginError(plugin: string, error: unknown, impacted: readonly AuditEvent[]): void;
+  handlePluginError(plugin: string, error: unknown, impacted: readonly AuditEvent[] | number): void;
 }
 
 /** A sink of audit events. */

@@ -64,7 +64,9 @@ export function createAuditPipeline(options: AuditOptions, services: { clock: Cl
   const loaded = isLoaded(options.policy) ? options.policy : loadAuditPolicy(options.policy);
   const evaluate: PolicyRuleEvaluator = policyRuleEvaluator(loaded.policy);
   const metrics: AuditMetrics = defineAuditMetrics(services.metrics);
-  const sink = unionSink(options.backends, { handlePluginError: (plugin, _error, impacted) => metrics.pluginError(plugin, impacted.length) });
+  const sink = unionSink(options.backends, {
+    handlePluginError: (plugin, _error, impacted) => metrics.pluginError(plugin, typeof impacted === 'number' ? impacted : impacted.length),
+  });
   const shared: AuditServices = { sink, metrics, clock: services.clock };
   const begin = (init: AuditRequestInit): RequestAudit | undefined => {
     const config = evaluate(init.attributes);

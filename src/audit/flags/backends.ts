@@ -10,7 +10,7 @@ import type { AuditFlags } from '../../config/audit-flags/index.js';
 import type { RetryTiming } from '../../auth/webhook/retry.js';
 import type { EgressDialer } from '../../webhook/egress-dialer.js';
 import { goQuote } from '../../util/go-format.js';
-import type { AuditBackend } from '../backend.js';
+import type { AuditBackend, AuditBackendContext } from '../backend.js';
 import { LogBackend, type AuditLogFormat } from '../log/backend.js';
 import { ensureLogFile, RotatingFile, STDOUT_AUDIT_LOG, type AuditLogWriter } from '../log/rotating-file.js';
 import { WebhookBackend } from '../webhook/backend.js';
@@ -59,8 +59,14 @@ export function auditBackendsFromFlags(flags: AuditFlags, env: AuditBackendEnvir
   }
   const backends: AuditBackend[] = [];
   const notes: string[] = [];
-  const onError = env.onError;
-  const common = { ...(onError ? { onError } : {}), ...(env.timers ? { timers: env.timers } : {}) };
+  // Lost events go to the server's handler (its log) and to the metrics of every cluster the
+  // backends are attached to (apiserver_audit_error_total).
+  const attached: AuditBackendContext[] = [];
+  const onError: AuditErrorHandler = (plugin, events, error) => {
+    env.onError?.(plugin, events, error);
+    for (const context of attached) context.handlePluginError(plugin, error, events);
+  };
+  const common = { onError, ...(env.timers ? { timers: env.timers } : {}) };
 
   const log = flags.log;
   if (log.path !== '') {
@@ -79,7 +85,7 @@ export function auditBackendsFromFlags(flags: AuditFlags, env: AuditBackendEnvir
           ...(env.now ? { now: env.now } : {}),
         });
       }
-      let backend: AuditBackend = new LogBackend({ out, format: log.format as AuditLogFormat, ...(onError ? { onError } : {}) });
+      let backend: AuditBackend = new LogBackend({ out, format: log.format as AuditLogFormat, onError });
       backend = wrapInMode(backend, log.mode as AuditMode, batchConfig(log, false), common);
       if (log.truncate.enabled) backend = new TruncateBackend(backend, log.truncate, common);
       backends.push(backend);
@@ -95,12 +101,13 @@ export function auditBackendsFromFlags(flags: AuditFlags, env: AuditBackendEnvir
         initialBackoffMs: webhook.initialBackoffMs,
         ...(env.retryTiming ? { timing: env.retryTiming } : {}),
         ...(env.egress ? { egress: env.egress } : {}),
-        ...(onError ? { onError } : {}),
+        onError,
       });
       backend = wrapInMode(backend, webhook.mode as AuditMode, batchConfig(webhook, true), common);
       if (webhook.truncate.enabled) backend = new TruncateBackend(backend, webhook.truncate, common);
       backends.push(backend);
     }
   }
+  for (const backend of backends) backend.attach = (context) => void attached.push(context);
   return { ...(policy !== undefined ? { policy } : {}), backends, notes };
 }

@@ -5,8 +5,7 @@
  * of the legacy log format (`audit.EventString` of k8s.io/apiserver `pkg/audit/format.go`).
  */
 import { compareGoStrings, goJson, goJsonString, goQuote } from '../../util/go-format.js';
-import type { UserInfo } from '../../machinery/request.js';
-import type { AuditEvent, AuditEventList, AuditObjectReference, AuditResponseStatus } from '../event.js';
+import type { AuditEvent, AuditEventList, AuditObjectReference, AuditResponseStatus, AuditUserInfo } from '../event.js';
 
 type Field = readonly [name: string, json: string | undefined];
 
@@ -32,7 +31,7 @@ function sortedMap<T>(map: Readonly<Record<string, T>> | undefined, value: (v: T
 }
 
 /** authentication/v1 UserInfo: every field `omitempty`; a nil extra value is `null`. */
-function userInfo(u: UserInfo): string {
+function userInfo(u: AuditUserInfo): string {
   return object([
     ['username', optStr(u.username)],
     ['uid', optStr(u.uid)],
@@ -132,14 +131,14 @@ const quotedList = (list: readonly string[]): string => list.map(goQuote).join('
 export function auditLegacyLine(e: AuditEvent): string {
   let username = '<none>';
   let groups = '<none>';
-  if (e.user.username !== '') {
+  if (e.user.username) {
     username = e.user.username;
-    if (e.user.groups.length > 0) groups = quotedList(e.user.groups);
+    if (e.user.groups && e.user.groups.length > 0) groups = quotedList(e.user.groups);
   }
   let as = '<self>';
   let asGroups = '<lookup>';
   if (e.impersonatedUser) {
-    as = e.impersonatedUser.username;
+    as = e.impersonatedUser.username ?? '';
     // A nil group list keeps <lookup>; an empty one is written empty.
     if (e.impersonatedUser.groups !== undefined && e.impersonatedUser.groups !== null) asGroups = quotedList(e.impersonatedUser.groups);
   }
