@@ -66,7 +66,7 @@ export async function gatherMetricFamilies(registry: MetricsRegistry): Promise<M
   await registry.collect();
   settleNativeHistograms(registry);
   const families: MetricFamily[] = [];
-  for (const family of await registry.prometheus.getMetricsAsJSON()) {
+  for (const family of await registry.promJson()) {
     const values = family.values as PromValue[];
     const type = String(family.type);
     const metrics =

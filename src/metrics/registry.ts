@@ -128,6 +128,7 @@ export class MetricsRegistry implements MetricsReader {
   readonly enabled: boolean;
   private readonly metrics = new Map<string, { kind: string; metric: AnyMetric; wrapper: unknown }>();
   private readonly collectors: Array<() => void | Promise<void>> = [];
+  private reading: Promise<unknown> = Promise.resolve();
   private readonly nativeVecs = new Map<string, NativeHistogramVec<LabelValues<string>>>();
   private readonly nativeConfig: NativeHistogramConfig;
   private readonly clock: Clock | undefined;
@@ -229,19 +230,34 @@ export class MetricsRegistry implements MetricsReader {
 
   async text(): Promise<string> {
     await this.collect();
-    return this.prometheus.metrics();
+    return this.exclusive(() => this.prometheus.metrics());
   }
 
   /** The OpenMetrics 1.0 text of every metric, ending in `# EOF`. */
   async openMetricsText(): Promise<string> {
     await this.collect();
-    return this.openMetrics.metrics();
+    return this.exclusive(async () => {
+      // prom-client's OpenMetrics writer renames the counters it writes (their `_total` dropped, to
+      // add it back per sample) and leaves them renamed: the names are put back for the other formats.
+      const names = new Map<AnyMetric, string>();
+      for (const { metric } of this.metrics.values()) names.set(metric, (metric as { name: string }).name);
+      try {
+        return await this.openMetrics.metrics();
+      } finally {
+        for (const [metric, name] of names) (metric as { name: string }).name = name;
+      }
+    });
+  }
+
+  /** prom-client's JSON of every metric (what the protobuf writer reads), never while another format renames them. */
+  async promJson(): ReturnType<Registry['getMetricsAsJSON']> {
+    return this.exclusive(() => this.prometheus.getMetricsAsJSON());
   }
 
   async samples(): Promise<MetricSample[]> {
     await this.collect();
     const out: MetricSample[] = [];
-    for (const family of await this.prometheus.getMetricsAsJSON()) {
+    for (const family of await this.promJson()) {
       for (const v of family.values as Array<{ value: number; labels: LabelValues<string>; metricName?: string }>) {
         out.push({ name: v.metricName ?? family.name, labels: stringLabels(v.labels), value: v.value });
       }
@@ -276,6 +292,13 @@ export class MetricsRegistry implements MetricsReader {
   /** The declared metrics' names, sorted. */
   names(): string[] {
     return [...this.metrics.keys()].sort();
+  }
+
+  /** Runs reads of the prom-client registries one at a time (see {@link openMetricsText}). */
+  private exclusive<T>(read: () => Promise<T>): Promise<T> {
+    const run = this.reading.then(read, read);
+    this.reading = run.catch(() => undefined);
+    return run;
   }
 
   private base(def: MetricDefinition<string>) {

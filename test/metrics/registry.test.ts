@@ -72,3 +72,17 @@ describe('a disabled MetricsRegistry', () => {
     expect((await r.text()).trim()).toBe('');
   });
 });
+
+describe('MetricsRegistry formats one after another', () => {
+  it('keeps the counters of the text format whole after an OpenMetrics answer', async () => {
+    const r = new MetricsRegistry();
+    const c = r.counter({ name: 'demo_requests_total', help: 'x', labelNames: ['verb'] });
+    c.inc({ verb: 'GET' });
+    const [open, text] = await Promise.all([r.openMetricsText(), r.text()]);
+    expect(open).toContain('demo_requests_total{verb="GET"} 1\n');
+    expect(text).toContain('# TYPE demo_requests_total counter\ndemo_requests_total{verb="GET"} 1\n');
+    c.inc({ verb: 'GET' });
+    expect(await r.text()).toContain('demo_requests_total{verb="GET"} 2\n');
+    expect(await r.value('demo_requests_total')).toBe(2);
+  });
+});

@@ -1,24 +1,20 @@
 /**
- * Writes a registry's metrics as the answer of a metrics path. The Prometheus text format (0.0.4)
- * for now; the one place to put content negotiation (OpenMetrics, protobuf) when the agent gets it.
+ * Writes a registry's metrics as the answer of a metrics path, in the format the client asks for
+ * (Prometheus text, OpenMetrics, or protobuf with native histograms), gzipped when it accepts it:
+ * what kubelet's promhttp handlers answer.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { metricsAnswer } from '../../metrics/answer.js';
 import type { MetricsRegistry } from '../../metrics/registry.js';
 
-/** The content type of the Prometheus text format, as client_golang's promhttp writes it. */
-export const PROMETHEUS_TEXT_CONTENT_TYPE = 'text/plain; version=0.0.4; charset=utf-8';
+/** The first value of a request header, as Go's `Header.Get` reads it. */
+const firstHeader = (value: string | string[] | undefined): string | undefined => (Array.isArray(value) ? value[0] : value);
 
 /** Answers `req` with every metric of `registry`; HEAD gets the headers alone. */
 export async function writeMetrics(req: IncomingMessage, res: ServerResponse, registry: MetricsRegistry): Promise<void> {
-  let body: string;
-  try {
-    body = await registry.text();
-  } catch (e) {
-    // promhttp's HTTPErrorOnError: the gathering failed, nothing partial is sent.
-    res.writeHead(500, { 'Content-Type': 'text/plain; charset=utf-8', 'X-Content-Type-Options': 'nosniff' });
-    res.end(`An error has occurred while serving metrics:\n\n${e instanceof Error ? e.message : String(e)}\n`);
-    return;
-  }
-  res.writeHead(200, { 'Content-Type': PROMETHEUS_TEXT_CONTENT_TYPE });
-  res.end(req.method === 'HEAD' ? undefined : body);
+  const accept = firstHeader(req.headers.accept);
+  const acceptEncoding = firstHeader(req.headers['accept-encoding']);
+  const answer = await metricsAnswer(registry, { ...(accept !== undefined ? { accept } : {}), ...(acceptEncoding !== undefined ? { acceptEncoding } : {}) });
+  res.writeHead(answer.status, answer.headers);
+  res.end(req.method === 'HEAD' ? undefined : answer.body);
 }

@@ -7,7 +7,7 @@ import type { KubeApiClient } from '../../../src/nodeagent/kube-api.js';
 import { createNodeAgentServer, type NodeAgentServer, type NodeAgentServerOptions } from '../../../src/nodeagent/server/index.js';
 import { FakeRuntime, plain, pod, podSource, secured, tempDir, type FakeContainer } from './fixtures.js';
 
-const PROMETHEUS_TEXT = 'text/plain; version=0.0.4; charset=utf-8';
+const PROMETHEUS_TEXT = 'text/plain; version=0.0.4; charset=utf-8; escaping=underscores';
 
 describe('the node agent server: /metrics and /metrics/slis', () => {
   const tmp = tempDir();
@@ -56,6 +56,13 @@ describe('the node agent server: /metrics and /metrics/slis', () => {
     expect(answer.body).toContain('kubelet_http_inflight_requests{long_running="false",method="GET",path="metrics",server_type="readwrite"} 1\n');
     expect(await registry.value('kubelet_http_inflight_requests')).toBe(0);
     expect(await registry.value('kubelet_http_requests_duration_seconds', { path: 'healthz', server_type: 'readwrite' })).toBe(1);
+    const openMetrics = await secured(port, '/metrics', { headers: { Accept: 'application/openmetrics-text; version=1.0.0' } });
+    expect(openMetrics.headers['content-type']).toMatch(/^application\/openmetrics-text; version=1\.0\.0; charset=utf-8/);
+    expect(openMetrics.body.trimEnd().endsWith('# EOF')).toBe(true);
+    const protobuf = await secured(port, '/metrics', {
+      headers: { Accept: 'application/vnd.google.protobuf;proto=io.prometheus.client.MetricFamily;encoding=delimited;q=0.7,text/plain;version=0.0.4;q=0.3' },
+    });
+    expect(protobuf.headers['content-type']).toMatch(/^application\/vnd\.google\.protobuf; proto=io\.prometheus\.client\.MetricFamily; encoding=delimited/);
     const head = await secured(port, '/metrics', { method: 'HEAD' });
     expect([head.status, head.body]).toEqual([200, '']);
   });
