@@ -240,11 +240,11 @@ export class MetricsRegistry implements MetricsReader {
       // prom-client's OpenMetrics writer renames the counters it writes (their `_total` dropped, to
       // add it back per sample) and leaves them renamed: the names are put back for the other formats.
       const names = new Map<AnyMetric, string>();
-      for (const { metric } of this.metrics.values()) names.set(metric, (metric as { name: string }).name);
+      for (const { metric } of this.metrics.values()) names.set(metric, (metric as unknown as { name: string }).name);
       try {
         return await this.openMetrics.metrics();
       } finally {
-        for (const [metric, name] of names) (metric as { name: string }).name = name;
+        for (const [metric, name] of names) (metric as unknown as { name: string }).name = name;
       }
     });
   }
