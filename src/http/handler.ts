@@ -37,6 +37,9 @@ import { parseResourcePath, type ResourceRoute } from './routes.js';
 import { toPartialMetadata, toTable } from './tables.js';
 import { ANONYMOUS, userOf } from './users.js';
 import { healthResponse, versionInfo } from './version.js';
+import { httpRequestMeter, metricsPathResponse, metricsPaths, watchEventRecorder } from './metrics.js';
+import type { ApiServerMetrics } from '../api/metrics/server-metrics.js';
+import type { HealthChecks } from '../metrics/health.js';
 import { proxiedRequestHeaders, streamedResponse } from './streamed.js';
 import { isWatchStream, watchResponse } from './watch.js';
 
@@ -61,6 +64,10 @@ export interface HttpCluster {
    * `/openid/v1/jwks`); not served without it, or when the issuer cannot have them.
    */
   readonly issuerDiscovery?: IssuerDiscovery;
+  /** The API server's metrics: served at `/metrics`, and what this door records its requests in. None: not served, nothing counted. */
+  readonly apiServerMetrics?: ApiServerMetrics;
+  /** The checks of `/healthz`, `/livez` and `/readyz` (and the SLIs of `/metrics/slis`); `ping` alone without them. */
+  readonly health?: HealthChecks;
 }
 
 /** The service account issuer's discovery documents. */
@@ -191,7 +198,10 @@ function createHttpRequestHandler(cluster: HttpCluster, options: FetchHandlerOpt
   const minRequestTimeout = options.minRequestTimeoutSeconds ?? 0;
   const prefix = normalizePrefix(options.prefix);
   const tracer = options.tracer;
+  const meter = httpRequestMeter(cluster.apiServerMetrics, cluster.registry);
   return async (request) => {
+    const metered = meter?.start(request);
+    let routed = false;
     const url = request.url;
     const target = `${url.pathname}${url.search}`;
     const pretty = wantsPretty(url.searchParams, request.header('user-agent'));
@@ -221,6 +231,7 @@ function createHttpRequestHandler(cluster: HttpCluster, options: FetchHandlerOpt
         if (request.impersonates) user = userOf(request.headers(), defaultUser);
         span = tracer?.startRequest(tracedRequest(request, target, route, user));
       }
+      routed = true;
       const early = nonResourceResponse(cluster, request, url, pretty, prefix);
       if (early) answer = await early;
       else {
@@ -232,6 +243,7 @@ function createHttpRequestHandler(cluster: HttpCluster, options: FetchHandlerOpt
     }
     // A watch's span ends when its answer starts, not when its stream ends.
     span?.end(answer.status);
+    if (metered) meter!.finish(metered, request, answer, routed);
     return answer;
   };
 }
@@ -313,6 +325,7 @@ function nonResourceResponse(
           ...groupPaths(cluster),
           '/healthz',
           '/livez',
+          ...metricsPaths(cluster.apiServerMetrics, cluster.health),
           ...(cluster.issuerDiscovery?.configuration(url.host) ? ['/openid/v1/jwks'] : []),
           '/openapi/v2',
           '/openapi/v3',
@@ -333,8 +346,10 @@ function nonResourceResponse(
       return textAnswer(200, JSON.stringify(doc), contentType, new Headers({ 'cache-control': 'public, max-age=3600' }));
     }
   }
-  const health = healthResponse(path, url.searchParams);
+  const health = healthResponse(cluster.health, path, url.searchParams);
   if (health) return health;
+  const metrics = metricsPathResponse(path, request, cluster.apiServerMetrics, cluster.health);
+  if (metrics) return metrics;
   if (path === '/api' || path === '/apis') {
     const aggregated = aggregatedVersionAsked(accept);
     if (aggregated) {
@@ -487,6 +502,7 @@ async function serveResource(cluster: HttpCluster, request: HttpRequest, url: UR
     name: route.name,
     user: sc.user,
     ...(sc.authorized ? { authorized: true } : {}),
+    meteredByDoor: cluster.apiServerMetrics?.enabled === true,
     userAgent: request.header('user-agent') ?? undefined,
     ...optionsFor(verb, params),
   };
@@ -531,6 +547,7 @@ async function serveResource(cluster: HttpCluster, request: HttpRequest, url: UR
       format: negotiated.format,
       headers,
       transform: transformFor(negotiated, kind, route.version, includeObject, () => cluster.clock.now()),
+      onEvent: watchEventRecorder(cluster.apiServerMetrics, kind, route.version),
     });
   }
   if (verb === 'get' && negotiated.as === 'object' && negotiated.format === 'json' && !sc.pretty && isStoredValue(res.body)) {
@@ -559,6 +576,7 @@ async function serveConnect(cluster: HttpCluster, request: HttpRequest, route: R
     name: route.name,
     user: sc.user,
     ...(sc.authorized ? { authorized: true } : {}),
+    meteredByDoor: cluster.apiServerMetrics?.enabled === true,
     userAgent: request.header('user-agent') ?? undefined,
     connect: {
       method: request.method,

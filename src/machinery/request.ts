@@ -143,6 +143,11 @@ export interface ApiRequest {
    * request: an eviction's delete): the engine then does not ask the authorizer again.
    */
   authorized?: boolean;
+  /**
+   * Set by a door that records the request's metrics itself (the HTTP door, which sees the bytes
+   * it writes): the engine then does not count it again; it still times a watch, whose end only it sees.
+   */
+  meteredByDoor?: boolean;
 }
 
 /** What the engine answers to a successful request. */
