@@ -87,7 +87,8 @@ export function httpRequestMeter(metrics: ApiServerMetrics | undefined, registry
     },
     finish(start, request, answer, routed) {
       if (start.inflight) metrics.endInflight(start.inflight);
-      if (!routed || answer.status === 404 || answer.status === 405) return;
+      // 405: no route takes the method (go-restful answers it before any instrumented handler).
+      if (!routed || answer.status === 405) return;
       const found = routeLabels(kinds, request);
       if (!found) return;
       const seconds = (performance.now() - start.started) / 1000;
@@ -155,6 +156,7 @@ function routeLabels(
   if (!kind) return undefined;
   if (!kind.namespaced && route.namespace !== undefined) return undefined;
   if (kind.namespaced && route.namespace === undefined && route.name !== undefined) return undefined;
+  if (route.subpath && !kind.definition.connectSubresources?.[route.subresource ?? '']?.takesPath) return undefined;
   const verb = verbOfMethod(request, route.name !== undefined, route.subresource, route.legacyWatch);
   // A watch is recorded by the engine when it ends; an unknown method had no route.
   if (verb === undefined || verb === 'watch') return undefined;

@@ -44,7 +44,7 @@ export function healthResponse(checks: HealthChecks | undefined, pathname: strin
   const answer = health.answer(pathname, params);
   if (answer) return answer.then((a) => new Response(a.body, { status: a.status, headers: HEALTH_HEADERS }));
   const parts = pathname.split('/').filter(Boolean);
-  if (parts.length === 2 && (parts[0] === 'healthz' || parts[0] === 'livez' || parts[0] === 'readyz')) {
+  if (parts.length >= 2 && (parts[0] === 'healthz' || parts[0] === 'livez' || parts[0] === 'readyz')) {
     return Promise.resolve(new Response('404 page not found\n', { status: 404, headers: HEALTH_HEADERS }));
   }
   return undefined;
