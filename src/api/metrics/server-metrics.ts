@@ -45,6 +45,42 @@ class Watermark {
   }
 }
 
+/**
+ * What one series of requests counted since the metrics were last read: by code, and its latency
+ * and answer sizes sorted into their buckets. A request costs a few additions here; prom-client
+ * gets the totals when the metrics are read (its own updates cost microseconds each, more than
+ * an in-process request itself).
+ */
+interface PendingRequests {
+  readonly labels: RequestLabels;
+  /** The labels with each code seen, made once per code. */
+  readonly withCode: Map<number, RequestLabels & { code: string }>;
+  readonly codes: Map<number, number>;
+  readonly durations: Float64Array;
+  durationSum: number;
+  readonly sizes: Float64Array;
+  sizeSum: number;
+}
+
+/** The index of the bucket `value` falls in; `bounds.length` above every bound. */
+function bucketOf(bounds: readonly number[], value: number): number {
+  let i = 0;
+  while (i < bounds.length && value > bounds[i]!) i++;
+  return i;
+}
+
+/** What one series of lists counted since the metrics were last read. */
+interface PendingLists {
+  readonly group: string;
+  readonly resource: string;
+  readonly index: string;
+  lists: number;
+  fetched: number;
+  returned: number;
+}
+
+const RESPONSE_SIZE_BUCKETS = exponentialBuckets(1000, 10, 7);
+
 /** The API server's request metrics in one registry. */
 export class ApiServerMetrics {
   /** False when the registry counts nothing (`createCluster({ metrics: false })`): doors skip their work. */
@@ -61,6 +97,8 @@ export class ApiServerMetrics {
   readonly cacheListFetched: CounterMetric<'group' | 'index' | 'resource'>;
   readonly cacheListReturned: CounterMetric<'group' | 'resource'>;
   private readonly inflight: Readonly<Record<RequestKind, Watermark>> = { readOnly: new Watermark(), mutating: new Watermark() };
+  private readonly pending = new Map<string, PendingRequests>();
+  private readonly pendingLists = new Map<string, PendingLists>();
 
   constructor(readonly registry: MetricsRegistry) {
     this.enabled = registry.enabled;
@@ -84,7 +122,7 @@ export class ApiServerMetrics {
       help: 'Response size distribution in bytes for each group, version, verb, resource, subresource, scope and component.',
       stability: 'STABLE',
       labelNames: withoutDryRun,
-      buckets: exponentialBuckets(1000, 10, 7),
+      buckets: RESPONSE_SIZE_BUCKETS,
     });
     this.longRunning = registry.gauge({
       name: 'apiserver_longrunning_requests',
@@ -110,6 +148,7 @@ export class ApiServerMetrics {
       labelNames: ['request_kind'],
     });
     if (this.enabled) {
+      registry.onCollect(() => this.flush());
       registry.onCollect(() => {
         inflightGauge.set({ request_kind: 'readOnly' }, this.inflight.readOnly.take());
         inflightGauge.set({ request_kind: 'mutating' }, this.inflight.mutating.take());
@@ -159,10 +198,55 @@ export class ApiServerMetrics {
    */
   recordRequest(labels: RequestLabels, code: number, seconds: number, responseBytes?: number): void {
     if (!this.enabled) return;
-    this.requests.inc({ ...labels, code: String(code) });
-    this.durations.observe(labels, seconds);
+    const key = `${labels.verb}\u0000${labels.dry_run}\u0000${labels.group}\u0000${labels.version}\u0000${labels.resource}\u0000${labels.subresource}\u0000${labels.scope}\u0000${labels.component}`;
+    let p = this.pending.get(key);
+    if (!p) {
+      p = {
+        labels,
+        withCode: new Map(),
+        codes: new Map(),
+        durations: new Float64Array(REQUEST_DURATION_BUCKETS.length + 1),
+        durationSum: 0,
+        sizes: new Float64Array(RESPONSE_SIZE_BUCKETS.length + 1),
+        sizeSum: 0,
+      };
+      this.pending.set(key, p);
+    }
+    p.codes.set(code, (p.codes.get(code) ?? 0) + 1);
+    p.durations[bucketOf(REQUEST_DURATION_BUCKETS, seconds)]! += 1;
+    p.durationSum += seconds;
     if (responseBytes !== undefined && (labels.verb === 'GET' || labels.verb === 'LIST')) {
-      this.responseSizes.observe(labels, responseBytes);
+      p.sizes[bucketOf(RESPONSE_SIZE_BUCKETS, responseBytes)]! += 1;
+      p.sizeSum += responseBytes;
+    }
+  }
+
+  /** Hands what was counted since the last read over to the registry's metrics. */
+  private flush(): void {
+    for (const p of this.pending.values()) {
+      for (const [code, n] of p.codes) {
+        let labels = p.withCode.get(code);
+        if (!labels) {
+          labels = { ...p.labels, code: String(code) };
+          p.withCode.set(code, labels);
+        }
+        this.requests.inc(labels, n);
+      }
+      p.codes.clear();
+      this.durations.observeCounted(p.labels, p.durations, p.durationSum);
+      p.durations.fill(0);
+      p.durationSum = 0;
+      const { dry_run: _dryRun, ...withoutDryRun } = p.labels;
+      this.responseSizes.observeCounted(withoutDryRun, p.sizes, p.sizeSum);
+      p.sizes.fill(0);
+      p.sizeSum = 0;
+    }
+    for (const l of this.pendingLists.values()) {
+      if (l.lists === 0) continue;
+      this.cacheLists.inc({ group: l.group, index: l.index, resource: l.resource }, l.lists);
+      this.cacheListFetched.inc({ group: l.group, index: l.index, resource: l.resource }, l.fetched);
+      this.cacheListReturned.inc({ group: l.group, resource: l.resource }, l.returned);
+      l.lists = l.fetched = l.returned = 0;
     }
   }
 
@@ -182,9 +266,15 @@ export class ApiServerMetrics {
   /** One list served: how many objects it read and how many it returned, and the index it used ("" for none). */
   recordList(group: string, resource: string, index: string, fetched: number, returned: number): void {
     if (!this.enabled) return;
-    this.cacheLists.inc({ group, index, resource });
-    this.cacheListFetched.inc({ group, index, resource }, fetched);
-    this.cacheListReturned.inc({ group, resource }, returned);
+    const key = `${group}\u0000${resource}\u0000${index}`;
+    let l = this.pendingLists.get(key);
+    if (!l) {
+      l = { group, resource, index, lists: 0, fetched: 0, returned: 0 };
+      this.pendingLists.set(key, l);
+    }
+    l.lists++;
+    l.fetched += fetched;
+    l.returned += returned;
   }
 }
 
