@@ -136,6 +136,8 @@ function meteredWatch(
   metrics.longRunning.inc(gauge);
   void stream.done.then(() => {
     metrics.longRunning.dec(gauge);
+    // The watch cache closes a watcher whose client fell too far behind.
+    if (stream.overflowed) metrics.terminatedWatchers.inc({ group: labels.group, resource: labels.resource });
     finish(metrics, kind, req, labels, 200, started);
   });
   const events = metrics.watchEvents;

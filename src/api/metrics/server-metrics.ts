@@ -93,6 +93,7 @@ export class ApiServerMetrics {
   readonly deprecatedApis: GaugeMetric<'group' | 'version' | 'resource' | 'subresource' | 'removed_release'>;
   readonly watchEvents: CounterMetric<WatchLabelName>;
   readonly watchEventSizes: HistogramMetric<WatchLabelName>;
+  readonly terminatedWatchers: CounterMetric<'group' | 'resource'>;
   readonly cacheLists: CounterMetric<'group' | 'index' | 'resource'>;
   readonly cacheListFetched: CounterMetric<'group' | 'index' | 'resource'>;
   readonly cacheListReturned: CounterMetric<'group' | 'resource'>;
@@ -164,6 +165,11 @@ export class ApiServerMetrics {
       help: 'Watch event size distribution in bytes',
       labelNames: ['group', 'version', 'resource'],
       buckets: exponentialBuckets(1024, 2, 8),
+    });
+    this.terminatedWatchers = registry.counter({
+      name: 'apiserver_terminated_watchers_total',
+      help: 'Counter of watchers closed due to unresponsiveness broken by resource type.',
+      labelNames: ['group', 'resource'],
     });
     this.cacheLists = registry.counter({
       name: 'apiserver_cache_list_total',

@@ -153,6 +153,25 @@ describe('watches through the in-process client', () => {
   });
 });
 
+describe('apiserver_terminated_watchers_total', () => {
+  it('counts a watcher closed because its client fell behind, not one its client closed', async () => {
+    const small = await testCluster({ watchBufferSize: 5 });
+    try {
+      const cms = small.client.resource(ConfigMapKind);
+      const slow = await cms.watch({ namespace: 'default' });
+      const closed = await cms.watch({ namespace: 'default' });
+      closed.close();
+      for (let i = 0; i < 6; i++) await cms.create(configMap(`t${i}`));
+      await slow.done;
+      await Promise.resolve();
+      expect(await small.metrics.value('apiserver_terminated_watchers_total', { group: '', resource: 'configmaps' })).toBe(1);
+      expect(await small.metrics.value('apiserver_request_total', { verb: 'WATCH', resource: 'configmaps' })).toBe(2);
+    } finally {
+      await small.close();
+    }
+  });
+});
+
 describe('apiserver_storage_objects', () => {
   it('follows creates and deletes, by resource', async () => {
     const cms = cluster.client.resource(ConfigMapKind);
