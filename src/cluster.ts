@@ -43,6 +43,11 @@ import type { EgressDialer } from './webhook/egress-dialer.js';
 import { createKubeletClient, type KubeletClientOptions } from './kubelet-client/index.js';
 import type { Service } from './kinds/types/core-v1.js';
 import { MetricsRegistry, type MetricsReader } from './metrics/registry.js';
+import type { HealthChecks } from './metrics/health.js';
+import { apiServerMetrics, type ApiServerMetrics } from './api/metrics/server-metrics.js';
+import { meteredHandler } from './api/metrics/metered-handle.js';
+import { countStoredObjects } from './api/metrics/storage-objects.js';
+import { apiServerHealthChecks } from './api/metrics/health-checks.js';
 import { csrApprovingController } from './controllers/certificates/approving.js';
 import { csrSigningController } from './controllers/certificates/signing.js';
 import { countCsrDuration, csrDurationCounters } from './controllers/certificates/duration-metrics.js';
@@ -229,6 +234,13 @@ export interface Cluster {
    */
   readonly metrics: MetricsReader;
   /**
+   * What the doors record their requests in (the registry behind {@link Cluster.metrics}); an
+   * HTTP door made with `createFetchHandler(cluster)` takes it from here.
+   */
+  readonly apiServerMetrics: ApiServerMetrics;
+  /** The checks of `/healthz`, `/livez` and `/readyz`, which also feed `/metrics/slis`. */
+  readonly health: HealthChecks;
+  /**
    * The PEM certificate of the CA a well-known signer (`kube-apiserver-client` by default) issues
    * certificates with, made first if it is the generated one; undefined when that signer does not
    * sign (another signer has its own CA configured).
@@ -354,7 +366,15 @@ export async function createCluster(options: ClusterOptions = {}): Promise<Clust
     metrics,
   };
   let closed = false;
-  const request = (req: ApiRequest) => (closed ? Promise.reject(clusterClosed()) : handle(ctx, req));
+  const serverMetrics = apiServerMetrics(metrics);
+  countStoredObjects(metrics, registry, storage);
+  const health = apiServerHealthChecks({
+    storage: options.storage ?? storage,
+    closing: () => closed,
+    slis: options.metrics !== false && featureGateEnabled(gates, 'ComponentSLIs'),
+  });
+  const engine = meteredHandler(serverMetrics, ctx, (req) => handle(ctx, req));
+  const request = (req: ApiRequest) => (closed ? Promise.reject(clusterClosed()) : engine(req));
   const asSystem = (req: Omit<ApiRequest, 'user'>) => request({ ...req, user: SYSTEM_USER });
   // What callers send (cluster.request, the client, load, the HTTP doors) is audited once; the controllers' requests are not.
   const callerRequest = audit ? (req: ApiRequest) => (closed ? Promise.reject(clusterClosed()) : audit.inProcess(req, (r) => handle(ctx, r))) : request;
@@ -466,6 +486,8 @@ export async function createCluster(options: ClusterOptions = {}): Promise<Clust
     },
     adminToken,
     metrics,
+    apiServerMetrics: serverMetrics,
+    health,
     signingCA,
     encryption: atRest.encryption,
     async close() {

@@ -96,6 +96,10 @@ export interface SelectedObjects {
   revision: number;
   continue?: string;
   remaining?: number;
+  /** How many objects the storage read to select them (the list's cost, for the cache list metrics). */
+  fetched: number;
+  /** The storage index that narrowed the read, "" for none. */
+  index: string;
 }
 
 /** The stored objects matching `req`, one page of them; used by list and deletecollection. */
@@ -129,13 +133,19 @@ export async function selectStored(ctx: EngineContext, kind: ResolvedKind, req: 
   if (readAt !== undefined) await waitForRevision(ctx.storage, readAt);
 
   let result;
+  let evaluated = 0;
   try {
     result = await ctx.storage.list(kind.bucket, {
       namespace,
       revision: readAt,
       after,
       limit,
-      filter: selection.all ? undefined : (value) => selection.matches(value as KubeObject),
+      filter: selection.all
+        ? undefined
+        : (value) => {
+            evaluated++;
+            return selection.matches(value as KubeObject);
+          },
       labels: selection.requiredLabels,
     });
   } catch (e) {
@@ -152,6 +162,8 @@ export async function selectStored(ctx: EngineContext, kind: ResolvedKind, req: 
         ? encodeContinue({ rv: result.revision, start: `${keyOf(last).slice(prefix.length)}\u0000`, t: token && token.rv > 0 ? token.t : now })
         : undefined,
     remaining: result.more && !selection.filtered ? result.remaining : undefined,
+    fetched: selection.all ? result.items.length : evaluated,
+    index: result.index ?? '',
   };
 }
 

@@ -37,6 +37,9 @@ import { parseResourcePath, type ResourceRoute } from './routes.js';
 import { toPartialMetadata, toTable } from './tables.js';
 import { ANONYMOUS, userOf } from './users.js';
 import { healthResponse, versionInfo } from './version.js';
+import { httpRequestMeter, metricsPathResponse, metricsPaths, watchEventRecorder } from './metrics.js';
+import type { ApiServerMetrics } from '../api/metrics/server-metrics.js';
+import type { HealthChecks } from '../metrics/health.js';
 import { proxiedRequestHeaders, streamedResponse } from './streamed.js';
 import { isWatchStream, watchResponse } from './watch.js';
 import { randomUUID } from 'node:crypto';
@@ -77,6 +80,10 @@ export interface HttpCluster {
   readonly issuerDiscovery?: IssuerDiscovery;
   /** The audit policy and backends (`createCluster({ audit })`); requests are not audited without it. */
   readonly audit?: AuditPipeline;
+  /** The API server's metrics: served at `/metrics`, and what this door records its requests in. None: not served, nothing counted. */
+  readonly apiServerMetrics?: ApiServerMetrics;
+  /** The checks of `/healthz`, `/livez` and `/readyz` (and the SLIs of `/metrics/slis`); `ping` alone without them. */
+  readonly health?: HealthChecks;
 }
 
 /** The service account issuer's discovery documents. */
@@ -210,7 +217,10 @@ function createHttpRequestHandler(cluster: HttpCluster, options: FetchHandlerOpt
   const prefix = normalizePrefix(options.prefix);
   const tracer = options.tracer;
   const audit = cluster.audit;
+  const meter = httpRequestMeter(cluster.apiServerMetrics, cluster.registry);
   return async (request) => {
+    const metered = meter?.start(request);
+    let routed = false;
     const receivedAt = audit ? cluster.clock.now() : 0;
     // WithAuditInit: every answer carries the request's Audit-ID, the client's own when it sent one.
     const auditID = request.header('audit-id') || randomUUID();
@@ -260,6 +270,7 @@ function createHttpRequestHandler(cluster: HttpCluster, options: FetchHandlerOpt
         span = tracer?.startRequest(tracedRequest(request, target, route, user));
       }
       const recorder = recorderOf(audit, audited);
+      routed = true;
       const early = nonResourceResponse(cluster, request, url, pretty, prefix);
       if (early) answer = await early;
       else {
@@ -277,7 +288,9 @@ function createHttpRequestHandler(cluster: HttpCluster, options: FetchHandlerOpt
     } catch (e) {
       if (e instanceof AuditRejectedError) {
         span?.end(500);
-        return { ...auditRejectedAnswer(target), auditID };
+        const rejected = { ...auditRejectedAnswer(target), auditID };
+        if (metered) meter!.finish(metered, request, rejected, routed);
+        return rejected;
       }
       failure = e;
       answer = errorAnswer(e, format, pretty);
@@ -285,6 +298,7 @@ function createHttpRequestHandler(cluster: HttpCluster, options: FetchHandlerOpt
     // A watch's span ends when its answer starts, not when its stream ends.
     span?.end(answer.status);
     if (audited) answer = await finishHttpAudit(audited, answer, failure);
+    if (metered) meter!.finish(metered, request, answer, routed);
     return withAuditID(answer, auditID);
   };
 }
@@ -377,6 +391,7 @@ function nonResourceResponse(
           ...groupPaths(cluster),
           '/healthz',
           '/livez',
+          ...metricsPaths(cluster.apiServerMetrics, cluster.health),
           ...(cluster.issuerDiscovery?.configuration(url.host) ? ['/openid/v1/jwks'] : []),
           '/openapi/v2',
           '/openapi/v3',
@@ -397,8 +412,10 @@ function nonResourceResponse(
       return textAnswer(200, JSON.stringify(doc), contentType, new Headers({ 'cache-control': 'public, max-age=3600' }));
     }
   }
-  const health = healthResponse(path, url.searchParams);
+  const health = healthResponse(cluster.health, path, url.searchParams);
   if (health) return health;
+  const metrics = metricsPathResponse(path, request, cluster.apiServerMetrics, cluster.health);
+  if (metrics) return metrics;
   if (path === '/api' || path === '/apis') {
     const aggregated = aggregatedVersionAsked(accept);
     if (aggregated) {
@@ -580,6 +597,7 @@ async function serveResource(cluster: HttpCluster, request: HttpRequest, url: UR
     name: route.name,
     user: sc.user,
     ...(sc.authorized ? { authorized: true } : {}),
+    meteredByDoor: cluster.apiServerMetrics?.enabled === true,
     userAgent: request.header('user-agent') ?? undefined,
     ...optionsFor(verb, params),
   };
@@ -625,6 +643,7 @@ async function serveResource(cluster: HttpCluster, request: HttpRequest, url: UR
       format: negotiated.format,
       headers,
       transform: transformFor(negotiated, kind, route.version, includeObject, () => cluster.clock.now()),
+      onEvent: watchEventRecorder(cluster.apiServerMetrics, kind, route.version),
     });
   }
   if (verb === 'get' && negotiated.as === 'object' && negotiated.format === 'json' && !sc.pretty && isStoredValue(res.body)) {
@@ -653,6 +672,7 @@ async function serveConnect(cluster: HttpCluster, request: HttpRequest, route: R
     name: route.name,
     user: sc.user,
     ...(sc.authorized ? { authorized: true } : {}),
+    meteredByDoor: cluster.apiServerMetrics?.enabled === true,
     userAgent: request.header('user-agent') ?? undefined,
     connect: {
       method: request.method,

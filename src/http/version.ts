@@ -1,4 +1,5 @@
 /** `/version` and the health endpoints (`/healthz`, `/livez`, `/readyz`, with `?verbose`). */
+import { HealthChecks } from '../metrics/health.js';
 
 /** The Kubernetes version memkube reports. */
 export const KUBERNETES_VERSION = { major: '1', minor: '36', gitVersion: 'v1.36.0' } as const;
@@ -22,32 +23,29 @@ export function versionInfo(): Record<string, string> {
   };
 }
 
-const CHECKS: Record<string, string[]> = {
-  healthz: ['ping', 'log', 'etcd', 'poststarthook/start-apiserver-admission-initializer'],
-  livez: ['ping', 'log', 'etcd', 'poststarthook/start-apiserver-admission-initializer'],
-  readyz: ['ping', 'log', 'etcd', 'etcd-readiness', 'informer-sync', 'poststarthook/start-apiserver-admission-initializer', 'shutdown'],
-};
+/** The checks of a door given none: ping alone, as k8s.io/apiserver's healthz installs when given no checks. */
+const PING_ONLY = new HealthChecks(
+  {
+    healthz: [{ name: 'ping', check: () => undefined }],
+    livez: [{ name: 'ping', check: () => undefined }],
+    readyz: [{ name: 'ping', check: () => undefined }],
+  },
+  { slis: false },
+);
 
-/** The answer of a health path, or undefined when `pathname` is not one. */
-export function healthResponse(pathname: string, params: URLSearchParams): Response | undefined {
+const HEALTH_HEADERS = { 'Content-Type': 'text/plain; charset=utf-8', 'X-Content-Type-Options': 'nosniff', 'Cache-Control': 'no-cache, private' };
+
+/**
+ * The answer of a health path (`/healthz`, `/readyz/etcd`, with `?verbose` and `?exclude`) from
+ * the cluster's checks, or undefined when `pathname` is not one; `/healthz/<unknown>` is 404.
+ */
+export function healthResponse(checks: HealthChecks | undefined, pathname: string, params: URLSearchParams): Promise<Response> | undefined {
+  const health = checks ?? PING_ONLY;
+  const answer = health.answer(pathname, params);
+  if (answer) return answer.then((a) => new Response(a.body, { status: a.status, headers: HEALTH_HEADERS }));
   const parts = pathname.split('/').filter(Boolean);
-  const which = parts[0];
-  // Own keys only: `/constructor` or `/valueOf` must not find Object.prototype.
-  if (!which || !Object.hasOwn(CHECKS, which) || parts.length > 2) return undefined;
-  const checks = CHECKS[which]!;
-  const text = (body: string, status = 200) =>
-    new Response(body, {
-      status,
-      headers: { 'Content-Type': 'text/plain; charset=utf-8', 'X-Content-Type-Options': 'nosniff', 'Cache-Control': 'no-cache, private' },
-    });
-  if (parts.length === 2) {
-    const check = parts[1]!;
-    return checks.includes(check) ? text('ok') : text('404 page not found\n', 404);
+  if (parts.length >= 2 && (parts[0] === 'healthz' || parts[0] === 'livez' || parts[0] === 'readyz')) {
+    return Promise.resolve(new Response('404 page not found\n', { status: 404, headers: HEALTH_HEADERS }));
   }
-  const excluded = new Set(params.getAll('exclude'));
-  if (params.has('verbose')) {
-    const lines = checks.map((c) => (excluded.has(c) ? `[+]${c} excluded: ok` : `[+]${c} ok`));
-    return text(`${lines.join('\n')}\n${which} check passed\n`);
-  }
-  return text('ok');
+  return undefined;
 }

@@ -24,7 +24,14 @@ export function isWatchStream(body: unknown): body is WatchStream {
 /** The streaming Response of a watch; `transform` maps each event's object (e.g. to a Table). */
 export function watchResponse(
   stream: WatchStream,
-  options: { contentType: string; format: 'json' | 'yaml'; transform?: (event: WatchEvent, index: number) => unknown; headers?: Headers },
+  options: {
+    contentType: string;
+    format: 'json' | 'yaml';
+    transform?: (event: WatchEvent, index: number) => unknown;
+    headers?: Headers;
+    /** Told the size in bytes of every event written (the watch event metrics). */
+    onEvent?: (bytes: number) => void;
+  },
 ): Response {
   const iterator = stream[Symbol.asyncIterator]();
   let index = 0;
@@ -51,7 +58,9 @@ export function watchResponse(
           options.format === 'yaml'
             ? `---\n${encodeBody({ type: event.type, object }, 'yaml', false)}`
             : encodeBody({ type: event.type, object }, 'json', false);
-        controller.enqueue(encoder.encode(line));
+        const bytes = encoder.encode(line);
+        options.onEvent?.(bytes.byteLength);
+        controller.enqueue(bytes);
       } catch (e) {
         stream.close();
         controller.error(e);

@@ -144,6 +144,11 @@ export interface ApiRequest {
    */
   authorized?: boolean;
   /**
+   * Set by a door that records the request's metrics itself (the HTTP door, which sees the bytes
+   * it writes): the engine then does not count it again; it still times a watch, whose end only it sees.
+   */
+  meteredByDoor?: boolean;
+  /**
    * The audit record of the request, set by the door that audits it (the HTTP door, or the
    * cluster for an in-process request): the engine and admission plugins add annotations to it,
    * and a request that carries one is not audited again.

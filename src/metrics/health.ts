@@ -70,10 +70,12 @@ export class HealthChecks {
     const parts = pathname.split('/').filter(Boolean);
     const type = parts[0];
     // Own keys only: `/constructor` must not find Object.prototype.
-    if (type === undefined || !Object.hasOwn(this.checks, type) || parts.length > 2) return undefined;
+    if (type === undefined || !Object.hasOwn(this.checks, type)) return undefined;
     const checks = this.checks[type as HealthCheckType];
-    if (parts.length === 2) {
-      const one = checks.find((c) => c.name === parts[1]);
+    if (parts.length >= 2) {
+      // A check's name may have slashes of its own (`poststarthook/rbac/bootstrap-roles`).
+      const name = parts.slice(1).join('/');
+      const one = checks.find((c) => c.name === name);
       return one ? this.runOne(one) : undefined;
     }
     return this.runAll(type as HealthCheckType, checks, params);

@@ -61,6 +61,13 @@ export interface GaugeMetric<L extends string = string> {
 /** A histogram (classic buckets, and native ones when the registry has them on). */
 export interface HistogramMetric<L extends string = string> {
   observe(labels: MetricLabels<L>, value: number): void;
+  /**
+   * Adds observations a caller already sorted into the declared buckets (what a hot path that
+   * counts in plain arrays hands over when the metrics are read): `counts[i]` observations fell in
+   * bucket `i` (above bucket `i - 1`'s bound, at most bucket `i`'s), `counts[buckets.length]`
+   * above every bound; `sum` is their total.
+   */
+  observeCounted(labels: MetricLabels<L>, counts: ArrayLike<number>, sum: number): void;
 }
 
 /** A summary: quantiles over a sliding window, a count and a sum. */
@@ -108,7 +115,7 @@ export interface MetricsRegistryOptions {
   readonly clock?: Clock;
 }
 
-const NOOP = { inc() {}, dec() {}, set() {}, remove() {}, reset() {}, observe() {} };
+const NOOP = { inc() {}, dec() {}, set() {}, remove() {}, reset() {}, observe() {}, observeCounted() {} };
 
 type AnyMetric = Counter<string> | Gauge<string> | Histogram<string> | Summary<string>;
 
@@ -176,6 +183,7 @@ export class MetricsRegistry implements MetricsReader {
       if (!this.nativeHistograms) {
         const wrapper: HistogramMetric<L> = {
           observe: (labels, value) => metric.observe(clean(labels), value),
+          observeCounted: (labels, counts, sum) => addCounted(metric, clean(labels), def.buckets, counts, sum),
         };
         return { metric, wrapper };
       }
@@ -193,6 +201,10 @@ export class MetricsRegistry implements MetricsReader {
         observe: (labels, value) => {
           const l = clean(labels);
           native.observe(nativeSeriesKey(l), l, value, () => metric.observe(l, value));
+        },
+        observeCounted: () => {
+          // Native buckets need each value, not bucket counts: callers observe one by one when native histograms are on.
+          throw new Error(`histogram ${def.name}: counted observations cannot feed native histograms`);
         },
       };
       return { metric, wrapper };
@@ -349,6 +361,35 @@ export function nativeSeriesKey(labels: Readonly<Record<string, string | number 
       .sort()
       .map((k) => [k, String(labels[k] ?? '')]),
   );
+}
+
+/** prom-client's state of one histogram series: counts per bucket (not cumulative), sum and count. */
+interface HistogramSeries {
+  labels: LabelValues<string>;
+  bucketValues: Record<string, number>;
+  sum: number;
+  count: number;
+}
+
+/**
+ * Adds counted observations to a prom-client histogram series. prom-client has no public call for
+ * it, so its per-series state is updated where `observe` would update it.
+ */
+function addCounted(metric: Histogram<string>, labels: LabelValues<string>, bounds: readonly number[], counts: ArrayLike<number>, sum: number): void {
+  let total = 0;
+  for (let i = 0; i < counts.length; i++) total += counts[i]!;
+  if (total === 0) return;
+  const state = metric as unknown as { hashMap?: Record<string, HistogramSeries> };
+  const find = () => Object.values(state.hashMap ?? {}).find((s) => Object.entries(labels).every(([k, v]) => s.labels[k] === v));
+  let series = find();
+  if (!series) {
+    metric.zero(labels);
+    series = find();
+  }
+  if (!series) throw new Error('cannot add counted observations to this prom-client histogram');
+  for (let i = 0; i < bounds.length; i++) series.bucketValues[bounds[i]!] = (series.bucketValues[bounds[i]!] ?? 0) + (counts[i] ?? 0);
+  series.sum += sum;
+  series.count += total;
 }
 
 function stringLabels(labels: LabelValues<string>): Record<string, string> {

@@ -218,8 +218,9 @@ export class MemoryStorage implements Storage {
       }
       items.push(obj);
     }
-    if (!more) return { items, revision, more };
-    if (filter) return { items, revision, more };
+    const index = required ? `l:${options.labels![0]!.key}` : undefined;
+    if (!more) return { items, revision, more, ...(index ? { index } : {}) };
+    if (filter) return { items, revision, more, ...(index ? { index } : {}) };
     // Unfiltered: count what follows the last item in the snapshot, in O(log n + changes).
     const last = indexKey(items[items.length - 1]!.namespace, items[items.length - 1]!.name);
     const end = prefix ? b.order.lowerBound(prefixEnd(prefix)) : b.order.size;

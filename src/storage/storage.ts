@@ -72,6 +72,11 @@ export interface StorageListResult {
   readonly more?: boolean;
   /** When `more` and no `filter`: how many objects follow the last item (Kubernetes' remainingItemCount). */
   readonly remaining?: number;
+  /**
+   * The index the storage narrowed the walk with (`l:<label key>` for the label index, as the
+   * watch cache names its indexes), undefined when it walked every key in range.
+   */
+  readonly index?: string;
 }
 
 /** Options of {@link Storage.changesSince}. */
@@ -172,6 +177,11 @@ export interface Storage {
   update(key: ObjectKey, value: Record<string, unknown>, expectedRevision: number): Promise<StoredObject>;
   /** Removes an object if its revision is still `expectedRevision`; returns the removed object. */
   delete(key: ObjectKey, expectedRevision: number): Promise<StoredObject>;
+  /**
+   * Resolves when the backend can serve (an etcd client reaching its cluster), throws why not: what
+   * the `etcd` health checks ask. A storage in this process has nothing to check and need not have it.
+   */
+  check?(): Promise<void>;
   /** Registers a listener for every committed change; returns a function that removes it. */
   subscribe(listener: (event: StorageEvent) => void): () => void;
   close(): Promise<void>;

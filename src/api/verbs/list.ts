@@ -5,6 +5,7 @@ import type { ApiRequest, ApiResponse } from '../../machinery/request.js';
 import type { EngineContext } from '../context.js';
 import { selectStored, type ObjectList } from '../list-pages.js';
 import { isPromise } from '../../util/maybe-promise.js';
+import { apiServerMetrics } from '../metrics/server-metrics.js';
 
 // The typed client names the list type from here.
 export type { ObjectList };
@@ -23,6 +24,7 @@ function listItem(value: KubeObject): KubeObject {
 /** The list verb. */
 export async function list(ctx: EngineContext, kind: ResolvedKind, req: ApiRequest, version: string): Promise<ApiResponse<ObjectList>> {
   const selected = await selectStored(ctx, kind, req);
+  apiServerMetrics(ctx.metrics).recordList(kind.group, kind.definition.plural, selected.index, selected.fetched, selected.items.length);
   // One call for the whole page: a conversion webhook converts a list in one review.
   const presenting = kind.presentAll(
     version,
