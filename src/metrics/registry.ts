@@ -202,9 +202,11 @@ export class MetricsRegistry implements MetricsReader {
           const l = clean(labels);
           native.observe(nativeSeriesKey(l), l, value, () => metric.observe(l, value));
         },
-        observeCounted: () => {
+        observeCounted: (_labels, counts) => {
           // Native buckets need each value, not bucket counts: callers observe one by one when native histograms are on.
-          throw new Error(`histogram ${def.name}: counted observations cannot feed native histograms`);
+          for (let i = 0; i < counts.length; i++) {
+            if (counts[i] !== 0) throw new Error(`histogram ${def.name}: counted observations cannot feed native histograms`);
+          }
         },
       };
       return { metric, wrapper };

@@ -20,3 +20,14 @@ describe('HistogramMetric.observeCounted', () => {
     expect(await counted.value('x_seconds_bucket', { verb: 'GET', le: '0.1' })).toBe(2);
   });
 });
+
+describe('observeCounted with native histograms on', () => {
+  it('takes nothing counted, and refuses counts it cannot spread into native buckets', async () => {
+    const r = new MetricsRegistry({ nativeHistograms: true });
+    const h = r.histogram({ name: 'demo_seconds', help: 'x', buckets: [1] });
+    h.observeCounted({}, [0, 0], 0);
+    h.observe({}, 0.5);
+    expect(await r.value('demo_seconds')).toBe(1);
+    expect(() => h.observeCounted({}, [1, 0], 0.5)).toThrow('counted observations cannot feed native histograms');
+  });
+});
