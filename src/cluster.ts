@@ -377,7 +377,7 @@ export async function createCluster(options: ClusterOptions = {}): Promise<Clust
   const request = (req: ApiRequest) => (closed ? Promise.reject(clusterClosed()) : engine(req));
   const asSystem = (req: Omit<ApiRequest, 'user'>) => request({ ...req, user: SYSTEM_USER });
   // What callers send (cluster.request, the client, load, the HTTP doors) is audited once; the controllers' requests are not.
-  const callerRequest = audit ? (req: ApiRequest) => (closed ? Promise.reject(clusterClosed()) : audit.inProcess(req, (r) => handle(ctx, r))) : request;
+  const callerRequest = audit ? (req: ApiRequest) => (closed ? Promise.reject(clusterClosed()) : audit.inProcess(req, engine)) : request;
 
   const authorities = await signingAuthorities(options.certificateSigning, () => clock.now());
   const csrDurations = csrDurationCounters(metrics);

@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigMapKind } from '../../../src/kinds/index.js';
 import { useTestCluster, statusOf, testCluster } from '../../support/cluster.js';
+import { createCluster } from '../../../src/cluster.js';
 
 const cluster = useTestCluster();
 const CM = { group: '', version: 'v1', resource: 'configmaps' };
@@ -33,6 +34,25 @@ describe('apiserver_request_total through the in-process client', () => {
       }),
     ).toBe(before + 3);
     expect(await cluster.metrics.value('apiserver_request_duration_seconds', { verb: 'LIST', resource: 'configmaps' })).toBe(before + 3);
+  });
+
+  it('counts them with audit on too, each request audited and counted once', async () => {
+    const events: unknown[] = [];
+    const audited = await createCluster({
+      audit: {
+        policy: { apiVersion: 'audit.k8s.io/v1', kind: 'Policy', rules: [{ level: 'Metadata' }] },
+        backends: [{ name: 'test', processEvents: (e) => (events.push(...e), true), shutdown: async () => undefined }],
+      },
+    });
+    try {
+      for (let i = 0; i < 3; i++) await audited.client.resource(ConfigMapKind).list({ namespace: 'default' });
+      expect(await audited.metrics.value('apiserver_request_total', { verb: 'LIST', resource: 'configmaps' })).toBe(3);
+      expect(
+        events.filter((e) => (e as { verb: string; stage: string }).verb === 'list' && (e as { stage: string }).stage === 'ResponseComplete'),
+      ).toHaveLength(3);
+    } finally {
+      await audited.close();
+    }
   });
 
   it('reports each verb as upstream does, with its scope and code', async () => {
