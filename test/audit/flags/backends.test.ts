@@ -83,3 +83,22 @@ describe('auditBackendsFromFlags', () => {
     );
   });
 });
+
+describe('the backends of the flags, attached to a cluster', () => {
+  it('count the events they lose in every cluster attached to them, and still tell the server', async () => {
+    const told: Array<[string, number]> = [];
+    const setup = auditBackendsFromFlags(flags({ '--audit-policy-file': policy, '--audit-log-path': '/dev/full', '--audit-log-mode': 'blocking-strict' }), {
+      onError: (plugin, events) => void told.push([plugin, events]),
+    });
+    const counted: Array<[string, number]> = [];
+    for (const backend of setup.backends) {
+      backend.attach?.({
+        handlePluginError: (plugin, _error, impacted) => void counted.push([plugin, typeof impacted === 'number' ? impacted : impacted.length]),
+      });
+    }
+    expect(await setup.backends[0]!.processEvents([sampleEvent()])).toBe(false);
+    expect(told).toEqual([['log', 1]]);
+    expect(counted).toEqual([['log', 1]]);
+    await setup.backends[0]!.shutdown();
+  });
+});
