@@ -307,4 +307,20 @@ export { runNodeAgent, NodeAgentStartError, type RunNodeAgentOptions, type Runni
 export { behaviourFromEnv, CRI_BEHAVIOUR_ENV } from './cri/runtime/env-behaviour.js';
 export { kubeApiClientOverFetch, type FetchLike } from './nodeagent/kube-api-fetch.js';
 export { kubeApiClientFromKubeconfig } from './nodeagent/apiclient/kubeconfig-client.js';
-export type { MetricsReader, MetricSample } from './metrics/registry.js';
+export {
+  MetricsRegistry,
+  type MetricsReader,
+  type MetricSample,
+  type MetricsRegistryOptions,
+  type MetricDefinition,
+  type HistogramDefinition,
+  type SummaryDefinition,
+  type CounterMetric,
+  type GaugeMetric,
+  type HistogramMetric,
+  type SummaryMetric,
+  type MetricLabels,
+  type StabilityLevel,
+} from './metrics/registry.js';
+export { metricsAnswer, type MetricsAnswer, type MetricsRequestHeaders } from './metrics/answer.js';
+export { HealthChecks, type HealthCheck, type HealthCheckType, type HealthAnswer, type HealthChecksOptions } from './metrics/health.js';
