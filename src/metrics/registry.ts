@@ -136,6 +136,9 @@ export class MetricsRegistry implements MetricsReader {
   private readonly metrics = new Map<string, { kind: string; metric: AnyMetric; wrapper: unknown }>();
   private readonly collectors: Array<() => void | Promise<void>> = [];
   private reading: Promise<unknown> = Promise.resolve();
+  /** Hand the counts kept in plain numbers over to prom-client (run after the collectors, before every read). */
+  private readonly flushes: Array<() => void> = [];
+  private readonly resets: Array<() => void> = [];
   private readonly nativeVecs = new Map<string, NativeHistogramVec<LabelValues<string>>>();
   private readonly nativeConfig: NativeHistogramConfig;
   private readonly clock: Clock | undefined;
@@ -152,8 +155,22 @@ export class MetricsRegistry implements MetricsReader {
     return this.declare('counter', def, () => {
       const clean = cleaner(def.labelNames);
       const metric = new Counter<string>({ ...this.base(def) });
+      // Counted in plain numbers per series and handed to prom-client before every read: an
+      // increment costs a key and an addition, not prom-client's label hashing.
+      const key = seriesKeyer(def.labelNames);
+      const pending = new Map<string, { labels: MetricLabels<string> | undefined; n: number }>();
+      this.flushes.push(() => {
+        for (const p of pending.values()) metric.inc(clean(p.labels), p.n);
+        pending.clear();
+      });
       const wrapper: CounterMetric<L> = {
-        inc: (labels, by = 1) => metric.inc(clean(labels), by),
+        inc: (labels, by = 1) => {
+          if (!(by >= 0) || by === Infinity) throw new Error(`counter ${def.name}: cannot add ${by}`);
+          const k = key(labels);
+          const p = pending.get(k);
+          if (p) p.n += by;
+          else pending.set(k, { labels: labels && { ...labels }, n: by });
+        },
       };
       return { metric, wrapper };
     });
@@ -181,8 +198,29 @@ export class MetricsRegistry implements MetricsReader {
       const clean = cleaner(def.labelNames);
       const metric = new Histogram<string>({ ...this.base(def), buckets: [...def.buckets] });
       if (!this.nativeHistograms) {
+        // As counters: counted per bucket in plain numbers, handed to prom-client before every read.
+        const key = seriesKeyer(def.labelNames);
+        const bounds = def.buckets;
+        const pending = new Map<string, { labels: MetricLabels<string> | undefined; counts: Float64Array; sum: number; series?: HistogramSeries }>();
+        this.flushes.push(() => {
+          for (const p of pending.values()) {
+            if (p.sum === 0 && p.counts.every((c) => c === 0)) continue;
+            p.series = addCounted(metric, clean(p.labels), bounds, p.counts, p.sum, p.series);
+            p.counts.fill(0);
+            p.sum = 0;
+          }
+        });
+        // After a reset prom-client's series are new objects: the ones remembered are forgotten.
+        this.resets.push(() => pending.clear());
         const wrapper: HistogramMetric<L> = {
-          observe: (labels, value) => metric.observe(clean(labels), value),
+          observe: (labels, value) => {
+            if (!Number.isFinite(value)) throw new Error(`histogram ${def.name}: cannot observe ${value}`);
+            const k = key(labels);
+            let p = pending.get(k);
+            if (!p) pending.set(k, (p = { labels: labels && { ...labels }, counts: new Float64Array(bounds.length + 1), sum: 0 }));
+            p.counts[bucketIndex(bounds, value)]! += 1;
+            p.sum += value;
+          },
           observeCounted: (labels, counts, sum) => addCounted(metric, clean(labels), def.buckets, counts, sum),
         };
         return { metric, wrapper };
@@ -240,6 +278,14 @@ export class MetricsRegistry implements MetricsReader {
   /** Runs the collectors (exporters call it once before reading the prom-client registries). */
   async collect(): Promise<void> {
     for (const c of this.collectors) await c();
+    for (const flush of this.flushes) flush();
+  }
+
+  /** Empties every metric (component-base's metrics reset handler): what was counted so far is gone. */
+  resetMetrics(): void {
+    for (const flush of this.flushes) flush();
+    this.prometheus.resetMetrics();
+    for (const forget of this.resets) forget();
   }
 
   async text(): Promise<string> {
@@ -365,6 +411,24 @@ export function nativeSeriesKey(labels: Readonly<Record<string, string | number 
   );
 }
 
+/** A series' key: its label values in the declared order (a label left out is ""). */
+function seriesKeyer(labelNames: readonly string[] | undefined): (labels: Readonly<Record<string, string | undefined>> | undefined) => string {
+  const names = labelNames ?? [];
+  return (labels) => {
+    if (!labels) return '';
+    let k = '';
+    for (const n of names) k += `${labels[n] ?? ''}\u0000`;
+    return k;
+  };
+}
+
+/** The classic bucket a value falls in: the first bound at or above it, or the overflow bucket past the last. */
+function bucketIndex(bounds: readonly number[], value: number): number {
+  let i = 0;
+  while (i < bounds.length && value > bounds[i]!) i++;
+  return i;
+}
+
 /** prom-client's state of one histogram series: counts per bucket (not cumulative), sum and count. */
 interface HistogramSeries {
   labels: LabelValues<string>;
@@ -377,13 +441,20 @@ interface HistogramSeries {
  * Adds counted observations to a prom-client histogram series. prom-client has no public call for
  * it, so its per-series state is updated where `observe` would update it.
  */
-function addCounted(metric: Histogram<string>, labels: LabelValues<string>, bounds: readonly number[], counts: ArrayLike<number>, sum: number): void {
+function addCounted(
+  metric: Histogram<string>,
+  labels: LabelValues<string>,
+  bounds: readonly number[],
+  counts: ArrayLike<number>,
+  sum: number,
+  known?: HistogramSeries,
+): HistogramSeries | undefined {
   let total = 0;
   for (let i = 0; i < counts.length; i++) total += counts[i]!;
-  if (total === 0) return;
+  if (total === 0) return known;
   const state = metric as unknown as { hashMap?: Record<string, HistogramSeries> };
   const find = () => Object.values(state.hashMap ?? {}).find((s) => Object.entries(labels).every(([k, v]) => s.labels[k] === v));
-  let series = find();
+  let series = known ?? find();
   if (!series) {
     metric.zero(labels);
     series = find();
@@ -392,6 +463,7 @@ function addCounted(metric: Histogram<string>, labels: LabelValues<string>, boun
   for (let i = 0; i < bounds.length; i++) series.bucketValues[bounds[i]!] = (series.bucketValues[bounds[i]!] ?? 0) + (counts[i] ?? 0);
   series.sum += sum;
   series.count += total;
+  return series;
 }
 
 function stringLabels(labels: LabelValues<string>): Record<string, string> {

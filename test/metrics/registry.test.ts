@@ -86,3 +86,46 @@ describe('MetricsRegistry formats one after another', () => {
     expect(await r.value('demo_requests_total')).toBe(2);
   });
 });
+
+describe('counts kept until read', () => {
+  it('reads every increment and observation made between reads, series by series', async () => {
+    const r = new MetricsRegistry();
+    const c = r.counter({ name: 'demo_total', help: 'x', labelNames: ['verb', 'code'] });
+    const h = r.histogram({ name: 'demo_seconds', help: 'x', labelNames: ['verb'], buckets: [0.1, 1] });
+    for (let i = 0; i < 10; i++) {
+      c.inc({ verb: 'GET', code: '200' });
+      h.observe({ verb: 'GET' }, i < 5 ? 0.05 : 5);
+    }
+    c.inc({ verb: 'GET', code: '404' }, 2);
+    expect(await r.value('demo_total', { verb: 'GET' })).toBe(12);
+    h.observe({ verb: 'GET' }, 0.5);
+    const text = await r.text();
+    expect(text).toContain('demo_seconds_bucket{le="0.1",verb="GET"} 5\n');
+    expect(text).toContain('demo_seconds_bucket{le="1",verb="GET"} 6\n');
+    expect(text).toContain('demo_seconds_count{verb="GET"} 11\n');
+    expect(await r.value('demo_seconds_sum')).toBeCloseTo(25.75);
+  });
+
+  it('refuses a negative increment or a value that is not a number at once', () => {
+    const r = new MetricsRegistry();
+    expect(() => r.counter({ name: 'demo_total', help: 'x' }).inc({}, -1)).toThrow('counter demo_total: cannot add -1');
+    expect(() => r.histogram({ name: 'demo_seconds', help: 'x', buckets: [1] }).observe({}, Number.NaN)).toThrow('cannot observe NaN');
+  });
+
+  it('empties everything on resetMetrics, then counts again', async () => {
+    const r = new MetricsRegistry();
+    const c = r.counter({ name: 'demo_total', help: 'x' });
+    const h = r.histogram({ name: 'demo_seconds', help: 'x', buckets: [1] });
+    c.inc();
+    h.observe({}, 0.5);
+    expect(await r.value('demo_seconds')).toBe(1);
+    h.observe({}, 0.5);
+    r.resetMetrics();
+    expect(await r.value('demo_total')).toBe(0);
+    expect(await r.value('demo_seconds')).toBe(0);
+    h.observe({}, 2);
+    c.inc();
+    expect(await r.value('demo_seconds')).toBe(1);
+    expect(await r.value('demo_total')).toBe(1);
+  });
+});

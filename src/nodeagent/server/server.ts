@@ -137,7 +137,7 @@ function routerFor(options: NodeAgentServerOptions, clock: Clock, secured: boole
     // component-base's SLIMetricsWithReset: DELETE empties the SLI registry.
     router.handle('/metrics/slis', ({ req, res }) => {
       if (req.method !== 'DELETE') return writeMetrics(req, res, slis);
-      slis.prometheus.resetMetrics();
+      slis.resetMetrics();
       res.writeHead(200, { 'Content-Type': 'text/plain; charset=utf-8' });
       res.end('metrics reset\n');
     });
