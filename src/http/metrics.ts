@@ -186,7 +186,7 @@ function verbOfMethod(request: MeteredHttpRequest, named: boolean, subresource: 
   switch (request.method) {
     case 'GET':
     case 'HEAD':
-      if (legacyWatch || watchAsked(request.url.searchParams)) return 'watch';
+      if (legacyWatch || (request.url.search.includes('watch') && watchAsked(request.url.searchParams))) return 'watch';
       return named ? 'get' : 'list';
     case 'POST':
       return 'create';

@@ -93,17 +93,33 @@ export function isReadOnly(verb: Verb): boolean {
  * spelling a client used), version the one asked for, which the kind serves.
  */
 export function resourceRequestLabels(kind: ResolvedKind, shape: ResourceRequestShape): RequestLabels {
-  return {
-    verb: verbLabel(shape),
-    dry_run: dryRunLabel(shape.dryRun),
-    group: kind.group,
-    version: shape.version,
-    resource: kind.definition.plural,
-    subresource: shape.subresource ?? '',
-    scope: scopeLabel(shape),
-    component: APISERVER_COMPONENT,
-  };
+  const verb = verbLabel(shape);
+  const dryRun = dryRunLabel(shape.dryRun);
+  const subresource = shape.subresource ?? '';
+  const scope = scopeLabel(shape);
+  // One frozen label set per kind and shape, so that the counters find their series by identity.
+  let byShape = internedLabels.get(kind);
+  if (!byShape) internedLabels.set(kind, (byShape = new Map()));
+  const key = `${verb}\u0000${dryRun}\u0000${shape.version}\u0000${subresource}\u0000${scope}`;
+  let labels = byShape.get(key);
+  if (!labels) {
+    labels = Object.freeze({
+      verb,
+      dry_run: dryRun,
+      group: kind.group,
+      version: shape.version,
+      resource: kind.definition.plural,
+      subresource,
+      scope,
+      component: APISERVER_COMPONENT,
+    });
+    // The versions, verbs and scopes of a kind are few; the cap only guards against a caller inventing versions.
+    if (byShape.size < 1024) byShape.set(key, labels);
+  }
+  return labels;
 }
+
+const internedLabels = new WeakMap<ResolvedKind, Map<string, RequestLabels>>();
 
 /**
  * The labels of a non-resource request upstream instruments (the health endpoints, aggregated

@@ -107,6 +107,8 @@ export class ApiServerMetrics {
   readonly cacheListReturned: CounterMetric<'group' | 'resource'>;
   private readonly inflight: Readonly<Record<RequestKind, Watermark>> = { readOnly: new Watermark(), mutating: new Watermark() };
   private readonly pending = new Map<string, PendingRequests>();
+  /** The same entries by their interned label set, found without building a key. */
+  private readonly pendingByLabels = new WeakMap<RequestLabels, PendingRequests>();
   private readonly pendingLists = new Map<string, PendingLists>();
 
   constructor(readonly registry: MetricsRegistry) {
@@ -213,19 +215,24 @@ export class ApiServerMetrics {
    */
   recordRequest(labels: RequestLabels, code: number, seconds: number, responseBytes?: number): void {
     if (!this.enabled) return;
-    const key = `${labels.verb}\u0000${labels.dry_run}\u0000${labels.group}\u0000${labels.version}\u0000${labels.resource}\u0000${labels.subresource}\u0000${labels.scope}\u0000${labels.component}`;
-    let p = this.pending.get(key);
+    // Label sets are interned (resourceRequestLabels): most requests find their series by identity.
+    let p = this.pendingByLabels.get(labels);
     if (!p) {
-      p = {
-        labels,
-        withCode: new Map(),
-        codes: new Map(),
-        durations: new Float64Array(REQUEST_DURATION_BUCKETS.length + 1),
-        durationSum: 0,
-        sizes: new Float64Array(RESPONSE_SIZE_BUCKETS.length + 1),
-        sizeSum: 0,
-      };
-      this.pending.set(key, p);
+      const key = `${labels.verb}\u0000${labels.dry_run}\u0000${labels.group}\u0000${labels.version}\u0000${labels.resource}\u0000${labels.subresource}\u0000${labels.scope}\u0000${labels.component}`;
+      p = this.pending.get(key);
+      if (!p) {
+        p = {
+          labels,
+          withCode: new Map(),
+          codes: new Map(),
+          durations: new Float64Array(REQUEST_DURATION_BUCKETS.length + 1),
+          durationSum: 0,
+          sizes: new Float64Array(RESPONSE_SIZE_BUCKETS.length + 1),
+          sizeSum: 0,
+        };
+        this.pending.set(key, p);
+      }
+      if (Object.isFrozen(labels)) this.pendingByLabels.set(labels, p);
     }
     p.codes.set(code, (p.codes.get(code) ?? 0) + 1);
     const sized = responseBytes !== undefined && (labels.verb === 'GET' || labels.verb === 'LIST');
