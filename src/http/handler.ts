@@ -220,6 +220,7 @@ function createHttpRequestHandler(cluster: HttpCluster, options: FetchHandlerOpt
   const meter = httpRequestMeter(cluster.apiServerMetrics, cluster.registry);
   return async (request) => {
     const metered = meter?.start(request);
+    let route: ResourceRoute | undefined;
     let routed = false;
     const receivedAt = audit ? cluster.clock.now() : 0;
     // WithAuditInit: every answer carries the request's Audit-ID, the client's own when it sent one.
@@ -241,7 +242,7 @@ function createHttpRequestHandler(cluster: HttpCluster, options: FetchHandlerOpt
       const access = cluster.access;
       let user = defaultUser;
       let authorized = false;
-      const route = isResourcePath(url.pathname) ? parseResourcePath(url.pathname) : undefined;
+      route = isResourcePath(url.pathname) ? parseResourcePath(url.pathname) : undefined;
       // Asked from the path itself, as kube-apiserver's RequestInfoFactory reads it, before any routing.
       const info = access || audit ? httpRequestInfo(request.method, url.pathname, url.searchParams) : undefined;
       const attributesOf = (u: UserInfo) => (info ? resourceAttributes(u, info) : nonResourceAttributes(u, request.method, url.pathname));
@@ -289,7 +290,7 @@ function createHttpRequestHandler(cluster: HttpCluster, options: FetchHandlerOpt
       if (e instanceof AuditRejectedError) {
         span?.end(500);
         const rejected = { ...auditRejectedAnswer(target), auditID };
-        if (metered) meter!.finish(metered, request, rejected, routed);
+        if (metered) meter!.finish(metered, request, rejected, routed, route);
         return rejected;
       }
       failure = e;
@@ -298,7 +299,7 @@ function createHttpRequestHandler(cluster: HttpCluster, options: FetchHandlerOpt
     // A watch's span ends when its answer starts, not when its stream ends.
     span?.end(answer.status);
     if (audited) answer = await finishHttpAudit(audited, answer, failure);
-    if (metered) meter!.finish(metered, request, answer, routed);
+    if (metered) meter!.finish(metered, request, answer, routed, route);
     return withAuditID(answer, auditID);
   };
 }

@@ -18,7 +18,7 @@ import type { KindRegistry, ResolvedKind } from '../schema/registry.js';
 import { textAnswer, isEncodedAnswer, type EncodedAnswer } from './encode.js';
 import { aggregatedVersionAsked } from './discovery.js';
 import { isWatch } from './query.js';
-import { parseResourcePath } from './routes.js';
+import { parseResourcePath, type ResourceRoute } from './routes.js';
 
 /** The content type of the Prometheus text format, version 0.0.4, as client_golang answers it. */
 export const PROMETHEUS_TEXT_CONTENT_TYPE = 'text/plain; version=0.0.4; charset=utf-8; escaping=underscores';
@@ -79,7 +79,7 @@ export interface HttpRequestMeter {
    * At its end: records it when an instrumented route answered it (`routed`: past authentication
    * and authorization, whose refusals upstream does not count; a served resource or health path).
    */
-  finish(start: MeteredStart, request: MeteredHttpRequest, answer: { readonly status: number }, routed: boolean): void;
+  finish(start: MeteredStart, request: MeteredHttpRequest, answer: { readonly status: number }, routed: boolean, route?: ResourceRoute): void;
 }
 
 /** The meter of a door, or undefined when the cluster counts nothing. */
@@ -93,11 +93,11 @@ export function httpRequestMeter(metrics: ApiServerMetrics | undefined, registry
       if (inflight) metrics.startInflight(inflight);
       return { started: performance.now(), inflight };
     },
-    finish(start, request, answer, routed) {
+    finish(start, request, answer, routed, route) {
       if (start.inflight) metrics.endInflight(start.inflight);
       // 405: no route takes the method (go-restful answers it before any instrumented handler).
       if (!routed || answer.status === 405) return;
-      const found = routeLabels(kinds, request);
+      const found = routeLabels(kinds, request, route);
       if (!found) return;
       const seconds = (performance.now() - start.started) / 1000;
       const bytes = isEncodedAnswer(answer as EncodedAnswer) ? Buffer.byteLength((answer as EncodedAnswer).body) : undefined;
@@ -150,6 +150,7 @@ const HEALTH_PATHS: ReadonlySet<string> = new Set(['/healthz', '/livez', '/ready
 function routeLabels(
   kinds: { registry: KindRegistry; featureEnabled(gate: string): boolean },
   request: MeteredHttpRequest,
+  parsed?: ResourceRoute,
 ): { labels: RequestLabels; kind?: ResolvedKind } | undefined {
   const raw = request.url.pathname;
   const path = raw.length > 1 && raw.endsWith('/') ? raw.slice(0, -1) : raw;
@@ -158,7 +159,8 @@ function routeLabels(
     // Only the aggregated discovery handler is instrumented upstream.
     return aggregatedVersionAsked(request.header('accept')) ? { labels: nonResourceRequestLabels(path, APISERVER_COMPONENT) } : undefined;
   }
-  const route = parseResourcePath(path);
+  // The door's own parse of a resource path, when it made one; the path's otherwise.
+  const route = parsed ?? parseResourcePath(path);
   if (!route) return undefined;
   const kind = servedKind(kinds, route.group, route.version, route.resource, route.subresource);
   if (!kind) return undefined;
