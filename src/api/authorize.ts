@@ -5,7 +5,7 @@
  * else a 403 worded as kube-apiserver's.
  */
 import { forbiddenError } from '../auth/forbidden.js';
-import { resourceAttributes } from '../auth/request-attributes.js';
+import { apiRequestAttributes } from '../auth/request-attributes.js';
 import { isPrivileged } from '../auth/union.js';
 import { internalError } from '../machinery/errors.js';
 import type { ApiRequest } from '../machinery/request.js';
@@ -18,17 +18,7 @@ export async function authorize(ctx: EngineContext, req: ApiRequest): Promise<vo
     annotateDecision(req, 'allow', '');
     return;
   }
-  const attributes = resourceAttributes(req.user, {
-    verb: req.verb,
-    group: req.resource.group,
-    version: req.resource.version,
-    resource: req.resource.resource,
-    subresource: req.subresource,
-    namespace: req.namespace,
-    name: req.name,
-    fieldSelector: req.listOptions?.fieldSelector,
-    labelSelector: req.listOptions?.labelSelector,
-  });
+  const attributes = apiRequestAttributes(req);
   const result = await ctx.auth.authorizer.authorize(attributes);
   if (result.decision === 'Allow') {
     annotateDecision(req, 'allow', result.reason);

@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import type { Clock } from '../clock.js';
 import { loadAuditPolicy, type LoadedAuditPolicy } from '../config/audit/load.js';
 import type { AuditPolicy, Policy } from '../config/audit/types.js';
-import { resourceAttributes } from '../auth/request-attributes.js';
+import { apiRequestAttributes } from '../auth/request-attributes.js';
 import { ApiError, type Status } from '../machinery/errors.js';
 import type { ApiRequest, ApiResponse } from '../machinery/request.js';
 import type { MetricsRegistry } from '../metrics/registry.js';
@@ -96,17 +96,7 @@ function isLoaded(policy: AuditOptions['policy']): policy is LoadedAuditPolicy {
 
 /** The attributes of an in-process request, as the engine authorizes it. */
 function inProcessAttributes(req: ApiRequest): AuditAttributes {
-  return resourceAttributes(req.user, {
-    verb: req.verb,
-    group: req.resource.group,
-    version: req.resource.version,
-    resource: req.resource.resource,
-    subresource: req.subresource,
-    namespace: req.namespace,
-    name: req.name,
-    fieldSelector: req.listOptions?.fieldSelector,
-    labelSelector: req.listOptions?.labelSelector,
-  });
+  return apiRequestAttributes(req);
 }
 
 /** The path an HTTP client would have asked for an in-process request. */

@@ -5,7 +5,7 @@
  * with `metadata.name=` is asked about that name.
  */
 import type { AuthorizationAttributes } from '../machinery/auth.js';
-import type { UserInfo } from '../machinery/request.js';
+import type { ApiRequest, UserInfo } from '../machinery/request.js';
 import { parseFieldSelector } from '../selectors/field-selector.js';
 
 /** The parts of a resource request an authorizer sees. */
@@ -30,6 +30,21 @@ export interface ResourceRequestInfo {
 /** `path.IsValidPathSegmentName`: a name that can stand in a URL path. */
 function validPathSegmentName(name: string): boolean {
   return name !== '.' && name !== '..' && !name.includes('/') && !name.includes('%');
+}
+
+/** The attributes of an engine request (its user, verb, target and selectors), as the engine authorizes it. */
+export function apiRequestAttributes(req: ApiRequest): AuthorizationAttributes {
+  return resourceAttributes(req.user, {
+    verb: req.verb,
+    group: req.resource.group,
+    version: req.resource.version,
+    resource: req.resource.resource,
+    subresource: req.subresource,
+    namespace: req.namespace,
+    name: req.name,
+    fieldSelector: req.listOptions?.fieldSelector,
+    labelSelector: req.listOptions?.labelSelector,
+  });
 }
 
 /** The attributes of a resource request by `user`. */
