@@ -5,7 +5,7 @@ import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
   {
-    ignores: ['dist/**', 'coverage/**', 'docs/api/**', 'node_modules/**', 'test/.samples/**', 'src/kinds/types/**', '**/*.generated.ts'],
+    ignores: ['.cache/**', 'dist/**', 'coverage/**', 'docs/api/**', 'node_modules/**', 'test/.samples/**', 'src/kinds/types/**', '**/*.generated.ts'],
   },
   js.configs.recommended,
   ...tseslint.configs.recommended,
