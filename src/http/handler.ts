@@ -3,167 +3,35 @@
  * runs the one engine through `cluster.request`, and encodes. Runtime adapters (node:http in
  * `listen.ts`) only forward to it.
  */
-import type { Clock } from '../clock.js';
-import { isStreamedBody, type ApiRequest, type ApiResponse, type UserInfo, type Verb } from '../machinery/request.js';
+import { isStreamedBody, type ApiRequest, type UserInfo, type Verb } from '../machinery/request.js';
 import { connectVerbOf, type ConnectSubresource } from '../schema/define-kind.js';
-import type { KindRegistry, ResolvedKind } from '../schema/registry.js';
+import type { ResolvedKind } from '../schema/registry.js';
 import { storedJsonText } from '../storage/json-text.js';
 import type { StoredValue } from '../storage/storage.js';
-import { compactStatus, internalError } from '../machinery/errors.js';
-import type { RequestSpan, RequestTracer, TracedRequest } from '../tracing/index.js';
-import { AuthenticationError, type AuthenticationRequest, type ClientCertificate } from '../auth/authn/request-authenticator.js';
-import { forbiddenError, unauthorizedError } from '../auth/forbidden.js';
+import { compactStatus } from '../machinery/errors.js';
+import type { RequestSpan, TracedRequest } from '../tracing/index.js';
 import { impersonatedUser } from '../auth/impersonation.js';
 import { httpRequestInfo, nonResourceAttributes, resourceAttributes } from '../auth/request-attributes.js';
-import { isPrivileged } from '../auth/union.js';
-import { ANONYMOUS_USER, type AuthorizationAttributes, type Authorizer } from '../machinery/auth.js';
 import { decodeDeleteOptions, decodeObjectBody, decodePatchBody, MAX_BODY_BYTES, patchTypeOf, readBody } from './decode.js';
-import {
-  aggregatedDiscovery,
-  aggregatedVersionAsked,
-  AGGREGATED_V2,
-  AGGREGATED_V2BETA1,
-  apiGroupDoc,
-  apiGroupList,
-  apiResourceList,
-  apiVersions,
-  subresourcesOf,
-} from './discovery.js';
+import { subresourcesOf } from './discovery.js';
 import { answerResponse, encodeAnswer, isEncodedAnswer, negotiate, textAnswer, wantsPretty, type EncodedAnswer, type Negotiated } from './encode.js';
 import { addWarnings, asApiError, errorHeaders, methodNotAllowed, pathNotFound } from './errors.js';
-import { openApiResponse } from './openapi.js';
 import { includeObjectOf, isWatch, optionsFor } from './query.js';
 import { parseResourcePath, type ResourceRoute } from './routes.js';
 import { toPartialMetadata, toTable } from './tables.js';
 import { ANONYMOUS, userOf } from './users.js';
-import { healthResponse, versionInfo } from './version.js';
-import { httpRequestMeter, metricsPathResponse, metricsPaths, watchEventRecorder } from './metrics.js';
-import type { ApiServerMetrics } from '../api/metrics/server-metrics.js';
-import type { HealthChecks } from '../metrics/health.js';
+import { httpRequestMeter, watchEventRecorder } from './metrics.js';
 import { proxiedRequestHeaders, streamedResponse } from './streamed.js';
 import { isWatchStream, watchResponse } from './watch.js';
 import { randomUUID } from 'node:crypto';
-import type { AuditPipeline } from '../audit/pipeline.js';
+import type { FetchHandler, FetchHandlerOptions, HttpAnswer, HttpCluster, HttpRequest, HttpRequestHandler } from './door.js';
+import { authenticate, authorizeHttp } from './access.js';
+import { isResourcePath, nonResourceResponse } from './non-resource.js';
 import type { RequestAudit } from '../audit/request-audit.js';
 import type { RequestAuditRecorder } from '../machinery/request.js';
-import {
-  attachAudit,
-  AuditRejectedError,
-  auditRejectedAnswer,
-  authenticationMethods,
-  beginHttpAudit,
-  finishHttpAudit,
-  httpAuditInit,
-  recorderOf,
-} from './audit.js';
+import { attachAudit, AuditRejectedError, auditRejectedAnswer, beginHttpAudit, finishHttpAudit, httpAuditInit, recorderOf } from './audit.js';
 
-/**
- * What the HTTP door needs of a cluster. Declared here rather than taken from `Cluster` so that the
- * door does not depend on the module that wires it: a `Cluster` fits it as it is.
- */
-export interface HttpCluster {
-  /** The kinds served: routes, discovery and the OpenAPI documents come from it. */
-  readonly registry: KindRegistry;
-  /** Runs one request through the engine. */
-  request(req: ApiRequest): Promise<ApiResponse>;
-  /** The now that the ages in tables (`kubectl get`, also of watch events) count from. */
-  readonly clock: Clock;
-  /**
-   * Who sent a request and what they may do. Without it every request acts as the handler's
-   * `defaultUser` (impersonation headers taken as they are) and the engine authorizes it.
-   */
-  readonly access?: HttpAccess;
-  /**
-   * The service account issuer's OIDC discovery documents (`/.well-known/openid-configuration`,
-   * `/openid/v1/jwks`); not served without it, or when the issuer cannot have them.
-   */
-  readonly issuerDiscovery?: IssuerDiscovery;
-  /** The audit policy and backends (`createCluster({ audit })`); requests are not audited without it. */
-  readonly audit?: AuditPipeline;
-  /** The API server's metrics: served at `/metrics`, and what this door records its requests in. None: not served, nothing counted. */
-  readonly apiServerMetrics?: ApiServerMetrics;
-  /** The checks of `/healthz`, `/livez` and `/readyz` (and the SLIs of `/metrics/slis`); `ping` alone without them. */
-  readonly health?: HealthChecks;
-}
-
-/** The service account issuer's discovery documents. */
-export interface IssuerDiscovery {
-  /** The OpenID configuration for a server reached at `externalAddress` (`host:port`), or undefined when not served. */
-  configuration(externalAddress: string): object | undefined;
-  /** The JSON Web Key Set of the keys that verify tokens. */
-  keySet(): object;
-}
-
-/** Authentication and authorization of HTTP requests, as a cluster configures them. */
-export interface HttpAccess {
-  /** The user of a request; throws {@link AuthenticationError} for a 401. */
-  authenticate(request: AuthenticationRequest): Promise<UserInfo>;
-  /** The authorizer chain: non-resource paths, impersonation and resource requests are asked here. */
-  readonly authorizer: Authorizer;
-}
-
-/** Options of {@link createFetchHandler}. */
-export interface FetchHandlerOptions {
-  /** Largest request body accepted; Kubernetes' 3 MiB by default. */
-  maxBodyBytes?: number;
-  /**
-   * The user of requests without credentials, in place of `system:anonymous` (only when the
-   * cluster allows anonymous requests); anonymous by default.
-   */
-  defaultUser?: UserInfo;
-  /**
-   * kube-apiserver's `--min-request-timeout`, in seconds: a watch without `timeoutSeconds` ends
-   * after a random time between this and twice this, so clients re-list or resume now and then.
-   * Unset or 0: such watches run until the client leaves.
-   */
-  minRequestTimeoutSeconds?: number;
-  /**
-   * The path the API is served under, e.g. `/k8s`: `/k8s/api/v1/namespaces` serves
-   * `/api/v1/namespaces`, paths outside it are 404, and the URLs the server hands out (the OpenAPI
-   * v3 index's `serverRelativeURL`s, its redirects) carry it. None by default.
-   */
-  prefix?: string;
-  /** Makes a span of each request (`--tracing-config-file`; see `startRequestTracing`); none by default. */
-  tracer?: RequestTracer;
-}
-
-/** A Fetch-standard handler serving the Kubernetes API of `cluster`. */
-export type FetchHandler = (request: Request) => Promise<Response>;
-
-/**
- * A request as the handler reads it. A Fetch `Request` makes one ({@link fetchHttpRequest}); the
- * node:http bridge makes a lighter one straight from node's request, so that a plain read or
- * write over node:http builds no Fetch `Request` or `Response` at all.
- */
-export interface HttpRequest {
-  readonly method: string;
-  /** The whole URL; the handler may change its pathname (prefix). */
-  readonly url: URL;
-  /** A header's value (several joined with `, `, as Fetch `Headers` joins them), or null. */
-  header(name: string): string | null;
-  /** True when some header name starts with `impersonate-`: only then is the user read from the headers. */
-  readonly impersonates: boolean;
-  /** All headers as Fetch `Headers` (impersonation). */
-  headers(): Headers;
-  /** Every value of a header (lower-cased name), one per header line where the door can tell them apart. */
-  headerValues(name: string): string[];
-  /** The names of the request's headers, lower-cased. */
-  headerNames(): string[];
-  /** The TLS client certificate, when the connection presented one. */
-  readonly clientCertificate?: ClientCertificate;
-  /** The address of the client's end of the connection, where the door knows it (node:http). */
-  readonly remoteAddress?: string;
-  /** The request as a Fetch `Request`, for the few paths that take one (OpenAPI). */
-  request(): Request;
-  /** The whole body, refusing more than `limit` bytes (413) without reading them all. */
-  body(limit: number): Promise<Uint8Array>;
-}
-
-/** What the handler answers: a Fetch `Response` (streams, OpenAPI, health) or an encoded body. */
-export type HttpAnswer = Response | EncodedAnswer;
-
-/** The handler behind a {@link FetchHandler}, on {@link HttpRequest}s. */
-export type HttpRequestHandler = (request: HttpRequest) => Promise<HttpAnswer>;
+export type { HttpCluster, IssuerDiscovery, HttpAccess, FetchHandlerOptions, FetchHandler, HttpRequest, HttpAnswer, HttpRequestHandler } from './door.js';
 
 const HTTP_REQUEST_HANDLER = Symbol('memkube.httpRequestHandler');
 
@@ -354,165 +222,6 @@ export function normalizePrefix(prefix: string | undefined): string {
 export function stripPrefix(pathname: string, prefix: string): string | undefined {
   if (pathname === prefix) return '/';
   return pathname.startsWith(`${prefix}/`) ? pathname.slice(prefix.length) : undefined;
-}
-
-function json(body: unknown, pretty: boolean, contentType = 'application/json', status = 200): EncodedAnswer {
-  return encodeAnswer(status, body, 'json', contentType, pretty);
-}
-
-function trimSlash(pathname: string): string {
-  return pathname.length > 1 && pathname.endsWith('/') ? pathname.slice(0, -1) : pathname;
-}
-
-/** Discovery, version, health and OpenAPI; undefined for resource paths. */
-function nonResourceResponse(
-  cluster: HttpCluster,
-  request: HttpRequest,
-  url: URL,
-  pretty: boolean,
-  prefix: string,
-): Promise<HttpAnswer> | HttpAnswer | undefined {
-  if (isResourcePath(url.pathname)) return undefined;
-  const path = trimSlash(url.pathname);
-  const parts = path.split('/').filter(Boolean);
-  if (request.method !== 'GET' && request.method !== 'HEAD') {
-    if (parts[0] === 'api' || parts[0] === 'apis') throw methodNotAllowed();
-    throw pathNotFound();
-  }
-  const accept = request.header('accept');
-  const registry = cluster.registry;
-  if (path === '/') {
-    return json(
-      {
-        paths: [
-          ...(cluster.issuerDiscovery?.configuration(url.host) ? ['/.well-known/openid-configuration'] : []),
-          '/api',
-          '/api/v1',
-          '/apis',
-          ...groupPaths(cluster),
-          '/healthz',
-          '/livez',
-          ...metricsPaths(cluster.apiServerMetrics, cluster.health),
-          ...(cluster.issuerDiscovery?.configuration(url.host) ? ['/openid/v1/jwks'] : []),
-          '/openapi/v2',
-          '/openapi/v3',
-          '/readyz',
-          '/version',
-        ],
-      },
-      pretty,
-    );
-  }
-  if (path === '/version') return json(versionInfo(), pretty);
-  if (cluster.issuerDiscovery && (path === '/.well-known/openid-configuration' || path === '/openid/v1/jwks')) {
-    // pkg/routes/openidmetadata.go: served only when the issuer can have them, cached by clients for an hour.
-    const doc = path === '/openid/v1/jwks' ? cluster.issuerDiscovery.keySet() : cluster.issuerDiscovery.configuration(url.host);
-    if (doc) {
-      const contentType = path === '/openid/v1/jwks' ? 'application/jwk-set+json' : 'application/json';
-      // json.Marshal's bytes, computed once by kube-apiserver: compact for every client, no newline.
-      return textAnswer(200, JSON.stringify(doc), contentType, new Headers({ 'cache-control': 'public, max-age=3600' }));
-    }
-  }
-  const health = healthResponse(cluster.health, path, url.searchParams);
-  if (health) return health;
-  const metrics = metricsPathResponse(path, request, cluster.apiServerMetrics, cluster.health);
-  if (metrics) return metrics;
-  if (path === '/api' || path === '/apis') {
-    const aggregated = aggregatedVersionAsked(accept);
-    if (aggregated) {
-      return json(aggregatedDiscovery(registry, path === '/api', aggregated), pretty, aggregated === 'v2' ? AGGREGATED_V2 : AGGREGATED_V2BETA1);
-    }
-    return json(path === '/api' ? apiVersions(url.host) : apiGroupList(registry), pretty);
-  }
-  if (parts[0] === 'api' && parts.length === 2) {
-    const doc = apiResourceList(registry, '', parts[1]!);
-    if (!doc) throw pathNotFound();
-    return json(doc, pretty);
-  }
-  if (parts[0] === 'apis' && parts.length === 2) {
-    const doc = apiGroupDoc(registry, parts[1]!);
-    if (!doc) throw pathNotFound();
-    return json(doc, pretty);
-  }
-  if (parts[0] === 'apis' && parts.length === 3) {
-    const doc = apiResourceList(registry, parts[1]!, parts[2]!);
-    if (!doc) throw pathNotFound();
-    return json(doc, pretty);
-  }
-  if (parts[0] === 'openapi') {
-    const doc = openApiResponse(registry, request.request(), url, path, prefix);
-    if (doc) return doc;
-  }
-  throw pathNotFound();
-}
-
-/** Whether a path names resources (`/api/v1/...`, `/apis/<group>/<version>/...`) rather than discovery or another document. */
-function isResourcePath(pathname: string): boolean {
-  const parts = trimSlash(pathname).split('/').filter(Boolean);
-  return (parts[0] === 'api' && parts.length > 2) || (parts[0] === 'apis' && parts.length > 3);
-}
-
-/**
- * The authenticated user of a request: 401 when its credentials are refused or it has none and
- * anonymous requests are off (audited first by `unauthenticated`, as WithFailedAuthenticationAudit).
- */
-async function authenticate(
-  access: HttpAccess,
-  request: HttpRequest,
-  path: string,
-  defaultUser: UserInfo,
-  unauthenticated: ((message: string) => void | Promise<void>) | undefined,
-): Promise<UserInfo> {
-  let user: UserInfo;
-  try {
-    user = await access.authenticate({ header: (name) => request.header(name), path, clientCertificate: request.clientCertificate });
-  } catch (e) {
-    if (e instanceof AuthenticationError) {
-      await unauthenticated?.(authenticationMethods(request));
-      throw unauthorizedError();
-    }
-    throw e;
-  }
-  if (user.username === ANONYMOUS_USER && defaultUser !== ANONYMOUS) user = defaultUser;
-  return user;
-}
-
-/**
- * Throws 403 (or 500 for an authorizer's error) unless the chain allows; `system:masters` is always
- * allowed. The decision and its reason are audit annotations, as WithAuthorization adds them.
- */
-async function authorizeHttp(authorizer: Authorizer, attributes: AuthorizationAttributes, audit: RequestAuditRecorder | undefined): Promise<void> {
-  if (isPrivileged(attributes.user)) {
-    annotateDecision(audit, 'allow', '');
-    return;
-  }
-  const result = await authorizer.authorize(attributes);
-  if (result.decision === 'Allow') {
-    annotateDecision(audit, 'allow', result.reason);
-    return;
-  }
-  if (result.evaluationError) {
-    audit?.addAnnotation('authorization.k8s.io/reason', 'internal error');
-    throw internalError(result.evaluationError);
-  }
-  annotateDecision(audit, 'forbid', result.reason);
-  throw forbiddenError(attributes, result.reason);
-}
-
-function annotateDecision(audit: RequestAuditRecorder | undefined, decision: 'allow' | 'forbid', reason: string): void {
-  if (!audit) return;
-  audit.addAnnotation('authorization.k8s.io/decision', decision);
-  audit.addAnnotation('authorization.k8s.io/reason', reason);
-}
-
-function groupPaths(cluster: HttpCluster): string[] {
-  const out = new Set<string>();
-  for (const k of cluster.registry.kinds()) {
-    if (!k.group) continue;
-    out.add(`/apis/${k.group}`);
-    for (const v of k.versions) out.add(`/apis/${k.group}/${v.name}`);
-  }
-  return [...out].sort();
 }
 
 interface ServeContext {
