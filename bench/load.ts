@@ -1,15 +1,17 @@
 /**
  * A load generator for any HTTP server: keeps `concurrency` requests in flight over keep-alive
- * connections for a duration (or a number of requests) and reports requests/s, latency
- * percentiles, status-code counts and errors. `bench/run.ts` uses {@link runLoad} for the HTTP
+ * connections (one request at a time on each, no pipelining; written and parsed on raw sockets by
+ * bench/raw-http.ts) for a duration (or a number of requests) and reports requests/s, latency
+ * percentiles, status-code counts and errors, its own CPU share and, given the server's PID, the
+ * server's CPU time per request. `bench/run.ts` uses {@link runLoad} for the HTTP
  * figures; `tsx bench/load.ts --help` shows the command line.
  */
-import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
-import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { readFileSync, realpathSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { benchConfigMap } from './configmap.js';
+import { processCpuSeconds } from './process-cpu.js';
+import { RawConnection, requestHead } from './raw-http.js';
 import { formatNumber, percentiles, type Percentiles } from './stats.js';
 
 /** What {@link runLoad} sends, and for how long. */
@@ -37,6 +39,8 @@ export interface LoadOptions {
   timeoutMs?: number;
   /** HTTPS: accept any certificate (memkube serve --tls is self-signed). */
   insecure?: boolean;
+  /** The server's process ID, to read its CPU time over the measured part (Linux /proc). */
+  serverPid?: number;
 }
 
 /** What {@link runLoad} measured. */
@@ -58,6 +62,15 @@ export interface LoadResult {
   statusCodes: Record<string, number>;
   /** Error count by message. */
   errorMessages: Record<string, number>;
+  /**
+   * The generator's own CPU time over the measured part, as a share of one core's wall time: near 1
+   * means the generator, not the server, may have been the limit.
+   */
+  generatorCpuShare: number;
+  /** With `serverPid`: the server's CPU seconds (user + system) over the measured part. */
+  serverCpuSeconds?: number;
+  /** With `serverPid`: the server's CPU time per answered request, in microseconds. */
+  serverCpuMicrosPerRequest?: number;
 }
 
 /** Go-style durations (`500ms`, `5s`, `1m30s`) or a bare number of seconds, in milliseconds. */
@@ -93,7 +106,7 @@ function countInto(map: Record<string, number>, key: string): void {
 /** Runs the load and resolves with what was measured; never rejects for request failures. */
 export async function runLoad(options: LoadOptions): Promise<LoadResult> {
   const base = new URL(options.url);
-  const https = base.protocol === 'https:';
+  const tls = base.protocol === 'https:';
   const concurrency = Math.max(1, options.concurrency ?? 16);
   const method = (options.method ?? 'GET').toUpperCase();
   const path = options.path ?? '/';
@@ -101,11 +114,37 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
   const durationMs = options.durationMs ?? (options.requests === undefined ? 5000 : Infinity);
   const limit = options.requests ?? Infinity;
   const warmupMs = options.warmupMs ?? 0;
-  // One pool of kept-alive sockets, as many as requests in flight, so no request waits for a socket
-  // and none opens a new connection once the pool is full.
-  const agentOptions = { keepAlive: true, maxSockets: concurrency, maxFreeSockets: concurrency };
-  const agent = https ? new HttpsAgent({ ...agentOptions, rejectUnauthorized: !options.insecure }) : new HttpAgent(agentOptions);
-  const send = https ? httpsRequest : httpRequest;
+  const hostname = base.hostname.replace(/^\[(.*)\]$/, '$1');
+  const target = { host: hostname, port: Number(base.port || (tls ? 443 : 80)), tls, insecure: options.insecure ?? false };
+  const hasContentType = Object.keys(options.headers ?? {}).some((h) => h.toLowerCase() === 'content-type');
+  // The request as bytes: built once when every request is the same, per request otherwise.
+  const build = (body: string | Buffer | undefined): string | Buffer => {
+    const headers: Record<string, string | number> = { ...options.headers };
+    if (body !== undefined) {
+      headers['content-length'] = Buffer.byteLength(body);
+      if (!hasContentType) headers['content-type'] = 'application/json';
+    }
+    const head = requestHead(method, path, base.host, headers);
+    if (body === undefined) return head;
+    return typeof body === 'string' ? head + body : Buffer.concat([Buffer.from(head, 'latin1'), body]);
+  };
+  let fixed: string | Buffer | Error | undefined;
+  if (!options.makeBody) {
+    try {
+      fixed = build(options.body);
+    } catch (e) {
+      fixed = e instanceof Error ? e : new Error(String(e));
+    }
+  }
+  const connections = Array.from({ length: concurrency }, () => new RawConnection(target));
+  // One sweep for every connection's timeout, cheaper than a timer per request.
+  const sweep = setInterval(
+    () => {
+      const now = performance.now();
+      for (const c of connections) if (c.sentAt !== undefined && now - c.sentAt > timeoutMs) c.abort(new Error(`timeout after ${timeoutMs} ms`));
+    },
+    Math.max(5, Math.min(250, timeoutMs / 4)),
+  );
 
   const latencies: number[] = [];
   const statusCodes: Record<string, number> = {};
@@ -115,74 +154,58 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
   let started = 0;
   let seq = 0;
 
-  const one = (): Promise<void> =>
-    new Promise((resolve) => {
-      const body = options.makeBody ? options.makeBody(seq++) : options.body;
-      const headers: Record<string, string | number> = { ...options.headers };
-      if (body !== undefined) {
-        headers['content-length'] = Buffer.byteLength(body);
-        if (!Object.keys(headers).some((h) => h.toLowerCase() === 'content-type')) headers['content-type'] = 'application/json';
-      }
-      const t0 = performance.now();
-      let done = false;
-      // Set once the request exists; `finish` may run before that (a request node:http refuses).
-      let timer: NodeJS.Timeout | undefined = undefined;
-      const finish = (status: number | undefined, error?: Error) => {
-        if (done) return;
-        done = true;
-        clearTimeout(timer);
-        if (status !== undefined) {
-          latencies.push(performance.now() - t0);
-          countInto(statusCodes, String(status));
-          answered++;
-        } else {
-          errors++;
-          countInto(errorMessages, error?.message ?? 'unknown error');
-        }
-        resolve();
-      };
-      let req: ReturnType<typeof send>;
-      try {
-        req = send({ protocol: base.protocol, hostname: base.hostname, port: base.port, path, method, headers, agent }, (res: IncomingMessage) => {
-          // Read the whole body: an answer counts once its last byte arrived.
-          res.on('data', () => {});
-          res.on('end', () => finish(res.statusCode));
-          res.on('error', (e) => finish(undefined, e));
-        });
-      } catch (e) {
-        // e.g. a header value node:http refuses: an error of this request, not of the run.
-        finish(undefined, e instanceof Error ? e : new Error(String(e)));
-        return;
-      }
-      timer = setTimeout(() => req.destroy(new Error(`timeout after ${timeoutMs} ms`)), timeoutMs);
-      req.on('error', (e) => finish(undefined, e));
-      req.end(body);
-    });
-
-  const phase = async (ms: number, max: number, record: boolean): Promise<number> => {
+  const one = async (connection: RawConnection): Promise<void> => {
+    let request: string | Buffer;
+    try {
+      if (fixed instanceof Error) throw fixed;
+      request = fixed ?? build(options.makeBody!(seq++));
+    } catch (e) {
+      errors++;
+      countInto(errorMessages, e instanceof Error ? e.message : String(e));
+      return;
+    }
     const t0 = performance.now();
+    try {
+      const answer = await connection.send(request, method === 'HEAD');
+      latencies.push(performance.now() - t0);
+      countInto(statusCodes, String(answer.status));
+      answered++;
+    } catch (e) {
+      errors++;
+      countInto(errorMessages, e instanceof Error ? e.message : String(e));
+    }
+  };
+
+  const phase = async (ms: number, max: number, record: boolean) => {
+    const t0 = performance.now();
+    const cpu0 = process.cpuUsage();
+    const server0 = options.serverPid === undefined ? undefined : processCpuSeconds(options.serverPid);
     const deadline = t0 + ms;
-    const worker = async () => {
+    const worker = async (connection: RawConnection) => {
       while (performance.now() < deadline && started < max) {
         started++;
-        await one();
+        await one(connection);
       }
     };
-    await Promise.all(Array.from({ length: concurrency }, worker));
+    await Promise.all(connections.map(worker));
     const seconds = (performance.now() - t0) / 1000;
+    const server1 = options.serverPid === undefined ? undefined : processCpuSeconds(options.serverPid);
+    const cpu = process.cpuUsage(cpu0);
+    const generatorCpuShare = (cpu.user + cpu.system) / 1e6 / seconds;
+    const serverCpuSeconds = server0 !== undefined && server1 !== undefined ? server1 - server0 : undefined;
     if (!record) {
       latencies.length = 0;
       for (const k of Object.keys(statusCodes)) delete statusCodes[k];
       for (const k of Object.keys(errorMessages)) delete errorMessages[k];
       answered = errors = started = 0;
     }
-    return seconds;
+    return { seconds, generatorCpuShare, serverCpuSeconds };
   };
 
   try {
     if (warmupMs > 0) await phase(warmupMs, Infinity, false);
-    const seconds = await phase(durationMs, limit, true);
-    return {
+    const { seconds, generatorCpuShare, serverCpuSeconds } = await phase(durationMs, limit, true);
+    const result: LoadResult = {
       method,
       url: new URL(path, base).href,
       concurrency,
@@ -193,9 +216,16 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
       latencyMs: percentiles(latencies),
       statusCodes,
       errorMessages,
+      generatorCpuShare,
     };
+    if (serverCpuSeconds !== undefined && answered > 0) {
+      result.serverCpuSeconds = serverCpuSeconds;
+      result.serverCpuMicrosPerRequest = (serverCpuSeconds * 1e6) / answered;
+    }
+    return result;
   } finally {
-    agent.destroy();
+    clearInterval(sweep);
+    for (const c of connections) c.close();
   }
 }
 
@@ -209,8 +239,9 @@ export interface LoadCommand {
 /** The `--help` text. */
 export const LOAD_USAGE = `usage: tsx bench/load.ts --url URL [options]
 
-Keeps --concurrency requests in flight over keep-alive connections and prints requests/s,
-latency p50/p90/p99/max, status-code counts and errors.
+Keeps --concurrency requests in flight over keep-alive connections (one at a time on each,
+no pipelining) and prints requests/s, latency p50/p90/p99/max, status-code counts, errors,
+the generator's own CPU share and, with --server-pid, the server's CPU time per request.
 
   --url URL              server base URL (required), e.g. http://127.0.0.1:6443
   --path PATH            request path and query (default /)
@@ -228,6 +259,7 @@ latency p50/p90/p99/max, status-code counts and errors.
   --warmup D             run this long first without recording (default 0)
   --timeout D            a request without an answer after D is an error (default 10s)
   --insecure             accept any TLS certificate (memkube serve --tls)
+  --server-pid PID       also report the server's CPU time per request (Linux /proc)
   --json                 print the result as JSON
   --help                 this text
 
@@ -309,6 +341,9 @@ export function parseLoadArgs(argv: readonly string[]): LoadCommand {
       case '--insecure':
         options.insecure = true;
         break;
+      case '--server-pid':
+        options.serverPid = count();
+        break;
       case '--json':
         json = true;
         break;
@@ -351,7 +386,9 @@ export function formatLoadResult(r: LoadResult): string {
     `latency ms: p50 ${formatNumber(lat.p50)}  p90 ${formatNumber(lat.p90)}  p99 ${formatNumber(lat.p99)}  max ${formatNumber(lat.max)}`,
     `status:     ${codes}`,
     `errors:     ${r.errors}`,
+    `generator:  ${(r.generatorCpuShare * 100).toFixed(0)}% of a core`,
   ];
+  if (r.serverCpuMicrosPerRequest !== undefined) lines.push(`server CPU: ${formatNumber(r.serverCpuMicrosPerRequest)} µs per request`);
   for (const [message, n] of Object.entries(r.errorMessages)) lines.push(`  ${n} × ${message}`);
   return lines.join('\n');
 }

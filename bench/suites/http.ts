@@ -6,12 +6,14 @@
  *   Map and answering 201 with it; target: at least 0.4×.
  * Both servers run as separate processes for the whole suite; rounds alternate between them. The
  * load generator runs in this process, so on a 2-core machine it shares the CPU with the server the
- * same way for both sides.
+ * same way for both sides. Each figure has a `-cpu` twin: the server process's own CPU time per
+ * request over the same rounds.
  */
 import { benchConfigMap } from '../configmap.js';
-import { figure, interleave, type FigureResult, type Suite } from '../figure.js';
+import type { FigureResult, Suite } from '../figure.js';
+import { httpFigures, httpRound, interleaveRounds } from '../http-rounds.js';
 import { configMapBodies, runLoad, type LoadOptions } from '../load.js';
-import { BARE_SERVER_ARGS, MEMKUBE_SERVE_ARGS, startServer } from '../processes.js';
+import { BARE_SERVER_ARGS, MEMKUBE_SERVE_ARGS, startServer, type ServerProcess } from '../processes.js';
 
 const CONCURRENCY = 16;
 /** Length of one measured round per side. */
@@ -20,22 +22,14 @@ const ROUND_MS = 2000;
 const WARMUP_MS = 1000;
 const CM_PATH = '/api/v1/namespaces/default/configmaps';
 
-/** Requests/s of one round; throws when anything but `okStatus` came back (a broken figure). */
-async function rate(options: LoadOptions, okStatus: number): Promise<number> {
-  const r = await runLoad({ concurrency: CONCURRENCY, durationMs: ROUND_MS, ...options });
-  const bad = Object.entries(r.statusCodes).filter(([code]) => Number(code) !== okStatus);
-  if (r.errors > 0 || bad.length > 0) {
-    throw new Error(`${r.method} ${r.url}: ${r.errors} errors ${JSON.stringify(r.errorMessages)}, statuses ${JSON.stringify(r.statusCodes)}`);
-  }
-  return r.requestsPerSecond;
-}
-
 /** The HTTP suite. */
 export const httpSuite: Suite = {
   name: 'http',
   figures: [
     { id: 'http-get', title: 'HTTP GET one object' },
+    { id: 'http-get-cpu', title: 'HTTP GET one object: server CPU per request' },
     { id: 'http-create', title: 'HTTP create 1 KB ConfigMap' },
+    { id: 'http-create-cpu', title: 'HTTP create 1 KB ConfigMap: server CPU per request' },
   ],
   needsBuild: true,
   async run(rounds, log) {
@@ -51,20 +45,27 @@ export const httpSuite: Suite = {
       const getPath = `${CM_PATH}/bench-get`;
       const results: FigureResult[] = [];
 
+      const load = (server: ServerProcess, options: Omit<LoadOptions, 'url'>): LoadOptions => ({
+        url: server.url,
+        serverPid: server.pid,
+        concurrency: CONCURRENCY,
+        durationMs: ROUND_MS,
+        ...options,
+      });
+
       log('http-get: warm-up');
-      await runLoad({ url: memkube.url, path: getPath, concurrency: CONCURRENCY, durationMs: WARMUP_MS });
-      await runLoad({ url: bare.url, path: getPath, concurrency: CONCURRENCY, durationMs: WARMUP_MS });
-      const get = await interleave(
+      await runLoad({ ...load(memkube, { path: getPath }), durationMs: WARMUP_MS });
+      await runLoad({ ...load(bare, { path: getPath }), durationMs: WARMUP_MS });
+      const get = await interleaveRounds(
         rounds,
-        () => rate({ url: memkube.url, path: getPath }, 200),
-        () => rate({ url: bare.url, path: getPath }, 200),
+        () => httpRound(load(memkube, { path: getPath }), 200),
+        () => httpRound(load(bare, { path: getPath }), 200),
       );
       results.push(
-        figure(
+        ...httpFigures(
           {
             id: 'http-get',
             title: 'HTTP GET one object (16 in flight)',
-            unit: 'req/s',
             baselineName: 'bare node:http, fixed 1 KB JSON',
             target: { op: '>=', ratio: 0.6 },
             note: `GET ${getPath} (a ~1.3 KB stored ConfigMap), ${ROUND_MS} ms per round`,
@@ -77,20 +78,20 @@ export const httpSuite: Suite = {
       log('http-create: warm-up');
       let run = 0;
       // Unique names per round and server, so no create is ever a 409.
-      const creates = (url: string, side: string): LoadOptions => ({ url, method: 'POST', path: CM_PATH, makeBody: configMapBodies(`bench-${side}-${run++}`) });
-      await runLoad({ ...creates(memkube.url, 'warm'), concurrency: CONCURRENCY, durationMs: WARMUP_MS });
-      await runLoad({ ...creates(bare.url, 'warm'), concurrency: CONCURRENCY, durationMs: WARMUP_MS });
-      const create = await interleave(
+      const creates = (server: ServerProcess, side: string): LoadOptions =>
+        load(server, { method: 'POST', path: CM_PATH, makeBody: configMapBodies(`bench-${side}-${run++}`) });
+      await runLoad({ ...creates(memkube, 'warm'), durationMs: WARMUP_MS });
+      await runLoad({ ...creates(bare, 'warm'), durationMs: WARMUP_MS });
+      const create = await interleaveRounds(
         rounds,
-        () => rate(creates(memkube.url, 'ours'), 201),
-        () => rate(creates(bare.url, 'bare'), 201),
+        () => httpRound(creates(memkube, 'ours'), 201),
+        () => httpRound(creates(bare, 'bare'), 201),
       );
       results.push(
-        figure(
+        ...httpFigures(
           {
             id: 'http-create',
             title: 'HTTP create 1 KB ConfigMap (16 in flight)',
-            unit: 'req/s',
             baselineName: 'bare node:http, JSON.parse + Map + 201',
             target: { op: '>=', ratio: 0.4 },
             note: `POST ${CM_PATH}, unique names, ${ROUND_MS} ms per round; the store grows over the rounds on both sides`,

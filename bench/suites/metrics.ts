@@ -4,19 +4,23 @@
  * false })` as the baseline (bench/suites/metrics-server.ts, one process per mode for the whole
  * suite, rounds alternating between them):
  * - metrics: GET of one ConfigMap and create of unique ~1 KB ConfigMaps with metrics on; target: at
- *   least 0.9× the baseline's requests/s (metrics may cost at most 10%).
+ *   least 0.9× the baseline's requests/s (metrics may cost at most 10%), and at most 1.1× its server
+ *   CPU time per request (the `-cpu` figures, read from the server process); and the same two
+ *   requests through `cluster.fetch` in one process (bench/suites/metrics-fetch-child.ts), CPU
+ *   time per request, at most 1.1× (the `metrics-fetch-` figures: no sockets, no generator).
  * - audit: the same with metrics on and every request audited at Metadata level to a JSON-lines
  *   file; reported. On a build whose createCluster has no audit option yet (no event reaches the
  *   log), the suite says `audit: not available` and measures nothing.
- * Each figure's note gives the cost per request in µs (bench/request-cost.ts).
+ * Each throughput figure's note gives the cost per request in µs (bench/request-cost.ts).
  */
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { benchConfigMap } from '../configmap.js';
-import { figure, interleave, type FigureResult, type Suite, type Target } from '../figure.js';
+import { figure, type FigureResult, type Suite, type Target } from '../figure.js';
+import { httpFigures, httpRound, interleaveRounds, type HttpRound } from '../http-rounds.js';
 import { configMapBodies, runLoad, type LoadOptions } from '../load.js';
-import { ROOT, startServer, type ServerProcess } from '../processes.js';
+import { ROOT, runJsonChild, startServer, type ServerProcess } from '../processes.js';
 import { costSummary } from '../request-cost.js';
 import { formatSummary } from '../stats.js';
 
@@ -46,64 +50,68 @@ async function startMode(mode: 'off' | 'on' | 'audit', auditLog?: string): Promi
   return server;
 }
 
-/** Requests/s of one round; throws when anything but `okStatus` came back (a broken figure). */
-async function rate(options: LoadOptions, okStatus: number): Promise<number> {
-  const r = await runLoad({ concurrency: CONCURRENCY, durationMs: ROUND_MS, ...options });
-  const bad = Object.entries(r.statusCodes).filter(([code]) => Number(code) !== okStatus);
-  if (r.errors > 0 || bad.length > 0) {
-    throw new Error(`${r.method} ${r.url}: ${r.errors} errors ${JSON.stringify(r.errorMessages)}, statuses ${JSON.stringify(r.statusCodes)}`);
-  }
-  return r.requestsPerSecond;
-}
-
 /** What one side of a figure is called, for ids, titles and notes. */
 interface Side {
-  /** `metrics` or `audit`: the figure ids are `<name>-get` and `<name>-create`. */
+  /** `metrics` or `audit`: the figure ids are `<name>-get`, `<name>-create` and their `-cpu`. */
   name: string;
   /** What is on, for the titles (`metrics on`). */
   what: string;
   target?: Target;
+  cpuTarget?: Target;
 }
 
-/** The GET and create figures of `ours` beside `baseline`, interleaved. */
+/** The GET and create figures (throughput and server CPU) of `ours` beside `baseline`, interleaved. */
 async function getAndCreate(side: Side, ours: ServerProcess, baseline: ServerProcess, rounds: number, log: (line: string) => void): Promise<FigureResult[]> {
   const getPath = `${CM_PATH}/${GET_NAME}`;
   const baselineName = 'the same cluster with createCluster({ metrics: false })';
-  const costNote = (a: readonly number[], b: readonly number[]) =>
-    `cost per request ${formatSummary(costSummary(a, b))} µs (1e6/ours − 1e6/baseline per round, ${CONCURRENCY} in flight: CPU time per request here, not latency)`;
+  const load = (server: ServerProcess, options: Omit<LoadOptions, 'url'>): LoadOptions => ({
+    url: server.url,
+    serverPid: server.pid,
+    concurrency: CONCURRENCY,
+    durationMs: ROUND_MS,
+    ...options,
+  });
+  const costNote = (a: readonly HttpRound[], b: readonly HttpRound[]) =>
+    `cost per request ${formatSummary(
+      costSummary(
+        a.map((r) => r.requestsPerSecond),
+        b.map((r) => r.requestsPerSecond),
+      ),
+    )} µs (1e6/ours − 1e6/baseline per round, ${CONCURRENCY} in flight)`;
 
   log(`${side.name}-get: warm-up`);
-  await runLoad({ url: ours.url, path: getPath, concurrency: CONCURRENCY, durationMs: WARMUP_MS });
-  await runLoad({ url: baseline.url, path: getPath, concurrency: CONCURRENCY, durationMs: WARMUP_MS });
-  const get = await interleave(
+  await runLoad({ ...load(ours, { path: getPath }), durationMs: WARMUP_MS });
+  await runLoad({ ...load(baseline, { path: getPath }), durationMs: WARMUP_MS });
+  const get = await interleaveRounds(
     rounds,
-    () => rate({ url: ours.url, path: getPath }, 200),
-    () => rate({ url: baseline.url, path: getPath }, 200),
+    () => httpRound(load(ours, { path: getPath }), 200),
+    () => httpRound(load(baseline, { path: getPath }), 200),
   );
 
   log(`${side.name}-create: warm-up`);
   let run = 0;
   // Unique names per round and server, so no create is ever a 409.
-  const creates = (url: string, who: string): LoadOptions => ({ url, method: 'POST', path: CM_PATH, makeBody: configMapBodies(`bench-${who}-${run++}`) });
-  await runLoad({ ...creates(ours.url, 'warm'), concurrency: CONCURRENCY, durationMs: WARMUP_MS });
-  await runLoad({ ...creates(baseline.url, 'warm'), concurrency: CONCURRENCY, durationMs: WARMUP_MS });
-  const create = await interleave(
+  const creates = (server: ServerProcess, who: string): LoadOptions =>
+    load(server, { method: 'POST', path: CM_PATH, makeBody: configMapBodies(`bench-${who}-${run++}`) });
+  await runLoad({ ...creates(ours, 'warm'), durationMs: WARMUP_MS });
+  await runLoad({ ...creates(baseline, 'warm'), durationMs: WARMUP_MS });
+  const create = await interleaveRounds(
     rounds,
-    () => rate(creates(ours.url, 'ours'), 201),
-    () => rate(creates(baseline.url, 'base'), 201),
+    () => httpRound(creates(ours, 'ours'), 201),
+    () => httpRound(creates(baseline, 'base'), 201),
   );
 
-  const spec = (kind: 'get' | 'create', title: string, request: string, a: readonly number[], b: readonly number[]) => ({
+  const spec = (kind: 'get' | 'create', title: string, request: string, a: readonly HttpRound[], b: readonly HttpRound[]) => ({
     id: `${side.name}-${kind}`,
     title: `${title}, ${side.what} (${CONCURRENCY} in flight)`,
-    unit: 'req/s',
     baselineName,
     ...(side.target ? { target: side.target } : {}),
+    ...(side.cpuTarget ? { cpuTarget: side.cpuTarget } : {}),
     note: `${request}, ${ROUND_MS} ms per round; ${costNote(a, b)}`,
   });
   return [
-    figure(spec('get', 'HTTP GET one object', `GET ${getPath}`, get.ours, get.baseline), get.ours, get.baseline),
-    figure(spec('create', 'HTTP create 1 KB ConfigMap', `POST ${CM_PATH}, unique names`, create.ours, create.baseline), create.ours, create.baseline),
+    ...httpFigures(spec('get', 'HTTP GET one object', `GET ${getPath}`, get.ours, get.baseline), get.ours, get.baseline),
+    ...httpFigures(spec('create', 'HTTP create 1 KB ConfigMap', `POST ${CM_PATH}, unique names`, create.ours, create.baseline), create.ours, create.baseline),
   ];
 }
 
@@ -122,7 +130,11 @@ export const metricsSuite: Suite = {
   name: 'metrics',
   figures: [
     { id: 'metrics-get', title: 'HTTP GET one object, metrics on' },
+    { id: 'metrics-get-cpu', title: 'HTTP GET one object, metrics on: server CPU per request' },
     { id: 'metrics-create', title: 'HTTP create 1 KB ConfigMap, metrics on' },
+    { id: 'metrics-create-cpu', title: 'HTTP create 1 KB ConfigMap, metrics on: server CPU per request' },
+    { id: 'metrics-fetch-get', title: 'cluster.fetch GET one object, metrics on: CPU per request' },
+    { id: 'metrics-fetch-create', title: 'cluster.fetch create 1 KB ConfigMap, metrics on: CPU per request' },
   ],
   async run(rounds, log) {
     const on = await startMode('on');
@@ -130,12 +142,42 @@ export const metricsSuite: Suite = {
       await on.stop();
       throw e;
     });
+    let http: FigureResult[];
     try {
-      return await getAndCreate({ name: 'metrics', what: 'metrics on', target: { op: '>=', ratio: 0.9 } }, on, off, rounds, log);
+      http = await getAndCreate(
+        { name: 'metrics', what: 'metrics on', target: { op: '>=', ratio: 0.9 }, cpuTarget: { op: '<=', ratio: 1.1 } },
+        on,
+        off,
+        rounds,
+        log,
+      );
     } finally {
       await on.stop();
       await off.stop();
     }
+    log('metrics-fetch: in-process rounds');
+    // Twice the rounds: each is short, and CPU time per request needs no idle machine.
+    const inProcess = await runJsonChild<Record<'get' | 'create', { on: number[]; off: number[] }>>('bench/suites/metrics-fetch-child.ts', [
+      String(rounds * 2),
+    ]);
+    const fetchFigure = (kind: 'get' | 'create', title: string) =>
+      figure(
+        {
+          id: `metrics-fetch-${kind}`,
+          title,
+          unit: 'µs',
+          baselineName: 'a cluster with createCluster({ metrics: false }) in the same process',
+          target: { op: '<=', ratio: 1.1 },
+          note: `CPU time of the process per request through cluster.fetch, one at a time (bench/suites/metrics-fetch-child.ts), ${rounds * 2} alternating rounds`,
+        },
+        inProcess[kind].on,
+        inProcess[kind].off,
+      );
+    return [
+      ...http,
+      fetchFigure('get', 'cluster.fetch GET one object, metrics on: CPU per request'),
+      fetchFigure('create', 'cluster.fetch create 1 KB ConfigMap, metrics on: CPU per request'),
+    ];
   },
 };
 
@@ -144,7 +186,9 @@ export const auditSuite: Suite = {
   name: 'audit',
   figures: [
     { id: 'audit-get', title: 'HTTP GET one object, metrics and audit (Metadata) on' },
+    { id: 'audit-get-cpu', title: 'HTTP GET one object, metrics and audit (Metadata) on: server CPU per request' },
     { id: 'audit-create', title: 'HTTP create 1 KB ConfigMap, metrics and audit (Metadata) on' },
+    { id: 'audit-create-cpu', title: 'HTTP create 1 KB ConfigMap, metrics and audit (Metadata) on: server CPU per request' },
   ],
   async run(rounds, log) {
     const dir = mkdtempSync(join(tmpdir(), 'memkube-bench-audit-'));

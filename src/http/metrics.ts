@@ -69,6 +69,9 @@ export function metricsPaths(metrics: ApiServerMetrics | undefined, health: Heal
 export interface MeteredStart {
   readonly started: number;
   readonly inflight: RequestKind | undefined;
+  /** The URL's path and query, read once (each read of a URL's part makes a new string). */
+  readonly pathname: string;
+  readonly search: string;
 }
 
 /** The request metrics of one HTTP door. */
@@ -89,15 +92,16 @@ export function httpRequestMeter(metrics: ApiServerMetrics | undefined, registry
   const kinds = { registry, featureEnabled: () => true };
   return {
     start(request) {
-      const inflight = longRunningPath(request) ? undefined : request.method === 'GET' || request.method === 'HEAD' ? 'readOnly' : 'mutating';
+      const { pathname, search } = request.url;
+      const inflight = longRunningPath(request, pathname, search) ? undefined : request.method === 'GET' || request.method === 'HEAD' ? 'readOnly' : 'mutating';
       if (inflight) metrics.startInflight(inflight);
-      return { started: performance.now(), inflight };
+      return { started: performance.now(), inflight, pathname, search };
     },
     finish(start, request, answer, routed, route) {
       if (start.inflight) metrics.endInflight(start.inflight);
       // 405: no route takes the method (go-restful answers it before any instrumented handler).
       if (!routed || answer.status === 405) return;
-      const found = routeLabels(kinds, request, route);
+      const found = routeLabels(kinds, request, start, route);
       if (!found) return;
       const seconds = (performance.now() - start.started) / 1000;
       const bytes = isEncodedAnswer(answer as EncodedAnswer) ? Buffer.byteLength((answer as EncodedAnswer).body) : undefined;
@@ -125,14 +129,14 @@ export function watchEventRecorder(metrics: ApiServerMetrics | undefined, kind: 
 const LONG_RUNNING_SEGMENTS: ReadonlySet<string> = new Set(['attach', 'exec', 'proxy', 'log', 'portforward']);
 
 /** A watch or a streaming subresource, told from the path and query alone (before any routing, as upstream's filter does). */
-function longRunningPath(request: MeteredHttpRequest): boolean {
-  const { pathname, search } = request.url;
+function longRunningPath(request: MeteredHttpRequest, pathname: string, search: string): boolean {
   if (search.includes('watch') && watchAsked(request.url.searchParams)) return true;
-  if (pathname.includes('/watch/')) return true;
-  const parts = pathname.split('/');
-  // `.../pods/<name>/log`, or `.../nodes/<name>/proxy/<rest>`.
-  for (let i = parts.length - 1; i >= Math.max(0, parts.length - 2); i--) if (LONG_RUNNING_SEGMENTS.has(parts[i]!)) return true;
-  return pathname.includes('/proxy/');
+  if (pathname.includes('/watch/') || pathname.includes('/proxy/')) return true;
+  // One of the last two segments: `.../pods/<name>/log`, or `.../nodes/<name>/proxy`.
+  const last = pathname.lastIndexOf('/');
+  if (LONG_RUNNING_SEGMENTS.has(pathname.slice(last + 1))) return true;
+  if (last <= 0) return false;
+  return LONG_RUNNING_SEGMENTS.has(pathname.slice(pathname.lastIndexOf('/', last - 1) + 1, last));
 }
 
 function watchAsked(params: URLSearchParams): boolean {
@@ -150,9 +154,10 @@ const HEALTH_PATHS: ReadonlySet<string> = new Set(['/healthz', '/livez', '/ready
 function routeLabels(
   kinds: { registry: KindRegistry; featureEnabled(gate: string): boolean },
   request: MeteredHttpRequest,
+  url: { readonly pathname: string; readonly search: string },
   parsed?: ResourceRoute,
 ): { labels: RequestLabels; kind?: ResolvedKind } | undefined {
-  const raw = request.url.pathname;
+  const raw = url.pathname;
   const path = raw.length > 1 && raw.endsWith('/') ? raw.slice(0, -1) : raw;
   if (HEALTH_PATHS.has(path)) return { labels: nonResourceRequestLabels(path, '') };
   if (path === '/api' || path === '/apis') {
@@ -167,10 +172,10 @@ function routeLabels(
   if (!kind.namespaced && route.namespace !== undefined) return undefined;
   if (kind.namespaced && route.namespace === undefined && route.name !== undefined) return undefined;
   if (route.subpath && !kind.definition.connectSubresources?.[route.subresource ?? '']?.takesPath) return undefined;
-  const verb = verbOfMethod(request, route.name !== undefined, route.subresource, route.legacyWatch);
+  const search = url.search;
+  const verb = verbOfMethod(request, search, route.name !== undefined, route.subresource, route.legacyWatch);
   // A watch is recorded by the engine when it ends; an unknown method had no route.
   if (verb === undefined || verb === 'watch') return undefined;
-  const search = request.url.search;
   const labels = resourceRequestLabels(kind, {
     verb,
     version: route.version,
@@ -184,11 +189,11 @@ function routeLabels(
 }
 
 /** The verb a method asks of a route (the labels only need its class: a connect's is CONNECT anyway). */
-function verbOfMethod(request: MeteredHttpRequest, named: boolean, subresource: string | undefined, legacyWatch: boolean): Verb | undefined {
+function verbOfMethod(request: MeteredHttpRequest, search: string, named: boolean, subresource: string | undefined, legacyWatch: boolean): Verb | undefined {
   switch (request.method) {
     case 'GET':
     case 'HEAD':
-      if (legacyWatch || (request.url.search.includes('watch') && watchAsked(request.url.searchParams))) return 'watch';
+      if (legacyWatch || (search.includes('watch') && watchAsked(request.url.searchParams))) return 'watch';
       return named ? 'get' : 'list';
     case 'POST':
       return 'create';

@@ -7,6 +7,7 @@
  */
 import { Counter, Gauge, Histogram, Registry, Summary, type LabelValues, type OpenMetricsContentType } from 'prom-client';
 import type { Clock } from '../clock.js';
+import { CountSumSummary } from './count-sum-summary.js';
 import { KUBERNETES_NATIVE_HISTOGRAMS, NativeHistogramVec, type NativeHistogramConfig } from './native-histogram.js';
 
 /** component-base's stability levels; `INTERNAL` metrics carry no prefix guarantee either. */
@@ -45,6 +46,16 @@ export interface SummaryDefinition<L extends string> extends MetricDefinition<L>
 /** A counter: only goes up. */
 export interface CounterMetric<L extends string = string> {
   inc(labels?: MetricLabels<L>, by?: number): void;
+  /**
+   * The series of `labels`, found once (client_golang's `With`): a hot path that always counts the
+   * same series keeps it and counts without a lookup.
+   */
+  with(labels?: MetricLabels<L>): CounterSeries;
+}
+
+/** One series of a counter. */
+export interface CounterSeries {
+  inc(by?: number): void;
 }
 
 /** A gauge: set, raised or lowered. */
@@ -68,6 +79,13 @@ export interface HistogramMetric<L extends string = string> {
    * above every bound; `sum` is their total.
    */
   observeCounted(labels: MetricLabels<L>, counts: ArrayLike<number>, sum: number): void;
+  /** The series of `labels`, found once (client_golang's `With`), to observe without a lookup. */
+  with(labels: MetricLabels<L>): HistogramSeriesHandle;
+}
+
+/** One series of a histogram. */
+export interface HistogramSeriesHandle {
+  observe(value: number): void;
 }
 
 /** A summary: quantiles over a sliding window, a count and a sum. */
@@ -115,7 +133,8 @@ export interface MetricsRegistryOptions {
   readonly clock?: Clock;
 }
 
-const NOOP = { inc() {}, dec() {}, set() {}, remove() {}, reset() {}, observe() {}, observeCounted() {} };
+const NOOP_SERIES = { inc() {}, observe() {} };
+const NOOP = { inc() {}, dec() {}, set() {}, remove() {}, reset() {}, observe() {}, observeCounted() {}, with: () => NOOP_SERIES };
 
 type AnyMetric = Counter<string> | Gauge<string> | Histogram<string> | Summary<string>;
 
@@ -158,18 +177,41 @@ export class MetricsRegistry implements MetricsReader {
       // Counted in plain numbers per series and handed to prom-client before every read: an
       // increment costs a key and an addition, not prom-client's label hashing.
       const key = seriesKeyer(def.labelNames);
-      const pending = new Map<string, { labels: MetricLabels<string> | undefined; n: number }>();
+      // `counted`: increased since the last read (by 0 too: that makes the series, as client_golang's Add(0)).
+      const pending = new Map<string, { labels: MetricLabels<string> | undefined; n: number; counted: boolean }>();
       this.flushes.push(() => {
-        for (const p of pending.values()) metric.inc(clean(p.labels), p.n);
-        pending.clear();
+        for (const p of pending.values()) {
+          if (!p.counted) continue;
+          metric.inc(clean(p.labels), p.n);
+          p.n = 0;
+          p.counted = false;
+        }
       });
+      const series = (labels: MetricLabels<string> | undefined) => {
+        const k = key(labels);
+        let p = pending.get(k);
+        if (!p) pending.set(k, (p = { labels: labels && { ...labels }, n: 0, counted: false }));
+        return p;
+      };
+      const check = (by: number) => {
+        if (!(by >= 0) || by === Infinity) throw new Error(`counter ${def.name}: cannot add ${by}`);
+      };
       const wrapper: CounterMetric<L> = {
         inc: (labels, by = 1) => {
-          if (!(by >= 0) || by === Infinity) throw new Error(`counter ${def.name}: cannot add ${by}`);
-          const k = key(labels);
-          const p = pending.get(k);
-          if (p) p.n += by;
-          else pending.set(k, { labels: labels && { ...labels }, n: by });
+          check(by);
+          const p = series(labels);
+          p.n += by;
+          p.counted = true;
+        },
+        with: (labels) => {
+          const p = series(labels);
+          return {
+            inc: (by = 1) => {
+              check(by);
+              p.n += by;
+              p.counted = true;
+            },
+          };
         },
       };
       return { metric, wrapper };
@@ -210,18 +252,33 @@ export class MetricsRegistry implements MetricsReader {
             p.sum = 0;
           }
         });
-        // After a reset prom-client's series are new objects: the ones remembered are forgotten.
-        this.resets.push(() => pending.clear());
+        // After a reset prom-client's series are new objects: the ones remembered are forgotten
+        // (the pending counts stay, at zero, for the series handed out by `with`).
+        this.resets.push(() => {
+          for (const p of pending.values()) {
+            p.counts.fill(0);
+            p.sum = 0;
+            p.series = undefined;
+          }
+        });
+        const series = (labels: MetricLabels<string>) => {
+          const k = key(labels);
+          let p = pending.get(k);
+          if (!p) pending.set(k, (p = { labels: labels && { ...labels }, counts: new Float64Array(bounds.length + 1), sum: 0 }));
+          return p;
+        };
+        const observeInto = (p: { counts: Float64Array; sum: number }, value: number) => {
+          if (!Number.isFinite(value)) throw new Error(`histogram ${def.name}: cannot observe ${value}`);
+          p.counts[bucketIndex(bounds, value)]! += 1;
+          p.sum += value;
+        };
         const wrapper: HistogramMetric<L> = {
-          observe: (labels, value) => {
-            if (!Number.isFinite(value)) throw new Error(`histogram ${def.name}: cannot observe ${value}`);
-            const k = key(labels);
-            let p = pending.get(k);
-            if (!p) pending.set(k, (p = { labels: labels && { ...labels }, counts: new Float64Array(bounds.length + 1), sum: 0 }));
-            p.counts[bucketIndex(bounds, value)]! += 1;
-            p.sum += value;
-          },
+          observe: (labels, value) => observeInto(series(labels), value),
           observeCounted: (labels, counts, sum) => addCounted(metric, clean(labels), def.buckets, counts, sum),
+          with: (labels) => {
+            const p = series(labels);
+            return { observe: (value) => observeInto(p, value) };
+          },
         };
         return { metric, wrapper };
       }
@@ -246,6 +303,7 @@ export class MetricsRegistry implements MetricsReader {
             if (counts[i] !== 0) throw new Error(`histogram ${def.name}: counted observations cannot feed native histograms`);
           }
         },
+        with: (labels) => ({ observe: (value) => wrapper.observe(labels, value) }),
       };
       return { metric, wrapper };
     });
@@ -255,6 +313,19 @@ export class MetricsRegistry implements MetricsReader {
   summary<L extends string = never>(def: SummaryDefinition<L>): SummaryMetric<L> {
     return this.declare('summary', def, () => {
       const clean = cleaner(def.labelNames);
+      if (def.quantiles.length === 0) {
+        // Only _sum and _count: two additions per observation instead of a digest update.
+        const key = seriesKeyer(def.labelNames);
+        const { name, help, registers } = this.base(def);
+        const metric = new CountSumSummary(name, help, def.labelNames ?? [], registers);
+        const wrapper: SummaryMetric<L> = {
+          observe: (labels, value) => {
+            if (!Number.isFinite(value)) throw new Error(`summary ${def.name}: cannot observe ${value}`);
+            metric.add(key(labels), () => clean(labels), value);
+          },
+        };
+        return { metric, wrapper };
+      }
       const metric = new Summary<string>({
         ...this.base(def),
         percentiles: [...def.quantiles],
@@ -414,6 +485,12 @@ export function nativeSeriesKey(labels: Readonly<Record<string, string | number 
 /** A series' key: its label values in the declared order (a label left out is ""). */
 function seriesKeyer(labelNames: readonly string[] | undefined): (labels: Readonly<Record<string, string | undefined>> | undefined) => string {
   const names = labelNames ?? [];
+  if (names.length === 0) return () => '';
+  if (names.length === 1) {
+    // One label: its value is the key (no string to build on the hot path).
+    const only = names[0]!;
+    return (labels) => labels?.[only] ?? '';
+  }
   return (labels) => {
     if (!labels) return '';
     let k = '';

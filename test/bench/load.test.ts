@@ -55,6 +55,19 @@ describe('bench/load.ts runLoad', () => {
     expect(r.url).toBe(`${url}/x`);
   });
 
+  it("reports its own CPU share and, given the server's PID, the server's CPU time per request", async () => {
+    const { url } = await tinyServer();
+    // The tiny server runs in this process: its PID is ours.
+    const r = await runLoad({ url, concurrency: 4, requests: 400, serverPid: process.pid });
+    expect(r.generatorCpuShare).toBeGreaterThan(0);
+    if (process.platform === 'linux') {
+      expect(r.serverCpuSeconds).toBeGreaterThanOrEqual(0);
+      expect(r.serverCpuMicrosPerRequest).toBeCloseTo((r.serverCpuSeconds! * 1e6) / 400);
+    }
+    const without = await runLoad({ url, concurrency: 2, requests: 10 });
+    expect(without.serverCpuMicrosPerRequest).toBeUndefined();
+  });
+
   it('counts answers by status code', async () => {
     const { url } = await tinyServer();
     const r = await runLoad({ url, path: '/missing', concurrency: 2, requests: 10 });

@@ -158,6 +158,19 @@ describe('protobuf exposition, decoded by protobufjs', () => {
     expect(metric.summary.quantile[0].value).toBeLessThanOrEqual(6);
   });
 
+  it('writes a summary without quantiles as its count and sum only', async () => {
+    const r = new MetricsRegistry();
+    const s = r.summary({ name: 'step_seconds', help: 'Steps.', labelNames: ['type'], quantiles: [] });
+    for (let i = 1; i <= 4; i++) s.observe({ type: 'admit' }, i);
+    const [family] = await scrape(r);
+    expect(family.type).toBe('SUMMARY');
+    expect(family.metric).toHaveLength(1);
+    expect(family.metric[0].label).toEqual([{ name: 'type', value: 'admit' }]);
+    expect(family.metric[0].summary.sample_count).toBe(4);
+    expect(family.metric[0].summary.sample_sum).toBe(10);
+    expect(family.metric[0].summary.quantile ?? []).toEqual([]);
+  });
+
   it('writes series with label values left out as empty strings, as client_golang', async () => {
     const r = new MetricsRegistry();
     r.counter({ name: 'c_total', help: 'c', labelNames: ['a', 'b'] }).inc({ b: 'x' });

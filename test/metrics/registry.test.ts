@@ -33,6 +33,84 @@ describe('MetricsRegistry', () => {
     expect(await r.text()).toContain('demo_seconds_bucket{le="0.1"} 1\n');
   });
 
+  it('keeps a summary without quantiles as a count and a sum per series, in every format, until reset', async () => {
+    const r = new MetricsRegistry();
+    const s = r.summary({ name: 'demo_step_seconds', help: 'Steps.', labelNames: ['type', 'operation'], quantiles: [] });
+    s.observe({ type: 'admit', operation: 'CREATE' }, 0.25);
+    s.observe({ type: 'admit', operation: 'CREATE' }, 0.5);
+    s.observe({ type: 'validate', operation: 'CREATE' }, 1);
+    expect(await r.value('demo_step_seconds')).toBe(3);
+    expect(await r.value('demo_step_seconds', { type: 'admit' })).toBe(2);
+    expect(await r.value('demo_step_seconds_sum', { type: 'admit' })).toBe(0.75);
+    const text = await r.text();
+    expect(text).toContain('# TYPE demo_step_seconds summary\n');
+    expect(text).toContain('demo_step_seconds_sum{operation="CREATE",type="admit"} 0.75\n');
+    expect(text).toContain('demo_step_seconds_count{operation="CREATE",type="admit"} 2\n');
+    expect(text).toContain('demo_step_seconds_count{operation="CREATE",type="validate"} 1\n');
+    expect(text).not.toContain('quantile=');
+    const open = await r.openMetricsText();
+    expect(open).toContain('demo_step_seconds_count{operation="CREATE",type="admit"} 2\n');
+    expect(() => s.observe({ type: 'admit' }, NaN)).toThrow('summary demo_step_seconds: cannot observe NaN');
+    r.resetMetrics();
+    expect(await r.value('demo_step_seconds')).toBe(0);
+    expect(await r.text()).not.toContain('demo_step_seconds_count{');
+    // A summary without labels has its one series before any observation, as client_golang's.
+    r.summary({ name: 'demo_plain_seconds', help: 'x', quantiles: [] });
+    expect(await r.text()).toContain('demo_plain_seconds_count 0\n');
+  });
+
+  it('hands out a series with `with`, counted with the others and kept across reads and resets', async () => {
+    const r = new MetricsRegistry();
+    const c = r.counter({ name: 'demo_decisions_total', help: 'x', labelNames: ['decision', 'name'] });
+    const allowed = c.with({ decision: 'allowed', name: 'rbac' });
+    const denied = c.with({ decision: 'denied', name: 'rbac' });
+    // A series handed out but never counted is not exposed, as one never increased is not.
+    expect(await r.text()).not.toContain('decision="denied"');
+    allowed.inc();
+    allowed.inc(2);
+    c.inc({ decision: 'allowed', name: 'rbac' });
+    expect(await r.value('demo_decisions_total', { decision: 'allowed' })).toBe(4);
+    allowed.inc();
+    expect(await r.value('demo_decisions_total', { decision: 'allowed' })).toBe(5);
+    expect(() => allowed.inc(-1)).toThrow('counter demo_decisions_total: cannot add -1');
+    // Adding 0 makes the series, as client_golang's Add(0).
+    denied.inc(0);
+    expect(await r.text()).toContain('demo_decisions_total{decision="denied",name="rbac"} 0\n');
+    r.resetMetrics();
+    expect(await r.value('demo_decisions_total')).toBe(0);
+    allowed.inc();
+    expect(await r.value('demo_decisions_total', { decision: 'allowed' })).toBe(1);
+
+    const h = r.histogram({ name: 'demo_latency_seconds', help: 'x', labelNames: ['result'], buckets: [0.1, 1] });
+    const ok = h.with({ result: 'success' });
+    ok.observe(0.05);
+    h.observe({ result: 'success' }, 0.5);
+    expect(await r.value('demo_latency_seconds', { result: 'success' })).toBe(2);
+    expect(await r.text()).toContain('demo_latency_seconds_bucket{le="0.1",result="success"} 1\n');
+    expect(() => ok.observe(Infinity)).toThrow('histogram demo_latency_seconds: cannot observe Infinity');
+    r.resetMetrics();
+    ok.observe(2);
+    expect(await r.value('demo_latency_seconds')).toBe(1);
+    expect(await r.text()).toContain('demo_latency_seconds_bucket{le="+Inf",result="success"} 1\n');
+  });
+
+  it('hands out series that count nothing when disabled, and native ones with native histograms', async () => {
+    const off = new MetricsRegistry({ disabled: true });
+    off.counter({ name: 'demo_total', help: 'x' }).with().inc();
+    off
+      .histogram({ name: 'demo_seconds', help: 'x', buckets: [1] })
+      .with({})
+      .observe(1);
+    expect(await off.samples()).toEqual([]);
+    const native = new MetricsRegistry({ nativeHistograms: true });
+    native
+      .histogram({ name: 'demo_seconds', help: 'x', labelNames: ['result'], buckets: [1] })
+      .with({ result: 'ok' })
+      .observe(0.5);
+    expect(await native.value('demo_seconds', { result: 'ok' })).toBe(1);
+    expect(native.nativeHistogram('demo_seconds')).toBeDefined();
+  });
+
   it('returns the first declaration of a name and refuses one of another type', () => {
     const r = new MetricsRegistry();
     const a = r.counter({ name: 'demo_total', help: 'x' });

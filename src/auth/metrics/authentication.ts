@@ -14,7 +14,7 @@
  * Labels never carry what a client chose: usernames collapse to a few categories, issuers and the
  * server's identity are hashed.
  */
-import type { MetricsRegistry } from '../../metrics/registry.js';
+import type { CounterSeries, MetricsRegistry } from '../../metrics/registry.js';
 import { metricHash } from './hash.js';
 
 /** How one request's authentication ended, as the filter labels it. */
@@ -101,11 +101,21 @@ export function authenticationMetrics(registry: MetricsRegistry, apiServerId: st
   });
   // The info gauges hold one series per issuer (and one for the configuration): the last hash.
   const lastKeySetHash = new Map<string, string>();
+  // Every request counts in these: their few series are found once, not per request.
+  const byOutcome = (result: AuthenticationOutcome) => ({ attempts: attempts.with({ result }), duration: duration.with({ result }) });
+  const outcomes = { success: byOutcome('success'), failure: byOutcome('failure'), error: byOutcome('error') };
+  const users = new Map<string, CounterSeries>();
   return {
     request(outcome, seconds, username) {
-      if (outcome === 'success' && username !== undefined) userRequests.inc({ username: compressUsername(username) });
-      attempts.inc({ result: outcome });
-      duration.observe({ result: outcome }, seconds);
+      if (outcome === 'success' && username !== undefined) {
+        const user = compressUsername(username);
+        let series = users.get(user);
+        if (!series) users.set(user, (series = userRequests.with({ username: user })));
+        series.inc();
+      }
+      const o = outcomes[outcome];
+      o.attempts.inc();
+      o.duration.observe(seconds);
     },
     clientCertificate(seconds) {
       certificateExpiration.observe({}, seconds);

@@ -11,7 +11,7 @@
  *
  * Authorizer names come from the configuration, never from a request.
  */
-import type { MetricsRegistry } from '../../metrics/registry.js';
+import type { CounterSeries, MetricsRegistry } from '../../metrics/registry.js';
 import { metricHash } from './hash.js';
 
 /** How one webhook round trip ended (`canceled` never happens in memkube: nothing cancels an authorization). */
@@ -34,6 +34,8 @@ export interface WebhookAuthorizerMetrics {
 export interface AuthorizationMetrics extends WebhookAuthorizerMetrics {
   /** The authorizer `type`/`name` allowed or denied a request (no opinion is not terminal, not counted). */
   decision(type: string, name: string, decision: 'allowed' | 'denied'): void;
+  /** The decision counters of the authorizer `type`/`name`, found once for an authorizer that counts every request. */
+  decisionsOf(type: string, name: string): Readonly<Record<'allowed' | 'denied', CounterSeries>>;
   /** The AuthorizationConfiguration in use is `data` (the text of its file). */
   configLoaded(data: string): void;
 }
@@ -90,6 +92,9 @@ export function authorizationMetrics(registry: MetricsRegistry, apiServerId: str
   return {
     decision(type, name, decision) {
       decisions.inc({ decision, name, type });
+    },
+    decisionsOf(type, name) {
+      return { allowed: decisions.with({ decision: 'allowed', name, type }), denied: decisions.with({ decision: 'denied', name, type }) };
     },
     call(name, result, seconds) {
       evaluations.inc({ name, result });

@@ -10,12 +10,13 @@ import type { AuthorizationMetrics } from './authorization.js';
  * AuthorizationConfiguration); no opinion is not a terminal decision and is not counted.
  */
 export function instrumentedAuthorizer(type: string, name: string, authorizer: Authorizer, metrics: AuthorizationMetrics): Authorizer {
+  // The decision names match SubjectAccessReview's status fields.
+  const decisions = metrics.decisionsOf(type, name);
   return {
     async authorize(attributes: AuthorizationAttributes): Promise<AuthorizationResult> {
       const result = await authorizer.authorize(attributes);
-      // The decision names match SubjectAccessReview's status fields.
-      if (result.decision === 'Allow') metrics.decision(type, name, 'allowed');
-      else if (result.decision === 'Deny') metrics.decision(type, name, 'denied');
+      if (result.decision === 'Allow') decisions.allowed.inc();
+      else if (result.decision === 'Deny') decisions.denied.inc();
       return result;
     },
     rulesFor: (user, namespace) => authorizer.rulesFor(user, namespace),

@@ -1,0 +1,28 @@
+import { describe, expect, it } from 'vitest';
+import { parseProcStat, processCpuSeconds } from '../../bench/process-cpu.js';
+
+describe('bench/process-cpu.ts', () => {
+  it('reads utime and stime from a /proc/PID/stat line, whatever the command name holds', () => {
+    const fields = (name: string) => `4242 (${name}) S 1 4242 4242 0 -1 4194560 1000 0 0 0 250 50 0 0 20 0 11 0 12345 1000000 5000`;
+    expect(parseProcStat(fields('node'), 100)).toBe(3);
+    expect(parseProcStat(fields('we ird) (name'), 100)).toBe(3);
+    expect(parseProcStat(fields('node'), 1000)).toBe(0.3);
+    expect(() => parseProcStat('no parenthesis here', 100)).toThrow('not a /proc/PID/stat line');
+    expect(() => parseProcStat('1 (x) S 1', 100)).toThrow('no CPU times');
+  });
+
+  it("reads this process's CPU time, growing as it works, and nothing for a process that does not exist", () => {
+    const before = processCpuSeconds(process.pid);
+    if (before === undefined) {
+      // No /proc here (not Linux): there is nothing to read, and the figures leave the CPU out.
+      expect(process.platform).not.toBe('linux');
+      return;
+    }
+    const until = performance.now() + 60;
+    let x = 0;
+    while (performance.now() < until) x += Math.sqrt(x + 1);
+    expect(x).toBeGreaterThan(0);
+    expect(processCpuSeconds(process.pid)!).toBeGreaterThan(before);
+    expect(processCpuSeconds(2 ** 30)).toBeUndefined();
+  });
+});
