@@ -58,6 +58,7 @@ import { signingAuthorities, type CertificateSigningOptions } from './controller
 import type { WellKnownSigner } from './controllers/certificates/signer-rules.js';
 import { createAuditPipeline, type AuditOptions, type AuditPipeline } from './audit/pipeline.js';
 import { defineAuditMetrics } from './audit/metrics.js';
+import { extended } from './util/extended.js';
 
 /** Options of {@link createCluster}. */
 export interface ClusterOptions {
@@ -555,9 +556,9 @@ function templateOf(stored: Readonly<Record<string, unknown>>): Record<string, u
 function instanceOf(template: Readonly<Record<string, unknown>>, uid: string, now: string): KubeObject {
   deepFreeze(template);
   const meta = template['metadata'] as Readonly<Record<string, unknown>>;
-  const metadata: Record<string, unknown> = { ...meta, uid, creationTimestamp: now };
+  const metadata: Record<string, unknown> = extended(meta, { uid, creationTimestamp: now });
   const managedFields = meta['managedFields'] as readonly object[] | undefined;
-  if (managedFields) metadata['managedFields'] = managedFields.map((entry) => ({ ...entry, time: now }));
+  if (managedFields) metadata['managedFields'] = managedFields.map((entry) => extended(entry, { time: now }));
   const copy: KubeObject = { ...template, metadata };
   const status = template['status'] as Readonly<Record<string, unknown>> | undefined;
   const conditions = conditionsOf(template as KubeObject);

@@ -5,6 +5,7 @@
  */
 import type { ApiRequest, ApiResponse } from '../machinery/request.js';
 import { cloneJson } from '../util/json-clone.js';
+import { extended } from '../util/extended.js';
 
 /** `request` for the code serving `req`: `engine` as `req`'s user and user agent. */
 export function requestsAsCaller(
@@ -12,7 +13,7 @@ export function requestsAsCaller(
   engine: (req: ApiRequest) => Promise<ApiResponse>,
 ): (inner: Omit<ApiRequest, 'user' | 'userAgent'>) => Promise<ApiResponse> {
   return async (inner) => {
-    const res = await engine({ ...inner, user: req.user, userAgent: req.userAgent });
+    const res = await engine(extended(inner, { user: req.user, userAgent: req.userAgent }));
     return { ...res, body: cloneJson(res.body) };
   };
 }

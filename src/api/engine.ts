@@ -24,6 +24,7 @@ import { review } from './verbs/review.js';
 import { scale } from './verbs/scale.js';
 import { update } from './verbs/update.js';
 import { watch } from './verbs/watch.js';
+import { extended } from '../util/extended.js';
 
 /** 404 for a resource the server does not serve, as Kubernetes answers it. */
 function resourceNotFound(): ApiError {
@@ -91,11 +92,11 @@ async function dispatch(ctx: EngineContext, req: ApiRequest, kind: ResolvedKind)
   if (kind.definition.unsupportedVerbs?.includes(req.verb)) throw methodNotSupported(gr, req.verb);
   if (kind.definition.review) {
     if (req.verb !== 'create' || req.subresource) throw methodNotSupported(gr, req.verb);
-    return await review(ctx, kind, req, version, (inner) => handle(ctx, { ...inner, authorized: true }));
+    return await review(ctx, kind, req, version, (inner) => handle(ctx, extended(inner, { authorized: true })));
   }
   if (req.subresource !== undefined && kind.definition.actions?.[req.subresource]) {
     if (req.verb !== 'create') throw methodNotSupported(gr, req.verb);
-    return await act(ctx, kind, req, kind.definition.actions[req.subresource]!, (inner) => handle(ctx, { ...inner, authorized: true }));
+    return await act(ctx, kind, req, kind.definition.actions[req.subresource]!, (inner) => handle(ctx, extended(inner, { authorized: true })));
   }
   const connector = req.subresource !== undefined ? kind.definition.connectSubresources?.[req.subresource] : undefined;
   if (connector) return await connect(ctx, kind, req, connector);

@@ -20,6 +20,7 @@ import type { DeletedStatus } from '../api/verbs/delete.js';
 import type { KindDefinition, KubeObject } from '../schema/define-kind.js';
 import { cloneJson } from '../util/json-clone.js';
 import type { Scale } from '../kinds/types/autoscaling-v1.js';
+import { extended } from '../util/extended.js';
 
 /** Sends one request to the engine. */
 export type RequestHandler = (req: ApiRequest) => Promise<ApiResponse>;
@@ -303,7 +304,7 @@ export class ResourceClient<T extends KubeObject = KubeObject> {
     const handler = onWarning ?? this.defaultWarning;
     let res: ApiResponse;
     try {
-      res = await this.send({ ...partial, resource: this.gvr, user: this.user, userAgent: 'memkube-client' });
+      res = await this.send(extended(partial, { resource: this.gvr, user: this.user, userAgent: 'memkube-client' }));
     } catch (e) {
       if (handler && e instanceof ApiError && e.warnings.length) handler(e.warnings);
       throw e;

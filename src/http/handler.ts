@@ -30,6 +30,7 @@ import { isResourcePath, nonResourceResponse } from './non-resource.js';
 import type { RequestAudit } from '../audit/request-audit.js';
 import type { RequestAuditRecorder } from '../machinery/request.js';
 import { attachAudit, AuditRejectedError, auditRejectedAnswer, beginHttpAudit, finishHttpAudit, httpAuditInit, recorderOf } from './audit.js';
+import { extended } from '../util/extended.js';
 
 export type { HttpCluster, IssuerDiscovery, HttpAccess, FetchHandlerOptions, FetchHandler, HttpRequest, HttpAnswer, HttpRequestHandler } from './door.js';
 
@@ -174,7 +175,7 @@ function createHttpRequestHandler(cluster: HttpCluster, options: FetchHandlerOpt
 
 /** The answer with its `Audit-Id` header. */
 function withAuditID(answer: HttpAnswer, auditID: string): HttpAnswer {
-  if (isEncodedAnswer(answer)) return { ...answer, auditID };
+  if (isEncodedAnswer(answer)) return extended(answer, { auditID });
   try {
     answer.headers.set('Audit-Id', auditID);
   } catch {

@@ -303,6 +303,9 @@ function sendEncoded(answer: EncodedAnswer, res: ServerResponse): void {
   // genericfilters.WithCacheControl: the default unless the handler chose (the issuer discovery documents do).
   headers['cache-control'] ??= 'no-cache, private';
   if (answer.auditID !== undefined) headers['audit-id'] = answer.auditID;
+  // A whole body in hand is sent with its length, as Go's net/http does for an answer that fits its
+  // buffer: node would frame it chunked otherwise (writeHead sets the head before the body is seen).
+  headers['content-length'] = String(Buffer.byteLength(answer.body));
   res.writeHead(answer.status, headers);
   res.end(answer.body);
 }

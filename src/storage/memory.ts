@@ -25,6 +25,7 @@ import {
   type StoredObject,
   type StoredValue,
 } from './storage.js';
+import { extended } from '../util/extended.js';
 
 /** One committed change, as the history keeps it. */
 interface LogEntry {
@@ -105,7 +106,7 @@ function indexKey(namespace: string, name: string): string {
  * objects (see {@link freezeFresh}: they cost less memory than the working copies they come from).
  */
 function stamp(value: Record<string, unknown>, revision: number): StoredValue {
-  const metadata = { ...((value.metadata as Record<string, unknown> | undefined) ?? {}), resourceVersion: String(revision) };
+  const metadata = extended((value.metadata as Record<string, unknown> | undefined) ?? {}, { resourceVersion: String(revision) });
   const stored = freezeFresh({ ...value, metadata });
   // The writer handed the value over: freezing it too keeps anyone holding it from believing a change would be stored.
   deepFreeze(value);

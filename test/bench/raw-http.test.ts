@@ -11,7 +11,7 @@ afterEach(async () => {
 });
 
 /** A TCP server that answers every complete request head with `reply(head)`, written as it is. */
-async function rawServer(reply: (head: string, socket: Socket) => string | Buffer[] | undefined): Promise<{ port: number; heads: string[] }> {
+async function rawServer(reply: (head: string, socket: Socket) => string | (string | Buffer)[] | undefined): Promise<{ port: number; heads: string[] }> {
   const heads: string[] = [];
   const server = createNetServer((socket) => {
     sockets.push(socket);
