@@ -12,6 +12,28 @@
 import type { MetricsRegistry } from '../metrics/registry.js';
 import type { AdmissionOperation } from './attributes.js';
 
+/**
+ * Values made once per tuple of label values and kept in nested maps, one level per value: a
+ * lookup costs a map access per label and builds no key string.
+ */
+class SeriesCache<K extends readonly (string | boolean)[], V> {
+  private readonly root = new Map<string | boolean, unknown>();
+  constructor(private readonly make: (key: K) => V) {}
+
+  get(key: K): V {
+    let level = this.root;
+    for (let i = 0; i < key.length - 1; i++) {
+      let next = level.get(key[i]!) as Map<string | boolean, unknown> | undefined;
+      if (!next) level.set(key[i]!, (next = new Map()));
+      level = next;
+    }
+    const last = key[key.length - 1]!;
+    let value = level.get(last) as V | undefined;
+    if (value === undefined) level.set(last, (value = this.make(key)));
+    return value;
+  }
+}
+
 /** The admission step a plugin runs in, as the `type` label says it. */
 export type AdmissionStepType = 'admit' | 'validate';
 
@@ -54,14 +76,26 @@ export function admissionMetrics(metrics: MetricsRegistry): AdmissionObserver {
     labelNames: ['name', 'type', 'operation', 'rejected'],
     buckets: ADMISSION_LATENCY_BUCKETS,
   });
+  // Every write observes a step and each of its plugins: their series are found once, by the
+  // plugin name, step and operation (constant strings), not by building a key per observation.
+  const steps = new SeriesCache(([type, operation, rejected]: readonly [AdmissionStepType, AdmissionOperation, boolean]) => {
+    const labels = { type, operation, rejected: String(rejected) };
+    const histogram = stepHistogram.with(labels);
+    return (seconds: number) => {
+      histogram.observe(seconds);
+      stepSummary.observe(labels, seconds);
+    };
+  });
+  const plugins = new SeriesCache(([name, type, operation, rejected]: readonly [string, AdmissionStepType, AdmissionOperation, boolean]) => {
+    const histogram = pluginHistogram.with({ name, type, operation, rejected: String(rejected) });
+    return (seconds: number) => histogram.observe(seconds);
+  });
   return {
     step(type, operation, rejected, seconds) {
-      const labels = { type, operation, rejected: String(rejected) };
-      stepHistogram.observe(labels, seconds);
-      stepSummary.observe(labels, seconds);
+      steps.get([type, operation, rejected])(seconds);
     },
     plugin(name, type, operation, rejected, seconds) {
-      pluginHistogram.observe({ name, type, operation, rejected: String(rejected) }, seconds);
+      plugins.get([name, type, operation, rejected])(seconds);
     },
   };
 }

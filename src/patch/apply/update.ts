@@ -30,6 +30,7 @@ import { isJsonObject } from '../../util/go-value.js';
 import { cloneJsonDocument } from '../../util/json-clone.js';
 import { getOwn } from '../../util/own.js';
 import { hasDefinedOwn, ownKeys } from './value.js';
+import { extended } from '../../util/extended.js';
 
 const f = pathElement.field;
 
@@ -209,7 +210,7 @@ export function recordUpdate(opts: RecordUpdateOptions): ManagedFieldsEntry[] {
     // skipNonApplied: an existing object that is not tracked stays untracked until it is applied to.
     const uid = metaOf(opts.live)?.uid;
     if (managed.size === 0 && opts.live !== undefined && typeof uid === 'string' && uid !== '') return [];
-    const next = updateManagers({ ...opts, managed, live: opts.live ?? {}, time: managedTime(opts.now) });
+    const next = updateManagers(extended(opts, { managed, live: opts.live ?? {}, time: managedTime(opts.now) }));
     return encodeManagedFields(next);
   } catch {
     return Array.isArray(liveEntries) ? (cloneJsonDocument(liveEntries) as ManagedFieldsEntry[]) : [];
