@@ -305,9 +305,12 @@ function sendEncoded(answer: EncodedAnswer, res: ServerResponse): void {
   if (answer.auditID !== undefined) headers['audit-id'] = answer.auditID;
   // A whole body in hand is sent with its length, as Go's net/http does for an answer that fits its
   // buffer: node would frame it chunked otherwise (writeHead sets the head before the body is seen).
-  headers['content-length'] = String(Buffer.byteLength(answer.body));
+  // As bytes: node writes a string body in one piece with the head, in the body's encoding, which
+  // would encode again header values that already carry UTF-8 bytes (a Warning quoting a field).
+  const body = Buffer.from(answer.body, 'utf8');
+  headers['content-length'] = String(body.length);
   res.writeHead(answer.status, headers);
-  res.end(answer.body);
+  res.end(body);
 }
 
 /** Writes a handler's answer to a node response; resolves once it is written or the client left. */
