@@ -6,12 +6,14 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 /** The repository root. */
 export const ROOT = fileURLToPath(new URL('..', import.meta.url));
 /** memkube's command entry point, as `npm run build` writes it. */
 export const MEMKUBE_MAIN = join(ROOT, 'dist', 'cli', 'main.js');
+/** The built library's entry point as a URL for import(), as `npm run build` writes it (what users import). */
+export const LIBRARY = pathToFileURL(join(ROOT, 'dist', 'index.js')).href;
 /** The bare node:http baseline server. */
 export const BARE_SERVER = join(ROOT, 'bench', 'baselines', 'bare-server.mjs');
 

@@ -1,5 +1,6 @@
 /**
- * Child process of the metrics suite's in-process figures: two clusters in this process, one with
+ * Child process of the metrics suite's in-process figures: two clusters of the built library
+ * (dist/index.js) in this process, one with
  * the API server's metrics (as by default) and one with `createCluster({ metrics: false })`, each
  * asked through `cluster.fetch` (the engine's whole request path without sockets) one request at a
  * time, in alternating rounds. A round's sample is this process's CPU time per request
@@ -7,7 +8,8 @@
  * Prints one JSON line: `{ get: { on: [...], off: [...] }, create: { ... } }` in microseconds.
  * Usage: node --import tsx bench/suites/metrics-fetch-child.ts ROUNDS
  */
-import { createCluster, type Cluster } from '../../src/index.js';
+import type { Cluster, createCluster as CreateCluster } from '../../src/index.js';
+import { LIBRARY } from '../processes.js';
 import { benchConfigMap } from '../configmap.js';
 
 const rounds = Number(process.argv[2] ?? 5);
@@ -34,6 +36,8 @@ async function cpuPerRequest(cluster: Cluster, kind: 'get' | 'create', count: nu
   return (used.user + used.system) / count;
 }
 
+// The built library, as a user runs it.
+const { createCluster } = (await import(LIBRARY)) as { createCluster: typeof CreateCluster };
 const on = await createCluster();
 const off = await createCluster({ metrics: false });
 for (const cluster of [on, off]) {

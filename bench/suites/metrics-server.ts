@@ -1,5 +1,6 @@
 /**
- * Server process of the metrics and audit suites: one in-process cluster (`createCluster`) served by
+ * Server process of the metrics and audit suites: one in-process cluster (`createCluster` of the
+ * built library, dist/index.js) served by
  * `cluster.listen()` on a free port of 127.0.0.1, in one of three modes:
  * - `off`: `createCluster({ metrics: false })`, nothing counted: the baseline;
  * - `on`: the API server's metrics kept, as by default;
@@ -8,7 +9,8 @@
  * Prints `bench server serving on URL` once it accepts connections; stops on SIGTERM.
  * Usage: node --import tsx bench/suites/metrics-server.ts --mode off|on|audit [--audit-log FILE]
  */
-import { createCluster } from '../../src/index.js';
+import type { createCluster as CreateCluster } from '../../src/index.js';
+import { LIBRARY } from '../processes.js';
 import { JsonLinesFileBackend, METADATA_POLICY } from '../audit-log.js';
 
 function flag(args: readonly string[], name: string): string | undefined {
@@ -25,7 +27,9 @@ async function main(args: readonly string[]): Promise<void> {
   // The audit option is built apart and cast: it is checked at run time (the suite looks for events
   // in the log), so the bench runs, and says audit is not available, on a build without it.
   const options = { metrics: mode !== 'off', ...(backend ? { audit: { policy: METADATA_POLICY, backends: [backend] } } : {}) };
-  const cluster = await createCluster(options as Parameters<typeof createCluster>[0]);
+  // The built library, as a user runs it (the suite builds it first when src/ is newer).
+  const { createCluster } = (await import(LIBRARY)) as { createCluster: typeof CreateCluster };
+  const cluster = await createCluster(options as Parameters<typeof CreateCluster>[0]);
   const server = await cluster.listen({ port: 0, host: '127.0.0.1' });
   process.stdout.write(`bench server serving on ${server.url}\n`);
   await new Promise<void>((resolve) => process.once('SIGTERM', () => resolve()));

@@ -136,6 +136,7 @@ export const metricsSuite: Suite = {
     { id: 'metrics-fetch-get', title: 'cluster.fetch GET one object, metrics on: CPU per request' },
     { id: 'metrics-fetch-create', title: 'cluster.fetch create 1 KB ConfigMap, metrics on: CPU per request' },
   ],
+  needsBuild: true,
   async run(rounds, log) {
     const on = await startMode('on');
     const off = await startMode('off').catch(async (e: unknown) => {
@@ -190,6 +191,7 @@ export const auditSuite: Suite = {
     { id: 'audit-create', title: 'HTTP create 1 KB ConfigMap, metrics and audit (Metadata) on' },
     { id: 'audit-create-cpu', title: 'HTTP create 1 KB ConfigMap, metrics and audit (Metadata) on: server CPU per request' },
   ],
+  needsBuild: true,
   async run(rounds, log) {
     const dir = mkdtempSync(join(tmpdir(), 'memkube-bench-audit-'));
     const auditLog = join(dir, 'audit.log');
