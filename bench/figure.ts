@@ -105,6 +105,14 @@ export async function timePerOp(ms: number, op: (i: number) => unknown): Promise
   return ((now - t0) * 1000) / i;
 }
 
+/**
+ * How a suite measures: the full run, or `quick` (`npm run bench -- --quick`: shorter rounds, a
+ * check of the ratios in well under a minute, before a change is committed).
+ */
+export interface RunPace {
+  readonly quick: boolean;
+}
+
 /** A suite: measures one or more figures. `rounds` is the number of interleaved rounds. */
 export interface Suite {
   /** Suite name, also matched by `--only`. */
@@ -113,5 +121,7 @@ export interface Suite {
   figures: readonly { id: string; title: string }[];
   /** Whether it needs the build in dist/ (process figures). */
   needsBuild?: boolean;
-  run(rounds: number, log: (line: string) => void): Promise<FigureResult[]>;
+  /** Whether `--quick` runs it when no `--only` says which suites (the fast ones with targets). */
+  quick?: boolean;
+  run(rounds: number, log: (line: string) => void, pace: RunPace): Promise<FigureResult[]>;
 }

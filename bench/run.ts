@@ -8,6 +8,7 @@
  *   npm run bench -- --only http,growth suites or figure ids (startup, http, http-get, client, metrics, audit, ...)
  *   npm run bench -- --rounds 7         interleaved rounds (default 5)
  *   npm run bench -- --no-build         do not run `npm run build` when dist/ is stale
+ *   npm run bench -- --quick            the fast suites (startup, http, client), short rounds, ratios only
  */
 import { cpus } from 'node:os';
 import type { FigureError, FigureResult, Suite } from './figure.js';
@@ -24,23 +25,28 @@ import { auditSuite, metricsSuite } from './suites/metrics.js';
 
 const SUITES: readonly Suite[] = [startupSuite, httpSuite, clientSuite, crdSuite, authSuite, metricsSuite, auditSuite, growthSuite, memorySuite];
 
-const USAGE = `usage: npm run bench -- [--json] [--only NAME,...] [--rounds N] [--no-build]
+const USAGE = `usage: npm run bench -- [--json] [--only NAME,...] [--rounds N] [--no-build] [--quick]
 
   --json          print the results as JSON (progress still goes to stderr)
   --only NAMES    comma-separated suites or figure ids:
                   ${SUITES.map((s) => `${s.name} (${s.figures.map((f) => f.id).join(', ')})`).join('\n                  ')}
-  --rounds N      interleaved rounds per figure, at least 5 (default 5)
-  --no-build      use dist/ as it is, even when older than src/`;
+  --rounds N      interleaved rounds per figure, at least 5 (default 5; with --quick at least 3)
+  --no-build      use dist/ as it is, even when older than src/
+  --quick         a check in well under a minute: without --only, the suites ${SUITES.filter((s) => s.quick)
+    .map((s) => s.name)
+    .join(', ')};
+                  shorter rounds; prints the ratios only`;
 
 interface Args {
   json: boolean;
   only?: string[];
   rounds: number;
   build: boolean;
+  quick: boolean;
 }
 
 function parseArgs(argv: readonly string[]): Args {
-  const args: Args = { json: false, rounds: 5, build: true };
+  const args: Args = { json: false, rounds: 0, build: true, quick: false };
   for (let i = 0; i < argv.length; i++) {
     const flag = argv[i]!;
     switch (flag) {
@@ -55,7 +61,10 @@ function parseArgs(argv: readonly string[]): Args {
         break;
       case '--rounds':
         args.rounds = Number(argv[++i]);
-        if (!Number.isInteger(args.rounds) || args.rounds < 5) throw new Error('--rounds needs a whole number of at least 5');
+        if (!Number.isInteger(args.rounds) || args.rounds < 3) throw new Error('--rounds needs a whole number of at least 5 (3 with --quick)');
+        break;
+      case '--quick':
+        args.quick = true;
         break;
       case '--no-build':
         args.build = false;
@@ -68,6 +77,9 @@ function parseArgs(argv: readonly string[]): Args {
         throw new Error(`unknown flag ${JSON.stringify(flag)}\n\n${USAGE}`);
     }
   }
+  if (args.rounds === 0) args.rounds = 5;
+  if (args.rounds < (args.quick ? 3 : 5))
+    throw new Error(`--rounds needs a whole number of at least ${args.quick ? 3 : 5}${args.quick ? '' : ' (3 with --quick)'}`);
   if (args.only) {
     const known = new Set(SUITES.flatMap((s) => [s.name, ...s.figures.map((f) => f.id)]));
     const unknown = args.only.filter((name) => !known.has(name));
@@ -77,7 +89,8 @@ function parseArgs(argv: readonly string[]): Args {
 }
 
 /** Which figure ids of `suite` the run wants (all, or those `--only` names). */
-function wanted(suite: Suite, only: string[] | undefined): Set<string> {
+function wanted(suite: Suite, only: string[] | undefined, quick: boolean): Set<string> {
+  if (!only && quick && !suite.quick) return new Set();
   if (!only || only.includes(suite.name)) return new Set(suite.figures.map((f) => f.id));
   return new Set(suite.figures.map((f) => f.id).filter((id) => only.includes(id)));
 }
@@ -106,6 +119,20 @@ function table(figures: readonly FigureResult[], errors: readonly FigureError[])
   return [line(header), widths.map((w) => '-'.repeat(w)).join('-|-'), ...rows.map(line)].join('\n');
 }
 
+/** The quick run's table: each figure's paired ratio and its target. */
+function ratioTable(figures: readonly FigureResult[], errors: readonly FigureError[]): string {
+  const rows = figures.map((f) => [f.id, `${formatSummary(f.ratio)}×`, targetText(f), f.met === undefined ? '-' : f.met ? 'yes' : 'NO']);
+  for (const e of errors) rows.push([e.id, 'ERROR', '', 'NO']);
+  const header = ['figure', 'ratio (ours / baseline)', 'target', 'met?'];
+  const widths = header.map((h, c) => Math.max(h.length, ...rows.map((r) => r[c]!.length)));
+  const line = (cells: string[]) =>
+    cells
+      .map((cell, c) => cell.padEnd(widths[c]!))
+      .join(' | ')
+      .trimEnd();
+  return [line(header), widths.map((w) => '-'.repeat(w)).join('-|-'), ...rows.map(line)].join('\n');
+}
+
 function machine() {
   return { cpus: cpus().length, cpuModel: cpus()[0]?.model ?? 'unknown', node: process.version, platform: `${process.platform}/${process.arch}` };
 }
@@ -125,7 +152,7 @@ async function main(): Promise<void> {
   const errors: FigureError[] = [];
   let built: string | undefined;
   for (const suite of SUITES) {
-    const ids = wanted(suite, args.only);
+    const ids = wanted(suite, args.only, args.quick);
     if (ids.size === 0) continue;
     log(`[${((performance.now() - started) / 1000).toFixed(0)} s] ${suite.name}`);
     try {
@@ -133,7 +160,7 @@ async function main(): Promise<void> {
         built = ensureBuild();
         if (built === 'built') log('  built dist/ (npm run build): it was older than src/');
       }
-      const results = await suite.run(args.rounds, (line) => log(`  ${line}`));
+      const results = await suite.run(args.rounds, (line) => log(`  ${line}`), { quick: args.quick });
       figures.push(...results.filter((f) => ids.has(f.id)));
     } catch (e) {
       const message = e instanceof Error ? e.message : String(e);
@@ -144,6 +171,11 @@ async function main(): Promise<void> {
   const seconds = (performance.now() - started) / 1000;
   if (args.json) {
     process.stdout.write(`${JSON.stringify({ date: new Date().toISOString(), machine: machine(), rounds: args.rounds, seconds, figures, errors }, null, 2)}\n`);
+  } else if (args.quick) {
+    const m = machine();
+    process.stdout.write(
+      `memkube benchmarks, quick, ${new Date().toISOString()}, ${m.cpus} × ${m.cpuModel}, Node ${m.node}; ${args.rounds} short rounds\n\n${ratioTable(figures, errors)}\n`,
+    );
   } else {
     const m = machine();
     process.stdout.write(

@@ -9,8 +9,8 @@ import type { KubeObject, ResourceClient } from '../../src/index.js';
 import { benchConfigMap, type BenchConfigMap } from '../configmap.js';
 import { figure, interleave, timePerOp, type FigureResult, type Suite } from '../figure.js';
 
-/** Length of one measured round per side. */
-const ROUND_MS = 250;
+/** Length of one measured round per side (shorter with `--quick`). */
+const PACE = { full: 250, quick: 120 };
 /** Objects in the namespace that get and list work on. */
 const OBJECTS = 100;
 
@@ -153,15 +153,18 @@ const cases: Case[] = [
 export const clientSuite: Suite = {
   name: 'client',
   figures: cases.map((c) => ({ id: c.id, title: c.title })),
-  async run(rounds, log) {
+  quick: true,
+  async run(rounds, log, pace) {
+    const ROUND_MS = pace.quick ? PACE.quick : PACE.full;
     const results: FigureResult[] = [];
     for (const c of cases) {
       log(c.id);
       const oursOp = await c.ours();
       const baseOp = c.baseline();
       // One untimed round each first: JIT warm-up.
-      await timePerOp(ROUND_MS, oursOp);
-      await timePerOp(ROUND_MS, baseOp);
+      // The warm-up is as long either way: shorter ones leave the JIT cold and the figure wrong.
+      await timePerOp(PACE.full, oursOp);
+      await timePerOp(PACE.full, baseOp);
       const { ours: a, baseline: z } = await interleave(
         rounds,
         async () => 1e6 / (await timePerOp(ROUND_MS, oursOp)),

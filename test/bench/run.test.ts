@@ -1,0 +1,35 @@
+import { spawnSync } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+
+/** Runs `tsx bench/run.ts ARGS` and answers its exit status and output. */
+function bench(...args: string[]): { status: number | null; stdout: string; stderr: string } {
+  const r = spawnSync(process.execPath, ['--import', 'tsx', 'bench/run.ts', ...args], { encoding: 'utf8', timeout: 60_000 });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+describe('npm run bench command line', () => {
+  it('documents --quick and names the suites it runs', () => {
+    const help = bench('--help');
+    expect(help.status).toBe(0);
+    expect(help.stdout).toContain('--quick');
+    expect(help.stdout).toMatch(/without --only, the suites startup, http, client;/);
+  });
+
+  it('refuses too few rounds, with the limit of each mode', () => {
+    const full = bench('--rounds', '3', '--only', 'client-list');
+    expect(full.status).toBe(2);
+    expect(full.stderr).toContain('--rounds needs a whole number of at least 5 (3 with --quick)');
+    const quick = bench('--quick', '--rounds', '2', '--only', 'client-list');
+    expect(quick.status).toBe(2);
+    expect(quick.stderr).toContain('--rounds needs a whole number of at least 5 (3 with --quick)');
+  });
+
+  it('prints only the ratios in quick mode', () => {
+    const r = bench('--quick', '--rounds', '3', '--only', 'client-list');
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain('memkube benchmarks, quick,');
+    expect(r.stdout).toMatch(/figure\s+\| ratio \(ours \/ baseline\) \| target \| met\?/);
+    expect(r.stdout).toMatch(/client-list \| [\d.]+ \[[\d.]+–[\d.]+\]×\s+\| report/);
+    expect(r.stdout).not.toContain('ops/s');
+  });
+});
