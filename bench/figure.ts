@@ -75,13 +75,9 @@ export function figure(
  * Runs `rounds` interleaved rounds (ours, baseline, ours, baseline, ...) and collects one sample of
  * each per round, so drift on a shared machine hits both sides alike.
  */
-export async function interleave(
-  rounds: number,
-  ours: () => Promise<number>,
-  baseline: () => Promise<number>,
-): Promise<{ ours: number[]; baseline: number[] }> {
-  const a: number[] = [];
-  const b: number[] = [];
+export async function interleave<T = number>(rounds: number, ours: () => Promise<T>, baseline: () => Promise<T>): Promise<{ ours: T[]; baseline: T[] }> {
+  const a: T[] = [];
+  const b: T[] = [];
   for (let r = 0; r < rounds; r++) {
     a.push(await ours());
     b.push(await baseline());

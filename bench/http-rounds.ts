@@ -5,6 +5,7 @@
  */
 import { figure, type FigureResult, type Target } from './figure.js';
 import { runLoad, type LoadOptions, type LoadResult } from './load.js';
+import type { ServerProcess } from './processes.js';
 
 /** One round's samples. */
 export interface HttpRound {
@@ -32,19 +33,12 @@ export async function httpRound(options: LoadOptions, okStatus: number): Promise
   };
 }
 
-/** Rounds of ours and of the baseline, alternating, so drift on a shared machine hits both alike. */
-export async function interleaveRounds(
-  rounds: number,
-  ours: () => Promise<HttpRound>,
-  baseline: () => Promise<HttpRound>,
-): Promise<{ ours: HttpRound[]; baseline: HttpRound[] }> {
-  const a: HttpRound[] = [];
-  const b: HttpRound[] = [];
-  for (let r = 0; r < rounds; r++) {
-    a.push(await ours());
-    b.push(await baseline());
-  }
-  return { ours: a, baseline: b };
+/**
+ * The load of one round against `server`: its URL, its PID (for its CPU time), `concurrency`
+ * requests in flight for `durationMs`, and the request `options` describe.
+ */
+export function roundLoad(server: ServerProcess, concurrency: number, durationMs: number, options: Omit<LoadOptions, 'url'>): LoadOptions {
+  return { url: server.url, serverPid: server.pid, concurrency, durationMs, ...options };
 }
 
 /** What a pair of throughput and CPU figures is about. */

@@ -110,8 +110,13 @@ function table(figures: readonly FigureResult[], errors: readonly FigureError[])
     f.met === undefined ? '-' : f.met ? 'yes' : 'NO',
   ]);
   for (const e of errors) rows.push([`${e.id}: ${e.title}`, 'ERROR', e.error.split('\n')[0]!.slice(0, 120), '', '', 'NO']);
+  return renderTable(header, rows);
+}
+
+/** Rows under a header, each column as wide as its widest cell. */
+function renderTable(header: readonly string[], rows: readonly string[][]): string {
   const widths = header.map((h, c) => Math.max(h.length, ...rows.map((r) => r[c]!.length)));
-  const line = (cells: string[]) =>
+  const line = (cells: readonly string[]) =>
     cells
       .map((cell, c) => cell.padEnd(widths[c]!))
       .join(' | ')
@@ -124,13 +129,7 @@ function ratioTable(figures: readonly FigureResult[], errors: readonly FigureErr
   const rows = figures.map((f) => [f.id, `${formatSummary(f.ratio)}×`, targetText(f), f.met === undefined ? '-' : f.met ? 'yes' : 'NO']);
   for (const e of errors) rows.push([e.id, 'ERROR', '', 'NO']);
   const header = ['figure', 'ratio (ours / baseline)', 'target', 'met?'];
-  const widths = header.map((h, c) => Math.max(h.length, ...rows.map((r) => r[c]!.length)));
-  const line = (cells: string[]) =>
-    cells
-      .map((cell, c) => cell.padEnd(widths[c]!))
-      .join(' | ')
-      .trimEnd();
-  return [line(header), widths.map((w) => '-'.repeat(w)).join('-|-'), ...rows.map(line)].join('\n');
+  return renderTable(header, rows);
 }
 
 function machine() {

@@ -10,8 +10,8 @@
  * request over the same rounds.
  */
 import { benchConfigMap } from '../configmap.js';
-import type { FigureResult, Suite } from '../figure.js';
-import { httpFigures, httpRound, interleaveRounds } from '../http-rounds.js';
+import { interleave, type FigureResult, type Suite } from '../figure.js';
+import { httpFigures, httpRound, roundLoad } from '../http-rounds.js';
 import { configMapBodies, runLoad, type LoadOptions } from '../load.js';
 import { BARE_SERVER_ARGS, MEMKUBE_SERVE_ARGS, startServer, type ServerProcess } from '../processes.js';
 
@@ -45,18 +45,12 @@ export const httpSuite: Suite = {
       const getPath = `${CM_PATH}/bench-get`;
       const results: FigureResult[] = [];
 
-      const load = (server: ServerProcess, options: Omit<LoadOptions, 'url'>): LoadOptions => ({
-        url: server.url,
-        serverPid: server.pid,
-        concurrency: CONCURRENCY,
-        durationMs: ROUND_MS,
-        ...options,
-      });
+      const load = (server: ServerProcess, options: Omit<LoadOptions, 'url'>): LoadOptions => roundLoad(server, CONCURRENCY, ROUND_MS, options);
 
       log('http-get: warm-up');
       await runLoad({ ...load(memkube, { path: getPath }), durationMs: WARMUP_MS });
       await runLoad({ ...load(bare, { path: getPath }), durationMs: WARMUP_MS });
-      const get = await interleaveRounds(
+      const get = await interleave(
         rounds,
         () => httpRound(load(memkube, { path: getPath }), 200),
         () => httpRound(load(bare, { path: getPath }), 200),
@@ -82,7 +76,7 @@ export const httpSuite: Suite = {
         load(server, { method: 'POST', path: CM_PATH, makeBody: configMapBodies(`bench-${side}-${run++}`) });
       await runLoad({ ...creates(memkube, 'warm'), durationMs: WARMUP_MS });
       await runLoad({ ...creates(bare, 'warm'), durationMs: WARMUP_MS });
-      const create = await interleaveRounds(
+      const create = await interleave(
         rounds,
         () => httpRound(creates(memkube, 'ours'), 201),
         () => httpRound(creates(bare, 'bare'), 201),

@@ -17,8 +17,8 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { benchConfigMap } from '../configmap.js';
-import { figure, type FigureResult, type Suite, type Target } from '../figure.js';
-import { httpFigures, httpRound, interleaveRounds, type HttpRound } from '../http-rounds.js';
+import { figure, interleave, type FigureResult, type Suite, type Target } from '../figure.js';
+import { httpFigures, httpRound, roundLoad, type HttpRound } from '../http-rounds.js';
 import { configMapBodies, runLoad, type LoadOptions } from '../load.js';
 import { ROOT, runJsonChild, startServer, type ServerProcess } from '../processes.js';
 import { costSummary } from '../request-cost.js';
@@ -32,7 +32,7 @@ const WARMUP_MS = 1000;
 const CM_PATH = '/api/v1/namespaces/default/configmaps';
 const GET_NAME = 'bench-get';
 const SERVER = join(ROOT, 'bench', 'suites', 'metrics-server.ts');
-/** The server imports src/ through tsx: slow to start on a busy machine. */
+/** The server script runs through tsx: slow to start on a busy machine. */
 const START_TIMEOUT_MS = 120_000;
 
 /** Starts the bench server in `mode` (see metrics-server.ts) with the ConfigMap the GET figures read. */
@@ -64,13 +64,7 @@ interface Side {
 async function getAndCreate(side: Side, ours: ServerProcess, baseline: ServerProcess, rounds: number, log: (line: string) => void): Promise<FigureResult[]> {
   const getPath = `${CM_PATH}/${GET_NAME}`;
   const baselineName = 'the same cluster with createCluster({ metrics: false })';
-  const load = (server: ServerProcess, options: Omit<LoadOptions, 'url'>): LoadOptions => ({
-    url: server.url,
-    serverPid: server.pid,
-    concurrency: CONCURRENCY,
-    durationMs: ROUND_MS,
-    ...options,
-  });
+  const load = (server: ServerProcess, options: Omit<LoadOptions, 'url'>): LoadOptions => roundLoad(server, CONCURRENCY, ROUND_MS, options);
   const costNote = (a: readonly HttpRound[], b: readonly HttpRound[]) =>
     `cost per request ${formatSummary(
       costSummary(
@@ -82,7 +76,7 @@ async function getAndCreate(side: Side, ours: ServerProcess, baseline: ServerPro
   log(`${side.name}-get: warm-up`);
   await runLoad({ ...load(ours, { path: getPath }), durationMs: WARMUP_MS });
   await runLoad({ ...load(baseline, { path: getPath }), durationMs: WARMUP_MS });
-  const get = await interleaveRounds(
+  const get = await interleave(
     rounds,
     () => httpRound(load(ours, { path: getPath }), 200),
     () => httpRound(load(baseline, { path: getPath }), 200),
@@ -95,7 +89,7 @@ async function getAndCreate(side: Side, ours: ServerProcess, baseline: ServerPro
     load(server, { method: 'POST', path: CM_PATH, makeBody: configMapBodies(`bench-${who}-${run++}`) });
   await runLoad({ ...creates(ours, 'warm'), durationMs: WARMUP_MS });
   await runLoad({ ...creates(baseline, 'warm'), durationMs: WARMUP_MS });
-  const create = await interleaveRounds(
+  const create = await interleave(
     rounds,
     () => httpRound(creates(ours, 'ours'), 201),
     () => httpRound(creates(baseline, 'base'), 201),
