@@ -13,7 +13,8 @@
 import { cpus } from 'node:os';
 import type { FigureError, FigureResult, Suite } from './figure.js';
 import { ensureBuild } from './processes.js';
-import { formatNumber, formatSummary } from './stats.js';
+import { formatNumber } from './stats.js';
+import { figureTable, ratioTable } from './table.js';
 import { startupSuite } from './suites/startup.js';
 import { httpSuite } from './suites/http.js';
 import { clientSuite } from './suites/client.js';
@@ -95,43 +96,6 @@ function wanted(suite: Suite, only: string[] | undefined, quick: boolean): Set<s
   return new Set(suite.figures.map((f) => f.id).filter((id) => only.includes(id)));
 }
 
-function targetText(f: FigureResult): string {
-  return f.target ? `${f.target.op} ${f.target.ratio}×` : 'report';
-}
-
-function table(figures: readonly FigureResult[], errors: readonly FigureError[]): string {
-  const header = ['figure', 'ours', 'baseline', 'ratio', 'target', 'met?'];
-  const rows = figures.map((f) => [
-    `${f.id}: ${f.title}`,
-    `${formatSummary(f.ours)} ${f.unit}`,
-    `${formatSummary(f.baseline)} ${f.unit}`,
-    `${formatSummary(f.ratio)}×`,
-    targetText(f),
-    f.met === undefined ? '-' : f.met ? 'yes' : 'NO',
-  ]);
-  for (const e of errors) rows.push([`${e.id}: ${e.title}`, 'ERROR', e.error.split('\n')[0]!.slice(0, 120), '', '', 'NO']);
-  return renderTable(header, rows);
-}
-
-/** Rows under a header, each column as wide as its widest cell. */
-function renderTable(header: readonly string[], rows: readonly string[][]): string {
-  const widths = header.map((h, c) => Math.max(h.length, ...rows.map((r) => r[c]!.length)));
-  const line = (cells: readonly string[]) =>
-    cells
-      .map((cell, c) => cell.padEnd(widths[c]!))
-      .join(' | ')
-      .trimEnd();
-  return [line(header), widths.map((w) => '-'.repeat(w)).join('-|-'), ...rows.map(line)].join('\n');
-}
-
-/** The quick run's table: each figure's paired ratio and its target. */
-function ratioTable(figures: readonly FigureResult[], errors: readonly FigureError[]): string {
-  const rows = figures.map((f) => [f.id, `${formatSummary(f.ratio)}×`, targetText(f), f.met === undefined ? '-' : f.met ? 'yes' : 'NO']);
-  for (const e of errors) rows.push([e.id, 'ERROR', '', 'NO']);
-  const header = ['figure', 'ratio (ours / baseline)', 'target', 'met?'];
-  return renderTable(header, rows);
-}
-
 function machine() {
   return { cpus: cpus().length, cpuModel: cpus()[0]?.model ?? 'unknown', node: process.version, platform: `${process.platform}/${process.arch}` };
 }
@@ -179,7 +143,7 @@ async function main(): Promise<void> {
     const m = machine();
     process.stdout.write(
       `memkube benchmarks, ${new Date().toISOString()}, ${m.cpus} × ${m.cpuModel}, Node ${m.node}; ` +
-        `${args.rounds} interleaved rounds, median [min–max]; ratio = ours / baseline per round\n\n${table(figures, errors)}\n\n`,
+        `${args.rounds} interleaved rounds, median [min–max]; ratio = ours / baseline per round\n\n${figureTable(figures, errors)}\n\n`,
     );
     for (const f of figures) process.stdout.write(`${f.id}: baseline = ${f.baselineName}${f.note ? `; ${f.note}` : ''}\n`);
     process.stdout.write(`\n${formatNumber(seconds)} s in all\n`);

@@ -23,13 +23,4 @@ describe('npm run bench command line', () => {
     expect(quick.status).toBe(2);
     expect(quick.stderr).toContain('--rounds needs a whole number of at least 5 (3 with --quick)');
   });
-
-  it('prints only the ratios in quick mode', () => {
-    const r = bench('--quick', '--rounds', '3', '--only', 'client-list');
-    expect(r.status).toBe(0);
-    expect(r.stdout).toContain('memkube benchmarks, quick,');
-    expect(r.stdout).toMatch(/figure\s+\| ratio \(ours \/ baseline\) \| target \| met\?/);
-    expect(r.stdout).toMatch(/client-list \| [\d.]+ \[[\d.]+–[\d.]+\]×\s+\| report/);
-    expect(r.stdout).not.toContain('ops/s');
-  });
 });
