@@ -69,9 +69,6 @@ export function metricsPaths(metrics: ApiServerMetrics | undefined, health: Heal
 export interface MeteredStart {
   readonly started: number;
   readonly inflight: RequestKind | undefined;
-  /** The URL's path and query, read once (each read of a URL's part makes a new string). */
-  readonly pathname: string;
-  readonly search: string;
 }
 
 /** The request metrics of one HTTP door. */
@@ -92,16 +89,15 @@ export function httpRequestMeter(metrics: ApiServerMetrics | undefined, registry
   const kinds = { registry, featureEnabled: () => true };
   return {
     start(request) {
-      const { pathname, search } = request.url;
-      const inflight = longRunningPath(request, pathname, search) ? undefined : request.method === 'GET' || request.method === 'HEAD' ? 'readOnly' : 'mutating';
+      const inflight = longRunningPath(request) ? undefined : request.method === 'GET' || request.method === 'HEAD' ? 'readOnly' : 'mutating';
       if (inflight) metrics.startInflight(inflight);
-      return { started: performance.now(), inflight, pathname, search };
+      return { started: performance.now(), inflight };
     },
     finish(start, request, answer, routed, route) {
       if (start.inflight) metrics.endInflight(start.inflight);
       // 405: no route takes the method (go-restful answers it before any instrumented handler).
       if (!routed || answer.status === 405) return;
-      const found = routeLabels(kinds, request, start, route);
+      const found = routeLabels(kinds, request, route);
       if (!found) return;
       const seconds = (performance.now() - start.started) / 1000;
       const bytes = isEncodedAnswer(answer as EncodedAnswer) ? Buffer.byteLength((answer as EncodedAnswer).body) : undefined;
@@ -129,7 +125,9 @@ export function watchEventRecorder(metrics: ApiServerMetrics | undefined, kind: 
 const LONG_RUNNING_SEGMENTS: ReadonlySet<string> = new Set(['attach', 'exec', 'proxy', 'log', 'portforward']);
 
 /** A watch or a streaming subresource, told from the path and query alone (before any routing, as upstream's filter does). */
-function longRunningPath(request: MeteredHttpRequest, pathname: string, search: string): boolean {
+function longRunningPath(request: MeteredHttpRequest): boolean {
+  // Each read of a URL's part makes a new string: read once.
+  const { pathname, search } = request.url;
   if (search.includes('watch') && watchAsked(request.url.searchParams)) return true;
   if (pathname.includes('/watch/') || pathname.includes('/proxy/')) return true;
   // One of the last two segments: `.../pods/<name>/log`, or `.../nodes/<name>/proxy`.
@@ -154,10 +152,10 @@ const HEALTH_PATHS: ReadonlySet<string> = new Set(['/healthz', '/livez', '/ready
 function routeLabels(
   kinds: { registry: KindRegistry; featureEnabled(gate: string): boolean },
   request: MeteredHttpRequest,
-  url: { readonly pathname: string; readonly search: string },
   parsed?: ResourceRoute,
 ): { labels: RequestLabels; kind?: ResolvedKind } | undefined {
-  const raw = url.pathname;
+  // Read at the end of the request: the door has taken its prefix off the URL by then.
+  const { pathname: raw, search } = request.url;
   const path = raw.length > 1 && raw.endsWith('/') ? raw.slice(0, -1) : raw;
   if (HEALTH_PATHS.has(path)) return { labels: nonResourceRequestLabels(path, '') };
   if (path === '/api' || path === '/apis') {
@@ -172,7 +170,6 @@ function routeLabels(
   if (!kind.namespaced && route.namespace !== undefined) return undefined;
   if (kind.namespaced && route.namespace === undefined && route.name !== undefined) return undefined;
   if (route.subpath && !kind.definition.connectSubresources?.[route.subresource ?? '']?.takesPath) return undefined;
-  const search = url.search;
   const verb = verbOfMethod(request, search, route.name !== undefined, route.subresource, route.legacyWatch);
   // A watch is recorded by the engine when it ends; an unknown method had no route.
   if (verb === undefined || verb === 'watch') return undefined;

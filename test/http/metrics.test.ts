@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { ConfigMapKind } from '../../src/kinds/index.js';
+import { createFetchHandler } from '../../src/http/handler.js';
 import { useTestCluster, testCluster } from '../support/cluster.js';
 
 const BASE = 'http://memkube';
@@ -79,6 +80,16 @@ describe('request metrics over HTTP', () => {
     expect(await cluster.metrics.value('apiserver_response_sizes', { verb: 'LIST', resource: 'configmaps' })).toBe(3);
     expect(await cluster.metrics.value('apiserver_response_sizes_sum', { verb: 'LIST', resource: 'configmaps' })).toBeGreaterThan(3 * 50);
     expect(await cluster.metrics.value('apiserver_cache_list_total', { resource: 'configmaps' })).toBe(3);
+  });
+
+  it('counts requests to a door mounted under a prefix by the path without it', async () => {
+    const mounted = createFetchHandler(cluster, { prefix: '/k8s' });
+    const get = (path: string) => mounted(new Request(`${BASE}${path}`, { headers: { authorization: `Bearer ${cluster.adminToken}` } }));
+    const before = await cluster.metrics.value('apiserver_request_total', { verb: 'GET', subresource: '/readyz' });
+    expect((await get('/k8s/readyz')).status).toBe(200);
+    expect((await get('/k8s/api/v1/namespaces/default/configmaps?limit=1')).status).toBe(200);
+    expect(await cluster.metrics.value('apiserver_request_total', { verb: 'GET', subresource: '/readyz' })).toBe(before + 1);
+    expect(await cluster.metrics.value('apiserver_request_total', { verb: 'LIST', resource: 'configmaps', scope: 'namespace' })).toBeGreaterThan(0);
   });
 
   it('reads verbs and dry runs as upstream: APPLY for apply patches, POST with dry_run=All', async () => {

@@ -32,9 +32,10 @@ export interface WebhookAuthorizerMetrics {
 
 /** What the authorizer chain reports. */
 export interface AuthorizationMetrics extends WebhookAuthorizerMetrics {
-  /** The authorizer `type`/`name` allowed or denied a request (no opinion is not terminal, not counted). */
-  decision(type: string, name: string, decision: 'allowed' | 'denied'): void;
-  /** The decision counters of the authorizer `type`/`name`, found once for an authorizer that counts every request. */
+  /**
+   * The counters of the authorizer `type`/`name`'s allows and denies (no opinion is not terminal,
+   * not counted), found once for an authorizer that counts every request.
+   */
   decisionsOf(type: string, name: string): Readonly<Record<'allowed' | 'denied', CounterSeries>>;
   /** The AuthorizationConfiguration in use is `data` (the text of its file). */
   configLoaded(data: string): void;
@@ -90,9 +91,6 @@ export function authorizationMetrics(registry: MetricsRegistry, apiServerId: str
   });
   const idHash = metricHash(apiServerId);
   return {
-    decision(type, name, decision) {
-      decisions.inc({ decision, name, type });
-    },
     decisionsOf(type, name) {
       return { allowed: decisions.with({ decision: 'allowed', name, type }), denied: decisions.with({ decision: 'denied', name, type }) };
     },
