@@ -122,7 +122,8 @@ export function encodeBody(body: unknown, format: 'json' | 'yaml', pretty: boole
 export interface EncodedAnswer {
   readonly status: number;
   readonly contentType: string;
-  readonly body: string;
+  /** The body: text, or its UTF-8 bytes when they were made already (a stored object's cached JSON). */
+  readonly body: string | Uint8Array;
   /** Headers besides Content-Type and Cache-Control (Warning). */
   readonly headers?: Headers;
   /** The body before encoding (what an audit event at RequestResponse level records), when there is one. */
@@ -146,7 +147,7 @@ export function encodeAnswer(code: number, body: unknown, format: 'json' | 'yaml
 }
 
 /** An encoded answer with a body already serialized (e.g. a stored object's cached JSON text). */
-export function textAnswer(code: number, text: string, contentType: string, headers?: Headers, value?: unknown): EncodedAnswer {
+export function textAnswer(code: number, text: string | Uint8Array, contentType: string, headers?: Headers, value?: unknown): EncodedAnswer {
   return { status: code, contentType, body: text, headers, value };
 }
 

@@ -6,7 +6,7 @@
 import { isStreamedBody, type ApiRequest, type UserInfo, type Verb } from '../machinery/request.js';
 import { connectVerbOf, type ConnectSubresource } from '../schema/define-kind.js';
 import type { ResolvedKind } from '../schema/registry.js';
-import { storedJsonText } from '../storage/json-text.js';
+import { storedJsonLine } from '../storage/json-text.js';
 import type { StoredValue } from '../storage/storage.js';
 import { compactStatus } from '../machinery/errors.js';
 import type { RequestSpan, TracedRequest } from '../tracing/index.js';
@@ -88,14 +88,16 @@ function createHttpRequestHandler(cluster: HttpCluster, options: FetchHandlerOpt
   const audit = cluster.audit;
   const meter = httpRequestMeter(cluster.apiServerMetrics, cluster.registry);
   return async (request) => {
-    const metered = meter?.start(request);
+    const url = request.url;
+    // Each read of a URL's part makes a new string: read once.
+    const { pathname, search } = url;
+    const metered = meter?.start(request, pathname, search);
     let route: ResourceRoute | undefined;
     let routed = false;
     const receivedAt = audit ? cluster.clock.now() : 0;
     // WithAuditInit: every answer carries the request's Audit-ID, the client's own when it sent one.
     const auditID = request.header('audit-id') || randomUUID();
-    const url = request.url;
-    const target = `${url.pathname}${url.search}`;
+    const target = `${pathname}${search}`;
     const pretty = wantsPretty(url.searchParams, request.header('user-agent'));
     let format: 'json' | 'yaml' = 'json';
     let span: RequestSpan | undefined;
@@ -358,7 +360,7 @@ async function serveResource(cluster: HttpCluster, request: HttpRequest, url: UR
     });
   }
   if (verb === 'get' && negotiated.as === 'object' && negotiated.format === 'json' && !sc.pretty && isStoredValue(res.body)) {
-    return textAnswer(res.code, `${storedJsonText(res.body)}\n`, negotiated.contentType, headers, res.body);
+    return textAnswer(res.code, storedJsonLine(res.body), negotiated.contentType, headers, res.body);
   }
   const body = inNegotiatedRepresentation(negotiated, kind, route.version, res.body, includeObject, cluster.clock.now());
   return encodeAnswer(res.code, body, negotiated.format, negotiated.contentType, sc.pretty, headers);

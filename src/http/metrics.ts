@@ -73,8 +73,11 @@ export interface MeteredStart {
 
 /** The request metrics of one HTTP door. */
 export interface HttpRequestMeter {
-  /** At the start of a request: its clock starts, it counts as in flight unless long-running. */
-  start(request: MeteredHttpRequest): MeteredStart;
+  /**
+   * At the start of a request: its clock starts, it counts as in flight unless long-running.
+   * `pathname` and `search` are its URL's, as the door read them.
+   */
+  start(request: MeteredHttpRequest, pathname: string, search: string): MeteredStart;
   /**
    * At its end: records it when an instrumented route answered it (`routed`: past authentication
    * and authorization, whose refusals upstream does not count; a served resource or health path).
@@ -88,8 +91,8 @@ export function httpRequestMeter(metrics: ApiServerMetrics | undefined, registry
   // A kind whose feature gate is off is not in the door's registry at all.
   const kinds = { registry, featureEnabled: () => true };
   return {
-    start(request) {
-      const inflight = longRunningPath(request) ? undefined : request.method === 'GET' || request.method === 'HEAD' ? 'readOnly' : 'mutating';
+    start(request, pathname, search) {
+      const inflight = longRunningPath(pathname, search, request.url) ? undefined : request.method === 'GET' || request.method === 'HEAD' ? 'readOnly' : 'mutating';
       if (inflight) metrics.startInflight(inflight);
       return { started: performance.now(), inflight };
     },
@@ -122,19 +125,23 @@ export function watchEventRecorder(metrics: ApiServerMetrics | undefined, kind: 
 }
 
 /** Subresources whose requests are long-running, and so not in flight (`BasicLongRunningRequestCheck`). */
-const LONG_RUNNING_SEGMENTS: ReadonlySet<string> = new Set(['attach', 'exec', 'proxy', 'log', 'portforward']);
+const LONG_RUNNING_SEGMENTS: readonly string[] = ['attach', 'exec', 'proxy', 'log', 'portforward'];
 
 /** A watch or a streaming subresource, told from the path and query alone (before any routing, as upstream's filter does). */
-function longRunningPath(request: MeteredHttpRequest): boolean {
-  // Each read of a URL's part makes a new string: read once.
-  const { pathname, search } = request.url;
-  if (search.includes('watch') && watchAsked(request.url.searchParams)) return true;
+export function longRunningPath(pathname: string, search: string, url: URL): boolean {
+  if (search.includes('watch') && watchAsked(url.searchParams)) return true;
   if (pathname.includes('/watch/') || pathname.includes('/proxy/')) return true;
   // One of the last two segments: `.../pods/<name>/log`, or `.../nodes/<name>/proxy`.
   const last = pathname.lastIndexOf('/');
-  if (LONG_RUNNING_SEGMENTS.has(pathname.slice(last + 1))) return true;
-  if (last <= 0) return false;
-  return LONG_RUNNING_SEGMENTS.has(pathname.slice(pathname.lastIndexOf('/', last - 1) + 1, last));
+  if (isLongRunningSegment(pathname, last + 1, pathname.length)) return true;
+  return last > 0 && isLongRunningSegment(pathname, pathname.lastIndexOf('/', last - 1) + 1, last);
+}
+
+/** Whether `path` from `start` to `end` is a long-running segment, compared in place: every request asks, and a slice would be a new string each time. */
+function isLongRunningSegment(path: string, start: number, end: number): boolean {
+  const length = end - start;
+  for (const segment of LONG_RUNNING_SEGMENTS) if (segment.length === length && path.startsWith(segment, start)) return true;
+  return false;
 }
 
 function watchAsked(params: URLSearchParams): boolean {

@@ -307,7 +307,7 @@ function sendEncoded(answer: EncodedAnswer, res: ServerResponse): void {
   // buffer: node would frame it chunked otherwise (writeHead sets the head before the body is seen).
   // As bytes: node writes a string body in one piece with the head, in the body's encoding, which
   // would encode again header values that already carry UTF-8 bytes (a Warning quoting a field).
-  const body = Buffer.from(answer.body, 'utf8');
+  const body = typeof answer.body === 'string' ? Buffer.from(answer.body, 'utf8') : answer.body;
   headers['content-length'] = String(body.length);
   res.writeHead(answer.status, headers);
   res.end(body);

@@ -93,7 +93,8 @@ export function rememberStoredForm(copy: object, stored: KubeObject): void {
 
 /** The kinds served by one cluster. */
 export class KindRegistry {
-  private readonly byResource = new Map<string, ResolvedKind>();
+  /** The kinds by group, version and resource: a lookup on every request joins no key string. */
+  private readonly resources = new Map<string, Map<string, Map<string, ResolvedKind>>>();
   private readonly byKind = new Map<string, ResolvedKind>();
   private readonly byGroupResource = new Map<string, ResolvedKind>();
   private readonly byBucket = new Map<string, ResolvedKind>();
@@ -181,9 +182,12 @@ export class KindRegistry {
       },
     };
     for (const v of versions) {
-      const rk = `${group}/${v.name}/${definition.plural}`;
-      if (this.byResource.has(rk)) throw new Error(`resource ${rk} is declared twice`);
-      this.byResource.set(rk, resolved as unknown as ResolvedKind);
+      let byVersion = this.resources.get(group);
+      if (!byVersion) this.resources.set(group, (byVersion = new Map()));
+      let ofVersion = byVersion.get(v.name);
+      if (!ofVersion) byVersion.set(v.name, (ofVersion = new Map()));
+      if (ofVersion.has(definition.plural)) throw new Error(`resource ${group}/${v.name}/${definition.plural} is declared twice`);
+      ofVersion.set(definition.plural, resolved as unknown as ResolvedKind);
       this.byKind.set(`${group}/${v.name}/${definition.kind}`, resolved as unknown as ResolvedKind);
     }
     this.byGroupResource.set(`${group}/${definition.plural}`, resolved as unknown as ResolvedKind);
@@ -202,8 +206,8 @@ export class KindRegistry {
     if (!this.all.includes(kind)) return;
     const { definition, group } = kind;
     for (const v of kind.versions) {
-      const rk = `${group}/${v.name}/${definition.plural}`;
-      if (this.byResource.get(rk) === kind) this.byResource.delete(rk);
+      const ofVersion = this.resources.get(group)?.get(v.name);
+      if (ofVersion?.get(definition.plural) === kind) ofVersion.delete(definition.plural);
       const kk = `${group}/${v.name}/${definition.kind}`;
       if (this.byKind.get(kk) === kind) this.byKind.delete(kk);
     }
@@ -216,7 +220,7 @@ export class KindRegistry {
 
   /** The kind serving a group/version/resource, if any. */
   lookup(gvr: GroupVersionResource): ResolvedKind | undefined {
-    return this.byResource.get(`${gvr.group}/${gvr.version}/${gvr.resource}`);
+    return this.resources.get(gvr.group)?.get(gvr.version)?.get(gvr.resource);
   }
 
   /** The kind with a given apiVersion and kind, if served. */

@@ -3,7 +3,7 @@ import { isApiError, type ApiError } from '../../src/machinery/errors.js';
 import { DryRunStorage } from '../../src/storage/dry-run.js';
 import { EncryptingStorage, STORED_BYTES_FIELD } from '../../src/storage/encrypting.js';
 import type { EncryptionPlan, EncryptionProvider } from '../../src/storage/encryption/plan.js';
-import { storedJsonText } from '../../src/storage/json-text.js';
+import { storedJsonLine } from '../../src/storage/json-text.js';
 import { MemoryStorage } from '../../src/storage/memory.js';
 import type { ObjectKey, StorageEvent } from '../../src/storage/storage.js';
 
@@ -128,7 +128,7 @@ describe('EncryptingStorage: what is stored', () => {
     const second = await storage.get(key('db'));
     expect(second!.value).toBe(first!.value);
     expect(first!.value).toBe(created.value);
-    expect(JSON.parse(storedJsonText(first!.value))).toEqual(created.value);
+    expect(JSON.parse(storedJsonLine(first!.value).toString())).toEqual(created.value);
   });
 });
 

@@ -1,0 +1,30 @@
+/** The registry of served kinds: finding a kind by group, version and resource, and removing it again. */
+import { describe, expect, it } from 'vitest';
+import { KindRegistry } from '../../src/schema/registry.js';
+import { ConfigMapKind } from '../../src/kinds/index.js';
+
+describe('KindRegistry', () => {
+  it('finds a kind by group, version and resource, and nothing for a near miss', () => {
+    const registry = new KindRegistry({ apiDomain: 'k8s.io' });
+    const kind = registry.add(ConfigMapKind);
+    expect(registry.lookup({ group: '', version: 'v1', resource: 'configmaps' })).toBe(kind);
+    expect(registry.lookup({ group: '', version: 'v2', resource: 'configmaps' })).toBeUndefined();
+    expect(registry.lookup({ group: 'apps', version: 'v1', resource: 'configmaps' })).toBeUndefined();
+    expect(registry.lookup({ group: '', version: 'v1', resource: 'configmap' })).toBeUndefined();
+  });
+
+  it('refuses a second kind with the same group, version and resource', () => {
+    const registry = new KindRegistry({ apiDomain: 'k8s.io' });
+    registry.add(ConfigMapKind);
+    expect(() => registry.add(ConfigMapKind)).toThrow('resource /v1/configmaps is declared twice');
+  });
+
+  it('finds a removed kind no more, and serves one added again', () => {
+    const registry = new KindRegistry({ apiDomain: 'k8s.io' });
+    const kind = registry.add(ConfigMapKind);
+    registry.remove(kind);
+    expect(registry.lookup({ group: '', version: 'v1', resource: 'configmaps' })).toBeUndefined();
+    const again = registry.add(ConfigMapKind);
+    expect(registry.lookup({ group: '', version: 'v1', resource: 'configmaps' })).toBe(again);
+  });
+});
