@@ -69,6 +69,8 @@ export function metricsPaths(metrics: ApiServerMetrics | undefined, health: Heal
 export interface MeteredStart {
   readonly started: number;
   readonly inflight: RequestKind | undefined;
+  /** The URL's query (a door's prefix never changes it). */
+  readonly search: string;
 }
 
 /** The request metrics of one HTTP door. */
@@ -92,15 +94,19 @@ export function httpRequestMeter(metrics: ApiServerMetrics | undefined, registry
   const kinds = { registry, featureEnabled: () => true };
   return {
     start(request, pathname, search) {
-      const inflight = longRunningPath(pathname, search, request.url) ? undefined : request.method === 'GET' || request.method === 'HEAD' ? 'readOnly' : 'mutating';
+      const inflight = longRunningPath(pathname, search, request.url)
+        ? undefined
+        : request.method === 'GET' || request.method === 'HEAD'
+          ? 'readOnly'
+          : 'mutating';
       if (inflight) metrics.startInflight(inflight);
-      return { started: performance.now(), inflight };
+      return { started: performance.now(), inflight, search };
     },
     finish(start, request, answer, routed, route) {
       if (start.inflight) metrics.endInflight(start.inflight);
       // 405: no route takes the method (go-restful answers it before any instrumented handler).
       if (!routed || answer.status === 405) return;
-      const found = routeLabels(kinds, request, route);
+      const found = routeLabels(kinds, request, start.search, route);
       if (!found) return;
       const seconds = (performance.now() - start.started) / 1000;
       const bytes = isEncodedAnswer(answer as EncodedAnswer) ? Buffer.byteLength((answer as EncodedAnswer).body) : undefined;
@@ -159,19 +165,23 @@ const HEALTH_PATHS: ReadonlySet<string> = new Set(['/healthz', '/livez', '/ready
 function routeLabels(
   kinds: { registry: KindRegistry; featureEnabled(gate: string): boolean },
   request: MeteredHttpRequest,
+  search: string,
   parsed?: ResourceRoute,
 ): { labels: RequestLabels; kind?: ResolvedKind } | undefined {
-  // Read at the end of the request: the door has taken its prefix off the URL by then.
-  const { pathname: raw, search } = request.url;
-  const path = raw.length > 1 && raw.endsWith('/') ? raw.slice(0, -1) : raw;
-  if (HEALTH_PATHS.has(path)) return { labels: nonResourceRequestLabels(path, '') };
-  if (path === '/api' || path === '/apis') {
-    // Only the aggregated discovery handler is instrumented upstream.
-    return aggregatedVersionAsked(request.header('accept')) ? { labels: nonResourceRequestLabels(path, APISERVER_COMPONENT) } : undefined;
-  }
   // The door's own parse of a resource path, when it made one; the path's otherwise.
-  const route = parsed ?? parseResourcePath(path);
-  if (!route) return undefined;
+  let route = parsed;
+  if (!route) {
+    // Read at the end of the request: the door has taken its prefix off the URL by then.
+    const raw = request.url.pathname;
+    const path = raw.length > 1 && raw.endsWith('/') ? raw.slice(0, -1) : raw;
+    if (HEALTH_PATHS.has(path)) return { labels: nonResourceRequestLabels(path, '') };
+    if (path === '/api' || path === '/apis') {
+      // Only the aggregated discovery handler is instrumented upstream.
+      return aggregatedVersionAsked(request.header('accept')) ? { labels: nonResourceRequestLabels(path, APISERVER_COMPONENT) } : undefined;
+    }
+    route = parseResourcePath(path);
+    if (!route) return undefined;
+  }
   const kind = servedKind(kinds, route.group, route.version, route.resource, route.subresource);
   if (!kind) return undefined;
   if (!kind.namespaced && route.namespace !== undefined) return undefined;

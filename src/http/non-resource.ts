@@ -111,9 +111,24 @@ export function nonResourceResponse(
 
 /** Whether a path names resources (`/api/v1/...`, `/apis/<group>/<version>/...`) rather than discovery or another document. */
 export function isResourcePath(pathname: string): boolean {
-  const parts = trimSlash(pathname).split('/').filter(Boolean);
-  return (parts[0] === 'api' && parts.length > 2) || (parts[0] === 'apis' && parts.length > 3);
+  // Counted in place, empty segments skipped: every request asks, and splitting makes an array of strings.
+  let segments = 0;
+  let first = '';
+  for (let i = 0; i < pathname.length && segments < 4;) {
+    if (pathname.charCodeAt(i) === SLASH) {
+      i++;
+      continue;
+    }
+    const start = i;
+    while (i < pathname.length && pathname.charCodeAt(i) !== SLASH) i++;
+    if (segments === 0)
+      first = i - start === 3 && pathname.startsWith('api', start) ? 'api' : i - start === 4 && pathname.startsWith('apis', start) ? 'apis' : '-';
+    segments++;
+  }
+  return (first === 'api' && segments > 2) || (first === 'apis' && segments > 3);
 }
+
+const SLASH = 0x2f;
 
 function groupPaths(cluster: HttpCluster): string[] {
   const out = new Set<string>();
