@@ -162,6 +162,7 @@ describe('cluster.reset(snapshot)', () => {
     const resumed: WatchEvent[] = [];
     for await (const event of await cms.watch({ namespace: 'default', resourceVersion: String(before) })) resumed.push(event);
     expect(resumed).toEqual([{ type: 'ERROR', object: expect.objectContaining({ code: 410, reason: 'Expired' }) }]);
+    expect((await statusOf(() => cms.list({ namespace: 'default', resourceVersion: String(before), resourceVersionMatch: 'Exact' }))).code).toBe(410);
 
     // A watch from the new list's resourceVersion sees what comes next.
     const fresh = await cms.watch({ namespace: 'default', resourceVersion: list.metadata.resourceVersion });
@@ -170,6 +171,16 @@ describe('cluster.reset(snapshot)', () => {
       expect(event).toMatchObject({ type: 'ADDED', object: { metadata: { name: 'after-reset' } } });
       break;
     }
+  });
+
+  it('answers 410 Expired to a continue token from before the reset', async () => {
+    const c = await cluster();
+    const cms = c.client.resource(ConfigMapKind);
+    for (const name of ['one', 'two']) await cms.create({ metadata: { name } });
+    const snapshot = c.snapshot();
+    const page = await cms.list({ namespace: 'default', limit: 1 });
+    await c.reset(snapshot);
+    expect((await statusOf(() => cms.list({ namespace: 'default', limit: 1, continue: page.metadata.continue }))).code).toBe(410);
   });
 
   it('serves exactly the custom resources the snapshot defines', async () => {
