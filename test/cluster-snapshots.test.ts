@@ -173,6 +173,17 @@ describe('cluster.reset(snapshot)', () => {
     }
   });
 
+  it('ends HTTP watch streams, as a restored API server drops its watches', async () => {
+    const c = await cluster();
+    const snapshot = c.snapshot();
+    const res = await c.fetch(new Request('http://cluster/api/v1/namespaces/default/configmaps?watch=1'));
+    expect(res.status).toBe(200);
+    await c.client.resource(ConfigMapKind).create({ metadata: { name: 'seen' } });
+    await c.reset(snapshot);
+    const lines = (await res.text()).trim().split('\n');
+    expect(lines.map((l) => (JSON.parse(l) as { type: string }).type)).toEqual(['ADDED']);
+  });
+
   it('answers 410 Expired to a continue token from before the reset', async () => {
     const c = await cluster();
     const cms = c.client.resource(ConfigMapKind);
