@@ -23,8 +23,9 @@ import { memorySuite } from './suites/memory.js';
 import { crdSuite } from './suites/crd.js';
 import { authSuite } from './suites/auth.js';
 import { auditSuite, metricsSuite } from './suites/metrics.js';
+import { forkSuite } from './suites/fork.js';
 
-const SUITES: readonly Suite[] = [startupSuite, httpSuite, clientSuite, crdSuite, authSuite, metricsSuite, auditSuite, growthSuite, memorySuite];
+const SUITES: readonly Suite[] = [startupSuite, httpSuite, clientSuite, crdSuite, authSuite, metricsSuite, auditSuite, forkSuite, growthSuite, memorySuite];
 
 const USAGE = `usage: npm run bench -- [--json] [--only NAME,...] [--rounds N] [--no-build] [--quick]
 

@@ -59,6 +59,8 @@ import type { WellKnownSigner } from './controllers/certificates/signer-rules.js
 import { createAuditPipeline, type AuditOptions, type AuditPipeline } from './audit/pipeline.js';
 import { defineAuditMetrics } from './audit/metrics.js';
 import { extended } from './util/extended.js';
+import { forkClock, forkServiceAccounts, snapshotMethods, snapshotsNeedMemoryStorage } from './cluster-snapshots.js';
+import { snapshotState, type ClusterSnapshot } from './storage/snapshot.js';
 
 /** Options of {@link createCluster}. */
 export interface ClusterOptions {
@@ -174,6 +176,12 @@ export interface ClusterOptions {
    * an `AuditPolicyError` with its message. See docs/audit.md.
    */
   audit?: AuditOptions;
+  /**
+   * Start from this snapshot's stored state (`cluster.snapshot()`, `loadSnapshot()`): its objects
+   * with their uids, times and resourceVersions, the revision counter where it was, the custom
+   * resources its CustomResourceDefinitions define served. Not with `storage`.
+   */
+  from?: ClusterSnapshot;
 }
 
 /** Options of {@link Cluster.load}. */
@@ -259,6 +267,27 @@ export interface Cluster {
    * HTTP 503, and {@link Cluster.listen} rejects with it.
    */
   close(): Promise<void>;
+  /**
+   * The whole stored state as an immutable value, at once: it shares every stored object and
+   * index with the cluster (which copies a resource's index before its next write to it), so it
+   * costs microseconds whatever the store holds. Call `await cluster.settle()` first for a state
+   * the controllers are done with. Throws a `TypeError` for a cluster given `storage`.
+   */
+  snapshot(): ClusterSnapshot;
+  /**
+   * A new, independent cluster with this one's options and current stored state (see
+   * {@link ClusterOptions.from}) and a clock at this one's time. Writes to either are not seen by
+   * the other. Close it when done.
+   */
+  fork(): Promise<Cluster>;
+  /**
+   * Puts the stored state back to `snapshot`, as restoring etcd does: every open watch ends, the
+   * resourceVersion counter moves on (never back) and older resourceVersions are compacted, so a
+   * watch or list resumed from one answers 410 Gone (`Expired`) and clients list again. Objects
+   * keep the uids, times and resourceVersions the snapshot holds; controllers follow the restored
+   * objects, and the promise resolves once they have settled.
+   */
+  reset(snapshot: ClusterSnapshot): Promise<void>;
 }
 
 /** What every request to a closed cluster answers: 503 ServiceUnavailable. */
@@ -295,10 +324,9 @@ export async function createCluster(options: ClusterOptions = {}): Promise<Clust
   const apiDomain = options.apiDomain ?? DEFAULT_API_DOMAIN;
   const reservedDomain = options.reservedDomain ?? DEFAULT_RESERVED_DOMAIN;
   const clock = makeClock(options.clock);
-  const atRest = encryptionAtRest(
-    options.storage ?? new MemoryStorage({ now: () => clock.now(), historyRetentionMs: options.historyRetentionMs }),
-    options.encryption,
-  );
+  if (options.from && options.storage) throw snapshotsNeedMemoryStorage();
+  const memory = options.storage ? undefined : new MemoryStorage({ now: () => clock.now(), historyRetentionMs: options.historyRetentionMs });
+  const atRest = encryptionAtRest(options.storage ?? memory!, options.encryption);
   const storage = atRest.storage;
   const watchHub = new WatchHub(storage);
   const gates = options.featureGates ?? {};
@@ -403,6 +431,8 @@ export async function createCluster(options: ClusterOptions = {}): Promise<Clust
     countCsrDuration(csrDurations, csrBucket, event);
     loop.observe(event);
   });
+  // Every listener is in place: the snapshot's objects reach them as ADDED events (an informer's first list).
+  if (options.from && memory) memory.restore(snapshotState(options.from));
   const signingCA = async (signer: WellKnownSigner = 'kube-apiserver-client') => (await authorities.caFor(signer))?.pem;
   /** The CAs of the client signers: what a TLS server trusts besides its own `clientCA`. */
   const clientSigningCAs = async () => {
@@ -450,7 +480,23 @@ export async function createCluster(options: ClusterOptions = {}): Promise<Clust
 
   let fetchHandler: FetchHandler | undefined;
   const servers = new Set<Listening>();
+  const snapshots = snapshotMethods({
+    memory,
+    watchHub,
+    settle: () => loop.settle(),
+    checkOpen: () => {
+      if (closed) throw clusterClosed();
+    },
+  });
   const cluster: Cluster = {
+    ...snapshots,
+    fork: async () =>
+      createCluster({
+        ...options,
+        from: snapshots.snapshot(),
+        clock: forkClock(clock),
+        serviceAccounts: forkServiceAccounts(options.serviceAccounts, serviceAccountTokens.setup.signingKey),
+      }),
     client,
     clock,
     registry,

@@ -96,6 +96,15 @@ export { KindRegistry, type ResolvedKind } from './schema/registry.js';
 export type { StructuralNode, StructNode, MapNode, ArrayNode, ScalarNode, IntOrStringNode, AnyNode, ListAndPatchFacts } from './schema/structural.js';
 export type { NameValidator } from './schema/validation/names.js';
 export { MemoryStorage, type MemoryStorageOptions } from './storage/memory.js';
+export {
+  ClusterSnapshot,
+  loadSnapshot,
+  SnapshotFormatError,
+  SNAPSHOT_API_VERSION,
+  SNAPSHOT_KIND,
+  type SnapshotDocument,
+  type SnapshotEntry,
+} from './storage/snapshot.js';
 export { EncryptingStorage, type EncryptingStorageOptions } from './storage/encrypting.js';
 export type { EncryptionPlan, EncryptionRule, EncryptionProvider, EncryptionKey } from './storage/encryption/plan.js';
 export {

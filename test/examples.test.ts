@@ -26,3 +26,17 @@ describe('examples/node-agent', () => {
     expect(lines).toHaveLength(4);
   });
 });
+
+describe('examples/snapshots', () => {
+  it('resets a fixture, forks it and loads it back from JSON', async () => {
+    const { main: runSnapshotsExample } = await import('../examples/snapshots.js');
+    const lines: string[] = [];
+    await runSnapshotsExample((l) => lines.push(l));
+    expect(lines[0]).toMatch(/^fixture: \d+ objects at resourceVersion \d+$/);
+    expect(lines.slice(1)).toEqual([
+      'after reset: fixture-0 is back, made-by-a-test is gone',
+      'the fork emptied its default namespace (0 left); this cluster still has 200',
+      'loaded from JSON: fixture-1 has the same uid: true',
+    ]);
+  });
+});

@@ -3,8 +3,9 @@
  * requests, writes a kubeconfig, loads manifests, and stops cleanly on SIGTERM/SIGINT. Its flags are
  * kube-apiserver's where it has one (`--feature-gates`, `--enable-admission-plugins`, ...).
  */
-import { readFile, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import { goReadFile } from '../config/go-read-file.js';
+import { checkSaveFile, readLoadFiles, writeSnapshotFile } from './snapshot-file.js';
 import { admissionChain, type AdmissionConfig } from '../admission/chain.js';
 import { resolveAuthorizationConfig, validateAuthorizationFlags, type AuthorizationFlags } from '../config/authorization/flags.js';
 import { parseTokenFile } from '../auth/authn/token-file.js';
@@ -58,7 +59,10 @@ export interface ServeOptions {
   port: number;
   host: string;
   kubeconfig?: string;
+  /** Manifests to create at start, and at most one cluster snapshot (a `--save` file) to start from. */
   load: string[];
+  /** Where to write the cluster's snapshot when it stops (SIGTERM, SIGINT). */
+  save?: string;
   /** Serve HTTPS with a self-signed certificate; the kubeconfig carries its CA. */
   tls?: boolean;
   /** API group domain (`createCluster`'s `apiDomain`). */
@@ -161,7 +165,7 @@ const NODE_ADDRESS_TYPES = ['Hostname', 'InternalDNS', 'InternalIP', 'ExternalDN
 
 /** The usage text. */
 export const SERVE_USAGE =
-  'usage: memkube serve [--port 6443] [--host 127.0.0.1] [--kubeconfig FILE] [--load FILE ...] [--tls]\n' +
+  'usage: memkube serve [--port 6443] [--host 127.0.0.1] [--kubeconfig FILE] [--load FILE ...] [--save FILE] [--tls]\n' +
   '                     [--api-domain k8s.io] [--reserved-domain kubernetes.io] [--feature-gates Name=false,...]\n' +
   '                     [--history-retention 5m] [--continue-ttl 5m] [--bookmark-interval 1m] [--min-request-timeout 30m]\n' +
   '                     [--namespace-deletion-delay 1s]\n' +
@@ -182,6 +186,7 @@ export const SERVE_USAGE =
   '                     [--cluster-signing-cert-file FILE --cluster-signing-key-file FILE] [--cluster-signing-duration 8760h]\n' +
   '                     [--cluster-signing-{kubelet-serving,kubelet-client,kube-apiserver-client,legacy-unknown}-{cert,key}-file FILE]\n' +
   `                     ${AUDIT_FLAGS_USAGE}\n` +
+  '  --load takes manifests and at most one snapshot file, which --save writes when the server stops\n' +
   '  durations are Go durations (300ms, 10s, 1m30s); --min-request-timeout 0 lets watches without timeoutSeconds run forever';
 
 /**
@@ -310,6 +315,9 @@ export function parseServeArgs(args: readonly string[]): ServeOptions {
         o.load.push(value());
         // `--load a.yaml b.yaml`: following non-flag arguments are files too.
         while (args[i + 1] !== undefined && !args[i + 1]!.startsWith('--')) o.load.push(args[++i]!);
+        break;
+      case '--save':
+        o.save = value();
         break;
       case '--history-retention':
         o.historyRetentionMs = parseDuration(flag, value());
@@ -588,6 +596,9 @@ export async function serve(
   for (const note of audit?.notes ?? []) logger.V(2).info(note);
   // The serving CA is made first: kube-controller-manager puts the CA its kubeconfig trusts into
   // every token Secret's ca.crt (its --root-ca-file defaults to that), and here that is this CA.
+  // A snapshot is read and checked whole before anything starts; so is where --save will write.
+  const loadFiles = await readLoadFiles(options.load);
+  if (options.save !== undefined) await checkSaveFile(options.save);
   const certificates = options.tls ? await generateServingCertificate(servingCertificateOptions(options.host ?? '127.0.0.1', Date.now())) : undefined;
   const cluster = await createCluster({
     encryption,
@@ -627,10 +638,11 @@ export async function serve(
     },
     certificateSigning: clusterSigningOptions(options.clusterSigning, certificates?.ca),
     ...(audit?.policy !== undefined ? { audit: { policy: audit.policy, backends: audit.backends } } : {}),
+    ...(loadFiles.snapshot ? { from: loadFiles.snapshot } : {}),
   });
-  for (const file of options.load) {
+  for (const { file, text } of loadFiles.manifests) {
     try {
-      await cluster.load(await readFile(file, 'utf8'), { onWarning: (ws) => ws.forEach((w) => process.stderr.write(`Warning: ${file}: ${w}\n`)) });
+      await cluster.load(text, { onWarning: (ws) => ws.forEach((w) => process.stderr.write(`Warning: ${file}: ${w}\n`)) });
     } catch (e) {
       await cluster.close();
       throw new Error(`--load ${file}: ${e instanceof Error ? e.message : String(e)}`);
@@ -670,9 +682,12 @@ export async function serve(
     process.on('SIGINT', stop);
   });
   await server.close();
+  // What the controllers were doing when the server stopped is finished before the state is saved.
+  const saved = options.save === undefined ? undefined : (await cluster.settle(), cluster.snapshot());
   await cluster.close();
   // What the backends still hold (a webhook batch, a log file) is written before the process ends.
   await Promise.all((audit?.backends ?? []).map((b) => b.shutdown()));
   await tracer?.shutdown();
   logger.close();
+  if (saved && options.save !== undefined) await writeSnapshotFile(options.save, saved);
 }

@@ -41,15 +41,52 @@ interface LogEntry {
 }
 
 interface Bucket {
-  readonly objects: Map<string, StoredObject>;
-  readonly order: SortedKeys;
+  objects: Map<string, StoredObject>;
+  order: SortedKeys;
   /** This bucket's changes in revision order; entries before `head` are compacted. */
   log: LogEntry[];
   head: number;
   /** The newest retained change of each key. */
   readonly latest: Map<string, LogEntry>;
   /** The keys of the current objects carrying each label (`labelEntry(key, value)`): lists with a label selector skip the others unread. */
-  readonly byLabel: Map<string, Set<string>>;
+  byLabel: Map<string, Set<string>>;
+  /**
+   * True while `objects`, `order` and `byLabel` are shared with a {@link MemoryState} (a snapshot):
+   * the first write copies them (copy-on-write), so a snapshot costs nothing until a bucket changes.
+   */
+  shared: boolean;
+}
+
+/** A bucket's objects and indexes as a {@link MemoryState} holds them: never changed once taken. */
+interface FrozenBucket {
+  readonly objects: ReadonlyMap<string, StoredObject>;
+  readonly order: SortedKeys;
+  readonly byLabel: ReadonlyMap<string, ReadonlySet<string>>;
+}
+
+/**
+ * The whole content of a {@link MemoryStorage} at one revision, without its history. It shares its
+ * maps with the storage it came from (which copies a bucket before its next write to it), so taking
+ * one or starting from one costs O(buckets), not O(objects).
+ */
+export interface MemoryState {
+  readonly revision: number;
+  /** @internal The buckets, by name; only MemoryStorage reads them. */
+  readonly buckets: ReadonlyMap<string, FrozenBucket>;
+}
+
+/** A {@link MemoryState} made from a list of objects (as a snapshot file holds them). */
+export function memoryStateOf(revision: number, objects: Iterable<{ bucket: string; object: StoredObject }>): MemoryState {
+  const buckets = new Map<string, Bucket>();
+  for (const { bucket, object } of objects) {
+    let b = buckets.get(bucket);
+    if (!b) buckets.set(bucket, (b = { objects: new Map(), order: new SortedKeys(), log: [], head: 0, latest: new Map(), byLabel: new Map(), shared: false }));
+    const key = indexKey(object.namespace, object.name);
+    b.objects.set(key, object);
+    b.order.insert(key);
+    reindexLabels(b, key, undefined, object.value);
+  }
+  return { revision, buckets };
 }
 
 /** The index entry of one label: NUL cannot occur in a label key, so the pair is unambiguous. */
@@ -136,7 +173,7 @@ function prefixEnd(prefix: string): string {
 export class MemoryStorage implements Storage {
   private revision = 0;
   private compacted = 0;
-  private readonly buckets = new Map<string, Bucket>();
+  private buckets = new Map<string, Bucket>();
   private readonly listeners = new Set<(event: StorageEvent) => void>();
   /** Every bucket's changes in revision order (for compaction); entries before `historyHead` are gone. */
   private history: LogEntry[] = [];
@@ -247,6 +284,71 @@ export class MemoryStorage implements Storage {
     return out;
   }
 
+  /** The current content, as a value later writes leave as it is (see {@link MemoryState}). */
+  state(): MemoryState {
+    const buckets = new Map<string, FrozenBucket>();
+    for (const [name, b] of this.buckets) {
+      if (b.objects.size === 0) continue;
+      b.shared = true;
+      buckets.set(name, { objects: b.objects, order: b.order, byLabel: b.byLabel });
+    }
+    return { revision: this.revision, buckets };
+  }
+
+  /**
+   * Replaces the whole content with `state`, as restoring etcd from a snapshot with
+   * `--bump-revision --mark-compacted` does: the revision moves on past both the current one and
+   * the state's (it never goes back), and the history before it is compacted, so a read or watch
+   * at an older revision fails with {@link StorageCompactedError}. A storage that has no content
+   * yet (revision 0) takes the state's revision as it is. The listeners are told what changed
+   * (objects gone as DELETED, new ones as ADDED, different ones as MODIFIED), so that what they
+   * derive from the events (indexes, controllers' caches) follows; unchanged buckets cost nothing.
+   */
+  restore(state: MemoryState): void {
+    const fresh = this.revision === 0 && this.buckets.size === 0;
+    const old = this.buckets;
+    this.buckets = new Map();
+    for (const [name, f] of state.buckets) {
+      this.buckets.set(name, {
+        objects: f.objects as Map<string, StoredObject>,
+        order: f.order,
+        byLabel: f.byLabel as Map<string, Set<string>>,
+        log: [],
+        head: 0,
+        latest: new Map(),
+        shared: true,
+      });
+    }
+    this.revision = fresh ? state.revision : Math.max(this.revision, state.revision) + 1;
+    this.compacted = this.revision;
+    this.history = [];
+    this.historyHead = 0;
+    for (const event of this.differences(old)) this.emit(event);
+  }
+
+  /** What changed from the buckets `old` to the current ones, as events at the current revision. */
+  private differences(old: ReadonlyMap<string, Bucket>): StorageEvent[] {
+    const revision = this.revision;
+    const events: StorageEvent[] = [];
+    for (const name of new Set([...old.keys(), ...this.buckets.keys()])) {
+      const before = old.get(name)?.objects;
+      const after = this.buckets.get(name)?.objects;
+      if (before === after) continue;
+      for (const [k, was] of before ?? []) {
+        const now = after?.get(k);
+        if (now === was) continue;
+        const base = { bucket: name, namespace: was.namespace, name: was.name, revision, previous: was.value };
+        events.push(
+          now ? { ...base, type: 'MODIFIED', object: now.value } : { ...base, type: 'DELETED', object: stamp(was.value as Record<string, unknown>, revision) },
+        );
+      }
+      for (const [k, now] of after ?? []) {
+        if (!before?.has(k)) events.push({ type: 'ADDED', bucket: name, namespace: now.namespace, name: now.name, revision, object: now.value });
+      }
+    }
+    return events;
+  }
+
   async create(key: ObjectKey, value: Record<string, unknown>): Promise<StoredObject> {
     const b = this.bucket(key.bucket);
     const k = indexKey(key.namespace, key.name);
@@ -310,11 +412,17 @@ export class MemoryStorage implements Storage {
     this.listeners.clear();
   }
 
+  /** The bucket a write changes: made when missing, its shared content copied first (copy-on-write). */
   private bucket(name: string): Bucket {
     let b = this.buckets.get(name);
     if (!b) {
-      b = { objects: new Map(), order: new SortedKeys(), log: [], head: 0, latest: new Map(), byLabel: new Map() };
+      b = { objects: new Map(), order: new SortedKeys(), log: [], head: 0, latest: new Map(), byLabel: new Map(), shared: false };
       this.buckets.set(name, b);
+    } else if (b.shared) {
+      b.objects = new Map(b.objects);
+      b.order = b.order.clone();
+      b.byLabel = new Map([...b.byLabel].map(([entry, keys]) => [entry, new Set(keys)]));
+      b.shared = false;
     }
     return b;
   }

@@ -22,6 +22,16 @@ export class SortedKeys {
     return this.count;
   }
 
+  /** An independent copy (the chunks are copied, the key strings shared). */
+  clone(): SortedKeys {
+    const copy = new SortedKeys();
+    copy.chunks = this.chunks.map((chunk) => chunk.slice());
+    copy.starts = this.starts.slice();
+    copy.dirty = this.dirty;
+    copy.count = this.count;
+    return copy;
+  }
+
   /** Index of the first key `>= key`. */
   lowerBound(key: string): number {
     const c = this.chunkFor(key);

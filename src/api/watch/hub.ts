@@ -112,6 +112,11 @@ export class WatchHub {
     }
   }
 
+  /** Ends every open watch, as {@link closeBucket} does, but keeps serving new ones (the store was restored). */
+  closeAll(): void {
+    for (const bucket of [...this.buckets.keys()]) this.closeBucket(bucket);
+  }
+
   /** Lets timed watchers react to the clock (bookmarks, timeouts). */
   clockMoved(now: number): void {
     for (const w of [...this.timed]) w.onClock?.(now);
