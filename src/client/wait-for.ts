@@ -136,6 +136,7 @@ export function waitFor<T extends KubeObject>(
           else seen.set(keyOf(event.object), event.object);
           if (check()) return;
         }
+        if (done) return; // finish() closed it
         stream.close();
         // The watch ended (expired, or the server let it go): list and watch again.
       }
