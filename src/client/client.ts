@@ -392,6 +392,7 @@ export type BuiltinResourceHelpers = {
 };
 
 /** The in-process client of a cluster. */
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging -- the typed helpers, see below
 export class Client {
   constructor(
     private readonly send: RequestHandler,
@@ -423,7 +424,7 @@ export class Client {
 
 // The typed helpers are declared by merging an interface into the class (its methods come from the
 // table, installed below), so that adding a row to the table is all a new helper takes.
-// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging, @typescript-eslint/no-empty-object-type
 export interface Client extends BuiltinResourceHelpers {}
 
 for (const [name, entry] of Object.entries(builtinResources)) {
