@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { main } from '../examples/in-process-client.js';
 import { main as runNodeAgentExample } from '../examples/node-agent.js';
+import { main as runOperatorExample } from '../examples/test-an-operator.js';
 
 describe('examples/in-process-client', () => {
   it('runs and prints what it did', async () => {
@@ -24,5 +25,16 @@ describe('examples/node-agent', () => {
     expect(lines[2]).toBe('log: hello from memkube cri');
     expect(lines[3]).toMatch(/^checkpoint 200: \/.+\/node-1\/checkpoints\/checkpoint-hello_default-app-\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ\.tar$/);
     expect(lines).toHaveLength(4);
+  });
+});
+
+describe('examples/test-an-operator', () => {
+  it('runs the controller, waits for its work and times out on the cluster clock', async () => {
+    const lines: string[] = [];
+    await runOperatorExample((l) => lines.push(l));
+    expect(lines).toEqual([
+      'blue-team welcomed team blue, managed by welcome-controller',
+      'quiet: waitFor: "welcome" in namespace "quiet": the condition did not hold within 1000 ms',
+    ]);
   });
 });
