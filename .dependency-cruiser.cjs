@@ -26,7 +26,7 @@ const LAYERS = [
   ['src/controllers/', 'src/client/'],
   ['src/http/'],
   ['src/cluster.ts'],
-  ['src/index.ts', 'src/cli/'],
+  ['src/index.ts', 'src/cli/', 'src/testing/'],
 ];
 
 const escapeRegExp = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

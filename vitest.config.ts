@@ -9,6 +9,7 @@ export default defineConfig({
     alias: [
       { find: /^memkube$/, replacement: src('index.ts') },
       { find: /^memkube\/adapters\/(.*)$/, replacement: src('http/adapters/$1.ts') },
+      { find: /^memkube\/vitest$/, replacement: src('testing/vitest.ts') },
     ],
   },
   test: {

@@ -458,7 +458,7 @@ export async function createCluster(options: ClusterOptions = {}): Promise<Clust
     const gvr = { group: target.group ?? '', version: target.version, resource: target.resource };
     return { gvr, namespaced: registry.lookup(gvr)?.namespaced };
   };
-  const client = new Client(callerRequest, resolve, ADMIN_USER);
+  const client = new Client(callerRequest, resolve, ADMIN_USER, undefined, { clock, apiDomain });
 
   for (const name of INITIAL_NAMESPACES) {
     const exists = await storage.get({ bucket: 'core/namespaces', namespace: '', name });

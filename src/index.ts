@@ -66,7 +66,21 @@ export {
   type ResourceResolver,
   type ResourceTarget,
   type WarningHandler,
+  type BuiltinResourceHelpers,
+  type ClientContext,
+  type ResourceClientContext,
 } from './client/client.js';
+export { waitFor, WaitTimeoutError, type WaitableResource, type WaitForOptions, type WaitSelector } from './client/wait-for.js';
+export type {
+  ApplyConfiguration,
+  DeepPartial,
+  JsonPatch,
+  JsonPatchOperation,
+  MergePatch,
+  PatchBody,
+  StrategicMergeDirectives,
+  StrategicMergePatch,
+} from './client/patch-types.js';
 export {
   defineKind,
   type DeleteStrategy,

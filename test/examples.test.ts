@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { main } from '../examples/in-process-client.js';
 import { main as runNodeAgentExample } from '../examples/node-agent.js';
+import { main as runOperatorExample } from '../examples/test-an-operator.js';
 
 describe('examples/in-process-client', () => {
   it('runs and prints what it did', async () => {
@@ -37,6 +38,17 @@ describe('examples/snapshots', () => {
       'after reset: fixture-0 is back, made-by-a-test is gone',
       'the fork emptied its default namespace (0 left); this cluster still has 200',
       'loaded from JSON: fixture-1 has the same uid: true',
+    ]);
+  });
+});
+
+describe('examples/test-an-operator', () => {
+  it('runs the controller, waits for its work and times out on the cluster clock', async () => {
+    const lines: string[] = [];
+    await runOperatorExample((l) => lines.push(l));
+    expect(lines).toEqual([
+      'blue-team welcomed team blue, managed by welcome-controller',
+      'quiet: waitFor: "welcome" in namespace "quiet": the condition did not hold within 1000 ms',
     ]);
   });
 });

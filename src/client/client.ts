@@ -21,6 +21,9 @@ import type { KindDefinition, KubeObject } from '../schema/define-kind.js';
 import { cloneJson } from '../util/json-clone.js';
 import type { Scale } from '../kinds/types/autoscaling-v1.js';
 import { extended } from '../util/extended.js';
+import type { Clock } from '../clock.js';
+import type { ApplyConfiguration, PatchBody } from './patch-types.js';
+import { builtinResources, type BuiltinResource } from './builtin-resources.js';
 
 /** Sends one request to the engine. */
 export type RequestHandler = (req: ApiRequest) => Promise<ApiResponse>;
@@ -120,6 +123,14 @@ export interface ResourceTarget {
   resource: string;
 }
 
+/** What a resource client knows beyond its target: the namespace it is bound to, and the cluster's clock. */
+export interface ResourceClientContext {
+  /** The namespace calls default to (a list or watch covers only it); unset: the object's, else `default`, and lists cover all namespaces. */
+  readonly namespace?: string;
+  /** The cluster clock, on which {@link waitFor} measures its timeout. */
+  readonly clock?: Clock;
+}
+
 /** Operations on one resource. `T` is the object type (typed for built-in kinds). */
 export class ResourceClient<T extends KubeObject = KubeObject> {
   constructor(
@@ -128,7 +139,26 @@ export class ResourceClient<T extends KubeObject = KubeObject> {
     private readonly namespaced: boolean | undefined,
     private readonly user: UserInfo,
     private readonly defaultWarning?: WarningHandler,
+    private readonly context: ResourceClientContext = {},
   ) {}
+
+  /** The namespace this client is bound to, if any (see {@link ResourceClient.inNamespace}). */
+  get namespace(): string | undefined {
+    return this.context.namespace;
+  }
+
+  /** The clock of the cluster this client talks to, when it knows it. */
+  get clock(): Clock | undefined {
+    return this.context.clock;
+  }
+
+  /**
+   * The same client bound to `namespace`: calls default to it and a list or watch covers only it, as
+   * a client-go client of one namespace. A cluster-scoped resource ignores it.
+   */
+  inNamespace(namespace: string): ResourceClient<T> {
+    return new ResourceClient<T>(this.send, this.gvr, this.namespaced, this.user, this.defaultWarning, { ...this.context, namespace });
+  }
 
   async create(obj: T, options: ClientWriteOptions = {}): Promise<T> {
     return this.write('create', obj, options);
@@ -148,8 +178,13 @@ export class ResourceClient<T extends KubeObject = KubeObject> {
     return this.write('update', obj, options, subresource);
   }
 
-  /** PATCH: `patch` is a JSON patch (array), a merge or strategic merge patch, or an apply configuration. */
-  async patch(name: string, patch: unknown, options: ClientPatchOptions): Promise<T> {
+  /**
+   * PATCH, typed by `options.type`: `json` takes an array of RFC 6902 operations, `merge` a partial
+   * object (`null` removes a field), `strategic` a partial object whose lists merge by key and which
+   * may hold `$patch`, `$retainKeys` and `$setElementOrder/...` directives, `apply` an apply
+   * configuration (see {@link ResourceClient.apply}).
+   */
+  async patch<P extends PatchType>(name: string, patch: PatchBody<T, P>, options: ClientPatchOptions & { type: P }): Promise<T> {
     const res = await this.call(
       {
         verb: 'patch',
@@ -170,8 +205,13 @@ export class ResourceClient<T extends KubeObject = KubeObject> {
     return cloneJson(res.body as T);
   }
 
-  /** Server-side apply of `config` (created when missing), as `kubectl apply --server-side` does. */
-  async apply(config: T, options: ClientApplyOptions): Promise<T> {
+  /**
+   * Server-side apply of `config` (created when missing), as `kubectl apply --server-side` does:
+   * `config` names only the fields `options.fieldManager` has an opinion about (with apiVersion,
+   * kind and metadata.name); fields it no longer names and nobody else owns are removed. A field
+   * another manager owns with another value is a 409 Conflict unless `force` takes it over.
+   */
+  async apply(config: ApplyConfiguration<T>, options: ClientApplyOptions): Promise<T> {
     const meta = (config as KubeObject).metadata;
     return this.patch(meta?.name ?? '', config, { ...options, type: 'apply', namespace: options.namespace ?? (meta?.namespace || undefined) });
   }
@@ -210,8 +250,12 @@ export class ResourceClient<T extends KubeObject = KubeObject> {
   }
 
   /** PATCH on `/scale`: `patch` applies to the Scale (e.g. `{ spec: { replicas: 3 } }` as a merge patch). */
-  async patchScale(name: string, patch: unknown, options: Omit<ClientPatchOptions, 'subresource'>): Promise<Scale> {
-    return (await this.patch(name, patch, { ...options, subresource: 'scale' })) as unknown as Scale;
+  async patchScale<P extends PatchType>(
+    name: string,
+    patch: PatchBody<Scale, P>,
+    options: Omit<ClientPatchOptions, 'subresource'> & { type: P },
+  ): Promise<Scale> {
+    return (await this.patch(name, patch as PatchBody<T, P>, { ...options, subresource: 'scale' })) as unknown as Scale;
   }
 
   /** GET on `/status`. */
@@ -222,7 +266,7 @@ export class ResourceClient<T extends KubeObject = KubeObject> {
 
   async list(options: ClientListOptions = {}): Promise<List<T>> {
     const { namespace, ...listOptions } = options;
-    const res = await this.call({ verb: 'list', namespace: this.namespaced === false ? undefined : namespace, listOptions });
+    const res = await this.call({ verb: 'list', namespace: this.collectionNamespace(namespace), listOptions });
     return cloneJson(res.body as ObjectList) as unknown as List<T>;
   }
 
@@ -233,7 +277,7 @@ export class ResourceClient<T extends KubeObject = KubeObject> {
    */
   async watch(options: ClientWatchOptions = {}): Promise<WatchStream<T>> {
     const { namespace, ...listOptions } = options;
-    const res = await this.call({ verb: 'watch', namespace: this.namespaced === false ? undefined : namespace, listOptions });
+    const res = await this.call({ verb: 'watch', namespace: this.collectionNamespace(namespace), listOptions });
     const inner = res.body as WatchStream;
     return {
       done: inner.done,
@@ -270,7 +314,7 @@ export class ResourceClient<T extends KubeObject = KubeObject> {
     const res = await this.call(
       {
         verb: 'deletecollection',
-        namespace: this.namespaced === false ? undefined : namespace,
+        namespace: this.collectionNamespace(namespace),
         listOptions: { labelSelector, fieldSelector, limit, continue: cont, resourceVersion, resourceVersionMatch },
         deleteOptions: { ...rest, dryRun: dryRunOf(dryRun) },
       },
@@ -297,7 +341,13 @@ export class ResourceClient<T extends KubeObject = KubeObject> {
 
   private namespaceFor(explicit: string | undefined, fromObject: string | undefined): string | undefined {
     if (this.namespaced === false) return undefined;
-    return explicit ?? (fromObject || 'default');
+    return explicit ?? this.context.namespace ?? (fromObject || 'default');
+  }
+
+  /** A list, watch or deletecollection covers the namespace asked for, else the bound one, else all. */
+  private collectionNamespace(explicit: string | undefined): string | undefined {
+    if (this.namespaced === false) return undefined;
+    return explicit ?? this.context.namespace;
   }
 
   private async call(partial: Omit<ApiRequest, 'resource' | 'user'>, onWarning?: WarningHandler): Promise<ApiResponse> {
@@ -320,13 +370,36 @@ export type ResourceResolver = (target: ResourceTarget | KindDefinition) => { gv
 /** The default in-process user: a cluster administrator. */
 export const ADMIN_USER: UserInfo = { username: 'system:admin', groups: ['system:masters', 'system:authenticated'] };
 
+/** What a client knows of its cluster beyond how to send a request. */
+export interface ClientContext {
+  /** The cluster clock, handed to every resource client (for {@link waitFor}'s timeout). */
+  readonly clock?: Clock;
+  /** The cluster's API group domain (`k8s.io` by default), for the typed helpers of `{api_domain}` groups. */
+  readonly apiDomain?: string;
+}
+
+/**
+ * The typed helpers of the client, one per common built-in resource: a namespaced resource's takes
+ * the namespace to bind to (none: the object's own, and lists across all namespaces), a
+ * cluster-scoped one takes nothing.
+ */
+export type BuiltinResourceHelpers = {
+  [K in keyof typeof builtinResources]: (typeof builtinResources)[K] extends BuiltinResource<infer T, 'Namespaced'>
+    ? (namespace?: string) => ResourceClient<T>
+    : (typeof builtinResources)[K] extends BuiltinResource<infer T, 'Cluster'>
+      ? () => ResourceClient<T>
+      : never;
+};
+
 /** The in-process client of a cluster. */
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging -- the typed helpers, see below
 export class Client {
   constructor(
     private readonly send: RequestHandler,
     private readonly resolve: ResourceResolver,
     private readonly user: UserInfo = ADMIN_USER,
     private readonly onWarning?: WarningHandler,
+    private readonly context: ClientContext = {},
   ) {}
 
   /** A client for one resource; typed when given a kind definition (e.g. `kinds.ConfigMap`). */
@@ -335,18 +408,36 @@ export class Client {
   resource(target: ResourceTarget): ResourceClient<KubeObject>;
   resource(target: ResourceTarget | KindDefinition): ResourceClient<KubeObject> {
     const { gvr, namespaced } = this.resolve(target);
-    return new ResourceClient(this.send, gvr, namespaced, this.user, this.onWarning);
+    return new ResourceClient(this.send, gvr, namespaced, this.user, this.onWarning, { clock: this.context.clock });
   }
 
   /** The same client acting as another user. */
   as(user: UserInfo): Client {
-    return new Client(this.send, this.resolve, user, this.onWarning);
+    return new Client(this.send, this.resolve, user, this.onWarning, this.context);
   }
 
   /** The same client reporting warnings to `handler`. */
   withWarnings(handler: WarningHandler): Client {
-    return new Client(this.send, this.resolve, this.user, handler);
+    return new Client(this.send, this.resolve, this.user, handler, this.context);
   }
+}
+
+// The typed helpers are declared by merging an interface into the class (its methods come from the
+// table, installed below), so that adding a row to the table is all a new helper takes.
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging, @typescript-eslint/no-empty-object-type
+export interface Client extends BuiltinResourceHelpers {}
+
+for (const [name, entry] of Object.entries(builtinResources)) {
+  Object.defineProperty(Client.prototype, name, {
+    configurable: true,
+    writable: true,
+    value: function (this: Client, namespace?: string): ResourceClient {
+      const apiDomain = (this as unknown as { context: ClientContext }).context.apiDomain ?? 'k8s.io';
+      const target = { group: entry.group.replace('{api_domain}', apiDomain), version: entry.version, resource: entry.resource };
+      const client = this.resource(target);
+      return entry.scope === 'Namespaced' && namespace !== undefined ? client.inNamespace(namespace) : client;
+    },
+  });
 }
 
 export type { Status };

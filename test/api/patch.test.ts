@@ -31,7 +31,7 @@ describe('patch: JSON patch (RFC 6902)', () => {
         { op: 'test', path: '/data/x', value: 'nope' },
       ],
       [{ op: 'remove', path: '/data/missing' }],
-    ]) {
+    ] as const) {
       const s = await statusOf(() => cms().patch('a', patch, { type: 'json' }));
       expect(s).toMatchObject({ code: 422, reason: 'Invalid', message: 'the server rejected our request due to an error in our request' });
     }
@@ -40,6 +40,7 @@ describe('patch: JSON patch (RFC 6902)', () => {
 
   it('answers a patch that is not a list of operations with 400', async () => {
     await cms().create({ metadata: { name: 'a' } });
+    // @ts-expect-error a JSON patch is a list of operations; what the server answers to anything else is checked here
     const s = await statusOf(() => cms().patch('a', { op: 'add' }, { type: 'json' }));
     expect(s).toMatchObject({
       code: 400,
@@ -96,6 +97,7 @@ describe('patch: strategic merge patch', () => {
 
   it('answers an unknown directive with 400 and the patch library message', async () => {
     await cms().create({ metadata: { name: 'a' }, data: { x: '1' } });
+    // @ts-expect-error not a directive of strategic merge: the server's answer to it is checked here
     const s = await statusOf(() => cms().patch('a', { data: { $patch: 'explode' } }, { type: 'strategic' }));
     expect(s.code).toBe(400);
     expect(s.message).toBe('unknown patch type: explode in map: map[$patch:explode]');
@@ -145,8 +147,10 @@ describe('patch semantics', () => {
   it('reports unknown fields per fieldValidation', async () => {
     await cms().create({ metadata: { name: 'a' } });
     const warnings: string[] = [];
+    // @ts-expect-error a field ConfigMap does not have: the server's warning is checked here
     await cms().patch('a', { bogus: 1 }, { type: 'merge', onWarning: (w) => warnings.push(...w) });
     expect(warnings).toEqual(['unknown field "bogus"']);
+    // @ts-expect-error as above, refused with fieldValidation=Strict
     const strict = await statusOf(() => cms().patch('a', { bogus: 1 }, { type: 'merge', fieldValidation: 'Strict' }));
     expect(strict).toMatchObject({
       code: 400,

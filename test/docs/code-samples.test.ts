@@ -75,7 +75,7 @@ function compilerOptions(): ts.CompilerOptions {
     ...parsed.options,
     noEmit: true,
     baseUrl: ROOT,
-    paths: { memkube: ['src/index.ts'], 'memkube/adapters/*': ['src/http/adapters/*.ts'] },
+    paths: { memkube: ['src/index.ts'], 'memkube/adapters/*': ['src/http/adapters/*.ts'], 'memkube/vitest': ['src/testing/vitest.ts'] },
   };
 }
 

@@ -75,6 +75,7 @@ const adapters = ${JSON.stringify(ADAPTERS)}.map((a) => [a, Object.keys(require(
     data: got.data,
     missing: [missing instanceof ApiError, missing.code, missing.message],
     adapters,
+    vitest: Object.keys(require('memkube/vitest')).sort(),
     https: [server.url.slice(0, 8), version],
   }));
 })().catch((e) => {
@@ -208,6 +209,7 @@ describe('the packed package', () => {
       ['koa', ['memkubeKoa']],
       ['hono', ['memkubeHono']],
     ]);
+    expect(out.vitest).toEqual(['clusterFixture', 'useCluster']);
     expect(out.https).toEqual(['https://', expect.stringMatching(/^v1\./)]);
   });
 
@@ -246,6 +248,7 @@ describe('the packed package', () => {
       './adapters/fastify',
       './adapters/koa',
       './adapters/hono',
+      './vitest',
       './package.json',
     ]);
     expect(report.problems ?? {}).toEqual({});
