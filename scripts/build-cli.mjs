@@ -7,7 +7,8 @@
  * under src/ (what `npm start` runs first, so an edit to src is never served stale).
  */
 import { spawn } from 'node:child_process';
-import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { get } from 'node:http';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -34,10 +35,15 @@ function isStale() {
   return inputs > built;
 }
 
-/** Starts the built command once, so the loader writes the code cache; stops it by PID. */
+/**
+ * Starts the built command once, so the loader writes the code cache into a throwaway user cache
+ * directory, then ships that file beside the bundle (which a run only reads); stops it by PID.
+ */
 async function warmCodeCache() {
   rmSync(`${bundle}.cache`, { force: true });
-  const child = spawn(process.execPath, [join(out, 'main.js'), 'serve', '--port', '0', '--host', '127.0.0.1'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const cacheDir = mkdtempSync(join(tmpdir(), 'memkube-warm-'));
+  const env = { ...process.env, MEMKUBE_CODE_CACHE_DIR: cacheDir };
+  const child = spawn(process.execPath, [join(out, 'main.js'), 'serve', '--port', '0', '--host', '127.0.0.1'], { stdio: ['ignore', 'pipe', 'inherit'], env });
   try {
     const url = await new Promise((resolve, reject) => {
       let text = '';
@@ -53,9 +59,13 @@ async function warmCodeCache() {
       child.once('exit', (code) => reject(new Error(`memkube serve exited with ${code}`)));
     });
     await new Promise((resolve, reject) => get(`${url}/version`, (res) => res.resume().once('end', resolve)).once('error', reject));
-    for (let i = 0; i < 100 && !existsSync(`${bundle}.cache`); i++) await new Promise((r) => setTimeout(r, 100));
+    const written = () => readdirSync(cacheDir).find((f) => f.endsWith('.cache'));
+    for (let i = 0; i < 100 && !written(); i++) await new Promise((r) => setTimeout(r, 100));
+    const file = written();
+    if (file) copyFileSync(join(cacheDir, file), `${bundle}.cache`);
   } finally {
     if (child.exitCode === null && child.pid !== undefined) process.kill(child.pid, 'SIGTERM');
+    rmSync(cacheDir, { recursive: true, force: true });
   }
 }
 

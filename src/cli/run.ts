@@ -1,6 +1,7 @@
 /** The `memkube` command itself: parses the command line and runs it (`main.ts` is how it is started). */
 import { credential, CREDENTIAL_USAGE, parseCredentialArgs } from './credential.js';
 import { CRI_USAGE } from './cri-usage.js';
+import { helpHint, wantsHelp } from './help.js';
 import { parseServeArgs, serve, SERVE_USAGE } from './serve.js';
 
 const USAGE =
@@ -11,22 +12,26 @@ async function main(argv: readonly string[]): Promise<number> {
   const [command, ...rest] = argv;
   switch (command) {
     case 'serve':
+      if (wantsHelp(rest)) {
+        process.stdout.write(`${SERVE_USAGE}\n`);
+        return 0;
+      }
       await serve(parseServeArgs(rest));
       return 0;
     case 'credential':
-      if (rest[0] === '-h' || rest[0] === '--help') {
+      if (wantsHelp(rest)) {
         process.stdout.write(`${CREDENTIAL_USAGE}\n`);
         return 0;
       }
       process.stdout.write(`${await credential(parseCredentialArgs(rest))}\n`);
       return 0;
     case 'cri': {
-      // Imported here so that no other command loads gRPC.
-      const { cri, parseCriArgs } = await import('./cri.js');
-      if (rest[0] === '-h' || rest[0] === '--help') {
+      if (wantsHelp(rest)) {
         process.stdout.write(`${CRI_USAGE}\n`);
         return 0;
       }
+      // Imported here so that no other command loads gRPC.
+      const { cri, parseCriArgs } = await import('./cri.js');
       await cri(parseCriArgs(rest));
       return 0;
     }
@@ -36,22 +41,33 @@ async function main(argv: readonly string[]): Promise<number> {
       await nodeAgent(rest);
       return 0;
     }
-    case undefined:
+    case 'help':
+      // `memkube help serve` is `memkube serve --help`; `memkube help` alone is the overview.
+      if (rest[0] !== undefined && rest[0] !== 'help') return main([rest[0], '--help']);
+      process.stdout.write(`${USAGE}\n`);
+      return 0;
     case '-h':
     case '--help':
-    case 'help':
       process.stdout.write(`${USAGE}\n`);
-      return command === undefined ? 2 : 0;
+      return 0;
+    case undefined:
+      // No command is a mistake, not a question: the usage goes to stderr and the exit says so.
+      process.stderr.write(`${USAGE}\n`);
+      return 2;
     default:
-      process.stderr.write(`unknown command ${JSON.stringify(command)}\n${USAGE}\n`);
+      process.stderr.write(`unknown command ${JSON.stringify(command)}\n${helpHint(undefined)}\n`);
       return 2;
   }
 }
 
-main(process.argv.slice(2)).then(
+const argv = process.argv.slice(2);
+main(argv).then(
   (code) => process.exit(code),
   (e: unknown) => {
-    process.stderr.write(`memkube: ${e instanceof Error ? e.message : String(e)}\n`);
+    const message = e instanceof Error ? e.message : String(e);
+    // A parser's error about a flag ends with where the usage is.
+    const hint = /^(unknown (argument|flag|command)|flag needs an argument)/m.test(message) ? `\n${helpHint(argv[0])}` : '';
+    process.stderr.write(`memkube: ${message}${hint}\n`);
     process.exit(1);
   },
 );

@@ -443,7 +443,7 @@ export function parseServeArgs(args: readonly string[]): ServeOptions {
         o.kubelet = { ...o.kubelet, timeoutMs: parseDuration(flag, value()) };
         break;
       default:
-        throw new Error(`unknown argument ${JSON.stringify(arg)}\n${SERVE_USAGE}`);
+        throw new Error(`unknown argument ${JSON.stringify(arg)}`);
     }
   }
   // Unknown plugin names fail here, with kube-apiserver's words, before anything starts.

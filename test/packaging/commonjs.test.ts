@@ -239,6 +239,22 @@ describe('the packed package', () => {
     expect(r.code).toBe(0);
   });
 
+  it('ships every source a source map names: each .map carries the text of its sources', async () => {
+    const listed = (await ok('tar', ['-tzf', tarball], tmp)).split('\n').filter((f) => f.endsWith('.map'));
+    expect(listed.length).toBeGreaterThan(0);
+    const unresolved: string[] = [];
+    for (const entry of listed) {
+      const map = JSON.parse(await readFile(join(app, 'node_modules', 'memkube', entry.replace(/^package\//, '')), 'utf8')) as {
+        sources: string[];
+        sourcesContent?: (string | null)[];
+      };
+      map.sources.forEach((source, i) => {
+        if (typeof map.sourcesContent?.[i] !== 'string') unresolved.push(`${entry}: ${source}`);
+      });
+    }
+    expect(unresolved.slice(0, 5)).toEqual([]);
+  });
+
   it('attw finds no problem with the types of any entry point', async () => {
     const r = await run(process.execPath, [join(modules, '@arethetypeswrong/cli/dist/index.js'), tarball, '--no-definitely-typed', '--format', 'json'], app);
     const report = JSON.parse(r.stdout) as { analysis: { entrypoints: Record<string, unknown> }; problems?: Record<string, unknown[]> };
