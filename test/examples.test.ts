@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { main } from '../examples/in-process-client.js';
 import { main as runNodeAgentExample } from '../examples/node-agent.js';
+import { main as runClientNodePortless } from '../examples/client-node-portless.js';
 
 describe('examples/in-process-client', () => {
   it('runs and prints what it did', async () => {
@@ -24,5 +25,14 @@ describe('examples/node-agent', () => {
     expect(lines[2]).toBe('log: hello from memkube cri');
     expect(lines[3]).toMatch(/^checkpoint 200: \/.+\/node-1\/checkpoints\/checkpoint-hello_default-app-\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ\.tar$/);
     expect(lines).toHaveLength(4);
+  });
+});
+
+describe('examples/client-node-portless', () => {
+  it('drives client-node against an in-process cluster and prints what it saw', async () => {
+    const lines: string[] = [];
+    await runClientNodePortless((l) => lines.push(l));
+    expect(lines[0]).toMatch(/^listed first at resourceVersion \d+$/);
+    expect(lines.slice(1)).toEqual(['the informer saw second added', 'informer cache: first, second']);
   });
 });
