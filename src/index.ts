@@ -196,6 +196,13 @@ export {
   type ListenOptions,
   type Listening,
 } from './http/index.js';
+export {
+  portlessKubeConfig,
+  type PortlessCluster,
+  type PortlessKubeConfigOptions,
+  type PortlessKubeConfigTarget,
+  type PortlessRequestContext,
+} from './http/portless-kubeconfig.js';
 export type { AdminCredential, KubeconfigCredential } from './http/listen.js';
 export type {
   AuthenticationResult,

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { main } from '../examples/in-process-client.js';
 import { main as runNodeAgentExample } from '../examples/node-agent.js';
 import { main as runOperatorExample } from '../examples/test-an-operator.js';
+import { main as runClientNodePortless } from '../examples/client-node-portless.js';
 
 describe('examples/in-process-client', () => {
   it('runs and prints what it did', async () => {
@@ -50,5 +51,14 @@ describe('examples/test-an-operator', () => {
       'blue-team welcomed team blue, managed by welcome-controller',
       'quiet: waitFor: "welcome" in namespace "quiet": the condition did not hold within 1000 ms',
     ]);
+  });
+});
+
+describe('examples/client-node-portless', () => {
+  it('drives client-node against an in-process cluster and prints what it saw', async () => {
+    const lines: string[] = [];
+    await runClientNodePortless((l) => lines.push(l));
+    expect(lines[0]).toMatch(/^listed first at resourceVersion \d+$/);
+    expect(lines.slice(1)).toEqual(['the informer saw second added', 'informer cache: first, second']);
   });
 });
