@@ -133,15 +133,13 @@ function delayOn(clock: FaultClock, ms: number): Promise<void> {
   const deadline = clock.now() + ms;
   return new Promise((resolve) => {
     let timer: ReturnType<typeof setTimeout> | undefined;
-    // eslint-disable-next-line prefer-const -- check() reads it, and may run before it is assigned
-    let unregister: (() => void) | undefined;
     const check = () => {
       if (clock.now() < deadline) return;
       unregister?.();
       if (timer) clearTimeout(timer);
       resolve();
     };
-    unregister = clock.onAdvance?.(check);
+    const unregister = clock.onAdvance?.(check);
     if (clock.realTime) (timer = setTimeout(check, ms)).unref?.();
     check();
   });
