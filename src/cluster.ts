@@ -61,6 +61,7 @@ import { defineAuditMetrics } from './audit/metrics.js';
 import { extended } from './util/extended.js';
 import { forkClock, forkServiceAccounts, snapshotMethods, snapshotsNeedMemoryStorage } from './cluster-snapshots.js';
 import { snapshotState, type ClusterSnapshot } from './storage/snapshot.js';
+import { Faults, interceptedRequests, RequestLog } from './api/faults/index.js';
 
 /** Options of {@link createCluster}. */
 export interface ClusterOptions {
@@ -219,6 +220,10 @@ export interface Cluster {
    * `tls: true` over HTTPS with a self-signed certificate valid around the cluster clock's now.
    */
   listen(options?: ListenOptions): Promise<Listening>;
+  /** Faults injected into caller requests (every door; not the built-in controllers'): see docs/guides/simulate-failures.md. */
+  readonly faults: Faults;
+  /** The log of caller requests, off until `requests.start()`. */
+  readonly requests: RequestLog;
   /** How many watches are open (0 once every watch has ended or been closed). */
   readonly activeWatchers: number;
   /** Encryption at rest: the bytes stored for an object, and reloading the configuration. */
@@ -406,7 +411,15 @@ export async function createCluster(options: ClusterOptions = {}): Promise<Clust
   const request = (req: ApiRequest) => (closed ? Promise.reject(clusterClosed()) : engine(req));
   const asSystem = (req: Omit<ApiRequest, 'user'>) => request({ ...req, user: SYSTEM_USER });
   // What callers send (cluster.request, the client, load, the HTTP doors) is audited once; the controllers' requests are not.
-  const callerRequest = audit ? (req: ApiRequest) => (closed ? Promise.reject(clusterClosed()) : audit.inProcess(req, engine)) : request;
+  const auditedRequest = audit ? (req: ApiRequest) => (closed ? Promise.reject(clusterClosed()) : audit.inProcess(req, engine)) : request;
+  const faults = new Faults();
+  const requests = new RequestLog();
+  const faultClock = {
+    now: () => clock.now(),
+    onAdvance: 'onAdvance' in clock ? (l: () => void) => (clock as CombinedClock).onAdvance(l) : undefined,
+    realTime: (clock as Partial<CombinedClock>).realTime !== false,
+  };
+  const callerRequest = interceptedRequests(auditedRequest, faults, requests, faultClock);
 
   const authorities = await signingAuthorities(options.certificateSigning, () => clock.now());
   const csrDurations = csrDurationCounters(metrics);
@@ -504,6 +517,8 @@ export async function createCluster(options: ClusterOptions = {}): Promise<Clust
     apiDomain,
     reservedDomain,
     request: callerRequest,
+    faults,
+    requests,
     ...(audit ? { audit } : {}),
     fetch: (req) => (closed ? Promise.resolve(errorResponse(clusterClosed())) : (fetchHandler ??= createFetchHandler(cluster))(req)),
     async listen(listenOptions) {

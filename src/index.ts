@@ -356,3 +356,16 @@ export {
 } from './metrics/registry.js';
 export { metricsAnswer, type MetricsAnswer, type MetricsRequestHeaders } from './metrics/answer.js';
 export { HealthChecks, type HealthCheck, type HealthCheckType, type HealthAnswer, type HealthChecksOptions } from './metrics/health.js';
+export { Faults, RequestLog } from './api/faults/index.js';
+export type {
+  FaultAnswer,
+  FaultDelay,
+  FaultError,
+  FaultErrorReason,
+  FaultHandle,
+  FaultMatch,
+  FaultResolver,
+  FaultSpec,
+  FaultWatch,
+  RequestLogEntry,
+} from './api/faults/index.js';
