@@ -3,6 +3,7 @@ import { main } from '../examples/in-process-client.js';
 import { main as runNodeAgentExample } from '../examples/node-agent.js';
 import { main as runOperatorExample } from '../examples/test-an-operator.js';
 import { main as runClientNodePortless } from '../examples/client-node-portless.js';
+import { main as runSimulateFailures } from '../examples/simulate-failures.js';
 
 describe('examples/in-process-client', () => {
   it('runs and prints what it did', async () => {
@@ -60,5 +61,19 @@ describe('examples/client-node-portless', () => {
     await runClientNodePortless((l) => lines.push(l));
     expect(lines[0]).toMatch(/^listed first at resourceVersion \d+$/);
     expect(lines.slice(1)).toEqual(['the informer saw second added', 'informer cache: first, second']);
+  });
+});
+
+describe('examples/simulate-failures', () => {
+  it('retries throttled and conflicting writes, lists again after a 410 and sees Retry-After over HTTP', async () => {
+    const lines: string[] = [];
+    await runSimulateFailures((l) => lines.push(l));
+    expect(lines).toEqual([
+      'created settings after 3 tries',
+      'updated to mode=safe after 2 tries',
+      'codes the code under test saw: 429 429 201 200 409 200 200',
+      'watch ended with 410 Expired; listing again finds 1 ConfigMap(s)',
+      'over HTTP: 429, Retry-After: 3',
+    ]);
   });
 });
