@@ -8,10 +8,11 @@
  * node16`); `attw` checks the types of every entry point under every resolution mode.
  */
 import { execFile } from 'node:child_process';
-import { copyFile, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { transform } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -25,7 +26,7 @@ interface Ran {
 }
 
 /** Runs a command to its end (killed by its PID after `timeout`), without the test runner's NODE_OPTIONS. */
-function run(file: string, args: readonly string[], cwd: string, timeout = 60_000): Promise<Ran> {
+function run(file: string, args: readonly string[], cwd: string, timeout = 180_000): Promise<Ran> {
   const env = { ...process.env };
   delete env.NODE_OPTIONS;
   return new Promise((resolve) => {
@@ -175,7 +176,16 @@ describe('the packed package', () => {
     };
     // What npm 7+ installs: the dependencies and the required peers; then the optional framework peers.
     const required = Object.keys(manifest.peerDependencies).filter((p) => !manifest.peerDependenciesMeta[p]?.optional);
-    for (const name of new Set([...Object.keys(manifest.dependencies), ...required, ...ADAPTERS, '@types/node', '@types/express', '@types/koa'])) {
+    // @kubernetes/client-node: what the client-node example drives.
+    for (const name of new Set([
+      ...Object.keys(manifest.dependencies),
+      ...required,
+      ...ADAPTERS,
+      '@kubernetes/client-node',
+      '@types/node',
+      '@types/express',
+      '@types/koa',
+    ])) {
       await link(app, name);
     }
     await writeFile(join(app, 'package.json'), JSON.stringify({ name: 'consumer', version: '1.0.0', private: true }));
@@ -192,7 +202,7 @@ describe('the packed package', () => {
         files: ['check.cts', 'check.mts'],
       }),
     );
-  }, 120_000);
+  }, 400_000);
 
   afterAll(async () => {
     if (tmp) await rm(tmp, { recursive: true, force: true });
@@ -254,6 +264,38 @@ describe('the packed package', () => {
     }
     expect(unresolved.slice(0, 5)).toEqual([]);
   });
+
+  it('runs every example program as a user would, importing memkube, as an ES module and as CommonJS', async () => {
+    const dir = join(root, 'examples');
+    const examples = (await readdir(dir)).filter((f) => f.endsWith('.ts'));
+    expect(examples.length).toBeGreaterThan(0);
+    await mkdir(join(app, 'examples'), { recursive: true });
+    const outputs: Record<string, string[]> = {};
+    for (const file of examples) {
+      const source = await readFile(join(dir, file), 'utf8');
+      // The examples import the sources in this repository; a user imports the package. The
+      // command-line entry (top-level await on import.meta) is left out: the runners call main().
+      const asUser = source.replaceAll("from '../src/index.js'", "from 'memkube'").replace(/\nif \(import\.meta\.url === [^\n]*\n[\s\S]*?\n}\n?$/, '\n');
+      expect(asUser, file).not.toContain('../src/');
+      expect(asUser, file).not.toContain('import.meta');
+      const name = file.replace(/\.ts$/, '');
+      for (const format of ['esm', 'cjs'] as const) {
+        const { code } = await transform(asUser, { loader: 'ts', format, target: 'node20' });
+        const out = join(app, 'examples', `${name}.${format === 'esm' ? 'mjs' : 'cjs'}`);
+        await writeFile(out, code);
+        const runner =
+          format === 'esm'
+            ? `import(${JSON.stringify(out)}).then((m) => m.main((l) => console.log(l))).then(() => process.exit(0), (e) => { console.error(e); process.exit(1); });`
+            : `require(${JSON.stringify(out)}).main((l) => console.log(l)).then(() => process.exit(0), (e) => { console.error(e); process.exit(1); });`;
+        const r = await run(process.execPath, ['-e', runner], app, 60_000);
+        expect({ example: file, format, code: r.code, stderr: r.code === 0 ? '' : r.stderr }).toEqual({ example: file, format, code: 0, stderr: '' });
+        outputs[`${name}.${format}`] = r.stdout.trim().split('\n');
+      }
+      // Both module systems print as many lines; each example's own test checks what they say.
+      expect(outputs[`${name}.cjs`]!.length, file).toBe(outputs[`${name}.esm`]!.length);
+      expect(outputs[`${name}.esm`]!.length, file).toBeGreaterThan(0);
+    }
+  }, 300_000);
 
   it('attw finds no problem with the types of any entry point', async () => {
     const r = await run(process.execPath, [join(modules, '@arethetypeswrong/cli/dist/index.js'), tarball, '--no-definitely-typed', '--format', 'json'], app);
