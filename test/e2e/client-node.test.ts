@@ -1,7 +1,8 @@
 /**
  * `@kubernetes/client-node` 2.x against `memkube serve`: the real server as a child process on a
  * free port, the real client over undici. CRUD, every patch type, Status errors, raw watches,
- * informers (including a relist after 410 Gone) and pagination.
+ * informers (including a relist after 410 Gone) and pagination; the same scenarios portless, against
+ * an in-process cluster through `portlessKubeConfig`.
  */
 import {
   ApiException,
@@ -19,6 +20,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createCluster, portlessKubeConfig, type Cluster } from '../../src/index.js';
 import { startServe, type ServeProcess } from '../support/serve.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -75,22 +77,31 @@ async function record(kc: KubeConfig, path: string, params: Record<string, strin
   return { events, ended: () => ended, stop: () => controller.abort() };
 }
 
-describe('@kubernetes/client-node against memkube serve', () => {
+// The same scenarios over HTTP to `memkube serve`, and portless: an in-process cluster answering
+// the unmodified client through `cluster.fetch`, with no socket.
+describe.each(['memkube serve over HTTP', 'an in-process cluster, portless'] as const)('@kubernetes/client-node against %s', (mode) => {
   let dir: string;
-  let server: ServeProcess;
+  let server: ServeProcess | undefined;
+  let cluster: Cluster | undefined;
   let kc: KubeConfig;
   let core: CoreV1Api;
 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'memkube-client-node-'));
-    server = await startServe(join(dir, 'kubeconfig'), ['--bookmark-interval', '300ms']);
     kc = new KubeConfig();
-    kc.loadFromFile(join(dir, 'kubeconfig'));
+    if (mode === 'memkube serve over HTTP') {
+      server = await startServe(join(dir, 'kubeconfig'), ['--bookmark-interval', '300ms']);
+      kc.loadFromFile(join(dir, 'kubeconfig'));
+    } else {
+      cluster = await createCluster({ bookmarkIntervalMs: 300 });
+      portlessKubeConfig(kc, cluster);
+    }
     core = kc.makeApiClient(CoreV1Api);
   }, 30_000);
 
   afterAll(async () => {
     await server?.stop();
+    await cluster?.close();
     await rm(dir, { recursive: true, force: true });
   });
 
