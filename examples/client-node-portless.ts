@@ -4,7 +4,7 @@
  * Run with `npx tsx examples/client-node-portless.ts`.
  */
 import { CoreV1Api, KubeConfig, makeInformer } from '@kubernetes/client-node';
-import { createCluster, portlessKubeConfig } from '../src/index.js';
+import { createCluster, portlessKubeConfig } from 'memkube';
 
 export async function main(log: (line: string) => void = console.log): Promise<void> {
   const cluster = await createCluster();

@@ -2,7 +2,7 @@
  * Using memkube in process: create a cluster, write and read ConfigMaps, watch errors come back
  * exactly as Kubernetes would send them. Run with `npx tsx examples/in-process-client.ts`.
  */
-import { ApiError, createCluster, kinds } from '../src/index.js';
+import { ApiError, createCluster, kinds } from 'memkube';
 
 export async function main(log: (line: string) => void = console.log): Promise<void> {
   const cluster = await createCluster();

@@ -10,7 +10,7 @@ import { request } from 'node:https';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createCluster, createFetchHandler, createInProcessCriRuntime, kubeApiClientOverFetch, loadNodeAgentSettings, runNodeAgent } from '../src/index.js';
+import { createCluster, createFetchHandler, createInProcessCriRuntime, kubeApiClientOverFetch, loadNodeAgentSettings, runNodeAgent } from 'memkube';
 
 interface PodJson {
   status?: { phase?: string; containerStatuses?: { containerID?: string }[] };

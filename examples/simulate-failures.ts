@@ -3,7 +3,7 @@
  * conflict on update, and a watch that expires with 410 Gone makes it list again. Over HTTP the
  * same fault answers 429 with a Retry-After header. Run with `npx tsx examples/simulate-failures.ts`.
  */
-import { ApiError, createCluster, kinds } from '../src/index.js';
+import { ApiError, createCluster, kinds } from 'memkube';
 
 /** What the code under test does: retry an operation on 429 and 409, a few times. */
 async function withRetries<T>(operation: () => Promise<T>, attempts = 3): Promise<{ result: T; tries: number }> {

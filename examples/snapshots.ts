@@ -3,7 +3,7 @@
  * under a millisecond: see the `fork` benchmark), run a what-if on an independent copy (`fork`),
  * and keep the state as JSON for another process. Run with `npx tsx examples/snapshots.ts`.
  */
-import { createCluster, kinds, loadSnapshot } from '../src/index.js';
+import { createCluster, kinds, loadSnapshot } from 'memkube';
 
 export async function main(log: (line: string) => void = console.log): Promise<void> {
   const cluster = await createCluster();

@@ -4,7 +4,7 @@
  * for the controller to have done its work, on a cluster clock that moves only when advanced.
  * Run with `npx tsx examples/test-an-operator.ts`.
  */
-import { createCluster, waitFor, WaitTimeoutError, type Client } from '../src/index.js';
+import { createCluster, waitFor, WaitTimeoutError, type Client } from 'memkube';
 
 /** Gives every namespace labelled `team` a `welcome` ConfigMap naming the team; resolves to a stop function. */
 export async function startWelcomeController(client: Client): Promise<() => Promise<void>> {
