@@ -407,11 +407,10 @@ export async function createCluster(options: ClusterOptions = {}): Promise<Clust
     closing: () => closed,
     slis: options.metrics !== false && featureGateEnabled(gates, 'ComponentSLIs'),
   });
-  const engine = meteredHandler(serverMetrics, ctx, (req) => handle(ctx, req));
+  const handleInContext = (req: ApiRequest) => handle(ctx, req);
+  const engine = meteredHandler(serverMetrics, ctx, handleInContext);
   const request = (req: ApiRequest) => (closed ? Promise.reject(clusterClosed()) : engine(req));
   const asSystem = (req: Omit<ApiRequest, 'user'>) => request({ ...req, user: SYSTEM_USER });
-  // What callers send (cluster.request, the client, load, the HTTP doors) is audited once; the controllers' requests are not.
-  const auditedRequest = audit ? (req: ApiRequest) => (closed ? Promise.reject(clusterClosed()) : audit.inProcess(req, engine)) : request;
   const faults = new Faults();
   const requests = new RequestLog();
   const faultClock = {
@@ -419,7 +418,13 @@ export async function createCluster(options: ClusterOptions = {}): Promise<Clust
     onAdvance: 'onAdvance' in clock ? (l: () => void) => (clock as CombinedClock).onAdvance(l) : undefined,
     realTime: (clock as Partial<CombinedClock>).realTime !== false,
   };
-  const callerRequest = interceptedRequests(auditedRequest, faults, requests, faultClock);
+  // What callers send (cluster.request, the client, load, the HTTP doors) is audited once and
+  // counted, then meets the faults just before the engine, so that a fault's answer is audited and
+  // counted as the engine's would be. The controllers' requests skip all three.
+  const callerEngine = meteredHandler(serverMetrics, ctx, interceptedRequests(handleInContext, faults, requests, faultClock));
+  const callerRequest = audit
+    ? (req: ApiRequest) => (closed ? Promise.reject(clusterClosed()) : audit.inProcess(req, callerEngine))
+    : (req: ApiRequest) => (closed ? Promise.reject(clusterClosed()) : callerEngine(req));
 
   const authorities = await signingAuthorities(options.certificateSigning, () => clock.now());
   const csrDurations = csrDurationCounters(metrics);

@@ -487,3 +487,98 @@ describe('@kubernetes/client-node informer relists after 410 Gone', () => {
     }
   }, 30_000);
 });
+
+// The cluster's faults reach the unmodified client by either way in: a watch the cluster drops or
+// expires is what the informer's reconnect and relist code exists for.
+describe.each(['HTTPS through cluster.listen()', 'portless'] as const)('@kubernetes/client-node informers under injected watch faults, %s', (mode) => {
+  let cluster: Cluster;
+  let stopServer: (() => Promise<void>) | undefined;
+  let kc: KubeConfig;
+  let core: CoreV1Api;
+
+  beforeAll(async () => {
+    cluster = await createCluster();
+    kc = new KubeConfig();
+    if (mode === 'portless') {
+      portlessKubeConfig(kc, cluster);
+    } else {
+      const server = await cluster.listen({ port: 0, host: '127.0.0.1', tls: true });
+      stopServer = () => server.close();
+      kc.loadFromOptions({
+        clusters: [{ name: 'memkube', server: server.url, caData: Buffer.from(server.certificateAuthority!).toString('base64'), skipTLSVerify: false }],
+        users: [{ name: 'admin', token: cluster.adminToken }],
+        contexts: [{ name: 'memkube', cluster: 'memkube', user: 'admin' }],
+        currentContext: 'memkube',
+      });
+    }
+    core = kc.makeApiClient(CoreV1Api);
+  });
+
+  afterAll(async () => {
+    await stopServer?.();
+    await cluster.close();
+  });
+
+  /** An informer on the ConfigMaps of `namespace` that counts its lists and records what it sees. */
+  function informerOn(namespace: string) {
+    const seen = { lists: 0, log: [] as string[], errors: [] as unknown[] };
+    const informer = makeInformer(kc, `/api/v1/namespaces/${namespace}/configmaps`, () => {
+      seen.lists++;
+      return core.listNamespacedConfigMap({ namespace });
+    });
+    informer.on('add', (o) => seen.log.push(`add ${o.metadata?.name}`));
+    informer.on('delete', (o) => seen.log.push(`delete ${o.metadata?.name}`));
+    informer.on('error', (e) => seen.errors.push(e));
+    return { informer, seen };
+  }
+
+  it('relists after the cluster expires its watch with 410, and stays correct', async () => {
+    const namespace = mode === 'portless' ? 'expired-portless' : 'expired-http';
+    await core.createNamespace({ body: { metadata: { name: namespace } } });
+    await core.createNamespacedConfigMap({ namespace, body: cm('first', {}) });
+    cluster.requests.start();
+    const fault = cluster.faults.add({ match: { verb: 'watch', namespace }, times: 1, answer: { watch: 'expire', afterEvents: 1 } });
+    const { informer, seen } = informerOn(namespace);
+    await informer.start();
+    try {
+      expect(seen.lists).toBe(1);
+      await core.createNamespacedConfigMap({ namespace, body: cm('second', {}) });
+      // The first watch hands out one event, then the 410 ERROR event ends it: the informer lists anew.
+      await eventually(() => expect(seen.lists).toBe(2));
+      expect(fault.hits).toBe(1);
+      await core.createNamespacedConfigMap({ namespace, body: cm('third', {}) });
+      await core.deleteNamespacedConfigMap({ name: 'first', namespace });
+      await eventually(() => expect(informer.list(namespace).map((o) => o.metadata?.name)).toEqual(['second', 'third']));
+      expect([...seen.log].sort()).toEqual(['add first', 'add second', 'add third', 'delete first']);
+      expect(seen.errors).toEqual([]);
+      const watches = cluster.requests.entries.filter((e) => e.verb === 'watch' && e.namespace === namespace);
+      expect(watches.map((e) => e.faulted)).toEqual([true, false]);
+    } finally {
+      await informer.stop();
+      cluster.requests.stop();
+      cluster.requests.clear();
+    }
+  });
+
+  it('watches again after the cluster drops its watch, without losing an event', async () => {
+    const namespace = mode === 'portless' ? 'dropped-portless' : 'dropped-http';
+    await core.createNamespace({ body: { metadata: { name: namespace } } });
+    cluster.requests.start();
+    const fault = cluster.faults.add({ match: { verb: 'watch', namespace }, times: 1, answer: { watch: 'drop', afterEvents: 1 } });
+    const { informer, seen } = informerOn(namespace);
+    await informer.start();
+    try {
+      await core.createNamespacedConfigMap({ namespace, body: cm('a', {}) });
+      await eventually(() => expect(cluster.requests.entries.filter((e) => e.verb === 'watch' && e.namespace === namespace)).toHaveLength(2));
+      expect(fault.hits).toBe(1);
+      await core.createNamespacedConfigMap({ namespace, body: cm('b', {}) });
+      await eventually(() => expect(informer.list(namespace).map((o) => o.metadata?.name)).toEqual(['a', 'b']));
+      expect(seen.log).toEqual(['add a', 'add b']);
+      expect(seen.errors).toEqual([]);
+    } finally {
+      await informer.stop();
+      cluster.requests.stop();
+      cluster.requests.clear();
+    }
+  });
+});

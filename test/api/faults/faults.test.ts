@@ -267,6 +267,29 @@ describe('the HTTP doors', () => {
   });
 });
 
+describe('audit and metrics', () => {
+  it("audits and counts a request a fault answers in process, with the fault's code, as any other answer", async () => {
+    const events: { verb: string; stage: string; responseStatus?: { code: number } }[] = [];
+    const audited = await createCluster({
+      audit: {
+        policy: { apiVersion: 'audit.k8s.io/v1', kind: 'Policy', rules: [{ level: 'Metadata' }] },
+        backends: [{ name: 'test', processEvents: (e) => (events.push(...(e as typeof events)), true), shutdown: async () => undefined }],
+      },
+    });
+    try {
+      audited.faults.add({ match: { verb: 'get', name: 'a' }, times: 1, answer: { error: 'Conflict' } });
+      const labels = { verb: 'GET', resource: 'configmaps', code: '409' };
+      expect(await audited.metrics.value('apiserver_request_total', labels)).toBe(0);
+      expect((await failure(audited.request(get('a')))).code).toBe(409);
+      expect(await audited.metrics.value('apiserver_request_total', labels)).toBe(1);
+      const gets = events.filter((e) => e.verb === 'get' && e.stage === 'ResponseComplete');
+      expect(gets.map((e) => e.responseStatus?.code)).toEqual([409]);
+    } finally {
+      await audited.close();
+    }
+  });
+});
+
 describe('hostile input', () => {
   it('rejects unusable faults with a TypeError and adds nothing', () => {
     const bad: unknown[] = [

@@ -102,6 +102,22 @@ export function adapterSuite(framework: string, prefix: string, start: (cluster:
       expect(stale.headers.get('location')).toBe(v1);
     });
 
+    it("answers the cluster's injected faults through the framework, Retry-After included", async () => {
+      const fault = cluster.faults.add({
+        match: { verb: 'get', resource: 'configmaps', name: 'a' },
+        answer: { error: 'TooManyRequests', retryAfterSeconds: 3 },
+      });
+      try {
+        const res = await fetch(at(`${CMS}/a`));
+        expect(res.status).toBe(429);
+        expect(res.headers.get('retry-after')).toBe('3');
+        expect(await res.json()).toMatchObject({ kind: 'Status', reason: 'TooManyRequests', code: 429, details: { retryAfterSeconds: 3 } });
+      } finally {
+        fault.remove();
+      }
+      expect((await fetch(at(`${CMS}/a`))).status).toBe(200);
+    });
+
     it('leaves paths outside the prefix to the framework', async () => {
       const res = await fetch(`${server.url}/other`);
       expect(res.status).toBe(200);
