@@ -77,3 +77,17 @@ describe('examples/simulate-failures', () => {
     ]);
   });
 });
+
+describe('examples/define-your-own-kind', () => {
+  it('serves a Widget kind: defaults, a refused create, a status write and a list', async () => {
+    const { main: runDefineYourOwnKind } = await import('../examples/define-your-own-kind.js');
+    const lines: string[] = [];
+    await runDefineYourOwnKind((l) => lines.push(l));
+    expect(lines).toEqual([
+      'created small: size=1 color=red, generation 1',
+      'refused: 422 Invalid: Widget.toys.example.com "huge" is invalid: spec.size: Invalid value: 20: must be between 1 and 10, inclusive',
+      'status of small: ready=true, observedGeneration=1',
+      'listed 2 widgets: blue (size 4, blue), small (size 1, red, ready)',
+    ]);
+  });
+});
