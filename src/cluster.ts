@@ -208,7 +208,8 @@ export interface Cluster {
   /**
    * Creates every object of a YAML (multi-document) or JSON text, including the items of
    * `kind: List`; answers the created objects. Duplicate keys and unknown fields are handled per
-   * `fieldValidation` (Warn by default, warnings go to `onWarning`).
+   * `fieldValidation` (Warn by default, warnings go to `onWarning`). An object of a kind that a
+   * CustomResourceDefinition earlier in the text defines is created once the definition is established.
    */
   load(text: string, options?: LoadOptions): Promise<KubeObject[]>;
   /** Resolves once the built-in controllers have nothing left to do. */
@@ -538,7 +539,7 @@ export async function createCluster(options: ClusterOptions = {}): Promise<Clust
       servers.add(server);
       return { ...server, close: () => (servers.delete(server), server.close()) };
     },
-    load: (text, loadOptions) => loadManifests(registry, callerRequest, text, loadOptions ?? {}),
+    load: (text, loadOptions) => loadManifests(registry, callerRequest, text, loadOptions ?? {}, () => loop.settle()),
     settle: () => loop.settle(),
     get activeWatchers() {
       return watchHub.activeWatchers;
@@ -711,6 +712,7 @@ async function loadManifests(
   request: (req: ApiRequest) => Promise<ApiResponse>,
   text: string,
   options: LoadOptions,
+  settle: () => Promise<void>,
 ): Promise<KubeObject[]> {
   let docs;
   try {
@@ -737,7 +739,9 @@ async function loadManifests(
     if (!obj || typeof obj !== 'object' || Array.isArray(obj) || typeof obj.apiVersion !== 'string' || typeof obj.kind !== 'string') {
       throw badRequest('every manifest needs apiVersion and kind');
     }
-    const found = registry.lookupKind(obj.apiVersion, obj.kind);
+    // A kind that a CustomResourceDefinition created moments ago (earlier in this text, or by the
+    // load before) defines is served once the definition controller has established it.
+    const found = registry.lookupKind(obj.apiVersion, obj.kind) ?? (await settle(), registry.lookupKind(obj.apiVersion, obj.kind));
     if (!found) {
       throw new ApiError({
         code: 404,

@@ -54,6 +54,39 @@ items:
     await cluster.close();
   });
 
+  it('load() creates a CustomResourceDefinition and objects of its kind from one text, and in the load after', async () => {
+    const cluster = await testCluster();
+    const crd = `
+apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: { name: widgets.toys.example.com }
+spec:
+  group: toys.example.com
+  scope: Namespaced
+  names: { plural: widgets, singular: widget, kind: Widget }
+  versions:
+    - name: v1
+      served: true
+      storage: true
+      schema:
+        openAPIV3Schema:
+          type: object
+          properties:
+            spec: { type: object, properties: { size: { type: integer, default: 1 } } }
+`;
+    const widget = (name: string) => `apiVersion: toys.example.com/v1\nkind: Widget\nmetadata: { name: ${name} }\nspec: {}\n`;
+    const created = await cluster.load(`${crd}---\n${widget('small')}`);
+    expect(created.map((o) => `${o.kind}/${o.metadata?.name}`)).toEqual(['CustomResourceDefinition/widgets.toys.example.com', 'Widget/small']);
+    // The schema's default: the kind was served by the definition, not stored blind.
+    expect(created[1]).toMatchObject({ spec: { size: 1 } });
+    const [next] = await cluster.load(widget('big'));
+    expect(next?.metadata?.namespace).toBe('default');
+    expect((await statusOf(() => cluster.load('apiVersion: toys.example.com/v1\nkind: Gadget\nmetadata: {name: x}'))).message).toBe(
+      'no matches for kind "Gadget" in version "toys.example.com/v1"',
+    );
+    await cluster.close();
+  });
+
   it('an unknown resource is 404 NotFound as Kubernetes answers it', async () => {
     const cluster = await testCluster();
     const s = await statusOf(() => cluster.client.resource({ group: 'nope.io', version: 'v1', resource: 'things' }).list());
