@@ -43,7 +43,7 @@ import {
   type AuditFlags,
 } from '../config/audit-flags/index.js';
 import { auditBackendsFromFlags } from '../audit/flags/backends.js';
-import { validateCorsAllowedOrigins } from '../http/cors.js';
+import { checkCorsOptions } from '../http/cors.js';
 import { parseCsvLine } from '../nodeagent/config/flag-values.js';
 
 /** kube-apiserver's `--min-request-timeout` default: watches without a timeout end after 30 to 60 minutes. */
@@ -480,8 +480,7 @@ export function parseServeArgs(args: readonly string[]): ServeOptions {
   }
   if (o.corsAllowedOrigins) {
     // ServerRunOptions.Validate: an invalid pattern stops the server before it starts.
-    const errors = validateCorsAllowedOrigins(o.corsAllowedOrigins);
-    if (errors.length) throw new Error(errors.length === 1 ? errors[0] : `[${errors.join(', ')}]`);
+    checkCorsOptions({ allowedOrigins: o.corsAllowedOrigins });
   }
   if (o.clientCaFile && !o.tls) throw new Error('--client-ca-file needs --tls: client certificates come with TLS');
   if (o.logging) {

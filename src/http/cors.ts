@@ -6,6 +6,7 @@
  * without credentials, audit or metrics; any other request goes on untouched.
  */
 import { randomUUID } from 'node:crypto';
+import { extended } from '../util/extended.js';
 import { compileGoRegexp, type GoRegexp } from '../util/go-regexp.js';
 import { isEncodedAnswer } from './encode.js';
 import type { CorsOptions, HttpAnswer, HttpRequestHandler } from './door.js';
@@ -42,11 +43,19 @@ export function validateCorsAllowedOrigins(patterns: readonly string[]): string[
   return errors;
 }
 
-/** The compiled patterns of `options`; throws an `Error` with kube-apiserver's message(s) when one is invalid. */
-function compileAllowedOrigins(options: CorsOptions): GoRegexp[] {
+/**
+ * Throws an `Error` with kube-apiserver's message(s) when a pattern of `options` is invalid: for
+ * doors that make their handlers later, so that a bad pattern still fails at startup.
+ */
+export function checkCorsOptions(options: CorsOptions): void {
   const errors = validateCorsAllowedOrigins(options.allowedOrigins);
   // errors.NewAggregate's text: one message as is, several in brackets.
   if (errors.length) throw new Error(errors.length === 1 ? errors[0] : `[${errors.join(', ')}]`);
+}
+
+/** The compiled patterns of `options`; throws as {@link checkCorsOptions} does. */
+function compileAllowedOrigins(options: CorsOptions): GoRegexp[] {
+  checkCorsOptions(options);
   return options.allowedOrigins.map((p) => (compileGoRegexp(p) as { ok: true; regexp: GoRegexp }).regexp);
 }
 
@@ -88,7 +97,7 @@ function withHeaders(answer: HttpAnswer, extra: Headers): HttpAnswer {
   if (isEncodedAnswer(answer)) {
     const headers = new Headers(answer.headers);
     extra.forEach((value, name) => headers.set(name, value));
-    return { ...answer, headers };
+    return extended(answer, { headers });
   }
   try {
     extra.forEach((value, name) => answer.headers.set(name, value));

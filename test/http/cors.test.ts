@@ -1,6 +1,7 @@
 import { request as httpRequest } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { CORS_ALLOWED_ORIGINS_HELP, validateCorsAllowedOrigins } from '../../src/http/cors.js';
+import { memkubeHono } from '../../src/http/adapters/hono.js';
 import { createFetchHandler } from '../../src/http/handler.js';
 import { testCluster, useTestCluster } from '../support/cluster.js';
 
@@ -136,9 +137,25 @@ describe('CORS patterns', () => {
         `[${invalid('regular expression does not pin to start/end of host in the origin header')}, ${invalid('error parsing regexp: missing closing ): `^(x$`')}]`,
       );
       await expect(cluster.listen({ cors: { allowedOrigins: ['example.com'] } })).rejects.toThrow('does not pin to start/end of host');
+      // A framework adapter makes its handlers at the first request, and checks the patterns before.
+      expect(() => memkubeHono(cluster, { cors: { allowedOrigins: [''] } })).toThrow('empty value in --cors-allowed-origins');
     } finally {
       await cluster.close();
     }
+  });
+});
+
+describe('CORS through a framework adapter', () => {
+  const cluster = useTestCluster();
+
+  it('serves the preflight and the headers under a mount prefix', async () => {
+    const app = memkubeHono(cluster, { prefix: '/k8s', cors: { allowedOrigins: [LOCALHOST] } });
+    const preflight = await app.request('/k8s/api/v1/namespaces', { method: 'OPTIONS', headers: { Origin: APP } });
+    expect(preflight.status).toBe(204);
+    expect(corsOf(preflight.headers)).toEqual(CORS_HEADERS);
+    const list = await app.request('/k8s/api/v1/namespaces', { headers: { Origin: APP } });
+    expect(list.status).toBe(200);
+    expect(corsOf(list.headers)).toEqual(CORS_HEADERS);
   });
 });
 
