@@ -530,8 +530,11 @@ export async function createCluster(options: ClusterOptions = {}): Promise<Clust
     async listen(listenOptions) {
       if (closed) throw clusterClosed();
       const trusted = listenOptions?.tls ? [...(listenOptions.clientCA ? [listenOptions.clientCA] : []), ...(await clientSigningCAs())] : [];
-      const server = await listen((fetchHandler ??= createFetchHandler(cluster)), {
-        ...listenOptions,
+      const { cors, ...serverOptions } = listenOptions ?? {};
+      // CORS wraps the handler (it answers preflights before authentication): a handler of its own.
+      const handler = cors ? createFetchHandler(cluster, { cors }) : (fetchHandler ??= createFetchHandler(cluster));
+      const server = await listen(handler, {
+        ...serverOptions,
         ...(trusted.length ? { clientCA: trusted.join('\n') } : {}),
         now: clock.now(),
         admin: { token: adminToken, commonName: ADMIN_USER.username, organizations: ADMIN_USER.groups.filter((g) => g !== 'system:authenticated') },

@@ -189,6 +189,7 @@ export { parseYamlDocuments, YamlSyntaxError, type ParsedYamlDocument } from './
 export {
   createFetchHandler,
   kubeconfigFor,
+  type CorsOptions,
   type FetchHandler,
   type FetchHandlerOptions,
   type HttpAccess,

@@ -4,6 +4,7 @@ import { main as runNodeAgentExample } from '../examples/node-agent.js';
 import { main as runOperatorExample } from '../examples/test-an-operator.js';
 import { main as runClientNodePortless } from '../examples/client-node-portless.js';
 import { main as runSimulateFailures } from '../examples/simulate-failures.js';
+import { main as runFakeClusterForAUi } from '../examples/fake-cluster-for-a-ui.js';
 
 describe('examples/in-process-client', () => {
   it('runs and prints what it did', async () => {
@@ -88,6 +89,21 @@ describe('examples/define-your-own-kind', () => {
       'refused: 422 Invalid: Widget.toys.example.com "huge" is invalid: spec.size: Invalid value: 20: must be between 1 and 10, inclusive',
       'status of small: ready=true, observedGeneration=1',
       'listed 2 widgets: blue (size 4, blue), small (size 1, red, ready)',
+    ]);
+  });
+});
+
+describe('examples/fake-cluster-for-a-ui', () => {
+  it('serves a browser-like client across origins: preflight, list, watch, ages on the cluster clock, reset', async () => {
+    const lines: string[] = [];
+    await runFakeClusterForAUi((l) => lines.push(l));
+    expect(lines).toEqual([
+      'preflight: 204, Authorization allowed: true',
+      'list: 200, checkout, storefront; Access-Control-Allow-Origin: http://localhost:5173',
+      'watch: ADDED banner',
+      'three days later: banner 3d, checkout 3d, storefront 3d',
+      'reset: watch ended: true; configmaps: checkout, storefront',
+      'another origin: 200, Access-Control-Allow-Origin: none',
     ]);
   });
 });

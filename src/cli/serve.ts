@@ -43,6 +43,8 @@ import {
   type AuditFlags,
 } from '../config/audit-flags/index.js';
 import { auditBackendsFromFlags } from '../audit/flags/backends.js';
+import { checkCorsOptions } from '../http/cors.js';
+import { parseCsvLine } from '../nodeagent/config/flag-values.js';
 
 /** kube-apiserver's `--min-request-timeout` default: watches without a timeout end after 30 to 60 minutes. */
 export const DEFAULT_MIN_REQUEST_TIMEOUT_SECONDS = 1800;
@@ -140,6 +142,11 @@ export interface ServeOptions {
   };
   /** kube-apiserver's `--audit-*` flags (docs/audit-backends.md); absent when none is given. */
   audit?: AuditFlags;
+  /**
+   * kube-apiserver's `--cors-allowed-origins`: regular expressions of the browser origins served
+   * cross-origin (see `CorsOptions`); none (no CORS) by default.
+   */
+  corsAllowedOrigins?: string[];
   /** pflag's warnings of deprecated flags given, printed at start. */
   flagWarnings?: string[];
 }
@@ -180,7 +187,7 @@ export const SERVE_USAGE =
   '                     [--admission-control-config-file FILE]\n' +
   '                     [--logging-format text|json] [-v N] [--vmodule pattern=N,...] [--log-flush-frequency 5s]\n' +
   '                     [--log-text-split-stream] [--log-json-split-stream] [--log-text-info-buffer-size 0] [--log-json-info-buffer-size 0]\n' +
-  '                     [--encryption-provider-config FILE] [--enable-bootstrap-token-auth]\n' +
+  '                     [--encryption-provider-config FILE] [--enable-bootstrap-token-auth] [--cors-allowed-origins REGEXP,...]\n' +
   '                     [--kubelet-client-certificate FILE] [--kubelet-client-key FILE] [--kubelet-certificate-authority FILE]\n' +
   '                     [--kubelet-preferred-address-types Hostname,InternalDNS,InternalIP,ExternalDNS,ExternalIP] [--kubelet-timeout 5s]\n' +
   '                     [--cluster-signing-cert-file FILE --cluster-signing-key-file FILE] [--cluster-signing-duration 8760h]\n' +
@@ -439,6 +446,18 @@ export function parseServeArgs(args: readonly string[]): ServeOptions {
         o.kubelet = { ...o.kubelet, preferredAddressTypes: types };
         break;
       }
+      case '--cors-allowed-origins': {
+        // pflag's string slice: a CSV line; the first use replaces the default, later ones append.
+        const v = value();
+        let items: string[];
+        try {
+          items = parseCsvLine(v);
+        } catch (e) {
+          throw new Error(`invalid argument ${JSON.stringify(v)} for "--cors-allowed-origins" flag: ${e instanceof Error ? e.message : String(e)}`);
+        }
+        o.corsAllowedOrigins = [...(o.corsAllowedOrigins ?? []), ...items];
+        break;
+      }
       case '--kubelet-timeout':
         o.kubelet = { ...o.kubelet, timeoutMs: parseDuration(flag, value()) };
         break;
@@ -458,6 +477,10 @@ export function parseServeArgs(args: readonly string[]): ServeOptions {
   if (o.audit) {
     const errors = validateAuditFlags(o.audit);
     if (errors.length) throw new Error(errors.length === 1 ? errors[0] : `[${errors.join(', ')}]`);
+  }
+  if (o.corsAllowedOrigins) {
+    // ServerRunOptions.Validate: an invalid pattern stops the server before it starts.
+    checkCorsOptions({ allowedOrigins: o.corsAllowedOrigins });
   }
   if (o.clientCaFile && !o.tls) throw new Error('--client-ca-file needs --tls: client certificates come with TLS');
   if (o.logging) {
@@ -652,6 +675,7 @@ export async function serve(
   const handler = createFetchHandler(cluster, {
     minRequestTimeoutSeconds: options.minRequestTimeoutSeconds ?? DEFAULT_MIN_REQUEST_TIMEOUT_SECONDS,
     ...(tracer ? { tracer } : {}),
+    ...(options.corsAllowedOrigins?.length ? { cors: { allowedOrigins: options.corsAllowedOrigins } } : {}),
   });
   const server = await listen(handler, {
     port: options.port,

@@ -59,6 +59,17 @@ export interface HttpAccess {
   readonly authorizer: Authorizer;
 }
 
+/** Options of CORS (`cors` of `cluster.listen()` and of `createFetchHandler`); see `src/http/cors.ts`. */
+export interface CorsOptions {
+  /**
+   * kube-apiserver's `--cors-allowed-origins`: Go (RE2) regular expressions matched against the
+   * request's whole `Origin` header. Each must pin the host at both ends: start with `^` or
+   * contain `//`, and end with `$` or contain `:` (e.g. `^https?://localhost(:|$)`,
+   * `//example\.com(:|$)`). An empty list serves no CORS.
+   */
+  readonly allowedOrigins: readonly string[];
+}
+
 /** Options of {@link createFetchHandler}. */
 export interface FetchHandlerOptions {
   /** Largest request body accepted; Kubernetes' 3 MiB by default. */
@@ -82,6 +93,12 @@ export interface FetchHandlerOptions {
   prefix?: string;
   /** Makes a span of each request (`--tracing-config-file`; see `startRequestTracing`); none by default. */
   tracer?: RequestTracer;
+  /**
+   * Cross-origin requests from browsers (kube-apiserver's `--cors-allowed-origins`): an allowed
+   * `Origin` gets the CORS headers and its preflight `OPTIONS` a 204 before authentication. None by
+   * default; an invalid pattern throws.
+   */
+  cors?: CorsOptions;
 }
 
 /** A Fetch-standard handler serving the Kubernetes API of `cluster`. */

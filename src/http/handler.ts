@@ -31,8 +31,19 @@ import type { RequestAudit } from '../audit/request-audit.js';
 import type { RequestAuditRecorder } from '../machinery/request.js';
 import { attachAudit, AuditRejectedError, auditRejectedAnswer, beginHttpAudit, finishHttpAudit, httpAuditInit, recorderOf } from './audit.js';
 import { extended } from '../util/extended.js';
+import { withCors } from './cors.js';
 
-export type { HttpCluster, IssuerDiscovery, HttpAccess, FetchHandlerOptions, FetchHandler, HttpRequest, HttpAnswer, HttpRequestHandler } from './door.js';
+export type {
+  CorsOptions,
+  HttpCluster,
+  IssuerDiscovery,
+  HttpAccess,
+  FetchHandlerOptions,
+  FetchHandler,
+  HttpRequest,
+  HttpAnswer,
+  HttpRequestHandler,
+} from './door.js';
 
 const HTTP_REQUEST_HANDLER = Symbol('memkube.httpRequestHandler');
 
@@ -74,7 +85,8 @@ export function answerAsResponse(answer: HttpAnswer): Response {
 
 /** Creates the Fetch-standard handler of a cluster. */
 export function createFetchHandler(cluster: HttpCluster, options: FetchHandlerOptions = {}): FetchHandler {
-  const core = createHttpRequestHandler(cluster, options);
+  // Outside authentication, as DefaultBuildHandlerChain puts WithCORS: a preflight carries no credentials.
+  const core = withCors(createHttpRequestHandler(cluster, options), options.cors);
   const handler: FetchHandler = async (request) => answerAsResponse(await core(fetchHttpRequest(request)));
   return Object.assign(handler, { [HTTP_REQUEST_HANDLER]: core });
 }

@@ -10,7 +10,7 @@ import { stringify } from 'yaml';
 import { logHttpRequest, requestVerb } from '../log/httplog.js';
 import type { Logger } from '../log/index.js';
 import { signClientCertificate, generateServingCertificate, type ServingCertificate, type ServingCertificateOptions } from '../pki/self-signed.js';
-import { httpRequestHandlerOf, type FetchHandler } from './handler.js';
+import { httpRequestHandlerOf, type CorsOptions, type FetchHandler } from './handler.js';
 import { sendFetchResponse as sendResponse, serveNodeRequestWithCore, toFetchRequest as toRequest } from './node-bridge.js';
 
 /** Options of `cluster.listen()`. */
@@ -31,6 +31,12 @@ export interface ListenOptions {
    * The CA `tls` makes is trusted as well: it signs the admin certificate of the kubeconfig.
    */
   clientCA?: string;
+  /**
+   * Serve browser apps of other origins (kube-apiserver's `--cors-allowed-origins`), e.g.
+   * `{ allowedOrigins: ['^http://localhost(:|$)'] }`; see {@link CorsOptions}. None by default;
+   * an invalid pattern rejects.
+   */
+  cors?: CorsOptions;
 }
 
 /** The administrator a kubeconfig from {@link listen} authenticates as. */
@@ -43,7 +49,7 @@ export interface AdminCredential {
 }
 
 /** Options of {@link listen}: {@link ListenOptions} and the time the certificates are valid around. */
-export interface ListenAdapterOptions extends ListenOptions {
+export interface ListenAdapterOptions extends Omit<ListenOptions, 'cors'> {
   /** Epoch milliseconds the serving certificate's validity is around (`tls`); `Date.now()` by default. */
   now?: number;
   /** The administrator the kubeconfig authenticates as; without it the kubeconfig has no credential. */

@@ -2,6 +2,7 @@
  * What the framework adapters share: a Fetch handler per mount path (the framework's mount point
  * followed by the adapter's `prefix`), so the URLs the server hands out carry it.
  */
+import { checkCorsOptions } from '../cors.js';
 import { createFetchHandler, normalizePrefix, stripPrefix, type FetchHandler, type FetchHandlerOptions, type HttpCluster } from '../handler.js';
 
 export type { HttpCluster };
@@ -12,6 +13,8 @@ export type AdapterOptions = FetchHandlerOptions;
 /** Handlers by full prefix (mount point + `prefix`); `forPath` tells whether a path is below it. */
 export function mountedHandlers(cluster: HttpCluster, options: AdapterOptions = {}) {
   const own = normalizePrefix(options.prefix);
+  // Handlers are made at the first request of each mount path: a bad CORS pattern fails here, at startup.
+  if (options.cors) checkCorsOptions(options.cors);
   const cache = new Map<string, FetchHandler>();
   return {
     /** The full prefix of a request mounted at `mount` (`''` at the root). */
