@@ -107,3 +107,21 @@ describe('examples/fake-cluster-for-a-ui', () => {
     ]);
   });
 });
+
+describe('examples/mount-in-a-framework', () => {
+  it('serves the API under /k8s in an Express app beside its own route, a watch included, and through Hono', async () => {
+    const { main: runMountInAFramework } = await import('../examples/mount-in-a-framework.js');
+    const lines: string[] = [];
+    await runMountInAFramework((l) => lines.push(l));
+    expect(lines[0]).toMatch(/^serving on (http:\/\/127\.0\.0\.1:\d+), the Kubernetes API under \1\/k8s$/);
+    expect(lines.slice(1)).toEqual([
+      'GET /hello: 200 hello from the app',
+      'POST /k8s/api/v1/namespaces/default/configmaps: 201 created settings',
+      'GET /k8s/api/v1/namespaces/default/configmaps/settings: 200 mode=fast',
+      'watch: ADDED settings',
+      'watch: MODIFIED settings mode=safe',
+      'GET /k8s/api/v1/namespaces/default/configmaps/missing: 404 NotFound: configmaps "missing" not found',
+      'Hono, no socket: GET /k8s/api/v1/namespaces/default/configmaps/settings: 200 mode=safe',
+    ]);
+  });
+});

@@ -19,18 +19,26 @@ export function memkubeExpress(cluster: HttpCluster, options: AdapterOptions = {
   return (req: Request, res: Response, next: NextFunction) => {
     const prefix = mounted.prefixAt(req.baseUrl);
     if (!mounted.serves(pathnameOf(req.originalUrl), prefix)) return next();
-    const r = req as Request & { rawBody?: unknown; _body?: boolean };
-    const body = earlierBody(req, { raw: [r.rawBody, req.body], parsed: r._body === true || !isEmptyObject(req.body) ? [req.body] : [] });
+    const body = earlierBody(req, { raw: [(req as Request & { rawBody?: unknown }).rawBody, req.body], parsed: parsedBodies(req) });
     if (body === LOST) return void sendLostBody('Express', res).catch(next);
     serveNodeRequest(mounted.handler(prefix), req, res, { path: req.originalUrl, body }).catch(next);
   };
 }
 
 /**
- * Express 4's body-parser sets `req.body = {}` before it looks at a request (and `_body` once it
- * parsed one), so an empty object without `_body` says nothing of the body; body-parser 2 leaves
- * `req.body` undefined unless it parsed.
+ * The value express.json() parsed, if it did. Express 4's body-parser sets `req.body = {}` before
+ * it looks at a request (and `_body` once it parsed one), so there an empty object without `_body`
+ * says nothing of the body. body-parser 2 (Express 5) sets no flag and leaves `req.body` undefined
+ * unless it parsed, so there `{}` is what it parsed: a JSON body `{}`. Express 4 is told apart by
+ * `req.param()`, which Express 5 removed.
  */
+function parsedBodies(req: Request): unknown[] {
+  if ((req as Request & { _body?: boolean })._body === true) return [req.body];
+  const express4 = typeof (req as Request & { param?: unknown }).param === 'function';
+  return express4 && isEmptyObject(req.body) ? [] : [req.body];
+}
+
+/** A plain object without keys (`{}`). */
 function isEmptyObject(value: unknown): boolean {
   return typeof value === 'object' && value !== null && Object.getPrototypeOf(value) === Object.prototype && Object.keys(value).length === 0;
 }

@@ -1,7 +1,10 @@
 import express from 'express';
 import type { AddressInfo } from 'node:net';
+import { describe, expect, it } from 'vitest';
 import { memkubeExpress } from '../../../src/http/adapters/express.js';
 import type { Cluster } from '../../../src/cluster.js';
+import { ConfigMapKind } from '../../../src/kinds/index.js';
+import { testCluster } from '../../support/cluster.js';
 import { drainedBodySuite, parsedBodySuite } from './parsed-body-suite.js';
 import { adapterSuite } from './suite.js';
 
@@ -59,3 +62,28 @@ drainedBodySuite(
   'a middleware that reads the body and keeps nothing',
   behind((req, _res, next) => void req.resume().once('end', () => next())),
 );
+
+describe('behind express.json() (body-parser 2, Express 5)', () => {
+  it('a JSON body {} reaches the API as {}: DeleteOptions {} delete, a create of {} is 422, as without the parser', async () => {
+    const cluster = await testCluster();
+    const server = await behind(express.json())(cluster);
+    try {
+      await cluster.client.resource(ConfigMapKind).create({ metadata: { name: 'a' } }, { namespace: 'default' });
+      const at = `${server.url}/k8s/api/v1/namespaces/default/configmaps`;
+      const json = (method: string): RequestInit => ({ method, body: '{}', headers: { 'Content-Type': 'application/json' } });
+      const deleted = await fetch(`${at}/a`, json('DELETE'));
+      expect(deleted.status).toBe(200);
+      expect(await deleted.json()).toMatchObject({ kind: 'Status', status: 'Success', details: { name: 'a' } });
+      const created = await fetch(at, json('POST'));
+      expect(created.status).toBe(422);
+      expect(await created.json()).toMatchObject({
+        reason: 'Invalid',
+        message: 'ConfigMap "" is invalid: metadata.name: Required value: name or generateName is required',
+      });
+      expect((await cluster.client.resource(ConfigMapKind).list({ namespace: 'default' })).items).toEqual([]);
+    } finally {
+      await server.close();
+      await cluster.close();
+    }
+  });
+});
