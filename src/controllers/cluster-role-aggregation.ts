@@ -93,6 +93,7 @@ export function clusterRoleAggregationController(ctx: EngineContext, send: Send)
 
   return {
     name: 'clusterrole-aggregation',
+    addsFrom: (bucket) => bucket === clusterRoles()?.bucket,
     observe(event: StorageEvent): readonly string[] {
       const k = clusterRoles();
       if (!k || event.bucket !== k.bucket) return [];

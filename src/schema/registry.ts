@@ -181,6 +181,22 @@ export class KindRegistry {
         return node;
       },
     };
+    this.insert(resolved as unknown as ResolvedKind);
+    return resolved;
+  }
+
+  /**
+   * Serves a kind another registry of the same API domain resolved, as it is: what a fork shares
+   * with the cluster it came from instead of resolving every built-in kind again. A kind resolved
+   * for another API domain throws.
+   */
+  adopt(kind: ResolvedKind): void {
+    if (resolveGroup(kind.definition.group, this.domains) !== kind.group) throw new Error(`${kind.definition.kind} was resolved for another API domain`);
+    this.insert(kind);
+  }
+
+  private insert(resolved: ResolvedKind): void {
+    const { definition, group, versions } = resolved;
     for (const v of versions) {
       let byVersion = this.resources.get(group);
       if (!byVersion) this.resources.set(group, (byVersion = new Map()));
@@ -195,7 +211,6 @@ export class KindRegistry {
     if (!definition.sharesStorageWith) this.byBucket.set(resolved.bucket, resolved as unknown as ResolvedKind);
     this.all.push(resolved as unknown as ResolvedKind);
     this.changes++;
-    return resolved;
   }
 
   /**
