@@ -338,6 +338,8 @@ interface Inherited {
   readonly kinds: readonly ResolvedKind[];
   /** The source's service account flags, resolved: the same keys, so the tokens it issued stay valid. */
   readonly serviceAccounts: ServiceAccountSetup;
+  /** Whether the source's controllers had nothing left to do when the snapshot was taken. */
+  readonly settled: boolean;
 }
 
 /** {@link createCluster}, or a fork of a cluster with what it `inherited` from it. */
@@ -473,7 +475,7 @@ async function startCluster(options: ClusterOptions, inherited?: Inherited): Pro
     if (storage === memory) {
       memory.restore(state, { silent: true });
       watchHub.skipTo(state.revision);
-      loop.start(state);
+      loop.start(state, { settled: inherited?.settled ?? false });
     } else memory.restore(state);
   }
   const signingCA = async (signer: WellKnownSigner = 'kube-apiserver-client') => (await authorities.caFor(signer))?.pem;
@@ -534,7 +536,10 @@ async function startCluster(options: ClusterOptions, inherited?: Inherited): Pro
   const cluster: Cluster = {
     ...snapshots,
     fork: async () =>
-      startCluster({ ...options, from: snapshots.snapshot(), clock: forkClock(clock) }, { kinds: optionKinds, serviceAccounts: serviceAccountTokens.setup }),
+      startCluster(
+        { ...options, from: snapshots.snapshot(), clock: forkClock(clock) },
+        { kinds: optionKinds, serviceAccounts: serviceAccountTokens.setup, settled: loop.idle },
+      ),
     client,
     clock,
     registry,

@@ -14,6 +14,17 @@ export interface StartingState {
   readonly buckets: ReadonlyMap<string, { readonly objects: ReadonlyMap<string, StoredObject> }>;
 }
 
+/** How a cluster starts from a {@link StartingState}. */
+export interface StartOptions {
+  /**
+   * The state is one the same controllers had finished with: a fork of a cluster whose controllers
+   * had nothing left to do (nothing queued, running or waiting) when it was taken. The work an
+   * informer's first list queues would then find nothing to do, and a controller that
+   * {@link Controller.keepsOnlyObserved} is told of the objects without queuing it.
+   */
+  readonly settled?: boolean;
+}
+
 /** A built-in controller: told of every change, does its work through the engine. */
 export interface Controller {
   readonly name: string;
@@ -39,6 +50,13 @@ export interface Controller {
    * `addsFrom`); answers its work. For a controller that keeps something of every object.
    */
   start?(state: StartingState): readonly string[];
+  /**
+   * True when its `reconcile` keeps nothing of its own (whatever it keeps comes from `observe` or
+   * `start`): starting from a settled state (see {@link StartOptions.settled}) it is not given the
+   * work its start would queue. A controller that learns something in `reconcile` (what it serves,
+   * which namespaces are terminating) must do that work in every new cluster, and leaves this unset.
+   */
+  readonly keepsOnlyObserved?: boolean;
 }
 
 interface Work {
@@ -68,17 +86,30 @@ export class ControllerLoop {
    * Tells every controller of the state a cluster starts from, as the ADDED events of an informer's
    * first list would: through `start`, or the objects of the buckets it `addsFrom`.
    */
-  start(state: StartingState): void {
-    for (const c of this.controllers) if (c.start) this.queueAll(c, c.start(state));
+  start(state: StartingState, options: StartOptions = {}): void {
+    const skips = (c: Controller) => options.settled === true && c.keepsOnlyObserved === true;
+    for (const c of this.controllers) {
+      if (!c.start) continue;
+      const work = c.start(state);
+      if (!skips(c)) this.queueAll(c, work);
+    }
     // Object by object, as the events of a restore come, so the work is queued in the same order.
     for (const [bucket, { objects }] of state.buckets) {
       const told = this.controllers.filter((c) => !c.start && (c.addsFrom?.(bucket) ?? true));
       if (told.length === 0) continue;
       for (const { namespace, name, value } of objects.values()) {
         const event: StorageEvent = { type: 'ADDED', bucket, namespace, name, revision: state.revision, object: value };
-        for (const c of told) this.queueAll(c, c.observe(event));
+        for (const c of told) {
+          const work = c.observe(event);
+          if (!skips(c)) this.queueAll(c, work);
+        }
       }
     }
+  }
+
+  /** Whether nothing is queued, running or waiting for its delay. */
+  get idle(): boolean {
+    return this.running === undefined && this.queue.length === 0 && this.delayed.size === 0;
   }
 
   private queueAll(c: Controller, keys: readonly string[]): void {

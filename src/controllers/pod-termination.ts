@@ -19,6 +19,7 @@ export function podTerminationController(ctx: EngineContext, send: Send): Contro
   return {
     name: 'pod-termination',
     addsFrom: (bucket) => bucket === BUCKET,
+    keepsOnlyObserved: true,
     observe(event: StorageEvent): readonly string[] {
       if (event.bucket !== BUCKET || event.type === 'DELETED') return [];
       const meta = (event.object as KubeObject).metadata ?? {};

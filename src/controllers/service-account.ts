@@ -18,6 +18,7 @@ export function serviceAccountController(ctx: EngineContext, send: Send): Contro
   return {
     name: 'serviceaccount',
     addsFrom: (bucket) => bucket === 'core/namespaces',
+    keepsOnlyObserved: true,
     observe(event: StorageEvent): readonly string[] {
       if (event.bucket === 'core/namespaces' && event.type !== 'DELETED') return [event.name];
       // Someone deleted the default account: put it back.

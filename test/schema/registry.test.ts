@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { KindRegistry } from '../../src/schema/registry.js';
 import { ConfigMapKind } from '../../src/kinds/index.js';
+import { LeaseKind } from '../../src/kinds/coordination/index.js';
 
 describe('KindRegistry', () => {
   it('finds a kind by group, version and resource, and nothing for a near miss', () => {
@@ -27,4 +28,20 @@ describe('KindRegistry', () => {
     const again = registry.add(ConfigMapKind);
     expect(registry.lookup({ group: '', version: 'v1', resource: 'configmaps' })).toBe(again);
   });
+
+  it('adopts a kind another registry of the same API domain resolved, as it is, and refuses one of another domain', () => {
+    const first = new KindRegistry({ apiDomain: 'k8s.io' });
+    const kind = first.add(ConfigMapKind);
+    const lease = first.add(LeaseKind);
+    const second = new KindRegistry({ apiDomain: 'k8s.io' });
+    second.adopt(kind);
+    expect(second.lookup({ group: '', version: 'v1', resource: 'configmaps' })).toBe(kind);
+    expect(second.lookupBucket('core/configmaps')).toBe(kind);
+    expect(second.kinds()).toEqual([kind]);
+    // Each registry changes on its own.
+    second.remove(kind);
+    expect(first.lookup({ group: '', version: 'v1', resource: 'configmaps' })).toBe(kind);
+    expect(() => new KindRegistry({ apiDomain: 'example.org' }).adopt(lease)).toThrow('Lease was resolved for another API domain');
+  });
 });
+

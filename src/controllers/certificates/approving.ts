@@ -66,6 +66,7 @@ export function csrApprovingController(ctx: EngineContext, send: Send): Controll
   return {
     name: 'csrapproving',
     addsFrom: (bucket) => bucket === csrBucket(ctx),
+    keepsOnlyObserved: true,
     observe: (event: StorageEvent) => observedCsr(ctx, event),
     async reconcile(name: string): Promise<void> {
       const csr = await readCsr(ctx, name);

@@ -51,6 +51,7 @@ export function csrSigningController(ctx: EngineContext, send: Send, authorities
   return {
     name: 'csrsigning',
     addsFrom: (bucket) => bucket === csrBucket(ctx),
+    keepsOnlyObserved: true,
     observe: (event: StorageEvent) => observedCsr(ctx, event),
     async reconcile(name: string): Promise<void> {
       const csr = await readCsr(ctx, name);
