@@ -266,6 +266,23 @@ describe('cluster.fork(): the controllers of a fork', () => {
     expect((await cms.list({ namespace: 'default' })).items.map((c) => c.metadata?.name)).toEqual(['old-dependent', 'owner']);
   });
 
+  it('let an owner waiting in foreground deletion in a settled source go once its last dependent goes', async () => {
+    const source = await cluster();
+    const cms = source.client.resource(ConfigMapKind);
+    const owner = await cms.create({ metadata: { name: 'owner' } });
+    const ref = { apiVersion: 'v1', kind: 'ConfigMap', name: 'owner', uid: owner.metadata!.uid! };
+    await cms.create({ metadata: { name: 'held', ownerReferences: [ref], finalizers: ['example.com/hold'] } });
+    await cms.delete('owner', { namespace: 'default', propagationPolicy: 'Foreground' });
+    await source.settle();
+    const copy = await fork(source);
+    const forked = copy.client.resource(ConfigMapKind);
+    const held = await forked.get('held', { namespace: 'default' });
+    await forked.update({ ...held, metadata: { ...held.metadata, finalizers: [] } });
+    await copy.settle();
+    expect((await forked.list({ namespace: 'default' })).items).toEqual([]);
+    expect((await cms.list({ namespace: 'default' })).items.map((c) => c.metadata?.name)).toEqual(['held', 'owner']);
+  });
+
   it('do the work the source had not done yet when it forked', async () => {
     const source = await cluster();
     await source.client.resource(NamespaceKind).create({ metadata: { name: 'fresh' } });

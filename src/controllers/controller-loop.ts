@@ -47,9 +47,10 @@ export interface Controller {
   addsFrom?(bucket: string): boolean;
   /**
    * Told of a whole starting state at once, instead of an ADDED event per object (and instead of
-   * `addsFrom`); answers its work. For a controller that keeps something of every object.
+   * `addsFrom`); answers its work (which it need not look for when its work is skipped: see
+   * {@link Controller.keepsOnlyObserved}). For a controller that keeps something of every object.
    */
-  start?(state: StartingState): readonly string[];
+  start?(state: StartingState, options: StartOptions): readonly string[];
   /**
    * True when its `reconcile` keeps nothing of its own (whatever it keeps comes from `observe` or
    * `start`): starting from a settled state (see {@link StartOptions.settled}) it is not given the
@@ -90,7 +91,7 @@ export class ControllerLoop {
     const skips = (c: Controller) => options.settled === true && c.keepsOnlyObserved === true;
     for (const c of this.controllers) {
       if (!c.start) continue;
-      const work = c.start(state);
+      const work = c.start(state, options);
       if (!skips(c)) this.queueAll(c, work);
     }
     // Object by object, as the events of a restore come, so the work is queued in the same order.

@@ -17,7 +17,7 @@ import type { KubeObject } from '../schema/define-kind.js';
 import type { ResolvedKind } from '../schema/registry.js';
 import { cloneJson } from '../util/json-clone.js';
 import type { StorageEvent } from '../storage/storage.js';
-import type { Controller, StartingState } from './controller-loop.js';
+import type { Controller, StartOptions, StartingState } from './controller-loop.js';
 
 type Send = (req: Omit<ApiRequest, 'user'>) => Promise<ApiResponse>;
 
@@ -196,11 +196,14 @@ export function garbageCollector(ctx: EngineContext, send: Send): Controller {
 
   return {
     name: 'garbage-collector',
-    start(state: StartingState): readonly string[] {
+    // What reconcile changes of the index only tidies it: a settled start needs no work.
+    keepsOnlyObserved: true,
+    start(state: StartingState, options: StartOptions): readonly string[] {
       let size = 0;
       const work: string[] = [];
       for (const [bucket, { objects }] of state.buckets) {
         size += objects.size;
+        if (options.settled) continue;
         for (const { namespace, name, value } of objects.values()) {
           if (deletingWithDependents(value.metadata as KubeObject['metadata'])) work.push(`deleting\u0000${refKey({ bucket, namespace, name })}`);
         }
