@@ -334,8 +334,11 @@ export async function createCluster(options: ClusterOptions = {}): Promise<Clust
  * on the options alone, which the two share, and never changes.
  */
 interface Inherited {
-  /** The kinds the source resolved from its options (not those its custom resource definitions added). */
-  readonly kinds: readonly ResolvedKind[];
+  /**
+   * The kinds the source resolved from its options (not those its custom resource definitions
+   * added), in a registry that is never changed: each fork serves a copy of it.
+   */
+  readonly registry: KindRegistry;
   /** The source's service account flags, resolved: the same keys, so the tokens it issued stay valid. */
   readonly serviceAccounts: ServiceAccountSetup;
   /** Whether the source's controllers had nothing left to do when the snapshot was taken. */
@@ -353,17 +356,25 @@ async function startCluster(options: ClusterOptions, inherited?: Inherited): Pro
   const storage = atRest.storage;
   const watchHub = new WatchHub(storage);
   const gates = options.featureGates ?? {};
-  const registry = new KindRegistry({ apiDomain });
+  const registry = inherited ? inherited.registry.clone() : new KindRegistry({ apiDomain });
   // A kind given again in options.kinds (e.g. a built-in) is served once. A kind whose feature gate
   // is off does not exist at all: no paths, no discovery entry, no OpenAPI schema.
-  if (inherited) for (const kind of inherited.kinds) registry.adopt(kind);
-  else {
+  if (!inherited) {
     for (const kind of new Set([...builtinKinds, ...(options.kinds ?? [])])) {
       if (kind.featureGate && !featureGateEnabled(gates, kind.featureGate)) continue;
       registry.add(kind);
     }
   }
-  const optionKinds = [...registry.kinds()];
+  const optionKinds = inherited ? [] : [...registry.kinds()];
+  /** The kinds of the options alone, for forks; made at the first fork (custom resources may be served by then). */
+  let forkRegistry = inherited?.registry;
+  const optionRegistry = () => {
+    if (!forkRegistry) {
+      forkRegistry = new KindRegistry({ apiDomain });
+      for (const kind of optionKinds) forkRegistry.adopt(kind);
+    }
+    return forkRegistry;
+  };
 
   const metrics = new MetricsRegistry({ disabled: options.metrics === false, nativeHistograms: featureGateEnabled(gates, 'NativeHistograms') });
   // kube-apiserver registers the audit metrics whether or not it audits.
@@ -538,7 +549,7 @@ async function startCluster(options: ClusterOptions, inherited?: Inherited): Pro
     fork: async () =>
       startCluster(
         { ...options, from: snapshots.snapshot(), clock: forkClock(clock) },
-        { kinds: optionKinds, serviceAccounts: serviceAccountTokens.setup, settled: loop.idle },
+        { registry: optionRegistry(), serviceAccounts: serviceAccountTokens.setup, settled: loop.idle },
       ),
     client,
     clock,

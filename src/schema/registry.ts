@@ -195,6 +195,25 @@ export class KindRegistry {
     this.insert(kind);
   }
 
+  /**
+   * A registry serving the same kinds (the same resolved objects), which changes on its own from
+   * then on: what each fork of a cluster starts from, in O(kinds) map copies.
+   */
+  clone(): KindRegistry {
+    const copy = new KindRegistry(this.domains);
+    for (const [group, byVersion] of this.resources) copy.resources.set(group, new Map([...byVersion].map(([v, ofVersion]) => [v, new Map(ofVersion)])));
+    for (const [from, to] of [
+      [this.byKind, copy.byKind],
+      [this.byGroupResource, copy.byGroupResource],
+      [this.byBucket, copy.byBucket],
+    ] as const) {
+      for (const [k, v] of from) to.set(k, v);
+    }
+    copy.all = [...this.all];
+    copy.changes = this.changes;
+    return copy;
+  }
+
   private insert(resolved: ResolvedKind): void {
     const { definition, group, versions } = resolved;
     for (const v of versions) {

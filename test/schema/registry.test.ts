@@ -43,5 +43,20 @@ describe('KindRegistry', () => {
     expect(first.lookup({ group: '', version: 'v1', resource: 'configmaps' })).toBe(kind);
     expect(() => new KindRegistry({ apiDomain: 'example.org' }).adopt(lease)).toThrow('Lease was resolved for another API domain');
   });
+
+  it('clones into a registry serving the same kinds, each changing on its own', () => {
+    const first = new KindRegistry({ apiDomain: 'k8s.io' });
+    const kind = first.add(ConfigMapKind);
+    const copy = first.clone();
+    expect(copy.lookup({ group: '', version: 'v1', resource: 'configmaps' })).toBe(kind);
+    expect(copy.lookupKind('v1', 'ConfigMap')?.kind).toBe(kind);
+    const lease = copy.add(LeaseKind);
+    copy.remove(kind);
+    expect(copy.kinds()).toEqual([lease]);
+    expect(first.kinds()).toEqual([kind]);
+    expect(first.lookup({ group: '', version: 'v1', resource: 'configmaps' })).toBe(kind);
+    expect(first.lookupResource('coordination.k8s.io', 'leases')).toBeUndefined();
+    expect(first.lookupBucket('coordination.k8s.io/leases')).toBeUndefined();
+  });
 });
 
