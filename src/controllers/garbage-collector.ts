@@ -71,7 +71,7 @@ export function garbageCollector(ctx: EngineContext, send: Send): Controller {
     const { state, events } = unindexed;
     unindexed = undefined;
     for (const [bucket, { objects }] of state.buckets) {
-      for (const { namespace, name, value } of objects.values()) index({ type: 'ADDED', bucket, namespace, name, revision: state.revision, object: value });
+      for (const { namespace, name, value } of objects.values()) add({ bucket, namespace, name }, value as KubeObject);
     }
     for (const event of events) index(event);
   }
@@ -84,14 +84,21 @@ export function garbageCollector(ctx: EngineContext, send: Send): Controller {
 
   function index(event: StorageEvent): void {
     const ref = { bucket: event.bucket, namespace: event.namespace, name: event.name };
-    const uid = (event.object.metadata as { uid?: string } | undefined)?.uid ?? '';
     for (const owner of ownerUids(event.previous as KubeObject | undefined)) dependents.get(owner)?.delete(refKey(ref));
     if (event.type === 'DELETED') {
+      const uid = (event.object.metadata as { uid?: string } | undefined)?.uid;
       if (uid) byUid.delete(uid);
       return;
     }
-    if (uid) byUid.set(uid, ref);
-    for (const owner of ownerUids(event.object as KubeObject)) {
+    add(ref, event.object as KubeObject);
+  }
+
+  /** Indexes an object that exists at `ref`. */
+  function add(ref: ObjectRef, obj: KubeObject): void {
+    const meta = obj.metadata;
+    if (meta?.uid) byUid.set(meta.uid, ref);
+    if (!meta?.ownerReferences?.length) return;
+    for (const owner of ownerUids(obj)) {
       let set = dependents.get(owner);
       if (!set) dependents.set(owner, (set = new Map()));
       set.set(refKey(ref), ref);

@@ -59,4 +59,3 @@ describe('KindRegistry', () => {
     expect(first.lookupBucket('coordination.k8s.io/leases')).toBeUndefined();
   });
 });
-
