@@ -3,11 +3,8 @@
  * `cluster.fork()` and `cluster.reset()`. The storage shares unchanged buckets with every snapshot
  * (copy-on-write), so these cost O(buckets), plus O(objects) of the buckets a reset puts back.
  */
-import { createPublicKey } from 'node:crypto';
 import type { WatchHub } from './api/watch/hub.js';
 import { CombinedClock, type ManualClock } from './clock.js';
-import type { ServiceAccountFlags } from './auth/serviceaccount/index.js';
-import type { SigningKey } from './auth/serviceaccount/keys.js';
 import type { MemoryStorage } from './storage/memory.js';
 import { ClusterSnapshot, snapshotState } from './storage/snapshot.js';
 
@@ -56,14 +53,4 @@ export function forkClock(source: ManualClock): ManualClock {
   const ahead = now - clock.now();
   if (ahead > 0) clock.advance(ahead);
   return clock;
-}
-
-/**
- * The service account flags of a fork: the source's signing key, even a generated one, so that the
- * tokens the snapshot's Secrets and clients hold stay valid in the fork.
- */
-export function forkServiceAccounts<F extends ServiceAccountFlags>(flags: F | undefined, signingKey: SigningKey | undefined): F | ServiceAccountFlags {
-  if (!signingKey || flags?.signingKey !== undefined || flags?.signingKeyFile !== undefined) return flags ?? {};
-  const publicKey = createPublicKey(signingKey.privateKey).export({ type: 'spki', format: 'pem' }).toString();
-  return { ...flags, signingKey: signingKey.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(), keys: [...(flags?.keys ?? []), publicKey] };
 }

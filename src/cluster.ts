@@ -11,7 +11,7 @@ import { randomBytes } from 'node:crypto';
 import { createNodeAuthorizer } from './auth/node/authorizer.js';
 import { createStorageRbacAuthorizer } from './auth/rbac/authorizer.js';
 import { clusterAccess, type AccessEgress, type AuthenticationOptions, type AuthorizationOptions } from './auth/cluster-access.js';
-import { createServiceAccountTokens, type ServiceAccountFlags, type ServiceAccountTokens } from './auth/serviceaccount/index.js';
+import { createServiceAccountTokens, type ServiceAccountFlags, type ServiceAccountSetup, type ServiceAccountTokens } from './auth/serviceaccount/index.js';
 import { serviceAccountTokensController } from './controllers/service-account-tokens.js';
 import type { ApiRequest, ApiResponse, UserInfo } from './machinery/request.js';
 import { ADMIN_USER, Client, type ResourceTarget, type WarningHandler } from './client/client.js';
@@ -59,7 +59,7 @@ import type { WellKnownSigner } from './controllers/certificates/signer-rules.js
 import { createAuditPipeline, type AuditOptions, type AuditPipeline } from './audit/pipeline.js';
 import { defineAuditMetrics } from './audit/metrics.js';
 import { extended } from './util/extended.js';
-import { forkClock, forkServiceAccounts, snapshotMethods, snapshotsNeedMemoryStorage } from './cluster-snapshots.js';
+import { forkClock, snapshotMethods, snapshotsNeedMemoryStorage } from './cluster-snapshots.js';
 import { snapshotState, type ClusterSnapshot } from './storage/snapshot.js';
 import { Faults, interceptedRequests, RequestLog } from './api/faults/index.js';
 
@@ -327,6 +327,27 @@ function makeClock(option: ClusterOptions['clock']): ManualClock {
 
 /** Creates a cluster with the built-in kinds and the initial namespaces. */
 export async function createCluster(options: ClusterOptions = {}): Promise<Cluster> {
+  return startCluster(options);
+}
+
+/**
+ * What a fork takes over from the cluster it came from, rather than making it again: what depends
+ * on the options alone, which the two share, and never changes.
+ */
+interface Inherited {
+  /**
+   * The kinds the source resolved from its options (not those its custom resource definitions
+   * added), in a registry that is never changed: each fork serves a copy of it.
+   */
+  readonly registry: KindRegistry;
+  /** The source's service account flags, resolved: the same keys, so the tokens it issued stay valid. */
+  readonly serviceAccounts: ServiceAccountSetup;
+  /** Whether the source's controllers had nothing left to do when the snapshot was taken. */
+  readonly settled: boolean;
+}
+
+/** {@link createCluster}, or a fork of a cluster with what it `inherited` from it. */
+async function startCluster(options: ClusterOptions, inherited?: Inherited): Promise<Cluster> {
   const apiDomain = options.apiDomain ?? DEFAULT_API_DOMAIN;
   const reservedDomain = options.reservedDomain ?? DEFAULT_RESERVED_DOMAIN;
   const clock = makeClock(options.clock);
@@ -336,13 +357,25 @@ export async function createCluster(options: ClusterOptions = {}): Promise<Clust
   const storage = atRest.storage;
   const watchHub = new WatchHub(storage);
   const gates = options.featureGates ?? {};
-  const registry = new KindRegistry({ apiDomain });
+  const registry = inherited ? inherited.registry.clone() : new KindRegistry({ apiDomain });
   // A kind given again in options.kinds (e.g. a built-in) is served once. A kind whose feature gate
   // is off does not exist at all: no paths, no discovery entry, no OpenAPI schema.
-  for (const kind of new Set([...builtinKinds, ...(options.kinds ?? [])])) {
-    if (kind.featureGate && !featureGateEnabled(gates, kind.featureGate)) continue;
-    registry.add(kind);
+  if (!inherited) {
+    for (const kind of new Set([...builtinKinds, ...(options.kinds ?? [])])) {
+      if (kind.featureGate && !featureGateEnabled(gates, kind.featureGate)) continue;
+      registry.add(kind);
+    }
   }
+  const optionKinds = inherited ? [] : [...registry.kinds()];
+  /** The kinds of the options alone, for forks; made at the first fork (custom resources may be served by then). */
+  let forkRegistry = inherited?.registry;
+  const optionRegistry = () => {
+    if (!forkRegistry) {
+      forkRegistry = new KindRegistry({ apiDomain });
+      for (const kind of optionKinds) forkRegistry.adopt(kind);
+    }
+    return forkRegistry;
+  };
 
   const metrics = new MetricsRegistry({ disabled: options.metrics === false, nativeHistograms: featureGateEnabled(gates, 'NativeHistograms') });
   // kube-apiserver registers the audit metrics whether or not it audits.
@@ -353,6 +386,7 @@ export async function createCluster(options: ClusterOptions = {}): Promise<Clust
   const serviceAccountTokens = createServiceAccountTokens(options.serviceAccounts ?? {}, {
     read: async (gr, namespace, name) => (await storage.get({ bucket: `${gr.group || 'core'}/${gr.resource}`, namespace, name }))?.value as object | undefined,
     now: () => clock.now(),
+    ...(inherited ? { setup: inherited.serviceAccounts } : {}),
   });
   const adminToken = randomBytes(32).toString('base64url');
   // One RBAC index for the RBAC mode and for the escalation checks, made on first use: a cluster
@@ -450,8 +484,17 @@ export async function createCluster(options: ClusterOptions = {}): Promise<Clust
     countCsrDuration(csrDurations, csrBucket, event);
     loop.observe(event);
   });
-  // Every listener is in place: the snapshot's objects reach them as ADDED events (an informer's first list).
-  if (options.from && memory) memory.restore(snapshotState(options.from));
+  // Every listener is in place: the controllers learn the snapshot's objects as from an informer's
+  // first list, in one piece (no watcher can be open yet, so nothing else needs to be told). Stored
+  // encrypted, the objects reach them decrypted only as the storage's events.
+  if (options.from && memory) {
+    const state = snapshotState(options.from);
+    if (storage === memory) {
+      memory.restore(state, { silent: true });
+      watchHub.skipTo(state.revision);
+      loop.start(state, { settled: inherited?.settled ?? false });
+    } else memory.restore(state);
+  }
   const signingCA = async (signer: WellKnownSigner = 'kube-apiserver-client') => (await authorities.caFor(signer))?.pem;
   /** The CAs of the client signers: what a TLS server trusts besides its own `clientCA`. */
   const clientSigningCAs = async () => {
@@ -510,12 +553,10 @@ export async function createCluster(options: ClusterOptions = {}): Promise<Clust
   const cluster: Cluster = {
     ...snapshots,
     fork: async () =>
-      createCluster({
-        ...options,
-        from: snapshots.snapshot(),
-        clock: forkClock(clock),
-        serviceAccounts: forkServiceAccounts(options.serviceAccounts, serviceAccountTokens.setup.signingKey),
-      }),
+      startCluster(
+        { ...options, from: snapshots.snapshot(), clock: forkClock(clock) },
+        { registry: optionRegistry(), serviceAccounts: serviceAccountTokens.setup, settled: loop.idle },
+      ),
     client,
     clock,
     registry,

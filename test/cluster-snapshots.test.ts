@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Cluster } from '../src/cluster.js';
-import { ConfigMapKind, CustomResourceDefinitionKind, NamespaceKind, SecretKind, ServiceAccountKind } from '../src/kinds/index.js';
+import { ClusterRoleKind, ConfigMapKind, CustomResourceDefinitionKind, NamespaceKind, SecretKind, ServiceAccountKind } from '../src/kinds/index.js';
 import type { WatchEvent } from '../src/machinery/request.js';
 import { MemoryStorage } from '../src/storage/memory.js';
 import { statusOf, testCluster } from './support/cluster.js';
@@ -229,5 +229,107 @@ describe('cluster.reset(snapshot)', () => {
     await c.client.resource(ConfigMapKind).create({ metadata: { name: 'stays' } });
     await expect(c.reset({} as never)).rejects.toThrow(/not a ClusterSnapshot/);
     expect((await c.client.resource(ConfigMapKind).get('stays', { namespace: 'default' })).metadata?.name).toBe('stays');
+  });
+});
+
+/** A ClusterRole the built-in `view` role aggregates. */
+const toView = (name: string, resource: string) => ({
+  metadata: { name, labels: { 'rbac.authorization.k8s.io/aggregate-to-view': 'true' } },
+  rules: [{ apiGroups: ['example.com'], resources: [resource], verbs: ['get'] }],
+});
+const viewResources = async (c: Cluster) =>
+  ((await c.client.resource(ClusterRoleKind).get('view')).rules ?? []).flatMap((r) => (r.apiGroups?.includes('example.com') ? (r.resources ?? []) : []));
+
+describe('cluster.fork(): the controllers of a fork', () => {
+  it("follow the fork's own writes with what it started from: aggregation, and garbage collection of owners from before and after the fork", async () => {
+    const source = await cluster();
+    const cms = source.client.resource(ConfigMapKind);
+    const owner = await cms.create({ metadata: { name: 'owner' } });
+    const ref = (o: typeof owner) => ({ apiVersion: 'v1', kind: 'ConfigMap', name: o.metadata!.name!, uid: o.metadata!.uid! });
+    await cms.create({ metadata: { name: 'old-dependent', ownerReferences: [ref(owner)] } });
+    await source.settle();
+    const copy = await fork(source);
+    const forked = copy.client.resource(ConfigMapKind);
+
+    await copy.client.resource(ClusterRoleKind).create(toView('widget-viewer', 'widgets'));
+    await forked.create({ metadata: { name: 'new-dependent', ownerReferences: [ref(owner)] } });
+    const newOwner = await forked.create({ metadata: { name: 'new-owner' } });
+    await forked.create({ metadata: { name: 'dependent-of-new', ownerReferences: [ref(newOwner)] } });
+    await forked.delete('owner', { namespace: 'default' });
+    await forked.delete('new-owner', { namespace: 'default' });
+    await copy.settle();
+
+    expect(await viewResources(copy)).toEqual(['widgets']);
+    expect((await forked.list({ namespace: 'default' })).items.map((c) => c.metadata?.name)).toEqual([]);
+    // The source saw none of it.
+    expect(await viewResources(source)).toEqual([]);
+    expect((await cms.list({ namespace: 'default' })).items.map((c) => c.metadata?.name)).toEqual(['old-dependent', 'owner']);
+  });
+
+  it('let an owner waiting in foreground deletion in a settled source go once its last dependent goes', async () => {
+    const source = await cluster();
+    const cms = source.client.resource(ConfigMapKind);
+    const owner = await cms.create({ metadata: { name: 'owner' } });
+    const ref = { apiVersion: 'v1', kind: 'ConfigMap', name: 'owner', uid: owner.metadata!.uid! };
+    await cms.create({ metadata: { name: 'held', ownerReferences: [ref], finalizers: ['example.com/hold'] } });
+    await cms.delete('owner', { namespace: 'default', propagationPolicy: 'Foreground' });
+    await source.settle();
+    const copy = await fork(source);
+    const forked = copy.client.resource(ConfigMapKind);
+    const held = await forked.get('held', { namespace: 'default' });
+    await forked.update({ ...held, metadata: { ...held.metadata, finalizers: [] } });
+    await copy.settle();
+    expect((await forked.list({ namespace: 'default' })).items).toEqual([]);
+    expect((await cms.list({ namespace: 'default' })).items.map((c) => c.metadata?.name)).toEqual(['held', 'owner']);
+  });
+
+  it('do the work the source had not done yet when it forked', async () => {
+    const source = await cluster();
+    await source.client.resource(NamespaceKind).create({ metadata: { name: 'fresh' } });
+    await source.client.resource(ClusterRoleKind).create(toView('gadget-viewer', 'gadgets'));
+    // No settle: the source's controllers have work queued.
+    const copy = await fork(source);
+    await copy.settle();
+    expect((await copy.client.resource(ServiceAccountKind).get('default', { namespace: 'fresh' })).metadata?.name).toBe('default');
+    expect(await viewResources(copy)).toEqual(['gadgets']);
+  });
+
+  it("share the source's resolved built-in kinds, but serve custom resources of their own", async () => {
+    const source = await cluster();
+    await source.client.resource(CustomResourceDefinitionKind).create(widgets as never);
+    await source.settle();
+    const copy = await fork(source);
+    expect(copy.registry.lookupResource('', 'configmaps')).toBe(source.registry.lookupResource('', 'configmaps'));
+    const served = copy.registry.lookupResource('example.com', 'widgets');
+    expect(served).toBeDefined();
+    expect(served).not.toBe(source.registry.lookupResource('example.com', 'widgets'));
+
+    await copy.client.resource(CustomResourceDefinitionKind).delete('widgets.example.com');
+    await copy.settle();
+    expect(copy.registry.lookupResource('example.com', 'widgets')).toBeUndefined();
+    expect((await statusOf(() => copy.client.resource(widgetResource).list())).code).toBe(404);
+    expect((await source.client.resource(widgetResource).list()).items).toEqual([]);
+    // A fork of the fork starts with what the fork has.
+    const grandchild = await fork(copy);
+    expect(grandchild.registry.lookupResource('example.com', 'widgets')).toBeUndefined();
+    expect(grandchild.registry.lookupResource('', 'configmaps')).toBe(source.registry.lookupResource('', 'configmaps'));
+  });
+
+  it('of a cluster encrypting at rest see the objects decrypted', async () => {
+    const key = Buffer.alloc(32, 1).toString('base64');
+    const encryption = {
+      apiVersion: 'apiserver.config.k8s.io/v1' as const,
+      kind: 'EncryptionConfiguration' as const,
+      resources: [{ resources: ['configmaps'], providers: [{ aescbc: { keys: [{ name: 'k', secret: key }] } }] }],
+    };
+    const source = await cluster({ encryption });
+    const cms = source.client.resource(ConfigMapKind);
+    const owner = await cms.create({ metadata: { name: 'owner' } });
+    await cms.create({ metadata: { name: 'dependent', ownerReferences: [{ apiVersion: 'v1', kind: 'ConfigMap', name: 'owner', uid: owner.metadata!.uid! }] } });
+    await source.settle();
+    const copy = await fork(source);
+    await copy.client.resource(ConfigMapKind).delete('owner', { namespace: 'default' });
+    await copy.settle();
+    expect((await statusOf(() => copy.client.resource(ConfigMapKind).get('dependent', { namespace: 'default' }))).code).toBe(404);
   });
 });

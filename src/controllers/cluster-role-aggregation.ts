@@ -15,7 +15,7 @@ import { labelSelectorFromObject, type LabelSelectorObject } from '../selectors/
 import type { StorageEvent } from '../storage/storage.js';
 import { compareGoStrings } from '../util/go-format.js';
 import { jsonEqual } from '../util/json-equal.js';
-import type { Controller } from './controller-loop.js';
+import type { Controller, StartingState } from './controller-loop.js';
 
 type Send = (req: Omit<ApiRequest, 'user'>) => Promise<ApiResponse>;
 
@@ -93,6 +93,15 @@ export function clusterRoleAggregationController(ctx: EngineContext, send: Send)
 
   return {
     name: 'clusterrole-aggregation',
+    keepsOnlyObserved: true,
+    // Once for the whole starting state: an ADDED event would queue every aggregated role again.
+    start(state: StartingState): readonly string[] {
+      const k = clusterRoles();
+      for (const { name, value } of (k && state.buckets.get(k.bucket)?.objects.values()) ?? []) {
+        if (isAggregated(value as ClusterRoleLike)) aggregated.add(name);
+      }
+      return [...aggregated];
+    },
     observe(event: StorageEvent): readonly string[] {
       const k = clusterRoles();
       if (!k || event.bucket !== k.bucket) return [];

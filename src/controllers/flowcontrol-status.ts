@@ -84,6 +84,8 @@ export function flowControlStatusController(ctx: EngineContext, send: Send): Con
 
   return {
     name: 'flowcontrol-status',
+    addsFrom: (bucket) => bucket === schemas || bucket === levels,
+    keepsOnlyObserved: true,
     observe(event: StorageEvent): readonly string[] {
       if (event.bucket === schemas && event.type !== 'DELETED') return [event.name];
       if (event.bucket === levels && event.type !== 'MODIFIED') return [LEVEL_KEY + event.name];

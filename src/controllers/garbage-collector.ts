@@ -7,6 +7,8 @@
  * - Foreground: an owner marked with `foregroundDeletion` has its dependents deleted first; once
  *   none is left it loses the finalizer (and goes).
  * Dependents are found through an index of owner uids kept from storage events, not by scanning.
+ * A cluster started from a snapshot builds that index from the snapshot's objects when it first
+ * needs it (a delete, or work to do), so a fork that deletes nothing never walks its objects.
  */
 import type { EngineContext } from '../api/context.js';
 import { isApiError } from '../machinery/errors.js';
@@ -15,7 +17,7 @@ import type { KubeObject } from '../schema/define-kind.js';
 import type { ResolvedKind } from '../schema/registry.js';
 import { cloneJson } from '../util/json-clone.js';
 import type { StorageEvent } from '../storage/storage.js';
-import type { Controller } from './controller-loop.js';
+import type { Controller, StartOptions, StartingState } from './controller-loop.js';
 
 type Send = (req: Omit<ApiRequest, 'user'>) => Promise<ApiResponse>;
 
@@ -38,6 +40,11 @@ function ownerUids(obj: Readonly<KubeObject> | undefined): string[] {
   return refs.map((r) => r.uid ?? '').filter((u) => u !== '');
 }
 
+/** Whether an object is being deleted with a finalizer that makes the collector handle its dependents first. */
+function deletingWithDependents(meta: KubeObject['metadata'] | undefined): boolean {
+  return !!meta?.deletionTimestamp && (meta.finalizers ?? []).some((f) => f === ORPHAN || f === FOREGROUND);
+}
+
 /** Sets a list field, or drops it when empty (Go's omitempty, as the collector's patches leave it). */
 function setList(meta: Record<string, unknown>, field: string, list: unknown[]): void {
   if (list.length) meta[field] = list;
@@ -51,6 +58,24 @@ export function garbageCollector(ctx: EngineContext, send: Send): Controller {
   /** owner uid → dependents (by ref key). */
   const dependents = new Map<string, Map<string, ObjectRef>>();
 
+  /**
+   * The state the cluster started from and the changes since, not indexed yet. The index is built
+   * when first needed, or once the changes waiting are as many as the state's objects (so waiting
+   * never holds more than the index would).
+   */
+  let unindexed: { state: StartingState; size: number; events: StorageEvent[] } | undefined;
+
+  /** Makes the index whole: the starting state's objects, then the changes since, in order. */
+  function indexed(): void {
+    if (!unindexed) return;
+    const { state, events } = unindexed;
+    unindexed = undefined;
+    for (const [bucket, { objects }] of state.buckets) {
+      for (const { namespace, name, value } of objects.values()) add({ bucket, namespace, name }, value as KubeObject);
+    }
+    for (const event of events) index(event);
+  }
+
   const kindOf = (bucket: string): ResolvedKind | undefined => ctx.registry.lookupBucket(bucket);
 
   const read = async (ref: ObjectRef): Promise<KubeObject | undefined> => (await ctx.storage.get(ref))?.value as KubeObject | undefined;
@@ -59,14 +84,21 @@ export function garbageCollector(ctx: EngineContext, send: Send): Controller {
 
   function index(event: StorageEvent): void {
     const ref = { bucket: event.bucket, namespace: event.namespace, name: event.name };
-    const uid = (event.object.metadata as { uid?: string } | undefined)?.uid ?? '';
     for (const owner of ownerUids(event.previous as KubeObject | undefined)) dependents.get(owner)?.delete(refKey(ref));
     if (event.type === 'DELETED') {
+      const uid = (event.object.metadata as { uid?: string } | undefined)?.uid;
       if (uid) byUid.delete(uid);
       return;
     }
-    if (uid) byUid.set(uid, ref);
-    for (const owner of ownerUids(event.object as KubeObject)) {
+    add(ref, event.object as KubeObject);
+  }
+
+  /** Indexes an object that exists at `ref`. */
+  function add(ref: ObjectRef, obj: KubeObject): void {
+    const meta = obj.metadata;
+    if (meta?.uid) byUid.set(meta.uid, ref);
+    if (!meta?.ownerReferences?.length) return;
+    for (const owner of ownerUids(obj)) {
       let set = dependents.get(owner);
       if (!set) dependents.set(owner, (set = new Map()));
       set.set(refKey(ref), ref);
@@ -171,8 +203,29 @@ export function garbageCollector(ctx: EngineContext, send: Send): Controller {
 
   return {
     name: 'garbage-collector',
+    // What reconcile changes of the index only tidies it: a settled start needs no work.
+    keepsOnlyObserved: true,
+    start(state: StartingState, options: StartOptions): readonly string[] {
+      let size = 0;
+      const work: string[] = [];
+      for (const [bucket, { objects }] of state.buckets) {
+        size += objects.size;
+        if (options.settled) continue;
+        for (const { namespace, name, value } of objects.values()) {
+          if (deletingWithDependents(value.metadata as KubeObject['metadata'])) work.push(`deleting\u0000${refKey({ bucket, namespace, name })}`);
+        }
+      }
+      indexed();
+      unindexed = { state, size, events: [] };
+      return work;
+    },
     observe(event: StorageEvent): readonly string[] {
-      index(event);
+      // What a change other than a delete gives to do does not depend on the index.
+      if (unindexed && event.type !== 'DELETED' && unindexed.events.length < unindexed.size) unindexed.events.push(event);
+      else {
+        indexed();
+        index(event);
+      }
       const work: string[] = [];
       const meta = event.object.metadata as KubeObject['metadata'];
       const uid = meta?.uid ?? '';
@@ -183,12 +236,13 @@ export function garbageCollector(ctx: EngineContext, send: Send): Controller {
           const ownerRef = byUid.get(owner);
           if (ownerRef) work.push(`deleting\u0000${refKey(ownerRef)}`);
         }
-      } else if (meta?.deletionTimestamp && (meta.finalizers ?? []).some((f) => f === ORPHAN || f === FOREGROUND)) {
+      } else if (deletingWithDependents(meta)) {
         work.push(`deleting\u0000${refKey({ bucket: event.bucket, namespace: event.namespace, name: event.name })}`);
       }
       return work;
     },
     async reconcile(key: string): Promise<void> {
+      indexed();
       const [what, a, b, c] = key.split('\u0000') as [string, string, string?, string?];
       if (what === 'gone') await ownerGone(a);
       else await ownerDeleting({ bucket: a, namespace: b ?? '', name: c ?? '' });

@@ -152,6 +152,8 @@ export function namespaceController(ctx: EngineContext, send: Send, options: Nam
 
   return {
     name: 'namespace',
+    // Other objects matter to it only when they go.
+    addsFrom: (bucket) => bucket === BUCKET,
     observe(event: StorageEvent): readonly string[] {
       if (event.bucket === BUCKET) {
         return (event.object.metadata as { deletionTimestamp?: string } | undefined)?.deletionTimestamp ? [event.name] : [];

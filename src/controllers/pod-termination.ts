@@ -18,6 +18,8 @@ const BUCKET = 'core/pods';
 export function podTerminationController(ctx: EngineContext, send: Send): Controller {
   return {
     name: 'pod-termination',
+    addsFrom: (bucket) => bucket === BUCKET,
+    keepsOnlyObserved: true,
     observe(event: StorageEvent): readonly string[] {
       if (event.bucket !== BUCKET || event.type === 'DELETED') return [];
       const meta = (event.object as KubeObject).metadata ?? {};

@@ -143,6 +143,8 @@ export function serviceAccountTokensController(ctx: EngineContext, send: Send, o
 
   return {
     name: 'serviceaccount-token',
+    addsFrom: (bucket) => bucket === 'core/secrets',
+    keepsOnlyObserved: true,
     observe(event: StorageEvent): readonly string[] {
       if (event.bucket === 'core/secrets') {
         if (event.type !== 'DELETED') return isTokenSecret(event.object) ? [['secret', event.namespace, event.name].join(SEP)] : [];

@@ -17,6 +17,8 @@ const DEFAULT_ACCOUNT = 'default';
 export function serviceAccountController(ctx: EngineContext, send: Send): Controller {
   return {
     name: 'serviceaccount',
+    addsFrom: (bucket) => bucket === 'core/namespaces',
+    keepsOnlyObserved: true,
     observe(event: StorageEvent): readonly string[] {
       if (event.bucket === 'core/namespaces' && event.type !== 'DELETED') return [event.name];
       // Someone deleted the default account: put it back.

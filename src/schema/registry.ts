@@ -181,6 +181,41 @@ export class KindRegistry {
         return node;
       },
     };
+    this.insert(resolved as unknown as ResolvedKind);
+    return resolved;
+  }
+
+  /**
+   * Serves a kind another registry of the same API domain resolved, as it is: what a fork shares
+   * with the cluster it came from instead of resolving every built-in kind again. A kind resolved
+   * for another API domain throws.
+   */
+  adopt(kind: ResolvedKind): void {
+    if (resolveGroup(kind.definition.group, this.domains) !== kind.group) throw new Error(`${kind.definition.kind} was resolved for another API domain`);
+    this.insert(kind);
+  }
+
+  /**
+   * A registry serving the same kinds (the same resolved objects), which changes on its own from
+   * then on: what each fork of a cluster starts from, in O(kinds) map copies.
+   */
+  clone(): KindRegistry {
+    const copy = new KindRegistry(this.domains);
+    for (const [group, byVersion] of this.resources) copy.resources.set(group, new Map([...byVersion].map(([v, ofVersion]) => [v, new Map(ofVersion)])));
+    for (const [from, to] of [
+      [this.byKind, copy.byKind],
+      [this.byGroupResource, copy.byGroupResource],
+      [this.byBucket, copy.byBucket],
+    ] as const) {
+      for (const [k, v] of from) to.set(k, v);
+    }
+    copy.all = [...this.all];
+    copy.changes = this.changes;
+    return copy;
+  }
+
+  private insert(resolved: ResolvedKind): void {
+    const { definition, group, versions } = resolved;
     for (const v of versions) {
       let byVersion = this.resources.get(group);
       if (!byVersion) this.resources.set(group, (byVersion = new Map()));
@@ -195,7 +230,6 @@ export class KindRegistry {
     if (!definition.sharesStorageWith) this.byBucket.set(resolved.bucket, resolved as unknown as ResolvedKind);
     this.all.push(resolved as unknown as ResolvedKind);
     this.changes++;
-    return resolved;
   }
 
   /**

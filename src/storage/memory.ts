@@ -303,8 +303,10 @@ export class MemoryStorage implements Storage {
    * yet (revision 0) takes the state's revision as it is. The listeners are told what changed
    * (objects gone as DELETED, new ones as ADDED, different ones as MODIFIED), so that what they
    * derive from the events (indexes, controllers' caches) follows; unchanged buckets cost nothing.
+   * With `silent`, on a storage with no content yet, nobody is told: the caller hands the state to
+   * what derives from it in one piece (a new cluster's controllers), instead of an ADDED event per object.
    */
-  restore(state: MemoryState): void {
+  restore(state: MemoryState, options: { silent?: boolean } = {}): void {
     const fresh = this.revision === 0 && this.buckets.size === 0;
     const old = this.buckets;
     this.buckets = new Map();
@@ -323,6 +325,7 @@ export class MemoryStorage implements Storage {
     this.compacted = this.revision;
     this.history = [];
     this.historyHead = 0;
+    if (options.silent && fresh) return;
     for (const event of this.differences(old)) this.emit(event);
   }
 

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import type { Cluster } from '../../src/cluster.js';
 import { ConfigMapKind, SecretKind } from '../../src/kinds/index.js';
-import { statusOf, useTestCluster } from '../support/cluster.js';
+import { loadSnapshot } from '../../src/storage/snapshot.js';
+import { statusOf, testCluster, useTestCluster } from '../support/cluster.js';
 
 const cluster = useTestCluster();
 const cms = () => cluster.client.resource(ConfigMapKind);
@@ -58,5 +60,54 @@ describe('garbage collector', () => {
     await cluster.settle();
     expect(await names()).toEqual([]);
     expect((await statusOf(() => cms().get('boss'))).code).toBe(404);
+  });
+});
+
+describe('garbage collector of a cluster started from a snapshot file', () => {
+  /** A cluster started from `source`'s state as a file would hold it: no controller state to take over. */
+  async function fromFile(source: Cluster): Promise<Cluster> {
+    return testCluster({ from: loadSnapshot(JSON.stringify(source.snapshot())) });
+  }
+
+  it('finds the dependents of an owner from the snapshot, after more writes than the snapshot has objects', async () => {
+    const source = await testCluster();
+    const o = await source.client.resource(ConfigMapKind).create({ metadata: { name: 'boss' } });
+    const ref = { apiVersion: 'v1', kind: 'ConfigMap', name: 'boss', uid: o.metadata!.uid! };
+    await source.client.resource(SecretKind).create({ metadata: { name: 'old', ownerReferences: [ref] } });
+    await source.settle();
+    const c = await fromFile(source);
+    try {
+      const size = c.snapshot().size;
+      // More changes than objects: the index is built while they come, not kept waiting.
+      for (let i = 0; i <= size; i++) await c.client.resource(SecretKind).create({ metadata: { name: `new-${i}`, ownerReferences: [ref] } });
+      await c.client.resource(SecretKind).create({ metadata: { name: 'free' } });
+      await c.client.resource(ConfigMapKind).delete('boss', { namespace: 'default' });
+      await c.settle();
+      expect((await c.client.resource(SecretKind).list({ namespace: 'default' })).items.map((s) => s.metadata?.name)).toEqual(['free']);
+    } finally {
+      await c.close();
+      await source.close();
+    }
+  });
+
+  it('lets an owner in foreground deletion go once its last dependent from the snapshot goes', async () => {
+    const source = await testCluster();
+    const o = await source.client.resource(ConfigMapKind).create({ metadata: { name: 'boss' } });
+    const ref = { apiVersion: 'v1', kind: 'ConfigMap', name: 'boss', uid: o.metadata!.uid! };
+    await source.client.resource(SecretKind).create({ metadata: { name: 'held', ownerReferences: [ref], finalizers: ['example.com/hold'] } });
+    await source.client.resource(ConfigMapKind).delete('boss', { namespace: 'default', propagationPolicy: 'Foreground' });
+    await source.settle();
+    const c = await fromFile(source);
+    try {
+      await c.settle();
+      expect((await c.client.resource(ConfigMapKind).get('boss', { namespace: 'default' })).metadata?.finalizers).toEqual(['foregroundDeletion']);
+      const held = await c.client.resource(SecretKind).get('held', { namespace: 'default' });
+      await c.client.resource(SecretKind).update({ ...held, metadata: { ...held.metadata, finalizers: [] } });
+      await c.settle();
+      expect((await statusOf(() => c.client.resource(ConfigMapKind).get('boss', { namespace: 'default' }))).code).toBe(404);
+    } finally {
+      await c.close();
+      await source.close();
+    }
   });
 });

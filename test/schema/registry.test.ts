@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { KindRegistry } from '../../src/schema/registry.js';
 import { ConfigMapKind } from '../../src/kinds/index.js';
+import { LeaseKind } from '../../src/kinds/coordination/index.js';
 
 describe('KindRegistry', () => {
   it('finds a kind by group, version and resource, and nothing for a near miss', () => {
@@ -26,5 +27,35 @@ describe('KindRegistry', () => {
     expect(registry.lookup({ group: '', version: 'v1', resource: 'configmaps' })).toBeUndefined();
     const again = registry.add(ConfigMapKind);
     expect(registry.lookup({ group: '', version: 'v1', resource: 'configmaps' })).toBe(again);
+  });
+
+  it('adopts a kind another registry of the same API domain resolved, as it is, and refuses one of another domain', () => {
+    const first = new KindRegistry({ apiDomain: 'k8s.io' });
+    const kind = first.add(ConfigMapKind);
+    const lease = first.add(LeaseKind);
+    const second = new KindRegistry({ apiDomain: 'k8s.io' });
+    second.adopt(kind);
+    expect(second.lookup({ group: '', version: 'v1', resource: 'configmaps' })).toBe(kind);
+    expect(second.lookupBucket('core/configmaps')).toBe(kind);
+    expect(second.kinds()).toEqual([kind]);
+    // Each registry changes on its own.
+    second.remove(kind);
+    expect(first.lookup({ group: '', version: 'v1', resource: 'configmaps' })).toBe(kind);
+    expect(() => new KindRegistry({ apiDomain: 'example.org' }).adopt(lease)).toThrow('Lease was resolved for another API domain');
+  });
+
+  it('clones into a registry serving the same kinds, each changing on its own', () => {
+    const first = new KindRegistry({ apiDomain: 'k8s.io' });
+    const kind = first.add(ConfigMapKind);
+    const copy = first.clone();
+    expect(copy.lookup({ group: '', version: 'v1', resource: 'configmaps' })).toBe(kind);
+    expect(copy.lookupKind('v1', 'ConfigMap')?.kind).toBe(kind);
+    const lease = copy.add(LeaseKind);
+    copy.remove(kind);
+    expect(copy.kinds()).toEqual([lease]);
+    expect(first.kinds()).toEqual([kind]);
+    expect(first.lookup({ group: '', version: 'v1', resource: 'configmaps' })).toBe(kind);
+    expect(first.lookupResource('coordination.k8s.io', 'leases')).toBeUndefined();
+    expect(first.lookupBucket('coordination.k8s.io/leases')).toBeUndefined();
   });
 });

@@ -46,6 +46,21 @@ describe('MemoryStorage state() and restore()', () => {
     expect(await names(again, [{ key: 'app', value: 'odd' }])).toEqual(['cm-001', 'cm-003']);
   });
 
+  it('restoring silently into an empty storage tells no listener, and later writes are told as usual', async () => {
+    const state = (await filled(2)).state();
+    const s = new MemoryStorage();
+    const events: StorageEvent[] = [];
+    s.subscribe((e) => events.push(e));
+    s.restore(state, { silent: true });
+    expect(events).toEqual([]);
+    expect((await s.list('core/configmaps')).items.map((i) => i.name)).toEqual(['cm-000', 'cm-001']);
+    await s.create(key('after'), cm('after'));
+    expect(events.map((e) => `${e.type} ${e.name} ${e.revision}`)).toEqual(['ADDED after 3']);
+    // A storage with content is told what a restore changes, silent or not.
+    s.restore(state, { silent: true });
+    expect(events.map((e) => `${e.type} ${e.name}`)).toEqual(['ADDED after', 'DELETED after']);
+  });
+
   it('restoring moves the revision on, compacts the history and tells listeners only what changed', async () => {
     const s = await filled(2);
     await s.create(key('secret', 'core/secrets'), cm('secret'));

@@ -65,6 +65,11 @@ export class WatchHub {
     return this.revision;
   }
 
+  /** Takes `revision` as seen: the storage moved there without events (a cluster starting from a snapshot). */
+  skipTo(revision: number): void {
+    if (revision > this.revision) this.revision = revision;
+  }
+
   /**
    * Registers a watcher; returns the function that removes it (idempotent). On a closed hub the
    * watcher is closed at once (`onClose`) and never registered.

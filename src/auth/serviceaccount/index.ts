@@ -63,12 +63,16 @@ export interface ServiceAccountTokens {
   keySet(): JsonWebKeySet;
 }
 
-/** Builds the issuer, authenticator and discovery documents of a cluster from its flags (throws `ServiceAccountOptionsError`). */
+/**
+ * Builds the issuer, authenticator and discovery documents of a cluster from its flags (throws
+ * `ServiceAccountOptionsError`), or from `deps.setup`, flags resolved before (by the cluster a fork
+ * came from: its keys are used as they are, not read again).
+ */
 export function createServiceAccountTokens(
   flags: ServiceAccountFlags,
-  deps: { readonly read: ObjectReader; readonly now: () => number },
+  deps: { readonly read: ObjectReader; readonly now: () => number; readonly setup?: ServiceAccountSetup },
 ): ServiceAccountTokens {
-  const setup = resolveServiceAccounts(flags);
+  const setup = deps.setup ?? resolveServiceAccounts(flags);
   return {
     setup,
     issuer: createServiceAccountTokenIssuer({

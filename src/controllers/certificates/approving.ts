@@ -13,7 +13,7 @@ import { readCertificateRequest, type CertificateRequestInfo } from '../../pki/c
 import type { CertificateSigningRequest } from '../../kinds/types/certificates-v1.js';
 import type { StorageEvent } from '../../storage/storage.js';
 import type { Controller } from '../controller-loop.js';
-import { approvalOf, csrResource, observedCsr, readCsr, requestPem, type Send } from './csr-common.js';
+import { approvalOf, csrBucket, csrResource, observedCsr, readCsr, requestPem, type Send } from './csr-common.js';
 import { kubeletClientError } from './signer-rules.js';
 
 interface Recognizer {
@@ -65,6 +65,8 @@ export function csrApprovingController(ctx: EngineContext, send: Send): Controll
 
   return {
     name: 'csrapproving',
+    addsFrom: (bucket) => bucket === csrBucket(ctx),
+    keepsOnlyObserved: true,
     observe: (event: StorageEvent) => observedCsr(ctx, event),
     async reconcile(name: string): Promise<void> {
       const csr = await readCsr(ctx, name);

@@ -12,7 +12,7 @@ import { signCertificateRequest } from '../../pki/sign-request.js';
 import type { CertificateSigningRequest } from '../../kinds/types/certificates-v1.js';
 import type { StorageEvent } from '../../storage/storage.js';
 import type { Controller } from '../controller-loop.js';
-import { approvalOf, csrResource, hasTrueCondition, observedCsr, readCsr, requestPem, type Send } from './csr-common.js';
+import { approvalOf, csrBucket, csrResource, hasTrueCondition, observedCsr, readCsr, requestPem, type Send } from './csr-common.js';
 import { signerValidationError, WELL_KNOWN_SIGNERS, type WellKnownSigner } from './signer-rules.js';
 import type { SigningAuthorities } from './signing-authorities.js';
 
@@ -50,6 +50,8 @@ export function csrSigningController(ctx: EngineContext, send: Send, authorities
   };
   return {
     name: 'csrsigning',
+    addsFrom: (bucket) => bucket === csrBucket(ctx),
+    keepsOnlyObserved: true,
     observe: (event: StorageEvent) => observedCsr(ctx, event),
     async reconcile(name: string): Promise<void> {
       const csr = await readCsr(ctx, name);

@@ -202,6 +202,8 @@ export function customResourceDefinitionController(ctx: EngineContext, send: Sen
 
   return {
     name: 'customresourcedefinitions',
+    // Custom resources matter to it only when they go (while their definition is cleaned up).
+    addsFrom: (b) => b === bucket,
     observe(event: StorageEvent): readonly string[] {
       if (event.bucket === bucket) {
         regenerations.observe(event);
