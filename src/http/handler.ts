@@ -72,7 +72,10 @@ export function answerAsResponse(answer: HttpAnswer): Response {
   return isEncodedAnswer(answer) ? answerResponse(answer) : answer;
 }
 
-/** Creates the Fetch-standard handler of a cluster. */
+/**
+ * Creates the Fetch-standard handler of a cluster.
+ * @category HTTP and adapters
+ */
 export function createFetchHandler(cluster: HttpCluster, options: FetchHandlerOptions = {}): FetchHandler {
   const core = createHttpRequestHandler(cluster, options);
   const handler: FetchHandler = async (request) => answerAsResponse(await core(fetchHttpRequest(request)));
