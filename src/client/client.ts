@@ -315,7 +315,7 @@ export class ResourceClient<T extends KubeObject = KubeObject> {
     return cloneJson(res.body as T);
   }
 
-  /** LIST: the objects of the namespace (or of every namespace, for a client bound to none) that match the selectors. */
+  /** LIST: the objects of `options.namespace` (else of the bound namespace, else of every namespace) that match the options' selectors. */
   async list(options: ClientListOptions = {}): Promise<List<T>> {
     const { namespace, ...listOptions } = options;
     const res = await this.call({ verb: 'list', namespace: this.collectionNamespace(namespace), listOptions });

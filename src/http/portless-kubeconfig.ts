@@ -29,7 +29,7 @@ export interface PortlessKubeConfigTarget {
     contexts: { name: string; cluster: string; user: string }[];
     currentContext: string;
   }): void;
-  /** Sets up a request context with the current user's credentials. */
+  /** Applies the current user's credentials and the cluster's TLS settings to a request context. */
   applySecurityAuthentication(context: never): Promise<void>;
 }
 
