@@ -3,13 +3,19 @@
  * so a test can move time forward deterministically instead of sleeping.
  */
 
-/** A source of time for the cluster. */
+/**
+ * A source of time for the cluster.
+ * @category Cluster
+ */
 export interface Clock {
   /** Milliseconds since the Unix epoch. */
   now(): number;
 }
 
-/** A clock that can be moved forward by hand. */
+/**
+ * A clock that can be moved forward by hand.
+ * @category Cluster
+ */
 export interface ManualClock extends Clock {
   /** Moves the clock forward by `ms` milliseconds (fires timers that fall due). */
   advance(ms: number): void;
@@ -19,13 +25,17 @@ export interface ManualClock extends Clock {
   readonly realTime: boolean;
 }
 
-/** Called with the new time after the clock was moved by hand. */
+/**
+ * Called with the new time after the clock was moved by hand.
+ * @category Cluster
+ */
 export type ClockListener = (now: number) => void;
 
 /**
  * A clock that follows real time, offset by every `advance()`; or, with `frozenAt`, stands still
  * until advanced. Listeners registered with `onAdvance` run after each manual move, so time-based
  * work (expiry, graceful deletion) can react without timers.
+ * @category Cluster
  */
 export class CombinedClock implements ManualClock {
   readonly realTime: boolean;
@@ -68,12 +78,18 @@ export class CombinedClock implements ManualClock {
   }
 }
 
-/** RFC 3339 time with second precision, as `metav1.Time` serializes: `2026-11-22T10:00:00Z`. */
+/**
+ * RFC 3339 time with second precision, as `metav1.Time` serializes: `2026-11-22T10:00:00Z`.
+ * @category Utilities
+ */
 export function formatTime(epochMs: number): string {
   return new Date(Math.floor(epochMs / 1000) * 1000).toISOString().replace('.000Z', 'Z');
 }
 
-/** RFC 3339 time with microsecond precision, as `metav1.MicroTime` serializes: `2026-11-22T10:00:00.123000Z`. */
+/**
+ * RFC 3339 time with microsecond precision, as `metav1.MicroTime` serializes: `2026-11-22T10:00:00.123000Z`.
+ * @category Utilities
+ */
 export function formatMicroTime(epochMs: number): string {
   const iso = new Date(epochMs).toISOString();
   return `${iso.slice(0, 23)}000Z`;

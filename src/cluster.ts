@@ -63,7 +63,10 @@ import { forkClock, snapshotMethods, snapshotsNeedMemoryStorage } from './cluste
 import { snapshotState, type ClusterSnapshot } from './storage/snapshot.js';
 import { Faults, interceptedRequests, RequestLog } from './api/faults/index.js';
 
-/** Options of {@link createCluster}. */
+/**
+ * Options of {@link createCluster}.
+ * @category Cluster
+ */
 export interface ClusterOptions {
   /** API group domain, `k8s.io` by default. */
   apiDomain?: string;
@@ -185,13 +188,19 @@ export interface ClusterOptions {
   from?: ClusterSnapshot;
 }
 
-/** Options of {@link Cluster.load}. */
+/**
+ * Options of {@link Cluster.load}.
+ * @category Cluster
+ */
 export interface LoadOptions {
   fieldValidation?: 'Ignore' | 'Warn' | 'Strict';
   onWarning?: WarningHandler;
 }
 
-/** A running in-memory cluster. */
+/**
+ * A running in-memory cluster.
+ * @category Cluster
+ */
 export interface Cluster {
   /** The in-process client, acting as a cluster administrator. */
   readonly client: Client;
@@ -251,6 +260,7 @@ export interface Cluster {
   /**
    * What the doors record their requests in (the registry behind {@link Cluster.metrics}); an
    * HTTP door made with `createFetchHandler(cluster)` takes it from here.
+   * @internal
    */
   readonly apiServerMetrics: ApiServerMetrics;
   /** The checks of `/healthz`, `/livez` and `/readyz`, which also feed `/metrics/slis`. */
@@ -307,14 +317,24 @@ const DEFAULT_API_DOMAIN = 'k8s.io';
 /** The reserved domain of a cluster that names none. */
 const DEFAULT_RESERVED_DOMAIN = 'kubernetes.io';
 
-/** The feature gates that are off unless `featureGates` turns them on (alpha gates kube-apiserver keeps off). */
+/**
+ * The feature gates that are off unless `featureGates` turns them on (alpha gates kube-apiserver keeps off).
+ * @category Cluster
+ */
 export const FEATURE_GATES_OFF_BY_DEFAULT: readonly string[] = ['NativeHistograms'];
 
-/** Whether a gate is on: as set in `gates`, else on unless it is one of {@link FEATURE_GATES_OFF_BY_DEFAULT}. */
+/**
+ * Whether a gate is on: as set in `gates`, else on unless it is one of {@link FEATURE_GATES_OFF_BY_DEFAULT}.
+ * @category Cluster
+ */
 export function featureGateEnabled(gates: Readonly<Record<string, boolean>>, gate: string): boolean {
   return gates[gate] ?? !FEATURE_GATES_OFF_BY_DEFAULT.includes(gate);
 }
 
+/**
+ * The namespaces `createCluster` creates (unless storage already holds them) before the cluster is handed out.
+ * @category Cluster
+ */
 export const INITIAL_NAMESPACES = ['default', 'kube-system', 'kube-public', 'kube-node-lease'] as const;
 
 const SYSTEM_USER: UserInfo = { username: 'system:apiserver', groups: ['system:masters'] };
@@ -325,7 +345,10 @@ function makeClock(option: ClusterOptions['clock']): ManualClock {
   return option;
 }
 
-/** Creates a cluster with the built-in kinds and the initial namespaces. */
+/**
+ * Creates a cluster with the built-in kinds and the initial namespaces.
+ * @category Cluster
+ */
 export async function createCluster(options: ClusterOptions = {}): Promise<Cluster> {
   return startCluster(options);
 }

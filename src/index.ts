@@ -2,6 +2,7 @@
  * memkube: a Kubernetes-compatible API server that lives in memory.
  *
  * @packageDocumentation
+ * @module memkube
  */
 export {
   createCluster,
@@ -174,6 +175,10 @@ export {
   type StoredObject,
   type StoredValue,
 } from './storage/storage.js';
+/**
+ * The built-in kinds: each API group's kind definitions (`PodKind`, `DeploymentKind`, ...) and object types (`Pod`, `Deployment`, ...), and `builtinKinds`, the kinds every cluster serves.
+ * @category Kinds
+ */
 export * as kinds from './kinds/index.js';
 export {
   defineCustomResource,
@@ -182,7 +187,10 @@ export {
   type CustomResourceObject,
   type CustomResourceVersionDeclaration,
 } from './kinds/index.js';
-/** The zod schema of `metav1.ObjectMeta`, for declaring kinds of your own. */
+/**
+ * The zod schema of `metav1.ObjectMeta`, for declaring kinds of your own.
+ * @category Defining kinds
+ */
 export { ObjectMeta as ObjectMetaSchema } from './kinds/types/meta-v1.js';
 export { parseJson, JsonSyntaxError, type ParsedJson, type ParseJsonOptions } from './codec/json.js';
 export { parseYamlDocuments, YamlSyntaxError, type ParsedYamlDocument } from './codec/yaml.js';
@@ -218,22 +226,47 @@ export type {
   TokenAuthenticator,
 } from './machinery/auth.js';
 export { type AuthenticationOptions, type AuthorizationOptions } from './auth/cluster-access.js';
-/** AuthorizationConfiguration (`--authorization-config`) and kube-apiserver's authorization flags. */
+/**
+ * AuthorizationConfiguration (`--authorization-config`) and kube-apiserver's authorization flags.
+ * @category Authentication and authorization
+ */
 export * as authorizationConfig from './config/authorization/index.js';
-/** AuthenticationConfiguration (`--authentication-config`): JWT authenticators and anonymous rules. */
+/**
+ * AuthenticationConfiguration (`--authentication-config`): JWT authenticators and anonymous rules.
+ * @category Authentication and authorization
+ */
 export * as authenticationConfig from './config/authentication/index.js';
-/** EgressSelectorConfiguration (`--egress-selector-config-file`) and its dialers. */
+/**
+ * EgressSelectorConfiguration (`--egress-selector-config-file`) and its dialers.
+ * @category Configuration files
+ */
 export * as egressConfig from './config/egress/index.js';
-/** TracingConfiguration (`--tracing-config-file`). */
+/**
+ * TracingConfiguration (`--tracing-config-file`).
+ * @category Configuration files
+ */
 export * as tracingConfig from './config/tracing/index.js';
-/** AdmissionConfiguration (`--admission-control-config-file`). */
+/**
+ * AdmissionConfiguration (`--admission-control-config-file`).
+ * @category Configuration files
+ */
 export * as admissionConfig from './config/admission/index.js';
-/** LoggingConfiguration and kube-apiserver's logging flags. */
+/**
+ * LoggingConfiguration and kube-apiserver's logging flags.
+ * @category Configuration files
+ */
 export * as loggingConfig from './config/logging/index.js';
-/** ExecCredential (`client.authentication.k8s.io`), as exec credential plugins exchange it. */
+/**
+ * ExecCredential (`client.authentication.k8s.io`), as exec credential plugins exchange it.
+ * @category Authentication and authorization
+ */
 export * as execCredential from './config/exec-credential/index.js';
-/** NodeAgentConfiguration (kubelet's KubeletConfiguration): fields, decoding, defaults, validation, feature gates. */
+/**
+ * NodeAgentConfiguration (kubelet's KubeletConfiguration): fields, decoding, defaults, validation, feature gates.
+ * @category Node agent
+ */
 export * as nodeAgentConfig from './config/nodeagent/index.js';
+/** @category Node agent */
 export type { NodeAgentConfiguration, DefaultedNodeAgentConfiguration } from './config/nodeagent/types.js';
 /** The node agent's settings from its command line: flags, `--config`, `--config-dir` drop-ins. */
 export {
@@ -264,11 +297,20 @@ export { createCertificateRequest, type CertificateRequestSubject } from './pki/
 export type { CertificateSigningOptions, SigningCaFiles } from './controllers/certificates/signing-authorities.js';
 export type { WellKnownSigner } from './controllers/certificates/signer-rules.js';
 export { bootstrapTokenAuthenticator, type BootstrapTokenOptions } from './auth/authn/bootstrap-token.js';
-/** The patch engines (JSON patch, merge patch, strategic merge patch, patch creation), as pure functions. */
+/**
+ * The patch engines (JSON patch, merge patch, strategic merge patch, patch creation), as pure functions.
+ * @category Patch and apply
+ */
 export * as patch from './patch/index.js';
-/** Server-side apply and field management (FieldsV1 sets, managedFields, apply with conflicts). */
+/**
+ * Server-side apply and field management (FieldsV1 sets, managedFields, apply with conflicts).
+ * @category Patch and apply
+ */
 export * as apply from './patch/apply/index.js';
-/** Label, field and shard selectors. */
+/**
+ * Label, field and shard selectors.
+ * @category Utilities
+ */
 export * as selectors from './selectors/index.js';
 /** Standard device attributes of dynamic resource allocation drivers (numaNode, pciBusID, pcieRoot), read from sysfs. */
 export {
@@ -291,9 +333,15 @@ export {
   type NUMANodeAttribute,
   type NUMANodeAttributeForm,
 } from './nodeagent/devices/index.js';
-/** The node agent's sysctl pod admission and the kernel requirements of node features. */
+/**
+ * The node agent's sysctl pod admission and the kernel requirements of node features.
+ * @category Node agent
+ */
 export * as nodeSysctls from './nodeagent/sysctls/index.js';
-/** The node agent's image pulls: credential provider plugins, pull records, the pull manager. */
+/**
+ * The node agent's image pulls: credential provider plugins, pull records, the pull manager.
+ * @category Node agent
+ */
 export * as nodeImages from './nodeagent/images/index.js';
 /** The node agent's HTTPS server (kubelet's port 10250): endpoints, authentication, authorization, checkpoints. */
 export {
@@ -330,7 +378,12 @@ export {
   readTar,
   type TarMember,
 } from './cri/runtime/index.js';
+/**
+ * The CRI (`runtime.v1`) as TypeScript: its messages and its two services, `RuntimeService` and `ImageService`.
+ * @category CRI runtime
+ */
 export * as cri from './cri/api.js';
+/** @category CRI runtime */
 export { CriError } from './cri/api.js';
 /** The node agent (a small kubelet): `createNodeAgent`, and its API server clients (a Fetch function, or a kubeconfig over HTTPS). */
 export { createNodeAgent, type NodeAgent, type NodeAgentOptions, type NodeAgentPods } from './nodeagent/agent.js';
@@ -370,3 +423,46 @@ export type {
   FaultWatch,
   RequestLogEntry,
 } from './api/faults/index.js';
+export type { AccessEgress } from './auth/cluster-access.js';
+export type { ServiceAccountFlags } from './auth/serviceaccount/options.js';
+export type { ServiceAccountTokens } from './auth/serviceaccount/index.js';
+export type { ServiceAccountSetup } from './auth/serviceaccount/options.js';
+export type { JsonWebKeySet, OpenIDConfiguration, PublicJwk } from './auth/serviceaccount/discovery.js';
+export type { SigningAlgorithm, SigningKey, VerificationKey } from './auth/serviceaccount/keys.js';
+export type { ReadFile } from './auth/webhook/kubeconfig.js';
+export type { BoundObject, ServiceAccountTokenIssuer, ServiceAccountTokenRequest } from './machinery/auth.js';
+export type { RequestAuditRecorder } from './machinery/request.js';
+export type { BootstrapTokenSecret } from './auth/authn/bootstrap-token.js';
+export type { IssuerDiscovery } from './http/door.js';
+export type { FetchFunction } from './http/fetch-dispatcher.js';
+export type { ActionContext, ActionSubresource, BuiltinObject, PublishedSchema, ReviewContext } from './schema/define-kind.js';
+export type { BuiltinResource } from './client/builtin-resources.js';
+export type {
+  NativeBucketSpan,
+  NativeHistogramConfig,
+  NativeHistogramSeries,
+  NativeHistogramSnapshot,
+  NativeHistogramVec,
+} from './metrics/native-histogram.js';
+export type { AuditOutcome, AuditRequestInit, RequestAudit } from './audit/request-audit.js';
+export type { AuditAttributes } from './audit/evaluate.js';
+export type { ValidPolicyRule } from './config/audit/types.js';
+export type { ConfigDecodeError, ConfigKind, ConfigVersion } from './config/decode.js';
+export type { LoadEncryptionOptions } from './config/encryption/load.js';
+export type { MemoryState } from './storage/memory.js';
+export type { ServingCertificateOptions } from './pki/self-signed.js';
+export type { TracedRequest, TracedResource, TracingSetupError } from './tracing/index.js';
+export type { EgressDialer, EgressDialError, DialTarget } from './webhook/egress-dialer.js';
+export type { RatchetingObserver } from './kinds/apiextensions/custom-resources/rules.js';
+export type { ServiceReader } from './kinds/apiextensions/custom-resources/webhook-endpoint.js';
+export type { MaybePromise } from './util/maybe-promise.js';
+export type { GoURL } from './util/go-url.js';
+export type { LogStream } from './cri/runtime/cri-log.js';
+export type { AgentLog } from './nodeagent/agent-log.js';
+export type { HostFacts } from './nodeagent/node/host-facts.js';
+export type { ImageEnsurer } from './nodeagent/pods/image-ensurer.js';
+export type { PodAdmitter } from './nodeagent/pods/pod-workers.js';
+export type { UrlFetch } from './nodeagent/pods/sources/http.js';
+export type { KubeApiClient, KubeApiError, KubeObjectJson, KubeRequestOptions, KubeWatchEvent } from './nodeagent/kube-api.js';
+export type { KubeconfigClientOptions } from './nodeagent/apiclient/kubeconfig-client.js';
+export type { FetchClientOptions } from './nodeagent/kube-api-fetch.js';

@@ -13,7 +13,10 @@ import { admissionMetrics, type AdmissionObserver, type AdmissionStepType } from
 import type { AdmissionPlugin } from './plugin.js';
 import { ALL_ORDERED_PLUGINS, DEFAULT_ON_PLUGINS } from './plugin-names.js';
 
-/** Which admission plugins run, beyond kube-apiserver's defaults. */
+/**
+ * Which admission plugins run, beyond kube-apiserver's defaults.
+ * @category Cluster
+ */
 export interface AdmissionConfig {
   /** Plugins to turn on in addition to the default ones (`--enable-admission-plugins`). */
   readonly enable?: readonly string[];
@@ -26,7 +29,10 @@ export interface AdmissionConfig {
   readonly configFile?: string;
 }
 
-/** A configuration kube-apiserver would refuse, with its messages. */
+/**
+ * A configuration kube-apiserver would refuse, with its messages.
+ * @category Cluster
+ */
 export class AdmissionConfigError extends Error {
   constructor(readonly problems: readonly string[]) {
     // Go's aggregate error prints one error as is and several as a bracketed list.

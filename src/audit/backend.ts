@@ -7,6 +7,7 @@ import type { AuditEvent } from './event.js';
 /**
  * What a cluster gives each of its backends when it starts (see {@link AuditBackend.attach}): the
  * means to count what the backend failed to record.
+ * @category Audit
  */
 export interface AuditBackendContext {
   /**
@@ -17,7 +18,10 @@ export interface AuditBackendContext {
   handlePluginError(plugin: string, error: unknown, impacted: readonly AuditEvent[] | number): void;
 }
 
-/** A sink of audit events. */
+/**
+ * A sink of audit events.
+ * @category Audit
+ */
 export interface AuditBackend {
   /** The plugin's name (`log`, `webhook`, `buffered<log>`, ...): the `plugin` label of `apiserver_audit_error_total`. */
   readonly name: string;

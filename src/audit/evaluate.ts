@@ -15,7 +15,10 @@ export interface RequestAuditConfig {
   readonly omitManagedFields: boolean;
 }
 
-/** What a rule is matched against: a request's authorizer attributes; no user before authentication. */
+/**
+ * What a rule is matched against: a request's authorizer attributes; no user before authentication.
+ * @category Audit
+ */
 export type AuditAttributes = Omit<AuthorizationAttributes, 'user'> & { readonly user?: UserInfo };
 
 /** Evaluates a policy for requests. */

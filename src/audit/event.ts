@@ -10,6 +10,7 @@ export { AUDIT_LEVELS, AUDIT_STAGES, type AuditLevel, type AuditStage } from '..
 /**
  * A user as an event records it (authentication.k8s.io/v1 `UserInfo`): every field is left out
  * when empty, so the event of a request refused before anyone was authenticated has `user: {}`.
+ * @category Audit
  */
 export interface AuditUserInfo {
   username?: string;
@@ -18,7 +19,10 @@ export interface AuditUserInfo {
   extra?: Record<string, string[]>;
 }
 
-/** What a request was about (`ObjectReference` of the audit API). */
+/**
+ * What a request was about (`ObjectReference` of the audit API).
+ * @category Audit
+ */
 export interface AuditObjectReference {
   resource?: string;
   namespace?: string;
@@ -31,7 +35,10 @@ export interface AuditObjectReference {
   subresource?: string;
 }
 
-/** The `responseStatus` of an event: a metav1.Status, in part for successes. */
+/**
+ * The `responseStatus` of an event: a metav1.Status, in part for successes.
+ * @category Audit
+ */
 export interface AuditResponseStatus {
   metadata: Record<string, never>;
   status?: string;
@@ -41,7 +48,10 @@ export interface AuditResponseStatus {
   code: number;
 }
 
-/** One audit event (`audit.k8s.io/v1` Event). */
+/**
+ * One audit event (`audit.k8s.io/v1` Event).
+ * @category Audit
+ */
 export interface AuditEvent {
   kind: 'Event';
   apiVersion: 'audit.k8s.io/v1';
@@ -68,7 +78,10 @@ export interface AuditEvent {
   annotations?: Record<string, string>;
 }
 
-/** What a webhook backend posts: a batch of events. */
+/**
+ * What a webhook backend posts: a batch of events.
+ * @category Audit
+ */
 export interface AuditEventList {
   kind: 'EventList';
   apiVersion: 'audit.k8s.io/v1';

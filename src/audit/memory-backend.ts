@@ -6,7 +6,10 @@
 import type { AuditBackend } from './backend.js';
 import type { AuditEvent } from './event.js';
 
-/** Options of {@link createMemoryAuditBackend}. */
+/**
+ * Options of {@link createMemoryAuditBackend}.
+ * @category Audit
+ */
 export interface MemoryAuditBackendOptions {
   /** The plugin name (`memory` by default). */
   name?: string;
@@ -17,7 +20,10 @@ export interface MemoryAuditBackendOptions {
   refuse?: (event: AuditEvent) => boolean;
 }
 
-/** An in-memory audit backend. */
+/**
+ * An in-memory audit backend.
+ * @category Audit
+ */
 export interface MemoryAuditBackend extends AuditBackend {
   /** Every event received, in order. */
   readonly events: readonly AuditEvent[];
@@ -27,7 +33,10 @@ export interface MemoryAuditBackend extends AuditBackend {
   readonly closed: boolean;
 }
 
-/** Creates an in-memory audit backend for `createCluster({ audit: { policy, backends: [backend] } })`. */
+/**
+ * Creates an in-memory audit backend for `createCluster({ audit: { policy, backends: [backend] } })`.
+ * @category Audit
+ */
 export function createMemoryAuditBackend(options: MemoryAuditBackendOptions = {}): MemoryAuditBackend {
   const events: AuditEvent[] = [];
   let closed = false;

@@ -18,7 +18,10 @@ import { defineAuditMetrics, type AuditMetrics } from './metrics.js';
 import { RequestAudit, type AuditRequestInit, type AuditServices } from './request-audit.js';
 import { unionSink } from './sink.js';
 
-/** What `createCluster({ audit })` takes. */
+/**
+ * What `createCluster({ audit })` takes.
+ * @category Audit
+ */
 export interface AuditOptions {
   /**
    * The audit.k8s.io/v1 Policy, its YAML or JSON text, or a policy already loaded (`readAuditPolicyFile(path)`,
@@ -29,7 +32,10 @@ export interface AuditOptions {
   backends: readonly AuditBackend[];
 }
 
-/** A cluster's audit pipeline, as the doors use it. */
+/**
+ * A cluster's audit pipeline, as the doors use it.
+ * @category Audit
+ */
 export interface AuditPipeline {
   /** The policy in force. */
   readonly policy: AuditPolicy;

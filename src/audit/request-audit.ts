@@ -15,7 +15,10 @@ import { withoutManagedFields } from './managed-fields.js';
 import type { AuditMetrics } from './metrics.js';
 import type { AuditSink } from './sink.js';
 
-/** What a door knows of a request when its audit begins. */
+/**
+ * What a door knows of a request when its audit begins.
+ * @category Audit
+ */
 export interface AuditRequestInit {
   /** The request's `Audit-ID` header, or a new UUID. */
   readonly auditID: string;
@@ -36,7 +39,10 @@ export interface AuditServices {
   readonly clock: Clock;
 }
 
-/** The outcome of a request, as its last events record it. */
+/**
+ * The outcome of a request, as its last events record it.
+ * @category Audit
+ */
 export interface AuditOutcome {
   /** The HTTP status code. */
   readonly code: number;
@@ -106,7 +112,10 @@ export function levelAtLeast(level: AuditLevel, least: AuditLevel): boolean {
   return LEVEL_ORDER[level] >= LEVEL_ORDER[least];
 }
 
-/** The audit of one request at Metadata level or more. */
+/**
+ * The audit of one request at Metadata level or more.
+ * @category Audit
+ */
 export class RequestAudit implements RequestAuditRecorder {
   readonly level: AuditLevel;
   readonly auditID: string;

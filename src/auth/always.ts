@@ -8,7 +8,10 @@ import type { Authorizer, AuthorizationResult, RulesForResult } from '../machine
 const ALLOW: AuthorizationResult = { decision: 'Allow', reason: '' };
 const NO_OPINION: AuthorizationResult = { decision: 'NoOpinion', reason: 'Everything is forbidden.' };
 
-/** `AlwaysAllow`: allows everything; its rules are every verb on every resource and URL. */
+/**
+ * `AlwaysAllow`: allows everything; its rules are every verb on every resource and URL.
+ * @category Authentication and authorization
+ */
 export const alwaysAllowAuthorizer: Authorizer = {
   authorize: () => ALLOW,
   rulesFor: (): RulesForResult => ({
@@ -18,7 +21,10 @@ export const alwaysAllowAuthorizer: Authorizer = {
   }),
 };
 
-/** `AlwaysDeny`: no opinion on anything, with the reason "Everything is forbidden."; no rules. */
+/**
+ * `AlwaysDeny`: no opinion on anything, with the reason "Everything is forbidden."; no rules.
+ * @category Authentication and authorization
+ */
 export const alwaysDenyAuthorizer: Authorizer = {
   authorize: () => NO_OPINION,
   rulesFor: (): RulesForResult => ({ resourceRules: [], nonResourceRules: [], incomplete: false }),

@@ -28,7 +28,10 @@ import { authorizationConfigSource } from '../config/authorization/source.js';
 import { authenticationMetrics, authorizationMetrics, instrumentedAuthorizer } from './metrics/index.js';
 import { instrumentedAuthentication } from './authn/instrumented.js';
 
-/** How a cluster authenticates requests (`createCluster({ authentication })`). */
+/**
+ * How a cluster authenticates requests (`createCluster({ authentication })`).
+ * @category Authentication and authorization
+ */
 export interface AuthenticationOptions {
   /**
    * `--anonymous-auth`: whether requests without credentials are served as `system:anonymous`
@@ -54,7 +57,10 @@ export interface AuthenticationOptions {
   config?: AuthenticationConfiguration;
 }
 
-/** How a cluster authorizes requests (`createCluster({ authorization })`). */
+/**
+ * How a cluster authorizes requests (`createCluster({ authorization })`).
+ * @category Authentication and authorization
+ */
 export interface AuthorizationOptions {
   /**
    * `--authorization-mode`: the built-in authorizers, in order; `['AlwaysAllow']` by default.
@@ -86,9 +92,14 @@ export interface ClusterAccess {
   close(): void;
 }
 
-/** How the cluster's own clients reach webhooks and issuers (`--egress-selector-config-file`). */
+/**
+ * How the cluster's own clients reach webhooks and issuers (`--egress-selector-config-file`).
+ * @category Configuration files
+ */
 export interface AccessEgress {
+  /** The dialer of an egress selection; undefined when it connects directly or is not configured. */
   dialerFor(selection: 'controlplane' | 'cluster'): EgressDialer | undefined;
+  /** The HTTP agent of an egress selection; undefined when it connects directly or is not configured. */
   agentFor(selection: 'controlplane' | 'cluster'): Agent | undefined;
 }
 

@@ -25,30 +25,48 @@ import type { Clock } from '../clock.js';
 import type { ApplyConfiguration, PatchBody } from './patch-types.js';
 import { builtinResources, type BuiltinResource } from './builtin-resources.js';
 
-/** Sends one request to the engine. */
+/**
+ * Sends one request to the engine.
+ * @category Client
+ */
 export type RequestHandler = (req: ApiRequest) => Promise<ApiResponse>;
 
-/** Receives the warnings of an answer (what HTTP sends as `Warning: 299` headers): a write's, or a deprecated resource's on any answer, failed or not. */
+/**
+ * Receives the warnings of an answer (what HTTP sends as `Warning: 299` headers): a write's, or a deprecated resource's on any answer, failed or not.
+ * @category Client
+ */
 export type WarningHandler = (warnings: readonly string[]) => void;
 
-/** `dryRun` as the client takes it: `true` or `'All'` mean a dry run. */
+/**
+ * `dryRun` as the client takes it: `true` or `'All'` mean a dry run.
+ * @category Client
+ */
 export type DryRunOption = boolean | 'All' | string[];
 
-/** Options every client call takes. */
+/**
+ * Options every client call takes.
+ * @category Client
+ */
 export interface CallOptions {
   /** Namespace of the object; defaults to the object's own, else `default`. */
   namespace?: string;
   onWarning?: WarningHandler;
 }
 
-/** Options of create and update. */
+/**
+ * Options of create and update.
+ * @category Client
+ */
 export interface ClientWriteOptions extends CallOptions {
   dryRun?: DryRunOption;
   fieldManager?: string;
   fieldValidation?: 'Ignore' | 'Warn' | 'Strict' | (string & {});
 }
 
-/** Options of patch: the patch type, and `force` for apply. */
+/**
+ * Options of patch: the patch type, and `force` for apply.
+ * @category Client
+ */
 export interface ClientPatchOptions extends ClientWriteOptions {
   /** `json` (RFC 6902), `merge` (RFC 7386), `strategic`, or `apply` (server-side apply). */
   type: PatchType;
@@ -58,7 +76,10 @@ export interface ClientPatchOptions extends ClientWriteOptions {
   subresource?: string;
 }
 
-/** Options of server-side apply. */
+/**
+ * Options of server-side apply.
+ * @category Client
+ */
 export interface ClientApplyOptions extends ClientWriteOptions {
   /** Required by Kubernetes for apply. */
   fieldManager: string;
@@ -66,12 +87,18 @@ export interface ClientApplyOptions extends ClientWriteOptions {
   subresource?: string;
 }
 
-/** Options of get. */
+/**
+ * Options of get.
+ * @category Client
+ */
 export interface ClientGetOptions extends CallOptions {
   resourceVersion?: string;
 }
 
-/** Options of list; without `namespace`, a namespaced kind is listed across all namespaces. */
+/**
+ * Options of list; without `namespace`, a namespaced kind is listed across all namespaces.
+ * @category Client
+ */
 export interface ClientListOptions extends Pick<
   ListOptions,
   'labelSelector' | 'fieldSelector' | 'limit' | 'continue' | 'resourceVersion' | 'resourceVersionMatch' | 'shardSelector'
@@ -79,7 +106,10 @@ export interface ClientListOptions extends Pick<
   namespace?: string;
 }
 
-/** Options of watch; without `namespace`, a namespaced kind is watched across all namespaces. */
+/**
+ * Options of watch; without `namespace`, a namespaced kind is watched across all namespaces.
+ * @category Client
+ */
 export interface ClientWatchOptions extends Pick<
   ListOptions,
   | 'labelSelector'
@@ -94,15 +124,24 @@ export interface ClientWatchOptions extends Pick<
   namespace?: string;
 }
 
-/** Options of delete. */
+/**
+ * Options of delete.
+ * @category Client
+ */
 export interface ClientDeleteOptions extends CallOptions, Omit<DeleteOptions, 'dryRun'> {
   dryRun?: DryRunOption;
 }
 
-/** Options of deletecollection: list options plus delete options. */
+/**
+ * Options of deletecollection: list options plus delete options.
+ * @category Client
+ */
 export type ClientDeleteCollectionOptions = ClientListOptions & Omit<ClientDeleteOptions, 'namespace' | 'preconditions'>;
 
-/** A list of objects of one kind. */
+/**
+ * A list of objects of one kind.
+ * @category Client
+ */
 export interface List<T> {
   apiVersion: string;
   kind: string;
@@ -116,14 +155,20 @@ function dryRunOf(value: DryRunOption | undefined): string[] | undefined {
   return typeof value === 'string' ? [value] : [...value];
 }
 
-/** Targets a resource by group/version/resource; `group` defaults to the core group. */
+/**
+ * Targets a resource by group/version/resource; `group` defaults to the core group.
+ * @category Client
+ */
 export interface ResourceTarget {
   group?: string;
   version: string;
   resource: string;
 }
 
-/** What a resource client knows beyond its target: the namespace it is bound to, and the cluster's clock. */
+/**
+ * What a resource client knows beyond its target: the namespace it is bound to, and the cluster's clock.
+ * @category Client
+ */
 export interface ResourceClientContext {
   /** The namespace calls default to (a list or watch covers only it); unset: the object's, else `default`, and lists cover all namespaces. */
   readonly namespace?: string;
@@ -131,7 +176,10 @@ export interface ResourceClientContext {
   readonly clock?: Clock;
 }
 
-/** Operations on one resource. `T` is the object type (typed for built-in kinds). */
+/**
+ * Operations on one resource. `T` is the object type (typed for built-in kinds).
+ * @category Client
+ */
 export class ResourceClient<T extends KubeObject = KubeObject> {
   constructor(
     private readonly send: RequestHandler,
@@ -160,10 +208,12 @@ export class ResourceClient<T extends KubeObject = KubeObject> {
     return new ResourceClient<T>(this.send, this.gvr, this.namespaced, this.user, this.defaultWarning, { ...this.context, namespace });
   }
 
+  /** POST: creates `obj` and answers the object as stored. */
   async create(obj: T, options: ClientWriteOptions = {}): Promise<T> {
     return this.write('create', obj, options);
   }
 
+  /** PUT: replaces the object named by `obj.metadata.name` (a conflict when `metadata.resourceVersion` is set and stale); answers it as stored. */
   async update(obj: T, options: ClientWriteOptions = {}): Promise<T> {
     return this.write('update', obj, options);
   }
@@ -216,6 +266,7 @@ export class ResourceClient<T extends KubeObject = KubeObject> {
     return this.patch(meta?.name ?? '', config, { ...options, type: 'apply', namespace: options.namespace ?? (meta?.namespace || undefined) });
   }
 
+  /** GET: the object named `name` (a 404 NotFound `ApiError` when there is none). */
   async get(name: string, options: ClientGetOptions = {}): Promise<T> {
     const res = await this.call({
       verb: 'get',
@@ -264,6 +315,7 @@ export class ResourceClient<T extends KubeObject = KubeObject> {
     return cloneJson(res.body as T);
   }
 
+  /** LIST: the objects of `options.namespace` (else of the bound namespace, else of every namespace) that match the options' selectors. */
   async list(options: ClientListOptions = {}): Promise<List<T>> {
     const { namespace, ...listOptions } = options;
     const res = await this.call({ verb: 'list', namespace: this.collectionNamespace(namespace), listOptions });
@@ -364,13 +416,22 @@ export class ResourceClient<T extends KubeObject = KubeObject> {
   }
 }
 
-/** Resolves a target to its group/version/resource and scope. */
+/**
+ * Resolves a target to its group/version/resource and scope.
+ * @category Client
+ */
 export type ResourceResolver = (target: ResourceTarget | KindDefinition) => { gvr: GroupVersionResource; namespaced: boolean | undefined };
 
-/** The default in-process user: a cluster administrator. */
+/**
+ * The default in-process user: a cluster administrator.
+ * @category Client
+ */
 export const ADMIN_USER: UserInfo = { username: 'system:admin', groups: ['system:masters', 'system:authenticated'] };
 
-/** What a client knows of its cluster beyond how to send a request. */
+/**
+ * What a client knows of its cluster beyond how to send a request.
+ * @category Client
+ */
 export interface ClientContext {
   /** The cluster clock, handed to every resource client (for {@link waitFor}'s timeout). */
   readonly clock?: Clock;
@@ -382,6 +443,7 @@ export interface ClientContext {
  * The typed helpers of the client, one per common built-in resource: a namespaced resource's takes
  * the namespace to bind to (none: the object's own, and lists across all namespaces), a
  * cluster-scoped one takes nothing.
+ * @category Client
  */
 export type BuiltinResourceHelpers = {
   [K in keyof typeof builtinResources]: (typeof builtinResources)[K] extends BuiltinResource<infer T, 'Namespaced'>
@@ -391,7 +453,10 @@ export type BuiltinResourceHelpers = {
       : never;
 };
 
-/** The in-process client of a cluster. */
+/**
+ * The in-process client of a cluster.
+ * @category Client
+ */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging -- the typed helpers, see below
 export class Client {
   constructor(

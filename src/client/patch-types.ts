@@ -5,7 +5,10 @@
  */
 import type { PatchType } from '../machinery/request.js';
 
-/** One operation of an RFC 6902 JSON patch; `path` and `from` are JSON pointers (`/data/key`, `~1` for `/`). */
+/**
+ * One operation of an RFC 6902 JSON patch; `path` and `from` are JSON pointers (`/data/key`, `~1` for `/`).
+ * @category Client
+ */
 export type JsonPatchOperation =
   | { op: 'add'; path: string; value: unknown }
   | { op: 'remove'; path: string }
@@ -14,7 +17,10 @@ export type JsonPatchOperation =
   | { op: 'copy'; from: string; path: string }
   | { op: 'test'; path: string; value: unknown };
 
-/** A JSON patch: operations applied in order, all or nothing. */
+/**
+ * A JSON patch: operations applied in order, all or nothing.
+ * @category Client
+ */
 export type JsonPatch = readonly JsonPatchOperation[];
 
 type Primitive = string | number | boolean | bigint | symbol | null | undefined;
@@ -24,10 +30,14 @@ type Primitive = string | number | boolean | bigint | symbol | null | undefined;
 /**
  * An RFC 7386 merge patch of `T`: every field optional, objects merged field by field, `null`
  * removes a field, and a list replaces the whole list (so its items are complete ones).
+ * @category Client
  */
 export type MergePatch<T> = unknown extends T ? T : T extends Primitive ? T : T extends readonly unknown[] ? T : { [K in keyof T]?: MergePatch<T[K]> | null };
 
-/** The directives a strategic merge patch may put in an object (`$patch: replace` replaces the object, `$retainKeys` drops the fields not named). */
+/**
+ * The directives a strategic merge patch may put in an object (`$patch: replace` replaces the object, `$retainKeys` drops the fields not named).
+ * @category Client
+ */
 export interface StrategicMergeDirectives {
   $patch?: 'replace' | 'merge' | 'delete';
   $retainKeys?: string[];
@@ -42,6 +52,7 @@ type StrategicMergeList<E> = E extends Primitive ? E[] : Array<StrategicMergePat
  * A strategic merge patch of `T`: a merge patch whose lists of objects merge by key (a container by
  * its `name`) rather than being replaced, and which may carry the directives of
  * {@link StrategicMergeDirectives}.
+ * @category Client
  */
 export type StrategicMergePatch<T> = unknown extends T
   ? T
@@ -51,7 +62,10 @@ export type StrategicMergePatch<T> = unknown extends T
       ? StrategicMergeList<E>
       : { [K in keyof T]?: StrategicMergePatch<T[K]> | null } & StrategicMergeDirectives;
 
-/** Every field optional, all the way down, lists of partial items: what an apply configuration may hold. */
+/**
+ * Every field optional, all the way down, lists of partial items: what an apply configuration may hold.
+ * @category Client
+ */
 export type DeepPartial<T> = unknown extends T
   ? T
   : T extends Primitive
@@ -64,10 +78,14 @@ export type DeepPartial<T> = unknown extends T
  * A server-side apply configuration of `T`: only the fields the manager has an opinion about, with
  * the `apiVersion` and `kind` Kubernetes requires (and `metadata.name`, which the server checks).
  * An untyped object (one with an index signature, as `KubeObject`) is taken as it is.
+ * @category Client
  */
 export type ApplyConfiguration<T> = string extends keyof T ? T : DeepPartial<T> & { apiVersion: string; kind: string };
 
-/** The body a patch of type `P` takes for objects of type `T`; a `P` that is no patch type (`never`) takes anything, for the server to refuse. */
+/**
+ * The body a patch of type `P` takes for objects of type `T`; a `P` that is no patch type (`never`) takes anything, for the server to refuse.
+ * @category Client
+ */
 export type PatchBody<T, P extends PatchType> = [P] extends [never]
   ? unknown
   : P extends 'json'

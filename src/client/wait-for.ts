@@ -10,9 +10,14 @@ import type { WatchStream } from '../machinery/request.js';
 import type { KubeObject } from '../schema/define-kind.js';
 import type { ClientListOptions, ClientWatchOptions, List } from './client.js';
 
-/** What `waitFor` needs of a resource client: a {@link ResourceClient}, or a typed helper's. */
+/**
+ * What `waitFor` needs of a resource client: a {@link ResourceClient}, or a typed helper's.
+ * @category Testing
+ */
 export interface WaitableResource<T extends KubeObject> {
+  /** Lists the objects, as {@link ResourceClient.list}. */
   list(options?: ClientListOptions): Promise<List<T>>;
+  /** Watches the objects, as {@link ResourceClient.watch}. */
   watch(options?: ClientWatchOptions): Promise<WatchStream<T>>;
   /** The namespace the client is bound to. */
   readonly namespace?: string;
@@ -20,13 +25,19 @@ export interface WaitableResource<T extends KubeObject> {
   readonly clock?: Clock;
 }
 
-/** The objects a selector waits on. */
+/**
+ * The objects a selector waits on.
+ * @category Testing
+ */
 export interface WaitSelector {
   labelSelector?: string;
   fieldSelector?: string;
 }
 
-/** Options of {@link waitFor}. */
+/**
+ * Options of {@link waitFor}.
+ * @category Testing
+ */
 export interface WaitForOptions {
   /**
    * How long to wait, in milliseconds of the cluster clock (30 s by default). On a clock that
@@ -40,7 +51,10 @@ export interface WaitForOptions {
   clock?: Clock;
 }
 
-/** Rejects a {@link waitFor} whose condition did not hold in time. */
+/**
+ * Rejects a {@link waitFor} whose condition did not hold in time.
+ * @category Testing
+ */
 export class WaitTimeoutError extends Error {
   override readonly name = 'WaitTimeoutError';
   constructor(
@@ -57,6 +71,7 @@ const DEFAULT_TIMEOUT_MS = 30_000;
 /**
  * Waits until `predicate` holds for the object named `name` (`undefined` while it does not exist,
  * so a wait for a deletion is `(o) => o === undefined`); resolves with what the predicate saw.
+ * @category Testing
  */
 export function waitFor<T extends KubeObject>(
   resource: WaitableResource<T>,

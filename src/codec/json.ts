@@ -7,14 +7,20 @@
  */
 import { clearRawTexts, setRawText } from '../util/json-raw.js';
 
-/** A parsed JSON document. */
+/**
+ * A parsed JSON document.
+ * @category Utilities
+ */
 export interface ParsedJson {
   value: unknown;
   /** Field paths of duplicate keys, in document order, each once. */
   duplicateFields: string[];
 }
 
-/** Thrown for text that is not JSON. */
+/**
+ * Thrown for text that is not JSON.
+ * @category Utilities
+ */
 export class JsonSyntaxError extends Error {
   constructor(message: string) {
     super(message);
@@ -34,7 +40,10 @@ interface Frame {
   holder: object | undefined;
 }
 
-/** Options of {@link parseJson}. */
+/**
+ * Options of {@link parseJson}.
+ * @category Utilities
+ */
 export interface ParseJsonOptions {
   /** Record the raw text of scalars `JSON.stringify` would write differently (see util/json-raw.ts). */
   rawScalars?: boolean;
@@ -163,7 +172,10 @@ function findDuplicates(text: string, root?: { value: unknown }): string[] {
   return found;
 }
 
-/** Parses JSON text; throws {@link JsonSyntaxError} for anything that is not JSON. */
+/**
+ * Parses JSON text; throws {@link JsonSyntaxError} for anything that is not JSON.
+ * @category Utilities
+ */
 export function parseJson(text: string, options: ParseJsonOptions = {}): ParsedJson {
   let value: unknown;
   try {

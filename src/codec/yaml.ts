@@ -9,13 +9,19 @@ import { yamlMayNestDeeperThan } from './yaml-depth.js';
 /** How deeply YAML text may nest (memkube's bound; see parseYamlDocuments). */
 export const MAX_YAML_DEPTH = 500;
 
-/** One parsed YAML document. */
+/**
+ * One parsed YAML document.
+ * @category Utilities
+ */
 export interface ParsedYamlDocument {
   value: unknown;
   duplicateFields: string[];
 }
 
-/** Thrown for text that is not YAML. */
+/**
+ * Thrown for text that is not YAML.
+ * @category Utilities
+ */
 export class YamlSyntaxError extends Error {
   constructor(message: string) {
     super(message);
@@ -48,7 +54,10 @@ function findDuplicates(root: Node | null): string[] {
   return found;
 }
 
-/** Parses every document of a YAML text; empty documents are skipped. */
+/**
+ * Parses every document of a YAML text; empty documents are skipped.
+ * @category Utilities
+ */
 export function parseYamlDocuments(text: string): ParsedYamlDocument[] {
   // The parser recurses once per level, and deep enough text can abort the whole process (V8
   // reports it as out of memory, not as an error): refuse it before parsing. Kubernetes' YAML

@@ -10,7 +10,10 @@ import { YamlSyntaxError, parseYamlDocuments } from '../codec/yaml.js';
 import { DecodeTypeError, decodeWithSchema } from '../schema/decode.js';
 import { structuralOf } from '../schema/structural.js';
 
-/** One served version of a configuration kind. */
+/**
+ * One served version of a configuration kind.
+ * @category Configuration files
+ */
 export interface ConfigVersion {
   /** `apiserver.config.k8s.io/v1`, ... */
   readonly apiVersion: string;
@@ -18,7 +21,10 @@ export interface ConfigVersion {
   readonly schema: z.ZodType;
 }
 
-/** A configuration kind: its name and versions. */
+/**
+ * A configuration kind: its name and versions.
+ * @category Configuration files
+ */
 export interface ConfigKind {
   readonly kind: string;
   readonly versions: readonly ConfigVersion[];
@@ -30,7 +36,10 @@ export interface DecodedConfig<T> {
   readonly value: T;
 }
 
-/** Thrown for a configuration text that cannot be decoded; the message is Kubernetes'. */
+/**
+ * Thrown for a configuration text that cannot be decoded; the message is Kubernetes'.
+ * @category Configuration files
+ */
 export class ConfigDecodeError extends Error {
   constructor(message: string) {
     super(message);

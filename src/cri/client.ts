@@ -11,7 +11,10 @@ import { parseCriEndpoint } from './endpoint.js';
 import { GrpcStatus } from './grpc-status.js';
 import { CRI_METHODS, methodPath, type CriMethod } from './proto/services.js';
 
-/** Options of {@link createCriClient}. */
+/**
+ * Options of {@link createCriClient}.
+ * @category CRI runtime
+ */
 export interface CriClientOptions {
   /** Deadline of each call in milliseconds (the kubelet's `--runtime-request-timeout`; default 2 minutes). */
   readonly timeoutMs?: number;
@@ -19,8 +22,15 @@ export interface CriClientOptions {
   readonly onDeprecatedEndpoint?: (message: string) => void;
 }
 
-/** A CRI client: both services, and `close()` to release the connection. */
-export type CriClient = RuntimeService & ImageService & { close(): void };
+/**
+ * A CRI client: both services, and `close()` to release the connection.
+ * @category CRI runtime
+ */
+export type CriClient = RuntimeService &
+  ImageService & {
+    /** Releases the connection. */
+    close(): void;
+  };
 
 /** The kubelet's default `--runtime-request-timeout`. */
 export const DEFAULT_CRI_TIMEOUT_MS = 2 * 60 * 1000;
@@ -41,6 +51,7 @@ function toCriError(error: Grpc.ServiceError | Error): CriError {
  * Connects to the runtime at `endpoint` (`unix:///run/containerd/containerd.sock`, or a bare
  * path, which the kubelet accepts as deprecated). Throws {@link CriEndpointError} for endpoints the
  * kubelet refuses. The connection is made on the first call.
+ * @category CRI runtime
  */
 export function createCriClient(endpoint: string, options: CriClientOptions = {}): CriClient {
   const { socketPath, deprecation } = parseCriEndpoint(endpoint);

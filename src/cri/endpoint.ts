@@ -6,14 +6,20 @@
  * is refused as not supported.
  */
 
-/** A parsed endpoint: the socket's path, and the kubelet's notice when the text was deprecated. */
+/**
+ * A parsed endpoint: the socket's path, and the kubelet's notice when the text was deprecated.
+ * @category CRI runtime
+ */
 export interface CriEndpoint {
   readonly socketPath: string;
   /** Set when the endpoint had no scheme: what the kubelet logs. */
   readonly deprecation?: string;
 }
 
-/** An endpoint the kubelet would refuse, with the kubelet's message. */
+/**
+ * An endpoint the kubelet would refuse, with the kubelet's message.
+ * @category CRI runtime
+ */
 export class CriEndpointError extends Error {
   constructor(message: string) {
     super(message);
@@ -57,7 +63,10 @@ function parseUrl(endpoint: string): Parsed {
   }
 }
 
-/** Parses a CRI endpoint as the kubelet does on Linux; throws {@link CriEndpointError} when it would refuse it. */
+/**
+ * Parses a CRI endpoint as the kubelet does on Linux; throws {@link CriEndpointError} when it would refuse it.
+ * @category CRI runtime
+ */
 export function parseCriEndpoint(endpoint: string): CriEndpoint {
   let parsed = parseUrl(endpoint);
   let deprecation: string | undefined;

@@ -1,6 +1,7 @@
 /**
  * gRPC status codes (`google.golang.org/grpc/codes`), the numbers a CRI runtime answers with.
  * Named here so the runtime and its tests read `GrpcStatus.NotFound` rather than a bare 5.
+ * @category CRI runtime
  */
 export const GrpcStatus = {
   OK: 0,
@@ -22,5 +23,8 @@ export const GrpcStatus = {
   Unauthenticated: 16,
 } as const;
 
-/** One of the {@link GrpcStatus} numbers. */
+/**
+ * One of the {@link GrpcStatus} numbers.
+ * @category CRI runtime
+ */
 export type GrpcStatusCode = (typeof GrpcStatus)[keyof typeof GrpcStatus];

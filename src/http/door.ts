@@ -17,6 +17,7 @@ import type { EncodedAnswer } from './encode.js';
 /**
  * What the HTTP door needs of a cluster. Declared here rather than taken from `Cluster` so that the
  * door does not depend on the module that wires it: a `Cluster` fits it as it is.
+ * @category HTTP and adapters
  */
 export interface HttpCluster {
   /** The kinds served: routes, discovery and the OpenAPI documents come from it. */
@@ -37,13 +38,19 @@ export interface HttpCluster {
   readonly issuerDiscovery?: IssuerDiscovery;
   /** The audit policy and backends (`createCluster({ audit })`); requests are not audited without it. */
   readonly audit?: AuditPipeline;
-  /** The API server's metrics: served at `/metrics`, and what this door records its requests in. None: not served, nothing counted. */
+  /**
+   * The API server's metrics: served at `/metrics`, and what this door records its requests in. None: not served, nothing counted.
+   * @internal
+   */
   readonly apiServerMetrics?: ApiServerMetrics;
   /** The checks of `/healthz`, `/livez` and `/readyz` (and the SLIs of `/metrics/slis`); `ping` alone without them. */
   readonly health?: HealthChecks;
 }
 
-/** The service account issuer's discovery documents. */
+/**
+ * The service account issuer's discovery documents.
+ * @category Authentication and authorization
+ */
 export interface IssuerDiscovery {
   /** The OpenID configuration for a server reached at `externalAddress` (`host:port`), or undefined when not served. */
   configuration(externalAddress: string): object | undefined;
@@ -51,7 +58,10 @@ export interface IssuerDiscovery {
   keySet(): object;
 }
 
-/** Authentication and authorization of HTTP requests, as a cluster configures them. */
+/**
+ * Authentication and authorization of HTTP requests, as a cluster configures them.
+ * @category HTTP and adapters
+ */
 export interface HttpAccess {
   /** The user of a request; throws {@link AuthenticationError} for a 401. */
   authenticate(request: AuthenticationRequest): Promise<UserInfo>;
@@ -59,7 +69,10 @@ export interface HttpAccess {
   readonly authorizer: Authorizer;
 }
 
-/** Options of CORS (`cors` of `cluster.listen()` and of `createFetchHandler`); see `src/http/cors.ts`. */
+/**
+ * Options of CORS (`cors` of `cluster.listen()` and of `createFetchHandler`).
+ * @category HTTP and adapters
+ */
 export interface CorsOptions {
   /**
    * kube-apiserver's `--cors-allowed-origins`: Go (RE2) regular expressions matched against the
@@ -70,7 +83,10 @@ export interface CorsOptions {
   readonly allowedOrigins: readonly string[];
 }
 
-/** Options of {@link createFetchHandler}. */
+/**
+ * Options of {@link createFetchHandler}.
+ * @category HTTP and adapters
+ */
 export interface FetchHandlerOptions {
   /** Largest request body accepted; Kubernetes' 3 MiB by default. */
   maxBodyBytes?: number;
@@ -101,7 +117,10 @@ export interface FetchHandlerOptions {
   cors?: CorsOptions;
 }
 
-/** A Fetch-standard handler serving the Kubernetes API of `cluster`. */
+/**
+ * A Fetch-standard handler serving the Kubernetes API of `cluster`.
+ * @category HTTP and adapters
+ */
 export type FetchHandler = (request: Request) => Promise<Response>;
 
 /**

@@ -5,7 +5,10 @@
  * nothing of undici.
  */
 
-/** A Fetch-standard handler, such as `cluster.fetch`. */
+/**
+ * A Fetch-standard handler, such as `cluster.fetch`.
+ * @category HTTP and adapters
+ */
 export type FetchFunction = (request: Request) => Promise<Response>;
 
 /** What undici's `fetch` passes to a dispatcher for one request (the fields read here). */

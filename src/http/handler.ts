@@ -83,7 +83,10 @@ export function answerAsResponse(answer: HttpAnswer): Response {
   return isEncodedAnswer(answer) ? answerResponse(answer) : answer;
 }
 
-/** Creates the Fetch-standard handler of a cluster. */
+/**
+ * Creates the Fetch-standard handler of a cluster.
+ * @category HTTP and adapters
+ */
 export function createFetchHandler(cluster: HttpCluster, options: FetchHandlerOptions = {}): FetchHandler {
   // Outside authentication, as DefaultBuildHandlerChain puts WithCORS: a preflight carries no credentials.
   const core = withCors(createHttpRequestHandler(cluster, options), options.cors);

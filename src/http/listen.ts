@@ -13,7 +13,10 @@ import { signClientCertificate, generateServingCertificate, type ServingCertific
 import { httpRequestHandlerOf, type CorsOptions, type FetchHandler } from './handler.js';
 import { sendFetchResponse as sendResponse, serveNodeRequestWithCore, toFetchRequest as toRequest } from './node-bridge.js';
 
-/** Options of `cluster.listen()`. */
+/**
+ * Options of `cluster.listen()`.
+ * @category HTTP and adapters
+ */
 export interface ListenOptions {
   /** 0 (the default) picks a free port. */
   port?: number;
@@ -39,7 +42,10 @@ export interface ListenOptions {
   cors?: CorsOptions;
 }
 
-/** The administrator a kubeconfig from {@link listen} authenticates as. */
+/**
+ * The administrator a kubeconfig from {@link Cluster.listen} authenticates as.
+ * @category HTTP and adapters
+ */
 export interface AdminCredential {
   /** Its bearer token, carried by the kubeconfig of a plain HTTP server. */
   readonly token: string;
@@ -63,7 +69,10 @@ export interface ListenAdapterOptions extends Omit<ListenOptions, 'cors'> {
   certificates?: ServingCertificate;
 }
 
-/** A running server. */
+/**
+ * A running server.
+ * @category HTTP and adapters
+ */
 export interface Listening {
   /** `http://127.0.0.1:<port>`, or `https://...` with `tls`. */
   readonly url: string;
@@ -76,13 +85,17 @@ export interface Listening {
   kubeconfig(options?: { name?: string; namespace?: string }): string;
 }
 
-/** The credential of a kubeconfig's user: a bearer token, or a client certificate and key (PEM). */
+/**
+ * The credential of a kubeconfig's user: a bearer token, or a client certificate and key (PEM).
+ * @category HTTP and adapters
+ */
 export type KubeconfigCredential = { readonly token: string } | { readonly clientCertificate: string; readonly clientKey: string };
 
 /**
  * A kubeconfig for a server: with `certificateAuthority` (PEM) it carries it as
  * `certificate-authority-data`, without it `insecure-skip-tls-verify`; its user has `credential`
  * (a token, or a client certificate and key as `client-certificate-data` and `client-key-data`).
+ * @category HTTP and adapters
  */
 export function kubeconfigFor(url: string, name = 'memkube', namespace?: string, certificateAuthority?: string, credential?: KubeconfigCredential): string {
   const cluster = certificateAuthority

@@ -8,30 +8,45 @@ import { createFetchDispatcher, type FetchFunction } from './fetch-dispatcher.js
 /** The server address a portless KubeConfig names; nothing ever connects to it. */
 export const PORTLESS_SERVER = 'https://memkube.portless';
 
-/** The request context client-node authenticates (its `RequestContext`; the method read here). */
+/**
+ * The request context client-node authenticates (its `RequestContext`; the method read here).
+ * @category HTTP and adapters
+ */
 export interface PortlessRequestContext {
+  /** Sets the undici dispatcher the request is sent with. */
   setDispatcher(dispatcher: never): void;
 }
 
-/** The part of client-node's `KubeConfig` a portless configuration sets up. */
+/**
+ * The part of client-node's `KubeConfig` a portless configuration sets up.
+ * @category HTTP and adapters
+ */
 export interface PortlessKubeConfigTarget {
+  /** Replaces the configuration with these clusters, users and contexts. */
   loadFromOptions(options: {
     clusters: { name: string; server: string; skipTLSVerify: boolean }[];
     users: { name: string; token?: string }[];
     contexts: { name: string; cluster: string; user: string }[];
     currentContext: string;
   }): void;
+  /** Applies the current user's credentials and the cluster's TLS settings to a request context. */
   applySecurityAuthentication(context: never): Promise<void>;
 }
 
-/** The cluster a portless KubeConfig talks to (a memkube `Cluster` is one). */
+/**
+ * The cluster a portless KubeConfig talks to (a memkube `Cluster` is one).
+ * @category HTTP and adapters
+ */
 export interface PortlessCluster {
   fetch: FetchFunction;
   /** The bearer token used when the options name none. */
   readonly adminToken: string;
 }
 
-/** How a portless KubeConfig authenticates. */
+/**
+ * How a portless KubeConfig authenticates.
+ * @category HTTP and adapters
+ */
 export interface PortlessKubeConfigOptions {
   /**
    * The bearer token sent with every request, authenticated by the cluster as over HTTP (a
@@ -51,6 +66,7 @@ export interface PortlessKubeConfigOptions {
  * const kc = portlessKubeConfig(new KubeConfig(), cluster);
  * const core = kc.makeApiClient(CoreV1Api);
  * ```
+ * @category HTTP and adapters
  */
 export function portlessKubeConfig<K extends PortlessKubeConfigTarget>(kubeConfig: K, cluster: PortlessCluster, options: PortlessKubeConfigOptions = {}): K {
   const name = options.name ?? 'memkube';

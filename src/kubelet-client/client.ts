@@ -29,7 +29,10 @@ function pemOf(text: string | undefined, file: string | undefined): string | und
   return text ?? (file !== undefined ? readFileSync(file, 'utf8') : undefined);
 }
 
-/** Creates the client of node agents; reads the certificate files once, now. */
+/**
+ * Creates the client of node agents; reads the certificate files once, now.
+ * @category Node agent
+ */
 export function createKubeletClient(options: KubeletClientOptions = {}): NodeConnections {
   const tls: TlsMaterial = {
     cert: pemOf(options.cert, options.certFile),

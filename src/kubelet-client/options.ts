@@ -4,7 +4,10 @@
  * `--kubelet-preferred-address-types` and `--kubelet-timeout`.
  */
 
-/** The API server's client of node agents (kubelets). */
+/**
+ * The API server's client of node agents (kubelets).
+ * @category Node agent
+ */
 export interface KubeletClientOptions {
   /** PEM client certificate presented to node agents (`--kubelet-client-certificate` reads it from a file). */
   cert?: string;

@@ -9,6 +9,7 @@ import type { UserInfo } from './request.js';
  * What a request asks to do, as an authorizer sees it (k8s.io/apiserver's `authorizer.Attributes`).
  * A resource request names a verb on a resource; a non-resource request a verb (`get`, `post`, ...)
  * on a path.
+ * @category Authentication and authorization
  */
 export interface AuthorizationAttributes {
   readonly user: UserInfo;
@@ -36,10 +37,16 @@ export interface AuthorizationAttributes {
   readonly labelSelector?: string;
 }
 
-/** An authorizer's verdict (`authorizer.Decision`). */
+/**
+ * An authorizer's verdict (`authorizer.Decision`).
+ * @category Authentication and authorization
+ */
 export type AuthorizationDecision = 'Allow' | 'Deny' | 'NoOpinion';
 
-/** What an authorizer answers. */
+/**
+ * What an authorizer answers.
+ * @category Authentication and authorization
+ */
 export interface AuthorizationResult {
   readonly decision: AuthorizationDecision;
   /** Why (shown after the 403 message and in `SubjectAccessReview.status.reason`); may be empty. */
@@ -48,7 +55,10 @@ export interface AuthorizationResult {
   readonly evaluationError?: string;
 }
 
-/** A resource rule as `SelfSubjectRulesReview` reports it. */
+/**
+ * A resource rule as `SelfSubjectRulesReview` reports it.
+ * @category Authentication and authorization
+ */
 export interface ResourceRuleInfo {
   verbs: string[];
   apiGroups?: string[];
@@ -56,13 +66,19 @@ export interface ResourceRuleInfo {
   resourceNames?: string[];
 }
 
-/** A non-resource rule as `SelfSubjectRulesReview` reports it. */
+/**
+ * A non-resource rule as `SelfSubjectRulesReview` reports it.
+ * @category Authentication and authorization
+ */
 export interface NonResourceRuleInfo {
   verbs: string[];
   nonResourceURLs?: string[];
 }
 
-/** The rules a user has in a namespace (`authorizer.RuleResolver.RulesFor`). */
+/**
+ * The rules a user has in a namespace (`authorizer.RuleResolver.RulesFor`).
+ * @category Authentication and authorization
+ */
 export interface RulesForResult {
   resourceRules: ResourceRuleInfo[];
   nonResourceRules: NonResourceRuleInfo[];
@@ -72,14 +88,21 @@ export interface RulesForResult {
   evaluationError?: string;
 }
 
-/** The cluster's authorizer chain (`--authorization-mode` / `--authorization-config`). */
+/**
+ * The cluster's authorizer chain (`--authorization-mode` / `--authorization-config`).
+ * @category Authentication and authorization
+ */
 export interface Authorizer {
+  /** The chain's decision on a request: allowed, denied, or no opinion, with the reason. */
   authorize(attributes: AuthorizationAttributes): AuthorizationResult | Promise<AuthorizationResult>;
   /** What `user` may do in `namespace` (every rule-listing authorizer of the chain, in order). */
   rulesFor(user: UserInfo, namespace: string): RulesForResult | Promise<RulesForResult>;
 }
 
-/** Who a credential belongs to, and for which audiences it was accepted (`authenticator.Response`). */
+/**
+ * Who a credential belongs to, and for which audiences it was accepted (`authenticator.Response`).
+ * @category Authentication and authorization
+ */
 export interface AuthenticationResult {
   readonly user: UserInfo;
   /** The audiences the credential is valid for that the caller asked about (TokenReview `status.audiences`). */
@@ -90,12 +113,17 @@ export interface AuthenticationResult {
  * Authenticates a bearer token. Answers `undefined` when the token is not one this authenticator
  * knows (the next one is tried); throws an `Error` whose message says why when it knows the token
  * but refuses it (expired, wrong audience, revoked).
+ * @category Authentication and authorization
  */
 export interface TokenAuthenticator {
+  /** The user of a bearer token; undefined when this authenticator does not know the token. */
   authenticateToken(token: string, audiences?: readonly string[]): Promise<AuthenticationResult | undefined>;
 }
 
-/** A service account token's bound object (`TokenRequestSpec.boundObjectRef`), resolved. */
+/**
+ * A service account token's bound object (`TokenRequestSpec.boundObjectRef`), resolved.
+ * @category Authentication and authorization
+ */
 export interface BoundObject {
   readonly kind: 'Pod' | 'Secret' | 'Node';
   readonly name: string;
@@ -104,7 +132,10 @@ export interface BoundObject {
   readonly node?: { readonly name: string; readonly uid: string };
 }
 
-/** What a TokenRequest asks for, checked and defaulted. */
+/**
+ * What a TokenRequest asks for, checked and defaulted.
+ * @category Authentication and authorization
+ */
 export interface ServiceAccountTokenRequest {
   readonly namespace: string;
   readonly serviceAccount: { readonly name: string; readonly uid: string };
@@ -113,7 +144,10 @@ export interface ServiceAccountTokenRequest {
   readonly boundObject?: BoundObject;
 }
 
-/** Issues service account tokens (the `serviceaccounts/token` subresource, the legacy token controller). */
+/**
+ * Issues service account tokens (the `serviceaccounts/token` subresource, the legacy token controller).
+ * @category Authentication and authorization
+ */
 export interface ServiceAccountTokenIssuer {
   /** The cluster's `--api-audiences` (the issuer by default): a TokenRequest without audiences gets these. */
   readonly apiAudiences: readonly string[];
@@ -129,7 +163,10 @@ export interface ServiceAccountTokenIssuer {
   }): Promise<string>;
 }
 
-/** The cluster's authentication and authorization, as a kind's hooks may use it. */
+/**
+ * The cluster's authentication and authorization, as a kind's hooks may use it.
+ * @category Authentication and authorization
+ */
 export interface AuthServices {
   readonly authorizer: Authorizer;
   /**

@@ -4,14 +4,20 @@
  */
 import { aggregateMessage, fieldErrorBody, type FieldError } from './field-errors.js';
 
-/** `metav1.StatusCause`. */
+/**
+ * `metav1.StatusCause`.
+ * @category Errors
+ */
 export interface StatusCause {
   reason?: string;
   message?: string;
   field?: string;
 }
 
-/** `metav1.StatusDetails`. */
+/**
+ * `metav1.StatusDetails`.
+ * @category Errors
+ */
 export interface StatusDetails {
   name?: string;
   group?: string;
@@ -21,7 +27,10 @@ export interface StatusDetails {
   retryAfterSeconds?: number;
 }
 
-/** `metav1.Status`, as returned by the API for failures (and for some deletes). */
+/**
+ * `metav1.Status`, as returned by the API for failures (and for some deletes).
+ * @category Errors
+ */
 export interface Status {
   kind: 'Status';
   apiVersion: 'v1';
@@ -33,7 +42,10 @@ export interface Status {
   code: number;
 }
 
-/** The `metav1.StatusReason` values Kubernetes uses. */
+/**
+ * The `metav1.StatusReason` values Kubernetes uses.
+ * @category Errors
+ */
 export type StatusReason =
   | ''
   | 'Unauthorized'
@@ -56,13 +68,19 @@ export type StatusReason =
   | 'Expired'
   | 'ServiceUnavailable';
 
-/** A group and resource, e.g. `{ group: 'apps', resource: 'statefulsets' }`; the core group is `''`. */
+/**
+ * A group and resource, e.g. `{ group: 'apps', resource: 'statefulsets' }`; the core group is `''`.
+ * @category Errors
+ */
 export interface GroupResource {
   group: string;
   resource: string;
 }
 
-/** A group and kind, e.g. `{ group: 'apps', kind: 'StatefulSet' }`. */
+/**
+ * A group and kind, e.g. `{ group: 'apps', kind: 'StatefulSet' }`.
+ * @category Errors
+ */
 export interface GroupKind {
   group: string;
   kind: string;
@@ -78,7 +96,10 @@ export function qualifiedKind(gk: GroupKind): string {
   return gk.group ? `${gk.kind}.${gk.group}` : gk.kind;
 }
 
-/** An error answered by the API, carrying the full `metav1.Status`. */
+/**
+ * An error answered by the API, carrying the full `metav1.Status`.
+ * @category Errors
+ */
 export class ApiError extends Error {
   readonly status: Status;
   /**
@@ -124,7 +145,10 @@ export class ApiError extends Error {
   }
 }
 
-/** True when `e` is an {@link ApiError}, optionally with the given reason. */
+/**
+ * True when `e` is an {@link ApiError}, optionally with the given reason.
+ * @category Errors
+ */
 export function isApiError(e: unknown, reason?: StatusReason): e is ApiError {
   return e instanceof ApiError && (reason === undefined || e.status.reason === reason);
 }

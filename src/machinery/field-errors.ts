@@ -4,7 +4,10 @@
  */
 import { goJson, goQuote } from '../util/go-format.js';
 
-/** The cause types Kubernetes reports for field errors (`metav1.CauseType`). */
+/**
+ * The cause types Kubernetes reports for field errors (`metav1.CauseType`).
+ * @category Errors
+ */
 export type FieldErrorType =
   | 'FieldValueNotFound'
   | 'FieldValueRequired'
@@ -17,7 +20,10 @@ export type FieldErrorType =
   | 'InternalError'
   | 'FieldValueTypeInvalid';
 
-/** One problem with one field of an object. */
+/**
+ * One problem with one field of an object.
+ * @category Errors
+ */
 export interface FieldError {
   readonly type: FieldErrorType;
   /** Field path as Kubernetes writes it, e.g. `spec.containers[0].name` or `metadata.labels`. */
@@ -81,12 +87,18 @@ export function fieldErrorBody(error: FieldError): string {
   return text;
 }
 
-/** The full message of one field error, e.g. `metadata.name: Required value: name is required`. */
+/**
+ * The full message of one field error, e.g. `metadata.name: Required value: name is required`.
+ * @category Errors
+ */
 export function fieldErrorMessage(error: FieldError): string {
   return `${error.field}: ${fieldErrorBody(error)}`;
 }
 
-/** Renders a list of errors the way Kubernetes' `ErrorList.ToAggregate()` does (deduplicated; brackets when several). */
+/**
+ * Renders a list of errors the way Kubernetes' `ErrorList.ToAggregate()` does (deduplicated; brackets when several).
+ * @category Errors
+ */
 export function aggregateMessage(errors: readonly FieldError[]): string {
   const seen = new Set<string>();
   const messages: string[] = [];
@@ -101,31 +113,44 @@ export function aggregateMessage(errors: readonly FieldError[]): string {
   return `[${messages.join(', ')}]`;
 }
 
-/** Constructors mirroring `field.Required`, `field.Invalid`, ... */
+/**
+ * Constructors mirroring `field.Required`, `field.Invalid`, ...
+ * @category Errors
+ */
 export const fieldError = {
+  /** `Required value`: the field must be set. */
   required: (field: string, detail = ''): FieldError => ({ type: 'FieldValueRequired', field, detail }),
+  /** `Invalid value`: the value is wrong, `detail` says why. */
   invalid: (field: string, badValue: unknown, detail: string): FieldError => ({ type: 'FieldValueInvalid', field, badValue, detail }),
+  /** `Unsupported value`: the value is not one of `supported`. */
   notSupported: (field: string, badValue: unknown, supported: readonly string[]): FieldError => ({
     type: 'FieldValueNotSupported',
     field,
     badValue,
     detail: supported.length ? `supported values: ${supported.map((s) => JSON.stringify(s)).join(', ')}` : '',
   }),
+  /** `Forbidden`: the field may not be set (here, or to this). */
   forbidden: (field: string, detail: string): FieldError => ({ type: 'FieldValueForbidden', field, detail }),
+  /** `Duplicate value`: the value occurs twice where it must be unique. */
   duplicate: (field: string, badValue: unknown): FieldError => ({ type: 'FieldValueDuplicate', field, badValue, detail: '' }),
+  /** `Not found`: the value names something that does not exist. */
   notFound: (field: string, badValue: unknown): FieldError => ({ type: 'FieldValueNotFound', field, badValue, detail: '' }),
+  /** `Too long`: the value has more than `maxLength` bytes. */
   tooLong: (field: string, maxLength: number): FieldError => ({
     type: 'FieldValueTooLong',
     field,
     detail: `may not be more than ${maxLength} ${maxLength === 1 ? 'byte' : 'bytes'}`,
   }),
+  /** `Too many`: the list has `actual` items, more than `max`. */
   tooMany: (field: string, actual: number, max: number): FieldError => ({
     type: 'FieldValueTooMany',
     field,
     badValue: actual,
     detail: `must have at most ${max} ${max === 1 ? 'item' : 'items'}`,
   }),
+  /** `Invalid value` of the wrong type: `detail` names the expected one. */
   typeInvalid: (field: string, badValue: unknown, detail: string): FieldError => ({ type: 'FieldValueTypeInvalid', field, badValue, detail }),
+  /** `Internal error`: validation itself failed. */
   internal: (field: string, detail: string): FieldError => ({ type: 'InternalError', field, detail }),
 };
 

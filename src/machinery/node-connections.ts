@@ -6,7 +6,10 @@
  */
 import type { StreamedBody } from './request.js';
 
-/** Where a node's agent listens: `https://<host>:<port>` (pkg/kubelet/client `ConnectionInfo`). */
+/**
+ * Where a node's agent listens: `https://<host>:<port>` (pkg/kubelet/client `ConnectionInfo`).
+ * @category Node agent
+ */
 export interface NodeLocation {
   readonly scheme: 'http' | 'https';
   /** The node address chosen by the preferred address types. */
@@ -19,7 +22,10 @@ export interface NodeLocation {
   readonly agent: boolean;
 }
 
-/** One request to a node's agent. */
+/**
+ * One request to a node's agent.
+ * @category Node agent
+ */
 export interface NodeAgentRequest {
   readonly method: string;
   /** The path, absolute, cleaned and escaped (`/containerLogs/default/web/app`). */
@@ -32,7 +38,10 @@ export interface NodeAgentRequest {
   readonly insecureSkipTLSVerify?: boolean;
 }
 
-/** The agent's answer, its body still streaming. */
+/**
+ * The agent's answer, its body still streaming.
+ * @category Node agent
+ */
 export interface NodeAgentResponse {
   readonly status: number;
   /** The response headers, lower-cased names (several values joined with `, `). */
@@ -40,7 +49,10 @@ export interface NodeAgentResponse {
   readonly body: StreamedBody;
 }
 
-/** The API server's client of node agents. */
+/**
+ * The API server's client of node agents.
+ * @category Node agent
+ */
 export interface NodeConnections {
   /**
    * The agent's location from a Node object (its `status.addresses` and

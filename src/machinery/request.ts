@@ -2,10 +2,16 @@
  * The one request shape every door (HTTP, in-process client, controllers) turns an operation into.
  */
 
-/** The verbs of the Kubernetes API. */
+/**
+ * The verbs of the Kubernetes API.
+ * @category API requests
+ */
 export type Verb = 'get' | 'list' | 'watch' | 'create' | 'update' | 'patch' | 'delete' | 'deletecollection';
 
-/** Who is making the request (`user.Info`). */
+/**
+ * Who is making the request (`user.Info`).
+ * @category API requests
+ */
 export interface UserInfo {
   username: string;
   uid?: string;
@@ -13,10 +19,16 @@ export interface UserInfo {
   extra?: Record<string, string[]>;
 }
 
-/** `fieldValidation` directive of writes. */
+/**
+ * `fieldValidation` directive of writes.
+ * @category API requests
+ */
 export type FieldValidation = 'Ignore' | 'Warn' | 'Strict';
 
-/** Options shared by create, update and patch. */
+/**
+ * Options shared by create, update and patch.
+ * @category API requests
+ */
 export interface WriteOptions {
   /** Only `['All']` is valid: run every step but persist nothing. */
   dryRun?: string[];
@@ -27,16 +39,25 @@ export interface WriteOptions {
   force?: boolean;
 }
 
-/** The four patch types of the Kubernetes API (from the request's content type). */
+/**
+ * The four patch types of the Kubernetes API (from the request's content type).
+ * @category API requests
+ */
 export type PatchType = 'json' | 'merge' | 'strategic' | 'apply';
 
-/** `metav1.Preconditions` of a delete. */
+/**
+ * `metav1.Preconditions` of a delete.
+ * @category API requests
+ */
 export interface Preconditions {
   uid?: string;
   resourceVersion?: string;
 }
 
-/** `metav1.DeleteOptions`. */
+/**
+ * `metav1.DeleteOptions`.
+ * @category API requests
+ */
 export interface DeleteOptions {
   dryRun?: string[];
   gracePeriodSeconds?: number;
@@ -46,7 +67,10 @@ export interface DeleteOptions {
   orphanDependents?: boolean;
 }
 
-/** List and watch options (`metav1.ListOptions`). */
+/**
+ * List and watch options (`metav1.ListOptions`).
+ * @category API requests
+ */
 export interface ListOptions {
   labelSelector?: string;
   fieldSelector?: string;
@@ -64,10 +88,16 @@ export interface ListOptions {
   shardSelector?: string;
 }
 
-/** The event types of a watch stream. */
+/**
+ * The event types of a watch stream.
+ * @category API requests
+ */
 export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR';
 
-/** One event of a watch stream (`metav1.WatchEvent`); ERROR carries a Status. */
+/**
+ * One event of a watch stream (`metav1.WatchEvent`); ERROR carries a Status.
+ * @category API requests
+ */
 export interface WatchEvent<T = unknown> {
   type: WatchEventType;
   object: T;
@@ -77,8 +107,10 @@ export interface WatchEvent<T = unknown> {
  * A running watch: iterate it for events; it ends on `timeoutSeconds`, when the server closes it
  * (e.g. a consumer too slow for its buffer) or when `close()` is called. Breaking out of a
  * `for await` loop closes it too. A closed watch holds no resources in the server.
+ * @category API requests
  */
 export interface WatchStream<T = unknown> extends AsyncIterable<WatchEvent<T>> {
+  /** Ends the watch and releases it in the server; iteration then stops. */
   close(): void;
   /** Resolves when the watch has ended, for whatever reason. */
   readonly done: Promise<void>;
@@ -90,12 +122,18 @@ export interface WatchStream<T = unknown> extends AsyncIterable<WatchEvent<T>> {
   readonly overflowed?: boolean;
 }
 
-/** Get options (`metav1.GetOptions`). */
+/**
+ * Get options (`metav1.GetOptions`).
+ * @category API requests
+ */
 export interface GetOptions {
   resourceVersion?: string;
 }
 
-/** Identifies a resource: `{ group: 'apps', version: 'v1', resource: 'statefulsets' }`. */
+/**
+ * Identifies a resource: `{ group: 'apps', version: 'v1', resource: 'statefulsets' }`.
+ * @category API requests
+ */
 export interface GroupVersionResource {
   group: string;
   version: string;
@@ -105,6 +143,7 @@ export interface GroupVersionResource {
 /**
  * A group/version/resource that carries the object type of its resource, so that the in-process
  * client answers typed objects (`cluster.client.resource(target)`), e.g. a custom resource's.
+ * @category API requests
  */
 export interface TypedResourceTarget<T extends object> {
   readonly group: string;
@@ -114,7 +153,10 @@ export interface TypedResourceTarget<T extends object> {
   readonly __type?: T;
 }
 
-/** One operation against the engine, whatever door it came through. */
+/**
+ * One operation against the engine, whatever door it came through.
+ * @category API requests
+ */
 export interface ApiRequest {
   verb: Verb;
   resource: GroupVersionResource;
@@ -156,7 +198,10 @@ export interface ApiRequest {
   audit?: RequestAuditRecorder;
 }
 
-/** What the engine may add to a request's audit event. */
+/**
+ * What the engine may add to a request's audit event.
+ * @category Audit
+ */
 export interface RequestAuditRecorder {
   /**
    * Adds an annotation to the request's audit event (`audit.AddAuditAnnotation`): a key keeps the
@@ -165,7 +210,10 @@ export interface RequestAuditRecorder {
   addAnnotation(key: string, value: string): void;
 }
 
-/** What the engine answers to a successful request. */
+/**
+ * What the engine answers to a successful request.
+ * @category API requests
+ */
 export interface ApiResponse<T = unknown> {
   /** HTTP status code: 200, 201 or 202 (a connect subresource's: any, e.g. a proxied answer's). */
   code: number;
@@ -178,6 +226,7 @@ export interface ApiResponse<T = unknown> {
  * What a connect subresource (a Pod's `log`, a Node's `proxy`) receives besides the request's
  * target: the HTTP method, the query as it came, and for a proxy the rest of the path, the body
  * and the headers to pass on.
+ * @category API requests
  */
 export interface ConnectRequest {
   /** `GET`, `POST`, ...: a proxy passes it on. */
@@ -199,6 +248,7 @@ export interface ConnectRequest {
  * answer through a proxy): the HTTP door writes its chunks as they arrive, with its content type
  * and headers; the in-process client iterates it. Iterating to the end or calling `cancel()`
  * releases what feeds it (the request to the node agent is aborted).
+ * @category Defining kinds
  */
 export interface StreamedBody extends AsyncIterable<Uint8Array> {
   /** Brand that tells a streamed body from an object body. */
@@ -211,7 +261,10 @@ export interface StreamedBody extends AsyncIterable<Uint8Array> {
   cancel(): void;
 }
 
-/** Whether an answer's body is a {@link StreamedBody}. */
+/**
+ * Whether an answer's body is a {@link StreamedBody}.
+ * @category Defining kinds
+ */
 export function isStreamedBody(body: unknown): body is StreamedBody {
   return typeof body === 'object' && body !== null && (body as { streamed?: unknown }).streamed === true && Symbol.asyncIterator in body;
 }

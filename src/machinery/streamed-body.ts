@@ -4,7 +4,10 @@
  */
 import type { StreamedBody } from './request.js';
 
-/** What a streamed body is made of. */
+/**
+ * What a streamed body is made of.
+ * @category Defining kinds
+ */
 export interface StreamedBodySource {
   /** The chunks, in order. Errors after `cancel()` are swallowed: the stream just ends. */
   readonly chunks: AsyncIterable<Uint8Array>;
@@ -18,6 +21,7 @@ export interface StreamedBodySource {
  * A {@link StreamedBody} over `source`. It can be iterated once; iterating to the end, breaking out
  * of the loop or `cancel()` releases the source. A source that fails midway ends the stream, as
  * kube-apiserver's `io.Copy` of a log stops at the first read error.
+ * @category Defining kinds
  */
 export function streamedBody(source: StreamedBodySource): StreamedBody {
   let released = false;
@@ -56,7 +60,10 @@ export function emptyStreamedBody(contentType?: string): StreamedBody {
   return streamedBody({ chunks: (async function* () {})(), contentType });
 }
 
-/** Every chunk of a streamed body as one byte array (tests, small answers). */
+/**
+ * Every chunk of a streamed body as one byte array (tests, small answers).
+ * @category Defining kinds
+ */
 export async function readStreamedBody(body: StreamedBody): Promise<Uint8Array> {
   const parts: Uint8Array[] = [];
   for await (const chunk of body) parts.push(chunk);

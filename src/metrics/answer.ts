@@ -12,7 +12,10 @@ import type { MetricsRegistry } from './registry.js';
 
 const gzipAsync = promisify(gzip);
 
-/** What the client sent that decides the answer's format. */
+/**
+ * What the client sent that decides the answer's format.
+ * @category Metrics, health and tracing
+ */
 export interface MetricsRequestHeaders {
   /** The Accept header, if any. */
   readonly accept?: string;
@@ -20,7 +23,10 @@ export interface MetricsRequestHeaders {
   readonly acceptEncoding?: string;
 }
 
-/** An HTTP answer a door writes out as it is. */
+/**
+ * An HTTP answer a door writes out as it is.
+ * @category Metrics, health and tracing
+ */
 export interface MetricsAnswer {
   readonly status: number;
   /** `content-type`, and `content-encoding` when the body is gzipped. */
@@ -33,6 +39,7 @@ export interface MetricsAnswer {
  * The metrics answer for a registry. Never throws: an unreadable Accept header gets the text
  * format, a collector that fails a 500 naming the error. With native histograms on, only the protobuf format carries them; the text
  * formats show the classic `_bucket`, `_sum` and `_count` series alone.
+ * @category Metrics, health and tracing
  */
 export async function metricsAnswer(registry: MetricsRegistry, request: MetricsRequestHeaders = {}): Promise<MetricsAnswer> {
   const { format, contentType } = negotiateFormat(request.accept);

@@ -8,22 +8,35 @@
  */
 import { MetricsRegistry } from './registry.js';
 
-/** The three health endpoints; the SLI metrics' `type` label. */
+/**
+ * The three health endpoints; the SLI metrics' `type` label.
+ * @category Metrics, health and tracing
+ */
 export type HealthCheckType = 'healthz' | 'livez' | 'readyz';
 
-/** One named check: resolves when healthy, throws (an Error whose message says why) when not. */
+/**
+ * One named check: resolves when healthy, throws (an Error whose message says why) when not.
+ * @category Metrics, health and tracing
+ */
 export interface HealthCheck {
   readonly name: string;
+  /** Passes by returning; fails by throwing, the error's message being the reason shown. */
   check(): void | Promise<void>;
 }
 
-/** The answer of a health path. */
+/**
+ * The answer of a health path.
+ * @category Metrics, health and tracing
+ */
 export interface HealthAnswer {
   readonly status: number;
   readonly body: string;
 }
 
-/** Options of {@link HealthChecks}. */
+/**
+ * Options of {@link HealthChecks}.
+ * @category Metrics, health and tracing
+ */
 export interface HealthChecksOptions {
   /**
    * Record the SLI metrics (the ComponentSLIs feature gate, on by default); with it off
@@ -32,7 +45,10 @@ export interface HealthChecksOptions {
   readonly slis?: boolean;
 }
 
-/** The checks of a component, with the SLI metrics they feed. */
+/**
+ * The checks of a component, with the SLI metrics they feed.
+ * @category Metrics, health and tracing
+ */
 export class HealthChecks {
   /** The SLI registry (`/metrics/slis`), or undefined with ComponentSLIs off. */
   readonly slis: MetricsRegistry | undefined;

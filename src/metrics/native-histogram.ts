@@ -9,7 +9,10 @@ import { bucketKey, bucketUpperBound, halvedKey, NATIVE_SCHEMA_MIN, pickSchema }
 /** client_golang's DefNativeHistogramZeroThreshold: 2^-128. */
 export const DEFAULT_NATIVE_ZERO_THRESHOLD = 2.938735877055719e-39;
 
-/** How a registry's native histograms are shaped. */
+/**
+ * How a registry's native histograms are shaped.
+ * @category Metrics, health and tracing
+ */
 export interface NativeHistogramConfig {
   /** The largest growth factor from one bucket to the next (picks the schema). */
   readonly bucketFactor: number;
@@ -42,13 +45,19 @@ export const KUBERNETES_NATIVE_HISTOGRAMS: NativeHistogramConfig = {
   minResetDurationMs: 0,
 };
 
-/** A run of consecutive buckets: `offset` from the end of the previous span (or from key 0). */
+/**
+ * A run of consecutive buckets: `offset` from the end of the previous span (or from key 0).
+ * @category Metrics, health and tracing
+ */
 export interface NativeBucketSpan {
   readonly offset: number;
   readonly length: number;
 }
 
-/** A native histogram as the protobuf exposition writes it. */
+/**
+ * A native histogram as the protobuf exposition writes it.
+ * @category Metrics, health and tracing
+ */
 export interface NativeHistogramSnapshot {
   readonly schema: number;
   readonly zeroThreshold: number;
@@ -65,7 +74,10 @@ export interface NativeHistogramSnapshot {
   readonly createdMs: number;
 }
 
-/** The native state of one series. */
+/**
+ * The native state of one series.
+ * @category Metrics, health and tracing
+ */
 export class NativeHistogramSeries {
   private schema: number;
   private zeroThreshold: number;
@@ -207,7 +219,10 @@ export interface NativeHistogramVecHooks<K> {
   resetClassic(labels: K): void;
 }
 
-/** The native states of one histogram's series, by label values. */
+/**
+ * The native states of one histogram's series, by label values.
+ * @category Metrics, health and tracing
+ */
 export class NativeHistogramVec<K> {
   private readonly series = new Map<string, { labels: K; state: NativeHistogramSeries }>();
   private readonly schema: number;

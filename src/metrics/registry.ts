@@ -10,13 +10,22 @@ import type { Clock } from '../clock.js';
 import { CountSumSummary } from './count-sum-summary.js';
 import { KUBERNETES_NATIVE_HISTOGRAMS, NativeHistogramVec, type NativeHistogramConfig } from './native-histogram.js';
 
-/** component-base's stability levels; `INTERNAL` metrics carry no prefix guarantee either. */
+/**
+ * component-base's stability levels; `INTERNAL` metrics carry no prefix guarantee either.
+ * @category Metrics, health and tracing
+ */
 export type StabilityLevel = 'INTERNAL' | 'ALPHA' | 'BETA' | 'STABLE';
 
-/** The label values of one series; a label left out is the empty string, as in client_golang. */
+/**
+ * The label values of one series; a label left out is the empty string, as in client_golang.
+ * @category Metrics, health and tracing
+ */
 export type MetricLabels<L extends string> = Partial<Record<L, string>>;
 
-/** What every metric is declared with. */
+/**
+ * What every metric is declared with.
+ * @category Metrics, health and tracing
+ */
 export interface MetricDefinition<L extends string> {
   /** The full name, `apiserver_request_total`. */
   readonly name: string;
@@ -28,12 +37,18 @@ export interface MetricDefinition<L extends string> {
   readonly labelNames?: readonly L[];
 }
 
-/** A histogram's declaration: its classic buckets' upper bounds. */
+/**
+ * A histogram's declaration: its classic buckets' upper bounds.
+ * @category Metrics, health and tracing
+ */
 export interface HistogramDefinition<L extends string> extends MetricDefinition<L> {
   readonly buckets: readonly number[];
 }
 
-/** A summary's declaration: the quantiles it reports and the window they cover. */
+/**
+ * A summary's declaration: the quantiles it reports and the window they cover.
+ * @category Metrics, health and tracing
+ */
 export interface SummaryDefinition<L extends string> extends MetricDefinition<L> {
   /** The quantiles, `[0.5, 0.9, 0.99]`. */
   readonly quantiles: readonly number[];
@@ -43,8 +58,12 @@ export interface SummaryDefinition<L extends string> extends MetricDefinition<L>
   readonly ageBuckets?: number;
 }
 
-/** A counter: only goes up. */
+/**
+ * A counter: only goes up.
+ * @category Metrics, health and tracing
+ */
 export interface CounterMetric<L extends string = string> {
+  /** Adds `by` (1 by default) to the series of `labels`. */
   inc(labels?: MetricLabels<L>, by?: number): void;
   /**
    * The series of `labels`, found once (client_golang's `With`): a hot path that always counts the
@@ -53,15 +72,25 @@ export interface CounterMetric<L extends string = string> {
   with(labels?: MetricLabels<L>): CounterSeries;
 }
 
-/** One series of a counter. */
+/**
+ * One series of a counter.
+ * @category Metrics, health and tracing
+ */
 export interface CounterSeries {
+  /** Adds `by` (1 by default). */
   inc(by?: number): void;
 }
 
-/** A gauge: set, raised or lowered. */
+/**
+ * A gauge: set, raised or lowered.
+ * @category Metrics, health and tracing
+ */
 export interface GaugeMetric<L extends string = string> {
+  /** Sets the series of `labels` to `value`. */
   set(labels: MetricLabels<L>, value: number): void;
+  /** Adds `by` (1 by default) to the series of `labels`. */
   inc(labels?: MetricLabels<L>, by?: number): void;
+  /** Subtracts `by` (1 by default) from the series of `labels`. */
   dec(labels?: MetricLabels<L>, by?: number): void;
   /** Drops the series of these labels (what a gauge of a thing that went away does). */
   remove(labels: MetricLabels<L>): void;
@@ -69,8 +98,12 @@ export interface GaugeMetric<L extends string = string> {
   reset(): void;
 }
 
-/** A histogram (classic buckets, and native ones when the registry has them on). */
+/**
+ * A histogram (classic buckets, and native ones when the registry has them on).
+ * @category Metrics, health and tracing
+ */
 export interface HistogramMetric<L extends string = string> {
+  /** Records one observation of `value` in the series of `labels`. */
   observe(labels: MetricLabels<L>, value: number): void;
   /**
    * Adds observations a caller already sorted into the declared buckets (what a hot path that
@@ -83,17 +116,28 @@ export interface HistogramMetric<L extends string = string> {
   with(labels: MetricLabels<L>): HistogramSeriesHandle;
 }
 
-/** One series of a histogram. */
+/**
+ * One series of a histogram.
+ * @category Metrics, health and tracing
+ */
 export interface HistogramSeriesHandle {
+  /** Records one observation of `value`. */
   observe(value: number): void;
 }
 
-/** A summary: quantiles over a sliding window, a count and a sum. */
+/**
+ * A summary: quantiles over a sliding window, a count and a sum.
+ * @category Metrics, health and tracing
+ */
 export interface SummaryMetric<L extends string = string> {
+  /** Records one observation of `value` in the series of `labels`. */
   observe(labels: MetricLabels<L>, value: number): void;
 }
 
-/** One series as a reader sees it. */
+/**
+ * One series as a reader sees it.
+ * @category Metrics, health and tracing
+ */
 export interface MetricSample {
   /** The series' name: a histogram's `_bucket`, `_sum` and `_count` are samples of their own. */
   readonly name: string;
@@ -101,7 +145,10 @@ export interface MetricSample {
   readonly value: number;
 }
 
-/** What tests and exporters read of a registry (`cluster.metrics`). */
+/**
+ * What tests and exporters read of a registry (`cluster.metrics`).
+ * @category Metrics, health and tracing
+ */
 export interface MetricsReader {
   /**
    * The sum of a metric's series whose labels include `labels` (all of them when none are given);
@@ -115,7 +162,10 @@ export interface MetricsReader {
   text(): Promise<string>;
 }
 
-/** Options of {@link MetricsRegistry}. */
+/**
+ * Options of {@link MetricsRegistry}.
+ * @category Metrics, health and tracing
+ */
 export interface MetricsRegistryOptions {
   /** Native histograms beside the classic ones (the NativeHistograms feature gate); off by default. */
   readonly nativeHistograms?: boolean;
@@ -126,7 +176,7 @@ export interface MetricsRegistryOptions {
   readonly disabled?: boolean;
   /**
    * The shape of the native histograms (with `nativeHistograms`); Kubernetes' settings
-   * ({@link KUBERNETES_NATIVE_HISTOGRAMS}) where left out.
+   * (`KUBERNETES_NATIVE_HISTOGRAMS`) where left out.
    */
   readonly nativeHistogramConfig?: Partial<NativeHistogramConfig>;
   /** The time native histograms' resets are measured by; the system clock by default. */
@@ -143,7 +193,10 @@ const prefixed = (def: MetricDefinition<string>): string => {
   return level === 'INTERNAL' ? def.help : `[${level}] ${def.help}`;
 };
 
-/** A component's metrics: declare them once, update them from real events, expose them on request. */
+/**
+ * A component's metrics: declare them once, update them from real events, expose them on request.
+ * @category Metrics, health and tracing
+ */
 export class MetricsRegistry implements MetricsReader {
   /** Prometheus text 0.0.4. */
   readonly prometheus = new Registry();
@@ -414,7 +467,7 @@ export class MetricsRegistry implements MetricsReader {
 
   /**
    * The native state of a histogram's series (with native histograms on), by
-   * {@link nativeSeriesKey} of its labels; undefined for other metrics or with the gate off.
+   * `nativeSeriesKey` of its labels; undefined for other metrics or with the gate off.
    */
   nativeHistogram(name: string): NativeHistogramVec<LabelValues<string>> | undefined {
     return this.nativeVecs.get(name);

@@ -29,7 +29,10 @@ import { ApiServerPodSource } from './pods/sources/apiserver.js';
 import { readStaticPodPath } from './pods/sources/file.js';
 import { fetchStaticPodUrl, type UrlFetch } from './pods/sources/http.js';
 
-/** Options of {@link createNodeAgent}; durations in milliseconds, defaults kubelet's. */
+/**
+ * Options of {@link createNodeAgent}; durations in milliseconds, defaults kubelet's.
+ * @category Node agent
+ */
 export interface NodeAgentOptions {
   /** The API server. */
   readonly kube: KubeApiClient;
@@ -84,13 +87,21 @@ export interface NodeAgentOptions {
   readonly metrics?: MetricsRegistry;
 }
 
-/** The agent's pods as its server shows them (`/pods`, exec, logs). */
+/**
+ * The agent's pods as its server shows them (`/pods`, exec, logs).
+ * @category Node agent
+ */
 export interface NodeAgentPods {
+  /** The pod `namespace/name`, if the agent runs it. */
   byName(namespace: string, name: string): Pod | undefined;
+  /** Every pod the agent runs. */
   all(): Pod[];
 }
 
-/** A node agent. */
+/**
+ * A node agent.
+ * @category Node agent
+ */
 export interface NodeAgent {
   readonly nodeName: string;
   /** Registers the node and runs everything on timers and the API server's watch. */
@@ -117,7 +128,10 @@ export function nodeNameOf(options: Pick<NodeAgentOptions, 'nodeName' | 'hostnam
   return (options.nodeName ?? options.hostnameOverride ?? hostname).trim().toLowerCase();
 }
 
-/** Builds a node agent; nothing runs until `start()` or `syncOnce()`. */
+/**
+ * Builds a node agent; nothing runs until `start()` or `syncOnce()`.
+ * @category Node agent
+ */
 export function createNodeAgent(options: NodeAgentOptions): NodeAgent {
   const clock = options.clock ?? realClock;
   const log = options.log ?? silentLog;

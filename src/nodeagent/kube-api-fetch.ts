@@ -7,10 +7,16 @@ import type { MetricsRegistry } from '../metrics/registry.js';
 import { instrumentFetch } from './metrics/rest-client-metrics.js';
 import { KubeApiError, type KubeApiClient, type KubeObjectJson, type KubeRequestOptions, type KubeWatchEvent } from './kube-api.js';
 
-/** The Fetch function the client sends its requests through. */
+/**
+ * The Fetch function the client sends its requests through.
+ * @category Node agent
+ */
 export type FetchLike = (request: Request) => Promise<Response>;
 
-/** Settings of {@link kubeApiClientOverFetch}. */
+/**
+ * Settings of {@link kubeApiClientOverFetch}.
+ * @category Node agent
+ */
 export interface FetchClientOptions {
   /** A bearer token sent on every request. */
   readonly token?: string;
@@ -43,7 +49,10 @@ async function errorOf(res: Response): Promise<KubeApiError> {
   return new KubeApiError(res.status, '', text || res.statusText);
 }
 
-/** A client of the API server at `server`, sending each request through `fetch`. */
+/**
+ * A client of the API server at `server`, sending each request through `fetch`.
+ * @category Node agent
+ */
 export function kubeApiClientOverFetch(server: string, transport: FetchLike, options: FetchClientOptions = {}): KubeApiClient {
   const fetch = options.metrics ? instrumentFetch(transport, options.metrics) : transport;
   const headers = (extra: Record<string, string>): Headers => {

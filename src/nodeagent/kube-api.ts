@@ -4,7 +4,10 @@
  * engine: everything goes through this interface, as a kubelet's client-go calls do.
  */
 
-/** An object as the API server sends it. */
+/**
+ * An object as the API server sends it.
+ * @category Node agent
+ */
 export interface KubeObjectJson {
   apiVersion?: string;
   kind?: string;
@@ -18,13 +21,19 @@ export interface KubeObjectJson {
   [key: string]: unknown;
 }
 
-/** One event of a watch stream. */
+/**
+ * One event of a watch stream.
+ * @category Node agent
+ */
 export interface KubeWatchEvent {
   type: 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR';
   object: KubeObjectJson;
 }
 
-/** Options of one request. */
+/**
+ * Options of one request.
+ * @category Node agent
+ */
 export interface KubeRequestOptions {
   /** Query parameters (`labelSelector`, `fieldSelector`, `dryRun`, ...). */
   query?: Readonly<Record<string, string>>;
@@ -35,7 +44,10 @@ export interface KubeRequestOptions {
   signal?: AbortSignal;
 }
 
-/** A request the API server refused: its HTTP code and `Status` body (reason, message). */
+/**
+ * A request the API server refused: its HTTP code and `Status` body (reason, message).
+ * @category Node agent
+ */
 export class KubeApiError extends Error {
   constructor(
     readonly code: number,
@@ -48,7 +60,10 @@ export class KubeApiError extends Error {
   }
 }
 
-/** The agent's API server connection. */
+/**
+ * The agent's API server connection.
+ * @category Node agent
+ */
 export interface KubeApiClient {
   /** The API server's base URL (`https://127.0.0.1:6443`). */
   readonly server: string;

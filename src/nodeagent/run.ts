@@ -29,7 +29,10 @@ import { createNodeAgentServer, type NodeAgentServer } from './server/server.js'
 import { createSysctlAdmitter } from './sysctls/admit.js';
 import type { GoTlsVersion } from './server/tls-settings.js';
 
-/** What {@link runNodeAgent} is given besides the settings. */
+/**
+ * What {@link runNodeAgent} is given besides the settings.
+ * @category Node agent
+ */
 export interface RunNodeAgentOptions {
   /** Flags, configuration file and drop-ins, combined (`loadNodeAgentSettings`). */
   readonly settings: NodeAgentSettings;
@@ -43,7 +46,10 @@ export interface RunNodeAgentOptions {
   readonly log?: AgentLog;
 }
 
-/** A started node agent. */
+/**
+ * A started node agent.
+ * @category Node agent
+ */
 export interface RunningNodeAgent {
   readonly nodeName: string;
   readonly agent: NodeAgent;
@@ -55,7 +61,10 @@ export interface RunningNodeAgent {
   stop(): Promise<void>;
 }
 
-/** The node agent cannot start; the message says why in kubelet's words. */
+/**
+ * The node agent cannot start; the message says why in kubelet's words.
+ * @category Node agent
+ */
 export class NodeAgentStartError extends Error {
   constructor(message: string) {
     super(message);
@@ -83,7 +92,10 @@ async function apiServerClient(settings: NodeAgentSettings, nodeName: string, cl
   return kubeApiClientFromKubeconfig(kubeconfig, { userAgent: 'memkube-node-agent', metrics });
 }
 
-/** Starts a node agent as kubelet starts: clients, image manager, server, then the agent's loops. */
+/**
+ * Starts a node agent as kubelet starts: clients, image manager, server, then the agent's loops.
+ * @category Node agent
+ */
 export async function runNodeAgent(options: RunNodeAgentOptions): Promise<RunningNodeAgent> {
   const { settings } = options;
   const { config, flags } = settings;

@@ -16,7 +16,10 @@ const OID_ORGANIZATION = '2.5.4.10';
 const OID_EXTENSION_REQUEST = '1.2.840.113549.1.9.14';
 const OID_SUBJECT_ALT_NAME = '2.5.29.17';
 
-/** The subject and SANs of a request to make. */
+/**
+ * The subject and SANs of a request to make.
+ * @category Certificates
+ */
 export interface CertificateRequestSubject {
   commonName: string;
   organizations?: readonly string[];
@@ -132,6 +135,7 @@ function subjectOf(subject: CertificateRequestSubject): pkijs.RelativeDistinguis
 /**
  * A PEM CERTIFICATE REQUEST for `subject`, signed with `privateKeyPem` (an ECDSA P-256/P-384 or
  * RSA private key, PKCS#8, SEC 1 or PKCS#1), as client-go's `certutil.MakeCSR` makes it.
+ * @category Certificates
  */
 export async function createCertificateRequest(privateKeyPem: string, subject: CertificateRequestSubject): Promise<string> {
   const key = createPrivateKey(privateKeyPem);

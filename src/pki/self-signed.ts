@@ -10,13 +10,19 @@ import * as pkijs from 'pkijs';
 import { fromPem, toPem } from './pem.js';
 import { basicConstraints, parseCertificate } from './x509.js';
 
-/** A certificate and its private key, both PEM (the key PKCS#8). */
+/**
+ * A certificate and its private key, both PEM (the key PKCS#8).
+ * @category Certificates
+ */
 export interface CertificateAndKey {
   readonly cert: string;
   readonly key: string;
 }
 
-/** A CA and a serving certificate it issued. */
+/**
+ * A CA and a serving certificate it issued.
+ * @category Certificates
+ */
 export interface ServingCertificate {
   /** The self-signed CA: what clients trust (`certificate-authority-data`). */
   readonly ca: CertificateAndKey;
@@ -24,7 +30,10 @@ export interface ServingCertificate {
   readonly serving: CertificateAndKey;
 }
 
-/** Options of {@link generateServingCertificate}. */
+/**
+ * Options of {@link generateServingCertificate}.
+ * @category Certificates
+ */
 export interface ServingCertificateOptions {
   /** Host names and IP addresses the serving certificate is for (SAN DNS and IP entries). */
   hosts: readonly string[];
@@ -192,6 +201,7 @@ export async function privateKeyPem(key: webcrypto.CryptoKey): Promise<string> {
 /**
  * A fresh CA (self-signed, `basicConstraints` CA) and a serving certificate it signs for `hosts`
  * (IP addresses as SAN IP entries, names as SAN DNS entries), valid from an hour before `now`.
+ * @category Certificates
  */
 export async function generateServingCertificate(options: ServingCertificateOptions): Promise<ServingCertificate> {
   const now = options.now === undefined ? Date.now() : +options.now;
@@ -227,7 +237,10 @@ export async function generateServingCertificate(options: ServingCertificateOpti
   };
 }
 
-/** Options of {@link signClientCertificate}. */
+/**
+ * Options of {@link signClientCertificate}.
+ * @category Certificates
+ */
 export interface ClientCertificateOptions {
   /** The signing CA's certificate and private key (PEM; the key PKCS#8, SEC 1 or PKCS#1, ECDSA or RSA). */
   ca: CertificateAndKey;
@@ -243,13 +256,19 @@ export interface ClientCertificateOptions {
   backdateMs?: number;
 }
 
-/** A client certificate, its key, and when it stops being valid. */
+/**
+ * A client certificate, its key, and when it stops being valid.
+ * @category Certificates
+ */
 export interface ClientCertificate extends CertificateAndKey {
   /** `notAfter`, epoch milliseconds (whole seconds, as X.509 keeps it). */
   readonly notAfter: number;
 }
 
-/** A CA that cannot sign, with the reason. */
+/**
+ * A CA that cannot sign, with the reason.
+ * @category Certificates
+ */
 export class SigningCaError extends Error {
   constructor(message: string) {
     super(message);
@@ -323,6 +342,7 @@ export async function loadSigningCa(ca: CertificateAndKey): Promise<SigningCa> {
  * `O=<organizations>, CN=<commonName>` Kubernetes' x509 authenticator reads as user and groups).
  * Throws {@link SigningCaError} when the CA certificate or key cannot be read, do not match, or
  * the certificate is not a CA.
+ * @category Certificates
  */
 export async function signClientCertificate(options: ClientCertificateOptions): Promise<ClientCertificate> {
   const ca = await loadSigningCa(options.ca);
@@ -343,7 +363,10 @@ export async function signClientCertificate(options: ClientCertificateOptions): 
   return { cert: toPem('CERTIFICATE', cert.der), key: await privateKeyPem(keys.privateKey), notAfter };
 }
 
-/** Options of {@link generateCertificateAuthority}. */
+/**
+ * Options of {@link generateCertificateAuthority}.
+ * @category Certificates
+ */
 export interface CertificateAuthorityOptions {
   /** The CA's common name. */
   commonName: string;
@@ -355,7 +378,10 @@ export interface CertificateAuthorityOptions {
   validityMs?: number;
 }
 
-/** A fresh self-signed CA (ECDSA P-256), as `generateServingCertificate` makes its own. */
+/**
+ * A fresh self-signed CA (ECDSA P-256), as `generateServingCertificate` makes its own.
+ * @category Certificates
+ */
 export async function generateCertificateAuthority(options: CertificateAuthorityOptions): Promise<CertificateAndKey> {
   const now = options.now ?? Date.now();
   const keys = await generateKeyPair();

@@ -16,10 +16,18 @@ export type { ImmutableField } from './validation/immutable-fields.js';
 /**
  * A function type checked bivariantly (like a method), so a kind of a specific object type can be
  * used where a kind of any object is expected.
+ * @typeParam F - The function type.
+ * @category Defining kinds
  */
-export type Bivariant<F extends (...args: never[]) => unknown> = { bivarianceHack(...args: Parameters<F>): ReturnType<F> }['bivarianceHack'];
+export type Bivariant<F extends (...args: never[]) => unknown> = {
+  /** The function, declared as a method so that its parameters are checked bivariantly. */
+  bivarianceHack(...args: Parameters<F>): ReturnType<F>;
+}['bivarianceHack'];
 
-/** Any Kubernetes object as plain JSON. */
+/**
+ * Any Kubernetes object as plain JSON.
+ * @category Defining kinds
+ */
 export interface KubeObject {
   apiVersion?: string;
   kind?: string;
@@ -27,7 +35,10 @@ export interface KubeObject {
   [field: string]: unknown;
 }
 
-/** The parts of ObjectMeta the engine reads and writes. */
+/**
+ * The parts of ObjectMeta the engine reads and writes.
+ * @category Defining kinds
+ */
 export interface ObjectMetaLike {
   name?: string;
   generateName?: string;
@@ -47,7 +58,10 @@ export interface ObjectMetaLike {
   [field: string]: unknown;
 }
 
-/** What a kind's hooks may know about the request and the cluster. */
+/**
+ * What a kind's hooks may know about the request and the cluster.
+ * @category Defining kinds
+ */
 export interface KindContext {
   readonly operation: 'create' | 'update' | 'delete';
   /** `status`, `scale`, ... when the write came through a subresource. */
@@ -97,6 +111,7 @@ export interface KindContext {
  * waits for it, and a rejection fails the request (an `ApiError` as it is, anything else as
  * a 500). Answering a plain object keeps the request on the synchronous path, so a conversion that
  * is asynchronous only sometimes (nothing to convert) costs nothing then.
+ * @category Defining kinds
  */
 export interface VersionConversion {
   /** A decoded object of this version, in the storage version's shape. */
@@ -118,7 +133,10 @@ export interface VersionConversion {
   readonly storageShape?: boolean;
 }
 
-/** One served version of a kind. */
+/**
+ * One served version of a kind.
+ * @category Defining kinds
+ */
 export interface KindVersion<T extends KubeObject = KubeObject> {
   readonly name: string;
   /** The zod schema of the whole object in this version. */
@@ -139,7 +157,10 @@ export interface KindVersion<T extends KubeObject = KubeObject> {
   readonly published?: PublishedSchema;
 }
 
-/** A kind version's schema given as OpenAPI (see {@link KindVersion.published}). */
+/**
+ * A kind version's schema given as OpenAPI (see {@link KindVersion.published}).
+ * @category Defining kinds
+ */
 export interface PublishedSchema {
   /** The tree the decoder, required-field check, strategic merge and apply walk. */
   readonly structural: StructuralNode;
@@ -163,7 +184,10 @@ export interface PublishedSchema {
   onRead?(obj: KubeObject): KubeObject;
 }
 
-/** What an action may do: what any hook may, and send requests to the engine as the request's user. */
+/**
+ * What an action may do: what any hook may, and send requests to the engine as the request's user.
+ * @category Defining kinds
+ */
 export interface ActionContext extends KindContext {
   /**
    * Runs a request through the engine, as the action's caller (a Pod's eviction deletes the pod and
@@ -181,13 +205,17 @@ export interface ActionContext extends KindContext {
   writeTarget(obj: KubeObject, revision: number): Promise<KubeObject | undefined>;
 }
 
-/** What a review may do: what any hook may, and send requests to the engine as the caller. */
+/**
+ * What a review may do: what any hook may, and send requests to the engine as the caller.
+ * @category Defining kinds
+ */
 export type ReviewContext = KindContext & Pick<ActionContext, 'request'>;
 
 /**
  * A subresource that acts when a body is POSTed to it (a Pod's `binding` and `eviction`): the body
  * is an object of another kind, decoded with `schema`; `run` does the work through the engine and
  * answers. Discovery lists it with the verb `create` and `kind` as its kind.
+ * @category Defining kinds
  */
 export interface ActionSubresource {
   /** The kind of the body and of discovery's entry (`{ group: 'policy', version: 'v1', kind: 'Eviction' }`). */
@@ -199,7 +227,10 @@ export interface ActionSubresource {
   run(body: KubeObject, target: { readonly namespace?: string; readonly name: string }, ctx: ActionContext): Promise<ApiResponse>;
 }
 
-/** What a connect subresource may do: what any hook may, read its target, and reach node agents. */
+/**
+ * What a connect subresource may do: what any hook may, read its target, and reach node agents.
+ * @category Defining kinds
+ */
 export interface ConnectContext extends KindContext {
   /** The target object as stored (a copy); 404 when it does not exist. */
   readTarget(): Promise<KubeObject>;
@@ -207,7 +238,10 @@ export interface ConnectContext extends KindContext {
   readonly nodes: NodeConnections;
 }
 
-/** The HTTP methods a connect subresource may serve. */
+/**
+ * The HTTP methods a connect subresource may serve.
+ * @category Defining kinds
+ */
 export type ConnectMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'HEAD' | 'OPTIONS';
 
 /**
@@ -223,6 +257,7 @@ export function connectVerbOf(method: string): Verb | undefined {
  * `GetterWithOptions` streamers and `Connecter`s): a Pod's `log`, a Node's `proxy`. The request
  * carries its method, query and (with `takesPath`) the rest of the URL path; `connect` answers a
  * {@link StreamedBody} and its status. Discovery lists the verbs of its methods.
+ * @category Defining kinds
  */
 export interface ConnectSubresource {
   /** The methods served (GET is the verb `get`, POST `create`, PUT `update`, PATCH `patch`, DELETE `delete`). */
@@ -235,7 +270,10 @@ export interface ConnectSubresource {
   connect(target: { readonly namespace?: string; readonly name: string }, request: ConnectRequest, ctx: ConnectContext): Promise<ApiResponse<StreamedBody>>;
 }
 
-/** Deletion behaviour of a kind. */
+/**
+ * Deletion behaviour of a kind.
+ * @category Defining kinds
+ */
 export interface DeleteStrategy<T extends KubeObject = KubeObject> {
   /**
    * The grace period a delete gets when the request names none; `0` or undefined deletes at once.
@@ -263,6 +301,7 @@ export interface DeleteStrategy<T extends KubeObject = KubeObject> {
 /**
  * The `scale` subresource, declared as a CustomResourceDefinition declares it: JSON paths
  * (`.spec.replicas`) of the desired and observed replica counts and of the label selector.
+ * @category Defining kinds
  */
 export interface ScaleSubresource {
   /** Path of the desired replicas (`Scale.spec.replicas`), e.g. `.spec.replicas`. */
@@ -289,11 +328,20 @@ export interface ScaleSubresource {
  *   sent, an update keeps the stored value, whatever the body says;
  * - `{ changed }`: 1 on create, one more on every update for which `changed(obj, old)` is true
  *   (most built-in kinds with a generation: the spec changed, semantically).
+ * @category Defining kinds
  */
 export type GenerationPolicy<T extends KubeObject = KubeObject> =
-  'object' | false | { readonly changed: Bivariant<(obj: Readonly<T>, old: Readonly<T>) => boolean> };
+  | 'object'
+  | false
+  | {
+      /** Whether the update from `old` to `obj` changes the generation. */
+      readonly changed: Bivariant<(obj: Readonly<T>, old: Readonly<T>) => boolean>;
+    };
 
-/** Hooks where a kind needs code. Each receives a mutable working copy unless noted. */
+/**
+ * Hooks where a kind needs code. Each receives a mutable working copy unless noted.
+ * @category Defining kinds
+ */
 export interface KindStrategy<T extends KubeObject = KubeObject> {
   /** Resets what a create may not set (e.g. status). Runs before defaulting. */
   prepareForCreate?(obj: T, ctx: KindContext): void | Promise<void>;
@@ -318,6 +366,7 @@ export interface KindStrategy<T extends KubeObject = KubeObject> {
  * `Created At` column of Kubernetes' default table is `defaultTable`). The value is computed from the stored object (the
  * storage version's shape), whatever version the Table was asked at, as Kubernetes prints the
  * internal object.
+ * @category Defining kinds
  */
 export interface PrinterColumn<T extends KubeObject = KubeObject> {
   readonly name: string;
@@ -339,7 +388,10 @@ export interface PrinterColumn<T extends KubeObject = KubeObject> {
   readonly exactCell?: boolean;
 }
 
-/** The declaration of a kind. */
+/**
+ * The declaration of a kind.
+ * @category Defining kinds
+ */
 export interface KindDeclaration<T extends KubeObject = KubeObject> {
   /** API group; `''` is the core group. `{api_domain}` is replaced by the cluster's API domain. */
   readonly group: string;
@@ -496,7 +548,10 @@ export interface KindDeclaration<T extends KubeObject = KubeObject> {
   readonly tableRowOrder?: Bivariant<(a: Readonly<T>, b: Readonly<T>) => number>;
 }
 
-/** A declared kind: the declaration plus what the server derives from it. */
+/**
+ * A declared kind: the declaration plus what the server derives from it.
+ * @category Defining kinds
+ */
 export interface KindDefinition<T extends KubeObject = KubeObject> extends KindDeclaration<T> {
   readonly singular: string;
   readonly shortNames: readonly string[];
@@ -507,7 +562,10 @@ export interface KindDefinition<T extends KubeObject = KubeObject> extends KindD
   readonly __type?: T;
 }
 
-/** Declares a kind. Checks the declaration's own consistency at once. */
+/**
+ * Declares a kind. Checks the declaration's own consistency at once.
+ * @category Defining kinds
+ */
 export function defineKind<T extends KubeObject>(declaration: KindDeclaration<T>): KindDefinition<T> {
   for (const v of declaration.versions) {
     const foreign = foreignSchema(v.schema);
@@ -547,6 +605,7 @@ function foreignSchema(schema: unknown): string | undefined {
  * An object every cluster starts with, as a Kubernetes API server creates its bootstrap objects at
  * start (the `system:` ClusterRoles, the system PriorityClasses): `createCluster` creates it
  * through the engine, as the system user, unless it exists.
+ * @category Defining kinds
  */
 export interface BuiltinObject {
   readonly kind: KindDefinition;
@@ -555,5 +614,8 @@ export interface BuiltinObject {
   readonly object: KubeObject;
 }
 
-/** The object type of a kind definition. */
+/**
+ * The object type of a kind definition.
+ * @category Defining kinds
+ */
 export type ObjectOf<K> = K extends KindDefinition<infer T> ? T : never;

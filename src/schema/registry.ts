@@ -8,7 +8,10 @@ import { isPromise, type MaybePromise } from '../util/maybe-promise.js';
 import type { KindDefinition, KindVersion, KubeObject, PublishedSchema } from './define-kind.js';
 import { structuralOf, type StructuralNode } from './structural.js';
 
-/** A kind as one cluster serves it: group resolved, schemas made structural. */
+/**
+ * A kind as one cluster serves it: group resolved, schemas made structural.
+ * @category Defining kinds
+ */
 export interface ResolvedKind<T extends KubeObject = KubeObject> {
   readonly definition: KindDefinition<T>;
   /** The group with `{api_domain}` replaced. */
@@ -91,7 +94,10 @@ export function rememberStoredForm(copy: object, stored: KubeObject): void {
   storedForms.set(copy, stored);
 }
 
-/** The kinds served by one cluster. */
+/**
+ * The kinds served by one cluster.
+ * @category Defining kinds
+ */
 export class KindRegistry {
   /** The kinds by group, version and resource: a lookup on every request joins no key string. */
   private readonly resources = new Map<string, Map<string, Map<string, ResolvedKind>>>();

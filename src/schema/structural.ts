@@ -6,7 +6,10 @@
 import { z } from 'zod';
 import { getOwn } from '../util/own.js';
 
-/** The `x-kubernetes-*` facts that patching and apply read. */
+/**
+ * The `x-kubernetes-*` facts that patching and apply read.
+ * @category Defining kinds
+ */
 export interface ListAndPatchFacts {
   patchStrategy?: string;
   patchMergeKey?: string;
@@ -20,39 +23,60 @@ interface NodeBase extends ListAndPatchFacts {
   readonly id?: string;
 }
 
-/** A struct: known properties only. */
+/**
+ * A struct: known properties only.
+ * @category Defining kinds
+ */
 export interface StructNode extends NodeBase {
   readonly type: 'object';
   readonly properties: ReadonlyMap<string, StructuralNode>;
   readonly required: ReadonlySet<string>;
 }
-/** A map from string keys to values of one schema. */
+/**
+ * A map from string keys to values of one schema.
+ * @category Defining kinds
+ */
 export interface MapNode extends NodeBase {
   readonly type: 'map';
   readonly values: StructuralNode;
 }
-/** A list. */
+/**
+ * A list.
+ * @category Defining kinds
+ */
 export interface ArrayNode extends NodeBase {
   readonly type: 'array';
   readonly items: StructuralNode;
 }
-/** A scalar; `format` is kept for `byte`, `date-time`, `int32`, `int64`. */
+/**
+ * A scalar; `format` is kept for `byte`, `date-time`, `int32`, `int64`.
+ * @category Defining kinds
+ */
 export interface ScalarNode extends NodeBase {
   readonly type: 'string' | 'integer' | 'number' | 'boolean';
   readonly format?: string;
   readonly enum?: readonly unknown[];
 }
-/** An integer or a string (IntOrString); `quantity` when it is a `resource.Quantity`. */
+/**
+ * An integer or a string (IntOrString); `quantity` when it is a `resource.Quantity`.
+ * @category Defining kinds
+ */
 export interface IntOrStringNode extends NodeBase {
   readonly type: 'int-or-string';
   readonly quantity: boolean;
 }
-/** Anything (RawExtension, FieldsV1, preserve-unknown-fields). */
+/**
+ * Anything (RawExtension, FieldsV1, preserve-unknown-fields).
+ * @category Defining kinds
+ */
 export interface AnyNode extends NodeBase {
   readonly type: 'any';
 }
 
-/** One node of a structural schema. */
+/**
+ * One node of a structural schema.
+ * @category Defining kinds
+ */
 export type StructuralNode = StructNode | MapNode | ArrayNode | ScalarNode | IntOrStringNode | AnyNode;
 
 type JsonSchema = Record<string, unknown>;

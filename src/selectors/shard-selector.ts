@@ -33,6 +33,7 @@ export interface ShardRange {
 /** A parsed shard selector: an object matches when any range holds. */
 export interface ShardSelector {
   readonly ranges: readonly ShardRange[];
+  /** Whether `obj` falls in one of the ranges. */
   matches(obj: Readonly<KubeObject>): boolean;
   /** True for the empty selector (matches everything). */
   empty(): boolean;

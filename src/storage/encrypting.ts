@@ -37,7 +37,10 @@ import type {
 /** The envelope field holding the stored bytes (a binary string: one character per byte). */
 export const STORED_BYTES_FIELD = '$storedBytes';
 
-/** Options of {@link EncryptingStorage}. */
+/**
+ * Options of {@link EncryptingStorage}.
+ * @category Storage and encryption
+ */
 export interface EncryptingStorageOptions {
   /**
    * The storage key of an object, bound into AES-GCM ciphertexts as authenticated data;
@@ -110,7 +113,10 @@ const IDENTITY_CHECK: ResourceCodec = { transformer: identityTransformer, writes
 /** Where a read failed, for kube-apiserver's wording of the error. */
 type ReadPath = 'get' | 'list';
 
-/** A {@link Storage} that encrypts the resources of an {@link EncryptionPlan} in the storage it wraps. */
+/**
+ * A {@link Storage} that encrypts the resources of an {@link EncryptionPlan} in the storage it wraps.
+ * @category Storage and encryption
+ */
 export class EncryptingStorage implements Storage {
   private plan: CompiledPlan;
   /** Each bucket's codec under the current plan (null: not covered). */

@@ -68,6 +68,7 @@ interface FrozenBucket {
  * The whole content of a {@link MemoryStorage} at one revision, without its history. It shares its
  * maps with the storage it came from (which copies a bucket before its next write to it), so taking
  * one or starting from one costs O(buckets), not O(objects).
+ * @category Storage and encryption
  */
 export interface MemoryState {
   readonly revision: number;
@@ -123,7 +124,10 @@ function reindexLabels(b: Bucket, key: string, before: StoredValue | undefined, 
   }
 }
 
-/** Options of {@link MemoryStorage}. */
+/**
+ * Options of {@link MemoryStorage}.
+ * @category Storage and encryption
+ */
 export interface MemoryStorageOptions {
   /** The clock history retention is measured on (epoch milliseconds); `Date.now` by default. */
   now?: () => number;
@@ -169,7 +173,10 @@ function prefixEnd(prefix: string): string {
   return `${prefix.slice(0, -1)}0`; // '0' is the character after '/'
 }
 
-/** In-memory {@link Storage}. */
+/**
+ * In-memory {@link Storage}.
+ * @category Storage and encryption
+ */
 export class MemoryStorage implements Storage {
   private revision = 0;
   private compacted = 0;

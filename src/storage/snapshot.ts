@@ -10,17 +10,30 @@ import type { StoredObject, StoredValue } from './storage.js';
 import { nestingExceeds } from '../util/json-nesting.js';
 import { hasOwn } from '../util/own.js';
 
-/** The `apiVersion` and `kind` a serialized snapshot carries, so that another file is not taken for one. */
+/**
+ * The `apiVersion` and `kind` a serialized snapshot carries, so that another file is not taken for one.
+ * @category Testing
+ */
 export const SNAPSHOT_API_VERSION = 'memkube.io/v1';
+/**
+ * The `kind` a serialized snapshot carries, beside {@link SNAPSHOT_API_VERSION}.
+ * @category Testing
+ */
 export const SNAPSHOT_KIND = 'ClusterSnapshot';
 
-/** One stored object of a serialized snapshot: its storage bucket (`group/resource`, `core/...` for the core group) and the object as stored. */
+/**
+ * One stored object of a serialized snapshot: its storage bucket (`group/resource`, `core/...` for the core group) and the object as stored.
+ * @category Testing
+ */
 export interface SnapshotEntry {
   readonly bucket: string;
   readonly object: StoredValue;
 }
 
-/** A snapshot as JSON: what {@link ClusterSnapshot.toJSON} answers and {@link loadSnapshot} reads. */
+/**
+ * A snapshot as JSON: what {@link ClusterSnapshot.toJSON} answers and {@link loadSnapshot} reads.
+ * @category Testing
+ */
 export interface SnapshotDocument {
   readonly apiVersion: typeof SNAPSHOT_API_VERSION;
   readonly kind: typeof SNAPSHOT_KIND;
@@ -29,7 +42,10 @@ export interface SnapshotDocument {
   readonly objects: readonly SnapshotEntry[];
 }
 
-/** Thrown by {@link loadSnapshot} for a text or value that is not a valid snapshot; `path` says where. */
+/**
+ * Thrown by {@link loadSnapshot} for a text or value that is not a valid snapshot; `path` says where.
+ * @category Testing
+ */
 export class SnapshotFormatError extends Error {
   constructor(
     readonly path: string,
@@ -46,6 +62,7 @@ const state = new WeakMap<ClusterSnapshot, MemoryState>();
  * An immutable value of a cluster's whole stored state, from `cluster.snapshot()` or
  * {@link loadSnapshot}. Start a cluster from it with `createCluster({ from })`, go back to it with
  * `cluster.reset(snapshot)`, write it to a file with `JSON.stringify(snapshot)`.
+ * @category Testing
  */
 export class ClusterSnapshot {
   /** The storage revision when it was taken: the newest resourceVersion of its objects or older. */
@@ -99,6 +116,7 @@ function isRecord(v: unknown): v is Record<string, unknown> {
  * the revision, each entry's bucket, name, namespace and resourceVersion (a positive integer no
  * newer than the snapshot's revision), no key twice. Anything else throws a
  * {@link SnapshotFormatError} that says where.
+ * @category Testing
  */
 export function loadSnapshot(input: string | unknown): ClusterSnapshot {
   let doc: unknown = input;

@@ -6,17 +6,26 @@
  * can implement the same contract.
  */
 
-/** A JSON object as stored: frozen, never changed in place. */
+/**
+ * A JSON object as stored: frozen, never changed in place.
+ * @category Storage and encryption
+ */
 export type StoredValue = Readonly<Record<string, unknown>>;
 
-/** Identifies one object: `bucket` is the resource (e.g. `apps/statefulsets`), namespace `''` when cluster-scoped. */
+/**
+ * Identifies one object: `bucket` is the resource (e.g. `apps/statefulsets`), namespace `''` when cluster-scoped.
+ * @category Storage and encryption
+ */
 export interface ObjectKey {
   bucket: string;
   namespace: string;
   name: string;
 }
 
-/** One stored object with the revision that last wrote it. */
+/**
+ * One stored object with the revision that last wrote it.
+ * @category Storage and encryption
+ */
 export interface StoredObject {
   readonly namespace: string;
   readonly name: string;
@@ -29,7 +38,10 @@ export interface StoredObject {
   readonly stale?: boolean;
 }
 
-/** Options of {@link Storage.get}. */
+/**
+ * Options of {@link Storage.get}.
+ * @category Storage and encryption
+ */
 export interface StorageGetOptions {
   /**
    * Read the object as it was at this revision (it must not be older than
@@ -38,7 +50,10 @@ export interface StorageGetOptions {
   revision?: number;
 }
 
-/** Options of {@link Storage.list}. */
+/**
+ * Options of {@link Storage.list}.
+ * @category Storage and encryption
+ */
 export interface StorageListOptions {
   /** Only this namespace; all namespaces when undefined. */
   namespace?: string;
@@ -58,13 +73,19 @@ export interface StorageListOptions {
   limit?: number;
 }
 
-/** One `key=value` label. */
+/**
+ * One `key=value` label.
+ * @category Storage and encryption
+ */
 export interface LabelPair {
   readonly key: string;
   readonly value: string;
 }
 
-/** The result of a list: the objects in key order and the revision the list was read at. */
+/**
+ * The result of a list: the objects in key order and the revision the list was read at.
+ * @category Storage and encryption
+ */
 export interface StorageListResult {
   readonly items: readonly StoredObject[];
   readonly revision: number;
@@ -79,7 +100,10 @@ export interface StorageListResult {
   readonly index?: string;
 }
 
-/** Options of {@link Storage.changesSince}. */
+/**
+ * Options of {@link Storage.changesSince}.
+ * @category Storage and encryption
+ */
 export interface StorageChangesOptions {
   /** Only changes in this namespace. */
   namespace?: string;
@@ -88,6 +112,7 @@ export interface StorageChangesOptions {
 /**
  * Thrown by reads at a revision older than the history kept (as etcd answers a compacted revision).
  * `compacted` is the oldest revision that can still be read.
+ * @category Storage and encryption
  */
 export class StorageCompactedError extends Error {
   constructor(
@@ -99,7 +124,10 @@ export class StorageCompactedError extends Error {
   }
 }
 
-/** Thrown by reads at a revision that has not been written yet. */
+/**
+ * Thrown by reads at a revision that has not been written yet.
+ * @category Storage and encryption
+ */
 export class StorageFutureRevisionError extends Error {
   constructor(
     readonly requested: number,
@@ -110,7 +138,10 @@ export class StorageFutureRevisionError extends Error {
   }
 }
 
-/** A change to one object, as the watch hub receives it. */
+/**
+ * A change to one object, as the watch hub receives it.
+ * @category Storage and encryption
+ */
 export interface StorageEvent {
   readonly type: 'ADDED' | 'MODIFIED' | 'DELETED';
   readonly bucket: string;
@@ -124,7 +155,10 @@ export interface StorageEvent {
   readonly previous?: StoredValue;
 }
 
-/** Thrown by writes whose key exists (create) or does not (update, delete). */
+/**
+ * Thrown by writes whose key exists (create) or does not (update, delete).
+ * @category Storage and encryption
+ */
 export class StorageKeyError extends Error {
   constructor(
     readonly kind: 'exists' | 'not-found',
@@ -135,7 +169,10 @@ export class StorageKeyError extends Error {
   }
 }
 
-/** Thrown by a compare-and-swap write whose expected revision is not the stored one. */
+/**
+ * Thrown by a compare-and-swap write whose expected revision is not the stored one.
+ * @category Storage and encryption
+ */
 export class StorageConflictError extends Error {
   constructor(
     readonly key: ObjectKey,
@@ -147,7 +184,10 @@ export class StorageConflictError extends Error {
   }
 }
 
-/** What the engine needs from a storage backend. */
+/**
+ * What the engine needs from a storage backend.
+ * @category Storage and encryption
+ */
 export interface Storage {
   /** The newest revision written (0 before the first write). */
   currentRevision(): Promise<number>;
@@ -157,6 +197,7 @@ export interface Storage {
    * {@link StorageCompactedError}.
    */
   compactedRevision(): Promise<number>;
+  /** The object stored at `key` (at `options.revision` when given); undefined when there is none. */
   get(key: ObjectKey, options?: StorageGetOptions): Promise<StoredObject | undefined>;
   /**
    * Objects of a bucket in Kubernetes key order (namespace, then name), optionally as of a past
@@ -184,5 +225,6 @@ export interface Storage {
   check?(): Promise<void>;
   /** Registers a listener for every committed change; returns a function that removes it. */
   subscribe(listener: (event: StorageEvent) => void): () => void;
+  /** Releases the storage (its listeners, and a networked backend's connection). */
   close(): Promise<void>;
 }

@@ -3,16 +3,24 @@
  * `beforeEach`/`afterEach`). Nothing here imports vitest: the fixture is a plain function that
  * vitest's `test.extend` takes, and the hooks variant takes the runner's hooks as arguments, so
  * memkube never pins a vitest version and installs nothing for projects that test with something else.
+ *
+ * @module memkube/vitest
  */
 import { createCluster, type Cluster, type ClusterOptions } from '../cluster.js';
 
-/** The fixtures {@link clusterFixture} adds to a test's context. */
+/**
+ * The fixtures {@link clusterFixture} adds to a test's context.
+ * @category Testing
+ */
 export interface ClusterFixtures {
   /** The test's own cluster, created before the test and closed after it. */
   cluster: Cluster;
 }
 
-/** A vitest fixture function: set up a value, hand it to the test with `use`, then clean up. */
+/**
+ * A vitest fixture function: set up a value, hand it to the test with `use`, then clean up.
+ * @category Testing
+ */
 export type FixtureFunction<T> = (context: object, use: (value: T) => Promise<void>) => Promise<void>;
 
 /**
@@ -29,6 +37,7 @@ export type FixtureFunction<T> = (context: object, use: (value: T) => Promise<vo
  *   await cluster.client.configMaps('default').create({ metadata: { name: 'app' } });
  * });
  * ```
+ * @category Testing
  */
 export function clusterFixture(options: ClusterOptions = {}): { cluster: FixtureFunction<Cluster> } {
   return {
@@ -46,9 +55,14 @@ export function clusterFixture(options: ClusterOptions = {}): { cluster: Fixture
   };
 }
 
-/** The hooks {@link useCluster} registers with: vitest's (or jest's, mocha's) `beforeEach` and `afterEach`. */
+/**
+ * The hooks {@link useCluster} registers with: vitest's (or jest's, mocha's) `beforeEach` and `afterEach`.
+ * @category Testing
+ */
 export interface TestHooks {
+  /** Registers `fn` to run before each test. */
   beforeEach(fn: () => Promise<void>): unknown;
+  /** Registers `fn` to run after each test. */
   afterEach(fn: () => Promise<void>): unknown;
 }
 
@@ -67,6 +81,7 @@ export interface TestHooks {
  *   await cluster.client.namespaces().get('default');
  * });
  * ```
+ * @category Testing
  */
 export function useCluster(hooks: TestHooks, options: ClusterOptions = {}): Cluster {
   let current: Cluster | undefined;

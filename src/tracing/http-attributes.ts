@@ -5,7 +5,10 @@
  * end, and its status. Plain functions of the request's facts; no OpenTelemetry code.
  */
 
-/** The API resource a resource request addresses (k8s.io/apiserver's RequestInfo). */
+/**
+ * The API resource a resource request addresses (k8s.io/apiserver's RequestInfo).
+ * @category Metrics, health and tracing
+ */
 export interface TracedResource {
   /** Empty for the core group (served under `/api`). */
   readonly apiGroup: string;
@@ -18,7 +21,10 @@ export interface TracedResource {
   readonly subresource?: string;
 }
 
-/** The request facts the span is made of. */
+/**
+ * The request facts the span is made of.
+ * @category Metrics, health and tracing
+ */
 export interface TracedRequest {
   /** The HTTP method as received. */
   readonly method: string;

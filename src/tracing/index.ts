@@ -15,7 +15,10 @@ export { requestAttributes, requestSpanName, responseAttributes, responseStatus,
 export { parseTraceparent, type RemoteParent } from './traceparent.js';
 export { goTraceIdRatioSampled } from './go-ratio-sampler.js';
 
-/** An endpoint the exporter cannot reach; the message says why. */
+/**
+ * An endpoint the exporter cannot reach; the message says why.
+ * @category Metrics, health and tracing
+ */
 export class TracingSetupError extends Error {
   constructor(message: string) {
     super(message);
@@ -66,7 +69,10 @@ export function otlpExporterUrl(endpoint: string): string {
   throw new TracingSetupError(`memkube exports traces over TCP only: endpoint ${JSON.stringify(endpoint)} is not supported`);
 }
 
-/** Starts tracing (loading OpenTelemetry). Throws a {@link TracingSetupError} for an endpoint memkube cannot export to. */
+/**
+ * Starts tracing (loading OpenTelemetry). Throws a {@link TracingSetupError} for an endpoint memkube cannot export to.
+ * @category Metrics, health and tracing
+ */
 export async function startRequestTracing(options: RequestTracingOptions): Promise<RequestTracer> {
   const url = options.endpoint === undefined ? undefined : otlpExporterUrl(options.endpoint);
   const { createOtelRequestTracer } = await import('./provider.js');

@@ -1,7 +1,10 @@
 /** The request tracer's API (index.ts starts one; provider.ts implements it over OpenTelemetry). */
 import type { TracedRequest } from './http-attributes.js';
 
-/** One request's span. */
+/**
+ * One request's span.
+ * @category Metrics, health and tracing
+ */
 export interface RequestSpan {
   /** Whether the span is sampled (and will be exported). */
   readonly sampled: boolean;
@@ -9,7 +12,10 @@ export interface RequestSpan {
   end(statusCode: number, sizes?: { readonly requestBytes?: number; readonly responseBytes?: number }): void;
 }
 
-/** Makes the spans of API requests. */
+/**
+ * Makes the spans of API requests.
+ * @category Metrics, health and tracing
+ */
 export interface RequestTracer {
   /** Starts the span of a request, as it arrives (after authentication, so the user's groups are known). */
   startRequest(request: TracedRequest): RequestSpan;
@@ -17,7 +23,10 @@ export interface RequestTracer {
   shutdown(): Promise<void>;
 }
 
-/** Options of {@link startRequestTracing}. */
+/**
+ * Options of {@link startRequestTracing}.
+ * @category Metrics, health and tracing
+ */
 export interface RequestTracingOptions {
   /**
    * The collector's OTLP gRPC endpoint as a TracingConfiguration writes it (`host:port` or

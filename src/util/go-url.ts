@@ -8,7 +8,10 @@
  */
 import { goQuote } from './go-format.js';
 
-/** The parts of a parsed URL that Kubernetes' rules look at. */
+/**
+ * The parts of a parsed URL that Kubernetes' rules look at.
+ * @category Utilities
+ */
 export interface GoURL {
   /** Lower-cased, `''` when the URL has none. */
   readonly scheme: string;

@@ -4,7 +4,10 @@
  * few (a conversion webhook) hands around, so the common case never pays for a promise.
  */
 
-/** A value, or a promise of it. */
+/**
+ * A value, or a promise of it.
+ * @category Utilities
+ */
 export type MaybePromise<T> = T | Promise<T>;
 
 /** Whether `value` is still to come (a native promise: what async functions answer). */

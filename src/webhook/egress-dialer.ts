@@ -18,7 +18,10 @@ import { goQuote } from '../util/go-format.js';
 import { goConnectionError, joinHostPort } from './go-errors.js';
 import { certificateProblem } from './tls-verify.js';
 
-/** Where a caller wants to go. */
+/**
+ * Where a caller wants to go.
+ * @category Configuration files
+ */
 export interface DialTarget {
   readonly host: string;
   readonly port: number;
@@ -27,10 +30,14 @@ export interface DialTarget {
 /**
  * Opens a connection to `target` (a raw byte stream the caller runs TLS over). Rejects with an
  * {@link EgressDialError} whose message is Go's. `signal` aborts a dial under way.
+ * @category Configuration files
  */
 export type EgressDialer = (target: DialTarget, signal?: AbortSignal) => Promise<Socket>;
 
-/** A failure to reach a target through the egress path; the message is kube-apiserver's. */
+/**
+ * A failure to reach a target through the egress path; the message is kube-apiserver's.
+ * @category Configuration files
+ */
 export class EgressDialError extends Error {
   constructor(message: string) {
     super(message);

@@ -47,7 +47,10 @@ function matches(m: FaultMatch | undefined, answer: FaultAnswer, req: ApiRequest
   return m.when === undefined || m.when(req);
 }
 
-/** The faults of one cluster (`cluster.faults`), tried in the order they were added: the first that matches answers. */
+/**
+ * The faults of one cluster (`cluster.faults`), tried in the order they were added: the first that matches answers.
+ * @category Testing
+ */
 export class Faults {
   private readonly list: Fault[] = [];
 
@@ -89,7 +92,10 @@ export class Faults {
   }
 }
 
-/** The log of caller requests (`cluster.requests`): off until `start()`, so it costs nothing unused. */
+/**
+ * The log of caller requests (`cluster.requests`): off until `start()`, so it costs nothing unused.
+ * @category Testing
+ */
 export class RequestLog {
   private kept: RequestLogEntry[] = [];
   private on = false;

@@ -4,7 +4,10 @@
  */
 import type { ApiRequest, ApiResponse, Verb } from '../../machinery/request.js';
 
-/** Which caller requests a fault applies to; every field given must match (none: every request). */
+/**
+ * Which caller requests a fault applies to; every field given must match (none: every request).
+ * @category Testing
+ */
 export interface FaultMatch {
   verb?: Verb | readonly Verb[];
   /** The resource's plural name, e.g. `configmaps`. */
@@ -21,10 +24,16 @@ export interface FaultMatch {
   when?: (req: ApiRequest) => boolean;
 }
 
-/** The errors a fault can answer, each with the Status kube-apiserver sends for it. */
+/**
+ * The errors a fault can answer, each with the Status kube-apiserver sends for it.
+ * @category Testing
+ */
 export type FaultErrorReason = 'Conflict' | 'TooManyRequests' | 'InternalError' | 'Timeout' | 'ServerTimeout' | 'ServiceUnavailable';
 
-/** Answer with an error, as Kubernetes answers it. */
+/**
+ * Answer with an error, as Kubernetes answers it.
+ * @category Testing
+ */
 export interface FaultError {
   error: FaultErrorReason;
   /** Replaces the part of the message that says why (the rest is Kubernetes' wording). */
@@ -33,7 +42,10 @@ export interface FaultError {
   retryAfterSeconds?: number;
 }
 
-/** Hold the request until the cluster clock has moved `delayMs` on, then let it through. */
+/**
+ * Hold the request until the cluster clock has moved `delayMs` on, then let it through.
+ * @category Testing
+ */
 export interface FaultDelay {
   delayMs: number;
 }
@@ -42,6 +54,7 @@ export interface FaultDelay {
  * For watches: let the watch through, then after `afterEvents` events either end it (`drop`, as a
  * lost connection) or send a 410 Expired ERROR event and end it (`expire`, as a server whose
  * history no longer reaches the client's resourceVersion), so that clients relist.
+ * @category Testing
  */
 export interface FaultWatch {
   watch: 'drop' | 'expire';
@@ -51,13 +64,20 @@ export interface FaultWatch {
 /**
  * A function that answers the request itself (return or throw, e.g. an `ApiError`), or calls
  * `pass` to send it on to the engine (and may change what comes back).
+ * @category Testing
  */
 export type FaultResolver = (req: ApiRequest, pass: (req: ApiRequest) => Promise<ApiResponse>) => ApiResponse | Promise<ApiResponse>;
 
-/** What a matching request gets. */
+/**
+ * What a matching request gets.
+ * @category Testing
+ */
 export type FaultAnswer = FaultError | FaultDelay | FaultWatch | FaultResolver;
 
-/** A fault to add with `cluster.faults.add`. */
+/**
+ * A fault to add with `cluster.faults.add`.
+ * @category Testing
+ */
 export interface FaultSpec {
   match?: FaultMatch;
   /** How many matching requests it applies to; then it removes itself. Default: every one. */
@@ -65,16 +85,23 @@ export interface FaultSpec {
   answer: FaultAnswer;
 }
 
-/** A fault in place: how often it applied, and a way to take it away. */
+/**
+ * A fault in place: how often it applied, and a way to take it away.
+ * @category Testing
+ */
 export interface FaultHandle {
   /** How many requests this fault applied to so far. */
   readonly hits: number;
   /** Whether it still applies (false once removed, cleared or used `times` times). */
   readonly active: boolean;
+  /** Stops the fault from applying to later requests. */
   remove(): void;
 }
 
-/** One caller request as the request log keeps it. */
+/**
+ * One caller request as the request log keeps it.
+ * @category Testing
+ */
 export interface RequestLogEntry {
   verb: Verb;
   group: string;

@@ -22,7 +22,10 @@ import { removeIfFinalizedReporting } from './finalize.js';
 const FOREGROUND = 'foregroundDeletion';
 const ORPHAN = 'orphan';
 
-/** The Status a delete answers with when the object is gone (no `code`, no message, as Kubernetes sends it). */
+/**
+ * The Status a delete answers with when the object is gone (no `code`, no message, as Kubernetes sends it).
+ * @category API requests
+ */
 export interface DeletedStatus {
   kind: 'Status';
   apiVersion: 'v1';

@@ -22,14 +22,20 @@ const EXTRA_GROUP = /^system:bootstrappers:[a-z0-9:-]{0,255}[a-z0-9]$/;
 /** Go's RFC 3339 layout as `time.Parse` accepts it. */
 const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
 
-/** The Secret fields the authenticator reads. */
+/**
+ * The Secret fields the authenticator reads.
+ * @category Authentication and authorization
+ */
 export interface BootstrapTokenSecret {
   type?: string;
   metadata?: { deletionTimestamp?: string };
   data?: Record<string, string>;
 }
 
-/** Options of {@link bootstrapTokenAuthenticator}. */
+/**
+ * Options of {@link bootstrapTokenAuthenticator}.
+ * @category Authentication and authorization
+ */
 export interface BootstrapTokenOptions {
   /** Reads a Secret of `kube-system` by name. */
   readSecret(name: string): Promise<BootstrapTokenSecret | undefined>;
@@ -67,7 +73,10 @@ function sameSecret(a: string, b: string): boolean {
   return x.length === y.length && timingSafeEqual(x, y);
 }
 
-/** The bootstrap token authenticator. */
+/**
+ * The bootstrap token authenticator.
+ * @category Authentication and authorization
+ */
 export function bootstrapTokenAuthenticator(options: BootstrapTokenOptions): TokenAuthenticator {
   return {
     async authenticateToken(token): Promise<AuthenticationResult | undefined> {

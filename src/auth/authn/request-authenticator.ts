@@ -9,7 +9,10 @@ import { ALL_AUTHENTICATED, ALL_UNAUTHENTICATED, ANONYMOUS_USER, type TokenAuthe
 import type { UserInfo } from '../../machinery/request.js';
 import { CREDENTIAL_ID_KEY } from './jwt/user-mapping.js';
 
-/** A client certificate the TLS layer received, and whether it verified against the client CA. */
+/**
+ * A client certificate the TLS layer received, and whether it verified against the client CA.
+ * @category Authentication and authorization
+ */
 export interface ClientCertificate {
   /** Whether the chain verified against the client CA (and the certificate is within its validity). */
   readonly verified: boolean;
@@ -27,8 +30,12 @@ export interface ClientCertificate {
   readonly notAfter?: number;
 }
 
-/** The parts of a request authentication reads. */
+/**
+ * The parts of a request authentication reads.
+ * @category Authentication and authorization
+ */
 export interface AuthenticationRequest {
+  /** The value of the header `name`, or null when the request has none. */
   header(name: string): string | null;
   /** The request path, for anonymous conditions. */
   readonly path: string;
@@ -36,7 +43,10 @@ export interface AuthenticationRequest {
   readonly clientCertificate?: ClientCertificate;
 }
 
-/** Whether and where anonymous requests are allowed (`--anonymous-auth`, AuthenticationConfiguration `anonymous`). */
+/**
+ * Whether and where anonymous requests are allowed (`--anonymous-auth`, AuthenticationConfiguration `anonymous`).
+ * @category Authentication and authorization
+ */
 export interface AnonymousPolicy {
   readonly enabled: boolean;
   /** When given, anonymous requests are allowed only for these exact paths. */
@@ -52,7 +62,10 @@ export interface RequestAuthenticatorOptions {
   readonly apiAudiences?: readonly string[];
 }
 
-/** Why a request could not be authenticated (always answered as kube-apiserver's bare 401). */
+/**
+ * Why a request could not be authenticated (always answered as kube-apiserver's bare 401).
+ * @category Authentication and authorization
+ */
 export class AuthenticationError extends Error {
   /**
    * @param noCredentials true when nothing refused the request's credentials: it had none an

@@ -5,7 +5,10 @@
 import type { AuthenticationResult, TokenAuthenticator } from '../../machinery/auth.js';
 import type { UserInfo } from '../../machinery/request.js';
 
-/** A static token and its user. */
+/**
+ * A static token and its user.
+ * @category Authentication and authorization
+ */
 export interface StaticToken {
   readonly token: string;
   readonly user: UserInfo;
@@ -113,6 +116,7 @@ function csvRecords(text: string): string[][] {
  * kube-apiserver's error; records with an empty token are skipped; a later duplicate wins.
  *
  * @param path the file's name, for messages
+ * @category Authentication and authorization
  */
 export function parseTokenFile(text: string, path: string): StaticToken[] {
   const tokens = new Map<string, UserInfo>();
@@ -125,7 +129,10 @@ export function parseTokenFile(text: string, path: string): StaticToken[] {
   return [...tokens].map(([token, user]) => ({ token, user }));
 }
 
-/** A token authenticator over static tokens. */
+/**
+ * A token authenticator over static tokens.
+ * @category Authentication and authorization
+ */
 export function staticTokenAuthenticator(tokens: readonly StaticToken[]): TokenAuthenticator {
   const byToken = new Map(tokens.map((t) => [t.token, t.user]));
   return {

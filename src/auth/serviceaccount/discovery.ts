@@ -15,7 +15,10 @@ export const JWKS_PATH = '/openid/v1/jwks';
 /** How long the documents may be cached, in seconds (`GetCacheAgeMaxSeconds` of static keys). */
 export const DISCOVERY_MAX_AGE_SECONDS = 3600;
 
-/** The provider metadata, in the field order kube-apiserver writes. */
+/**
+ * The provider metadata, in the field order kube-apiserver writes.
+ * @category Authentication and authorization
+ */
 export interface OpenIDConfiguration {
   issuer: string;
   jwks_uri: string;
@@ -24,10 +27,16 @@ export interface OpenIDConfiguration {
   id_token_signing_alg_values_supported: string[];
 }
 
-/** One public key as go-jose writes a JSON Web Key (`use`, `kty`, `kid`, `crv`, `alg`, then the key's numbers). */
+/**
+ * One public key as go-jose writes a JSON Web Key (`use`, `kty`, `kid`, `crv`, `alg`, then the key's numbers).
+ * @category Authentication and authorization
+ */
 export type PublicJwk = Record<string, string>;
 
-/** The key set document. */
+/**
+ * The key set document.
+ * @category Authentication and authorization
+ */
 export interface JsonWebKeySet {
   keys: PublicJwk[];
 }

@@ -52,7 +52,10 @@ export {
 export { ALL_SERVICE_ACCOUNTS_GROUP, credentialIdForJti, EXTRA_KEYS, serviceAccountUser, type ServiceAccountInfo } from './user.js';
 export { INVALID_SINCE_LABEL, LEEWAY_SECONDS, splitServiceAccountUsername, type ObjectReader } from './validators.js';
 
-/** A cluster's service account machinery, ready to use. */
+/**
+ * A cluster's service account machinery, ready to use.
+ * @category Authentication and authorization
+ */
 export interface ServiceAccountTokens {
   readonly setup: ServiceAccountSetup;
   readonly issuer: ServiceAccountTokenIssuer;

@@ -10,17 +10,26 @@
 import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, X509Certificate, type KeyObject } from 'node:crypto';
 import { pemDecode } from '../../pki/x509.js';
 
-/** The JWS algorithms service account tokens are signed with. */
+/**
+ * The JWS algorithms service account tokens are signed with.
+ * @category Authentication and authorization
+ */
 export type SigningAlgorithm = 'RS256' | 'ES256' | 'ES384' | 'ES512';
 
-/** A key that verifies tokens. */
+/**
+ * A key that verifies tokens.
+ * @category Authentication and authorization
+ */
 export interface VerificationKey {
   readonly kid: string;
   readonly alg: SigningAlgorithm;
   readonly publicKey: KeyObject;
 }
 
-/** The key that signs tokens, with its public half. */
+/**
+ * The key that signs tokens, with its public half.
+ * @category Authentication and authorization
+ */
 export interface SigningKey extends VerificationKey {
   readonly privateKey: KeyObject;
 }

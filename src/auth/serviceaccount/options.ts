@@ -15,7 +15,10 @@ export const DEFAULT_ISSUER = 'https://kubernetes.default.svc.cluster.local';
 export const MIN_MAX_TOKEN_EXPIRATION_SECONDS = 60 * 60;
 export const MAX_MAX_TOKEN_EXPIRATION_SECONDS = 2 ** 32;
 
-/** The service account flags, as given (PEM texts instead of file names). */
+/**
+ * The service account flags, as given (PEM texts instead of file names).
+ * @category Authentication and authorization
+ */
 export interface ServiceAccountFlags {
   /** `--service-account-issuer`, in order (repeatable). */
   readonly issuers?: readonly string[];
@@ -93,7 +96,10 @@ function maxExpirationError(flags: ServiceAccountFlags): string | undefined {
   return undefined;
 }
 
-/** A cluster's service account setup, resolved from its flags. */
+/**
+ * A cluster's service account setup, resolved from its flags.
+ * @category Authentication and authorization
+ */
 export interface ServiceAccountSetup {
   readonly issuers: readonly string[];
   readonly signingKey: SigningKey;

@@ -31,7 +31,10 @@ export interface WebhookKubeconfig {
   readonly tokenFile?: string;
 }
 
-/** Reads a file; throws Node's error (its `code` decides Go's wording). */
+/**
+ * Reads a file; throws Node's error (its `code` decides Go's wording).
+ * @category Node agent
+ */
 export type ReadFile = (path: string) => string;
 
 type Json = Record<string, unknown>;

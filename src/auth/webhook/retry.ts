@@ -5,7 +5,10 @@
  * `jitter` of itself; a failure that is not transient ends at once; the last error is the answer.
  */
 
-/** Backoff parameters (`wait.Backoff`). */
+/**
+ * Backoff parameters (`wait.Backoff`).
+ * @category Node agent
+ */
 export interface RetryBackoff {
   readonly initialDelayMs: number;
   readonly factor: number;
@@ -17,9 +20,14 @@ export interface RetryBackoff {
 /** `webhook.DefaultRetryBackoff()` of the authorization webhook: 500 ms, ×1.5, 20% jitter, 5 calls. */
 export const DEFAULT_RETRY_BACKOFF: RetryBackoff = { initialDelayMs: 500, factor: 1.5, jitter: 0.2, steps: 5 };
 
-/** How the waits are made: a timer by default; tests pass one that records and returns at once. */
+/**
+ * How the waits are made: a timer by default; tests pass one that records and returns at once.
+ * @category Node agent
+ */
 export interface RetryTiming {
+  /** Waits `ms` milliseconds. */
   readonly sleep: (ms: number) => Promise<void>;
+  /** A number in [0, 1), for the jitter. */
   readonly random: () => number;
 }
 

@@ -35,7 +35,9 @@ export interface AdmissionPluginConfigs {
 
 /** How files are read; the real file system by default (tests inject their own). */
 export interface AdmissionConfigIo {
+  /** The text of the file at `path`. */
   readFile(path: string): string;
+  /** The directory relative paths are resolved against. */
   cwd(): string;
 }
 

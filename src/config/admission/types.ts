@@ -29,7 +29,9 @@ export const AdmissionConfigurationV1Schema = admissionConfigurationSchema('apis
 /** `apiserver.k8s.io/v1alpha1`, the same fields. */
 export const AdmissionConfigurationV1alpha1Schema = admissionConfigurationSchema('apiserver.k8s.io/v1alpha1');
 
+/** One plugin's entry of an AdmissionConfiguration: its name, and its configuration embedded or by path. */
 export type AdmissionPluginConfiguration = z.infer<typeof AdmissionPluginConfigurationSchema>;
+/** An AdmissionConfiguration as written, in either served version. */
 export type AdmissionConfiguration = z.infer<typeof AdmissionConfigurationV1Schema> | z.infer<typeof AdmissionConfigurationV1alpha1Schema>;
 
 /** The kind and its two served versions. */

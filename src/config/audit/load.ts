@@ -13,7 +13,10 @@ import { goReadFile } from '../go-read-file.js';
 import { PolicyKind, PolicySchema, type AuditPolicy, type Policy } from './types.js';
 import { validatePolicy } from './validation.js';
 
-/** Thrown for a policy kube-apiserver would refuse to start with; the message is its. */
+/**
+ * Thrown for a policy kube-apiserver would refuse to start with; the message is its.
+ * @category Audit
+ */
 export class AuditPolicyError extends Error {
   constructor(message: string) {
     super(message);
@@ -21,7 +24,10 @@ export class AuditPolicyError extends Error {
   }
 }
 
-/** A policy ready to evaluate, and what kube-apiserver would have logged as warnings while reading it. */
+/**
+ * A policy ready to evaluate, and what kube-apiserver would have logged as warnings while reading it.
+ * @category Audit
+ */
 export interface LoadedAuditPolicy {
   readonly policy: AuditPolicy;
   /** `Audit policy contains errors, falling back to lenient decoding: ...` for unknown or duplicated fields. */
@@ -50,6 +56,7 @@ function decodePolicy(input: string | Policy, warnings: string[]): Policy {
 /**
  * Decodes and validates an audit policy (its YAML or JSON text, or the object), as
  * `LoadPolicyFromBytes`; throws {@link AuditPolicyError} with kube-apiserver's message.
+ * @category Audit
  */
 export function loadAuditPolicy(input: string | Policy): LoadedAuditPolicy {
   const warnings: string[] = [];
@@ -60,7 +67,10 @@ export function loadAuditPolicy(input: string | Policy): LoadedAuditPolicy {
   return { policy: policy as AuditPolicy, warnings };
 }
 
-/** Reads and loads `--audit-policy-file`, as `LoadPolicyFromFile`: messages name the file. */
+/**
+ * Reads and loads `--audit-policy-file`, as `LoadPolicyFromFile`: messages name the file.
+ * @category Audit
+ */
 export function readAuditPolicyFile(path: string): LoadedAuditPolicy {
   if (path === '') throw new AuditPolicyError('file path not specified');
   const read = goReadFile(path);

@@ -6,16 +6,28 @@
 import { z } from 'zod';
 import type { ConfigKind } from '../decode.js';
 
-/** How much of a request is recorded. */
+/**
+ * How much of a request is recorded.
+ * @category Audit
+ */
 export type AuditLevel = 'None' | 'Metadata' | 'Request' | 'RequestResponse';
 
-/** The audit levels from least to most. */
+/**
+ * The audit levels from least to most.
+ * @category Audit
+ */
 export const AUDIT_LEVELS: readonly AuditLevel[] = ['None', 'Metadata', 'Request', 'RequestResponse'];
 
-/** When in a request's life an event is made. */
+/**
+ * When in a request's life an event is made.
+ * @category Audit
+ */
 export type AuditStage = 'RequestReceived' | 'ResponseStarted' | 'ResponseComplete' | 'Panic';
 
-/** The audit stages, in the order a request goes through them. */
+/**
+ * The audit stages, in the order a request goes through them.
+ * @category Audit
+ */
 export const AUDIT_STAGES: readonly AuditStage[] = ['RequestReceived', 'ResponseStarted', 'ResponseComplete', 'Panic'];
 
 /** The Go package of these types, so type errors name them as kube-apiserver's decoder does (`v1.PolicyRule`). */
@@ -57,10 +69,16 @@ export const PolicySchema = z
   })
   .meta({ id: `${GO_PACKAGE}.Policy` });
 
-/** A group and resources of a rule, as written. */
+/**
+ * A group and resources of a rule, as written.
+ * @category Audit
+ */
 export type GroupResources = z.infer<typeof GroupResourcesSchema>;
 
-/** A rule as written. */
+/**
+ * A rule as written.
+ * @category Audit
+ */
 export interface PolicyRule {
   level?: AuditLevel | string;
   users?: string[];
@@ -73,7 +91,10 @@ export interface PolicyRule {
   omitManagedFields?: boolean;
 }
 
-/** An audit.k8s.io/v1 Policy as written (what `createCluster({ audit: { policy } })` takes besides its text). */
+/**
+ * An audit.k8s.io/v1 Policy as written (what `createCluster({ audit: { policy } })` takes besides its text).
+ * @category Audit
+ */
 export interface Policy {
   apiVersion: 'audit.k8s.io/v1';
   kind: 'Policy';
@@ -83,13 +104,19 @@ export interface Policy {
   omitManagedFields?: boolean;
 }
 
-/** A rule once validated: its level and stages are known values. */
+/**
+ * A rule once validated: its level and stages are known values.
+ * @category Audit
+ */
 export interface ValidPolicyRule extends Omit<PolicyRule, 'level' | 'omitStages'> {
   level: AuditLevel;
   omitStages?: AuditStage[];
 }
 
-/** A policy once decoded and validated: at least one rule, every level and stage known. */
+/**
+ * A policy once decoded and validated: at least one rule, every level and stage known.
+ * @category Audit
+ */
 export interface AuditPolicy {
   rules: ValidPolicyRule[];
   omitStages?: AuditStage[];

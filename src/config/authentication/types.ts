@@ -113,8 +113,11 @@ export type AuthenticationConfigurationInput =
   | z.infer<typeof AuthenticationConfigurationV1Schema>
   | z.infer<typeof AuthenticationConfigurationV1beta1Schema>
   | z.infer<typeof AuthenticationConfigurationV1alpha1Schema>;
+/** A JWT authenticator's `issuer` as written: where the tokens come from and whom they are for. */
 export type IssuerInput = z.infer<typeof IssuerSchema>;
+/** One `jwt` entry (`JWTAuthenticator`) of an AuthenticationConfiguration, as written. */
 export type JWTAuthenticatorInput = z.infer<typeof JWTAuthenticatorSchema>;
+/** The `anonymous` section (`AnonymousAuthConfig`) of an AuthenticationConfiguration, as written. */
 export type AnonymousAuthConfigInput = z.infer<typeof AnonymousAuthConfigSchema>;
 
 /** The AuthenticationConfiguration kind: its three versions, for `decodeConfig`. */

@@ -69,7 +69,7 @@ export type AuthorizerConfigurationInput = NonNullable<AuthorizationConfiguratio
 /** A webhook authorizer's settings as written. */
 export type WebhookConfigurationInput = NonNullable<AuthorizerConfigurationInput['webhook']>;
 
-/** The kind, for {@link decodeConfig}. */
+/** The kind, for `decodeConfig`. */
 export const authorizationConfigurationKind: ConfigKind = {
   kind: 'AuthorizationConfiguration',
   versions: [

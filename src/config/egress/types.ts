@@ -66,12 +66,19 @@ export const EgressSelectorConfigurationV1beta1Schema = egressSelectorConfigurat
 /** `apiserver.k8s.io/v1alpha1`, the same fields. */
 export const EgressSelectorConfigurationV1alpha1Schema = egressSelectorConfigurationSchema('apiserver.k8s.io/v1alpha1');
 
+/** TLS to the proxy: file paths of its CA bundle and of the client certificate and key. */
 export type EgressTLSConfig = z.infer<typeof EgressTLSConfigSchema>;
+/** The proxy reached over TCP: its URL and TLS settings. */
 export type EgressTCPTransport = z.infer<typeof EgressTCPTransportSchema>;
+/** The proxy reached over a Unix socket. */
 export type EgressUDSTransport = z.infer<typeof EgressUDSTransportSchema>;
+/** How the proxy is reached: exactly one of TCP or a Unix socket. */
 export type EgressTransport = z.infer<typeof EgressTransportSchema>;
+/** One egress selection's connection: the proxy protocol and, unless `Direct`, its transport. */
 export type EgressConnection = z.infer<typeof EgressConnectionSchema>;
+/** One egress selection: its name (`controlplane`, `master`, `cluster` or `etcd`) and connection. */
 export type EgressSelection = z.infer<typeof EgressSelectionSchema>;
+/** An EgressSelectorConfiguration as written, in either served version. */
 export type EgressSelectorConfiguration = z.infer<typeof EgressSelectorConfigurationV1beta1Schema> | z.infer<typeof EgressSelectorConfigurationV1alpha1Schema>;
 
 /** The kind and its two served versions. */

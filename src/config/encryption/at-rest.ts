@@ -9,7 +9,10 @@ import { EncryptionConfigError, loadEncryptionConfig } from './load.js';
 import type { EncryptionConfiguration } from './types.js';
 import { parseGroupResource } from './validation.js';
 
-/** One object, named as an EncryptionConfiguration names resources. */
+/**
+ * One object, named as an EncryptionConfiguration names resources.
+ * @category Storage and encryption
+ */
 export interface StoredObjectRef {
   /** `secrets`, `configmaps`, `deployments.apps`, `widgets.example.com` (`<resource>.<group>`). */
   readonly resource: string;
@@ -18,7 +21,10 @@ export interface StoredObjectRef {
   readonly name: string;
 }
 
-/** Encryption at rest as a cluster exposes it (`cluster.encryption`). */
+/**
+ * Encryption at rest as a cluster exposes it (`cluster.encryption`).
+ * @category Storage and encryption
+ */
 export interface ClusterEncryption {
   /** Whether the cluster was created with an `encryption` configuration. */
   readonly enabled: boolean;

@@ -14,7 +14,10 @@ import { ConfigDecodeError, MAX_CONFIG_BYTES, decodeConfig } from '../decode.js'
 import { EncryptionConfigurationKind, type EncryptionConfiguration, type KeysConfiguration, type ProviderConfiguration } from './types.js';
 import { decodeStdBase64, parseGroupResource, validateEncryptionConfiguration, withDefaults, type GroupResource } from './validation.js';
 
-/** Thrown for a configuration kube-apiserver would refuse to start with; the message is its. */
+/**
+ * Thrown for a configuration kube-apiserver would refuse to start with; the message is its.
+ * @category Storage and encryption
+ */
 export class EncryptionConfigError extends Error {
   constructor(message: string) {
     super(message);
@@ -22,7 +25,10 @@ export class EncryptionConfigError extends Error {
   }
 }
 
-/** Options of {@link loadEncryptionConfig}. */
+/**
+ * Options of {@link loadEncryptionConfig}.
+ * @category Storage and encryption
+ */
 export interface LoadEncryptionOptions {
   /** The file's path, for messages; `(inline)` when the configuration did not come from a file. */
   path?: string;
@@ -116,6 +122,7 @@ export function encryptionPlanOf(config: EncryptionConfiguration): EncryptionPla
 /**
  * Decodes, validates and maps an EncryptionConfiguration (its YAML or JSON text, or the object)
  * to the storage's plan. Throws {@link EncryptionConfigError} with kube-apiserver's message.
+ * @category Storage and encryption
  */
 export function loadEncryptionConfig(input: string | EncryptionConfiguration, options: LoadEncryptionOptions = {}): EncryptionPlan {
   return encryptionPlanOf(decodeEncryptionConfig(input, options));

@@ -48,7 +48,10 @@ export const ResourceConfigurationSchema = z
   })
   .meta({ id: `${GO_PACKAGE}.ResourceConfiguration` });
 
-/** The whole file. */
+/**
+ * The whole file.
+ * @category Storage and encryption
+ */
 export const EncryptionConfigurationSchema = z
   .object({
     apiVersion: z.literal('apiserver.config.k8s.io/v1'),
@@ -62,10 +65,13 @@ export type KeysConfiguration = z.infer<typeof KeysConfigurationSchema>;
 export type KMSConfiguration = z.infer<typeof KMSConfigurationSchema>;
 export type ProviderConfiguration = z.infer<typeof ProviderConfigurationSchema>;
 export type ResourceConfiguration = z.infer<typeof ResourceConfigurationSchema>;
-/** An EncryptionConfiguration as written (`apiserver.config.k8s.io/v1`). */
+/**
+ * An EncryptionConfiguration as written (`apiserver.config.k8s.io/v1`).
+ * @category Storage and encryption
+ */
 export type EncryptionConfiguration = z.infer<typeof EncryptionConfigurationSchema>;
 
-/** The configuration kind, for {@link decodeConfig}. */
+/** The configuration kind, for `decodeConfig`. */
 export const EncryptionConfigurationKind: ConfigKind = {
   kind: 'EncryptionConfiguration',
   versions: [{ apiVersion: 'apiserver.config.k8s.io/v1', schema: EncryptionConfigurationSchema }],

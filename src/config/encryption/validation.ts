@@ -53,7 +53,10 @@ export function decodeStdBase64(text: string): Uint8Array | undefined {
   return new Uint8Array(Buffer.from(s, 'base64'));
 }
 
-/** Validates a defaulted configuration; `reload` as kube-apiserver's automatic reload (KMS names unique). */
+/**
+ * Validates a defaulted configuration; `reload` as kube-apiserver's automatic reload (KMS names unique).
+ * @category Storage and encryption
+ */
 export function validateEncryptionConfiguration(config: EncryptionConfiguration, reload = false): FieldError[] {
   const root = 'resources';
   if (config.resources.length === 0) return [fieldError.required(root, `at least one ${root} is required`)];

@@ -6,7 +6,9 @@
 import { z } from 'zod';
 import type { ConfigKind } from '../decode.js';
 
+/** The `apiVersion` of ExecCredential v1. */
 export const EXEC_CREDENTIAL_V1 = 'client.authentication.k8s.io/v1';
+/** The `apiVersion` of ExecCredential v1beta1. */
 export const EXEC_CREDENTIAL_V1BETA1 = 'client.authentication.k8s.io/v1beta1';
 /** The versions a plugin can answer in. */
 export type ExecCredentialApiVersion = typeof EXEC_CREDENTIAL_V1 | typeof EXEC_CREDENTIAL_V1BETA1;
@@ -24,11 +26,13 @@ export const ExecClusterSchema = z.object({
   config: z.unknown().optional(),
 });
 
+/** The zod schema of an ExecCredential's `spec`: the cluster (with `provideClusterInfo`) and whether it runs at an interactive prompt (`interactive`). */
 export const ExecCredentialSpecSchema = z.object({
   cluster: ExecClusterSchema.optional(),
   interactive: z.boolean().optional(),
 });
 
+/** The zod schema of an ExecCredential's `status`: a bearer token or a client certificate and key, and when they expire. */
 export const ExecCredentialStatusSchema = z.object({
   /** RFC 3339; the client asks the plugin again after it. */
   expirationTimestamp: z.string().optional(),
@@ -48,14 +52,21 @@ function execCredentialSchema(apiVersion: ExecCredentialApiVersion) {
   });
 }
 
+/** The zod schema of a `client.authentication.k8s.io/v1` ExecCredential. */
 export const ExecCredentialV1Schema = execCredentialSchema(EXEC_CREDENTIAL_V1);
+/** The zod schema of a `client.authentication.k8s.io/v1beta1` ExecCredential, the same fields. */
 export const ExecCredentialV1beta1Schema = execCredentialSchema(EXEC_CREDENTIAL_V1BETA1);
 
+/** The cluster a credential is for, sent when the kubeconfig's exec entry sets `provideClusterInfo`. */
 export type ExecCluster = z.infer<typeof ExecClusterSchema>;
+/** An ExecCredential's `spec`, what the client passes the plugin. */
 export type ExecCredentialSpec = z.infer<typeof ExecCredentialSpecSchema>;
+/** An ExecCredential's `status`, what the plugin prints back. */
 export type ExecCredentialStatus = z.infer<typeof ExecCredentialStatusSchema>;
+/** An ExecCredential in either version. */
 export type ExecCredential = z.infer<typeof ExecCredentialV1Schema> | z.infer<typeof ExecCredentialV1beta1Schema>;
 
+/** The kind and its two versions, for decoding. */
 export const ExecCredentialKind: ConfigKind = {
   kind: 'ExecCredential',
   versions: [

@@ -18,6 +18,7 @@ export const LOGGING_FLAGS = [
   'log-text-info-buffer-size',
   'log-json-info-buffer-size',
 ] as const;
+/** One of the logging flags, without its dashes. */
 export type LoggingFlag = (typeof LOGGING_FLAGS)[number];
 
 /** Flags that need no value (`--log-text-split-stream` is `=true`). */

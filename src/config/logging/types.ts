@@ -25,6 +25,7 @@ export const VModuleItemSchema = z.object({
   verbosity: z.number().int().optional(),
 });
 
+/** The zod schema of a LoggingConfiguration: format, flush frequency, verbosity, per-file verbosity and the text and JSON output options. */
 export const LoggingConfigurationSchema = z.object({
   /** `text` (default) or `json`. */
   format: z.string().optional(),
@@ -42,6 +43,9 @@ export const LoggingConfigurationSchema = z.object({
     .optional(),
 });
 
+/** `splitStream` and `infoBufferSize`, shared by the text and JSON options. */
 export type OutputRoutingOptions = z.infer<typeof OutputRoutingOptionsSchema>;
+/** A file pattern and the verbosity of the files it matches. */
 export type VModuleItem = z.infer<typeof VModuleItemSchema>;
+/** A LoggingConfiguration, as the file or the logging flags give it. */
 export type LoggingConfiguration = z.infer<typeof LoggingConfigurationSchema>;

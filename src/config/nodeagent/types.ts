@@ -288,7 +288,10 @@ export const NodeAgentConfigurationSchema = configurationSchema(NODE_AGENT_CONFI
 /** `kubelet.config.k8s.io/v1beta1` KubeletConfiguration: the same fields. */
 export const KubeletConfigurationSchema = configurationSchema(KUBELET_CONFIG_API_VERSION, KUBELET_CONFIG_KIND);
 
-/** The file as written: every field optional (`apiVersion`/`kind` either memkube's or kubelet's). */
+/**
+ * The file as written: every field optional (`apiVersion`/`kind` either memkube's or kubelet's).
+ * @category Node agent
+ */
 export type NodeAgentConfiguration = Omit<z.infer<typeof NodeAgentConfigurationSchema>, 'apiVersion' | 'kind'> & {
   apiVersion: typeof NODE_AGENT_CONFIG_API_VERSION | typeof KUBELET_CONFIG_API_VERSION;
   kind: typeof NODE_AGENT_CONFIG_KIND | typeof KUBELET_CONFIG_KIND;
@@ -347,6 +350,7 @@ type DefaultedKeys =
 /**
  * A configuration after defaulting (and validation): the fields the agent uses are all present;
  * `authentication` and `authorization` complete.
+ * @category Node agent
  */
 export type DefaultedNodeAgentConfiguration = Omit<NodeAgentConfiguration, DefaultedKeys | 'authentication' | 'authorization'> & {
   [K in DefaultedKeys]-?: Exclude<NodeAgentConfiguration[K], undefined>;

@@ -29,6 +29,7 @@ export const TracingConfigurationV1beta1Schema = tracingConfigurationSchema('api
 /** `apiserver.config.k8s.io/v1alpha1`, the same fields. */
 export const TracingConfigurationV1alpha1Schema = tracingConfigurationSchema('apiserver.config.k8s.io/v1alpha1');
 
+/** A TracingConfiguration as written, in any of its three versions. */
 export type TracingConfiguration =
   z.infer<typeof TracingConfigurationV1Schema> | z.infer<typeof TracingConfigurationV1beta1Schema> | z.infer<typeof TracingConfigurationV1alpha1Schema>;
 

@@ -9,7 +9,10 @@ import type { CertificateRequestInfo } from '../../pki/certificate-request.js';
 /** The short names of the well-known signers, as `<reservedDomain>/<short name>`. */
 export const WELL_KNOWN_SIGNERS = ['kube-apiserver-client', 'kube-apiserver-client-kubelet', 'kubelet-serving', 'legacy-unknown'] as const;
 
-/** One of {@link WELL_KNOWN_SIGNERS}. */
+/**
+ * The short name of a well-known signer (`<reservedDomain>/<short name>`): `kube-apiserver-client`, `kube-apiserver-client-kubelet`, `kubelet-serving` or `legacy-unknown`.
+ * @category Certificates
+ */
 export type WellKnownSigner = (typeof WELL_KNOWN_SIGNERS)[number];
 
 const sameSet = (a: ReadonlySet<string>, b: readonly string[]) => a.size === b.length && b.every((x) => a.has(x));

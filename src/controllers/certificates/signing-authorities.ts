@@ -7,7 +7,10 @@
 import { generateCertificateAuthority, loadSigningCa, SigningCaError, type CertificateAndKey, type SigningCa } from '../../pki/self-signed.js';
 import { WELL_KNOWN_SIGNERS, type WellKnownSigner } from './signer-rules.js';
 
-/** A CA as PEM texts (what the flags' files hold). */
+/**
+ * A CA as PEM texts (what the flags' files hold).
+ * @category Certificates
+ */
 export interface SigningCaFiles {
   /** PEM certificate of the CA. */
   readonly caCert: string;
@@ -15,7 +18,10 @@ export interface SigningCaFiles {
   readonly caKey: string;
 }
 
-/** `createCluster({ certificateSigning })`: kube-controller-manager's CSR signing settings. */
+/**
+ * `createCluster({ certificateSigning })`: kube-controller-manager's CSR signing settings.
+ * @category Certificates
+ */
 export interface CertificateSigningOptions extends Partial<SigningCaFiles> {
   /**
    * Per-signer CAs (`--cluster-signing-kubelet-serving-cert-file`, ...-kubelet-client-...,

@@ -8,7 +8,10 @@
 /** containerd's default `max_container_log_line_size`. */
 export const DEFAULT_MAX_LOG_LINE_BYTES = 16 * 1024;
 
-/** The stream a log line came from. */
+/**
+ * The stream a log line came from.
+ * @category CRI runtime
+ */
 export type LogStream = 'stdout' | 'stderr';
 
 /**

@@ -18,7 +18,10 @@
 import type { ContainerConfig } from '../api.js';
 import type { ContainerBehaviour, ScriptedLog } from './records.js';
 
-/** The environment variables {@link behaviourFromEnv} reads. */
+/**
+ * The environment variables {@link behaviourFromEnv} reads.
+ * @category CRI runtime
+ */
 export const CRI_BEHAVIOUR_ENV = {
   stdout: 'MEMKUBE_CRI_STDOUT',
   stderr: 'MEMKUBE_CRI_STDERR',
@@ -43,6 +46,7 @@ function milliseconds(name: string, text: string): number {
 /**
  * The behaviour a container's `envs` script. Throws for a malformed value, which the runtime
  * answers as a failed CreateContainer, so the pod shows the reason.
+ * @category CRI runtime
  */
 export function behaviourFromEnv(config: ContainerConfig): ContainerBehaviour | undefined {
   const env = new Map((config.envs ?? []).map((e) => [e.key, e.value]));

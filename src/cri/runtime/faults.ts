@@ -3,7 +3,10 @@
  * of succeeding. Tests use it to drive the node agent through a runtime's failure paths.
  */
 
-/** How many calls a fault applies to: a number of calls, or every call until cleared. */
+/**
+ * How many calls a fault applies to: a number of calls, or every call until cleared.
+ * @category CRI runtime
+ */
 export interface FaultOptions {
   /** Calls to fail; omitted, every call fails until {@link CriFaults.clear}. */
   readonly times?: number;
@@ -26,7 +29,10 @@ function counted(message: string, options: FaultOptions | undefined): CountedFau
   return { message, remaining: times };
 }
 
-/** The faults a runtime currently injects. Created by the runtime; reach it as `runtime.faults`. */
+/**
+ * The faults a runtime currently injects. Created by the runtime; reach it as `runtime.faults`.
+ * @category CRI runtime
+ */
 export class CriFaults {
   private checkpointFault: CountedFault | undefined;
   private pullFault: CountedFault | undefined;

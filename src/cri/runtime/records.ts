@@ -2,7 +2,10 @@
 import type { ContainerConfig, ContainerState, PodSandboxConfig, PodSandboxState } from '../api.js';
 import type { LogStream } from './cri-log.js';
 
-/** One line (or chunk) of scripted output. */
+/**
+ * One line (or chunk) of scripted output.
+ * @category CRI runtime
+ */
 export interface ScriptedLog {
   readonly stream: LogStream;
   /** Written as the container printed it: a text without a final newline ends in a partial line. */
@@ -14,6 +17,7 @@ export interface ScriptedLog {
 /**
  * What a container does, since memkube runs no processes: what it prints, and whether and when it
  * exits on its own. A container with neither `exitCode` nor `exitAfterMs` runs until stopped.
+ * @category CRI runtime
  */
 export interface ContainerBehaviour {
   readonly logs?: readonly ScriptedLog[];

@@ -62,7 +62,10 @@ import { imageFor, normalizeImageReference, parseImageReference, type StoredImag
 import type { ContainerBehaviour, ContainerRecord, SandboxRecord } from './records.js';
 import { behaviourFromEnv } from './env-behaviour.js';
 
-/** Options of {@link createInProcessCriRuntime}. */
+/**
+ * Options of {@link createInProcessCriRuntime}.
+ * @category CRI runtime
+ */
 export interface InProcessCriRuntimeOptions {
   /** Timestamps, scripted exits and checkpoint delays follow it; default: the system clock. */
   readonly clock?: Clock;
@@ -81,7 +84,10 @@ export interface InProcessCriRuntimeOptions {
   readonly rootDir?: string;
 }
 
-/** memkube's in-process CRI runtime: the two services plus inspection and failure injection. */
+/**
+ * memkube's in-process CRI runtime: the two services plus inspection and failure injection.
+ * @category CRI runtime
+ */
 export interface InProcessCriRuntime extends RuntimeService, ImageService {
   /** Failure injection: make checkpoints, pulls or RunPodSandbox fail, be slow or be unimplemented. */
   readonly faults: CriFaults;
@@ -109,7 +115,10 @@ function matchesLabels(labels: Record<string, string> | undefined, selector: Rec
   return Object.entries(selector).every(([k, v]) => labels?.[k] === v);
 }
 
-/** Creates memkube's in-process CRI runtime. */
+/**
+ * Creates memkube's in-process CRI runtime.
+ * @category CRI runtime
+ */
 export function createInProcessCriRuntime(options: InProcessCriRuntimeOptions = {}): InProcessCriRuntime {
   return new MemkubeCriRuntime(options);
 }

@@ -13,13 +13,19 @@ import { CRI_METHODS, methodPath } from '../proto/services.js';
 import { CRI_MAX_MESSAGE_BYTES } from '../client.js';
 import { createInProcessCriRuntime, type InProcessCriRuntime, type InProcessCriRuntimeOptions } from './runtime.js';
 
-/** Options of {@link createCriRuntime}. */
+/**
+ * Options of {@link createCriRuntime}.
+ * @category CRI runtime
+ */
 export interface CriRuntimeOptions extends InProcessCriRuntimeOptions {
   /** The unix socket to listen on (a path; `unix://` is accepted). A stale socket there is replaced. */
   readonly socket: string;
 }
 
-/** A running `memkube cri`: the runtime to inspect and inject failures into, its socket, and `close()`. */
+/**
+ * A running `memkube cri`: the runtime to inspect and inject failures into, its socket, and `close()`.
+ * @category CRI runtime
+ */
 export interface CriRuntimeServer {
   readonly runtime: InProcessCriRuntime;
   /** The socket's path. */
@@ -78,6 +84,7 @@ async function removeStaleSocket(path: string): Promise<void> {
 /**
  * Starts memkube's CRI runtime on a unix socket. Options besides `socket` are the in-process
  * runtime's: the clock, the known images, what containers do.
+ * @category CRI runtime
  */
 export async function createCriRuntime(options: CriRuntimeOptions): Promise<CriRuntimeServer> {
   const socket = options.socket.replace(/^unix:\/\//, '');

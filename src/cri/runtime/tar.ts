@@ -78,7 +78,10 @@ export function writeTar(entries: readonly TarEntry[]): Buffer {
   return Buffer.concat(parts);
 }
 
-/** One member read back by {@link readTar}. */
+/**
+ * One member read back by {@link readTar}.
+ * @category CRI runtime
+ */
 export interface TarMember {
   readonly name: string;
   readonly type: 'file' | 'directory';
@@ -93,7 +96,10 @@ function field(block: Buffer, start: number, length: number): string {
   return raw.subarray(0, end === -1 ? length : end).toString('utf8');
 }
 
-/** Reads a ustar archive (as {@link writeTar} writes one), checking each header's checksum. */
+/**
+ * Reads a ustar archive (as `writeTar` writes one), checking each header's checksum.
+ * @category CRI runtime
+ */
 export function readTar(archive: Buffer): TarMember[] {
   const members: TarMember[] = [];
   let offset = 0;

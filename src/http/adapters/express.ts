@@ -5,6 +5,8 @@
  * parser left (`earlier-body.ts`): a `req.rawBody` (a body-parser `verify` hook, Cloud
  * Functions), the Buffer or string of express.raw()/express.text(), else the value express.json()
  * parsed, written back as JSON.
+ *
+ * @module memkube/adapters/express
  */
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { serveNodeRequest } from '../node-bridge.js';
@@ -13,7 +15,10 @@ import { mountedHandlers, pathnameOf, type AdapterOptions, type HttpCluster } fr
 
 export type { AdapterOptions as MemkubeExpressOptions } from './mount.js';
 
-/** Express middleware serving `cluster`; requests outside `prefix` go to `next()`. */
+/**
+ * Express middleware serving `cluster`; requests outside `prefix` go to `next()`.
+ * @category HTTP and adapters
+ */
 export function memkubeExpress(cluster: HttpCluster, options: AdapterOptions = {}): RequestHandler {
   const mounted = mountedHandlers(cluster, options);
   return (req: Request, res: Response, next: NextFunction) => {

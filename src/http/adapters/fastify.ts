@@ -6,6 +6,8 @@
  * `bodyLimit` does not apply: the API's 3 MiB does). A stream a `preParsing` hook put in place of
  * the request's (a raw-body plugin, decompression) is read whole instead; a body an `onRequest`
  * hook read and left nothing of is answered at once (`earlier-body.ts`).
+ *
+ * @module memkube/adapters/fastify
  */
 import type { FastifyPluginCallback, FastifyReply, FastifyRequest } from 'fastify';
 import type { Readable } from 'node:stream';
@@ -14,12 +16,18 @@ import { serveNodeRequest } from '../node-bridge.js';
 import { earlierBody, LOST, sendLostBody } from './earlier-body.js';
 import { mountedHandlers, type AdapterOptions, type HttpCluster } from './mount.js';
 
-/** Options of {@link memkubeFastify}: the cluster, and the handler's (Fastify's `prefix` mounts it). */
+/**
+ * Options of {@link memkubeFastify}: the cluster, and the handler's (Fastify's `prefix` mounts it).
+ * @category HTTP and adapters
+ */
 export interface MemkubeFastifyOptions extends Omit<AdapterOptions, 'prefix'> {
   cluster: HttpCluster;
 }
 
-/** The plugin; register it with `{ cluster, prefix }`. */
+/**
+ * The plugin; register it with `{ cluster, prefix }`.
+ * @category HTTP and adapters
+ */
 export const memkubeFastify: FastifyPluginCallback<MemkubeFastifyOptions> = (instance, options, done) => {
   // Fastify takes `prefix` out of the options and mounts the plugin's routes under it.
   const { cluster, ...handlerOptions } = options;

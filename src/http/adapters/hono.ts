@@ -5,15 +5,21 @@
  * (`c.req.json()`, `c.req.text()`, a validator), Hono's cached copy stands for it: the exact text,
  * or, on a Hono whose `c.req.json()` caches the parsed value, that value written back as JSON. A
  * body read from `c.req.raw` directly is gone, and answered at once (`earlier-body.ts`).
+ *
+ * @module memkube/adapters/hono
  */
 import { Hono, type Context } from 'hono';
 import { routePath } from 'hono/route';
 import { lostBodyResponse } from './earlier-body.js';
 import { mountedHandlers, type AdapterOptions, type HttpCluster } from './mount.js';
 
+/** @category HTTP and adapters */
 export type { AdapterOptions as MemkubeHonoOptions } from './mount.js';
 
-/** A Hono app serving `cluster` under `prefix` (and under the path it is routed at). */
+/**
+ * A Hono app serving `cluster` under `prefix` (and under the path it is routed at).
+ * @category HTTP and adapters
+ */
 export function memkubeHono(cluster: HttpCluster, options: AdapterOptions = {}): Hono {
   const { prefix = '', ...handlerOptions } = options;
   const mounted = mountedHandlers(cluster, handlerOptions);

@@ -4,12 +4,15 @@
  * one, it uses what the parser left (`earlier-body.ts`): the exact text @koa/bodyparser and
  * koa-bodyparser keep in `ctx.request.rawBody`, a Buffer or string body, else the parsed value
  * (koa-body), written back as JSON.
+ *
+ * @module memkube/adapters/koa
  */
 import type { Middleware } from 'koa';
 import { serveNodeRequest } from '../node-bridge.js';
 import { earlierBody, LOST, sendLostBody } from './earlier-body.js';
 import { mountedHandlers, pathnameOf, type AdapterOptions, type HttpCluster } from './mount.js';
 
+/** @category HTTP and adapters */
 export type { AdapterOptions as MemkubeKoaOptions } from './mount.js';
 
 interface ParsedBodies {
@@ -17,7 +20,10 @@ interface ParsedBodies {
   rawBody?: unknown;
 }
 
-/** Koa middleware serving `cluster`; requests outside `prefix` go to `next()`. */
+/**
+ * Koa middleware serving `cluster`; requests outside `prefix` go to `next()`.
+ * @category HTTP and adapters
+ */
 export function memkubeKoa(cluster: HttpCluster, options: AdapterOptions = {}): Middleware {
   const mounted = mountedHandlers(cluster, options);
   return async (ctx, next) => {

@@ -7,7 +7,10 @@ import { createFetchHandler, normalizePrefix, stripPrefix, type FetchHandler, ty
 
 export type { HttpCluster };
 
-/** Options of the framework adapters: the handler's, `prefix` being the path below the mount point. */
+/**
+ * Options of the framework adapters: the handler's, `prefix` being the path below the mount point.
+ * @category HTTP and adapters
+ */
 export type AdapterOptions = FetchHandlerOptions;
 
 /** Handlers by full prefix (mount point + `prefix`); `forPath` tells whether a path is below it. */

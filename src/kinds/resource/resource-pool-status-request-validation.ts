@@ -42,6 +42,7 @@ export const DRA_PARTITIONABLE_DEVICES_TYPE = 'DRAPartitionableDevicesType';
 export const RESOURCE_POOL_STATUS_REQUEST_LIMIT = { default: 100, min: 1, max: 1000 } as const;
 /** The condition types of a processed request. */
 export const COMPLETE = 'Complete';
+/** The condition type of a ResourcePoolStatusRequest that failed; a processed request has it or `Complete`. */
 export const FAILED = 'Failed';
 
 const SPEC = 'spec';

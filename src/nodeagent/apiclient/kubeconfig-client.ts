@@ -10,7 +10,10 @@ import type { KubeApiClient } from '../kube-api.js';
 import { createHttpsFetch } from './https-fetch.js';
 import type { MetricsRegistry } from '../../metrics/registry.js';
 
-/** Settings of {@link kubeApiClientFromKubeconfig}. */
+/**
+ * Settings of {@link kubeApiClientFromKubeconfig}.
+ * @category Node agent
+ */
 export interface KubeconfigClientOptions {
   /** Reads the kubeconfig and the files it names; `readFileSync(path, 'utf8')` by default. */
   readonly readFile?: ReadFile;
@@ -24,6 +27,7 @@ export interface KubeconfigClientOptions {
  * A client of the API server a kubeconfig names. Throws a `KubeconfigError` with client-go's
  * message for a kubeconfig that will not do. A `token-file` is re-read for every request, as
  * client-go's cached token source picks up a rotated token.
+ * @category Node agent
  */
 export function kubeApiClientFromKubeconfig(path: string, options: KubeconfigClientOptions = {}): KubeApiClient {
   const readFile = options.readFile ?? ((p: string) => readFileSync(p, 'utf8'));

@@ -23,7 +23,10 @@ import {
 } from './flag-values.js';
 import { FlagParseError, invalidArgumentText, parseFlags, type FlagDefinition, type ParsedFlags } from './pflag.js';
 
-/** The settings only flags give (kubelet's `KubeletFlags`): they belong to one node, not to a shared file. */
+/**
+ * The settings only flags give (kubelet's `KubeletFlags`): they belong to one node, not to a shared file.
+ * @category Node agent
+ */
 export interface NodeAgentFlags {
   /** `--config`: the configuration file, absolute or relative to the working directory. */
   config: string;

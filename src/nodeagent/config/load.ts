@@ -35,14 +35,20 @@ import { FlagParseError } from './pflag.js';
 
 export type { NodeAgentFlags } from './flags.js';
 
-/** One entry of a directory, as `fs.readdirSync(..., { withFileTypes: true })` gives it (symbolic links not followed). */
+/**
+ * One entry of a directory, as `fs.readdirSync(..., { withFileTypes: true })` gives it (symbolic links not followed).
+ * @category Node agent
+ */
 export interface NodeAgentDirEntry {
   readonly name: string;
   /** A directory itself, not a link to one: Go's `WalkDir` does not follow links either. */
   readonly isDirectory: boolean;
 }
 
-/** How the loader reads files; both may throw Node's `ErrnoException`s (`ENOENT`, `EACCES`, `ELOOP`, ...). */
+/**
+ * How the loader reads files; both may throw Node's `ErrnoException`s (`ENOENT`, `EACCES`, `ELOOP`, ...).
+ * @category Node agent
+ */
 export interface NodeAgentLoadOptions {
   /** A file's bytes. Default: a bounded read of the real file. */
   readonly readFile?: (path: string) => Uint8Array | string;
@@ -54,7 +60,10 @@ export interface NodeAgentLoadOptions {
   readonly strict?: boolean;
 }
 
-/** What the node agent runs with. */
+/**
+ * What the node agent runs with.
+ * @category Node agent
+ */
 export interface NodeAgentSettings {
   /** The settings only flags give (`--kubeconfig`, `--root-dir`, `--node-ip`, ...). */
   readonly flags: NodeAgentFlags;
@@ -66,7 +75,10 @@ export interface NodeAgentSettings {
   readonly usage?: string;
 }
 
-/** Settings kubelet would refuse at start; the message is kubelet's, naming the flag, file or field. */
+/**
+ * Settings kubelet would refuse at start; the message is kubelet's, naming the flag, file or field.
+ * @category Node agent
+ */
 export class NodeAgentConfigError extends Error {
   constructor(message: string) {
     super(message);
@@ -303,6 +315,7 @@ function gatesOrFail(gates: Record<string, boolean> | undefined): Record<string,
  * `failed to load kubelet config file, path: ..., error: ...`,
  * `failed to merge kubelet configs: ...`,
  * `failed to validate kubelet configuration, error: invalid configuration: port (--port) 0 must be between 1 and 65535, inclusive`.
+ * @category Node agent
  */
 export function loadNodeAgentSettings(argv: readonly string[], options: NodeAgentLoadOptions = {}): NodeAgentSettings {
   const io: Io = { readFile: options.readFile ?? boundedReadFile, readDir: options.readDir ?? defaultReadDir, cwd: options.cwd ?? process.cwd() };

@@ -20,16 +20,23 @@ import { smallestCPU } from './cpulist.js';
 import { verifyPCIBusID } from './pci.js';
 import { goAtoi, pathErrorText, readSysfsFile, readSysfsInt } from './sysfs.js';
 
-/** NUMA node IDs are below this (Linux `MAX_NUMNODES` with `CONFIG_NODES_SHIFT` at most 10). */
+/**
+ * NUMA node IDs are below this (Linux `MAX_NUMNODES` with `CONFIG_NODES_SHIFT` at most 10).
+ * @category Node agent
+ */
 export const MAX_NUMA_NODES = 1024;
 
-/** A `numaNode` attribute, scalar or list. */
+/**
+ * A `numaNode` attribute, scalar or list.
+ * @category Node agent
+ */
 export type NUMANodeAttribute = DeviceAttribute<{ int: number } | { ints: readonly number[] }>;
 
 /**
  * The `numaNode` attribute of the PCI device `pciBusID` (`GetNUMANodeAttributeByPCIBusID`).
  * Throws for a malformed address, an unreadable `numa_node`, a device with no NUMA affinity, and
  * the list form without feature gate DRAListTypeAttributes.
+ * @category Node agent
  */
 export function getNUMANodeAttributeByPCIBusID(pciBusID: string, form: NUMANodeAttributeForm = 'scalar', options?: DeviceAttributeOptions): NUMANodeAttribute {
   requireGateFor(form, options);
@@ -51,6 +58,7 @@ export function getNUMANodeAttributeByPCIBusID(pciBusID: string, form: NUMANodeA
  * The `numaNode` attribute of a device that knows its node (CPUs, memory: `GetNUMANodeAttribute`).
  * Throws for a negative node (no affinity: publish nothing), one of {@link MAX_NUMA_NODES} or more,
  * a non-integer, and the list form without feature gate DRAListTypeAttributes.
+ * @category Node agent
  */
 export function getNUMANodeAttribute(numaNode: number, form: NUMANodeAttributeForm = 'scalar', options?: DeviceAttributeOptions): NUMANodeAttribute {
   requireGateFor(form, options);
@@ -63,6 +71,7 @@ export function getNUMANodeAttribute(numaNode: number, form: NUMANodeAttributeFo
 /**
  * The NUMA node of CPU `cpuID`, from the `nodeN` entry of `/sys/devices/system/cpu/cpu<id>/`
  * (`GetNUMANodeForCPU`). Throws when the CPU or its node entry is missing.
+ * @category Node agent
  */
 export function getNUMANodeForCPU(cpuID: number, options?: DeviceAttributeOptions): number {
   if (!Number.isSafeInteger(cpuID) || cpuID < 0) throw new DeviceAttributeError(`CPU ${cpuID} not found in any NUMA node`);
@@ -88,6 +97,7 @@ export function getNUMANodeForCPU(cpuID: number, options?: DeviceAttributeOption
  * The nodes at the smallest SLIT distance from `node` on its socket, `node` included, ascending
  * (`getEquidistantNUMANodes`). A candidate whose socket cannot be read (a CPU-less memory node) is
  * kept: better one node too many than a same-socket node dropped.
+ * @category Node agent
  */
 export function getEquidistantNUMANodes(node: number, options?: DeviceAttributeOptions): number[] {
   const root = sysfsRootOf(options);

@@ -17,13 +17,19 @@ import { readLink } from './sysfs.js';
 /** Extended BDF, lower-case hex: `DDDD:BB:DD.F`. */
 const BDF = /^[0-9a-f]{4}:[0-9a-f]{2}:[0-9a-f]{2}\.[0-9a-f]$/;
 
-/** Throws unless `pciBusID` is an extended BDF address (`verifyPCIBDFFormat`). */
+/**
+ * Throws unless `pciBusID` is an extended BDF address (`verifyPCIBDFFormat`).
+ * @category Node agent
+ */
 export function verifyPCIBusID(pciBusID: string): void {
   if (pciBusID === '') throw new DeviceAttributeError('PCI Bus ID cannot be empty');
   if (!BDF.test(pciBusID)) throw new DeviceAttributeError(`invalid PCI Bus ID format: ${pciBusID}`);
 }
 
-/** The `pciBusID` attribute of a device (`GetPCIBusIDAttribute`); throws for a malformed address. */
+/**
+ * The `pciBusID` attribute of a device (`GetPCIBusIDAttribute`); throws for a malformed address.
+ * @category Node agent
+ */
 export function getPCIBusIDAttribute(pciBusID: string): DeviceAttribute<{ string: string }> {
   verifyPCIBusID(pciBusID);
   return { name: PCI_BUS_ID_ATTRIBUTE, value: { string: pciBusID } };
@@ -33,6 +39,7 @@ export function getPCIBusIDAttribute(pciBusID: string): DeviceAttribute<{ string
  * The `pcieRoot` attribute of the PCI device `pciBusID` (`GetPCIeRootAttributeByPCIBusID`), read
  * from sysfs. Throws for a malformed address, a missing link, or a link that does not lead to
  * `<sysfs>/devices/pci.../<pciBusID>`.
+ * @category Node agent
  */
 export function getPCIeRootAttributeByPCIBusID(pciBusID: string, options?: DeviceAttributeOptions): DeviceAttribute<{ string: string }> {
   verifyPCIBusID(pciBusID);

@@ -55,6 +55,7 @@ export const CredentialProviderConfigKind: ConfigKind = {
   versions: VERSIONS.map((apiVersion) => ({ apiVersion, schema: configSchema(apiVersion) })),
 };
 
+/** One exec plugin of a CredentialProviderConfig: its name, the images it serves, cache duration, version, arguments and environment. */
 export type CredentialProvider = z.infer<typeof CredentialProviderSchema>;
 
 /** A decoded configuration (any version: the fields are the same). */

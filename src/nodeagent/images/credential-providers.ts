@@ -45,6 +45,7 @@ export interface CredentialProvidersOptions {
   readonly timeoutMs?: number;
   readonly maxOutputBytes?: number;
   readonly environment?: NodeJS.ProcessEnv;
+  /** Hears of a plugin that failed: its name and the error. */
   readonly onError?: (provider: string, error: Error) => void;
 }
 

@@ -71,6 +71,7 @@ export interface ImagePullManagerOptions {
 
 /** The node agent's image pulls. */
 export interface ImagePullManager {
+  /** Makes sure a container's image is present, pulling it as the pull policy says: the image's reference, or the error's reason and message. */
   ensureImage(request: EnsureImageRequest): Promise<EnsureImageResult>;
   /**
    * Image garbage collection's clean-up (`PruneUnknownRecords`): deletes the pulled records of

@@ -75,16 +75,21 @@ export function recordFileName(key: string): string {
 export interface PullRecords {
   readonly pullingDir: string;
   readonly pulledDir: string;
+  /** Writes the record that a pull of `image` is under way. */
   writeIntent(image: string): void;
   /** Whether an intent for exactly `image` is on disk; throws {@link PullRecordError} for a bad file. */
   intentExists(image: string): boolean;
+  /** Deletes the intent of `image`, if any. */
   deleteIntent(image: string): void;
   /** Every readable intent, and the errors of the unreadable ones. */
   listIntents(): { intents: ImagePullIntent[]; errors: string[] };
   /** The record of `imageRef`; `undefined` when absent or about another imageRef; throws for a bad file. */
   getPulled(imageRef: string): ImagePulledRecord | undefined;
+  /** Writes the record of a pulled image, replacing the one of the same imageRef. */
   writePulled(record: ImagePulledRecord): void;
+  /** Deletes the pulled record of `imageRef`, if any. */
   deletePulled(imageRef: string): void;
+  /** Every readable pulled record, and the errors of the unreadable ones. */
   listPulled(): { records: ImagePulledRecord[]; errors: string[] };
 }
 

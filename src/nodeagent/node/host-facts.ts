@@ -6,7 +6,10 @@
 import { readFileSync, statfsSync } from 'node:fs';
 import { arch, cpus, hostname, networkInterfaces, platform, release, totalmem } from 'node:os';
 
-/** The host as the node agent describes it. */
+/**
+ * The host as the node agent describes it.
+ * @category Node agent
+ */
 export interface HostFacts {
   /** `os.hostname()`: the node's name (lower-cased) unless overridden. */
   readonly hostname: string;

@@ -21,8 +21,12 @@ export class ImageNotReadyError extends Error {
   }
 }
 
-/** Puts a container's image on the node and answers the runtime's reference to it (the image id). */
+/**
+ * Puts a container's image on the node and answers the runtime's reference to it (the image id).
+ * @category Node agent
+ */
 export interface ImageEnsurer {
+  /** Pulls the container's image if the pull policy asks for it, and answers the image id. */
   ensureImage(pod: Pod, container: Container, sandboxConfig: PodSandboxConfig): Promise<string>;
 }
 

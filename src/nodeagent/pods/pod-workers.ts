@@ -24,7 +24,10 @@ export interface PodRecord {
   readonly status: PodStatus;
 }
 
-/** A pod admission check (kubelet's `PodAdmitHandler`, e.g. sysctls): admit, or reject with a reason. */
+/**
+ * A pod admission check (kubelet's `PodAdmitHandler`, e.g. sysctls): admit, or reject with a reason.
+ * @category Node agent
+ */
 export type PodAdmitter = (pod: Pod) => { admit: true } | { admit: false; reason: string; message: string };
 
 /** What a pass needs to know about the node. */

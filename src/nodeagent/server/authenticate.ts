@@ -16,7 +16,10 @@ import type { UserInfo } from '../../machinery/request.js';
 import type { KubeApiClient } from '../kube-api.js';
 import { withWebhookRetry, type WebhookRetry } from './webhook-retry.js';
 
-/** How the secured port authenticates requests (kubelet's `authentication` settings). */
+/**
+ * How the secured port authenticates requests (kubelet's `authentication` settings).
+ * @category Node agent
+ */
 export interface NodeAgentAuthenticationOptions {
   /** `--anonymous-auth`: requests no method speaks for are `system:anonymous`; true by default. */
   anonymous?: boolean;

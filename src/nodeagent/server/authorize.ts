@@ -12,7 +12,10 @@ import type { UserInfo } from '../../machinery/request.js';
 import type { KubeApiClient } from '../kube-api.js';
 import { withWebhookRetry, type WebhookRetry } from './webhook-retry.js';
 
-/** How the secured port authorizes requests (kubelet's `authorization` settings). */
+/**
+ * How the secured port authorizes requests (kubelet's `authorization` settings).
+ * @category Node agent
+ */
 export interface NodeAgentAuthorizationOptions {
   /** `--authorization-mode`: `AlwaysAllow` (the default) or `Webhook`. */
   mode?: 'AlwaysAllow' | 'Webhook';

@@ -7,7 +7,10 @@ import type { Container, ContainerState, RuntimeService } from '../../cri/api.js
 import { CRI_LABELS } from '../../cri/api.js';
 import type { Pod } from '../../kinds/types/core-v1.js';
 
-/** The agent's pod manager as the server reads it. */
+/**
+ * The agent's pod manager as the server reads it.
+ * @category Node agent
+ */
 export interface NodeAgentPodSource {
   /** The pod of that namespace and name bound to this node, if any. */
   byName(namespace: string, name: string): Pod | undefined;

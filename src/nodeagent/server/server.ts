@@ -33,7 +33,10 @@ import { cipherList, minTlsVersion, type GoTlsVersion } from './tls-settings.js'
 import type { WebhookRetry } from './webhook-retry.js';
 import { loadServingCertificate, type NodeAgentServingCertificate } from './serving-certificate.js';
 
-/** The secured port's TLS settings. */
+/**
+ * The secured port's TLS settings.
+ * @category Node agent
+ */
 export interface NodeAgentTlsOptions {
   /** `--tls-cert-file` (with `keyFile`); without both, a self-signed pair is kept in `certDir`. */
   certFile?: string;
@@ -47,7 +50,10 @@ export interface NodeAgentTlsOptions {
   cipherSuites?: readonly string[];
 }
 
-/** The feature gates the server reads. */
+/**
+ * The feature gates the server reads.
+ * @category Node agent
+ */
 export interface NodeAgentServerFeatureGates {
   /** `/checkpoint/...` is served; true by default (beta since v1.30). */
   ContainerCheckpoint?: boolean;
@@ -59,7 +65,10 @@ export interface NodeAgentServerFeatureGates {
   ComponentSLIs?: boolean;
 }
 
-/** Options of {@link createNodeAgentServer}. */
+/**
+ * Options of {@link createNodeAgentServer}.
+ * @category Node agent
+ */
 export interface NodeAgentServerOptions {
   /** `--address`; `0.0.0.0` by default. */
   address?: string;
@@ -97,7 +106,10 @@ export interface NodeAgentServerOptions {
   metrics?: MetricsRegistry;
 }
 
-/** The ports a started server listens on. */
+/**
+ * The ports a started server listens on.
+ * @category Node agent
+ */
 export interface NodeAgentServerAddress {
   readonly port: number;
   readonly readOnlyPort?: number;
@@ -105,7 +117,10 @@ export interface NodeAgentServerAddress {
   readonly certificate: NodeAgentServingCertificate;
 }
 
-/** The node agent's servers. */
+/**
+ * The node agent's servers.
+ * @category Node agent
+ */
 export interface NodeAgentServer {
   /** Loads or makes the certificate, creates the checkpoints directory, and starts listening. */
   listen(): Promise<NodeAgentServerAddress>;
@@ -224,6 +239,7 @@ function listenOn(server: Server, port: number, address: string): Promise<number
 /**
  * The node agent's secured (and optionally read-only) server. Nothing is read or bound until
  * {@link NodeAgentServer.listen}.
+ * @category Node agent
  */
 export function createNodeAgentServer(given: NodeAgentServerOptions): NodeAgentServer {
   const metrics = given.metrics ?? new MetricsRegistry();

@@ -9,7 +9,10 @@ import { access, mkdir, readFile, writeFile, constants } from 'node:fs/promises'
 import { join } from 'node:path';
 import { generateServingCertificate } from '../../pki/self-signed.js';
 
-/** The PEM certificate (chain) and key the secured port serves with, and where they came from. */
+/**
+ * The PEM certificate (chain) and key the secured port serves with, and where they came from.
+ * @category Node agent
+ */
 export interface NodeAgentServingCertificate {
   readonly cert: string;
   readonly key: string;

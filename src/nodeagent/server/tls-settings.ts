@@ -6,7 +6,10 @@
  */
 import type { SecureVersion } from 'node:tls';
 
-/** Go's TLS version names. */
+/**
+ * Go's TLS version names.
+ * @category Node agent
+ */
 export type GoTlsVersion = 'VersionTLS10' | 'VersionTLS11' | 'VersionTLS12' | 'VersionTLS13';
 
 const VERSIONS: Readonly<Record<string, SecureVersion>> = {

@@ -7,7 +7,10 @@
 import { DEFAULT_RETRY_BACKOFF, REAL_TIMING, withExponentialBackoff, type RetryBackoff, type RetryTiming } from '../../auth/webhook/retry.js';
 import { KubeApiError } from '../kube-api.js';
 
-/** The retry of webhook calls; k8s.io/apiserver's defaults and real timers unless given. */
+/**
+ * The retry of webhook calls; k8s.io/apiserver's defaults and real timers unless given.
+ * @category Node agent
+ */
 export interface WebhookRetry {
   backoff?: RetryBackoff;
   /** Tests pass a `sleep` that returns at once. */

@@ -40,6 +40,7 @@ export interface SysctlAdmitterOptions {
 export interface SysctlAdmitter {
   /** The sysctls (and `*` prefixes) this node allows, safe ones first. */
   readonly allowed: readonly string[];
+  /** Admits the pod when this node allows every sysctl it sets; else the reason and message of the rejection. */
   admit(pod: SysctlPod): SysctlAdmitResult;
 }
 

@@ -38,6 +38,7 @@ function sortKeyFields(fields: KeyField[]): KeyField[] {
 
 /** Constructors for path elements. */
 export const pathElement = {
+  /** A field of a struct or map. */
   field: (name: string): PathElement => ({ kind: 'field', name }),
   /** A map-list key; fields are sorted by name, as SMD keeps them. */
   key: (fields: readonly KeyField[] | Readonly<Record<string, JsonValue>>): PathElement => ({
@@ -46,7 +47,9 @@ export const pathElement = {
       Array.isArray(fields) ? [...(fields as KeyField[])] : Object.entries(fields as Record<string, JsonValue>).map(([name, value]) => ({ name, value })),
     ),
   }),
+  /** An element of a set, by its value. */
   value: (value: JsonValue): PathElement => ({ kind: 'value', value }),
+  /** An element of an atomic list, by its index. */
   index: (index: number): PathElement => ({ kind: 'index', index }),
 };
 

@@ -27,6 +27,7 @@ export const UNTYPED_ATOMIC = Symbol('__untyped_atomic_');
 /** The scalar kinds SMD validates. */
 export type ScalarKind = 'numeric' | 'string' | 'boolean' | 'untyped';
 
+/** The list part of an atom: atomic, a set (no keys) or a map list keyed by `keys`, with the type of its elements. */
 export interface ListAtom {
   readonly atomic: boolean;
   /** Map-list keys; empty for a set. */

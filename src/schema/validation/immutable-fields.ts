@@ -21,6 +21,7 @@ export function immutableFieldError(path: string, shown: unknown): FieldError {
 /**
  * A field declared immutable, with how its old and new values compare and what the error shows.
  * A bare string (`'spec.foo'`) is `{ path: 'spec.foo' }`: JSON equality, the new value shown.
+ * @category Defining kinds
  */
 export interface ImmutableField {
   /** The field's path from the object's root, dot-separated (`spec.leaseName`); also the error's field. */

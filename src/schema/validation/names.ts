@@ -16,7 +16,10 @@
 
 import { utf8ByteLength } from '../../util/go-format.js';
 
-/** Validates a name for a kind. `prefix` is true when the value is a `generateName` (something will be appended). */
+/**
+ * Validates a name for a kind. `prefix` is true when the value is a `generateName` (something will be appended).
+ * @category Defining kinds
+ */
 export type NameValidator = (name: string, prefix: boolean) => string[];
 
 // ---------------------------------------------------------------------------------------------

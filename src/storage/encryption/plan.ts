@@ -8,7 +8,10 @@ import { identityTransformer } from './identity.js';
 import { secretboxTransformer } from './secretbox.js';
 import { PrefixTransformers, type PrefixedTransformer, type ValueTransformer } from './transformer.js';
 
-/** One named key of a provider. */
+/**
+ * One named key of a provider.
+ * @category Storage and encryption
+ */
 export interface EncryptionKey {
   /** Written into every value it encrypts (`k8s:enc:aescbc:v1:<name>:`). */
   readonly name: string;
@@ -16,12 +19,16 @@ export interface EncryptionKey {
   readonly secret: Uint8Array;
 }
 
-/** One provider: the first key of a keyed provider encrypts, every key decrypts. */
+/**
+ * One provider: the first key of a keyed provider encrypts, every key decrypts.
+ * @category Storage and encryption
+ */
 export type EncryptionProvider = { readonly type: 'aescbc' | 'aesgcm' | 'secretbox'; readonly keys: readonly EncryptionKey[] } | { readonly type: 'identity' };
 
 /**
  * The providers of one group resource: `group` is `''` for the core group and `'*'` for every
  * group; `resource` is `'*'` for every resource of the group.
+ * @category Storage and encryption
  */
 export interface EncryptionRule {
   readonly group: string;
@@ -33,6 +40,7 @@ export interface EncryptionRule {
 /**
  * Which resources are encrypted and how. A resource takes the rule of its exact group resource,
  * else its group's `*`, else `*.*`; resources no rule covers are stored as they are.
+ * @category Storage and encryption
  */
 export interface EncryptionPlan {
   readonly rules: readonly EncryptionRule[];

@@ -62,6 +62,7 @@ export interface CelRuleCompilation {
  * declared type of `self`).
  */
 export interface CelRuleCompiler {
+  /** Compiles the `x-kubernetes-validations` rules of one schema node. */
   compile(request: CelCompileRequest): readonly CelRuleCompilation[];
 }
 
@@ -84,6 +85,7 @@ export interface DefaultValueCheck {
  * and the CEL validator run on the default).
  */
 export interface DefaultValueValidator {
+  /** The errors of one default value; empty when it is valid. */
   validateDefault(check: DefaultValueCheck): FieldError[];
 }
 

@@ -8,7 +8,10 @@ import type { TypedResourceTarget } from '../../../machinery/request.js';
 import type { KubeObject, ObjectMetaLike } from '../../../schema/define-kind.js';
 import type { CustomResourceDefinition, CustomResourceDefinitionVersion } from '../../types/apiextensions-v1.js';
 
-/** One version of a custom resource declared in TypeScript. */
+/**
+ * One version of a custom resource declared in TypeScript.
+ * @category Defining kinds
+ */
 export interface CustomResourceVersionDeclaration<S extends z.ZodObject = z.ZodObject> {
   readonly name: string;
   /**
@@ -28,7 +31,10 @@ export interface CustomResourceVersionDeclaration<S extends z.ZodObject = z.ZodO
   readonly printerColumns?: CustomResourceDefinitionVersion['additionalPrinterColumns'];
 }
 
-/** A custom resource declared in TypeScript. */
+/**
+ * A custom resource declared in TypeScript.
+ * @category Defining kinds
+ */
 export interface CustomResourceDeclaration<S extends z.ZodObject = z.ZodObject> {
   readonly group: string;
   readonly kind: string;
@@ -42,10 +48,16 @@ export interface CustomResourceDeclaration<S extends z.ZodObject = z.ZodObject> 
   readonly versions: readonly [CustomResourceVersionDeclaration<S>, ...CustomResourceVersionDeclaration[]];
 }
 
-/** The object type of a custom resource declared with schema `S`. */
+/**
+ * The object type of a custom resource declared with schema `S`.
+ * @category Defining kinds
+ */
 export type CustomResourceObject<S extends z.ZodObject> = z.infer<S> & { apiVersion?: string; kind?: string; metadata?: ObjectMetaLike };
 
-/** A declared custom resource: the definition to install and the typed target of its first version. */
+/**
+ * A declared custom resource: the definition to install and the typed target of its first version.
+ * @category Defining kinds
+ */
 export interface CustomResource<T extends KubeObject> {
   /** The CustomResourceDefinition object (create it, e.g. with `cluster.client`, or `cluster.load`). */
   readonly definition: CustomResourceDefinition;
@@ -108,6 +120,7 @@ export function openApiSchemaOf(schema: z.ZodObject): JsonSchema {
  * await cluster.settle();
  * const w = await cluster.client.resource(widgets.target).create({ metadata: { name: 'a' }, spec: { size: 1 } });
  * ```
+ * @category Defining kinds
  */
 export function defineCustomResource<S extends z.ZodObject>(declaration: CustomResourceDeclaration<S>): CustomResource<CustomResourceObject<S>> {
   const plural = declaration.plural ?? `${declaration.kind.toLowerCase()}s`;

@@ -70,6 +70,7 @@ export function validateCreate(obj: KubeObject, rules: VersionRules | undefined,
  * Reports the time an update's validation spent comparing new values with old ones, for
  * `apiextensions_apiserver_validation_ratcheting_seconds` (upstream observes it once per update
  * of a custom resource, its `/status` included, in the strategies' `ValidateUpdate`).
+ * @category Defining kinds
  */
 export type RatchetingObserver = (seconds: number) => void;
 

@@ -17,7 +17,10 @@ import type { WebhookClientConfig } from '../../types/apiextensions-v1.js';
 import type { Service } from '../../types/core-v1.js';
 import { caBundleProblem } from '../crd/webhook-client.js';
 
-/** Reads a Service of the cluster (undefined when there is none). */
+/**
+ * Reads a Service of the cluster (undefined when there is none).
+ * @category Defining kinds
+ */
 export type ServiceReader = (namespace: string, name: string) => Promise<Service | undefined>;
 
 /** The CA certificates of a `caBundle` as PEM (what `AppendCertsFromPEM` keeps); undefined for the default roots. */

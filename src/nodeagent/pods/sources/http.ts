@@ -6,7 +6,10 @@
 import type { Pod } from '../../../kinds/types/core-v1.js';
 import { applyStaticPodDefaults, asPod, decodeManifest, ManifestError, MAX_MANIFEST_BYTES } from './static-pod.js';
 
-/** The fetch the source uses (the global `fetch` by default). */
+/**
+ * The fetch the source uses (the global `fetch` by default).
+ * @category Node agent
+ */
 export type UrlFetch = (url: string, init: { headers: Headers; signal?: AbortSignal }) => Promise<Response>;
 
 async function boundedText(res: Response): Promise<string> {
