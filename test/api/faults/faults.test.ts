@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createCluster, type Cluster } from '../../../src/index.js';
+import { createCluster, type AuditEvent, type Cluster } from '../../../src/index.js';
 import { ApiError } from '../../../src/machinery/errors.js';
 import type { ApiRequest, WatchEvent, WatchStream } from '../../../src/machinery/request.js';
 
@@ -269,11 +269,11 @@ describe('the HTTP doors', () => {
 
 describe('audit and metrics', () => {
   it("audits and counts a request a fault answers in process, with the fault's code, as any other answer", async () => {
-    const events: { verb: string; stage: string; responseStatus?: { code: number } }[] = [];
+    const events: AuditEvent[] = [];
     const audited = await createCluster({
       audit: {
         policy: { apiVersion: 'audit.k8s.io/v1', kind: 'Policy', rules: [{ level: 'Metadata' }] },
-        backends: [{ name: 'test', processEvents: (e) => (events.push(...(e as typeof events)), true), shutdown: async () => undefined }],
+        backends: [{ name: 'test', processEvents: (e) => (events.push(...e), true), shutdown: async () => undefined }],
       },
     });
     try {
