@@ -52,6 +52,15 @@ function normalize(node: unknown): unknown {
 }
 
 /**
+ * A `z.toJSONSchema` override that keeps `z.int32()` an int32 when it has bounds of its own
+ * (`z.int32().max(10)`): zod then writes only the bounds, which would read as an int64.
+ */
+export function keepInt32(ctx: { zodSchema: unknown; jsonSchema: Record<string, unknown> }): void {
+  const def = (ctx.zodSchema as { _zod?: { def?: { format?: unknown } } })._zod?.def;
+  if (def?.format === 'int32' && ctx.jsonSchema.type === 'integer') ctx.jsonSchema.format ??= 'int32';
+}
+
+/**
  * The published form of a zod schema: the root schema and the definitions it refers to (by the
  * `id`s of `.meta()`), refs still as zod writes them (`#/definitions/<name>` or `#/$defs/<name>`).
  * A schema zod cannot express (a custom check) is published as an object of any fields.
@@ -59,7 +68,14 @@ function normalize(node: unknown): unknown {
 export function zodOpenApi(schema: z.ZodType): { root: OpenApiSchema; defs: Record<string, OpenApiSchema> } {
   let raw: OpenApiSchema;
   try {
-    raw = z.toJSONSchema(schema, { target: 'openapi-3.0', unrepresentable: 'any', io: 'input', cycles: 'ref', reused: 'inline' }) as OpenApiSchema;
+    raw = z.toJSONSchema(schema, {
+      target: 'openapi-3.0',
+      unrepresentable: 'any',
+      io: 'input',
+      cycles: 'ref',
+      reused: 'inline',
+      override: keepInt32,
+    }) as OpenApiSchema;
   } catch {
     raw = { type: 'object', 'x-kubernetes-preserve-unknown-fields': true };
   }
