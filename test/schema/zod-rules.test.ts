@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { ApiError, createCluster, defineKind, fieldError, ObjectMetaSchema, type Cluster } from '../../src/index.js';
+import { ApiError, createCluster, defineKind, fieldError, ObjectMetaSchema, type Cluster, type KindDefinition } from '../../src/index.js';
 import { builtinKinds } from '../../src/kinds/index.js';
 import { compileZodRules } from '../../src/schema/zod-rules.js';
 
@@ -87,7 +87,7 @@ async function rejection(p: Promise<unknown>): Promise<ApiError> {
   throw new Error('expected the request to fail');
 }
 
-async function withCluster(fn: (cluster: Cluster) => Promise<void>, kind = WidgetKind): Promise<void> {
+async function withCluster(fn: (cluster: Cluster) => Promise<void>, kind: KindDefinition = WidgetKind): Promise<void> {
   const cluster = await createCluster({ kinds: [kind] });
   try {
     await fn(cluster);
@@ -127,7 +127,7 @@ describe('defaults of a declared kind', () => {
     });
   });
 
-  it('fills defaults when objects stored before the schema had them are read, listed and watched', async () => {
+  it('fills defaults when objects stored before the schema had them are read and listed', async () => {
     const before = await createCluster({ kinds: [LooseWidgetKind] });
     await before.client.resource(LooseWidgetKind).create({ metadata: { name: 'old' }, spec: { size: 9 } } as Widget);
     const snapshot = before.snapshot();
@@ -249,6 +249,64 @@ describe('value validations of a declared kind', () => {
       expect(await codes({ size: 6, extra: { deep } })).toBe(422);
       expect((await rejection(widgets.get('h'))).code).toBe(404);
     });
+  });
+});
+
+describe('rules a declared kind states with .meta() and zod', () => {
+  const Part = z.object({ name: z.string(), count: z.int().optional() });
+  const Node: z.ZodType<{ label?: string; child?: unknown }> = z.lazy(() =>
+    z.object({ label: z.string().max(3).optional(), child: Node.optional() }).meta({ id: 'com.example.toys.v1.Node' }),
+  );
+  const GadgetSchema = z.object({
+    apiVersion: z.string().optional(),
+    kind: z.string().optional(),
+    metadata: ObjectMetaSchema.optional(),
+    spec: z.object({
+      parts: z
+        .array(Part)
+        .meta({
+          'x-kubernetes-list-type': 'map',
+          'x-kubernetes-list-map-keys': ['name'],
+          'x-kubernetes-patch-merge-key': 'name',
+          'x-kubernetes-patch-strategy': 'merge',
+        })
+        .optional(),
+      flavours: z.array(z.string()).meta({ 'x-kubernetes-list-type': 'set' }).optional(),
+      tree: Node.optional(),
+      odd: z
+        .int()
+        .refine((n) => n % 2 === 1)
+        .optional(),
+    }),
+  });
+  type Gadget = z.infer<typeof GadgetSchema>;
+  const GadgetKind = defineKind<Gadget>({
+    group: 'toys.example.com',
+    kind: 'Gadget',
+    plural: 'gadgets',
+    scope: 'Namespaced',
+    versions: [{ name: 'v1', schema: GadgetSchema, served: true, storage: true }],
+  });
+
+  it('refuses two items alike in a set list and two items of one key in a map list', async () => {
+    await withCluster(async (cluster) => {
+      const gadgets = cluster.client.resource(GadgetKind);
+      const e = await rejection(
+        gadgets.create({ metadata: { name: 'g' }, spec: { parts: [{ name: 'a' }, { name: 'a', count: 2 }], flavours: ['x', 'y', 'x'] } }),
+      );
+      expect(e.message).toBe('Gadget.toys.example.com "g" is invalid: [spec.parts[1]: Duplicate value: {"name":"a"}, spec.flavours[2]: Duplicate value: "x"]');
+    }, GadgetKind);
+  });
+
+  it("holds a recursive schema's rules down to the first repetition, and runs no .refine()", async () => {
+    await withCluster(async (cluster) => {
+      const gadgets = cluster.client.resource(GadgetKind);
+      const e = await rejection(gadgets.create({ metadata: { name: 'g' }, spec: { tree: { label: 'long' } } }));
+      expect(e.message).toBe('Gadget.toys.example.com "g" is invalid: spec.tree.label: Too long: may not be more than 3 bytes');
+      // Beneath the first repetition the value is kept as it is.
+      const deep = await gadgets.create({ metadata: { name: 'd' }, spec: { tree: { label: 'ok', child: { label: 'longer' } }, odd: 2 } });
+      expect(deep.spec).toEqual({ tree: { label: 'ok', child: { label: 'longer' } }, odd: 2 });
+    }, GadgetKind);
   });
 });
 
