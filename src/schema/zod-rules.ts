@@ -106,7 +106,7 @@ function resolve(schema: OpenApiSchema, path: string, r: Resolution): JsonSchema
         Object.entries(v as Record<string, OpenApiSchema>).map(([name, s]) => [name, resolve(s, path ? `${path}.${name}` : name, r)]),
       );
     } else if (SCHEMA_MEMBERS.has(k) && v !== null && typeof v === 'object' && !Array.isArray(v)) {
-      out[k] = resolve(v as OpenApiSchema, k === 'items' ? `${path}[*]` : k === 'additionalProperties' ? `${path}[*]` : path, r);
+      out[k] = resolve(v as OpenApiSchema, k === 'not' ? path : `${path}[*]`, r);
     } else if (SCHEMA_LISTS.has(k) && Array.isArray(v)) {
       out[k] = v.map((s: OpenApiSchema) => resolve(s, path, r));
     } else {
@@ -136,6 +136,16 @@ function noteRules(s: Record<string, unknown>, path: string, r: Resolution): voi
  * run). Throws {@link SchemaRulesError} for a schema whose published rules cannot be applied.
  */
 export function compileZodRules(schema: z.ZodType, kind: string): CompiledCustomSchema | undefined {
+  // A compiled schema holds no state of its own: every cluster serving the kind shares it.
+  if (compiledRules.has(schema)) return compiledRules.get(schema);
+  const compiled = compile(schema, kind);
+  compiledRules.set(schema, compiled);
+  return compiled;
+}
+
+const compiledRules = new WeakMap<z.ZodType, CompiledCustomSchema | undefined>();
+
+function compile(schema: z.ZodType, kind: string): CompiledCustomSchema | undefined {
   const published = zodOpenApi(schema);
   let root = published.root;
   const topRef = getOwn(root, '$ref');

@@ -189,6 +189,41 @@ describe('value validations of a declared kind', () => {
     });
   });
 
+  it('answers an HTTP create with the 422 Status kube-apiserver sends, and an apply of a bad value alike', async () => {
+    await withCluster(async (cluster) => {
+      const url = 'http://x/apis/toys.example.com/v1/namespaces/default/widgets';
+      const headers = { authorization: `Bearer ${cluster.adminToken}` };
+      const body = JSON.stringify({ apiVersion: 'toys.example.com/v1', kind: 'Widget', metadata: { name: 'w' }, spec: { size: 6, color: 'green' } });
+      const created = await cluster.fetch(new Request(url, { method: 'POST', body, headers: { ...headers, 'content-type': 'application/json' } }));
+      expect(created.status).toBe(422);
+      expect(await created.json()).toEqual({
+        kind: 'Status',
+        apiVersion: 'v1',
+        metadata: {},
+        status: 'Failure',
+        message:
+          'Widget.toys.example.com "w" is invalid: [spec.size: Invalid value: 6: spec.size in body should be less than or equal to 5, spec.color: Unsupported value: "green": supported values: "red", "blue"]',
+        reason: 'Invalid',
+        details: {
+          name: 'w',
+          group: 'toys.example.com',
+          kind: 'Widget',
+          causes: [
+            { reason: 'FieldValueInvalid', message: 'Invalid value: 6: spec.size in body should be less than or equal to 5', field: 'spec.size' },
+            { reason: 'FieldValueNotSupported', message: 'Unsupported value: "green": supported values: "red", "blue"', field: 'spec.color' },
+          ],
+        },
+        code: 422,
+      });
+      const applied = await cluster.fetch(
+        new Request(`${url}/w?fieldManager=kubectl`, { method: 'PATCH', body, headers: { ...headers, 'content-type': 'application/apply-patch+yaml' } }),
+      );
+      expect(applied.status).toBe(422);
+      const listed = await cluster.fetch(new Request(url, { headers }));
+      expect(((await listed.json()) as { items: unknown[] }).items).toEqual([]);
+    });
+  });
+
   it('checks minimum length and nested defaults against their own rules', async () => {
     await withCluster(async (cluster) => {
       const widgets = cluster.client.resource(WidgetKind);
