@@ -1,6 +1,6 @@
 /**
- * A kind of your own, declared in TypeScript: a Widget with a spec and a status, defaults and a
- * validation rule, served by a cluster created with it. Creates one (defaults applied), is refused
+ * A kind of your own, declared in TypeScript: a Widget with a spec and a status, the defaults and
+ * value checks of its zod schema and a rule of its own, served by a cluster created with it. Creates one (defaults applied), is refused
  * an invalid one, reports status through the status subresource and lists them.
  * Run with `npx tsx examples/define-your-own-kind.ts`; docs/guides/define-your-own-kind.md explains it.
  */
@@ -12,8 +12,8 @@ const WidgetSchema = z.object({
   kind: z.string().optional(),
   metadata: ObjectMetaSchema.optional(),
   spec: z.object({
-    size: z.int32().optional(),
-    color: z.string().optional(),
+    size: z.int32().min(1).max(10).default(1),
+    color: z.enum(['red', 'blue', 'gold']).default('red'),
   }),
   status: z
     .object({
@@ -23,8 +23,8 @@ const WidgetSchema = z.object({
     .optional(),
 });
 
-/** The object type every Widget call of the client takes and answers. */
-export type Widget = z.infer<typeof WidgetSchema>;
+/** The object type every Widget call of the client takes and answers (a field with a default may be left out). */
+export type Widget = z.input<typeof WidgetSchema>;
 
 export const WidgetKind = defineKind<Widget>({
   group: 'toys.example.com',
@@ -35,14 +35,8 @@ export const WidgetKind = defineKind<Widget>({
   versions: [{ name: 'v1', schema: WidgetSchema, served: true, storage: true }],
   statusSubresource: true,
   strategy: {
-    defaults: (w) => {
-      w.spec.size ??= 1;
-      w.spec.color ??= 'red';
-    },
-    validate: (w) => {
-      const size = w.spec.size ?? 1;
-      return size < 1 || size > 10 ? [fieldError.invalid('spec.size', size, 'must be between 1 and 10, inclusive')] : [];
-    },
+    // A rule across fields, which a schema cannot state.
+    validate: (w) => (w.spec.color === 'gold' && w.spec.size !== 1 ? [fieldError.invalid('spec.color', 'gold', 'gold widgets come in size 1 only')] : []),
   },
   printerColumns: [
     { name: 'Size', type: 'integer', value: (w) => w.spec.size },
@@ -59,11 +53,13 @@ export async function main(log: (line: string) => void = console.log): Promise<v
     const small = await widgets.create({ metadata: { name: 'small', namespace: 'default' }, spec: {} });
     log(`created ${small.metadata?.name}: size=${small.spec.size} color=${small.spec.color}, generation ${small.metadata?.generation}`);
 
-    try {
-      await widgets.create({ metadata: { name: 'huge', namespace: 'default' }, spec: { size: 20 } });
-    } catch (e) {
-      if (!(e instanceof ApiError)) throw e;
-      log(`refused: ${e.code} ${e.reason}: ${e.message}`);
+    for (const spec of [{ size: 20 }, { size: 2, color: 'gold' as const }]) {
+      try {
+        await widgets.create({ metadata: { name: 'huge', namespace: 'default' }, spec });
+      } catch (e) {
+        if (!(e instanceof ApiError)) throw e;
+        log(`refused: ${e.code} ${e.reason}: ${e.message}`);
+      }
     }
 
     // What a controller does once it has acted on the spec: report through /status.

@@ -384,9 +384,15 @@ async function startCluster(options: ClusterOptions, inherited?: Inherited): Pro
   // A kind given again in options.kinds (e.g. a built-in) is served once. A kind whose feature gate
   // is off does not exist at all: no paths, no discovery entry, no OpenAPI schema.
   if (!inherited) {
+    const builtin = new Set<KindDefinition>(builtinKinds);
     for (const kind of new Set([...builtinKinds, ...(options.kinds ?? [])])) {
       if (kind.featureGate && !featureGateEnabled(gates, kind.featureGate)) continue;
-      registry.add(kind);
+      // A built-in kind's schema is kube-apiserver's published OpenAPI: its rules live in its
+      // strategy, as Kubernetes validates its own kinds in code, and what that schema says is not
+      // applied to them (a Pod's env is a `map` list keyed by name, yet two variables of one name
+      // are accepted). A kind declared besides them applies its schema's defaults and value
+      // validations, as a custom resource does.
+      registry.add(kind, { schemaRules: !builtin.has(kind) });
     }
   }
   const optionKinds = inherited ? [] : [...registry.kinds()];

@@ -86,7 +86,8 @@ describe('examples/define-your-own-kind', () => {
     await runDefineYourOwnKind((l) => lines.push(l));
     expect(lines).toEqual([
       'created small: size=1 color=red, generation 1',
-      'refused: 422 Invalid: Widget.toys.example.com "huge" is invalid: spec.size: Invalid value: 20: must be between 1 and 10, inclusive',
+      'refused: 422 Invalid: Widget.toys.example.com "huge" is invalid: spec.size: Invalid value: 20: spec.size in body should be less than or equal to 10',
+      'refused: 422 Invalid: Widget.toys.example.com "huge" is invalid: spec.color: Invalid value: "gold": gold widgets come in size 1 only',
       'status of small: ready=true, observedGeneration=1',
       'listed 2 widgets: blue (size 4, blue), small (size 1, red, ready)',
     ]);

@@ -8,6 +8,7 @@ import { jsonEqual } from '../util/json-equal.js';
 import { missingRequired } from '../schema/decode.js';
 import type { KindContext, KubeObject, ObjectMetaLike } from '../schema/define-kind.js';
 import type { ResolvedKind } from '../schema/registry.js';
+import type { CompiledCustomSchema } from '../schema/custom/index.js';
 import { validateObjectMeta, validateObjectMetaUpdate } from '../schema/validation/object-meta.js';
 import { immutableFieldErrors } from '../schema/validation/immutable-fields.js';
 import { dns1123SubdomainNameValidator } from '../schema/validation/names.js';
@@ -87,6 +88,51 @@ export function bumpGeneration(kind: ResolvedKind, obj: KubeObject, old: Readonl
   if (changed) metaOf(obj).generation = (old.metadata?.generation ?? 0) + 1;
 }
 
+/**
+ * The schema rules that hold for a working object of a request at `version`: the object is in the
+ * storage shape, so a version of another shape is checked by the storage version's rules, and a
+ * door onto another kind's storage by none of its own.
+ */
+function objectRules(kind: ResolvedKind, version: string): CompiledCustomSchema | undefined {
+  const def = kind.definition;
+  if (def.sharesStorageWith) return undefined;
+  return kind.schemaRules(kind.converts(version) ? def.storageVersion.name : version);
+}
+
+/**
+ * Fills the defaults the kind's schema publishes (zod's `.default()`), as apiextensions-apiserver
+ * defaults a custom resource while decoding it (structural defaulting): before the strategy's own
+ * defaults, the field manager and admission.
+ */
+export function applySchemaDefaults(kind: ResolvedKind, version: string, obj: KubeObject): void {
+  const rules = objectRules(kind, version);
+  if (!rules) return;
+  const defaulted = rules.default(obj) as KubeObject;
+  if (defaulted === obj) return;
+  // The working copy is changed in place: the caller and the strategy hold it.
+  for (const k of Object.keys(obj)) if (!Object.hasOwn(defaulted, k)) delete obj[k];
+  Object.assign(obj, defaulted);
+}
+
+/**
+ * The errors of the value validations the kind's schema publishes, as kube-openapi reports them
+ * for a custom resource (`spec.size in body should be less than or equal to 5`); on update with
+ * ratcheting (an unchanged value that a newer schema refuses stays), and through `/status` only for
+ * the status, as apiextensions-apiserver's strategies validate.
+ */
+function schemaValueErrors(
+  kind: ResolvedKind,
+  version: string,
+  obj: KubeObject,
+  old: Readonly<KubeObject> | undefined,
+  subresource: string | undefined,
+): FieldError[] {
+  const rules = objectRules(kind, version);
+  if (!rules) return [];
+  if (!old) return rules.validate(obj);
+  return subresource === 'status' ? rules.validateStatusUpdate(obj, old) : rules.validateUpdate(obj, old);
+}
+
 /** Every validation of an object: metadata, required fields, the kind's rules; one 422 for all. */
 export async function validateObject(
   kind: ResolvedKind,
@@ -110,6 +156,7 @@ export async function validateObject(
   }
   // On update, Kubernetes reports the transition rules (immutability) before the object's own rules.
   if (old && kctx.subresource === undefined) errors.push(...immutableFieldErrors(def, obj, old));
+  errors.push(...schemaValueErrors(kind, version, obj, old, kctx.subresource));
   if (old && def.strategy?.validateUpdate) errors.push(...(await def.strategy.validateUpdate(obj, old, kctx)));
   if (def.strategy?.validate) errors.push(...(await def.strategy.validate(obj, kctx)));
   if (errors.length) {

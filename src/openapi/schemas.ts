@@ -1,9 +1,8 @@
 /**
  * The schema definitions of the OpenAPI documents, derived from each served kind version's zod
- * schema with `z.toJSONSchema` (the one source): definitions are named by the schemas' `id`
- * (`io.k8s.api.core.v1.Pod`, ...), every `x-kubernetes-*` extension is kept, and the JSON Schema
- * bits OpenAPI 3.0 lacks are rewritten as Kubernetes publishes them (`format: int32`/`int64`
- * instead of integer bounds, `format: double`, no `propertyNames`, `enum` for `const`).
+ * schema as schema/zod-openapi.ts publishes it (the one source, which a declared kind's schema
+ * rules are compiled from too): definitions are named by the schemas' `id`
+ * (`io.k8s.api.core.v1.Pod`, ...), every `x-kubernetes-*` extension is kept.
  *
  * The result is "neutral": OpenAPI 3.0 schemas whose refs read `#/definitions/<name>`; the v3 and
  * v2 writers only rewrite refs (and, for v2, what Swagger 2.0 cannot say).
@@ -12,6 +11,7 @@ import { z } from 'zod';
 import { DeleteOptions, ListMeta, Status, WatchEvent } from '../kinds/types/meta-v1.js';
 import type { PublishedSchema } from '../schema/define-kind.js';
 import type { KindRegistry, ResolvedKind } from '../schema/registry.js';
+import { zodOpenApi } from '../schema/zod-openapi.js';
 
 /** A JSON/OpenAPI schema object. */
 export type JsonSchema = { [key: string]: unknown };
@@ -46,59 +46,12 @@ const LIST_META = `${META}.ListMeta`;
 /** Prefix of refs between neutral definitions. */
 export const NEUTRAL_REF = '#/definitions/';
 
-const INT32 = 2 ** 31;
-
-/** Rewrites one zod-made schema (recursively) into OpenAPI 3.0 as Kubernetes publishes it. */
-function normalize(node: unknown): unknown {
-  if (Array.isArray(node)) return node.map(normalize);
-  if (node === null || typeof node !== 'object') return node;
-  const out: JsonSchema = {};
-  for (const [k, v] of Object.entries(node as JsonSchema)) {
-    if (k === '$schema' || k === 'propertyNames' || k === 'id') continue;
-    if (k === 'properties' || k === 'definitions' || k === '$defs' || k === 'patternProperties') {
-      out[k] = Object.fromEntries(Object.entries(v as JsonSchema).map(([name, s]) => [name, normalize(s)]));
-    } else if (k.startsWith('x-kubernetes-')) {
-      out[k] = v; // extensions are data, not schemas
-    } else if (k === 'const') {
-      out.enum = [v];
-    } else {
-      out[k] = normalize(v);
-    }
-  }
-  if (out.type === 'integer') {
-    const min = out.minimum;
-    const max = out.maximum;
-    if (min === -INT32 && max === INT32 - 1) {
-      delete out.minimum;
-      delete out.maximum;
-      out.format ??= 'int32';
-    } else if (min === Number.MIN_SAFE_INTEGER && max === Number.MAX_SAFE_INTEGER) {
-      delete out.minimum;
-      delete out.maximum;
-      out.format ??= 'int64';
-    } else {
-      out.format ??= 'int64';
-    }
-  } else if (out.type === 'number') {
-    out.format ??= 'double';
-  }
-  return out;
-}
-
 /**
  * `z.toJSONSchema` of one schema as neutral definitions, and the name of the schema's own
  * definition (its `id`, or `fallbackName` when it has none).
  */
 function definitionsOf(schema: z.ZodType, fallbackName: string): { name: string; defs: Record<string, JsonSchema> } {
-  let raw: JsonSchema;
-  try {
-    raw = z.toJSONSchema(schema, { target: 'openapi-3.0', unrepresentable: 'any', io: 'input', cycles: 'ref', reused: 'inline' }) as JsonSchema;
-  } catch {
-    // A schema zod cannot express (a custom check): publish it as an object of any fields.
-    raw = { type: 'object', 'x-kubernetes-preserve-unknown-fields': true };
-  }
-  const { definitions, $defs, ...root } = normalize(raw) as JsonSchema;
-  const defs = { ...(definitions as Record<string, JsonSchema> | undefined), ...($defs as Record<string, JsonSchema> | undefined) };
+  const { root, defs } = zodOpenApi(schema);
   fixRefs(defs);
   const rootRef = typeof root.$ref === 'string' ? root.$ref : undefined;
   if (rootRef && Object.keys(root).length === 1) return { name: rootRef.replace(/^#\/(definitions|\$defs)\//, ''), defs };

@@ -139,7 +139,14 @@ export interface VersionConversion {
  */
 export interface KindVersion<T extends KubeObject = KubeObject> {
   readonly name: string;
-  /** The zod schema of the whole object in this version. */
+  /**
+   * The zod schema of the whole object in this version: its shape, and for a kind given to
+   * `createCluster({ kinds })` its rules, applied as a custom resource's OpenAPI schema is:
+   * `.default()` filled in on every write and read, value checks (`.min()`, `.max()`, `z.enum()`,
+   * string lengths, `.regex()`, formats, array sizes, `set` and `map` lists) answered as one
+   * `422 Invalid` with the strategy's errors. They are what the OpenAPI documents publish for the
+   * kind; what a JSON schema cannot say (`.refine()`, `.transform()`) is neither published nor run.
+   */
   readonly schema: z.ZodType<T>;
   readonly served?: boolean;
   /** Exactly one version of a kind is the storage version. */
@@ -350,9 +357,15 @@ export interface KindStrategy<T extends KubeObject = KubeObject> {
    * too (`ctx.subresource` says which), after the engine kept what the subresource may not change.
    */
   prepareForUpdate?(obj: T, old: Readonly<T>, ctx: KindContext): void | Promise<void>;
-  /** Fills defaults. Runs on every write after prepare. */
+  /**
+   * Fills defaults. Runs on every write, after the defaults of the kind's schema (which it sees),
+   * before the field manager and admission, and again after prepare.
+   */
   defaults?(obj: T, ctx: KindContext): void;
-  /** The kind's validation rules for a new object. */
+  /**
+   * The kind's validation rules for a new object (on update too), besides its schema's: their
+   * errors are answered together, after the schema's, in one `422 Invalid`.
+   */
   validate?(obj: T, ctx: KindContext): FieldError[] | Promise<FieldError[]>;
   /** The kind's rules for an update (immutability, transitions). Runs in addition to `validate`. */
   validateUpdate?(obj: T, old: Readonly<T>, ctx: KindContext): FieldError[] | Promise<FieldError[]>;

@@ -7,6 +7,8 @@ import { cloneJson } from '../util/json-clone.js';
 import { isPromise, type MaybePromise } from '../util/maybe-promise.js';
 import type { KindDefinition, KindVersion, KubeObject, PublishedSchema } from './define-kind.js';
 import { structuralOf, type StructuralNode } from './structural.js';
+import type { CompiledCustomSchema } from './custom/index.js';
+import { compileZodRules } from './zod-rules.js';
 
 /**
  * A kind as one cluster serves it: group resolved, schemas made structural.
@@ -25,6 +27,13 @@ export interface ResolvedKind<T extends KubeObject = KubeObject> {
   structural(version: string): StructuralNode;
   /** A served version's schema when it is published as OpenAPI (a custom resource's). */
   published(version: string): PublishedSchema | undefined;
+  /**
+   * The defaults and value validations a version's zod schema publishes, compiled (see
+   * zod-rules.ts), for the objects of that version (the storage version's for the storage shape);
+   * undefined when the schema states none, or when the kind does not apply them (built-in kinds,
+   * kinds whose schema is published as OpenAPI, which apply their own).
+   */
+  schemaRules(version: string): CompiledCustomSchema | undefined;
   /** `apiVersion` and `kind` of stored objects (another kind's when storage is shared). */
   readonly stored: { readonly apiVersion: string; readonly kind: string };
   /** Whether objects of `version` differ in shape from stored ones (a conversion is declared). */
@@ -95,6 +104,18 @@ export function rememberStoredForm(copy: object, stored: KubeObject): void {
 }
 
 /**
+ * Options of {@link KindRegistry.add}.
+ * @category Defining kinds
+ */
+export interface AddKindOptions {
+  /**
+   * Whether the defaults and value validations of the kind's zod schemas are applied; true by
+   * default. The cluster turns it off for the built-in kinds (see cluster.ts).
+   */
+  readonly schemaRules?: boolean;
+}
+
+/**
  * The kinds served by one cluster.
  * @category Defining kinds
  */
@@ -117,17 +138,31 @@ export class KindRegistry {
     return this.changes;
   }
 
-  /** Adds a kind; a second kind with the same group and plural replaces nothing and fails. */
-  add<T extends KubeObject>(definition: KindDefinition<T>): ResolvedKind<T> {
+  /**
+   * Adds a kind; a second kind with the same group and plural replaces nothing and fails. With
+   * `schemaRules` (the default), the defaults and value validations its zod schemas publish are
+   * applied (compiled here, so that a schema they cannot be applied from fails at once).
+   */
+  add<T extends KubeObject>(definition: KindDefinition<T>, options: AddKindOptions = {}): ResolvedKind<T> {
     const group = resolveGroup(definition.group, this.domains);
     const versions = definition.versions.filter((v) => v.served !== false);
+    const rules = new Map<string, CompiledCustomSchema | undefined>();
+    if (options.schemaRules !== false) {
+      for (const v of definition.versions) if (!v.published) rules.set(v.name, compileZodRules(v.schema, definition.kind));
+    }
     const structural = new Map<string, StructuralNode>();
     const home = definition.sharesStorageWith ?? definition;
     const homeGroup = resolveGroup(home.group, this.domains);
     const stored = { apiVersion: apiVersionOf(homeGroup, home.storageVersion.name), kind: home.kind };
     const byName = new Map(versions.map((v) => [v.name, v]));
     const conversionOf = (version: string) => byName.get(version)?.conversion;
-    const onReadOf = (version: string) => byName.get(version)?.published?.onRead;
+    const onReadOf = (version: string) => {
+      const published = byName.get(version)?.published;
+      if (published) return published.onRead;
+      // As a custom resource's stored objects are: defaulted on every read by the current schema.
+      const compiled = rules.get(version);
+      return compiled ? (obj: KubeObject) => compiled.default(obj) as KubeObject : undefined;
+    };
     const resolved: ResolvedKind<T> = {
       definition,
       group,
@@ -161,6 +196,7 @@ export class KindRegistry {
         return out;
       },
       published: (version) => byName.get(version)?.published,
+      schemaRules: (version) => rules.get(version),
       presentAll(version, objs) {
         const conversion = conversionOf(version);
         const many = conversion?.fromStorageMany;

@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { getOwn } from '../util/own.js';
+import { keepInt32 } from './zod-openapi.js';
 
 /**
  * The `x-kubernetes-*` facts that patching and apply read.
@@ -173,7 +174,7 @@ const cache = new WeakMap<z.ZodType, StructuralNode>();
 export function structuralOf(schema: z.ZodType): StructuralNode {
   let node = cache.get(schema);
   if (!node) {
-    const json = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any', reused: 'inline' }) as JsonSchema;
+    const json = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any', reused: 'inline', override: keepInt32 }) as JsonSchema;
     node = structuralFromJsonSchema(json);
     cache.set(schema, node);
   }

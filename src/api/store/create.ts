@@ -15,7 +15,7 @@ import { kindContext, objectKey, storageFor, type EngineContext } from '../conte
 import { recordManagedFields } from '../field-manager.js';
 import { isDryRun } from '../options.js';
 import { admissionAttributes } from '../admission-attributes.js';
-import { inServerOrder, metaOf, stampNewObjectMeta, validateObject } from '../write-steps.js';
+import { applySchemaDefaults, inServerOrder, metaOf, stampNewObjectMeta, validateObject } from '../write-steps.js';
 
 /** Kubernetes retries a generated name this many times when it collides. */
 const GENERATE_NAME_ATTEMPTS = 8;
@@ -46,6 +46,7 @@ export async function createObject(
   const meta = metaOf(obj);
   // As in Kubernetes: defaults come with decoding, then the field manager records the object as
   // the client meant it, then admission and the strategy change it further (unowned).
+  applySchemaDefaults(kind, version, obj);
   def.strategy?.defaults?.(obj, kctx);
   if (!created.managedFieldsRecorded) {
     const recording = recordManagedFields(kind, version, req, obj, undefined, ctx.clock.now());
@@ -61,6 +62,7 @@ export async function createObject(
   const prefix = generated ? meta.generateName!.slice(0, MAX_GENERATE_NAME_PREFIX) : '';
   if (generated) meta.name = prefix + ctx.randomSuffix();
   // Defaults again, for what admission and the strategy added (and a generated name).
+  applySchemaDefaults(kind, version, obj);
   def.strategy?.defaults?.(obj, kctx);
 
   await validateObject(kind, version, obj, undefined, kctx);

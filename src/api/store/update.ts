@@ -19,7 +19,7 @@ import { admissionAttributes } from '../admission-attributes.js';
 import { kindContext, storageFor, type EngineContext } from '../context.js';
 import { recordManagedFields } from '../field-manager.js';
 import { isDryRun } from '../options.js';
-import { bumpGeneration, inServerOrder, keepServerMeta, validateObject } from '../write-steps.js';
+import { applySchemaDefaults, bumpGeneration, inServerOrder, keepServerMeta, validateObject } from '../write-steps.js';
 import { createObject, type NewObject } from './create.js';
 import { removeIfFinalized } from './finalize.js';
 
@@ -108,6 +108,7 @@ async function commitUpdate(
   const next = keepUnchangeable(kind, cloneJson(change.object), old, req.subresource);
   keepServerMeta(next, old);
   // Defaults with decoding, then the field manager, then admission and the strategy: as Kubernetes orders them.
+  applySchemaDefaults(kind, version, next);
   def.strategy?.defaults?.(next, kctx);
   if (!change.managedFieldsRecorded) {
     const recording = recordManagedFields(kind, version, req, next, old, ctx.clock.now());
@@ -116,6 +117,7 @@ async function commitUpdate(
   const attributes = admissionAttributes(kind, req, 'UPDATE', next, old);
   await ctx.admission.admit(attributes, kctx);
   await def.strategy?.prepareForUpdate?.(next, old, kctx);
+  applySchemaDefaults(kind, version, next);
   def.strategy?.defaults?.(next, kctx);
   bumpGeneration(kind, next, old, req.subresource);
   await validateObject(kind, version, next, old, kctx);
