@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
@@ -21,5 +22,8 @@ export default defineConfig({
     // suite spends most of its time importing, not testing (about 9 minutes instead of 13 on two
     // cores). No test changes globals or mocks modules, so the files stay independent.
     isolate: false,
+    // Many files wait on processes they start (kubectl, containerd, Prometheus) more than they
+    // compute: at least two workers, even where vitest's default (one fewer than the cores) is one.
+    maxWorkers: Math.max(2, availableParallelism() - 1),
   },
 });
