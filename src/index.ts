@@ -107,7 +107,7 @@ export { readStreamedBody, streamedBody, type StreamedBodySource } from './machi
 export type { NodeAgentRequest, NodeAgentResponse, NodeConnections, NodeLocation } from './machinery/node-connections.js';
 /** The API server's client of node agents (`pods/log`, `nodes/proxy`; the `--kubelet-*` flags). */
 export { createKubeletClient, type KubeletClientOptions } from './kubelet-client/index.js';
-export { KindRegistry, type ResolvedKind } from './schema/registry.js';
+export { KindRegistry, type AddKindOptions, type ResolvedKind } from './schema/registry.js';
 export type { StructuralNode, StructNode, MapNode, ArrayNode, ScalarNode, IntOrStringNode, AnyNode, ListAndPatchFacts } from './schema/structural.js';
 export type { NameValidator } from './schema/validation/names.js';
 export { MemoryStorage, type MemoryStorageOptions } from './storage/memory.js';

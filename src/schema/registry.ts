@@ -32,6 +32,7 @@ export interface ResolvedKind<T extends KubeObject = KubeObject> {
    * zod-rules.ts), for the objects of that version (the storage version's for the storage shape);
    * undefined when the schema states none, or when the kind does not apply them (built-in kinds,
    * kinds whose schema is published as OpenAPI, which apply their own).
+   * @internal
    */
   schemaRules(version: string): CompiledCustomSchema | undefined;
   /** `apiVersion` and `kind` of stored objects (another kind's when storage is shared). */
