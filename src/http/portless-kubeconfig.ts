@@ -55,6 +55,12 @@ export interface PortlessKubeConfigOptions {
   readonly token?: string;
   /** The name of the user entry, and of the context (`memkube` by default). */
   readonly name?: string;
+  /**
+   * What answers the requests: `cluster.fetch` by default. Give a handler of your own from
+   * `createFetchHandler(cluster, options)` for the HTTP door's options, e.g. the
+   * `minRequestTimeoutSeconds` after which the server ends a watch that set no timeout.
+   */
+  readonly fetch?: (request: Request) => Promise<Response>;
 }
 
 /**
@@ -76,7 +82,8 @@ export function portlessKubeConfig<K extends PortlessKubeConfigTarget>(kubeConfi
     contexts: [{ name, cluster: name, user: name }],
     currentContext: name,
   });
-  const dispatcher = createFetchDispatcher((request) => cluster.fetch(request));
+  const answer = options.fetch ?? ((request: Request) => cluster.fetch(request));
+  const dispatcher = createFetchDispatcher(answer);
   const authenticate = kubeConfig.applySecurityAuthentication.bind(kubeConfig) as (context: PortlessRequestContext) => Promise<void>;
   // Only this instance changes: another KubeConfig, and the global fetch, keep their network.
   const applySecurityAuthentication = async (context: PortlessRequestContext): Promise<void> => {

@@ -20,7 +20,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCluster, portlessKubeConfig, type Cluster } from '../../src/index.js';
+import { createCluster, createFetchHandler, portlessKubeConfig, type Cluster } from '../../src/index.js';
 import { startServe, type ServeProcess } from '../support/serve.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -398,95 +398,112 @@ describe.each(['memkube serve over HTTP', 'an in-process cluster, portless'] as 
   });
 });
 
-describe('@kubernetes/client-node informer relists after 410 Gone', () => {
-  let dir: string;
-  let server: ServeProcess;
+describe.each(['memkube serve over HTTP', 'an in-process cluster, portless'] as const)(
+  '@kubernetes/client-node informer relists after 410 Gone, against %s',
+  (mode) => {
+    let dir: string;
+    let server: ServeProcess | undefined;
+    let cluster: Cluster | undefined;
+    /** A new client configuration for the cluster under test. */
+    let config: () => KubeConfig;
 
-  beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'memkube-client-node-410-'));
-    // A short history, and watches that the server ends after 1 to 2 s (kube-apiserver's
-    // --min-request-timeout), so the informer's resumed watch starts from a compacted revision.
-    server = await startServe(join(dir, 'kubeconfig'), ['--history-retention', '500ms', '--min-request-timeout', '1s', '--continue-ttl', '500ms']);
-  }, 30_000);
+    beforeAll(async () => {
+      dir = await mkdtemp(join(tmpdir(), 'memkube-client-node-410-'));
+      // A short history, and watches that the server ends after 1 to 2 s (kube-apiserver's
+      // --min-request-timeout), so the informer's resumed watch starts from a compacted revision.
+      if (mode === 'memkube serve over HTTP') {
+        server = await startServe(join(dir, 'kubeconfig'), ['--history-retention', '500ms', '--min-request-timeout', '1s', '--continue-ttl', '500ms']);
+        config = () => {
+          const kc = new KubeConfig();
+          kc.loadFromFile(join(dir, 'kubeconfig'));
+          return kc;
+        };
+      } else {
+        const inProcess = await createCluster({ historyRetentionMs: 500, continueTokenTtlMs: 500 });
+        cluster = inProcess;
+        const fetch = createFetchHandler(inProcess, { minRequestTimeoutSeconds: 1 });
+        config = () => portlessKubeConfig(new KubeConfig(), inProcess, { fetch });
+      }
+    }, 30_000);
 
-  afterAll(async () => {
-    await server?.stop();
-    await rm(dir, { recursive: true, force: true });
-  });
-
-  it('a watch from a compacted resourceVersion gets an ERROR event with 410 Expired', async () => {
-    const kc = new KubeConfig();
-    kc.loadFromFile(join(dir, 'kubeconfig'));
-    const core = kc.makeApiClient(CoreV1Api);
-    const c = await core.createNamespacedConfigMap({ namespace: 'default', body: cm('old', {}) });
-    await core.createNamespacedConfigMap({ namespace: 'default', body: cm('newer', {}) });
-    await sleep(700);
-    await core.createNamespacedConfigMap({ namespace: 'default', body: cm('newest', {}) });
-    const events: { type: string; object: Record<string, unknown> }[] = [];
-    let ended: unknown = 'running';
-    await new Watch(kc).watch(
-      '/api/v1/namespaces/default/configmaps',
-      { resourceVersion: c.metadata!.resourceVersion },
-      (type, object) => events.push({ type, object }),
-      (err) => (ended = err ?? null),
-    );
-    await eventually(() => expect(ended).toBe(null));
-    expect(events).toEqual([
-      {
-        type: 'ERROR',
-        object: expect.objectContaining({
-          kind: 'Status',
-          status: 'Failure',
-          reason: 'Expired',
-          code: 410,
-          message: expect.stringMatching(/^too old resource version: \d+ \(\d+\)$/),
-        }),
-      },
-    ]);
-
-    // An expired continue token: 410 with a fresh token in the Status.
-    const page = await core.listNamespacedConfigMap({ namespace: 'default', limit: 1 });
-    await sleep(700);
-    const expired = await statusOf(core.listNamespacedConfigMap({ namespace: 'default', limit: 1, _continue: page.metadata!._continue }));
-    expect(expired.code).toBe(410);
-    expect(expired.status).toMatchObject({ reason: 'Expired', metadata: { continue: expect.any(String) } });
-  });
-
-  it('the informer relists and stays correct', async () => {
-    const kc = new KubeConfig();
-    kc.loadFromFile(join(dir, 'kubeconfig'));
-    const core = kc.makeApiClient(CoreV1Api);
-    await core.createNamespace({ body: { metadata: { name: 'quiet' } } });
-    await core.createNamespace({ body: { metadata: { name: 'busy' } } });
-    await core.createNamespacedConfigMap({ namespace: 'quiet', body: cm('q1', {}) });
-    let lists = 0;
-    const informer = makeInformer(kc, '/api/v1/namespaces/quiet/configmaps', () => {
-      lists++;
-      return core.listNamespacedConfigMap({ namespace: 'quiet' });
+    afterAll(async () => {
+      await server?.stop();
+      await cluster?.close();
+      await rm(dir, { recursive: true, force: true });
     });
-    const log: string[] = [];
-    informer.on('add', (o) => log.push(`add ${o.metadata?.name}`));
-    informer.on('delete', (o) => log.push(`delete ${o.metadata?.name}`));
-    const errors: unknown[] = [];
-    informer.on('error', (e) => errors.push(e));
-    await informer.start();
-    try {
-      expect(lists).toBe(1);
-      // Writes elsewhere move the revision on while the quiet informer's stays old (it asks for no
-      // bookmarks); once they leave the history, its next watch from that revision is 410 Gone.
-      for (let i = 0; i < 3; i++) await core.createNamespacedConfigMap({ namespace: 'busy', body: cm(`b${i}`, {}) });
-      await eventually(() => expect(lists).toBeGreaterThanOrEqual(2), 15_000);
-      await core.createNamespacedConfigMap({ namespace: 'quiet', body: cm('q2', {}) });
-      await core.deleteNamespacedConfigMap({ name: 'q1', namespace: 'quiet' });
-      await eventually(() => expect(informer.list('quiet').map((o) => o.metadata?.name)).toEqual(['q2']));
-      // The relist may see q2 and q1's deletion together; client-node then reports deletions first.
-      expect([...log].sort()).toEqual(['add q1', 'add q2', 'delete q1']);
-      expect(errors).toEqual([]);
-    } finally {
-      await informer.stop();
-    }
-  }, 30_000);
-});
+
+    it('a watch from a compacted resourceVersion gets an ERROR event with 410 Expired', async () => {
+      const kc = config();
+      const core = kc.makeApiClient(CoreV1Api);
+      const c = await core.createNamespacedConfigMap({ namespace: 'default', body: cm('old', {}) });
+      await core.createNamespacedConfigMap({ namespace: 'default', body: cm('newer', {}) });
+      await sleep(700);
+      await core.createNamespacedConfigMap({ namespace: 'default', body: cm('newest', {}) });
+      const events: { type: string; object: Record<string, unknown> }[] = [];
+      let ended: unknown = 'running';
+      await new Watch(kc).watch(
+        '/api/v1/namespaces/default/configmaps',
+        { resourceVersion: c.metadata!.resourceVersion },
+        (type, object) => events.push({ type, object }),
+        (err) => (ended = err ?? null),
+      );
+      await eventually(() => expect(ended).toBe(null));
+      expect(events).toEqual([
+        {
+          type: 'ERROR',
+          object: expect.objectContaining({
+            kind: 'Status',
+            status: 'Failure',
+            reason: 'Expired',
+            code: 410,
+            message: expect.stringMatching(/^too old resource version: \d+ \(\d+\)$/),
+          }),
+        },
+      ]);
+
+      // An expired continue token: 410 with a fresh token in the Status.
+      const page = await core.listNamespacedConfigMap({ namespace: 'default', limit: 1 });
+      await sleep(700);
+      const expired = await statusOf(core.listNamespacedConfigMap({ namespace: 'default', limit: 1, _continue: page.metadata!._continue }));
+      expect(expired.code).toBe(410);
+      expect(expired.status).toMatchObject({ reason: 'Expired', metadata: { continue: expect.any(String) } });
+    });
+
+    it('the informer relists and stays correct', async () => {
+      const kc = config();
+      const core = kc.makeApiClient(CoreV1Api);
+      await core.createNamespace({ body: { metadata: { name: 'quiet' } } });
+      await core.createNamespace({ body: { metadata: { name: 'busy' } } });
+      await core.createNamespacedConfigMap({ namespace: 'quiet', body: cm('q1', {}) });
+      let lists = 0;
+      const informer = makeInformer(kc, '/api/v1/namespaces/quiet/configmaps', () => {
+        lists++;
+        return core.listNamespacedConfigMap({ namespace: 'quiet' });
+      });
+      const log: string[] = [];
+      informer.on('add', (o) => log.push(`add ${o.metadata?.name}`));
+      informer.on('delete', (o) => log.push(`delete ${o.metadata?.name}`));
+      const errors: unknown[] = [];
+      informer.on('error', (e) => errors.push(e));
+      await informer.start();
+      try {
+        expect(lists).toBe(1);
+        // Writes elsewhere move the revision on while the quiet informer's stays old (it asks for no
+        // bookmarks); once they leave the history, its next watch from that revision is 410 Gone.
+        for (let i = 0; i < 3; i++) await core.createNamespacedConfigMap({ namespace: 'busy', body: cm(`b${i}`, {}) });
+        await eventually(() => expect(lists).toBeGreaterThanOrEqual(2), 15_000);
+        await core.createNamespacedConfigMap({ namespace: 'quiet', body: cm('q2', {}) });
+        await core.deleteNamespacedConfigMap({ name: 'q1', namespace: 'quiet' });
+        await eventually(() => expect(informer.list('quiet').map((o) => o.metadata?.name)).toEqual(['q2']));
+        // The relist may see q2 and q1's deletion together; client-node then reports deletions first.
+        expect([...log].sort()).toEqual(['add q1', 'add q2', 'delete q1']);
+        expect(errors).toEqual([]);
+      } finally {
+        await informer.stop();
+      }
+    }, 30_000);
+  },
+);
 
 // The cluster's faults reach the unmodified client by either way in: a watch the cluster drops or
 // expires is what the informer's reconnect and relist code exists for.

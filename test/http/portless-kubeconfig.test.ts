@@ -14,7 +14,7 @@ import {
   type V1ConfigMap,
 } from '@kubernetes/client-node';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createCluster, portlessKubeConfig, type Cluster } from '../../src/index.js';
+import { createCluster, createFetchHandler, portlessKubeConfig, type Cluster } from '../../src/index.js';
 
 const cm = (name: string, data: Record<string, string> = {}): V1ConfigMap => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name }, data });
 
@@ -46,6 +46,16 @@ describe('portlessKubeConfig', () => {
     expect(fetchSpy).toHaveBeenCalled();
     expect(String(fetchSpy.mock.calls[0]![0].url)).toBe('https://memkube.portless/api/v1/namespaces/default/configmaps');
     expect(kc.getCurrentCluster()?.server).toBe('https://memkube.portless');
+  });
+
+  it('answers through the Fetch handler it is given: the HTTP door options of createFetchHandler apply', async () => {
+    const handler = createFetchHandler(cluster, { minRequestTimeoutSeconds: 1 });
+    const seen: string[] = [];
+    const own = portlessKubeConfig(new KubeConfig(), cluster, { fetch: (request) => (seen.push(new URL(request.url).pathname), handler(request)) });
+    const fetchSpy = vi.spyOn(cluster, 'fetch');
+    await own.makeApiClient(CoreV1Api).createNamespacedConfigMap({ namespace: 'default', body: cm('through-handler') });
+    expect(seen).toEqual(['/api/v1/namespaces/default/configmaps']);
+    expect(fetchSpy).not.toHaveBeenCalled();
   });
 
   it('errors carry the Status body, as over HTTP', async () => {
