@@ -89,6 +89,20 @@ function base64Error(raw: string): string | undefined {
 
 interface Walk {
   unknown: string[];
+  /** How many objects, maps and arrays enclose the value being decoded. */
+  depth: number;
+}
+
+/**
+ * How deeply typed values may nest (objects, maps and arrays, each a level). Go decodes to 10,000
+ * levels; the decoder here recurses, so it answers a clear error well before the call stack ends.
+ * Only recursive types reach it (a definition's JSONSchemaProps, whose schemas memkube bounds at
+ * 1,000 levels anyway); untyped values are not walked.
+ */
+export const MAX_DECODE_DEPTH = 2000;
+
+function deeper(w: Walk): void {
+  if (++w.depth > MAX_DECODE_DEPTH) throw new DecodeTypeError(`json: exceeded max depth of ${MAX_DECODE_DEPTH} nested values (a memkube limit)`);
 }
 
 /**
@@ -106,6 +120,7 @@ function walk(input: unknown, node: StructuralNode, path: string, goPath: string
       return input;
     case 'object': {
       if (input === null || typeof input !== 'object' || Array.isArray(input)) return fail();
+      deeper(w);
       const out: Record<string, unknown> = {};
       const ownerName = structName(node.id) || owner;
       for (const [k, v] of Object.entries(input as Record<string, unknown>)) {
@@ -119,21 +134,27 @@ function walk(input: unknown, node: StructuralNode, path: string, goPath: string
         if (v === null || v === undefined) continue;
         setOwn(out, k, walk(v, child, childPath, goPath ? `${goPath}.${k}` : k, ownerName, w));
       }
+      w.depth--;
       return out;
     }
     case 'map': {
       if (input === null || typeof input !== 'object' || Array.isArray(input)) return fail();
+      deeper(w);
       const out: Record<string, unknown> = {};
       for (const [k, v] of Object.entries(input as Record<string, unknown>)) {
         if (v === undefined) continue;
         // A map key is any string (a ConfigMap may hold `__proto__`): defined, never assigned.
         setOwn(out, k, v === null ? goZeroValue(node.values) : walk(v, node.values, `${path}.${k}`, goPath, owner, w));
       }
+      w.depth--;
       return out;
     }
     case 'array': {
       if (!Array.isArray(input)) return fail();
-      return input.map((item, i) => (item === null ? goZeroValue(node.items) : walk(item, node.items, `${path}[${i}]`, goPath, owner, w)));
+      deeper(w);
+      const out = input.map((item, i) => (item === null ? goZeroValue(node.items) : walk(item, node.items, `${path}[${i}]`, goPath, owner, w)));
+      w.depth--;
+      return out;
     }
     case 'string': {
       if (typeof input !== 'string') return fail();
@@ -178,7 +199,7 @@ function walk(input: unknown, node: StructuralNode, path: string, goPath: string
 
 /** Decodes a body against a structural schema; throws {@link DecodeTypeError} on a type mismatch. */
 export function decodeWithSchema(input: unknown, node: StructuralNode): DecodeResult {
-  const w: Walk = { unknown: [] };
+  const w: Walk = { unknown: [], depth: 0 };
   const value = walk(input, node, '', '', structName(node.id), w);
   return { value, unknownFields: w.unknown };
 }

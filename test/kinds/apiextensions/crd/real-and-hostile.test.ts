@@ -34,6 +34,27 @@ describe('hostile CustomResourceDefinitions', () => {
     expect(caught).toBeInstanceOf(ApiError);
   });
 
+  it('answers 400 for a schema nested deeper than the decoder goes, not a 500, and stores nothing', async () => {
+    for (const levels of [1500, 5000]) {
+      let schema: JSONSchemaProps = { type: 'string' };
+      for (let i = 0; i < levels; i++) schema = { type: 'object', properties: { a: schema } };
+      const crd = widgets(schema);
+      const caught = await crds()
+        .create(crd)
+        .then(
+          () => undefined,
+          (e: unknown) => e,
+        );
+      expect(caught).toBeInstanceOf(ApiError);
+      expect(caught).toMatchObject({
+        code: 400,
+        message:
+          'CustomResourceDefinition in version "v1" cannot be handled as a CustomResourceDefinition: json: exceeded max depth of 2000 nested values (a memkube limit)',
+      });
+      await expect(crds().get(crd.metadata!.name!)).rejects.toMatchObject({ code: 404 });
+    }
+  });
+
   it('accepts 10,000 properties in reasonable time', async () => {
     const props = Object.fromEntries(Array.from({ length: 10_000 }, (_, i) => [`p${i}`, { type: 'string', maxLength: 10 }]));
     const start = Date.now();
