@@ -424,9 +424,8 @@ export type {
   RequestLogEntry,
 } from './api/faults/index.js';
 export type { AccessEgress } from './auth/cluster-access.js';
-export type { ServiceAccountFlags } from './auth/serviceaccount/options.js';
+export type { ServiceAccountFlags, ServiceAccountSetup } from './auth/serviceaccount/options.js';
 export type { ServiceAccountTokens } from './auth/serviceaccount/index.js';
-export type { ServiceAccountSetup } from './auth/serviceaccount/options.js';
 export type { JsonWebKeySet, OpenIDConfiguration, PublicJwk } from './auth/serviceaccount/discovery.js';
 export type { SigningAlgorithm, SigningKey, VerificationKey } from './auth/serviceaccount/keys.js';
 export type { ReadFile } from './auth/webhook/kubeconfig.js';
