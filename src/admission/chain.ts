@@ -9,7 +9,7 @@ import { readAdmissionConfiguration, type AdmissionPluginConfigs } from '../conf
 import type { MetricsRegistry } from '../metrics/registry.js';
 import type { AdmissionAttributes, AdmissionCluster, AdmissionOperation } from './attributes.js';
 import { BUILTIN_PLUGINS } from './builtin-plugins.js';
-import { admissionMetrics, type AdmissionObserver, type AdmissionStepType } from './metrics.js';
+import { admissionMetrics, type AdmissionObserver, type AdmissionStepType, type AdmissionTimer } from './metrics.js';
 import type { AdmissionPlugin } from './plugin.js';
 import { ALL_ORDERED_PLUGINS, DEFAULT_ON_PLUGINS } from './plugin-names.js';
 
@@ -41,10 +41,18 @@ export class AdmissionConfigError extends Error {
   }
 }
 
+/** The timers of one step type and operation: the step's, and one per plugin that handles it. */
+interface StepTimers {
+  readonly step: AdmissionTimer | undefined;
+  readonly plugins: readonly (AdmissionTimer | undefined)[];
+}
+
 /** The enabled plugins of one cluster, in order. */
 export class AdmissionChain {
   private readonly mutating: readonly AdmissionPlugin[];
   private readonly validating: readonly AdmissionPlugin[];
+  /** Timers by step type and operation, made on first use. */
+  private readonly timers: Record<AdmissionStepType, Map<AdmissionOperation, StepTimers>> = { admit: new Map(), validate: new Map() };
 
   /** `observer` times each step and plugin (the admission metrics); none by default. */
   constructor(
@@ -61,57 +69,57 @@ export class AdmissionChain {
   }
 
   /** Runs every mutating plugin; the first refusal stops the request. */
-  async admit(attributes: AdmissionAttributes, cluster: AdmissionCluster): Promise<void> {
-    if (!this.observer) {
-      for (const plugin of this.mutating) await plugin.admit!(attributes, cluster);
-      return;
-    }
-    await this.timedStep('admit', this.mutating, attributes, (plugin) => plugin.admit!(attributes, cluster));
+  admit(attributes: AdmissionAttributes, cluster: AdmissionCluster): Promise<void> {
+    return this.step('admit', this.mutating, attributes, cluster);
   }
 
   /** Runs every validating plugin; the first refusal stops the request. */
-  async validate(attributes: AdmissionAttributes, cluster: AdmissionCluster): Promise<void> {
-    if (!this.observer) {
-      for (const plugin of this.validating) await plugin.validate!(attributes, cluster);
-      return;
-    }
-    await this.timedStep('validate', this.validating, attributes, (plugin) => plugin.validate!(attributes, cluster));
+  validate(attributes: AdmissionAttributes, cluster: AdmissionCluster): Promise<void> {
+    return this.step('validate', this.validating, attributes, cluster);
   }
 
   /**
-   * One step with its latency: the step counts when any plugin of the chain handles the operation
-   * (upstream's chain `Handles` it), each plugin when it handles it; a throw is a refusal
-   * (`rejected="true"`), measured and passed on.
+   * One step, timed when there is an observer: the step counts when any plugin of the chain
+   * handles the operation (upstream's chain `Handles` it), each plugin when it handles it; a throw
+   * is a refusal (`rejected="true"`), measured and passed on. A plugin that answers synchronously
+   * is not awaited.
    */
-  private async timedStep(
-    type: AdmissionStepType,
-    plugins: readonly AdmissionPlugin[],
-    attributes: AdmissionAttributes,
-    run: (plugin: AdmissionPlugin) => void | Promise<void>,
-  ): Promise<void> {
-    const observer = this.observer!;
-    const operation = attributes.operation;
-    const stepStart = performance.now();
-    let rejected = true;
+  private async step(type: AdmissionStepType, plugins: readonly AdmissionPlugin[], attributes: AdmissionAttributes, cluster: AdmissionCluster): Promise<void> {
+    const timers = this.observer && this.timersOf(type, attributes.operation);
+    const stepStart = timers ? performance.now() : 0;
+    let start = stepStart;
+    let i = 0;
     try {
-      for (const plugin of plugins) {
-        if (!handles(plugin, operation)) {
-          await run(plugin);
-          continue;
-        }
-        const start = performance.now();
-        let refused = true;
-        try {
-          await run(plugin);
-          refused = false;
-        } finally {
-          observer.plugin(plugin.name, type, operation, refused, (performance.now() - start) / 1000);
-        }
+      for (; i < plugins.length; i++) {
+        const plugin = plugins[i]!;
+        if (timers) start = performance.now();
+        const pending = type === 'admit' ? plugin.admit!(attributes, cluster) : plugin.validate!(attributes, cluster);
+        if (pending) await pending;
+        timers?.plugins[i]?.passed((performance.now() - start) / 1000);
       }
-      rejected = false;
-    } finally {
-      if (this.plugins.some((p) => handles(p, operation))) observer.step(type, operation, rejected, (performance.now() - stepStart) / 1000);
+    } catch (e) {
+      if (timers) {
+        const now = performance.now();
+        timers.plugins[i]?.refused((now - start) / 1000);
+        timers.step?.refused((now - stepStart) / 1000);
+      }
+      throw e;
     }
+    timers?.step?.passed((performance.now() - stepStart) / 1000);
+  }
+
+  private timersOf(type: AdmissionStepType, operation: AdmissionOperation): StepTimers {
+    let timers = this.timers[type].get(operation);
+    if (!timers) {
+      const observer = this.observer!;
+      const plugins = type === 'admit' ? this.mutating : this.validating;
+      timers = {
+        step: this.plugins.some((p) => handles(p, operation)) ? observer.step(type, operation) : undefined,
+        plugins: plugins.map((p) => (handles(p, operation) ? observer.plugin(p.name, type, operation) : undefined)),
+      };
+      this.timers[type].set(operation, timers);
+    }
+    return timers;
   }
 }
 

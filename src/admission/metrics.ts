@@ -12,40 +12,29 @@
 import type { MetricsRegistry } from '../metrics/registry.js';
 import type { AdmissionOperation } from './attributes.js';
 
-/**
- * Values made once per tuple of label values and kept in nested maps, one level per value: a
- * lookup costs a map access per label and builds no key string.
- */
-class SeriesCache<K extends readonly (string | boolean)[], V> {
-  private readonly root = new Map<string | boolean, unknown>();
-  constructor(private readonly make: (key: K) => V) {}
-
-  get(key: K): V {
-    let level = this.root;
-    for (let i = 0; i < key.length - 1; i++) {
-      let next = level.get(key[i]!) as Map<string | boolean, unknown> | undefined;
-      if (!next) level.set(key[i]!, (next = new Map()));
-      level = next;
-    }
-    const last = key[key.length - 1]!;
-    let value = level.get(last) as V | undefined;
-    if (value === undefined) level.set(last, (value = this.make(key)));
-    return value;
-  }
-}
-
 /** The admission step a plugin runs in, as the `type` label says it. */
 export type AdmissionStepType = 'admit' | 'validate';
 
 /** Upstream's buckets for the step and plugin latencies: 5 ms to 2.5 s. */
 export const ADMISSION_LATENCY_BUCKETS: readonly number[] = [0.005, 0.025, 0.1, 0.5, 1.0, 2.5];
 
-/** What the chain reports its steps and plugins to. */
+/** Records the latency of one step or one plugin, for a given step type and operation. */
+export interface AdmissionTimer {
+  /** It let the request through after `seconds`. */
+  passed(seconds: number): void;
+  /** It refused the request (threw) after `seconds`. */
+  refused(seconds: number): void;
+}
+
+/**
+ * What the chain reports its steps and plugins to. The chain asks for a timer once per step type,
+ * operation and plugin, and keeps it, so an observation costs no label lookup.
+ */
 export interface AdmissionObserver {
-  /** One whole step (every plugin of one half) took `seconds`. */
-  step(type: AdmissionStepType, operation: AdmissionOperation, rejected: boolean, seconds: number): void;
-  /** One plugin of a step took `seconds`. */
-  plugin(name: string, type: AdmissionStepType, operation: AdmissionOperation, rejected: boolean, seconds: number): void;
+  /** The timer of a whole step (every plugin of one half). */
+  step(type: AdmissionStepType, operation: AdmissionOperation): AdmissionTimer;
+  /** The timer of one plugin of a step. */
+  plugin(name: string, type: AdmissionStepType, operation: AdmissionOperation): AdmissionTimer;
 }
 
 /** Declares the admission metrics in `metrics` and answers the observer that updates them. */
@@ -76,26 +65,27 @@ export function admissionMetrics(metrics: MetricsRegistry): AdmissionObserver {
     labelNames: ['name', 'type', 'operation', 'rejected'],
     buckets: ADMISSION_LATENCY_BUCKETS,
   });
-  // Every write observes a step and each of its plugins: their series are found once, by the
-  // plugin name, step and operation (constant strings), not by building a key per observation.
-  const steps = new SeriesCache(([type, operation, rejected]: readonly [AdmissionStepType, AdmissionOperation, boolean]) => {
-    const labels = { type, operation, rejected: String(rejected) };
-    const histogram = stepHistogram.with(labels);
-    return (seconds: number) => {
-      histogram.observe(seconds);
-      stepSummary.observe(labels, seconds);
-    };
-  });
-  const plugins = new SeriesCache(([name, type, operation, rejected]: readonly [string, AdmissionStepType, AdmissionOperation, boolean]) => {
-    const histogram = pluginHistogram.with({ name, type, operation, rejected: String(rejected) });
-    return (seconds: number) => histogram.observe(seconds);
-  });
+  // The series of rejected="true" are found only when something is refused: `with` makes none
+  // before, but finding them costs label objects nobody needs on the common path.
+  const timer = (observer: (rejected: boolean) => (seconds: number) => void): AdmissionTimer => {
+    const passed = observer(false);
+    let refused: ((seconds: number) => void) | undefined;
+    return { passed, refused: (seconds) => (refused ??= observer(true))(seconds) };
+  };
   return {
-    step(type, operation, rejected, seconds) {
-      steps.get([type, operation, rejected])(seconds);
-    },
-    plugin(name, type, operation, rejected, seconds) {
-      plugins.get([name, type, operation, rejected])(seconds);
-    },
+    step: (type, operation) =>
+      timer((rejected) => {
+        const labels = { type, operation, rejected: String(rejected) };
+        const histogram = stepHistogram.with(labels);
+        return (seconds) => {
+          histogram.observe(seconds);
+          stepSummary.observe(labels, seconds);
+        };
+      }),
+    plugin: (name, type, operation) =>
+      timer((rejected) => {
+        const histogram = pluginHistogram.with({ name, type, operation, rejected: String(rejected) });
+        return (seconds) => histogram.observe(seconds);
+      }),
   };
 }
