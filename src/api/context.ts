@@ -67,21 +67,40 @@ export function storageFor(ctx: EngineContext, dryRun: boolean): Storage {
 
 /** The context a kind's hooks see for one request. */
 export function kindContext(ctx: EngineContext, req: ApiRequest, operation: KindContext['operation']): KindContext {
+  const shared = sharedKindContext(ctx);
   return {
     operation,
     subresource: req.subresource,
     apiVersion: apiVersionOf(req.resource.group, req.resource.version),
     user: req.user,
+    state: shared.state,
+    dryRun: (req.writeOptions?.dryRun?.length ?? req.deleteOptions?.dryRun?.length ?? 0) > 0,
+    now: shared.now,
+    apiDomain: ctx.apiDomain,
+    reservedDomain: ctx.reservedDomain,
+    featureEnabled: shared.featureEnabled,
+    auth: ctx.auth,
+    read: shared.read,
+    list: shared.list,
+  };
+}
+
+/** The functions of a {@link KindContext} that depend on the cluster only. */
+type SharedKindContext = Pick<KindContext, 'state' | 'now' | 'featureEnabled' | 'read' | 'list'>;
+
+/** Made once per engine context: every write asks for a kind context, and these are the same for all. */
+const sharedKindContexts = new WeakMap<EngineContext, SharedKindContext>();
+
+function sharedKindContext(ctx: EngineContext): SharedKindContext {
+  let shared = sharedKindContexts.get(ctx);
+  if (shared) return shared;
+  shared = {
     state: <S>(key: string, init: () => S): S => {
       if (!ctx.kindState.has(key)) ctx.kindState.set(key, init());
       return ctx.kindState.get(key) as S;
     },
-    dryRun: (req.writeOptions?.dryRun?.length ?? req.deleteOptions?.dryRun?.length ?? 0) > 0,
     now: () => ctx.clock.now(),
-    apiDomain: ctx.apiDomain,
-    reservedDomain: ctx.reservedDomain,
     featureEnabled: (gate) => ctx.featureEnabled(gate),
-    auth: ctx.auth,
     read: async (resource, namespace, name) => {
       const kind = ctx.registry.lookupResource(resource.group, resource.resource);
       if (!kind) return undefined;
@@ -95,6 +114,8 @@ export function kindContext(ctx: EngineContext, req: ApiRequest, operation: Kind
       return items.map((item) => item.value as KubeObject);
     },
   };
+  sharedKindContexts.set(ctx, shared);
+  return shared;
 }
 
 /** The storage key of an object of `kind`. */

@@ -91,6 +91,49 @@ interface Walk {
   unknown: string[];
   /** How many objects, maps and arrays enclose the value being decoded. */
   depth: number;
+  /**
+   * Where the walk is, step by step: a struct field, a map key or an array index. The paths of
+   * reports and errors are written from it only when there is one to make.
+   */
+  readonly names: (string | number)[];
+  readonly steps: Step[];
+}
+
+const enum Step {
+  Field,
+  Key,
+  Index,
+}
+
+/** The field path of the walk's place (`spec.containers[0]`), with `field` below it when given. */
+function pathOf(w: Walk, field?: string): string {
+  let p = '';
+  for (let i = 0; i < w.steps.length; i++) {
+    const name = w.names[i]!;
+    const step = w.steps[i]!;
+    if (step === Step.Field) p = p ? `${p}.${name}` : String(name);
+    else if (step === Step.Key) p = `${p}.${name}`;
+    else p = `${p}[${name}]`;
+  }
+  if (field !== undefined) p = p ? `${p}.${field}` : field;
+  return p;
+}
+
+/** The index-free path Go puts in type errors: struct fields only (`spec.containers`). */
+function goPathOf(w: Walk): string {
+  let p = '';
+  for (let i = 0; i < w.steps.length; i++) if (w.steps[i] === Step.Field) p = p ? `${p}.${w.names[i]!}` : String(w.names[i]!);
+  return p;
+}
+
+function enter(w: Walk, step: Step, name: string | number): void {
+  w.steps.push(step);
+  w.names.push(name);
+}
+
+function leave(w: Walk): void {
+  w.steps.pop();
+  w.names.pop();
 }
 
 /**
@@ -105,59 +148,93 @@ function deeper(w: Walk): void {
   if (++w.depth > MAX_DECODE_DEPTH) throw new DecodeTypeError(`json: exceeded max depth of ${MAX_DECODE_DEPTH} nested values (a memkube limit)`);
 }
 
+/** Go's type error for `input` where `node`'s type was wanted, at the walk's place. */
+function typeError(input: unknown, node: StructuralNode, owner: string, w: Walk): DecodeTypeError {
+  const goPath = goPathOf(w);
+  const where = goPath ? ` into Go struct field ${owner}.${goPath}` : ' into Go value';
+  return new DecodeTypeError(`json: cannot unmarshal ${jsonTypeName(input)}${where} of type ${goTypeName(node)}`);
+}
+
+/** The struct type name of an object node (`ObjectMeta`), made once per node id. */
+const structNames = new Map<string, string>();
+
+function structNameOf(node: StructuralNode): string {
+  const id = node.id;
+  if (!id) return '';
+  let name = structNames.get(id);
+  if (name === undefined) structNames.set(id, (name = structName(id)));
+  return name;
+}
+
 /**
- * Decodes `input` against `node`. `path` is the field path for unknown-field reports
- * (`spec.containers[0]`); `goPath` the index-free path Go puts in type errors (`spec.containers`);
- * `owner` the struct type that holds the current field.
+ * Decodes `input` against `node`. `owner` is the struct type that holds the current field; the
+ * walk `w` knows where it is, for the paths of unknown-field reports (`spec.containers[0]`) and
+ * of Go's type errors (`spec.containers`).
  */
-function walk(input: unknown, node: StructuralNode, path: string, goPath: string, owner: string, w: Walk): unknown {
-  const fail = (): never => {
-    const where = goPath ? ` into Go struct field ${owner}.${goPath}` : ' into Go value';
-    throw new DecodeTypeError(`json: cannot unmarshal ${jsonTypeName(input)}${where} of type ${goTypeName(node)}`);
-  };
+function walk(input: unknown, node: StructuralNode, owner: string, w: Walk): unknown {
   switch (node.type) {
     case 'any':
       return input;
     case 'object': {
-      if (input === null || typeof input !== 'object' || Array.isArray(input)) return fail();
+      if (input === null || typeof input !== 'object' || Array.isArray(input)) throw typeError(input, node, owner, w);
       deeper(w);
       const out: Record<string, unknown> = {};
-      const ownerName = structName(node.id) || owner;
-      for (const [k, v] of Object.entries(input as Record<string, unknown>)) {
+      const ownerName = structNameOf(node) || owner;
+      const source = input as Record<string, unknown>;
+      for (const k of Object.keys(source)) {
+        const v = source[k];
         const child = node.properties.get(k);
-        const childPath = path ? `${path}.${k}` : k;
         if (!child) {
-          w.unknown.push(childPath);
+          w.unknown.push(pathOf(w, k));
           continue;
         }
         // null means unset, as in Go; undefined (in-process callers) is simply absent, as JSON would have it.
         if (v === null || v === undefined) continue;
-        setOwn(out, k, walk(v, child, childPath, goPath ? `${goPath}.${k}` : k, ownerName, w));
+        enter(w, Step.Field, k);
+        setOwn(out, k, walk(v, child, ownerName, w));
+        leave(w);
       }
       w.depth--;
       return out;
     }
     case 'map': {
-      if (input === null || typeof input !== 'object' || Array.isArray(input)) return fail();
+      if (input === null || typeof input !== 'object' || Array.isArray(input)) throw typeError(input, node, owner, w);
       deeper(w);
       const out: Record<string, unknown> = {};
-      for (const [k, v] of Object.entries(input as Record<string, unknown>)) {
+      const source = input as Record<string, unknown>;
+      for (const k of Object.keys(source)) {
+        const v = source[k];
         if (v === undefined) continue;
         // A map key is any string (a ConfigMap may hold `__proto__`): defined, never assigned.
-        setOwn(out, k, v === null ? goZeroValue(node.values) : walk(v, node.values, `${path}.${k}`, goPath, owner, w));
+        if (v === null) setOwn(out, k, goZeroValue(node.values));
+        else {
+          enter(w, Step.Key, k);
+          setOwn(out, k, walk(v, node.values, owner, w));
+          leave(w);
+        }
       }
       w.depth--;
       return out;
     }
     case 'array': {
-      if (!Array.isArray(input)) return fail();
+      if (!Array.isArray(input)) throw typeError(input, node, owner, w);
       deeper(w);
-      const out = input.map((item, i) => (item === null ? goZeroValue(node.items) : walk(item, node.items, `${path}[${i}]`, goPath, owner, w)));
+      const out = new Array<unknown>(input.length);
+      for (let i = 0; i < input.length; i++) {
+        if (!(i in input)) continue; // a hole (in-process callers only) stays one
+        const item: unknown = input[i];
+        if (item === null) out[i] = goZeroValue(node.items);
+        else {
+          enter(w, Step.Index, i);
+          out[i] = walk(item, node.items, owner, w);
+          leave(w);
+        }
+      }
       w.depth--;
       return out;
     }
     case 'string': {
-      if (typeof input !== 'string') return fail();
+      if (typeof input !== 'string') throw typeError(input, node, owner, w);
       if (node.format === 'byte') {
         const err = base64Error(input);
         if (err) throw new DecodeTypeError(err);
@@ -169,48 +246,51 @@ function walk(input: unknown, node: StructuralNode, path: string, goPath: string
       return input;
     }
     case 'integer': {
-      if (typeof input !== 'number') return fail();
+      if (typeof input !== 'number') throw typeError(input, node, owner, w);
       const ok = Number.isInteger(input) && (node.format !== 'int32' || (input >= -2147483648 && input <= 2147483647));
       if (!ok) {
+        const goPath = goPathOf(w);
         const where = goPath ? ` into Go struct field ${owner}.${goPath}` : ' into Go value';
         throw new DecodeTypeError(`json: cannot unmarshal number ${input}${where} of type ${goTypeName(node)}`);
       }
       return input;
     }
     case 'number':
-      if (typeof input !== 'number' || !Number.isFinite(input)) return fail();
+      if (typeof input !== 'number' || !Number.isFinite(input)) throw typeError(input, node, owner, w);
       return input;
     case 'boolean':
-      if (typeof input !== 'boolean') return fail();
+      if (typeof input !== 'boolean') throw typeError(input, node, owner, w);
       return input;
     case 'int-or-string': {
       if (node.quantity) {
-        if (typeof input !== 'string' && typeof input !== 'number') return fail();
+        if (typeof input !== 'string' && typeof input !== 'number') throw typeError(input, node, owner, w);
         const error = quantityParseError(String(input).trim());
         if (error) throw new DecodeTypeError(error);
         return input;
       }
       if (typeof input === 'string') return input;
       if (typeof input === 'number' && Number.isInteger(input) && input >= -2147483648 && input <= 2147483647) return input;
-      return fail();
+      throw typeError(input, node, owner, w);
     }
   }
 }
 
 /** Decodes a body against a structural schema; throws {@link DecodeTypeError} on a type mismatch. */
 export function decodeWithSchema(input: unknown, node: StructuralNode): DecodeResult {
-  const w: Walk = { unknown: [], depth: 0 };
-  const value = walk(input, node, '', '', structName(node.id), w);
+  const w: Walk = { unknown: [], depth: 0, names: [], steps: [] };
+  const value = walk(input, node, structNameOf(node), w);
   return { value, unknownFields: w.unknown };
 }
 
 /**
- * Fields that are required by the schema but absent, as field paths.
+ * Fields that are required by the schema but absent, as field paths. Only the parts of the schema
+ * that require something below them are walked, and a path is written only for a missing field:
+ * every write asks, and most of an object (a ConfigMap's data, labels) can require nothing.
  */
 export function missingRequired(value: unknown, node: StructuralNode, path = ''): string[] {
   const out: string[] = [];
   const visit = (v: unknown, n: StructuralNode, p: string): void => {
-    if (v === null || v === undefined) return;
+    if (v === null || v === undefined || !requiresBelow(n)) return;
     switch (n.type) {
       case 'object': {
         if (typeof v !== 'object' || Array.isArray(v)) return;
@@ -221,13 +301,14 @@ export function missingRequired(value: unknown, node: StructuralNode, path = '')
           if (x === undefined || x === null) out.push(p ? `${p}.${r}` : r);
         }
         for (const [k, child] of n.properties) {
+          if (!requiresBelow(child)) continue;
           const x = getOwn(obj, k);
           if (x !== undefined) visit(x, child, p ? `${p}.${k}` : k);
         }
         return;
       }
       case 'map':
-        if (typeof v === 'object' && !Array.isArray(v)) for (const [k, x] of Object.entries(v)) visit(x, n.values, `${p}[${k}]`);
+        if (typeof v === 'object' && !Array.isArray(v)) for (const k of Object.keys(v)) visit((v as Record<string, unknown>)[k], n.values, `${p}[${k}]`);
         return;
       case 'array':
         if (Array.isArray(v)) v.forEach((x, i) => visit(x, n.items, `${p}[${i}]`));
@@ -238,4 +319,29 @@ export function missingRequired(value: unknown, node: StructuralNode, path = '')
   };
   visit(value, node, path);
   return out;
+}
+
+/** Whether anything at or below a node is required, by node (schemas never change once built). */
+const requiring = new WeakMap<StructuralNode, boolean>();
+
+function requiresBelow(n: StructuralNode): boolean {
+  const known = requiring.get(n);
+  if (known !== undefined) return known;
+  // A recursive schema meets itself again below: counted as requiring until the answer is known,
+  // which only ever walks more than needed, never less.
+  requiring.set(n, true);
+  let answer = false;
+  switch (n.type) {
+    case 'object':
+      answer = n.required.size > 0 || [...n.properties.values()].some(requiresBelow);
+      break;
+    case 'map':
+      answer = requiresBelow(n.values);
+      break;
+    case 'array':
+      answer = requiresBelow(n.items);
+      break;
+  }
+  requiring.set(n, answer);
+  return answer;
 }

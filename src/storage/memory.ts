@@ -8,7 +8,7 @@
  * undone on the fly (each log entry remembers the object before the change), so a page costs
  * O(limit + changes since R + log n).
  */
-import { deepFreeze, freezeFresh } from './freeze.js';
+import { deepFreeze } from './freeze.js';
 import { SortedKeys } from './sorted-keys.js';
 import {
   StorageCompactedError,
@@ -143,14 +143,15 @@ function indexKey(namespace: string, name: string): string {
 }
 
 /**
- * Writes `resourceVersion` into a copy of the object's metadata and freezes the result, as fresh
- * objects (see {@link freezeFresh}: they cost less memory than the working copies they come from).
+ * Writes `resourceVersion` into a copy of the object's top level and metadata, and freezes the
+ * result. The writer hands the value over: its nested objects become the stored ones, frozen in
+ * place (so nobody holding the value can believe a change would be stored), instead of being
+ * copied once more.
  */
 function stamp(value: Record<string, unknown>, revision: number): StoredValue {
   const metadata = extended((value.metadata as Record<string, unknown> | undefined) ?? {}, { resourceVersion: String(revision) });
-  const stored = freezeFresh({ ...value, metadata });
-  // The writer handed the value over: freezing it too keeps anyone holding it from believing a change would be stored.
-  deepFreeze(value);
+  const stored = deepFreeze(extended(value, { metadata }));
+  Object.freeze(value);
   return stored;
 }
 

@@ -20,7 +20,9 @@ export function cloneJson<T>(value: T): T {
   if (value === null || typeof value !== 'object') return value;
   if (Array.isArray(value)) return value.map(cloneJson) as T;
   const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(value as Record<string, unknown>)) setOwn(out, k, cloneJson(v));
+  // Object.keys, not Object.entries: no [key, value] array per member to collect afterwards.
+  const source = value as Record<string, unknown>;
+  for (const k of Object.keys(source)) setOwn(out, k, cloneJson(source[k]));
   return out as T;
 }
 

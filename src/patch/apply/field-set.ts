@@ -349,10 +349,35 @@ export function storedFieldsV1Of(set: FieldSet): Readonly<Record<string, unknown
   return storedFieldsV1.get(set) as Readonly<Record<string, unknown>> | undefined;
 }
 
+// Shared empty parts of built sets: a FieldSet never changes its arrays.
+const NO_MEMBERS: PathElement[] = [];
+const NO_CHILDREN: { pe: PathElement; node: FieldSetBuilder }[] = [];
+const NO_SETS: Child[] = [];
+const byPathElement = (a: { pe: PathElement }, b: { pe: PathElement }) => comparePathElements(a.pe, b.pe);
+const builtChild = (c: { pe: PathElement; node: FieldSetBuilder }): Child => ({ pe: c.pe, set: c.node.build() });
+
+/**
+ * Sorts in place; a few elements (most levels of a field set) by insertion, which allocates
+ * nothing where Array.prototype.sort makes a work copy on every call.
+ */
+function sortInPlace<T>(items: T[], compare: (a: T, b: T) => number): void {
+  if (items.length > 12) {
+    items.sort(compare);
+    return;
+  }
+  for (let i = 1; i < items.length; i++) {
+    const item = items[i]!;
+    let j = i - 1;
+    for (; j >= 0 && compare(items[j]!, item) > 0; j--) items[j + 1] = items[j]!;
+    items[j + 1] = item;
+  }
+}
+
 /** A mutable trie used to build a {@link FieldSet} path by path. */
 export class FieldSetBuilder {
-  private readonly members = new Map<string, PathElement>();
-  private readonly children = new Map<string, { pe: PathElement; node: FieldSetBuilder }>();
+  // Made on first use: most nodes of a field set are leaves (members only, no children).
+  private members: Map<string, PathElement> | undefined;
+  private children: Map<string, { pe: PathElement; node: FieldSetBuilder }> | undefined;
 
   /** Adds a path (SMD's `Set.Insert`). */
   insert(path: FieldPath): this {
@@ -367,30 +392,33 @@ export class FieldSetBuilder {
   /** Adds an element as a member of this level. */
   insertMember(pe: PathElement): void {
     const k = serializePathElement(pe);
-    if (!this.members.has(k)) this.members.set(k, pe);
+    const members = (this.members ??= new Map());
+    if (!members.has(k)) members.set(k, pe);
   }
 
   /** The node under `pe`, created when missing. */
   descend(pe: PathElement): FieldSetBuilder {
     const k = serializePathElement(pe);
-    const found = this.children.get(k);
+    const children = (this.children ??= new Map());
+    const found = children.get(k);
     if (found) return found.node;
     const node = new FieldSetBuilder();
-    this.children.set(k, { pe, node });
+    children.set(k, { pe, node });
     return node;
   }
 
   /** Replaces the node under `pe`. */
   setChild(pe: PathElement, node: FieldSetBuilder): void {
-    this.children.set(serializePathElement(pe), { pe, node });
+    (this.children ??= new Map()).set(serializePathElement(pe), { pe, node });
   }
 
   /** The set built so far. */
   build(): FieldSet {
-    return FieldSet.fromParts(
-      [...this.members.values()].sort(comparePathElements),
-      [...this.children.values()].sort((a, b) => comparePathElements(a.pe, b.pe)).map((c) => ({ pe: c.pe, set: c.node.build() })),
-    );
+    const members = this.members ? [...this.members.values()] : NO_MEMBERS;
+    if (members.length > 1) sortInPlace(members, comparePathElements);
+    const children = this.children ? [...this.children.values()] : NO_CHILDREN;
+    if (children.length > 1) sortInPlace(children, byPathElement);
+    return FieldSet.fromParts(members, children.length === 0 ? NO_SETS : children.map(builtChild));
   }
 }
 

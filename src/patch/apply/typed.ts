@@ -17,7 +17,9 @@ import { comparePathElements, pathElement, pathElementString, PathElementMap, ty
 import { FieldSet, FieldSetBuilder } from './field-set.js';
 import { deduce, fieldType, fieldTypeLenient, resolve, type Atom, type ListAtom, type TypeRef } from './schema.js';
 import { ListItemError, listItemPathElement, tryListItemPathElement } from './to-field-set.js';
-import { ownKeys } from './value.js';
+import { hasDefinedOwn, ownKeys } from './value.js';
+
+const NO_KEYS: readonly string[] = [];
 
 // ---------------------------------------------------------------------------------------------
 // Compare
@@ -89,15 +91,24 @@ function compareAtom(a: Atom, l: unknown, r: unknown, path: PathElement[], out: 
     const m = a.map;
     const lm = mapOf(l);
     const rm = mapOf(r);
-    const lEmpty = !lm || ownKeys(lm).length === 0;
-    const rEmpty = !rm || ownKeys(rm).length === 0;
-    if (m.atomic || (lEmpty && rEmpty)) {
+    const lKeys = lm ? ownKeys(lm) : NO_KEYS;
+    const rKeys = rm ? ownKeys(rm) : NO_KEYS;
+    if (m.atomic || (lKeys.length === 0 && rKeys.length === 0)) {
       compareLeaf(l, r, path, out, state);
       return;
     }
-    const keys = new Set<string>([...(lm ? ownKeys(lm) : []), ...(rm ? ownKeys(rm) : [])]);
-    for (const k of keys) {
-      compareNode(lm && getOwn(lm, k), rm && getOwn(rm, k), fieldTypeLenient(m, k), [...path, pathElement.field(k)], out);
+    // The keys of the left side, then those only on the right; `path` grows and shrinks in place
+    // (the builders keep its elements, never the array).
+    for (const k of lKeys) {
+      path.push(pathElement.field(k));
+      compareNode(getOwn(lm!, k), rm && getOwn(rm, k), fieldTypeLenient(m, k), path, out);
+      path.pop();
+    }
+    for (const k of rKeys) {
+      if (lm && hasDefinedOwn(lm, k)) continue;
+      path.push(pathElement.field(k));
+      compareNode(undefined, getOwn(rm!, k), fieldTypeLenient(m, k), path, out);
+      path.pop();
     }
   } else if (a.scalar) {
     compareLeaf(l, r, path, out, state);
@@ -141,18 +152,19 @@ function compareListItems(list: ListAtom, lhs: unknown[], rhs: unknown[], path: 
   for (const pe of all) {
     const lList = lValues.get(pe) ?? [];
     const rList = rValues.get(pe) ?? [];
-    const p = [...path, pe];
+    path.push(pe);
     if (lList.length <= 1 && rList.length <= 1) {
-      compareNode(lList[0], rList[0], list.elem, p, out);
+      compareNode(lList[0], rList[0], list.elem, path, out);
     } else if (lList.length >= 2 && rList.length >= 2) {
-      if (lList.length !== rList.length || !lList.every((x, i) => jsonEqual(x, rList[i]))) out.modified.insert(p);
+      if (lList.length !== rList.length || !lList.every((x, i) => jsonEqual(x, rList[i]))) out.modified.insert(path);
     } else if (lList.length >= 2) {
-      if (rList.length !== 0) compareNode(undefined, rList[0], list.elem, p, out);
-      out.removed.insert(p);
+      if (rList.length !== 0) compareNode(undefined, rList[0], list.elem, path, out);
+      out.removed.insert(path);
     } else {
-      if (lList.length !== 0) compareNode(lList[0], undefined, list.elem, p, out);
-      out.added.insert(p);
+      if (lList.length !== 0) compareNode(lList[0], undefined, list.elem, path, out);
+      out.added.insert(path);
     }
+    path.pop();
   }
 }
 
