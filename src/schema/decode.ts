@@ -300,8 +300,7 @@ export function missingRequired(value: unknown, node: StructuralNode, path = '')
           const x = getOwn(obj, r);
           if (x === undefined || x === null) out.push(p ? `${p}.${r}` : r);
         }
-        for (const [k, child] of n.properties) {
-          if (!requiresBelow(child)) continue;
+        for (const [k, child] of requiringProperties(n)) {
           const x = getOwn(obj, k);
           if (x !== undefined) visit(x, child, p ? `${p}.${k}` : k);
         }
@@ -319,6 +318,15 @@ export function missingRequired(value: unknown, node: StructuralNode, path = '')
   };
   visit(value, node, path);
   return out;
+}
+
+/** The properties of an object node below which something is required, by node. */
+const requiringChildren = new WeakMap<StructuralNode, readonly (readonly [string, StructuralNode])[]>();
+
+function requiringProperties(n: StructuralNode & { type: 'object' }): readonly (readonly [string, StructuralNode])[] {
+  let found = requiringChildren.get(n);
+  if (!found) requiringChildren.set(n, (found = [...n.properties].filter(([, child]) => requiresBelow(child))));
+  return found;
 }
 
 /** Whether anything at or below a node is required, by node (schemas never change once built). */

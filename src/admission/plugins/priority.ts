@@ -22,27 +22,34 @@ type PriorityClass = KubeObject & { value?: number; preemptionPolicy?: string; g
 export const priority: AdmissionPlugin = {
   name: 'Priority',
   operations: ['CREATE', 'UPDATE', 'DELETE'],
-  async admit(attributes, cluster) {
+  // Neither half is async itself: a request for anything but a pod or a PriorityClass passes without a promise.
+  admit(attributes, cluster) {
     const pod = podOf(attributes);
     if (!pod) return;
-    if (attributes.operation === 'CREATE') await resolvePriority(pod, attributes, cluster);
-    else if (attributes.operation === 'UPDATE' && attributes.oldObject) keepPriority(pod, attributes.oldObject as Pod);
+    if (attributes.operation === 'CREATE') return resolvePriority(pod, attributes, cluster);
+    if (attributes.operation === 'UPDATE' && attributes.oldObject) keepPriority(pod, attributes.oldObject as Pod);
   },
-  async validate(attributes, cluster) {
+  validate(attributes, cluster) {
     const { resource, subresource, operation, object } = attributes;
     if (resource.group !== PRIORITY_CLASSES.group || resource.resource !== PRIORITY_CLASSES.resource || subresource !== '') return;
     if ((operation !== 'CREATE' && operation !== 'UPDATE') || !object) return;
     if (!(object as PriorityClass).globalDefault) return;
-    const current = await defaultPriorityClass(cluster);
-    if (current && (operation === 'CREATE' || current.metadata?.name !== object.metadata?.name)) {
-      throw forbidden(
-        PRIORITY_CLASSES,
-        admissionName(attributes),
-        `PriorityClass ${current.metadata?.name ?? ''} is already marked as default. Only one default can exist`,
-      );
-    }
+    return refuseSecondDefault(attributes, cluster);
   },
 };
+
+/** A second PriorityClass marked `globalDefault` is refused. */
+async function refuseSecondDefault(attributes: AdmissionAttributes, cluster: AdmissionCluster): Promise<void> {
+  const { operation, object } = attributes;
+  const current = await defaultPriorityClass(cluster);
+  if (current && (operation === 'CREATE' || current.metadata?.name !== object?.metadata?.name)) {
+    throw forbidden(
+      PRIORITY_CLASSES,
+      admissionName(attributes),
+      `PriorityClass ${current.metadata?.name ?? ''} is already marked as default. Only one default can exist`,
+    );
+  }
+}
 
 /** `getDefaultPriorityClass`: of the classes marked `globalDefault`, the one with the lowest value. */
 async function defaultPriorityClass(cluster: AdmissionCluster): Promise<PriorityClass | undefined> {
