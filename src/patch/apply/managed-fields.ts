@@ -66,7 +66,10 @@ export const BEFORE_FIRST_APPLY_MANAGER = 'before-first-apply';
  */
 export function managerIdentifier(m: { manager: string; operation: string; apiVersion?: string; subresource?: string }): string {
   // The same few managers write again and again: their identifiers are kept (bounded).
-  const key = JSON.stringify([m.manager, m.operation, m.apiVersion ?? '', m.subresource ?? '']);
+  // Each part after its length: unambiguous whatever the parts hold, and cheaper than encoding an array as JSON.
+  const apiVersion = m.apiVersion ?? '';
+  const subresource = m.subresource ?? '';
+  const key = `${m.manager.length}:${m.manager}${m.operation.length}:${m.operation}${apiVersion.length}:${apiVersion}${subresource}`;
   let id = identifiers.get(key);
   if (id === undefined) {
     id = buildManagerIdentifier(m);
@@ -275,13 +278,16 @@ export function managedFromRequest(opts: { live: unknown; sent: unknown; subreso
 /**
  * `capUpdateManagers`: when there are more than `max` Update managers, the oldest (by time, then
  * identifier) are merged into `ancient-changes` buckets, one per apiVersion, until `max` remain
- * (the first manager of a version becomes the bucket when the second one is merged). Returns a
- * new map.
+ * (the first manager of a version becomes the bucket when the second one is merged). Returns
+ * `managed` itself when there are no more than `max`, a new map otherwise.
  */
 export function capUpdateManagers(managed: ManagedFields, max = DEFAULT_MAX_UPDATE_MANAGERS): ManagedFields {
+  let count = 0;
+  for (const s of managed.values()) if (s.operation === 'Update') count++;
+  // Almost every write: nothing to cap, and no copy to make of managers the caller made for this write.
+  if (count <= max) return managed;
   const out: ManagedFields = new Map(managed);
   const updaters = [...out.entries()].filter(([, s]) => s.operation === 'Update').map(([id]) => id);
-  if (updaters.length <= max) return out;
   updaters.sort((a, b) => timeSeconds(out.get(a)!.time) - timeSeconds(out.get(b)!.time) || cmp(a, b));
   const versionToFirst = new Map<string, string>();
   let length = updaters.length;
