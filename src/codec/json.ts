@@ -30,7 +30,11 @@ export class JsonSyntaxError extends Error {
 
 interface Frame {
   array: boolean;
-  path: string;
+  /** The frame holding this one, and this one's slot in it (undefined at the root). */
+  parent: Frame | undefined;
+  slot: string | number;
+  /** The field path of this container, written when first asked for (only a duplicate asks). */
+  path: string | undefined;
   keys: Set<string>;
   index: number;
   expectKey: boolean;
@@ -49,9 +53,15 @@ export interface ParseJsonOptions {
   rawScalars?: boolean;
 }
 
+function pathOf(frame: Frame): string {
+  if (frame.path === undefined) frame.path = frame.parent ? childPath(frame.parent, frame.slot) : '';
+  return frame.path;
+}
+
 function childPath(frame: Frame, key: string | number): string {
-  if (typeof key === 'number') return `${frame.path}[${key}]`;
-  return frame.path ? `${frame.path}.${key}` : key;
+  const path = pathOf(frame);
+  if (typeof key === 'number') return `${path}[${key}]`;
+  return path ? `${path}.${key}` : key;
 }
 
 /** Go's `encoding/json` (and so Kubernetes' decoders) refuses documents nested deeper than this. */
@@ -109,36 +119,37 @@ function findDuplicates(text: string, root?: { value: unknown }): string[] {
   const seen = new Set<string>();
   const stack: Frame[] = [];
   const recording = root !== undefined;
-  let pendingPath = '';
   // The next backslash at or after the scan position (-1: none left), to tell escaped strings cheaply.
-  let backslash = recording ? text.indexOf('\\') : -1;
+  let backslash = text.indexOf('\\');
+  const escapedBefore = (i: number, j: number): boolean => {
+    if (backslash !== -1 && backslash < i) backslash = text.indexOf('\\', i);
+    return backslash !== -1 && backslash < j;
+  };
   for (let i = 0; i < text.length; i++) {
     const c = text[i]!;
     const top = stack[stack.length - 1];
     if (c === '{' || c === '[') {
-      const path = top ? pendingPath : '';
       const array = c === '[';
       let holder: object | undefined;
       if (recording) {
         if (!top) holder = typeof root.value === 'object' && root.value !== null && Array.isArray(root.value) === array ? root.value : undefined;
         else holder = childHolder(top.holder, top.array ? top.index : top.key, array);
       }
-      stack.push({ array, path, keys: new Set(), index: 0, expectKey: !array, key: '', holder });
+      const slot = top ? (top.array ? top.index : top.key) : '';
+      stack.push({ array, parent: top, slot, path: top ? undefined : '', keys: new Set(), index: 0, expectKey: !array, key: '', holder });
       if (stack.length > MAX_JSON_DEPTH) throw new JsonSyntaxError(`invalid character '${c}' exceeded max depth`);
-      if (array) pendingPath = childPath(stack[stack.length - 1]!, 0);
     } else if (c === '}' || c === ']') {
       stack.pop();
     } else if (c === ',') {
-      if (top?.array) {
-        top.index++;
-        pendingPath = childPath(top, top.index);
-      } else if (top) top.expectKey = true;
+      if (top?.array) top.index++;
+      else if (top) top.expectKey = true;
     } else if (c === '"') {
       const j = closingQuote(text, i);
       if (top && !top.array && top.expectKey) {
-        const key = JSON.parse(text.slice(i, j + 1)) as string;
-        const path = childPath(top, key);
+        // Most keys hold no escape: their text is the key.
+        const key = escapedBefore(i, j) ? (JSON.parse(text.slice(i, j + 1)) as string) : text.slice(i + 1, j);
         if (top.keys.has(key)) {
+          const path = childPath(top, key);
           if (!seen.has(path)) {
             seen.add(path);
             found.push(path);
@@ -152,13 +163,9 @@ function findDuplicates(text: string, root?: { value: unknown }): string[] {
         top.keys.add(key);
         top.expectKey = false;
         top.key = key;
-        pendingPath = path;
-      } else if (top?.holder) {
-        if (backslash !== -1 && backslash < i) backslash = text.indexOf('\\', i);
-        if (backslash !== -1 && backslash < j) {
-          const raw = text.slice(i, j + 1);
-          if (JSON.stringify(JSON.parse(raw)) !== raw) setRawText(top.holder, top.array ? top.index : top.key, raw);
-        }
+      } else if (top?.holder && escapedBefore(i, j)) {
+        const raw = text.slice(i, j + 1);
+        if (JSON.stringify(JSON.parse(raw)) !== raw) setRawText(top.holder, top.array ? top.index : top.key, raw);
       }
       i = j;
     } else if (top?.holder && (c === '-' || (c >= '0' && c <= '9'))) {

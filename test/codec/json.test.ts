@@ -17,6 +17,12 @@ describe('parseJson', () => {
     expect(r.duplicateFields).toEqual(['a"b', 'c[1].d']);
   });
 
+  it('tells a key spelled with an escape from the same key spelled plainly as one key', () => {
+    const r = parseJson('{"spec":{"a":1,"\\u0061":2},"list":[{},{"k\\\\":1,"k\\u005c":2}]}');
+    expect(r.duplicateFields).toEqual(['spec.a', 'list[1].k\\']);
+    expect(r.value).toEqual({ spec: { a: 2 }, list: [{}, { 'k\\': 2 }] });
+  });
+
   it('finds no duplicates in ordinary documents', () => {
     expect(parseJson('[{"a":1},{"a":2}]').duplicateFields).toEqual([]);
     expect(parseJson('"x"').duplicateFields).toEqual([]);
