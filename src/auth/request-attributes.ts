@@ -87,6 +87,15 @@ export function nonResourceAttributes(user: UserInfo, method: string, path: stri
 
 /** `RequestInfoFactory.specialVerbs`: a verb given as the first segment after the version. */
 const SPECIAL_VERBS = new Set(['proxy', 'watch']);
+/** The verb of a method on a resource path, before the path and query refine it. */
+const VERB_OF_METHOD: ReadonlyMap<string, string> = new Map([
+  ['POST', 'create'],
+  ['GET', 'get'],
+  ['HEAD', 'get'],
+  ['PUT', 'update'],
+  ['PATCH', 'patch'],
+  ['DELETE', 'delete'],
+]);
 /** `namespaceSubresources`: `/namespaces/<n>/status` is the namespace's own subresource. */
 const NAMESPACE_SUBRESOURCES = new Set(['status', 'finalize']);
 
@@ -98,19 +107,29 @@ const NAMESPACE_SUBRESOURCES = new Set(['status', 'finalize']);
  * non-resource paths (`/healthz`, `/apis/apps/v1`).
  */
 export function httpRequestInfo(method: string, pathname: string, query: URLSearchParams): ResourceRequestInfo | undefined {
-  let parts = pathname.split('/').filter((p) => p !== '');
-  if (parts.length < 3 || (parts[0] !== 'api' && parts[0] !== 'apis')) return undefined;
-  let group = '';
-  if (parts[0] === 'apis') {
-    if (parts.length < 4) return undefined;
-    group = parts[1]!;
-    parts = parts.slice(2);
-  } else {
-    parts = parts.slice(1);
+  const segments = pathname.split('/');
+  // Every request asks: empty segments (`//`, the leading and trailing slash) are dropped without a second array when there are only those two.
+  let all = segments;
+  for (let i = 1; i < segments.length - 1; i++) {
+    if (segments[i] === '') {
+      all = segments.filter((p) => p !== '');
+      break;
+    }
   }
-  const version = parts[0]!;
+  if (all === segments) all = segments.slice(segments[0] === '' ? 1 : 0, segments[segments.length - 1] === '' ? -1 : undefined);
+  if (all.length < 3 || (all[0] !== 'api' && all[0] !== 'apis')) return undefined;
+  let group = '';
+  let at = 1;
+  if (all[0] === 'apis') {
+    if (all.length < 4) return undefined;
+    group = all[1]!;
+    at = 2;
+  }
+  const version = all[at]!;
+  let parts: string[];
   try {
-    parts = parts.slice(1).map((p) => decodeURIComponent(p));
+    parts = all.slice(at + 1);
+    for (let i = 0; i < parts.length; i++) if (parts[i]!.includes('%')) parts[i] = decodeURIComponent(parts[i]!);
   } catch {
     return undefined;
   }
@@ -123,7 +142,7 @@ export function httpRequestInfo(method: string, pathname: string, query: URLSear
     parts = parts.slice(1);
     verbFromPath = true;
   } else {
-    verb = { POST: 'create', GET: 'get', HEAD: 'get', PUT: 'update', PATCH: 'patch', DELETE: 'delete' }[method] ?? '';
+    verb = VERB_OF_METHOD.get(method) ?? '';
   }
   let namespace = '';
   if (parts[0] === 'namespaces' && parts.length > 1) {

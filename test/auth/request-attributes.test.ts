@@ -68,6 +68,15 @@ describe('request attributes', () => {
     expect(httpRequestInfo('GET', '/healthz', q)).toBeUndefined();
   });
 
+  it('reads paths with repeated or trailing slashes and escaped segments as RequestInfoFactory splits them', () => {
+    const q = new URLSearchParams();
+    expect(httpRequestInfo('GET', '/api//v1/namespaces/ns//pods/p/', q)).toMatchObject({ verb: 'get', namespace: 'ns', resource: 'pods', name: 'p' });
+    expect(httpRequestInfo('GET', '/api/v1/namespaces/n%73/pods/a%2Fb', q)).toMatchObject({ namespace: 'ns', name: 'a/b' });
+    expect(httpRequestInfo('GET', '/api/v1/namespaces/ns/pods/%E0%A4%A', q)).toBeUndefined();
+    // A method that is no HTTP verb of a resource gets no verb, not a property of Object.prototype.
+    expect(httpRequestInfo('constructor', '/api/v1/namespaces/ns/pods/p', q)?.verb).toBe('');
+  });
+
   it('asks about a named namespace in that namespace', () => {
     expect(resourceAttributes(user, { verb: 'get', group: '', version: 'v1', resource: 'namespaces', name: 'team' }).namespace).toBe('team');
     expect(resourceAttributes(user, { verb: 'list', group: '', version: 'v1', resource: 'namespaces' }).namespace).toBe('');
