@@ -4,6 +4,7 @@
  * group, version, resource, subresource, namespace and name; a list or watch selecting one name
  * with `metadata.name=` is asked about that name.
  */
+import { decodeSegments, pathSegments } from '../util/path-segments.js';
 import type { AuthorizationAttributes } from '../machinery/auth.js';
 import type { ApiRequest, UserInfo } from '../machinery/request.js';
 import { parseFieldSelector } from '../selectors/field-selector.js';
@@ -107,16 +108,7 @@ const NAMESPACE_SUBRESOURCES = new Set(['status', 'finalize']);
  * non-resource paths (`/healthz`, `/apis/apps/v1`).
  */
 export function httpRequestInfo(method: string, pathname: string, query: URLSearchParams): ResourceRequestInfo | undefined {
-  const segments = pathname.split('/');
-  // Every request asks: empty segments (`//`, the leading and trailing slash) are dropped without a second array when there are only those two.
-  let all = segments;
-  for (let i = 1; i < segments.length - 1; i++) {
-    if (segments[i] === '') {
-      all = segments.filter((p) => p !== '');
-      break;
-    }
-  }
-  if (all === segments) all = segments.slice(segments[0] === '' ? 1 : 0, segments[segments.length - 1] === '' ? -1 : undefined);
+  const all = pathSegments(pathname);
   if (all.length < 3 || (all[0] !== 'api' && all[0] !== 'apis')) return undefined;
   let group = '';
   let at = 1;
@@ -128,8 +120,7 @@ export function httpRequestInfo(method: string, pathname: string, query: URLSear
   const version = all[at]!;
   let parts: string[];
   try {
-    parts = all.slice(at + 1);
-    for (let i = 0; i < parts.length; i++) if (parts[i]!.includes('%')) parts[i] = decodeURIComponent(parts[i]!);
+    parts = decodeSegments(all.slice(at + 1));
   } catch {
     return undefined;
   }

@@ -3,6 +3,8 @@
  * of a request, as Kubernetes' RequestInfoFactory splits them.
  */
 
+import { decodeSegments, pathSegments } from '../util/path-segments.js';
+
 /** A resource path, split. */
 export interface ResourceRoute {
   group: string;
@@ -29,7 +31,7 @@ const NAMESPACE_SUBRESOURCES = new Set(['status', 'finalize']);
  * prefixes, or too many segments).
  */
 export function parseResourcePath(pathname: string): ResourceRoute | undefined {
-  const parts = pathname.split('/').filter((p) => p !== '');
+  const parts = pathSegments(pathname);
   let group: string;
   let version: string;
   let rest: string[];
@@ -46,7 +48,7 @@ export function parseResourcePath(pathname: string): ResourceRoute | undefined {
   }
   let segments: string[];
   try {
-    segments = rest.map((p) => decodeURIComponent(p));
+    segments = decodeSegments(rest);
   } catch {
     return undefined;
   }
