@@ -114,7 +114,7 @@ function createHttpRequestHandler(cluster: HttpCluster, options: FetchHandlerOpt
     const auditID = request.header('audit-id') || randomUUID();
     const target = `${pathname}${search}`;
     const pretty = wantsPretty(url.searchParams, request.header('user-agent'));
-    let format: 'json' | 'yaml' = 'json';
+    let sc: ServeContext | undefined;
     let span: RequestSpan | undefined;
     let answer: HttpAnswer;
     let audited: RequestAudit | undefined;
@@ -162,15 +162,8 @@ function createHttpRequestHandler(cluster: HttpCluster, options: FetchHandlerOpt
       if (early) answer = await early;
       else {
         if (!route) throw pathNotFound();
-        answer = await serveResource(cluster, request, url, route, {
-          pretty,
-          maxBody,
-          user,
-          authorized,
-          minRequestTimeout,
-          setFormat: (f) => (format = f),
-          audit: recorder,
-        });
+        sc = { pretty, maxBody, user, authorized, minRequestTimeout, format: 'json', audit: recorder };
+        answer = await serveResource(cluster, request, url, route, sc);
       }
     } catch (e) {
       if (e instanceof AuditRejectedError) {
@@ -180,7 +173,7 @@ function createHttpRequestHandler(cluster: HttpCluster, options: FetchHandlerOpt
         return rejected;
       }
       failure = e;
-      answer = errorAnswer(e, format, pretty);
+      answer = errorAnswer(e, sc?.format ?? 'json', pretty);
     }
     // A watch's span ends when its answer starts, not when its stream ends.
     span?.end(answer.status);
@@ -250,7 +243,8 @@ interface ServeContext {
   /** Whether the door authorized the request already. */
   authorized: boolean;
   minRequestTimeout: number;
-  setFormat(format: 'json' | 'yaml'): void;
+  /** The format the request negotiated, once it did: its failures are answered in it. */
+  format: 'json' | 'yaml';
   /** The request's audit, handed to the engine (absent when the cluster does not audit). */
   audit?: RequestAuditRecorder;
 }
@@ -315,7 +309,7 @@ async function serveResource(cluster: HttpCluster, request: HttpRequest, url: UR
   const verb = verbOf(method, route, kind, params);
   const readVerb = verb === 'get' || verb === 'list' || verb === 'watch';
   const negotiated = negotiate(request.header('accept'), readVerb);
-  sc.setFormat(negotiated.format);
+  sc.format = negotiated.format;
 
   const req: ApiRequest = {
     verb,

@@ -319,6 +319,20 @@ async function sendAnswer(answer: HttpAnswer, res: ServerResponse): Promise<void
   return sendFetchResponse(answer, res);
 }
 
+/** The origin of the last base URL text asked about: a server serves every request on the same one. */
+let lastBase: string | undefined;
+let lastOrigin = '';
+
+/** `new URL(base).origin`, without parsing the same base text again for every request. */
+function originOfBase(base: string | URL): string {
+  if (typeof base !== 'string') return base.origin;
+  if (base !== lastBase) {
+    lastOrigin = new URL(base).origin;
+    lastBase = base;
+  }
+  return lastOrigin;
+}
+
 /**
  * Serves one node request with a handler's core: no Fetch `Request` or `Response` is made unless
  * the path needs one (streams, OpenAPI). 400 when the request makes no URL, 500 when the handler
@@ -340,7 +354,7 @@ export async function serveNodeRequestWithCore(
     // As a Fetch Request normalizes them: these six are upper-cased, any other method (PATCH) is kept as sent.
     const method = NORMALIZED_METHODS.has(upper) ? upper : raw;
     // `//x/api` is a path, not a protocol-relative URL naming host x (as in toFetchRequest).
-    const url = path.startsWith('/') ? new URL(new URL(base).origin + path) : new URL(path, base);
+    const url = path.startsWith('/') ? new URL(originOfBase(base) + path) : new URL(path, base);
     request = new NodeHttpRequest(req, method, url, base, path, method !== 'GET' && method !== 'HEAD' ? body : undefined);
   } catch {
     res.writeHead(400).end();
