@@ -92,8 +92,7 @@ const promClientCore = {
 };
 // Node modules that a server which was not asked for TLS, gzip or outgoing HTTPS never uses (or,
 // for perf_hooks, not before its first request), yet which the bundle would load at its top (esbuild
-// hoists every import): each is compiled by Node
-// on its first load, milliseconds apiece. Their exports become getters that load the module on
+// hoists every import): each is compiled by Node on its first load, milliseconds apiece. Their exports become getters that load the module on
 // first use (any use, so nothing changes but when it is loaded).
 const LAZY_BUILTINS = ['tls', 'https', 'zlib', 'perf_hooks'];
 const lazyBuiltins = {
@@ -112,6 +111,25 @@ const lazyBuiltins = {
     });
   },
 };
+// Packages that only some requests need (certificates, YAML): their modules are evaluated at their
+// first use instead of at every start, the same way (getters over their exports).
+const LAZY_PACKAGES = ['pkijs', 'asn1js', 'yaml'];
+const lazyPackages = {
+  name: 'lazy-packages',
+  setup(b) {
+    const filter = new RegExp(`^(${LAZY_PACKAGES.join('|')})$`);
+    // From inside the getters' module, the name is the package itself (bundled as usual).
+    b.onResolve({ filter }, (args) => (args.namespace === 'lazy-package' ? undefined : { path: args.path, namespace: 'lazy-package' }));
+    b.onLoad({ filter: /.*/, namespace: 'lazy-package' }, async (args) => {
+      const names = Object.keys(await import(args.path)).filter((k) => k !== 'default');
+      return {
+        resolveDir: root,
+        loader: 'js',
+        contents: `let m;const o={};for(const k of ${JSON.stringify(names)})Object.defineProperty(o,k,{enumerable:true,get:()=>(m??=require("${args.path}"))[k]});module.exports=o;`,
+      };
+    });
+  },
+};
 // Identifiers are minified too: a start reads, and V8 deserializes the code cache of, every byte of
 // the bundle, so a quarter less of both is a start tens of milliseconds sooner. Nothing in memkube
 // reads a function's or class's name (errors name themselves), so the renaming is safe.
@@ -125,7 +143,7 @@ await build({
   minifySyntax: true,
   minifyIdentifiers: true,
   external,
-  plugins: [promClientCore, lazyBuiltins],
+  plugins: [promClientCore, lazyBuiltins, lazyPackages],
 });
 // V8 keeps a source with one non-ASCII character as two bytes a character, and Node decodes it from
 // UTF-8 on its slow path: tens of milliseconds of every start for 3 MB. esbuild escapes strings but
