@@ -11,7 +11,7 @@ import { encodeMetricFamiliesDelimited } from './protobuf-exposition.js';
 import type { MetricsRegistry } from './registry.js';
 
 // Made on first use: reading node:zlib's gzip at the module's top would load node:zlib at every start.
-let gzipAsync: ((body: Uint8Array) => Promise<Buffer>) | undefined;
+let gzipAsync: ((body: string | Uint8Array) => Promise<Buffer>) | undefined;
 
 /**
  * What the client sent that decides the answer's format.
