@@ -91,9 +91,10 @@ const promClientCore = {
   },
 };
 // Node modules that a server which was not asked for TLS, gzip or outgoing HTTPS never uses (or,
-// for perf_hooks, not before its first request), yet which the bundle would load at its top (esbuild
-// hoists every import): each is compiled by Node on its first load, milliseconds apiece. Their exports become getters that load the module on
-// first use (any use, so nothing changes but when it is loaded).
+// for perf_hooks, not before its first request), yet which the bundle would load at its top
+// (esbuild hoists every import): each is compiled by Node on its first load, milliseconds apiece.
+// Their exports become getters that load the module on first use (any use, so nothing changes but
+// when it is loaded).
 const LAZY_BUILTINS = ['tls', 'https', 'zlib', 'perf_hooks'];
 const lazyBuiltins = {
   name: 'lazy-builtins',
