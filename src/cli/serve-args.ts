@@ -198,7 +198,7 @@ const DURATION_UNITS: Record<string, number> = { ns: 1e-6, us: 1e-3, µs: 1e-3, 
 /** Go's `time.ParseDuration` (non-negative), in milliseconds; throws for anything else. */
 export function parseDuration(flag: string, text: string): number {
   if (text === '0') return 0;
-  const re = /(\d+(?:\.\d*)?|\.\d+)(ns|us|µs|ms|s|m|h)/y;
+  const re = /(\d+(?:\.\d*)?|\.\d+)(ns|us|\u00b5s|ms|s|m|h)/y;
   let total = 0;
   let at = 0;
   while (at < text.length) {

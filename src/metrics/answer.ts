@@ -10,7 +10,8 @@ import { negotiateEncoding, negotiateFormat } from './negotiate.js';
 import { encodeMetricFamiliesDelimited } from './protobuf-exposition.js';
 import type { MetricsRegistry } from './registry.js';
 
-const gzipAsync = promisify(gzip);
+// Made on first use: reading node:zlib's gzip at the module's top would load node:zlib at every start.
+let gzipAsync: ((body: string | Uint8Array) => Promise<Buffer>) | undefined;
 
 /**
  * What the client sent that decides the answer's format.
@@ -61,7 +62,7 @@ export async function metricsAnswer(registry: MetricsRegistry, request: MetricsR
   const headers: Record<string, string> = { 'content-type': contentType };
   if (negotiateEncoding(request.acceptEncoding) === 'gzip') {
     headers['content-encoding'] = 'gzip';
-    body = new Uint8Array(await gzipAsync(body));
+    body = new Uint8Array(await (gzipAsync ??= promisify(gzip))(body));
   }
   return { status: 200, headers, body };
 }

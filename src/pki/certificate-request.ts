@@ -8,7 +8,7 @@ import { createPrivateKey, webcrypto } from 'node:crypto';
 import * as asn1js from 'asn1js';
 import * as pkijs from 'pkijs';
 import { toPem } from './pem.js';
-import { engine, ipAddressBytes } from './self-signed.js';
+import { pkiEngine, ipAddressBytes } from './self-signed.js';
 import { checkSignature, parseCertificateRequest, pemDecode } from './x509.js';
 
 const OID_COMMON_NAME = '2.5.4.3';
@@ -161,7 +161,7 @@ export async function createCertificateRequest(privateKeyPem: string, subject: C
   const csr = new pkijs.CertificationRequest();
   csr.version = 0;
   csr.subject = subjectOf(subject);
-  await csr.subjectPublicKeyInfo.importKey(publicKey, engine);
+  await csr.subjectPublicKeyInfo.importKey(publicKey, pkiEngine());
   const names = [
     ...(subject.dnsNames ?? []).map((d) => new pkijs.GeneralName({ type: 2, value: d })),
     ...(subject.ipAddresses ?? []).map((ip) => {
@@ -178,6 +178,6 @@ export async function createCertificateRequest(privateKeyPem: string, subject: C
     });
     csr.attributes = [new pkijs.Attribute({ type: OID_EXTENSION_REQUEST, values: [new pkijs.Extensions({ extensions: [san] }).toSchema()] })];
   }
-  await csr.sign(privateKey, hash, engine);
+  await csr.sign(privateKey, hash, pkiEngine());
   return toPem('CERTIFICATE REQUEST', csr.toSchema().toBER(false));
 }

@@ -58,8 +58,15 @@ const OID_CLIENT_AUTH = '1.3.6.1.5.5.7.3.2';
 /** KeyUsage bits (RFC 5280 4.2.1.3), numbered from the most significant bit of the first byte. */
 const KEY_USAGE = { digitalSignature: 0, keyEncipherment: 2, keyCertSign: 5 } as const;
 
-/** The pkijs engine over Node's WebCrypto. */
-export const engine = new pkijs.CryptoEngine({ name: 'node', crypto: webcrypto as unknown as pkijs.CryptoEngineParameters['crypto'] });
+let engineOnce: pkijs.CryptoEngine | undefined;
+
+/**
+ * The pkijs engine over Node's WebCrypto, made on first use: making it at the module's top would
+ * load pkijs (and asn1js) into every process that imports this module, certificates or not.
+ */
+export function pkiEngine(): pkijs.CryptoEngine {
+  return (engineOnce ??= new pkijs.CryptoEngine({ name: 'node', crypto: webcrypto as unknown as pkijs.CryptoEngineParameters['crypto'] }));
+}
 
 /** The 4 or 16 bytes of an IPv4 or IPv6 address (a zone such as `%eth0` is dropped); undefined for a name. */
 export function ipAddressBytes(host: string): Uint8Array | undefined {
@@ -157,7 +164,7 @@ async function issue(o: IssueOptions): Promise<{ der: ArrayBuffer; keyId: Uint8A
   cert.subject = typeof o.subject === 'string' ? name(o.subject) : o.subject;
   cert.notBefore = time(o.notBefore);
   cert.notAfter = time(o.notAfter);
-  await cert.subjectPublicKeyInfo.importKey(o.publicKey, engine);
+  await cert.subjectPublicKeyInfo.importKey(o.publicKey, pkiEngine());
   const keyId = new Uint8Array(createHash('sha1').update(cert.subjectPublicKeyInfo.subjectPublicKey.valueBlock.valueHexView).digest());
 
   const extensions = [
@@ -189,7 +196,7 @@ async function issue(o: IssueOptions): Promise<{ der: ArrayBuffer; keyId: Uint8A
     extensions.push(extension(pkijs.id_SubjectAltName, false, new pkijs.GeneralNames({ names })));
   }
   cert.extensions = extensions;
-  await cert.sign(o.signingKey, o.hash ?? 'SHA-256', engine);
+  await cert.sign(o.signingKey, o.hash ?? 'SHA-256', pkiEngine());
   return { der: cert.toSchema(true).toBER(false), keyId };
 }
 

@@ -9,7 +9,7 @@ import * as asn1js from 'asn1js';
 import * as pkijs from 'pkijs';
 import { toPem } from './pem.js';
 import type { CertificateRequestInfo } from './certificate-request.js';
-import { engine, extension, keyUsage, serialNumber, time, type SigningCa } from './self-signed.js';
+import { pkiEngine, extension, keyUsage, serialNumber, time, type SigningCa } from './self-signed.js';
 
 /** The KeyUsage bit of each usage that is one (Go's `x509.KeyUsage`, bit 0 digitalSignature). */
 const KEY_USAGE_BITS: Readonly<Record<string, number>> = {
@@ -129,6 +129,6 @@ export async function signCertificateRequest(ca: SigningCa, request: Certificate
     );
   }
   cert.extensions = extensions;
-  await cert.sign(ca.signing.key, ca.signing.hash, engine);
+  await cert.sign(ca.signing.key, ca.signing.hash, pkiEngine());
   return toPem('CERTIFICATE', cert.toSchema(true).toBER(false));
 }

@@ -285,30 +285,38 @@ export interface EgressAgentOptions extends AgentOptions {
   readonly dialTimeoutMs?: number;
 }
 
-/** node:https' Agent whose connections are opened by an {@link EgressDialer}, TLS running over them. */
-class EgressHttpsAgent extends HttpsAgent {
-  constructor(
-    private readonly dialer: EgressDialer,
-    private readonly dialTimeoutMs: number,
-    options: AgentOptions,
-  ) {
-    super(options);
-  }
+/**
+ * The class of node:https' Agent whose connections are opened by an {@link EgressDialer}, TLS
+ * running over them. Made on first use: a class that extends `Agent` at a module's top would load
+ * node:https (and node:tls) into every process that imports this module, dialing or not.
+ */
+let egressHttpsAgentClass: ReturnType<typeof defineEgressHttpsAgent> | undefined;
 
-  override createConnection(options: RequestOptions, callback?: (err: Error | null, stream: Duplex) => void): Duplex | null | undefined {
-    const host = options.host ?? options.hostname ?? 'localhost';
-    const port = Number(options.port ?? 443);
-    const done = callback ?? (() => undefined);
-    this.dialer({ host, port }, AbortSignal.timeout(this.dialTimeoutMs)).then(
-      (raw) => {
-        const servername = (options as { servername?: string }).servername || host;
-        const { host: _h, port: _p, path: _path, ...tlsOptions } = options as RequestOptions & { path?: string };
-        done(null, tlsConnect({ ...tlsOptions, host, socket: raw, ...(isIP(servername) ? {} : { servername }) } as ConnectionOptions));
-      },
-      (e: unknown) => done(e instanceof Error ? e : new Error(String(e)), undefined as unknown as Duplex),
-    );
-    return undefined;
-  }
+function defineEgressHttpsAgent() {
+  return class EgressHttpsAgent extends HttpsAgent {
+    constructor(
+      private readonly dialer: EgressDialer,
+      private readonly dialTimeoutMs: number,
+      options: AgentOptions,
+    ) {
+      super(options);
+    }
+
+    override createConnection(options: RequestOptions, callback?: (err: Error | null, stream: Duplex) => void): Duplex | null | undefined {
+      const host = options.host ?? options.hostname ?? 'localhost';
+      const port = Number(options.port ?? 443);
+      const done = callback ?? (() => undefined);
+      this.dialer({ host, port }, AbortSignal.timeout(this.dialTimeoutMs)).then(
+        (raw) => {
+          const servername = (options as { servername?: string }).servername || host;
+          const { host: _h, port: _p, path: _path, ...tlsOptions } = options as RequestOptions & { path?: string };
+          done(null, tlsConnect({ ...tlsOptions, host, socket: raw, ...(isIP(servername) ? {} : { servername }) } as ConnectionOptions));
+        },
+        (e: unknown) => done(e instanceof Error ? e : new Error(String(e)), undefined as unknown as Duplex),
+      );
+      return undefined;
+    }
+  };
 }
 
 /**
@@ -318,5 +326,6 @@ class EgressHttpsAgent extends HttpsAgent {
  */
 export function egressHttpsAgent(dialer: EgressDialer, options: EgressAgentOptions = {}): HttpsAgent {
   const { dialTimeoutMs = 30_000, ...agentOptions } = options;
-  return new EgressHttpsAgent(dialer, dialTimeoutMs, agentOptions);
+  egressHttpsAgentClass ??= defineEgressHttpsAgent();
+  return new egressHttpsAgentClass(dialer, dialTimeoutMs, agentOptions);
 }

@@ -15,13 +15,16 @@ const SUMMABLE: [string, Value][] = [
   ['duration', new Duration(0n)],
 ];
 
-const addOverloads = new Map(
-  standardFunctions()
-    .find((f) => f.name === '_+_')!
-    .overloads.map((o) => [o.id, o]),
-);
+// Found on the first sum: building the standard library's declarations at the module's top would
+// cost every process that imports CEL, evaluating or not.
+let addOverloads: Map<string, FunctionDecl['overloads'][number]> | undefined;
 
 function sum(list: ListValue, zero: Value, addId: string): Result {
+  addOverloads ??= new Map(
+    standardFunctions()
+      .find((f) => f.name === '_+_')!
+      .overloads.map((o) => [o.id, o]),
+  );
   const add = addOverloads.get(addId)!.impl!;
   let acc: Result = zero;
   for (const v of list) {

@@ -107,7 +107,7 @@ export function parseDuration(input: string): bigint | undefined {
   if (s === '') return undefined;
   let total = 0n;
   while (s !== '') {
-    const m = /^(\d*)(?:\.(\d*))?([a-zµμ]+)/.exec(s);
+    const m = /^(\d*)(?:\.(\d*))?([a-z\u00b5\u03bc]+)/.exec(s);
     if (!m || (m[1] === '' && (m[2] === undefined || m[2] === ''))) return undefined;
     const unit = UNITS[m[3]!];
     if (unit === undefined) return undefined;

@@ -12,7 +12,7 @@ export function goDurationMs(text: string): number | undefined {
   if (!isGoDuration(text)) return undefined;
   const sign = text.startsWith('-') ? -1 : 1;
   let total = 0;
-  for (const m of text.replace(/^[-+]/, '').matchAll(/(\d*\.?\d*)(ns|us|µs|μs|ms|s|m|h)/g)) total += Number(m[1]) * UNIT_MS[m[2]!]!;
+  for (const m of text.replace(/^[-+]/, '').matchAll(/(\d*\.?\d*)(ns|us|\u00b5s|\u03bcs|ms|s|m|h)/g)) total += Number(m[1]) * UNIT_MS[m[2]!]!;
   return sign * total;
 }
 

@@ -1,0 +1,114 @@
+/**
+ * What the built command (`dist/cli/main.js` and its bundle) loads before it answers: a start pays
+ * for every module it loads, so what only some requests need is loaded on their first use. Guards
+ * the bundle's lazy Node modules (TLS, HTTPS, gzip), prom-client without its process metrics
+ * (which load OpenTelemetry's API), and an ASCII bundle (which V8 keeps one byte a character).
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BUILT_CLI } from '../support/serve.js';
+
+const BUNDLE = 'dist/cli/memkube.cjs';
+
+/** Written into the served process with --require: what it loaded, at its exit. */
+const RECORDER = `
+const { writeFileSync } = require('node:fs');
+process.on('exit', () => {
+  writeFileSync(process.env.MEMKUBE_LOADED_FILE, JSON.stringify({
+    builtins: process.moduleLoadList.filter((m) => m.startsWith('NativeModule ')).map((m) => m.slice('NativeModule '.length)),
+    files: Object.keys(require.cache),
+  }));
+});
+`;
+
+interface Loaded {
+  readonly builtins: readonly string[];
+  readonly files: readonly string[];
+}
+
+function get(url: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: Record<string, unknown>; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    request(url, { headers, agent: false }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+    })
+      .on('error', reject)
+      .end();
+  });
+}
+
+/** Starts the built `memkube serve` with the recorder; `ask` runs against its URL; answers what it loaded. */
+async function servedLoading(dir: string, ask: (url: string, token: string) => Promise<void>): Promise<Loaded> {
+  const loadedFile = join(dir, `loaded-${Math.random().toString(36).slice(2)}.json`);
+  const kubeconfig = join(dir, 'kubeconfig');
+  const child = spawn(process.execPath, ['--require', join(dir, 'recorder.cjs'), BUILT_CLI, 'serve', '--port', '0', '--host', '127.0.0.1', '--kubeconfig', kubeconfig], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, MEMKUBE_LOADED_FILE: loadedFile },
+  });
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  try {
+    const url = await new Promise<string>((resolve, reject) => {
+      let out = '';
+      child.stdout.on('data', (d: Buffer) => {
+        out += d.toString();
+        const m = /serving on (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
+        if (m) resolve(m[1]!);
+      });
+      child.once('exit', (code) => reject(new Error(`memkube serve exited with ${code}`)));
+    });
+    const token = /token: (\S+)/.exec(await readFile(kubeconfig, 'utf8'))?.[1] ?? '';
+    await ask(url, token);
+  } finally {
+    if (child.pid !== undefined && child.exitCode === null) process.kill(child.pid, 'SIGTERM');
+    await exited;
+  }
+  return JSON.parse(await readFile(loadedFile, 'utf8')) as Loaded;
+}
+
+describe.skipIf(!existsSync(BUNDLE) || !existsSync(BUILT_CLI))('what the built memkube serve loads', () => {
+  let dir: string;
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'memkube-startup-'));
+    await writeFile(join(dir, 'recorder.cjs'), RECORDER);
+  });
+  afterAll(async () => {
+    if (dir) await rm(dir, { recursive: true, force: true });
+  });
+
+  it('answers GET /version without loading TLS, HTTPS, zlib or OpenTelemetry', async () => {
+    const loaded = await servedLoading(dir, async (url) => {
+      const version = await get(`${url}/version`);
+      expect(version.status).toBe(200);
+      expect(JSON.parse(version.body.toString()).gitVersion).toMatch(/^v1\./);
+    });
+    expect(loaded.builtins).toContain('http');
+    expect(loaded.builtins).not.toContain('tls');
+    expect(loaded.builtins).not.toContain('https');
+    expect(loaded.builtins).not.toContain('zlib');
+    expect(loaded.files.filter((f) => f.includes('@opentelemetry'))).toEqual([]);
+  }, 30_000);
+
+  it('loads zlib when a request asks for gzip, and answers it gzipped', async () => {
+    let text = '';
+    const loaded = await servedLoading(dir, async (url, token) => {
+      const metrics = await get(`${url}/metrics`, { authorization: `Bearer ${token}`, 'accept-encoding': 'gzip' });
+      expect(metrics.status).toBe(200);
+      expect(metrics.headers['content-encoding']).toBe('gzip');
+      text = gunzipSync(metrics.body).toString();
+    });
+    expect(text).toContain('# TYPE apiserver_request_total counter');
+    expect(loaded.builtins).toContain('zlib');
+  }, 30_000);
+
+  it('is ASCII, so V8 keeps it one byte a character', () => {
+    const bytes = readFileSync(BUNDLE);
+    expect(bytes.findIndex((b) => b > 0x7f)).toBe(-1);
+  });
+});
