@@ -29,17 +29,9 @@ export const privilegedGroupAuthorizer: Authorizer = {
 /** The chain of `authorizers`, asked in order. */
 export function unionAuthorizer(authorizers: readonly Authorizer[]): Authorizer {
   return {
-    async authorize(attributes: AuthorizationAttributes): Promise<AuthorizationResult> {
-      const reasons: string[] = [];
-      const errors: string[] = [];
-      for (const authorizer of authorizers) {
-        const result = await authorizer.authorize(attributes);
-        if (result.decision !== 'NoOpinion') return result;
-        if (result.reason) reasons.push(result.reason);
-        if (result.evaluationError) errors.push(result.evaluationError);
-      }
-      return { decision: 'NoOpinion', reason: reasons.join('\n'), evaluationError: joinErrors(errors) };
-    },
+    // Synchronous while every authorizer answers synchronously (RBAC, Node, the privileged group):
+    // every request asks, and a webhook is the only one that needs to wait.
+    authorize: (attributes) => ask(authorizers, attributes, 0, undefined, undefined),
     async rulesFor(user: UserInfo, namespace: string): Promise<RulesForResult> {
       const out: RulesForResult = { resourceRules: [], nonResourceRules: [], incomplete: false };
       const errors: string[] = [];
@@ -54,6 +46,35 @@ export function unionAuthorizer(authorizers: readonly Authorizer[]): Authorizer 
       return evaluationError === undefined ? out : { ...out, evaluationError };
     },
   };
+}
+
+/** The decision of `authorizers` from `from` on; `reasons` and `errors` are what the ones before said with no opinion. */
+function ask(
+  authorizers: readonly Authorizer[],
+  attributes: AuthorizationAttributes,
+  from: number,
+  reasons: string[] | undefined,
+  errors: string[] | undefined,
+): AuthorizationResult | Promise<AuthorizationResult> {
+  for (let i = from; i < authorizers.length; i++) {
+    const answer = authorizers[i]!.authorize(attributes);
+    if (answer instanceof Promise) {
+      return answer.then((result: AuthorizationResult) =>
+        result.decision !== 'NoOpinion' ? result : ask(authorizers, attributes, i + 1, noted(reasons, result.reason), noted(errors, result.evaluationError)),
+      );
+    }
+    if (answer.decision !== 'NoOpinion') return answer;
+    reasons = noted(reasons, answer.reason);
+    errors = noted(errors, answer.evaluationError);
+  }
+  return { decision: 'NoOpinion', reason: reasons ? reasons.join('\n') : '', evaluationError: joinErrors(errors ?? []) };
+}
+
+/** `list` with `text` added when there is one (the list made on the first). */
+function noted(list: string[] | undefined, text: string | undefined): string[] | undefined {
+  if (!text) return list;
+  (list ??= []).push(text);
+  return list;
 }
 
 /** utilerrors.NewAggregate's text (each distinct message once); none is undefined. */

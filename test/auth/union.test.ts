@@ -38,6 +38,25 @@ describe('the authorizer chain', () => {
     expect(await chain.authorize(attributes([]))).toEqual({ decision: 'NoOpinion', reason: 'one\nEverything is forbidden.', evaluationError: undefined });
   });
 
+  it('answers at once while every authorizer does, and waits for one that answers later', async () => {
+    const sync = unionAuthorizer([fixed({ decision: 'NoOpinion', reason: 'one' }, [], 'a'), alwaysDenyAuthorizer]);
+    expect(sync.authorize(attributes([]))).toEqual({ decision: 'NoOpinion', reason: 'one\nEverything is forbidden.', evaluationError: undefined });
+    const later: Authorizer = {
+      authorize: async () => ({ decision: 'NoOpinion', reason: 'webhook', evaluationError: 'timeout' }),
+      rulesFor: () => ({ resourceRules: [], nonResourceRules: [], incomplete: true }),
+    };
+    const calls: string[] = [];
+    const mixed = unionAuthorizer([
+      fixed({ decision: 'NoOpinion', reason: 'one' }, calls, 'a'),
+      later,
+      fixed({ decision: 'NoOpinion', reason: 'three' }, calls, 'c'),
+    ]);
+    const answer = mixed.authorize(attributes([]));
+    expect(answer).toBeInstanceOf(Promise);
+    expect(await answer).toEqual({ decision: 'NoOpinion', reason: 'one\nwebhook\nthree', evaluationError: 'timeout' });
+    expect(calls).toEqual(['a', 'c']);
+  });
+
   it('allows system:masters whatever follows, and lists no rules of its own for it', async () => {
     const chain = unionAuthorizer([privilegedGroupAuthorizer, alwaysDenyAuthorizer]);
     expect((await chain.authorize(attributes(['system:masters']))).decision).toBe('Allow');

@@ -12,12 +12,16 @@ import type { AuthorizationMetrics } from './authorization.js';
 export function instrumentedAuthorizer(type: string, name: string, authorizer: Authorizer, metrics: AuthorizationMetrics): Authorizer {
   // The decision names match SubjectAccessReview's status fields.
   const decisions = metrics.decisionsOf(type, name);
+  const count = (result: AuthorizationResult): AuthorizationResult => {
+    if (result.decision === 'Allow') decisions.allowed.inc();
+    else if (result.decision === 'Deny') decisions.denied.inc();
+    return result;
+  };
   return {
-    async authorize(attributes: AuthorizationAttributes): Promise<AuthorizationResult> {
-      const result = await authorizer.authorize(attributes);
-      if (result.decision === 'Allow') decisions.allowed.inc();
-      else if (result.decision === 'Deny') decisions.denied.inc();
-      return result;
+    // A synchronous authorizer stays synchronous: no promise per request for counting it.
+    authorize(attributes: AuthorizationAttributes) {
+      const answer = authorizer.authorize(attributes);
+      return answer instanceof Promise ? answer.then(count) : count(answer);
     },
     rulesFor: (user, namespace) => authorizer.rulesFor(user, namespace),
   };
