@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import { cpuTimePerOp, figure, meetsAbsolute } from '../../bench/figure.js';
+
+const spec = { id: 'client-create', title: 'create', unit: 'ops/CPU-s', baselineName: 'Map' };
+
+describe('bench figures with absolute targets', () => {
+  it('judges the median of ours against an absolute target, in the figure unit', () => {
+    // Medians: ours 60,000 ops/s; ratio 0.6. Only the absolute bound counts.
+    const f = figure({ ...spec, absoluteTarget: { op: '>=', value: 50_000 } }, [40_000, 60_000, 70_000], [100_000, 100_000, 100_000]);
+    expect(f.absoluteTarget).toEqual({ op: '>=', value: 50_000 });
+    expect(f.target).toBeUndefined();
+    expect(f.met).toBe(true);
+    expect(f.metBy).toEqual({ absolute: true });
+    const slow = figure({ ...spec, absoluteTarget: { op: '>=', value: 50_000 } }, [40_000, 45_000, 70_000], [1, 1, 1]);
+    expect(slow.met).toBe(false);
+    expect(meetsAbsolute(1536, { op: '<=', value: 1536 })).toBe(true);
+    expect(meetsAbsolute(1537, { op: '<=', value: 1536 })).toBe(false);
+    expect(meetsAbsolute(NaN, { op: '>=', value: 0 })).toBe(false);
+  });
+
+  it('is met only when every target it has is met', () => {
+    const both = (ours: number[]) =>
+      figure({ ...spec, unit: 'µs', target: { op: '<=', ratio: 2 }, absoluteTarget: { op: '<=', value: 100 } }, ours, [60, 60, 60]);
+    expect(both([90, 90, 90])).toMatchObject({ met: true, metBy: { ratio: true, absolute: true } });
+    // 130 µs: within 2× of 60 µs but above 100 µs.
+    expect(both([130, 130, 130])).toMatchObject({ met: false, metBy: { ratio: false, absolute: false } });
+    expect(both([110, 110, 110])).toMatchObject({ met: false, metBy: { ratio: true, absolute: false } });
+  });
+
+  it('may have no baseline: no ratio, and only an absolute target can judge it', () => {
+    const f = figure({ ...spec, unit: 'ms', baselineName: 'none' }, [3, 1, 2], null);
+    expect(f.ours.median).toBe(2);
+    expect(f.baseline.n).toBe(0);
+    expect(f.ratio.n).toBe(0);
+    expect(f.samples.baseline).toEqual([]);
+    expect(f.met).toBeUndefined();
+    expect(figure({ ...spec, unit: 'ms', baselineName: 'none', absoluteTarget: { op: '<=', value: 2 } }, [3, 1, 2], null).met).toBe(true);
+  });
+});
+
+describe('cpuTimePerOp', () => {
+  it('answers CPU microseconds per call, and not the time the process waited', async () => {
+    // Each call spins 0.2 ms of CPU then waits 1 ms on a timer: CPU time per call is about 0.2 ms,
+    // while the wall time per call is over 1 ms.
+    const spin = () => {
+      const until = performance.now() + 0.2;
+      while (performance.now() < until);
+    };
+    const cpu = await cpuTimePerOp(40, async () => {
+      spin();
+      await new Promise((resolve) => setTimeout(resolve, 1));
+    });
+    expect(cpu).toBeGreaterThanOrEqual(150);
+    expect(cpu).toBeLessThan(900);
+  });
+});
