@@ -164,6 +164,10 @@ export async function cpuTimePerOp(ms: number, op: (i: number) => unknown): Prom
  */
 export interface RunPace {
   readonly quick: boolean;
+  /** Pods of the scale suite (`--scale-pods`; its default without). */
+  readonly scalePods?: number;
+  /** Pods per second the scale suite creates them at (`--scale-rate`; its default without). */
+  readonly scaleRate?: number;
 }
 
 /** A suite: measures one or more figures. `rounds` is the number of interleaved rounds. */
