@@ -18,6 +18,7 @@ describe('the scale suite child', () => {
     expect(result.list.pages).toBe(2);
     expect(result.list.ours).toHaveLength(1);
     expect(result.delivery.p99).toBeGreaterThan(0);
+    expect(result.createCpuMs).toBeGreaterThan(0);
     expect(result.delivery.max).toBeLessThan(60_000);
     expect(result.storedPodJsonBytes).toBeGreaterThan(500);
   }, 150_000);
