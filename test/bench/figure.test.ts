@@ -39,18 +39,28 @@ describe('bench figures with absolute targets', () => {
 });
 
 describe('cpuTimePerOp', () => {
-  it('answers CPU microseconds per call, and not the time the process waited', async () => {
-    // Each call spins 0.2 ms of CPU then waits 1 ms on a timer: CPU time per call is about 0.2 ms,
-    // while the wall time per call is over 1 ms.
-    const spin = () => {
-      const until = performance.now() + 0.2;
-      while (performance.now() < until);
-    };
-    const cpu = await cpuTimePerOp(40, async () => {
-      spin();
-      await new Promise((resolve) => setTimeout(resolve, 1));
-    });
-    expect(cpu).toBeGreaterThanOrEqual(150);
-    expect(cpu).toBeLessThan(900);
+  /** A fixed amount of CPU work (not a wall-clock spin, which a loaded machine would stretch). */
+  const work = () => {
+    let x = 0;
+    for (let k = 0; k < 200_000; k++) x = (x * 31 + k) % 1_000_003;
+    return x;
+  };
+
+  it('does not count the time a call waits', async () => {
+    // Each call waits 2 ms on a timer and does next to no work.
+    const cpu = await cpuTimePerOp(40, () => new Promise((resolve) => setTimeout(resolve, 2)));
+    expect(cpu).toBeGreaterThan(0);
+    expect(cpu).toBeLessThan(1000);
+  });
+
+  it('counts the CPU time a call spends', async () => {
+    // Against the same work timed directly; wide bounds: the JIT may speed it up between the two.
+    const c0 = process.cpuUsage();
+    for (let k = 0; k < 50; k++) work();
+    const c = process.cpuUsage(c0);
+    const direct = (c.user + c.system) / 50;
+    const measured = await cpuTimePerOp(40, work);
+    expect(measured).toBeGreaterThan(direct * 0.25);
+    expect(measured).toBeLessThan(direct * 4);
   });
 });
