@@ -5,7 +5,7 @@ import type { ScaleResult } from '../../bench/suites/scale-child.js';
 describe('the scale suite child', () => {
   it('creates the pods on their nodes, checks every informer cache and lists them all in pages of 500', () => {
     // 600 pods on 3 nodes: two pages for the full list.
-    const r = spawnSync(process.execPath, ['--expose-gc', '--import', 'tsx', 'bench/suites/scale-child.ts', '1200', '6', '5000', '1'], {
+    const r = spawnSync(process.execPath, ['--expose-gc', '--import', 'tsx', 'bench/suites/scale-child.ts', '600', '3', '5000', '1'], {
       encoding: 'utf8',
       timeout: 120_000,
     });
