@@ -142,20 +142,26 @@ export async function timePerOp(ms: number, op: (i: number) => unknown): Promise
 
 /**
  * Like {@link timePerOp}, but by the process's own CPU time (`process.cpuUsage()`, user + system)
- * instead of the wall clock: calls `op(i)` one at a time for at least `ms` milliseconds of wall time
- * and answers the CPU microseconds per call. Time the process spends waiting for a core another job
- * holds does not count, so on a shared machine it moves much less than the wall time. The process's
- * helper threads (V8's concurrent garbage collection) count too, so it never flatters the figure.
+ * instead of the wall clock: calls `op(i)` one at a time until they used `ms` milliseconds of CPU
+ * time (or took 20 times as long on the wall clock: an op that mostly waits), and answers the CPU
+ * microseconds per call. Time the process spends waiting for a core another job holds counts
+ * neither in the figure nor in the length of the round, so a loaded machine runs as many calls (and
+ * warms the JIT as much) as an idle one. The process's helper threads (V8's concurrent garbage
+ * collection and compilation) count too, so it never flatters the figure.
  */
 export async function cpuTimePerOp(ms: number, op: (i: number) => unknown): Promise<number> {
   let i = 0;
   const c0 = process.cpuUsage();
-  const t0 = performance.now();
-  while (performance.now() - t0 < ms) {
-    for (let k = 0; k < 8; k++) await op(i++);
+  const wallLimit = performance.now() + ms * 20;
+  let used = 0;
+  // Read the CPU time every 32 calls only: process.cpuUsage() is a system call, not free next to a
+  // Map lookup.
+  while (used < ms * 1000 && performance.now() < wallLimit) {
+    for (let k = 0; k < 32; k++) await op(i++);
+    const c = process.cpuUsage(c0);
+    used = c.user + c.system;
   }
-  const c = process.cpuUsage(c0);
-  return (c.user + c.system) / i;
+  return used / i;
 }
 
 /**

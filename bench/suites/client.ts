@@ -188,7 +188,7 @@ export const clientSuite: Suite = {
                 unit: 'ops/CPU-s',
                 baselineName: c.baselineName,
                 absoluteTarget: c.cpuTarget,
-                note: `one call at a time, ${ROUND_MS} ms per round; both sides timed by the process's CPU time (process.cpuUsage, user + system), so ops per CPU-second: what one core does`,
+                note: `one call at a time, ${ROUND_MS} ms of CPU time per round; both sides timed by the process's CPU time (process.cpuUsage, user + system), so ops per CPU-second: what one core does`,
               }
             : { id: c.id, title: c.title, unit: 'ops/s', baselineName: c.baselineName, note: `one call at a time, ${ROUND_MS} ms per round` },
           a,

@@ -47,8 +47,11 @@ describe('cpuTimePerOp', () => {
   };
 
   it('does not count the time a call waits', async () => {
-    // Each call waits 2 ms on a timer and does next to no work.
-    const cpu = await cpuTimePerOp(40, () => new Promise((resolve) => setTimeout(resolve, 2)));
+    // Each call waits 2 ms on a timer and does next to no work: the round ends by the wall-clock
+    // limit (20 × 5 ms), long before it used 5 ms of CPU time.
+    const t0 = performance.now();
+    const cpu = await cpuTimePerOp(5, () => new Promise((resolve) => setTimeout(resolve, 2)));
+    expect(performance.now() - t0).toBeLessThan(1000);
     expect(cpu).toBeGreaterThan(0);
     expect(cpu).toBeLessThan(1000);
   });
@@ -59,7 +62,11 @@ describe('cpuTimePerOp', () => {
     for (let k = 0; k < 50; k++) work();
     const c = process.cpuUsage(c0);
     const direct = (c.user + c.system) / 50;
+    const c1 = process.cpuUsage();
     const measured = await cpuTimePerOp(40, work);
+    // The round lasted 40 ms of CPU time, give or take the last 32 calls.
+    const round = process.cpuUsage(c1);
+    expect(round.user + round.system).toBeGreaterThanOrEqual(40_000);
     expect(measured).toBeGreaterThan(direct * 0.25);
     expect(measured).toBeLessThan(direct * 4);
   });
