@@ -3,7 +3,7 @@
  * checked for failures, and gives two samples, the requests/s and the server's CPU time per request
  * (from its process, so what the generator beside it cost does not count).
  */
-import { figure, type FigureResult, type Target } from './figure.js';
+import { figure, type AbsoluteTarget, type FigureResult, type Target } from './figure.js';
 import { runLoad, type LoadOptions, type LoadResult } from './load.js';
 import type { ServerProcess } from './processes.js';
 
@@ -51,6 +51,8 @@ export interface HttpFigureSpec {
   target?: Target;
   /** Bound of the CPU-per-request ratio. */
   cpuTarget?: Target;
+  /** Bound of our server's CPU time per request itself, in µs. */
+  cpuAbsoluteTarget?: AbsoluteTarget;
   note: string;
 }
 
@@ -97,6 +99,7 @@ export function httpFigures(spec: HttpFigureSpec, ours: readonly HttpRound[], ba
           unit: 'µs',
           baselineName: spec.baselineName,
           ...(spec.cpuTarget ? { target: spec.cpuTarget } : {}),
+          ...(spec.cpuAbsoluteTarget ? { absoluteTarget: spec.cpuAbsoluteTarget } : {}),
           note: 'user + system CPU time of the server process over the round (/proc/PID/stat), divided by the requests answered',
         },
         cpuOurs,

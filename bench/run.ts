@@ -9,6 +9,7 @@
  *   npm run bench -- --rounds 7         interleaved rounds (default 5)
  *   npm run bench -- --no-build         do not run `npm run build` when dist/ is stale
  *   npm run bench -- --quick            the fast suites (startup, http, client), short rounds, ratios only
+ *   npm run bench -- --only scale --scale-pods 10000 --scale-rate 500   the scale suite, smaller or paced otherwise
  */
 import { cpus } from 'node:os';
 import type { FigureError, FigureResult, Suite } from './figure.js';
@@ -24,10 +25,23 @@ import { crdSuite } from './suites/crd.js';
 import { authSuite } from './suites/auth.js';
 import { auditSuite, metricsSuite } from './suites/metrics.js';
 import { forkSuite } from './suites/fork.js';
+import { SCALE_DEFAULTS, scaleSuite } from './suites/scale.js';
 
-const SUITES: readonly Suite[] = [startupSuite, httpSuite, clientSuite, crdSuite, authSuite, metricsSuite, auditSuite, forkSuite, growthSuite, memorySuite];
+const SUITES: readonly Suite[] = [
+  startupSuite,
+  httpSuite,
+  clientSuite,
+  crdSuite,
+  authSuite,
+  metricsSuite,
+  auditSuite,
+  forkSuite,
+  growthSuite,
+  memorySuite,
+  scaleSuite,
+];
 
-const USAGE = `usage: npm run bench -- [--json] [--only NAME,...] [--rounds N] [--no-build] [--quick]
+const USAGE = `usage: npm run bench -- [--json] [--only NAME,...] [--rounds N] [--no-build] [--quick] [--scale-pods N] [--scale-rate N]
 
   --json          print the results as JSON (progress still goes to stderr)
   --only NAMES    comma-separated suites or figure ids:
@@ -37,7 +51,9 @@ const USAGE = `usage: npm run bench -- [--json] [--only NAME,...] [--rounds N] [
   --quick         a check in well under a minute: without --only, the suites ${SUITES.filter((s) => s.quick)
     .map((s) => s.name)
     .join(', ')};
-                  shorter rounds; prints the ratios only`;
+                  shorter rounds; prints the ratios only
+  --scale-pods N  pods the scale suite creates (default ${SCALE_DEFAULTS.pods}, on at most ${SCALE_DEFAULTS.nodes} nodes)
+  --scale-rate N  pods per second it creates them at (default ${SCALE_DEFAULTS.rate})`;
 
 interface Args {
   json: boolean;
@@ -45,6 +61,8 @@ interface Args {
   rounds: number;
   build: boolean;
   quick: boolean;
+  scalePods?: number;
+  scaleRate?: number;
 }
 
 function parseArgs(argv: readonly string[]): Args {
@@ -68,6 +86,14 @@ function parseArgs(argv: readonly string[]): Args {
       case '--quick':
         args.quick = true;
         break;
+      case '--scale-pods':
+      case '--scale-rate': {
+        const n = Number(argv[++i]);
+        if (!Number.isInteger(n) || n < 1) throw new Error(`${flag} needs a whole number of at least 1`);
+        if (flag === '--scale-pods') args.scalePods = n;
+        else args.scaleRate = n;
+        break;
+      }
       case '--no-build':
         args.build = false;
         break;
@@ -124,7 +150,11 @@ async function main(): Promise<void> {
         built = ensureBuild();
         if (built === 'built') log('  built dist/ (npm run build): it was older than src/');
       }
-      const results = await suite.run(args.rounds, (line) => log(`  ${line}`), { quick: args.quick });
+      const results = await suite.run(args.rounds, (line) => log(`  ${line}`), {
+        quick: args.quick,
+        ...(args.scalePods ? { scalePods: args.scalePods } : {}),
+        ...(args.scaleRate ? { scaleRate: args.scaleRate } : {}),
+      });
       figures.push(...results.filter((f) => ids.has(f.id)));
     } catch (e) {
       const message = e instanceof Error ? e.message : String(e);

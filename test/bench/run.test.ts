@@ -23,4 +23,13 @@ describe('npm run bench command line', () => {
     expect(quick.status).toBe(2);
     expect(quick.stderr).toContain('--rounds needs a whole number of at least 5 (3 with --quick)');
   });
+
+  it('takes the scale suite size and pace, as positive whole numbers', () => {
+    const help = bench('--help');
+    expect(help.stdout).toMatch(/--scale-pods N\s+pods the scale suite creates \(default 100000, on at most 1000 nodes\)/);
+    expect(help.stdout).toMatch(/--scale-rate N\s+pods per second it creates them at \(default 400\)/);
+    const bad = bench('--only', 'scale', '--scale-pods', '0');
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toContain('--scale-pods needs a whole number of at least 1');
+  });
 });
