@@ -24,8 +24,21 @@ import { crdSuite } from './suites/crd.js';
 import { authSuite } from './suites/auth.js';
 import { auditSuite, metricsSuite } from './suites/metrics.js';
 import { forkSuite } from './suites/fork.js';
+import { fanoutSuite } from './suites/fanout.js';
 
-const SUITES: readonly Suite[] = [startupSuite, httpSuite, clientSuite, crdSuite, authSuite, metricsSuite, auditSuite, forkSuite, growthSuite, memorySuite];
+const SUITES: readonly Suite[] = [
+  startupSuite,
+  httpSuite,
+  clientSuite,
+  crdSuite,
+  authSuite,
+  metricsSuite,
+  auditSuite,
+  forkSuite,
+  growthSuite,
+  memorySuite,
+  fanoutSuite,
+];
 
 const USAGE = `usage: npm run bench -- [--json] [--only NAME,...] [--rounds N] [--no-build] [--quick]
 
