@@ -336,11 +336,12 @@ export class ResourceClient<T extends KubeObject = KubeObject> {
       close: () => inner.close(),
       [Symbol.asyncIterator]() {
         const it = inner[Symbol.asyncIterator]();
+        // Each watcher copies the object it is handed when it reads it (the server shares one per
+        // event): what one watcher does to its event never reaches another watcher or the store.
+        const own = (r: IteratorResult<WatchEvent>): IteratorResult<WatchEvent<T>> =>
+          r.done ? r : { value: { type: r.value.type, object: cloneJson(r.value.object) as T }, done: false };
         return {
-          next: async () => {
-            const r = await it.next();
-            return r.done ? r : { value: { type: r.value.type, object: cloneJson(r.value.object) as T }, done: false };
-          },
+          next: () => it.next().then(own),
           return: async () => {
             inner.close();
             return { value: undefined, done: true };
