@@ -7,6 +7,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import { ApiError } from '../../machinery/errors.js';
+import { WatchChannel } from '../watch/channel.js';
 import type { ApiRequest, ApiResponse, WatchEvent, WatchStream } from '../../machinery/request.js';
 import type { KindRegistry, ResolvedKind } from '../../schema/registry.js';
 import { isLongRunning, isReadOnly, resourceRequestLabels, type RequestLabels } from './request-labels.js';
@@ -143,6 +144,11 @@ function meteredWatch(
   });
   // The HTTP door counts what it writes, with its size; here the series is found once per watch.
   const counted = door ? undefined : metrics.watchEvents.with(watchLabels);
+  if (stream instanceof WatchChannel) {
+    // The engine's own stream counts as it hands events out: no wrapper, no promise per event.
+    if (counted) stream.onTake(() => counted.inc());
+    return stream;
+  }
   const count = (next: IteratorResult<WatchEvent>) => {
     if (!next.done) counted!.inc();
     return next;

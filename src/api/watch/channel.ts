@@ -31,6 +31,7 @@ export class WatchChannel<T = unknown> implements WatchStream<T> {
   private wake: (() => void) | undefined;
   private resolveDone!: () => void;
   private readonly releaseHooks: (() => void)[] = [];
+  private readonly takeHooks: (() => void)[] = [];
 
   constructor(private readonly capacity: number) {
     this.done = new Promise<void>((r) => (this.resolveDone = r));
@@ -106,13 +107,30 @@ export class WatchChannel<T = unknown> implements WatchStream<T> {
     this.end();
   }
 
+  /**
+   * Runs `hook` each time the consumer takes an event (what a layer that counts the events handed
+   * out needs, without an iterator and a promise of its own per event).
+   */
+  onTake(hook: () => void): void {
+    this.takeHooks.push(hook);
+  }
+
   [Symbol.asyncIterator](): AsyncIterator<WatchEvent<T>> {
+    return this.reader((event) => event);
+  }
+
+  /**
+   * An iterator over the events, each handed out as `map(event)` when the consumer takes it: a
+   * layer that hands every reader its own form of an event (a copy) uses it instead of wrapping the
+   * iterator, which would add a promise per event and reader.
+   */
+  reader<U>(map: (event: WatchEvent<T>) => U): AsyncIterator<U> {
     return {
       // An event already waiting is answered without an async function's extra promise.
       next: () => {
-        if (this.head < this.tail) return Promise.resolve({ value: this.take(), done: false });
+        if (this.head < this.tail) return Promise.resolve({ value: map(this.take()), done: false });
         if (this.ended) return Promise.resolve({ value: undefined, done: true });
-        return this.nextAfterWait();
+        return this.nextAfterWait(map);
       },
       return: async () => {
         this.close();
@@ -121,10 +139,10 @@ export class WatchChannel<T = unknown> implements WatchStream<T> {
     };
   }
 
-  private async nextAfterWait(): Promise<IteratorResult<WatchEvent<T>>> {
+  private async nextAfterWait<U>(map: (event: WatchEvent<T>) => U): Promise<IteratorResult<U>> {
     for (;;) {
       await new Promise<void>((r) => (this.wake = r));
-      if (this.head < this.tail) return { value: this.take(), done: false };
+      if (this.head < this.tail) return { value: map(this.take()), done: false };
       if (this.ended) return { value: undefined, done: true };
     }
   }
@@ -133,6 +151,7 @@ export class WatchChannel<T = unknown> implements WatchStream<T> {
   private take(): WatchEvent<T> {
     const value = this.buffer[this.head]!;
     if (this.live[this.head]) this.livePending--;
+    for (let i = 0; i < this.takeHooks.length; i++) this.takeHooks[i]!();
     this.buffer[this.head++] = undefined as unknown as WatchEvent<T>;
     if (this.head === this.tail) {
       // Caught up: start over in the same slots, unless a long start (initial events) grew them.

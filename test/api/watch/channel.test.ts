@@ -93,4 +93,26 @@ describe('WatchChannel', () => {
     expect(channel.overflowed).toBe(true);
     expect(await it.next()).toEqual({ value: undefined, done: true });
   });
+
+  it('hands each reader its own form of every event, counted by onTake as it is taken', async () => {
+    const channel = new WatchChannel<number>(5);
+    let taken = 0;
+    channel.onTake(() => taken++);
+    const doubled = channel.reader((e) => e.object * 2);
+    channel.push(ev(1), false);
+    channel.push(ev(2));
+    expect(taken).toBe(0);
+    expect(await doubled.next()).toEqual({ value: 2, done: false });
+    expect(taken).toBe(1);
+    const buffered = doubled.next();
+    expect(taken).toBe(2);
+    expect(await buffered).toEqual({ value: 4, done: false });
+    const next = doubled.next();
+    expect(taken).toBe(2);
+    channel.push(ev(3));
+    channel.end();
+    expect(await next).toEqual({ value: 6, done: false });
+    expect(await doubled.next()).toEqual({ value: undefined, done: true });
+    expect(taken).toBe(3);
+  });
 });
