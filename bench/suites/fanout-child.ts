@@ -5,7 +5,8 @@
  * - a create of a ~1 KB ConfigMap until every one of the 1,000 watchers has read its ADDED event,
  *   and the same create with no watcher: (watched − quiet) / 1,000 is the cost per watcher;
  * - for comparison, one event handed to 1,000 plain async-iterator queues, each read by its own
- *   `for await` loop: what any in-process watch with one async iterator per watcher pays at least.
+ *   `for await` loop: what any in-process watch with one async iterator per watcher pays at least;
+ *   and the same with each reader deep-copying what it reads (`cloneJson`, as the client does).
  * Prints one JSON line: per-round microseconds per watcher of each, and the per-call times. Progress
  * goes to stderr.
  * Usage: node --import tsx bench/suites/fanout-child.ts ROUNDS [WATCHERS] [ROUND_MS]
@@ -13,6 +14,7 @@
 import { createCluster, kinds, type KubeObject, type ResourceClient, type WatchStream } from '../../src/index.js';
 import { benchConfigMap } from '../configmap.js';
 import { timePerOp } from '../figure.js';
+import { cloneJson } from '../../src/util/json-clone.js';
 
 const rounds = Number(process.argv[2] ?? 5);
 const watchers = Number(process.argv[3] ?? 1_000);
@@ -58,6 +60,8 @@ async function read(stream: WatchStream<KubeObject>, arrivals: Arrivals, names: 
 class PlainQueue<T> implements AsyncIterable<T> {
   private items: T[] = [];
   private wake: (() => void) | undefined;
+  /** `map`: what the reader is handed for each item (its own copy, for the copying floor). */
+  constructor(private readonly map: (item: T) => T = (item) => item) {}
   push(item: T): void {
     this.items.push(item);
     const w = this.wake;
@@ -66,7 +70,7 @@ class PlainQueue<T> implements AsyncIterable<T> {
   }
   async *[Symbol.asyncIterator](): AsyncIterator<T> {
     for (;;) {
-      while (this.items.length) yield this.items.shift()!;
+      while (this.items.length) yield this.map(this.items.shift()!);
       await new Promise<void>((r) => (this.wake = r));
     }
   }
@@ -95,6 +99,17 @@ for (let k = 0; k < watchers; k++) {
     for await (const e of q) if (e.type === 'ADDED' && e.object) queueArrivals.arrived();
   })();
 }
+// The same queues, each handing its reader a deep copy of every event (cloneJson, as the client does):
+// the floor of an in-process watch whose watchers each own their event object.
+const copyArrivals = new Arrivals();
+const copyQueues: PlainQueue<{ type: string; object: unknown }>[] = [];
+for (let k = 0; k < watchers; k++) {
+  const q = new PlainQueue<{ type: string; object: unknown }>((e) => ({ type: e.type, object: cloneJson(e.object) }));
+  copyQueues.push(q);
+  void (async () => {
+    for await (const e of q) if (e.type === 'ADDED' && (e.object as KubeObject).metadata?.name) copyArrivals.arrived();
+  })();
+}
 const sample = Object.freeze(await quietCms.create({ ...template, metadata: { name: 'sample' } } as unknown as KubeObject, { namespace: 'default' }));
 
 let w = 0;
@@ -107,19 +122,27 @@ const handOff = () =>
     const event = { type: 'ADDED', object: sample };
     for (const queue of queues) queue.push(event);
   });
+const copyHandOff = () =>
+  copyArrivals.expect(watchers, async () => {
+    const event = { type: 'ADDED', object: sample };
+    for (const queue of copyQueues) queue.push(event);
+  });
 
 // Untimed warm-up of each, then the interleaved rounds.
 log(`${watchers} watchers, warm-up`);
 await timePerOp(roundMs, write);
 await timePerOp(roundMs, quietWrite);
 await timePerOp(roundMs, handOff);
+await timePerOp(roundMs, copyHandOff);
 const watchedUs: number[] = [];
 const quietUs: number[] = [];
 const queueUs: number[] = [];
+const copyQueueUs: number[] = [];
 for (let r = 0; r < rounds; r++) {
   watchedUs.push(await timePerOp(roundMs, write));
   quietUs.push(await timePerOp(roundMs, quietWrite));
   queueUs.push(await timePerOp(roundMs, handOff));
+  copyQueueUs.push(await timePerOp(roundMs, copyHandOff));
 }
 if (arrivals.count !== w * watchers) throw new Error(`the watchers read ${arrivals.count} events, not ${w * watchers}`);
 if (seen.last !== `w-${w - 1}`) throw new Error(`the last event a watcher read was ${seen.last}, not w-${w - 1}`);
@@ -129,4 +152,5 @@ await quiet.close();
 
 const perWatcher = watchedUs.map((t, i) => (t - quietUs[i]!) / watchers);
 const queuePerWatcher = queueUs.map((t) => t / watchers);
-process.stdout.write(`${JSON.stringify({ watchers, perWatcher, queuePerWatcher, watchedUs, quietUs })}\n`);
+const copyQueuePerWatcher = copyQueueUs.map((t) => t / watchers);
+process.stdout.write(`${JSON.stringify({ watchers, perWatcher, queuePerWatcher, copyQueuePerWatcher, watchedUs, quietUs })}\n`);
