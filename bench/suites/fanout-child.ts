@@ -7,6 +7,8 @@
  * - for comparison, one event handed to 1,000 plain async-iterator queues, each read by its own
  *   `for await` loop: what any in-process watch with one async iterator per watcher pays at least;
  *   and the same with each reader deep-copying what it reads (`cloneJson`, as the client does).
+ * - a create with 1,000 watches through `cluster.fetch` (the HTTP door without sockets, each
+ *   reading its body) until each got its line, and the same create with none, in CPU time.
  * Prints one JSON line: per-round microseconds per watcher of each, and the per-call times. Progress
  * goes to stderr.
  * Usage: node --import tsx bench/suites/fanout-child.ts ROUNDS [WATCHERS] [ROUND_MS]
@@ -148,9 +150,58 @@ if (arrivals.count !== w * watchers) throw new Error(`the watchers read ${arriva
 if (seen.last !== `w-${w - 1}`) throw new Error(`the last event a watcher read was ${seen.last}, not w-${w - 1}`);
 for (const s of streams) s.close();
 await watched.close();
+
+// The HTTP door without sockets: 1,000 watches through cluster.fetch, each reading its body (one
+// chunk per event). CPU time of this process per create, with those watchers and with none.
+log(`${watchers} watches through cluster.fetch`);
+const fetched = await createCluster();
+const fetchedCms = fetched.client.resource(kinds.ConfigMapKind) as unknown as ConfigMaps;
+const lines = new Arrivals();
+const readers: ReadableStreamDefaultReader<Uint8Array>[] = [];
+for (let k = 0; k < watchers; k++) {
+  const res = await fetched.fetch(
+    new Request('http://memkube/api/v1/namespaces/default/configmaps?watch=true', { headers: { authorization: `Bearer ${fetched.adminToken}` } }),
+  );
+  if (res.status !== 200 || !res.body) throw new Error(`a watch through cluster.fetch answered ${res.status}`);
+  const reader = res.body.getReader();
+  readers.push(reader);
+  void (async () => {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      if (value.length > 0) lines.arrived();
+    }
+  })();
+}
+let f = 0;
+const fetchedWrite = () =>
+  lines.expect(watchers, () => fetchedCms.create({ ...template, metadata: { name: `w-${f++}` } } as unknown as KubeObject, { namespace: 'default' }));
+/** CPU time of this process per call of `op`, in µs, over at least `ms` of wall time. */
+async function cpuPerOp(ms: number, op: () => Promise<unknown>): Promise<number> {
+  const c0 = process.cpuUsage();
+  const t0 = performance.now();
+  let n = 0;
+  while (performance.now() - t0 < ms) for (let k = 0; k < 4; k++, n++) await op();
+  const c = process.cpuUsage(c0);
+  return (c.user + c.system) / n;
+}
+await cpuPerOp(roundMs, fetchedWrite);
+await cpuPerOp(roundMs, quietWrite);
+const fetchedCpu: number[] = [];
+const quietCpu: number[] = [];
+for (let r = 0; r < rounds; r++) {
+  fetchedCpu.push(await cpuPerOp(roundMs, fetchedWrite));
+  quietCpu.push(await cpuPerOp(roundMs, quietWrite));
+}
+if (lines.count !== f * watchers) throw new Error(`the fetch watchers read ${lines.count} events, not ${f * watchers}`);
+for (const reader of readers) await reader.cancel();
+await fetched.close();
 await quiet.close();
 
 const perWatcher = watchedUs.map((t, i) => (t - quietUs[i]!) / watchers);
 const queuePerWatcher = queueUs.map((t) => t / watchers);
 const copyQueuePerWatcher = copyQueueUs.map((t) => t / watchers);
-process.stdout.write(`${JSON.stringify({ watchers, perWatcher, queuePerWatcher, copyQueuePerWatcher, watchedUs, quietUs })}\n`);
+const fetchPerWatcher = fetchedCpu.map((t, i) => (t - quietCpu[i]!) / watchers);
+process.stdout.write(
+  `${JSON.stringify({ watchers, perWatcher, queuePerWatcher, copyQueuePerWatcher, watchedUs, quietUs, fetchPerWatcher, fetchedCpu, quietCpu })}\n`,
+);

@@ -19,6 +19,9 @@ interface FanoutSamples {
   copyQueuePerWatcher: number[];
   watchedUs: number[];
   quietUs: number[];
+  fetchPerWatcher: number[];
+  fetchedCpu: number[];
+  quietCpu: number[];
 }
 
 /** The watch fan-out suite. */
@@ -27,6 +30,7 @@ export const fanoutSuite: Suite = {
   figures: [
     { id: 'growth-fanout', title: 'write to 1,000 matching watchers, per watcher, vs the 2 µs target' },
     { id: 'growth-fanout-queues', title: 'the same beside 1,000 plain async-iterator queues' },
+    { id: 'growth-fanout-fetch', title: 'create to 1,000 matching watchers through cluster.fetch, CPU per watcher' },
   ],
   async run(rounds, _log, pace) {
     const r = await runJsonChild<FanoutSamples>('bench/suites/fanout-child.ts', [String(rounds), '1000', pace.quick ? '150' : '400']);
@@ -61,6 +65,20 @@ export const fanoutSuite: Suite = {
         },
         r.perWatcher,
         r.queuePerWatcher,
+      ),
+      figure(
+        {
+          id: 'growth-fanout-fetch',
+          title: 'create to 1,000 matching watchers through cluster.fetch, CPU µs per watcher per event',
+          unit: 'µs/watcher',
+          baselineName: 'the in-process watchers of growth-fanout (wall time), in the same run',
+          note:
+            `no target: ${r.watchers} watches through cluster.fetch (the HTTP door without sockets), each reading its body; ` +
+            `(CPU time of the process per create until every body got its line − the same create with no watcher) / ${r.watchers}, ` +
+            `medians ${formatNumber(summarize(r.fetchedCpu).median)} µs and ${formatNumber(summarize(r.quietCpu).median)} µs of CPU per create`,
+        },
+        r.fetchPerWatcher,
+        r.perWatcher,
       ),
     ];
   },
