@@ -3,7 +3,8 @@
  * read the event, in µs per watcher per event (see fanout-child.ts). The table has no absolute
  * targets, so `growth-fanout` is measured against the target itself: its baseline is a constant
  * 2 µs, and the ratio ≤ 1 says the cost per watcher is at most 2 µs. `growth-fanout-queues` puts the
- * same samples beside what 1,000 plain async-iterator queues cost, measured in the same rounds.
+ * same samples beside what 1,000 plain async-iterator queues cost, measured in the same rounds;
+ * `growth-fanout-fetch` reports the CPU time per watcher of 1,000 watches through `cluster.fetch`.
  */
 import { figure, type Suite } from '../figure.js';
 import { runJsonChild } from '../processes.js';
