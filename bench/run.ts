@@ -26,6 +26,7 @@ import { authSuite } from './suites/auth.js';
 import { auditSuite, metricsSuite } from './suites/metrics.js';
 import { forkSuite } from './suites/fork.js';
 import { SCALE_DEFAULTS, scaleSuite } from './suites/scale.js';
+import { fanoutSuite } from './suites/fanout.js';
 
 const SUITES: readonly Suite[] = [
   startupSuite,
@@ -38,6 +39,7 @@ const SUITES: readonly Suite[] = [
   forkSuite,
   growthSuite,
   memorySuite,
+  fanoutSuite,
   scaleSuite,
 ];
 

@@ -17,6 +17,7 @@ import type {
 } from '../machinery/request.js';
 import type { ObjectList } from '../api/verbs/list.js';
 import type { DeletedStatus } from '../api/verbs/delete.js';
+import { WatchChannel } from '../api/watch/channel.js';
 import type { KindDefinition, KubeObject } from '../schema/define-kind.js';
 import { cloneJson } from '../util/json-clone.js';
 import type { Scale } from '../kinds/types/autoscaling-v1.js';
@@ -335,12 +336,24 @@ export class ResourceClient<T extends KubeObject = KubeObject> {
       done: inner.done,
       close: () => inner.close(),
       [Symbol.asyncIterator]() {
+        // Each watcher copies the object it is handed when it reads it (the server shares one per
+        // event): what one watcher does to its event never reaches another watcher or the store.
+        const own = (e: WatchEvent): WatchEvent<T> => ({ type: e.type, object: cloneJson(e.object) as T });
+        if (inner instanceof WatchChannel) {
+          // The engine's stream copies as it hands each event out: no promise of ours per event.
+          const reader = inner.reader(own);
+          return {
+            next: () => reader.next(),
+            return: async () => {
+              inner.close();
+              return { value: undefined, done: true };
+            },
+          } as AsyncIterator<WatchEvent<T>>;
+        }
         const it = inner[Symbol.asyncIterator]();
+        const ownResult = (r: IteratorResult<WatchEvent>): IteratorResult<WatchEvent<T>> => (r.done ? r : { value: own(r.value), done: false });
         return {
-          next: async () => {
-            const r = await it.next();
-            return r.done ? r : { value: { type: r.value.type, object: cloneJson(r.value.object) as T }, done: false };
-          },
+          next: () => it.next().then(ownResult),
           return: async () => {
             inner.close();
             return { value: undefined, done: true };

@@ -7,6 +7,7 @@
  */
 import type { WatchEvent, WatchStream } from '../machinery/request.js';
 import { encodeBody } from './encode.js';
+import { sharedWatchLine, sharesWatchLine } from './watch-lines.js';
 
 /** Why a watch body errored: the server closed the watch because its client fell behind. */
 export class WatchOverflowError extends Error {
@@ -14,6 +15,11 @@ export class WatchOverflowError extends Error {
     super('watch closed: the client fell too far behind');
     this.name = 'WatchOverflowError';
   }
+}
+
+/** The text of one event as a watch body carries it: a JSON line, or a YAML document. */
+function eventLine(type: string, object: unknown, format: 'json' | 'yaml'): string {
+  return format === 'yaml' ? `---\n${encodeBody({ type, object }, 'yaml', false)}` : encodeBody({ type, object }, 'json', false);
 }
 
 /** Whether an engine answer is a WatchStream. */
@@ -52,13 +58,12 @@ export function watchResponse(
           return;
         }
         const event = next.value;
-        const object = options.transform && event.type !== 'ERROR' && event.type !== 'BOOKMARK' ? options.transform(event, index) : event.object;
+        const transformed = options.transform !== undefined && event.type !== 'ERROR' && event.type !== 'BOOKMARK';
+        const object = transformed ? options.transform!(event, index) : event.object;
         index++;
-        const line =
-          options.format === 'yaml'
-            ? `---\n${encodeBody({ type: event.type, object }, 'yaml', false)}`
-            : encodeBody({ type: event.type, object }, 'json', false);
-        const bytes = encoder.encode(line);
+        const encode = () => encoder.encode(eventLine(event.type, object, options.format));
+        // The same stored object in the same form is encoded once for every watcher (watch-lines.ts).
+        const bytes = !transformed && sharesWatchLine(event.type, object) ? sharedWatchLine(event.type, object, options.format, encode) : encode();
         options.onEvent?.(bytes.byteLength);
         controller.enqueue(bytes);
       } catch (e) {

@@ -18,11 +18,22 @@ import { setOwn } from './own.js';
 /** A mutable deep copy of a JSON value (faster than structuredClone for plain JSON). */
 export function cloneJson<T>(value: T): T {
   if (value === null || typeof value !== 'object') return value;
-  if (Array.isArray(value)) return value.map(cloneJson) as T;
+  if (Array.isArray(value)) {
+    const out = new Array<unknown>(value.length);
+    for (let i = 0; i < value.length; i++) out[i] = cloneJson(value[i]);
+    return out as T;
+  }
+  // for-in with an own-property test rather than Object.entries: every watcher of every event gets
+  // a copy, and the [key, value] pairs (and a key array) were most of what a copy allocated.
+  const src = value as Record<string, unknown>;
   const out: Record<string, unknown> = {};
-  // Object.keys, not Object.entries: no [key, value] array per member to collect afterwards.
-  const source = value as Record<string, unknown>;
-  for (const k of Object.keys(source)) setOwn(out, k, cloneJson(source[k]));
+  for (const k in src) {
+    if (!Object.hasOwn(src, k)) continue;
+    const v = src[k];
+    const copy = v !== null && typeof v === 'object' ? cloneJson(v) : v;
+    if (k === '__proto__') setOwn(out, k, copy);
+    else out[k] = copy;
+  }
   return out as T;
 }
 

@@ -7,6 +7,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import { ApiError } from '../../machinery/errors.js';
+import { WatchChannel } from '../watch/channel.js';
 import type { ApiRequest, ApiResponse, WatchEvent, WatchStream } from '../../machinery/request.js';
 import type { KindRegistry, ResolvedKind } from '../../schema/registry.js';
 import { isLongRunning, isReadOnly, resourceRequestLabels, type RequestLabels } from './request-labels.js';
@@ -141,7 +142,17 @@ function meteredWatch(
     if (stream.overflowed) metrics.terminatedWatchers.inc({ group: labels.group, resource: labels.resource });
     finish(metrics, kind, req, labels, 200, started);
   });
-  const events = metrics.watchEvents;
+  // The HTTP door counts what it writes, with its size; here the series is found once per watch.
+  const counted = door ? undefined : metrics.watchEvents.with(watchLabels);
+  if (stream instanceof WatchChannel) {
+    // The engine's own stream counts as it hands events out: no wrapper, no promise per event.
+    if (counted) stream.onTake(() => counted.inc());
+    return stream;
+  }
+  const count = (next: IteratorResult<WatchEvent>) => {
+    if (!next.done) counted!.inc();
+    return next;
+  };
   return {
     close: () => stream.close(),
     done: stream.done,
@@ -151,12 +162,8 @@ function meteredWatch(
     [Symbol.asyncIterator](): AsyncIterator<WatchEvent> {
       const inner = stream[Symbol.asyncIterator]();
       return {
-        async next() {
-          const next = await inner.next();
-          // The HTTP door counts what it writes, with its size.
-          if (!next.done && !door) events.inc(watchLabels);
-          return next;
-        },
+        // No async function: one more promise per event and watcher adds up over many watchers.
+        next: counted ? () => inner.next().then(count) : () => inner.next(),
         return: inner.return ? (value?: unknown) => inner.return!(value) : undefined,
       } as AsyncIterator<WatchEvent>;
     },

@@ -14,10 +14,15 @@ import type { WatchEvent, WatchStream } from '../../machinery/request.js';
 /** A {@link WatchStream} fed by the server. */
 export class WatchChannel<T = unknown> implements WatchStream<T> {
   readonly done: Promise<void>;
+  /**
+   * Events from `head` to `tail` wait; the slots before `head` are cleared. Both go back to 0 once
+   * the consumer caught up, so a consumer that keeps up reuses the same few slots for every event.
+   */
   private buffer: WatchEvent<T>[] = [];
   /** Parallel to `buffer`: whether each event is live (counted against `capacity`). */
   private live: boolean[] = [];
   private head = 0;
+  private tail = 0;
   /** Live events waiting for the consumer. */
   private livePending = 0;
   private ended = false;
@@ -26,6 +31,7 @@ export class WatchChannel<T = unknown> implements WatchStream<T> {
   private wake: (() => void) | undefined;
   private resolveDone!: () => void;
   private readonly releaseHooks: (() => void)[] = [];
+  private readonly takeHooks: (() => void)[] = [];
 
   constructor(private readonly capacity: number) {
     this.done = new Promise<void>((r) => (this.resolveDone = r));
@@ -33,7 +39,7 @@ export class WatchChannel<T = unknown> implements WatchStream<T> {
 
   /** Events waiting for the consumer. */
   get pending(): number {
-    return this.buffer.length - this.head;
+    return this.tail - this.head;
   }
 
   /** Live events waiting for the consumer (what `capacity` bounds). */
@@ -71,8 +77,8 @@ export class WatchChannel<T = unknown> implements WatchStream<T> {
       }
       this.livePending++;
     }
-    this.buffer.push(event);
-    this.live.push(bounded);
+    this.buffer[this.tail] = event;
+    this.live[this.tail++] = bounded;
     this.notify();
   }
 
@@ -96,34 +102,72 @@ export class WatchChannel<T = unknown> implements WatchStream<T> {
     this.buffer = [];
     this.live = [];
     this.head = 0;
+    this.tail = 0;
     this.livePending = 0;
     this.end();
   }
 
+  /**
+   * Runs `hook` each time the consumer takes an event (what a layer that counts the events handed
+   * out needs, without an iterator and a promise of its own per event).
+   */
+  onTake(hook: () => void): void {
+    this.takeHooks.push(hook);
+  }
+
   [Symbol.asyncIterator](): AsyncIterator<WatchEvent<T>> {
+    return this.reader((event) => event);
+  }
+
+  /**
+   * An iterator over the events, each handed out as `map(event)` when the consumer takes it: a
+   * layer that hands every reader its own form of an event (a copy) uses it instead of wrapping the
+   * iterator, which would add a promise per event and reader.
+   */
+  reader<U>(map: (event: WatchEvent<T>) => U): AsyncIterator<U> {
     return {
-      next: async () => {
-        for (;;) {
-          if (this.head < this.buffer.length) {
-            const value = this.buffer[this.head]!;
-            if (this.live[this.head]) this.livePending--;
-            this.buffer[this.head++] = undefined as unknown as WatchEvent<T>;
-            if (this.head > 1024 && this.head * 2 > this.buffer.length) {
-              this.buffer = this.buffer.slice(this.head);
-              this.live = this.live.slice(this.head);
-              this.head = 0;
-            }
-            return { value, done: false };
-          }
-          if (this.ended) return { value: undefined, done: true };
-          await new Promise<void>((r) => (this.wake = r));
-        }
+      // An event already waiting is answered without an async function's extra promise.
+      next: () => {
+        if (this.head < this.tail) return Promise.resolve({ value: map(this.take()), done: false });
+        if (this.ended) return Promise.resolve({ value: undefined, done: true });
+        return this.nextAfterWait(map);
       },
       return: async () => {
         this.close();
         return { value: undefined, done: true };
       },
     };
+  }
+
+  private async nextAfterWait<U>(map: (event: WatchEvent<T>) => U): Promise<IteratorResult<U>> {
+    for (;;) {
+      await new Promise<void>((r) => (this.wake = r));
+      if (this.head < this.tail) return { value: map(this.take()), done: false };
+      if (this.ended) return { value: undefined, done: true };
+    }
+  }
+
+  /** The event at `head`; the caller checked there is one. */
+  private take(): WatchEvent<T> {
+    const value = this.buffer[this.head]!;
+    if (this.live[this.head]) this.livePending--;
+    for (let i = 0; i < this.takeHooks.length; i++) this.takeHooks[i]!();
+    this.buffer[this.head++] = undefined as unknown as WatchEvent<T>;
+    if (this.head === this.tail) {
+      // Caught up: start over in the same slots, unless a long start (initial events) grew them.
+      if (this.tail > 1024) {
+        this.buffer = [];
+        this.live = [];
+      }
+      this.head = 0;
+      this.tail = 0;
+    } else if (this.head > 1024 && this.head * 2 > this.tail) {
+      this.buffer = this.buffer.slice(this.head, this.tail);
+      this.live = this.live.slice(this.head, this.tail);
+      this.tail -= this.head;
+      this.head = 0;
+    }
+    return value;
   }
 
   private notify(): void {

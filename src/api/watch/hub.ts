@@ -20,25 +20,70 @@ export interface HubWatcher {
   onClose?(): void;
 }
 
+/**
+ * A set of watchers and the array an event is handed out from. An event goes to the watchers
+ * registered when it was dispatched, whoever registers or leaves while it is handed out; the
+ * array is that snapshot, made again only after the set changed, so an event to 1,000 watchers
+ * does not copy 1,000 entries first.
+ */
+class WatcherSet {
+  private readonly members = new Set<HubWatcher>();
+  private snapshot: readonly HubWatcher[] | undefined;
+
+  get size(): number {
+    return this.members.size;
+  }
+
+  add(w: HubWatcher): void {
+    if (this.members.has(w)) return;
+    this.members.add(w);
+    this.snapshot = undefined;
+  }
+
+  delete(w: HubWatcher): boolean {
+    if (!this.members.delete(w)) return false;
+    this.snapshot = undefined;
+    return true;
+  }
+
+  /** The members as they are now; never changed afterwards (a change makes a new array). */
+  list(): readonly HubWatcher[] {
+    return (this.snapshot ??= [...this.members]);
+  }
+}
+
 interface BucketWatchers {
-  readonly all: Set<HubWatcher>;
-  readonly byNamespace: Map<string, Set<HubWatcher>>;
-  readonly byName: Map<string, Set<HubWatcher>>;
+  readonly all: WatcherSet;
+  readonly byNamespace: Map<string, WatcherSet>;
+  readonly byName: Map<string, WatcherSet>;
 }
 
 function nameKey(namespace: string, name: string): string {
   return `${namespace}/${name}`;
 }
 
-function addTo<K>(map: Map<K, Set<HubWatcher>>, key: K, w: HubWatcher): void {
+function addTo<K>(map: Map<K, WatcherSet>, key: K, w: HubWatcher): void {
   let set = map.get(key);
-  if (!set) map.set(key, (set = new Set()));
+  if (!set) map.set(key, (set = new WatcherSet()));
   set.add(w);
 }
 
-function removeFrom<K>(map: Map<K, Set<HubWatcher>>, key: K, w: HubWatcher): void {
+function removeFrom<K>(map: Map<K, WatcherSet>, key: K, w: HubWatcher): void {
   const set = map.get(key);
   if (set?.delete(w) && set.size === 0) map.delete(key);
+}
+
+/** Hands `event` to each watcher of `set` (as it was when the event came). */
+function deliver(set: WatcherSet | undefined, event: StorageEvent): void {
+  if (!set) return;
+  const watchers = set.list();
+  for (let i = 0; i < watchers.length; i++) {
+    try {
+      watchers[i]!.onEvent(event);
+    } catch {
+      // One faulty watcher must not keep the event from the others.
+    }
+  }
 }
 
 /** Fans storage events out to watchers. */
@@ -80,7 +125,7 @@ export class WatchHub {
       return () => undefined;
     }
     let b = this.buckets.get(w.bucket);
-    if (!b) this.buckets.set(w.bucket, (b = { all: new Set(), byNamespace: new Map(), byName: new Map() }));
+    if (!b) this.buckets.set(w.bucket, (b = { all: new WatcherSet(), byNamespace: new Map(), byName: new Map() }));
     const bucket = b;
     if (w.name !== undefined) addTo(bucket.byName, nameKey(w.namespace ?? '', w.name), w);
     else if (w.namespace !== undefined) addTo(bucket.byNamespace, w.namespace, w);
@@ -107,7 +152,7 @@ export class WatchHub {
   closeBucket(bucket: string): void {
     const b = this.buckets.get(bucket);
     if (!b) return;
-    const watchers = [...b.all, ...[...b.byNamespace.values()].flatMap((set) => [...set]), ...[...b.byName.values()].flatMap((set) => [...set])];
+    const watchers = [...b.all.list(), ...[...b.byNamespace.values()].flatMap((set) => set.list()), ...[...b.byName.values()].flatMap((set) => set.list())];
     for (const w of watchers) {
       try {
         w.onClose?.();
@@ -152,22 +197,12 @@ export class WatchHub {
     if (event.revision > this.revision) this.revision = event.revision;
     const b = this.buckets.get(event.bucket);
     if (!b) return;
-    const deliver = (set: Set<HubWatcher> | undefined) => {
-      if (!set) return;
-      for (const w of [...set]) {
-        try {
-          w.onEvent(event);
-        } catch {
-          // One faulty watcher must not keep the event from the others.
-        }
-      }
-    };
-    deliver(b.all);
-    deliver(b.byNamespace.get(event.namespace));
+    deliver(b.all, event);
+    deliver(b.byNamespace.get(event.namespace), event);
     if (b.byName.size) {
       // A cluster-wide single-object watch of a namespaced kind is indexed under namespace ''.
-      deliver(b.byName.get(nameKey(event.namespace, event.name)));
-      if (event.namespace) deliver(b.byName.get(nameKey('', event.name)));
+      deliver(b.byName.get(nameKey(event.namespace, event.name)), event);
+      if (event.namespace) deliver(b.byName.get(nameKey('', event.name)), event);
     }
   }
 }

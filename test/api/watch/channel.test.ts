@@ -71,4 +71,48 @@ describe('WatchChannel', () => {
     expect(channel.overflowed).toBe(true);
     expect(await channel[Symbol.asyncIterator]().next()).toEqual({ value: undefined, done: true });
   });
+
+  it('reads every event in order while its consumer keeps up, after a long start too, and still bounds live events', async () => {
+    const channel = new WatchChannel<number>(2);
+    const it = channel[Symbol.asyncIterator]();
+    for (let i = 0; i < 3000; i++) channel.push(ev(i), false);
+    for (let i = 0; i < 3000; i++) expect((await it.next()).value!.object).toBe(i);
+    for (let i = 3000; i < 6000; i++) {
+      channel.push(ev(i));
+      expect(channel.pending).toBe(1);
+      expect((await it.next()).value!.object).toBe(i);
+      expect(channel.pending).toBe(0);
+    }
+    const waiting = it.next();
+    channel.push(ev(6000));
+    expect((await waiting).value!.object).toBe(6000);
+    channel.push(ev(6001));
+    channel.push(ev(6002));
+    expect(channel.pendingLive).toBe(2);
+    channel.push(ev(6003));
+    expect(channel.overflowed).toBe(true);
+    expect(await it.next()).toEqual({ value: undefined, done: true });
+  });
+
+  it('hands each reader its own form of every event, counted by onTake as it is taken', async () => {
+    const channel = new WatchChannel<number>(5);
+    let taken = 0;
+    channel.onTake(() => taken++);
+    const doubled = channel.reader((e) => e.object * 2);
+    channel.push(ev(1), false);
+    channel.push(ev(2));
+    expect(taken).toBe(0);
+    expect(await doubled.next()).toEqual({ value: 2, done: false });
+    expect(taken).toBe(1);
+    const buffered = doubled.next();
+    expect(taken).toBe(2);
+    expect(await buffered).toEqual({ value: 4, done: false });
+    const next = doubled.next();
+    expect(taken).toBe(2);
+    channel.push(ev(3));
+    channel.end();
+    expect(await next).toEqual({ value: 6, done: false });
+    expect(await doubled.next()).toEqual({ value: undefined, done: true });
+    expect(taken).toBe(3);
+  });
 });

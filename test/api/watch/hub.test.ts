@@ -16,3 +16,59 @@ describe('WatchHub.skipTo', () => {
     hub.close();
   });
 });
+
+describe('WatchHub dispatch', () => {
+  const bucket = 'core/configmaps';
+  const create = (storage: MemoryStorage, name: string) => storage.create({ bucket, namespace: 'default', name }, { metadata: { name } });
+
+  it('hands an event to the watchers registered when it came, whoever registers or leaves while it is handed out', async () => {
+    const storage = new MemoryStorage();
+    const hub = new WatchHub(storage);
+    const seen: string[] = [];
+    let unregisterLast: () => void = () => undefined;
+    let added = false;
+    hub.register({
+      bucket,
+      namespace: 'default',
+      onEvent: (e) => {
+        seen.push(`first ${e.name}`);
+        unregisterLast();
+        if (!added) {
+          added = true;
+          hub.register({ bucket, namespace: 'default', onEvent: (e2) => seen.push(`late ${e2.name}`) });
+        }
+      },
+    });
+    unregisterLast = hub.register({ bucket, namespace: 'default', onEvent: (e) => seen.push(`last ${e.name}`) });
+    await create(storage, 'a');
+    await create(storage, 'b');
+    expect(seen).toEqual(['first a', 'last a', 'first b', 'late b']);
+    expect(hub.activeWatchers).toBe(2);
+    hub.close();
+  });
+
+  it('gives each of 1,000 watchers of a namespace every event once, in order', async () => {
+    const storage = new MemoryStorage();
+    const hub = new WatchHub(storage);
+    const counts = new Array<number>(1000).fill(0);
+    const last = new Array<string>(1000).fill('');
+    const unregister = counts.map((_, i) =>
+      hub.register({
+        bucket,
+        namespace: 'default',
+        onEvent: (e) => {
+          counts[i]!++;
+          expect(e.name > last[i]!).toBe(true);
+          last[i] = e.name;
+        },
+      }),
+    );
+    for (const name of ['a', 'b', 'c']) await create(storage, name);
+    for (let i = 0; i < 500; i++) unregister[i]!();
+    await create(storage, 'd');
+    expect(counts.slice(0, 500).every((n) => n === 3)).toBe(true);
+    expect(counts.slice(500).every((n) => n === 4)).toBe(true);
+    expect(hub.activeWatchers).toBe(500);
+    hub.close();
+  });
+});
