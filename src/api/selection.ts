@@ -9,6 +9,7 @@ import {
   parseFieldSelector,
   unknownFieldSelectorMessage,
   SelectorParseError as FieldParseError,
+  type FieldSelector,
 } from '../selectors/field-selector.js';
 import { parseLabelSelector, SelectorParseError as LabelParseError } from '../selectors/label-selector.js';
 import { parseShardSelector, ShardSelectorParseError, type ShardSelector } from '../selectors/shard-selector.js';
@@ -25,6 +26,11 @@ export interface Selection {
   readonly exactName?: string;
   /** The namespace a field selector pins (`metadata.namespace=x`). */
   readonly exactNamespace?: string;
+  /**
+   * A field other than the name and namespace that the field selector pins (`spec.nodeName=n1`),
+   * with how to read it: only an object with that value can match (for the watch hub's index).
+   */
+  readonly exactField?: { readonly field: string; readonly value: string; read(obj: Readonly<KubeObject>): string };
   /** The `key=value` labels every matching object carries (for a storage's label index). */
   readonly requiredLabels: readonly LabelPair[];
   matches(obj: Readonly<KubeObject>): boolean;
@@ -41,6 +47,25 @@ function fieldGetter(kind: ResolvedKind, field: string): Getter | undefined {
     return field === 'metadata.name' ? (o) => o.metadata?.name : (o) => (kind.namespaced ? o.metadata?.namespace : '');
   }
   return def.selectableFields?.[field] as Getter | undefined;
+}
+
+/** The first `field=value` requirement of a field other than the name and namespace, with its reader. */
+function exactFieldOf(fields: FieldSelector, getters: ReadonlyMap<string, Getter>): Selection['exactField'] {
+  for (const [field, getter] of getters) {
+    if (field === 'metadata.name' || field === 'metadata.namespace') continue;
+    const value = fields.exactValue(field);
+    if (value !== undefined) return { field, value, read: readerOf(getter) };
+  }
+  return undefined;
+}
+
+/** A getter as `matches` reads a field (an unset one is ''), one function per getter. */
+const readers = new WeakMap<Getter, (obj: Readonly<KubeObject>) => string>();
+
+function readerOf(getter: Getter): (obj: Readonly<KubeObject>) => string {
+  let read = readers.get(getter);
+  if (!read) readers.set(getter, (read = (obj) => getter(obj) ?? ''));
+  return read;
 }
 
 /**
@@ -92,6 +117,7 @@ export function compileSelection(kind: ResolvedKind, options: ListOptions | unde
     filtered: !all,
     exactName: getters.has('metadata.name') ? fieldSel.exactValue('metadata.name') : undefined,
     exactNamespace: getters.has('metadata.namespace') && kind.namespaced ? fieldSel.exactValue('metadata.namespace') : undefined,
+    exactField: exactFieldOf(fieldSel, getters),
     requiredLabels: labels.requirements.flatMap((r) =>
       r.operator === '=' || r.operator === '==' || (r.operator === 'in' && r.values.length === 1) ? [{ key: r.key, value: r.values[0]! }] : [],
     ),

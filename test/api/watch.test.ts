@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { WatchEvent, WatchStream } from '../../src/machinery/request.js';
 import { CombinedClock } from '../../src/clock.js';
-import { ConfigMapKind, NamespaceKind } from '../../src/kinds/index.js';
+import { ConfigMapKind, EventKind, NamespaceKind } from '../../src/kinds/index.js';
 import { MemoryStorage } from '../../src/storage/memory.js';
 import type { StorageChangesOptions, StorageEvent } from '../../src/storage/storage.js';
 import { statusOf, T0, testCluster, useTestCluster } from '../support/cluster.js';
@@ -427,5 +427,26 @@ describe('watch from an older resourceVersion', () => {
     } finally {
       await gated.close();
     }
+  });
+});
+
+describe('watch filtering on a field the selector pins', () => {
+  it('sends the transitions of objects whose selected field changes, and nothing of the others', async () => {
+    const events = () => cluster.client.resource(EventKind);
+    const make = (name: string, reason: string) =>
+      events().create({ metadata: { name }, involvedObject: { kind: 'Pod', name: 'p', namespace: 'default' }, reason, message: 'm', type: 'Normal' });
+    const rv = String((await events().list({ namespace: 'default' })).metadata.resourceVersion);
+    const started = await events().watch({ namespace: 'default', fieldSelector: 'reason=Started', resourceVersion: rv });
+    const pulled = await events().watch({ namespace: 'default', fieldSelector: 'reason=Pulled,type=Normal', resourceVersion: rv });
+    const a = await make('a', 'Pulled');
+    await make('b', 'Killing');
+    const a2 = await events().update({ ...a, reason: 'Started' });
+    await events().update({ ...a2, message: 'again' });
+    await events().delete('a');
+    expect(summary(await drain(started))).toEqual(['ADDED a', 'MODIFIED a', 'DELETED a']);
+    expect(summary(await drain(pulled))).toEqual(['ADDED a', 'DELETED a']);
+    started.close();
+    pulled.close();
+    expect(cluster.activeWatchers).toBe(0);
   });
 });

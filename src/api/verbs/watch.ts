@@ -23,6 +23,7 @@ import { parseResourceVersion, tooLargeResourceVersion, tooOldResourceVersion, v
 import type { ApiRequest, ApiResponse, WatchEvent, WatchStream } from '../../machinery/request.js';
 import { compileSelection } from '../selection.js';
 import { WatchChannel } from '../watch/channel.js';
+import type { WatchedField } from '../watch/hub.js';
 import { OrderedEvents, type ObjectEventType } from '../watch/ordered-events.js';
 import { SHARDED_LIST_AND_WATCH } from '../list-pages.js';
 
@@ -140,6 +141,8 @@ export async function watch(ctx: EngineContext, kind: ResolvedKind, req: ApiRequ
       bucket: kind.bucket,
       namespace,
       name,
+      // Stored values are the kind's objects: the selector's reader reads them as they are.
+      ...(selection.exactField ? { field: selection.exactField as WatchedField } : {}),
       onEvent: (e) => (start < 0 ? holdEarly(e) : deliver(e)),
       onClock,
       // The cluster is closing: the stream ends after what it already holds.

@@ -1,10 +1,26 @@
 /**
  * The watch hub: receives every committed change from storage and hands it to the watchers that
- * can match it. Watchers are indexed by bucket, then by namespace and by object name, so an event
- * costs O(watchers of its bucket that watch everything, its namespace, or its object), never
- * O(all watchers). Time-driven work (bookmarks, timeouts) runs when the cluster clock moves.
+ * can match it. Watchers are indexed by bucket, then by object name, by the value of a field their
+ * selector pins (a kubelet's `spec.nodeName=<node>`), or by namespace, so an event costs
+ * O(watchers of its bucket that watch everything, its namespace, its object or its field values),
+ * never O(all watchers). Time-driven work (bookmarks, timeouts) runs when the cluster clock moves.
  */
-import type { Storage, StorageEvent } from '../../storage/storage.js';
+import type { Storage, StorageEvent, StoredValue } from '../../storage/storage.js';
+
+/**
+ * A field whose value a watcher's selector requires: only an event whose object has that value
+ * now or had it before the change can matter to the watcher.
+ */
+export interface WatchedField {
+  /** The field's name in the selector (`spec.nodeName`). */
+  readonly field: string;
+  readonly value: string;
+  /**
+   * The field's value on an object of the bucket, as the selector reads it (`''` when unset). The
+   * same function for every watcher that selects the same field the same way: the hub indexes by it.
+   */
+  readonly read: (object: StoredValue) => string;
+}
 
 /** What the hub needs from one watcher. */
 export interface HubWatcher {
@@ -13,6 +29,8 @@ export interface HubWatcher {
   readonly namespace?: string;
   /** Only this object name (a single-object watch). */
   readonly name?: string;
+  /** Only objects with this field value (when no name is given). */
+  readonly field?: WatchedField;
   onEvent(event: StorageEvent): void;
   /** Called after the cluster clock moved, for watchers registered as timed. */
   onClock?(now: number): void;
@@ -52,10 +70,19 @@ class WatcherSet {
   }
 }
 
+/** The watchers of one selected field, by the value they require. */
+type FieldWatchers = Map<string, WatcherSet>;
+
 interface BucketWatchers {
   readonly all: WatcherSet;
   readonly byNamespace: Map<string, WatcherSet>;
   readonly byName: Map<string, WatcherSet>;
+  /** By how the field is read (a kind's versions may read a field name differently). */
+  readonly byField: Map<(object: StoredValue) => string, FieldWatchers>;
+}
+
+function isEmpty(b: BucketWatchers): boolean {
+  return !b.all.size && !b.byNamespace.size && !b.byName.size && !b.byField.size;
 }
 
 function nameKey(namespace: string, name: string): string {
@@ -125,10 +152,15 @@ export class WatchHub {
       return () => undefined;
     }
     let b = this.buckets.get(w.bucket);
-    if (!b) this.buckets.set(w.bucket, (b = { all: new WatcherSet(), byNamespace: new Map(), byName: new Map() }));
+    if (!b) this.buckets.set(w.bucket, (b = { all: new WatcherSet(), byNamespace: new Map(), byName: new Map(), byField: new Map() }));
     const bucket = b;
+    const field = w.name === undefined ? w.field : undefined;
     if (w.name !== undefined) addTo(bucket.byName, nameKey(w.namespace ?? '', w.name), w);
-    else if (w.namespace !== undefined) addTo(bucket.byNamespace, w.namespace, w);
+    else if (field) {
+      let f = bucket.byField.get(field.read);
+      if (!f) bucket.byField.set(field.read, (f = new Map()));
+      addTo(f, field.value, w);
+    } else if (w.namespace !== undefined) addTo(bucket.byNamespace, w.namespace, w);
     else bucket.all.add(w);
     if (timed) this.timed.add(w);
     this.watchers.add(w);
@@ -139,9 +171,15 @@ export class WatchHub {
       this.watchers.delete(w);
       this.timed.delete(w);
       if (w.name !== undefined) removeFrom(bucket.byName, nameKey(w.namespace ?? '', w.name), w);
-      else if (w.namespace !== undefined) removeFrom(bucket.byNamespace, w.namespace, w);
+      else if (field) {
+        const f = bucket.byField.get(field.read);
+        if (f) {
+          removeFrom(f, field.value, w);
+          if (f.size === 0) bucket.byField.delete(field.read);
+        }
+      } else if (w.namespace !== undefined) removeFrom(bucket.byNamespace, w.namespace, w);
       else bucket.all.delete(w);
-      if (!bucket.all.size && !bucket.byNamespace.size && !bucket.byName.size) this.buckets.delete(w.bucket);
+      if (isEmpty(bucket)) this.buckets.delete(w.bucket);
     };
   }
 
@@ -152,7 +190,12 @@ export class WatchHub {
   closeBucket(bucket: string): void {
     const b = this.buckets.get(bucket);
     if (!b) return;
-    const watchers = [...b.all.list(), ...[...b.byNamespace.values()].flatMap((set) => set.list()), ...[...b.byName.values()].flatMap((set) => set.list())];
+    const watchers = [
+      ...b.all.list(),
+      ...[...b.byNamespace.values()].flatMap((set) => set.list()),
+      ...[...b.byName.values()].flatMap((set) => set.list()),
+      ...[...b.byField.values()].flatMap((f) => [...f.values()].flatMap((set) => set.list())),
+    ];
     for (const w of watchers) {
       try {
         w.onClose?.();
@@ -203,6 +246,17 @@ export class WatchHub {
       // A cluster-wide single-object watch of a namespaced kind is indexed under namespace ''.
       deliver(b.byName.get(nameKey(event.namespace, event.name)), event);
       if (event.namespace) deliver(b.byName.get(nameKey('', event.name)), event);
+    }
+    if (b.byField.size) {
+      for (const [read, byValue] of b.byField) {
+        // The watchers of the value it has now, and of the one it had: those see it leave (DELETED).
+        const now = read(event.object);
+        deliver(byValue.get(now), event);
+        if (event.previous !== undefined) {
+          const before = read(event.previous);
+          if (before !== now) deliver(byValue.get(before), event);
+        }
+      }
     }
   }
 }

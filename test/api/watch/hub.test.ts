@@ -72,3 +72,37 @@ describe('WatchHub dispatch', () => {
     hub.close();
   });
 });
+
+describe('WatchHub field index', () => {
+  const bucket = 'core/pods';
+  const nodeOf = (v: { spec?: unknown }) => (v.spec as { nodeName?: string } | undefined)?.nodeName ?? '';
+  const pod = (name: string, nodeName?: string) => ({ metadata: { name }, spec: nodeName === undefined ? {} : { nodeName } });
+
+  it('hands a watcher of a field value only the events of objects that have the value now or had it before', async () => {
+    const storage = new MemoryStorage();
+    const hub = new WatchHub(storage);
+    const seen: Record<string, string[]> = { n1: [], n2: [], unset: [] };
+    const watch = (label: string, value: string) =>
+      hub.register({ bucket, field: { field: 'spec.nodeName', value, read: nodeOf }, onEvent: (e) => seen[label]!.push(`${e.type} ${e.name}`) });
+    const stop = watch('n1', 'n1');
+    watch('n2', 'n2');
+    watch('unset', '');
+    const key = (name: string) => ({ bucket, namespace: 'default', name });
+    const a = await storage.create(key('a'), pod('a', 'n1'));
+    await storage.create(key('b'), pod('b', 'n2'));
+    const c = await storage.create(key('c'), pod('c'));
+    // c is bound to n1: the watcher of n1 and the watcher of unset pods both see the change.
+    await storage.update(key('c'), pod('c', 'n1'), c.revision);
+    await storage.delete(key('a'), a.revision);
+    expect(seen).toEqual({
+      n1: ['ADDED a', 'MODIFIED c', 'DELETED a'],
+      n2: ['ADDED b'],
+      unset: ['ADDED c', 'MODIFIED c'],
+    });
+    stop();
+    await storage.create(key('d'), pod('d', 'n1'));
+    expect(seen.n1).toHaveLength(3);
+    expect(hub.activeWatchers).toBe(2);
+    hub.close();
+  });
+});
