@@ -11,7 +11,7 @@ import { runJsonChild } from '../processes.js';
 import type { ScaleResult } from './scale-child.js';
 
 /** What the suite does without `--scale-pods` / `--scale-rate`. */
-export const SCALE_DEFAULTS = { pods: 100_000, nodes: 1_000, rate: 400 } as const;
+export const SCALE_DEFAULTS = { pods: 100_000, nodes: 1_000, rate: 1_000 } as const;
 /** kwok's published creation rate for a fake cluster of 1,000 nodes and 100,000 pods, pods/s. */
 export const KWOK_PODS_PER_SECOND = 20;
 /** Rounds of the full list (each beside its baseline). */
