@@ -48,10 +48,14 @@ function get(url: string, headers: Record<string, string> = {}): Promise<{ statu
 async function servedLoading(dir: string, ask: (url: string, token: string) => Promise<void>): Promise<Loaded> {
   const loadedFile = join(dir, `loaded-${Math.random().toString(36).slice(2)}.json`);
   const kubeconfig = join(dir, 'kubeconfig');
-  const child = spawn(process.execPath, ['--require', join(dir, 'recorder.cjs'), BUILT_CLI, 'serve', '--port', '0', '--host', '127.0.0.1', '--kubeconfig', kubeconfig], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, MEMKUBE_LOADED_FILE: loadedFile },
-  });
+  const child = spawn(
+    process.execPath,
+    ['--require', join(dir, 'recorder.cjs'), BUILT_CLI, 'serve', '--port', '0', '--host', '127.0.0.1', '--kubeconfig', kubeconfig],
+    {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, MEMKUBE_LOADED_FILE: loadedFile },
+    },
+  );
   const exited = new Promise((resolve) => child.once('exit', resolve));
   try {
     const url = await new Promise<string>((resolve, reject) => {
