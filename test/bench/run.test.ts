@@ -27,7 +27,7 @@ describe('npm run bench command line', () => {
   it('takes the scale suite size and pace, as positive whole numbers', () => {
     const help = bench('--help');
     expect(help.stdout).toMatch(/--scale-pods N\s+pods the scale suite creates \(default 100000, on at most 1000 nodes\)/);
-    expect(help.stdout).toMatch(/--scale-rate N\s+pods per second it creates them at \(default 400\)/);
+    expect(help.stdout).toMatch(/--scale-rate N\s+pods per second it creates them at \(default 1000\)/);
     const bad = bench('--only', 'scale', '--scale-pods', '0');
     expect(bad.status).toBe(2);
     expect(bad.stderr).toContain('--scale-pods needs a whole number of at least 1');
