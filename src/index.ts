@@ -280,7 +280,13 @@ export {
 /** Spans of API requests exported over OTLP (`startRequestTracing`). */
 export { startRequestTracing, type RequestTracer, type RequestSpan, type RequestTracingOptions } from './tracing/index.js';
 export { parseTokenFile, staticTokenAuthenticator, type StaticToken } from './auth/authn/token-file.js';
-export { AuthenticationError, type AnonymousPolicy, type AuthenticationRequest, type ClientCertificate } from './auth/authn/request-authenticator.js';
+export {
+  AuthenticationError,
+  type AnonymousPolicy,
+  type AuthenticateRequest,
+  type AuthenticationRequest,
+  type ClientCertificate,
+} from './auth/authn/request-authenticator.js';
 export { alwaysAllowAuthorizer, alwaysDenyAuthorizer } from './auth/always.js';
 export {
   signClientCertificate,

@@ -82,8 +82,8 @@ export type ModeFactories = Partial<Record<'RBAC' | 'Node', (storage: Storage) =
 
 /** The built authentication and authorization of a cluster. */
 export interface ClusterAccess {
-  /** The user of a request, or an `AuthenticationError` (401). */
-  authenticate(request: AuthenticationRequest): Promise<UserInfo>;
+  /** The user of a request, or an `AuthenticationError` (401): at once unless a token is checked. */
+  authenticate(request: AuthenticationRequest): UserInfo | Promise<UserInfo>;
   /** The whole chain: `system:masters` first, then the modes, then the caller's authorizers. */
   readonly authorizer: Authorizer;
   /** Every token authenticator, as one (what TokenReview asks). */

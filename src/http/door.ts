@@ -63,8 +63,8 @@ export interface IssuerDiscovery {
  * @category HTTP and adapters
  */
 export interface HttpAccess {
-  /** The user of a request; throws {@link AuthenticationError} for a 401. */
-  authenticate(request: AuthenticationRequest): Promise<UserInfo>;
+  /** The user of a request (at once, or as a promise); throws or rejects with {@link AuthenticationError} for a 401. */
+  authenticate(request: AuthenticationRequest): UserInfo | Promise<UserInfo>;
   /** The authorizer chain: non-resource paths, impersonation and resource requests are asked here. */
   readonly authorizer: Authorizer;
 }

@@ -97,11 +97,17 @@ export function resourceRequestLabels(kind: ResolvedKind, shape: ResourceRequest
   const dryRun = dryRunLabel(shape.dryRun);
   const subresource = shape.subresource ?? '';
   const scope = scopeLabel(shape);
-  // One frozen label set per kind and shape, so that the counters find their series by identity.
-  let byShape = internedLabels.get(kind);
-  if (!byShape) internedLabels.set(kind, (byShape = new Map()));
-  const key = `${verb}\u0000${dryRun}\u0000${shape.version}\u0000${subresource}\u0000${scope}`;
-  let labels = byShape.get(key);
+  // One frozen label set per kind and shape, so that the counters find their series by identity;
+  // found by version, subresource and a small index, with no key string made per request.
+  let byVersion = internedLabels.get(kind);
+  if (!byVersion) internedLabels.set(kind, (byVersion = new Map()));
+  let bySubresource = byVersion.get(shape.version);
+  // The versions of a kind are few; the cap only guards against a caller inventing versions.
+  if (!bySubresource && byVersion.size < 64) byVersion.set(shape.version, (bySubresource = new Map()));
+  let slots = bySubresource?.get(subresource);
+  if (!slots && bySubresource && bySubresource.size < 64) bySubresource.set(subresource, (slots = []));
+  const slot = (VERB_SLOTS.get(verb) ?? 0) * 9 + DRY_RUN_SLOTS[dryRun]! * 3 + SCOPE_SLOTS[scope];
+  let labels = slots?.[slot];
   if (!labels) {
     labels = Object.freeze({
       verb,
@@ -113,13 +119,16 @@ export function resourceRequestLabels(kind: ResolvedKind, shape: ResourceRequest
       scope,
       component: APISERVER_COMPONENT,
     });
-    // The versions, verbs and scopes of a kind are few; the cap only guards against a caller inventing versions.
-    if (byShape.size < 1024) byShape.set(key, labels);
+    if (slots) slots[slot] = labels;
   }
   return labels;
 }
 
-const internedLabels = new WeakMap<ResolvedKind, Map<string, RequestLabels>>();
+/** Interned label sets of a kind: by version, by subresource, then by verb, dry run and scope (`slot`). */
+const internedLabels = new WeakMap<ResolvedKind, Map<string, Map<string, RequestLabels[]>>>();
+const VERB_SLOTS: ReadonlyMap<string, number> = new Map(['other', 'CONNECT', 'APPLY', ...Object.values(VERB_LABEL)].map((v, i) => [v, i]));
+const DRY_RUN_SLOTS: Readonly<Record<string, number>> = { '': 0, All: 1, invalid: 2 };
+const SCOPE_SLOTS: Readonly<Record<ReturnType<typeof scopeLabel>, number>> = { resource: 0, namespace: 1, cluster: 2 };
 
 /**
  * The labels of a non-resource request upstream instruments (the health endpoints, aggregated

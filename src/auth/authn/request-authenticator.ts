@@ -135,11 +135,19 @@ export function anonymousAllowedFor(policy: AnonymousPolicy, path: string): bool
 }
 
 /**
- * Makes the function that authenticates a request: answers its user, or throws an
- * {@link AuthenticationError} (the HTTP door answers 401).
+ * Who sent a request, or an {@link AuthenticationError} (the HTTP door answers 401): answered
+ * (or thrown) at once unless a bearer token has to be checked, when it is a promise.
+ * @category Authentication and authorization
  */
-export function createRequestAuthenticator(options: RequestAuthenticatorOptions): (request: AuthenticationRequest) => Promise<UserInfo> {
-  return async (request) => {
+export type AuthenticateRequest = (request: AuthenticationRequest) => UserInfo | Promise<UserInfo>;
+
+/**
+ * Makes the function that authenticates a request: answers its user, or throws an
+ * {@link AuthenticationError} (the HTTP door answers 401). A request without a bearer token is
+ * answered synchronously: nothing it presents needs waiting for.
+ */
+export function createRequestAuthenticator(options: RequestAuthenticatorOptions): AuthenticateRequest {
+  return (request) => {
     // kube-apiserver joins the x509 and bearer token authenticators with `union.New`, which goes on
     // to the next one when one fails: a certificate that does not verify is no reason to refuse a
     // good token sent with it. The failures are the answer only when nothing succeeds (and then
@@ -154,19 +162,28 @@ export function createRequestAuthenticator(options: RequestAuthenticatorOptions)
       }
     }
     const token = bearerToken(request.header('authorization'));
-    if (token !== undefined) {
-      let result;
-      try {
-        result = await options.tokens?.authenticateToken(token, options.apiAudiences);
-        // bearertoken.Authenticator's own error when no token authenticator knows the token.
-        if (!result) failures.push('invalid bearer token');
-      } catch (e) {
-        failures.push(e instanceof Error ? e.message : String(e));
-      }
-      if (result) return withAuthenticatedGroup(result.user);
-    }
-    if (failures.length) throw new AuthenticationError(failures.length === 1 ? failures[0]! : `[${failures.join(', ')}]`);
-    if (anonymousAllowedFor(options.anonymous, request.path)) return anonymousUser();
-    throw new AuthenticationError('no credentials', true);
+    if (token !== undefined) return tokenUser(options, request, token, failures);
+    return withoutToken(options, request, failures);
   };
+}
+
+/** The user of a bearer token, when an authenticator accepts it; otherwise as {@link withoutToken}. */
+async function tokenUser(options: RequestAuthenticatorOptions, request: AuthenticationRequest, token: string, failures: string[]): Promise<UserInfo> {
+  let result;
+  try {
+    result = await options.tokens?.authenticateToken(token, options.apiAudiences);
+    // bearertoken.Authenticator's own error when no token authenticator knows the token.
+    if (!result) failures.push('invalid bearer token');
+  } catch (e) {
+    failures.push(e instanceof Error ? e.message : String(e));
+  }
+  if (result) return withAuthenticatedGroup(result.user);
+  return withoutToken(options, request, failures);
+}
+
+/** The failures, when credentials were refused; else the anonymous user where it is allowed. */
+function withoutToken(options: RequestAuthenticatorOptions, request: AuthenticationRequest, failures: readonly string[]): UserInfo {
+  if (failures.length) throw new AuthenticationError(failures.length === 1 ? failures[0]! : `[${failures.join(', ')}]`);
+  if (anonymousAllowedFor(options.anonymous, request.path)) return anonymousUser();
+  throw new AuthenticationError('no credentials', true);
 }

@@ -29,17 +29,17 @@ describe('authenticating a request', () => {
       groups: ['ops', 'qa', 'system:authenticated'],
       extra: { 'authentication.kubernetes.io/credential-id': ['X509SHA256=ab12'] },
     });
-    await expect(authenticate(request({}, '/api', cert({ uids: ['a', 'b'] })))).rejects.toThrow('expected 1 UID, but found multiple: [a b]');
-    await expect(authenticate(request({}, '/api', cert({ uids: [''] })))).rejects.toThrow('UID cannot be an empty string');
+    expect(() => authenticate(request({}, '/api', cert({ uids: ['a', 'b'] })))).toThrow('expected 1 UID, but found multiple: [a b]');
+    expect(() => authenticate(request({}, '/api', cert({ uids: [''] })))).toThrow('UID cannot be an empty string');
     // A failed conversion is a failure like any other: a token sent along still counts.
     expect((await authenticate(request({ authorization: 'Bearer good' }, '/api', cert({ uids: [''] })))).username).toBe('alice');
   });
 
   it('refuses a certificate that did not verify or is not for client authentication, even with anonymous on', async () => {
-    await expect(authenticate(request({}, '/api', cert({ verified: false, error: 'x509: certificate signed by unknown authority' })))).rejects.toThrow(
+    expect(() => authenticate(request({}, '/api', cert({ verified: false, error: 'x509: certificate signed by unknown authority' })))).toThrow(
       AuthenticationError,
     );
-    await expect(authenticate(request({}, '/api', cert({ extendedKeyUsage: ['1.3.6.1.5.5.7.3.1'] })))).rejects.toThrow('incompatible key usage');
+    expect(() => authenticate(request({}, '/api', cert({ extendedKeyUsage: ['1.3.6.1.5.5.7.3.1'] })))).toThrow('incompatible key usage');
   });
 
   it('goes on to a bearer token sent with a certificate that does not verify, and refuses when both fail', async () => {
@@ -68,10 +68,19 @@ describe('authenticating a request', () => {
   });
 
   it('refuses requests without credentials when anonymous requests are off, or off for the path', async () => {
-    await expect(createRequestAuthenticator({ anonymous: { enabled: false } })(request({}))).rejects.toThrow(AuthenticationError);
+    expect(() => createRequestAuthenticator({ anonymous: { enabled: false } })(request({}))).toThrow(AuthenticationError);
     const onlyHealth = createRequestAuthenticator({ anonymous: { enabled: true, conditions: [{ path: '/healthz' }] } });
     expect((await onlyHealth(request({}, '/healthz'))).username).toBe('system:anonymous');
-    await expect(onlyHealth(request({}, '/healthz/etcd'))).rejects.toThrow(AuthenticationError);
+    expect(() => onlyHealth(request({}, '/healthz/etcd'))).toThrow(AuthenticationError);
+  });
+
+  it('answers at once without a bearer token, and by a promise when a token is checked', async () => {
+    const anonymous = authenticate(request({}));
+    expect(anonymous).not.toBeInstanceOf(Promise);
+    expect(anonymous).toEqual({ username: 'system:anonymous', groups: ['system:unauthenticated'] });
+    const byToken = authenticate(request({ authorization: 'Bearer good' }));
+    expect(byToken).toBeInstanceOf(Promise);
+    expect((await byToken).username).toBe('alice');
   });
 
   it('reads the token of a bearer header as kube-apiserver does', () => {

@@ -61,11 +61,14 @@ describe('the authentication filter metrics', () => {
     expect(await get(c, '/version', 'jane-token')).toBe(200);
     expect(await get(c, '/version', 'bob-token')).toBe(200);
     expect(await get(c, '/version', 'bob-token')).toBe(200);
-    expect(await c.metrics.value(USERS, { username: 'admin' })).toBe(1);
-    expect(await c.metrics.value(USERS, { username: 'email_id' })).toBe(1);
+    // Back to a user seen before, then again: each request counts under its own user.
+    expect(await get(c, '/version', 'admin-token')).toBe(200);
+    expect(await get(c, '/version', 'jane-token')).toBe(200);
+    expect(await c.metrics.value(USERS, { username: 'admin' })).toBe(2);
+    expect(await c.metrics.value(USERS, { username: 'email_id' })).toBe(2);
     expect(await c.metrics.value(USERS, { username: 'other' })).toBe(2);
-    expect(await c.metrics.value(ATTEMPTS, { result: 'success' })).toBe(4);
-    expect(await c.metrics.value(DURATION, { result: 'success' })).toBe(4);
+    expect(await c.metrics.value(ATTEMPTS, { result: 'success' })).toBe(6);
+    expect(await c.metrics.value(DURATION, { result: 'success' })).toBe(6);
     // No series names a user as given.
     expect((await c.metrics.samples()).some((s) => Object.values(s.labels).some((v) => v.includes('jane') || v === 'bob'))).toBe(false);
   });
