@@ -23,6 +23,8 @@ export interface ServerProcess {
   readonly pid: number;
   /** performance.now() just before the spawn. */
   readonly spawnedAt: number;
+  /** What it printed on stdout up to and with the URL line. */
+  readonly printed: string;
   /** SIGTERM to the PID (SIGKILL after 5 s); resolves once it exited. */
   stop(): Promise<void>;
 }
@@ -52,9 +54,9 @@ export async function startServer(args: readonly string[], timeoutMs = 30_000): 
   const spawnedAt = performance.now();
   const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
   const stop = stopper(child);
+  let out = '';
   try {
     const url = await new Promise<string>((resolve, reject) => {
-      let out = '';
       let err = '';
       const timer = setTimeout(() => reject(new Error(`${args.join(' ')} printed no URL within ${timeoutMs} ms: ${out}${err}`)), timeoutMs);
       child.stdout!.on('data', (d: Buffer) => {
@@ -74,7 +76,7 @@ export async function startServer(args: readonly string[], timeoutMs = 30_000): 
     // Keep draining its output so a chatty server never blocks on a full pipe.
     child.stdout!.resume();
     child.stderr!.resume();
-    return { url, pid: child.pid!, spawnedAt, stop };
+    return { url, pid: child.pid!, spawnedAt, printed: out, stop };
   } catch (e) {
     await stop();
     throw e;

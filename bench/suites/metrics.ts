@@ -1,8 +1,7 @@
 /**
  * What the API server's metrics and audit cost a request, over HTTP with the load generator
  * (keep-alive, 16 in flight), against the same in-process cluster with `createCluster({ metrics:
- * false })` as the baseline (bench/suites/metrics-server.ts, one process per mode for the whole
- * suite, rounds alternating between them):
+ * false })` as the baseline:
  * - metrics: GET of one ConfigMap and create of unique ~1 KB ConfigMaps with metrics on; target: at
  *   least 0.9× the baseline's requests/s (metrics may cost at most 10%), and at most 1.1× its server
  *   CPU time per request (the `-cpu` figures, read from the server process); and the same two
@@ -11,43 +10,96 @@
  * - audit: the same with metrics on and every request audited at Metadata level to a JSON-lines
  *   file; reported. On a build whose createCluster has no audit option yet (no event reaches the
  *   log), the suite says `audit: not available` and measures nothing.
+ *
+ * Both sides live in one server process (bench/suites/metrics-server.ts), as four clusters on four
+ * ports: ours, baseline, baseline, ours. Two processes of the same build differ by up to a tenth
+ * on this kind of machine (where the kernel runs them, what the JIT made of them), as much as the
+ * cost measured. A cycle loads the four in turn, ROUND_MS each, in that order and then reversed, so
+ * that neither position nor drift favours a side; the cycle's sample of a side is the mean of its
+ * two rounds. Short rounds keep both sides of a cycle within the same few seconds of a noisy machine.
  * Each throughput figure's note gives the cost per request in µs (bench/request-cost.ts).
  */
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { benchConfigMap } from '../configmap.js';
-import { figure, interleave, type FigureResult, type Suite, type Target } from '../figure.js';
-import { httpFigures, httpRound, roundLoad, type HttpRound } from '../http-rounds.js';
+import { figure, type FigureResult, type Suite, type Target } from '../figure.js';
+import { httpFigures, httpRound, type HttpRound } from '../http-rounds.js';
 import { configMapBodies, runLoad, type LoadOptions } from '../load.js';
 import { ROOT, runJsonChild, startServer, type ServerProcess } from '../processes.js';
 import { costSummary } from '../request-cost.js';
 import { formatSummary } from '../stats.js';
 
 const CONCURRENCY = 16;
-/** Length of one measured round per side. */
-const ROUND_MS = 2000;
-/** Warm-up per server and figure, not recorded (JIT, connection pool). */
-const WARMUP_MS = 1000;
+/** Length of one measured round of one cluster. */
+const ROUND_MS = 250;
+/** Cycles (of four rounds) per interleaved round the bench is asked for. */
+const CYCLES_PER_ROUND = 4;
+/** Warm-up per cluster and figure, not recorded (JIT, connection pool). */
+const WARMUP_MS = 500;
 const CM_PATH = '/api/v1/namespaces/default/configmaps';
 const GET_NAME = 'bench-get';
 const SERVER = join(ROOT, 'bench', 'suites', 'metrics-server.ts');
 /** The server script runs through tsx: slow to start on a busy machine. */
 const START_TIMEOUT_MS = 120_000;
 
-/** Starts the bench server in `mode` (see metrics-server.ts) with the ConfigMap the GET figures read. */
-async function startMode(mode: 'off' | 'on' | 'audit', auditLog?: string): Promise<ServerProcess> {
-  const server = await startServer(['--import', 'tsx', SERVER, '--mode', mode, ...(auditLog ? ['--audit-log', auditLog] : [])], START_TIMEOUT_MS);
-  const created = await fetch(`${server.url}${CM_PATH}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(benchConfigMap(GET_NAME)),
-  });
-  if (created.status !== 201) {
+/** One server process with ours and the baseline twice each, in the order ours, baseline, baseline, ours. */
+interface Clusters {
+  readonly server: ServerProcess;
+  /** The four clusters' URLs, in that order. */
+  readonly urls: readonly string[];
+}
+/** Which side each of the four clusters is. */
+const SIDES = ['ours', 'baseline', 'baseline', 'ours'] as const;
+
+/** Starts the bench server with `ours` twice beside the baseline twice, each with the ConfigMap the GET figures read. */
+async function startClusters(ours: 'on' | 'audit', auditLog?: string): Promise<Clusters> {
+  const modes = SIDES.map((side) => (side === 'ours' ? ours : 'off'));
+  const server = await startServer(['--import', 'tsx', SERVER, '--modes', modes.join(','), ...(auditLog ? ['--audit-log', auditLog] : [])], START_TIMEOUT_MS);
+  const urls = /clusters (.*)\n/.exec(server.printed)?.[1]?.split(' ') ?? [];
+  try {
+    if (urls.length !== SIDES.length) throw new Error(`the bench server printed ${urls.length} cluster URLs: ${server.printed}`);
+    for (const [i, url] of urls.entries()) {
+      const created = await fetch(`${url}${CM_PATH}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(benchConfigMap(GET_NAME)),
+      });
+      if (created.status !== 201) throw new Error(`creating the GET target (${modes[i]}) answered ${created.status}: ${await created.text()}`);
+    }
+  } catch (e) {
     await server.stop();
-    throw new Error(`creating the GET target (${mode}) answered ${created.status}: ${await created.text()}`);
+    throw e;
   }
-  return server;
+  return { server, urls };
+}
+
+/** One sample of two rounds of the same side: their means (the worse p99). */
+function meanOf(a: HttpRound, b: HttpRound): HttpRound {
+  return {
+    requestsPerSecond: (a.requestsPerSecond + b.requestsPerSecond) / 2,
+    serverCpuMicros: a.serverCpuMicros !== undefined && b.serverCpuMicros !== undefined ? (a.serverCpuMicros + b.serverCpuMicros) / 2 : undefined,
+    p50Ms: (a.p50Ms + b.p50Ms) / 2,
+    p99Ms: Math.max(a.p99Ms, b.p99Ms),
+    generatorCpuShare: (a.generatorCpuShare + b.generatorCpuShare) / 2,
+  };
+}
+
+/**
+ * `cycles` cycles over the four clusters (in order, then reversed), each round made by `round(url)`:
+ * one sample per cycle and side.
+ */
+async function cyclesOf(clusters: Clusters, cycles: number, round: (url: string) => Promise<HttpRound>): Promise<{ ours: HttpRound[]; baseline: HttpRound[] }> {
+  const ours: HttpRound[] = [];
+  const baseline: HttpRound[] = [];
+  for (let c = 0; c < cycles; c++) {
+    const order = c % 2 === 0 ? [0, 1, 2, 3] : [3, 2, 1, 0];
+    const got: HttpRound[] = [];
+    for (const i of order) got[i] = await round(clusters.urls[i]!);
+    ours.push(meanOf(got[0]!, got[3]!));
+    baseline.push(meanOf(got[1]!, got[2]!));
+  }
+  return { ours, baseline };
 }
 
 /** What one side of a figure is called, for ids, titles and notes. */
@@ -60,48 +112,46 @@ interface Side {
   cpuTarget?: Target;
 }
 
-/** The GET and create figures (throughput and server CPU) of `ours` beside `baseline`, interleaved. */
-async function getAndCreate(side: Side, ours: ServerProcess, baseline: ServerProcess, rounds: number, log: (line: string) => void): Promise<FigureResult[]> {
+/** The GET and create figures (throughput and server CPU) of ours beside the baseline, in cycles. */
+async function getAndCreate(side: Side, clusters: Clusters, rounds: number, log: (line: string) => void): Promise<FigureResult[]> {
   const getPath = `${CM_PATH}/${GET_NAME}`;
-  const baselineName = 'the same cluster with createCluster({ metrics: false })';
-  const load = (server: ServerProcess, options: Omit<LoadOptions, 'url'>): LoadOptions => roundLoad(server, CONCURRENCY, ROUND_MS, options);
+  const cycles = rounds * CYCLES_PER_ROUND;
+  const baselineName = 'the same cluster with createCluster({ metrics: false }), in the same process';
+  const load = (url: string, durationMs: number, options: Omit<LoadOptions, 'url'>): LoadOptions => ({
+    url,
+    serverPid: clusters.server.pid,
+    concurrency: CONCURRENCY,
+    durationMs,
+    ...options,
+  });
   const costNote = (a: readonly HttpRound[], b: readonly HttpRound[]) =>
     `cost per request ${formatSummary(
       costSummary(
         a.map((r) => r.requestsPerSecond),
         b.map((r) => r.requestsPerSecond),
       ),
-    )} µs (1e6/ours − 1e6/baseline per round, ${CONCURRENCY} in flight)`;
+    )} µs (1e6/ours − 1e6/baseline per cycle, ${CONCURRENCY} in flight)`;
 
   log(`${side.name}-get: warm-up`);
-  await runLoad({ ...load(ours, { path: getPath }), durationMs: WARMUP_MS });
-  await runLoad({ ...load(baseline, { path: getPath }), durationMs: WARMUP_MS });
-  const get = await interleave(
-    rounds,
-    () => httpRound(load(ours, { path: getPath }), 200),
-    () => httpRound(load(baseline, { path: getPath }), 200),
-  );
+  for (const url of clusters.urls) await runLoad(load(url, WARMUP_MS, { path: getPath }));
+  const get = await cyclesOf(clusters, cycles, (url) => httpRound(load(url, ROUND_MS, { path: getPath }), 200));
 
   log(`${side.name}-create: warm-up`);
   let run = 0;
-  // Unique names per round and server, so no create is ever a 409.
-  const creates = (server: ServerProcess, who: string): LoadOptions =>
-    load(server, { method: 'POST', path: CM_PATH, makeBody: configMapBodies(`bench-${who}-${run++}`) });
-  await runLoad({ ...creates(ours, 'warm'), durationMs: WARMUP_MS });
-  await runLoad({ ...creates(baseline, 'warm'), durationMs: WARMUP_MS });
-  const create = await interleave(
-    rounds,
-    () => httpRound(creates(ours, 'ours'), 201),
-    () => httpRound(creates(baseline, 'base'), 201),
-  );
+  // Unique names per round and cluster, so no create is ever a 409.
+  const creates = (url: string, durationMs: number): LoadOptions =>
+    load(url, durationMs, { method: 'POST', path: CM_PATH, makeBody: configMapBodies(`bench-${run++}`) });
+  for (const url of clusters.urls) await runLoad(creates(url, WARMUP_MS));
+  const create = await cyclesOf(clusters, cycles, (url) => httpRound(creates(url, ROUND_MS), 201));
 
+  const how = `${cycles} cycles of four ${ROUND_MS} ms rounds over four clusters of one process (ours, baseline, baseline, ours; then reversed)`;
   const spec = (kind: 'get' | 'create', title: string, request: string, a: readonly HttpRound[], b: readonly HttpRound[]) => ({
     id: `${side.name}-${kind}`,
     title: `${title}, ${side.what} (${CONCURRENCY} in flight)`,
     baselineName,
     ...(side.target ? { target: side.target } : {}),
     ...(side.cpuTarget ? { cpuTarget: side.cpuTarget } : {}),
-    note: `${request}, ${ROUND_MS} ms per round; ${costNote(a, b)}`,
+    note: `${request}; ${how}; ${costNote(a, b)}`,
   });
   return [
     ...httpFigures(spec('get', 'HTTP GET one object', `GET ${getPath}`, get.ours, get.baseline), get.ours, get.baseline),
@@ -132,23 +182,17 @@ export const metricsSuite: Suite = {
   ],
   needsBuild: true,
   async run(rounds, log) {
-    const on = await startMode('on');
-    const off = await startMode('off').catch(async (e: unknown) => {
-      await on.stop();
-      throw e;
-    });
+    const clusters = await startClusters('on');
     let http: FigureResult[];
     try {
       http = await getAndCreate(
         { name: 'metrics', what: 'metrics on', target: { op: '>=', ratio: 0.9 }, cpuTarget: { op: '<=', ratio: 1.1 } },
-        on,
-        off,
+        clusters,
         rounds,
         log,
       );
     } finally {
-      await on.stop();
-      await off.stop();
+      await clusters.server.stop();
     }
     log('metrics-fetch: in-process rounds');
     // Twice the rounds: each is short, and CPU time per request needs no idle machine.
@@ -189,27 +233,25 @@ export const auditSuite: Suite = {
   async run(rounds, log) {
     const dir = mkdtempSync(join(tmpdir(), 'memkube-bench-audit-'));
     const auditLog = join(dir, 'audit.log');
-    let audited: ServerProcess | undefined;
-    let off: ServerProcess | undefined;
+    let clusters: Clusters | undefined;
     try {
       try {
-        audited = await startMode('audit', auditLog);
+        clusters = await startClusters('audit', auditLog);
       } catch (e) {
         log(`audit: not available (the audited server did not start: ${(e instanceof Error ? e.message : String(e)).split('\n')[0]})`);
         return [];
       }
       // The create of the GET target above is an audited request: no line means no audit yet.
-      if (!(await logged(auditLog))) {
+      if (!(await logged(`${auditLog}.0`))) {
         log('audit: not available (createCluster wrote no audit event: it has no audit option yet)');
         return [];
       }
-      off = await startMode('off');
-      const figures = await getAndCreate({ name: 'audit', what: 'metrics and audit (Metadata, JSON-lines file) on' }, audited, off, rounds, log);
-      log(`audit: the log grew to ${(statSync(auditLog).size / 1e6).toFixed(1)} MB`);
+      const figures = await getAndCreate({ name: 'audit', what: 'metrics and audit (Metadata, JSON-lines file) on' }, clusters, rounds, log);
+      const bytes = readdirSync(dir).reduce((sum, file) => sum + statSync(join(dir, file)).size, 0);
+      log(`audit: the logs grew to ${(bytes / 1e6).toFixed(1)} MB`);
       return figures;
     } finally {
-      await audited?.stop();
-      await off?.stop();
+      await clusters?.server.stop();
       rmSync(dir, { recursive: true, force: true });
     }
   },
