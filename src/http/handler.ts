@@ -20,7 +20,7 @@ import { includeObjectOf, isWatch, optionsFor } from './query.js';
 import { parseResourcePath, type ResourceRoute } from './routes.js';
 import { toPartialMetadata, toTable } from './tables.js';
 import { ANONYMOUS, userOf } from './users.js';
-import { httpRequestMeter, watchEventRecorder } from './metrics.js';
+import { httpRequestMeter, watchEventRecorder, type MeteredStart } from './metrics.js';
 import { proxiedRequestHeaders, streamedResponse } from './streamed.js';
 import { isWatchStream, watchResponse } from './watch.js';
 import { randomUUID } from 'node:crypto';
@@ -106,8 +106,8 @@ function createHttpRequestHandler(cluster: HttpCluster, options: FetchHandlerOpt
     const url = request.url;
     // Each read of a URL's part makes a new string: read once.
     const { pathname, search } = url;
-    const metered = meter?.start(request, pathname, search);
     let route: ResourceRoute | undefined;
+    let metered: MeteredStart | undefined;
     let routed = false;
     const receivedAt = audit ? cluster.clock.now() : 0;
     // WithAuditInit: every answer carries the request's Audit-ID, the client's own when it sent one.
@@ -129,6 +129,7 @@ function createHttpRequestHandler(cluster: HttpCluster, options: FetchHandlerOpt
       let user = defaultUser;
       let authorized = false;
       route = isResourcePath(url.pathname) ? parseResourcePath(url.pathname) : undefined;
+      metered = meter?.start(request, route, search);
       // Asked from the path itself, as kube-apiserver's RequestInfoFactory reads it, before any routing.
       const info = access || audit ? httpRequestInfo(request.method, url.pathname, url.searchParams) : undefined;
       const attributesOf = (u: UserInfo) => (info ? resourceAttributes(u, info) : nonResourceAttributes(u, request.method, url.pathname));

@@ -9,7 +9,13 @@ import { performance } from 'node:perf_hooks';
 import type { ApiServerMetrics, RequestKind } from '../api/metrics/server-metrics.js';
 import { removedReleaseOf } from '../api/metrics/server-metrics.js';
 import { servedKind } from '../api/metrics/metered-handle.js';
-import { APISERVER_COMPONENT, nonResourceRequestLabels, resourceRequestLabels, type RequestLabels } from '../api/metrics/request-labels.js';
+import {
+  APISERVER_COMPONENT,
+  isLongRunningSubresource,
+  nonResourceRequestLabels,
+  resourceRequestLabels,
+  type RequestLabels,
+} from '../api/metrics/request-labels.js';
 import type { HealthChecks } from '../metrics/health.js';
 import type { MetricsRegistry } from '../metrics/registry.js';
 import { metricsAnswer } from '../metrics/answer.js';
@@ -19,6 +25,7 @@ import { textAnswer, isEncodedAnswer, type EncodedAnswer } from './encode.js';
 import { aggregatedVersionAsked } from './discovery.js';
 import { isWatch } from './query.js';
 import { parseResourcePath, type ResourceRoute } from './routes.js';
+import { FinishedRequests } from './finished-requests.js';
 
 /** The content type of the Prometheus text format, version 0.0.4, as client_golang answers it. */
 export const PROMETHEUS_TEXT_CONTENT_TYPE = 'text/plain; version=0.0.4; charset=utf-8; escaping=underscores';
@@ -77,9 +84,10 @@ export interface MeteredStart {
 export interface HttpRequestMeter {
   /**
    * At the start of a request: its clock starts, it counts as in flight unless long-running.
-   * `pathname` and `search` are its URL's, as the door read them.
+   * `route` is the door's parse of its path (undefined for a path naming no resource), `search`
+   * its URL's query, as the door read it.
    */
-  start(request: MeteredHttpRequest, pathname: string, search: string): MeteredStart;
+  start(request: MeteredHttpRequest, route: ResourceRoute | undefined, search: string): MeteredStart;
   /**
    * At its end: records it when an instrumented route answered it (`routed`: past authentication
    * and authorization, whose refusals upstream does not count; a served resource or health path).
@@ -90,11 +98,24 @@ export interface HttpRequestMeter {
 /** The meter of a door, or undefined when the cluster counts nothing. */
 export function httpRequestMeter(metrics: ApiServerMetrics | undefined, registry: KindRegistry): HttpRequestMeter | undefined {
   if (!metrics?.enabled) return undefined;
+  // Every door of a cluster shares one meter: one batch of finished requests, drained at each read.
+  const known = meters.get(metrics);
+  if (known?.registry === registry) return known.meter;
   // A kind whose feature gate is off is not in the door's registry at all.
   const kinds = { registry, featureEnabled: () => true };
-  return {
-    start(request, pathname, search) {
-      const inflight = longRunningPath(pathname, search, request.url)
+  const record = (labels: RequestLabels, kind: ResolvedKind | undefined, status: number, seconds: number, bytes: number | undefined) => {
+    metrics.recordRequest(labels, status, seconds, bytes);
+    const warning = kind?.definition.deprecationWarning;
+    if (warning) metrics.recordDeprecated(labels, removedReleaseOf(warning));
+  };
+  const finished = new FinishedRequests((r) => {
+    const found = resourceRouteLabels(kinds, r.route, r.method, r.search, r.contentType);
+    if (found) record(found.labels, found.kind, r.status, r.seconds, r.bytes);
+  });
+  metrics.beforeFlush(() => finished.drain());
+  const meter: HttpRequestMeter = {
+    start(request, route, search) {
+      const inflight = longRunningRoute(route, search, request.url)
         ? undefined
         : request.method === 'GET' || request.method === 'HEAD'
           ? 'readOnly'
@@ -106,16 +127,24 @@ export function httpRequestMeter(metrics: ApiServerMetrics | undefined, registry
       if (start.inflight) metrics.endInflight(start.inflight);
       // 405: no route takes the method (go-restful answers it before any instrumented handler).
       if (!routed || answer.status === 405) return;
-      const found = routeLabels(kinds, request, start.search, route);
-      if (!found) return;
       const seconds = (performance.now() - start.started) / 1000;
       const bytes = isEncodedAnswer(answer as EncodedAnswer) ? Buffer.byteLength((answer as EncodedAnswer).body) : undefined;
-      metrics.recordRequest(found.labels, answer.status, seconds, bytes);
-      const warning = found.kind?.definition.deprecationWarning;
-      if (warning) metrics.recordDeprecated(found.labels, removedReleaseOf(warning));
+      if (route) {
+        // A resource request: recorded with the next batch (or read).
+        const contentType = request.method === 'PATCH' ? (request.header('content-type') ?? undefined) : undefined;
+        finished.add(route, request.method, start.search, contentType, answer.status, seconds, bytes);
+        return;
+      }
+      const found = pathLabels(kinds, request, start.search);
+      if (found) record(found.labels, found.kind, answer.status, seconds, bytes);
     },
   };
+  meters.set(metrics, { registry, meter });
+  return meter;
 }
+
+/** The meter of each cluster's metrics, with the kinds it was made for. */
+const meters = new WeakMap<ApiServerMetrics, { registry: KindRegistry; meter: HttpRequestMeter }>();
 
 /**
  * What records the watch events this door writes (`apiserver_watch_events_total` and
@@ -130,24 +159,15 @@ export function watchEventRecorder(metrics: ApiServerMetrics | undefined, kind: 
   };
 }
 
-/** Subresources whose requests are long-running, and so not in flight (`BasicLongRunningRequestCheck`). */
-const LONG_RUNNING_SEGMENTS: readonly string[] = ['attach', 'exec', 'proxy', 'log', 'portforward'];
-
-/** A watch or a streaming subresource, told from the path and query alone (before any routing, as upstream's filter does). */
-export function longRunningPath(pathname: string, search: string, url: URL): boolean {
-  if (search.includes('watch') && watchAsked(url.searchParams)) return true;
-  if (pathname.includes('/watch/') || pathname.includes('/proxy/')) return true;
-  // One of the last two segments: `.../pods/<name>/log`, or `.../nodes/<name>/proxy`.
-  const last = pathname.lastIndexOf('/');
-  if (isLongRunningSegment(pathname, last + 1, pathname.length)) return true;
-  return last > 0 && isLongRunningSegment(pathname, pathname.lastIndexOf('/', last - 1) + 1, last);
-}
-
-/** Whether `path` from `start` to `end` is a long-running segment, compared in place: every request asks, and a slice would be a new string each time. */
-function isLongRunningSegment(path: string, start: number, end: number): boolean {
-  const length = end - start;
-  for (const segment of LONG_RUNNING_SEGMENTS) if (segment.length === length && path.startsWith(segment, start)) return true;
-  return false;
+/**
+ * A watch or a streaming subresource (`BasicLongRunningRequestCheck`: the verb watch, or a
+ * long-running subresource of a resource request), told from the door's parse of the path and the
+ * query. Requests for no resource never are.
+ */
+export function longRunningRoute(route: ResourceRoute | undefined, search: string, url: URL): boolean {
+  if (!route) return false;
+  if (route.legacyWatch || (route.subresource !== undefined && isLongRunningSubresource(route.subresource))) return true;
+  return search.includes('watch') && watchAsked(url.searchParams);
 }
 
 function watchAsked(params: URLSearchParams): boolean {
@@ -161,33 +181,41 @@ function watchAsked(params: URLSearchParams): boolean {
 /** The health paths upstream instruments (their own checks, `/healthz/etcd`, are not). */
 const HEALTH_PATHS: ReadonlySet<string> = new Set(['/healthz', '/livez', '/readyz']);
 
-/** The labels of a request an instrumented route answers, or undefined for one no such route serves. */
-function routeLabels(
-  kinds: { registry: KindRegistry; featureEnabled(gate: string): boolean },
-  request: MeteredHttpRequest,
-  search: string,
-  parsed?: ResourceRoute,
-): { labels: RequestLabels; kind?: ResolvedKind } | undefined {
-  // The door's own parse of a resource path, when it made one; the path's otherwise.
-  let route = parsed;
-  if (!route) {
-    // Read at the end of the request: the door has taken its prefix off the URL by then.
-    const raw = request.url.pathname;
-    const path = raw.length > 1 && raw.endsWith('/') ? raw.slice(0, -1) : raw;
-    if (HEALTH_PATHS.has(path)) return { labels: nonResourceRequestLabels(path, '') };
-    if (path === '/api' || path === '/apis') {
-      // Only the aggregated discovery handler is instrumented upstream.
-      return aggregatedVersionAsked(request.header('accept')) ? { labels: nonResourceRequestLabels(path, APISERVER_COMPONENT) } : undefined;
-    }
-    route = parseResourcePath(path);
-    if (!route) return undefined;
+type MeteredKinds = { registry: KindRegistry; featureEnabled(gate: string): boolean };
+
+/**
+ * The labels of a request the door parsed no resource route of, when an instrumented route
+ * answered it: a health path, aggregated discovery, or a resource path read from the URL.
+ */
+function pathLabels(kinds: MeteredKinds, request: MeteredHttpRequest, search: string): { labels: RequestLabels; kind?: ResolvedKind } | undefined {
+  // Read at the end of the request: the door has taken its prefix off the URL by then.
+  const raw = request.url.pathname;
+  const path = raw.length > 1 && raw.endsWith('/') ? raw.slice(0, -1) : raw;
+  if (HEALTH_PATHS.has(path)) return { labels: nonResourceRequestLabels(path, '') };
+  if (path === '/api' || path === '/apis') {
+    // Only the aggregated discovery handler is instrumented upstream.
+    return aggregatedVersionAsked(request.header('accept')) ? { labels: nonResourceRequestLabels(path, APISERVER_COMPONENT) } : undefined;
   }
+  const route = parseResourcePath(path);
+  const contentType = request.method === 'PATCH' ? (request.header('content-type') ?? undefined) : undefined;
+  return route ? resourceRouteLabels(kinds, route, request.method, search, contentType) : undefined;
+}
+
+/** The labels of a request for a resource route, or undefined when no instrumented route serves it. */
+function resourceRouteLabels(
+  kinds: MeteredKinds,
+  route: ResourceRoute,
+  method: string,
+  search: string,
+  contentType: string | undefined,
+): { labels: RequestLabels; kind: ResolvedKind } | undefined {
   const kind = servedKind(kinds, route.group, route.version, route.resource, route.subresource);
   if (!kind) return undefined;
   if (!kind.namespaced && route.namespace !== undefined) return undefined;
   if (kind.namespaced && route.namespace === undefined && route.name !== undefined) return undefined;
   if (route.subpath && !kind.definition.connectSubresources?.[route.subresource ?? '']?.takesPath) return undefined;
-  const verb = verbOfMethod(request, search, route.name !== undefined, route.subresource, route.legacyWatch);
+  const params = search.includes('watch') || search.includes('dryRun') ? new URLSearchParams(search) : undefined;
+  const verb = verbOfMethod(method, params, route.name !== undefined, route.subresource, route.legacyWatch);
   // A watch is recorded by the engine when it ends; an unknown method had no route.
   if (verb === undefined || verb === 'watch') return undefined;
   const labels = resourceRequestLabels(kind, {
@@ -196,18 +224,24 @@ function routeLabels(
     namespace: route.namespace,
     name: route.name,
     subresource: route.subresource,
-    patchType: verb === 'patch' && request.header('content-type')?.startsWith('application/apply-patch+yaml') ? ('apply' as PatchType) : undefined,
-    dryRun: search.includes('dryRun') ? request.url.searchParams.getAll('dryRun') : undefined,
+    patchType: verb === 'patch' && contentType?.startsWith('application/apply-patch+yaml') ? ('apply' as PatchType) : undefined,
+    dryRun: search.includes('dryRun') ? params?.getAll('dryRun') : undefined,
   });
   return { labels, kind };
 }
 
 /** The verb a method asks of a route (the labels only need its class: a connect's is CONNECT anyway). */
-function verbOfMethod(request: MeteredHttpRequest, search: string, named: boolean, subresource: string | undefined, legacyWatch: boolean): Verb | undefined {
-  switch (request.method) {
+function verbOfMethod(
+  method: string,
+  params: URLSearchParams | undefined,
+  named: boolean,
+  subresource: string | undefined,
+  legacyWatch: boolean,
+): Verb | undefined {
+  switch (method) {
     case 'GET':
     case 'HEAD':
-      if (legacyWatch || (search.includes('watch') && watchAsked(request.url.searchParams))) return 'watch';
+      if (legacyWatch || (params !== undefined && watchAsked(params))) return 'watch';
       return named ? 'get' : 'list';
     case 'POST':
       return 'create';

@@ -82,6 +82,23 @@ describe('request metrics over HTTP', () => {
     expect(await cluster.metrics.value('apiserver_cache_list_total', { resource: 'configmaps' })).toBe(3);
   });
 
+  it('counts every request of several doors at each read, however many are waiting to be recorded', async () => {
+    const mounted = createFetchHandler(cluster, { prefix: '/other' });
+    const auth = { authorization: `Bearer ${cluster.adminToken}` };
+    const labels = { verb: 'GET', resource: 'configmaps', scope: 'resource', code: '404', version: 'v1', group: '' };
+    const before = await cluster.metrics.value('apiserver_request_total', labels);
+    // More than a batch through one door, a few through another, and a read in between.
+    for (let i = 0; i < 100; i++) expect((await admin(`/api/v1/namespaces/default/configmaps/absent-${i}`)).status).toBe(404);
+    expect(await cluster.metrics.value('apiserver_request_total', labels)).toBe(before + 100);
+    for (let i = 0; i < 5; i++)
+      expect((await mounted(new Request(`${BASE}/other/api/v1/namespaces/default/configmaps/gone`, { headers: auth }))).status).toBe(404);
+    expect((await admin('/api/v1/namespaces/default/configmaps/absent')).status).toBe(404);
+    expect(await cluster.metrics.value('apiserver_request_total', labels)).toBe(before + 106);
+    expect(
+      await cluster.metrics.value('apiserver_request_duration_seconds', { verb: 'GET', resource: 'configmaps', scope: 'resource' }),
+    ).toBeGreaterThanOrEqual(106);
+  });
+
   it('counts requests to a door mounted under a prefix by the path without it', async () => {
     const mounted = createFetchHandler(cluster, { prefix: '/k8s' });
     const get = (path: string) => mounted(new Request(`${BASE}${path}`, { headers: { authorization: `Bearer ${cluster.adminToken}` } }));

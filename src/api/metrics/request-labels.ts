@@ -80,7 +80,12 @@ export function dryRunLabel(values: readonly string[] | undefined): string {
 
 /** Whether a request is long-running: a watch, or a streaming subresource (logs, exec, proxy...). */
 export function isLongRunning(shape: Pick<ResourceRequestShape, 'verb' | 'subresource'>): boolean {
-  return shape.verb === 'watch' || (shape.subresource !== undefined && LONG_RUNNING_SUBRESOURCES.has(shape.subresource));
+  return shape.verb === 'watch' || (shape.subresource !== undefined && isLongRunningSubresource(shape.subresource));
+}
+
+/** Whether requests for a subresource stream (logs, exec, attach, port forwarding, proxies). */
+export function isLongRunningSubresource(subresource: string): boolean {
+  return LONG_RUNNING_SUBRESOURCES.has(subresource);
 }
 
 /** Whether a request only reads (the max-in-flight filter's `readOnly` kind): get, list and watch. */

@@ -110,6 +110,8 @@ export class ApiServerMetrics {
   /** The same entries by their interned label set, found without building a key. */
   private readonly pendingByLabels = new WeakMap<RequestLabels, PendingRequests>();
   private readonly pendingLists = new Map<string, PendingLists>();
+  /** What doors that record in batches run before each read, so that a read sees every finished request. */
+  private readonly drains: Array<() => void> = [];
 
   constructor(readonly registry: MetricsRegistry) {
     this.enabled = registry.enabled;
@@ -250,8 +252,14 @@ export class ApiServerMetrics {
     }
   }
 
+  /** Runs `drain` before every read of the metrics: a door's batch of finished requests, recorded then. */
+  beforeFlush(drain: () => void): void {
+    this.drains.push(drain);
+  }
+
   /** Hands what was counted since the last read over to the registry's metrics. */
   private flush(): void {
+    for (const drain of this.drains) drain();
     for (const p of this.pending.values()) {
       for (const [code, n] of p.codes) {
         let labels = p.withCode.get(code);

@@ -1,17 +1,18 @@
 /**
  * Which requests the HTTP door leaves out of the in-flight counts: watches (by query or by the
  * legacy `/watch/` path) and the streaming subresources (logs, exec, attach, port forwarding,
- * proxies), told from the path and query before any routing.
+ * proxies), told from the door's parse of the path and the query.
  */
 import { describe, expect, it } from 'vitest';
-import { longRunningPath } from '../../src/http/metrics.js';
+import { longRunningRoute } from '../../src/http/metrics.js';
+import { parseResourcePath } from '../../src/http/routes.js';
 
 const asked = (target: string) => {
   const url = new URL(target, 'http://memkube');
-  return longRunningPath(url.pathname, url.search, url);
+  return longRunningRoute(parseResourcePath(url.pathname), url.search, url);
 };
 
-describe('longRunningPath', () => {
+describe('longRunningRoute', () => {
   it.each([
     '/api/v1/namespaces/default/configmaps?watch=true',
     '/api/v1/namespaces/default/configmaps?watch=1&resourceVersion=5',
@@ -31,6 +32,12 @@ describe('longRunningPath', () => {
     '/api/v1/namespaces/default/configmaps',
     '/api/v1/namespaces/default/configmaps/logs',
     '/api/v1/namespaces/default/configmaps/log-settings',
+    // Objects named like a streaming subresource are read like any other.
+    '/api/v1/namespaces/default/configmaps/log',
+    '/api/v1/namespaces/default/secrets/proxy',
+    '/api/v1/namespaces/default/configmaps/exec?labelSelector=x',
+    '/healthz',
+    '/apis/apps/v1/watch',
     '/api/v1/namespaces/default/pods/p/status',
     '/api/v1/namespaces/default/configmaps?watch=false',
     '/api/v1/namespaces/default/configmaps?labelSelector=watch%3Dtrue',
