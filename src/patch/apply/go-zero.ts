@@ -56,11 +56,13 @@ const NON_POINTER_TIME_FIELDS: Readonly<Record<string, readonly string[]>> = {
   'io.k8s.kube-aggregator.pkg.apis.apiregistration.v1.APIServiceCondition': ['lastTransitionTime'],
 };
 
-function isNonPointerTime(parent: StructNode, name: string): boolean {
+/** Whether the optional time field `name` of `parent` is a value in the Go type (absent, it is `null`). */
+export function isNonPointerTime(parent: StructNode, name: string): boolean {
   return parent.id !== undefined && (NON_POINTER_TIME_FIELDS[parent.id]?.includes(name) ?? false);
 }
 
-function isNonPointerStruct(parent: StructNode, name: string, root: boolean): boolean {
+/** Whether the struct field `name` of `parent` is a value, not a pointer, in the Go type (`root`: `parent` is the kind's top level). */
+export function isNonPointerStruct(parent: StructNode, name: string, root: boolean): boolean {
   const child = parent.properties.get(name);
   if (!child || child.type !== 'object') return false;
   if (root && (name === 'metadata' || name === 'spec' || name === 'status')) return true;
@@ -71,7 +73,7 @@ function isNonPointerStruct(parent: StructNode, name: string, root: boolean): bo
  * Whether an optional (omitempty) field holding `value` is absent from the Go object: a nil
  * pointer, an empty slice or an empty map is not there (a null time is the zero time, kept).
  */
-function omittedWhenEmpty(child: StructuralNode, value: unknown): boolean {
+export function omittedWhenEmpty(child: StructuralNode, value: unknown): boolean {
   if (value === null) return !(child.type === 'string' && child.format === 'date-time');
   if (child.type === 'array') return Array.isArray(value) && value.length === 0;
   if (child.type === 'map') return isJsonObject(value) && ownKeys(value).length === 0;
@@ -79,7 +81,7 @@ function omittedWhenEmpty(child: StructuralNode, value: unknown): boolean {
 }
 
 /** The Go zero value of a field, as the typed object shows it; `undefined` when it is omitted. */
-function zeroOf(node: StructuralNode, nonPointerStruct: boolean): unknown {
+export function zeroOf(node: StructuralNode, nonPointerStruct: boolean): unknown {
   switch (node.type) {
     case 'object':
       // A required struct is usually a value; an atomic one (a LabelSelector) is a pointer.

@@ -25,6 +25,7 @@ import {
   type ManagerState,
 } from './managed-fields.js';
 import { compare, type Comparison } from './typed.js';
+import { createdFieldsV1, GENERAL_PATH, topLevelNames } from './created-fields.js';
 import { deepFreeze } from '../../storage/freeze.js';
 import { isJsonObject } from '../../util/go-value.js';
 import { cloneJsonDocument } from '../../util/json-clone.js';
@@ -78,6 +79,10 @@ const emptyWithGoZeroValues = new WeakMap<StructuralNode, unknown>();
 
 function goZeroValuesOf(obj: unknown, schema: StructuralNode): unknown {
   if (isJsonObject(obj) && ownKeys(obj).length > 0) return withGoZeroValues(viewWithoutManagedFields(obj), schema);
+  return emptyGoObject(schema);
+}
+
+function emptyGoObject(schema: StructuralNode): unknown {
   let empty = emptyWithGoZeroValues.get(schema);
   if (empty === undefined) {
     empty = deepFreeze(withGoZeroValues({}, schema));
@@ -210,9 +215,37 @@ export function recordUpdate(opts: RecordUpdateOptions): ManagedFieldsEntry[] {
     // skipNonApplied: an existing object that is not tracked stays untracked until it is applied to.
     const uid = metaOf(opts.live)?.uid;
     if (managed.size === 0 && opts.live !== undefined && typeof uid === 'string' && uid !== '') return [];
+    if (managed.size === 0 && opts.live === undefined) {
+      const created = createdEntries(opts);
+      if (created) return created;
+    }
     const next = updateManagers(extended(opts, { managed, live: opts.live ?? {}, time: managedTime(opts.now) }));
     return encodeManagedFields(next);
   } catch {
     return Array.isArray(liveEntries) ? (cloneJsonDocument(liveEntries) as ManagedFieldsEntry[]) : [];
   }
+}
+
+/**
+ * The managedFields of a create with no managers yet, by the one-walk path of created-fields.ts;
+ * undefined when that path does not cover the object.
+ */
+function createdEntries(opts: RecordUpdateOptions): ManagedFieldsEntry[] | undefined {
+  const ignoredRoots = topLevelNames(opts.ignoredFields);
+  if (!ignoredRoots || !isJsonObject(opts.updated)) return undefined;
+  const fieldsV1 = createdFieldsV1(opts.updated, opts.schema, emptyGoObject(opts.schema), ignoredRoots);
+  if (fieldsV1 === GENERAL_PATH) return undefined;
+  for (const _ in fieldsV1) {
+    // Built key by key in Kubernetes' order, as encodeManagedFields writes an entry.
+    const e = {} as ManagedFieldsEntry;
+    e.manager = opts.manager || 'unknown';
+    e.operation = 'Update';
+    e.apiVersion = opts.apiVersion;
+    e.time = managedTime(opts.now);
+    e.fieldsType = 'FieldsV1';
+    e.fieldsV1 = fieldsV1;
+    if (opts.subresource) e.subresource = opts.subresource;
+    return [e];
+  }
+  return [];
 }
