@@ -68,44 +68,69 @@ export class AdmissionChain {
     return this.plugins.map((p) => p.name);
   }
 
-  /** Runs every mutating plugin; the first refusal stops the request. */
-  admit(attributes: AdmissionAttributes, cluster: AdmissionCluster): Promise<void> {
-    return this.step('admit', this.mutating, attributes, cluster);
+  /** Runs every mutating plugin; the first refusal stops the request. A promise only when a plugin answers one. */
+  admit(attributes: AdmissionAttributes, cluster: AdmissionCluster): void | Promise<void> {
+    return this.step('admit', this.mutating, attributes, cluster, 0);
   }
 
-  /** Runs every validating plugin; the first refusal stops the request. */
-  validate(attributes: AdmissionAttributes, cluster: AdmissionCluster): Promise<void> {
-    return this.step('validate', this.validating, attributes, cluster);
+  /** Runs every validating plugin; the first refusal stops the request. A promise only when a plugin answers one. */
+  validate(attributes: AdmissionAttributes, cluster: AdmissionCluster): void | Promise<void> {
+    return this.step('validate', this.validating, attributes, cluster, 0);
   }
 
   /**
-   * One step, timed when there is an observer: the step counts when any plugin of the chain
-   * handles the operation (upstream's chain `Handles` it), each plugin when it handles it; a throw
-   * is a refusal (`rejected="true"`), measured and passed on. A plugin that answers synchronously
-   * is not awaited.
+   * One step from plugin `from` on, timed when there is an observer: the step counts when any
+   * plugin of the chain handles the operation (upstream's chain `Handles` it), each plugin when it
+   * handles it; a throw is a refusal (`rejected="true"`), measured and passed on. Runs without a
+   * promise while the plugins answer synchronously; the first that answers a promise is awaited,
+   * and the rest run after it.
    */
-  private async step(type: AdmissionStepType, plugins: readonly AdmissionPlugin[], attributes: AdmissionAttributes, cluster: AdmissionCluster): Promise<void> {
+  private step(
+    type: AdmissionStepType,
+    plugins: readonly AdmissionPlugin[],
+    attributes: AdmissionAttributes,
+    cluster: AdmissionCluster,
+    from: number,
+    stepStart = this.observer ? performance.now() : 0,
+  ): void | Promise<void> {
     const timers = this.observer && this.timersOf(type, attributes.operation);
-    const stepStart = timers ? performance.now() : 0;
-    let start = stepStart;
-    let i = 0;
-    try {
-      for (; i < plugins.length; i++) {
-        const plugin = plugins[i]!;
-        if (timers) start = performance.now();
-        const pending = type === 'admit' ? plugin.admit!(attributes, cluster) : plugin.validate!(attributes, cluster);
-        if (pending) await pending;
-        timers?.plugins[i]?.passed((performance.now() - start) / 1000);
+    for (let i = from; i < plugins.length; i++) {
+      const plugin = plugins[i]!;
+      const start = timers ? performance.now() : 0;
+      let pending: void | Promise<void>;
+      try {
+        pending = type === 'admit' ? plugin.admit!(attributes, cluster) : plugin.validate!(attributes, cluster);
+      } catch (e) {
+        refused(timers, i, start, stepStart);
+        throw e;
       }
-    } catch (e) {
-      if (timers) {
-        const now = performance.now();
-        timers.plugins[i]?.refused((now - start) / 1000);
-        timers.step?.refused((now - stepStart) / 1000);
-      }
-      throw e;
+      if (pending) return this.after(pending, type, plugins, attributes, cluster, i, start, stepStart);
+      timers?.plugins[i]?.passed((performance.now() - start) / 1000);
     }
     timers?.step?.passed((performance.now() - stepStart) / 1000);
+  }
+
+  /** The rest of a step once plugin `i` (started at `start`) answered with `pending`. */
+  private async after(
+    pending: Promise<void>,
+    type: AdmissionStepType,
+    plugins: readonly AdmissionPlugin[],
+    attributes: AdmissionAttributes,
+    cluster: AdmissionCluster,
+    i: number,
+    start: number,
+    stepStart: number,
+  ): Promise<void> {
+    const timers = this.observer && this.timersOf(type, attributes.operation);
+    try {
+      await pending;
+    } catch (e) {
+      refused(timers, i, start, stepStart);
+      throw e;
+    }
+    timers?.plugins[i]?.passed((performance.now() - start) / 1000);
+    const rest = this.step(type, plugins, attributes, cluster, i + 1, stepStart);
+    if (rest) await rest;
   }
 
   private timersOf(type: AdmissionStepType, operation: AdmissionOperation): StepTimers {
@@ -121,6 +146,14 @@ export class AdmissionChain {
     }
     return timers;
   }
+}
+
+/** Records a refusal by plugin `i`: its time, and the step's. */
+function refused(timers: StepTimers | undefined, i: number, start: number, stepStart: number): void {
+  if (!timers) return;
+  const now = performance.now();
+  timers.plugins[i]?.refused((now - start) / 1000);
+  timers.step?.refused((now - stepStart) / 1000);
 }
 
 const handles = (plugin: AdmissionPlugin, operation: AdmissionOperation) => !plugin.operations || plugin.operations.includes(operation);

@@ -10,7 +10,7 @@ import type { Clock } from '../clock.js';
 import type { KindContext, KubeObject } from '../schema/define-kind.js';
 import { apiVersionOf, type KindRegistry, type ResolvedKind } from '../schema/registry.js';
 import { DryRunStorage } from '../storage/dry-run.js';
-import type { Storage } from '../storage/storage.js';
+import type { Storage, StoredObject } from '../storage/storage.js';
 import type { ApiRequest } from '../machinery/request.js';
 import type { WatchHub } from './watch/hub.js';
 import type { MetricsRegistry } from '../metrics/registry.js';
@@ -101,11 +101,11 @@ function sharedKindContext(ctx: EngineContext): SharedKindContext {
     },
     now: () => ctx.clock.now(),
     featureEnabled: (gate) => ctx.featureEnabled(gate),
-    read: async (resource, namespace, name) => {
+    read: (resource, namespace, name) => {
       const kind = ctx.registry.lookupResource(resource.group, resource.resource);
-      if (!kind) return undefined;
-      const stored = await ctx.storage.get({ bucket: kind.bucket, namespace: kind.namespaced ? namespace : '', name });
-      return stored?.value as KubeObject | undefined;
+      if (!kind) return Promise.resolve(undefined);
+      const stored = ctx.storage.get({ bucket: kind.bucket, namespace: kind.namespaced ? namespace : '', name });
+      return stored.then(valueOf);
     },
     list: async (resource, namespace) => {
       const kind = ctx.registry.lookupResource(resource.group, resource.resource);
@@ -117,6 +117,8 @@ function sharedKindContext(ctx: EngineContext): SharedKindContext {
   sharedKindContexts.set(ctx, shared);
   return shared;
 }
+
+const valueOf = (stored: StoredObject | undefined) => stored?.value as KubeObject | undefined;
 
 /** The storage key of an object of `kind`. */
 export function objectKey(kind: ResolvedKind, namespace: string | undefined, name: string): { bucket: string; namespace: string; name: string } {

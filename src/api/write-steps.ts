@@ -3,6 +3,7 @@
  * server-owned metadata, generation, validation, the server's key order. Each is a small function
  * so the store reads like the pipeline in docs/engine.md.
  */
+import { isPromise } from '../util/maybe-promise.js';
 import { flatString, timeText } from '../util/flat-string.js';
 import { jsonEqual } from '../util/json-equal.js';
 import { missingRequired } from '../schema/decode.js';
@@ -133,14 +134,17 @@ function schemaValueErrors(
   return subresource === 'status' ? rules.validateStatusUpdate(obj, old) : rules.validateUpdate(obj, old);
 }
 
-/** Every validation of an object: metadata, required fields, the kind's rules; one 422 for all. */
-export async function validateObject(
+/**
+ * Every validation of an object: metadata, required fields, the kind's rules; one 422 for all. A
+ * promise only when one of the kind's rules answers one.
+ */
+export function validateObject(
   kind: ResolvedKind,
   version: string,
   obj: KubeObject,
   old: Readonly<KubeObject> | undefined,
   kctx: KindContext,
-): Promise<void> {
+): void | Promise<void> {
   const def = kind.definition;
   const options = {
     namespaced: kind.namespaced,
@@ -157,14 +161,34 @@ export async function validateObject(
   // On update, Kubernetes reports the transition rules (immutability) before the object's own rules.
   if (old && kctx.subresource === undefined) errors.push(...immutableFieldErrors(def, obj, old));
   errors.push(...schemaValueErrors(kind, version, obj, old, kctx.subresource));
-  if (old && def.strategy?.validateUpdate) errors.push(...(await def.strategy.validateUpdate(obj, old, kctx)));
-  if (def.strategy?.validate) errors.push(...(await def.strategy.validate(obj, kctx)));
-  if (errors.length) {
-    // A door onto another kind's storage reports as that kind (as Kubernetes' events.k8s.io does).
-    const stored = kind.stored.apiVersion;
-    const group = def.sharesStorageWith ? stored.slice(0, Math.max(0, stored.lastIndexOf('/'))) : kind.group;
-    throw invalid({ group, kind: kind.stored.kind }, obj.metadata?.name ?? '', errors);
-  }
+  const strategy = def.strategy;
+  const updateErrors = old && strategy?.validateUpdate ? strategy.validateUpdate(obj, old, kctx) : undefined;
+  if (isPromise(updateErrors)) return updateErrors.then((u) => kindErrors(kind, obj, errors, u, kctx));
+  return kindErrors(kind, obj, errors, updateErrors, kctx);
+}
+
+/** The kind's own rules after its update rules; throws the 422 when anything was found. */
+function kindErrors(
+  kind: ResolvedKind,
+  obj: KubeObject,
+  errors: FieldError[],
+  updateErrors: readonly FieldError[] | undefined,
+  kctx: KindContext,
+): void | Promise<void> {
+  if (updateErrors) errors.push(...updateErrors);
+  const own = kind.definition.strategy?.validate?.(obj, kctx);
+  if (isPromise(own)) return own.then((o) => invalidWhenAny(kind, obj, errors, o));
+  invalidWhenAny(kind, obj, errors, own);
+}
+
+function invalidWhenAny(kind: ResolvedKind, obj: KubeObject, errors: FieldError[], own: readonly FieldError[] | undefined): void {
+  if (own) errors.push(...own);
+  if (errors.length === 0) return;
+  const def = kind.definition;
+  // A door onto another kind's storage reports as that kind (as Kubernetes' events.k8s.io does).
+  const stored = kind.stored.apiVersion;
+  const group = def.sharesStorageWith ? stored.slice(0, Math.max(0, stored.lastIndexOf('/'))) : kind.group;
+  throw invalid({ group, kind: kind.stored.kind }, obj.metadata?.name ?? '', errors);
 }
 
 /** ObjectMeta fields in the order Kubernetes serializes them (Go struct order). */
@@ -199,7 +223,10 @@ export function inServerOrder(obj: KubeObject): KubeObject {
       // resourceVersion keeps its place even when storage is about to stamp it.
       if (metadata[k] !== undefined || k === 'resourceVersion') meta[k] = metadata[k] ?? '';
     }
-    for (const [k, v] of Object.entries(metadata)) if (!(k in meta) && v !== undefined) meta[k] = v;
+    for (const k of Object.keys(metadata)) {
+      const v = metadata[k];
+      if (v !== undefined && !Object.hasOwn(meta, k)) meta[k] = v;
+    }
     out.metadata = meta as ObjectMetaLike;
   }
   Object.assign(out, rest);

@@ -96,7 +96,8 @@ describe('admission metrics of a chain', () => {
   it('times a plugin only for the operations it handles, and a refusal as rejected', async () => {
     const metrics = new MetricsRegistry();
     const chain = buildAdmissionChain({}, [strict, everything], metrics);
-    await expect(chain.validate(attributes('CREATE'), cluster)).rejects.toThrow('no');
+    // A plugin that refuses synchronously: the step throws at once, no promise made.
+    expect(() => chain.validate(attributes('CREATE'), cluster)).toThrow('no');
     await chain.validate(attributes('CONNECT'), cluster);
     expect(await metrics.value(PLUGIN, { name: 'NamespaceLifecycle', type: 'validate', operation: 'CREATE', rejected: 'true' })).toBe(1);
     // The refusal came first: the next plugin never ran.
@@ -105,6 +106,43 @@ describe('admission metrics of a chain', () => {
     expect(await metrics.value(PLUGIN, { name: 'ServiceAccount', type: 'validate', operation: 'CONNECT', rejected: 'false' })).toBe(1);
     expect(await metrics.value(SUMMARY, { type: 'validate', operation: 'CREATE', rejected: 'true' })).toBe(1);
     expect(await metrics.value(SUMMARY, { type: 'validate', operation: 'CONNECT', rejected: 'false' })).toBe(1);
+  });
+
+  it('answers without a promise while every plugin does, and awaits the first that answers one before the rest', async () => {
+    const metrics = new MetricsRegistry();
+    const ran: string[] = [];
+    const slow: AdmissionPlugin = {
+      name: 'NamespaceLifecycle',
+      async admit() {
+        await Promise.resolve();
+        ran.push('slow');
+      },
+    };
+    const quick: AdmissionPlugin = { name: 'ServiceAccount', admit: () => void ran.push('quick') };
+    expect(buildAdmissionChain({}, [quick], metrics).admit(attributes('CREATE'), cluster)).toBeUndefined();
+    const pending = buildAdmissionChain({}, [slow, quick], metrics).admit(attributes('CREATE'), cluster);
+    expect(pending).toBeInstanceOf(Promise);
+    expect(ran).toEqual(['quick']);
+    await pending;
+    expect(ran).toEqual(['quick', 'slow', 'quick']);
+    expect(await metrics.value(PLUGIN, { name: 'NamespaceLifecycle', type: 'admit', operation: 'CREATE', rejected: 'false' })).toBe(1);
+    expect(await metrics.value(PLUGIN, { name: 'ServiceAccount', type: 'admit', operation: 'CREATE', rejected: 'false' })).toBe(2);
+    expect(await metrics.value(SUMMARY, { type: 'admit', operation: 'CREATE', rejected: 'false' })).toBe(2);
+  });
+
+  it('times a refusal that comes after a plugin answered a promise', async () => {
+    const metrics = new MetricsRegistry();
+    const slow: AdmissionPlugin = { name: 'NamespaceLifecycle', admit: () => Promise.resolve() };
+    const refusing: AdmissionPlugin = {
+      name: 'ServiceAccount',
+      admit(a) {
+        throw forbidden({ group: '', resource: 'configmaps' }, a.name, 'late');
+      },
+    };
+    await expect(buildAdmissionChain({}, [refusing, slow], metrics).admit(attributes('CREATE'), cluster) as Promise<void>).rejects.toThrow('late');
+    expect(await metrics.value(SUMMARY, { type: 'admit', operation: 'CREATE', rejected: 'true' })).toBe(1);
+    expect(await metrics.value(PLUGIN, { name: 'NamespaceLifecycle', type: 'admit', operation: 'CREATE', rejected: 'false' })).toBe(1);
+    expect(await metrics.value(PLUGIN, { name: 'ServiceAccount', type: 'admit', operation: 'CREATE', rejected: 'true' })).toBe(1);
   });
 
   it('times no step of an operation no plugin handles', async () => {

@@ -53,10 +53,13 @@ export async function createObject(
     if (recording) await recording;
   }
   const attributes = admissionAttributes(kind, req, 'CREATE', obj, undefined);
-  await ctx.admission.admit(attributes, kctx);
+  // Each step is awaited only when it answers a promise: most answer at once.
+  const admitted = ctx.admission.admit(attributes, kctx);
+  if (admitted) await admitted;
   stampNewObjectMeta(ctx, kind, obj);
   if (def.resetStatusOnCreate ?? def.statusSubresource) delete obj.status;
-  await def.strategy?.prepareForCreate?.(obj, kctx);
+  const prepared = def.strategy?.prepareForCreate?.(obj, kctx);
+  if (prepared) await prepared;
 
   const generated = !meta.name && !!meta.generateName;
   const prefix = generated ? meta.generateName!.slice(0, MAX_GENERATE_NAME_PREFIX) : '';
@@ -65,8 +68,10 @@ export async function createObject(
   applySchemaDefaults(kind, version, obj);
   def.strategy?.defaults?.(obj, kctx);
 
-  await validateObject(kind, version, obj, undefined, kctx);
-  await ctx.admission.validate(attributes, kctx);
+  const validated = validateObject(kind, version, obj, undefined, kctx);
+  if (validated) await validated;
+  const allowed = ctx.admission.validate(attributes, kctx);
+  if (allowed) await allowed;
   const warnings = [...created.warnings, ...(def.strategy?.warnings?.(obj, undefined, kctx) ?? [])];
 
   const storage = storageFor(ctx, isDryRun(req.writeOptions));

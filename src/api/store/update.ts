@@ -115,13 +115,18 @@ async function commitUpdate(
     if (recording) await recording;
   }
   const attributes = admissionAttributes(kind, req, 'UPDATE', next, old);
-  await ctx.admission.admit(attributes, kctx);
-  await def.strategy?.prepareForUpdate?.(next, old, kctx);
+  // Each step is awaited only when it answers a promise: most answer at once.
+  const admitted = ctx.admission.admit(attributes, kctx);
+  if (admitted) await admitted;
+  const prepared = def.strategy?.prepareForUpdate?.(next, old, kctx);
+  if (prepared) await prepared;
   applySchemaDefaults(kind, version, next);
   def.strategy?.defaults?.(next, kctx);
   bumpGeneration(kind, next, old, req.subresource);
-  await validateObject(kind, version, next, old, kctx);
-  await ctx.admission.validate(attributes, kctx);
+  const validated = validateObject(kind, version, next, old, kctx);
+  if (validated) await validated;
+  const allowed = ctx.admission.validate(attributes, kctx);
+  if (allowed) await allowed;
   const warnings = [...change.warnings, ...(def.strategy?.warnings?.(next, old, kctx) ?? [])];
   // Kubernetes does not write an unchanged object: no new resourceVersion, no watch event; unless
   // it was read with an old encryption key or provider (GuaranteedUpdate's stale read).

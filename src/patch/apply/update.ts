@@ -209,6 +209,11 @@ export function asManaged(m: readonly ManagedFieldsEntry[] | ManagedFields): Man
 export function recordUpdate(opts: RecordUpdateOptions): ManagedFieldsEntry[] {
   const liveEntries = metaOf(opts.live)?.managedFields;
   try {
+    // A create that sent no managers (most do): nothing to decode.
+    if (opts.live === undefined && !opts.managed && !opts.subresource && metaOf(opts.updated)?.managedFields === undefined) {
+      const created = createdEntries(opts);
+      if (created) return created;
+    }
     const managed = opts.managed
       ? asManaged(opts.managed)
       : managedFromRequest({ live: liveEntries, sent: metaOf(opts.updated)?.managedFields, subresource: opts.subresource ?? '' });
