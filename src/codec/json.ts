@@ -35,7 +35,8 @@ interface Frame {
   slot: string | number;
   /** The field path of this container, written when first asked for (only a duplicate asks). */
   path: string | undefined;
-  keys: Set<string>;
+  /** The member names seen so far (objects): a list while short, a set past {@link FEW_KEYS}; none for arrays. */
+  keys: string[] | Set<string> | undefined;
   index: number;
   expectKey: boolean;
   /** The member name the next value belongs to (objects). */
@@ -62,6 +63,27 @@ function childPath(frame: Frame, key: string | number): string {
   const path = pathOf(frame);
   if (typeof key === 'number') return `${path}[${key}]`;
   return path ? `${path}.${key}` : key;
+}
+
+/** Objects with up to this many members look for a repeated one in a list, which costs less than a Set. */
+const FEW_KEYS = 16;
+
+/** Whether `key` was seen in the object of `frame`; records it. */
+function seenBefore(frame: Frame, key: string): boolean {
+  const keys = frame.keys;
+  if (keys === undefined) {
+    frame.keys = [key];
+    return false;
+  }
+  if (Array.isArray(keys)) {
+    if (keys.includes(key)) return true;
+    if (keys.length < FEW_KEYS) keys.push(key);
+    else frame.keys = new Set([...keys, key]);
+    return false;
+  }
+  if (keys.has(key)) return true;
+  keys.add(key);
+  return false;
 }
 
 /** Go's `encoding/json` (and so Kubernetes' decoders) refuses documents nested deeper than this. */
@@ -136,7 +158,7 @@ function findDuplicates(text: string, root?: { value: unknown }): string[] {
         else holder = childHolder(top.holder, top.array ? top.index : top.key, array);
       }
       const slot = top ? (top.array ? top.index : top.key) : '';
-      stack.push({ array, parent: top, slot, path: top ? undefined : '', keys: new Set(), index: 0, expectKey: !array, key: '', holder });
+      stack.push({ array, parent: top, slot, path: top ? undefined : '', keys: undefined, index: 0, expectKey: !array, key: '', holder });
       if (stack.length > MAX_JSON_DEPTH) throw new JsonSyntaxError(`invalid character '${c}' exceeded max depth`);
     } else if (c === '}' || c === ']') {
       stack.pop();
@@ -148,7 +170,7 @@ function findDuplicates(text: string, root?: { value: unknown }): string[] {
       if (top && !top.array && top.expectKey) {
         // Most keys hold no escape: their text is the key.
         const key = escapedBefore(i, j) ? (JSON.parse(text.slice(i, j + 1)) as string) : text.slice(i + 1, j);
-        if (top.keys.has(key)) {
+        if (seenBefore(top, key)) {
           const path = childPath(top, key);
           if (!seen.has(path)) {
             seen.add(path);
@@ -160,7 +182,6 @@ function findDuplicates(text: string, root?: { value: unknown }): string[] {
             if (Object.hasOwn(top.holder, key)) clearSubtree((top.holder as Record<string, unknown>)[key]);
           }
         }
-        top.keys.add(key);
         top.expectKey = false;
         top.key = key;
       } else if (top?.holder && escapedBefore(i, j)) {

@@ -23,6 +23,19 @@ describe('parseJson', () => {
     expect(r.value).toEqual({ spec: { a: 2 }, list: [{}, { 'k\\': 2 }] });
   });
 
+  it('finds a repeated member in an object of any size, whichever member repeats', () => {
+    fc.assert(
+      fc.property(fc.uniqueArray(fc.string({ maxLength: 4 }), { minLength: 1, maxLength: 60 }), fc.nat(), fc.nat(), (keys, which, where) => {
+        const repeated = keys[which % keys.length]!;
+        const members = keys.map((k, i) => `${JSON.stringify(k)}:${i}`);
+        members.splice(where % (members.length + 1), 0, `${JSON.stringify(repeated)}:"again"`);
+        const r = parseJson(`{"m":{${members.join(',')}}}`);
+        expect(r.duplicateFields).toEqual([`m.${repeated}`]);
+        expect(parseJson(`{"m":{${keys.map((k, i) => `${JSON.stringify(k)}:${i}`).join(',')}}}`).duplicateFields).toEqual([]);
+      }),
+    );
+  });
+
   it('finds no duplicates in ordinary documents', () => {
     expect(parseJson('[{"a":1},{"a":2}]').duplicateFields).toEqual([]);
     expect(parseJson('"x"').duplicateFields).toEqual([]);
