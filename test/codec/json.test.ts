@@ -36,6 +36,14 @@ describe('parseJson', () => {
     );
   });
 
+  it('finds each member of a long object repeated at its end', () => {
+    const keys = Array.from({ length: 40 }, (_, i) => `k${i}`);
+    for (const repeated of keys) {
+      const text = `{${[...keys, repeated].map((k, i) => `"${k}":${i}`).join(',')}}`;
+      expect(parseJson(text).duplicateFields).toEqual([repeated]);
+    }
+  });
+
   it('finds no duplicates in ordinary documents', () => {
     expect(parseJson('[{"a":1},{"a":2}]').duplicateFields).toEqual([]);
     expect(parseJson('"x"').duplicateFields).toEqual([]);
