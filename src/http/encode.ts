@@ -83,7 +83,28 @@ const MIME: Record<'json' | 'yaml', string> = { json: 'application/json', yaml: 
  * PartialObjectMetadata for get and list); a clause asking for another is skipped, and when none
  * is left the answer is 406.
  */
-export function negotiate(accept: string | null, transforms: boolean): Negotiated {
+export function negotiate(accept: string | null, transforms: boolean): Readonly<Negotiated> {
+  // Clients send the same few Accept headers on every request: each is parsed once.
+  const cache = transforms ? negotiatedForReads : negotiatedForWrites;
+  const key = accept ?? '';
+  if (key.length > MAX_CACHED_ACCEPT) return negotiateNow(accept, transforms);
+  let found = cache.get(key);
+  if (found === undefined) {
+    found = Object.freeze(negotiateNow(accept, transforms));
+    if (cache.size >= MAX_NEGOTIATED) cache.clear();
+    cache.set(key, found);
+  }
+  return found;
+}
+
+/** Negotiated answers by Accept header, for endpoints with and without `as=` forms (bounded: cleared when full). */
+const negotiatedForReads = new Map<string, Readonly<Negotiated>>();
+const negotiatedForWrites = new Map<string, Readonly<Negotiated>>();
+const MAX_NEGOTIATED = 256;
+/** Longer Accept headers are parsed each time, so the cache stays small whatever clients send. */
+const MAX_CACHED_ACCEPT = 256;
+
+function negotiateNow(accept: string | null, transforms: boolean): Negotiated {
   const ranges = parseAccept(accept);
   if (ranges.length === 0) return { format: 'json', as: 'object', contentType: MIME.json };
   for (const r of ranges) {

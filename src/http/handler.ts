@@ -3,6 +3,7 @@
  * runs the one engine through `cluster.request`, and encodes. Runtime adapters (node:http in
  * `listen.ts`) only forward to it.
  */
+import { isPromise } from '../util/maybe-promise.js';
 import { isStreamedBody, type ApiRequest, type UserInfo, type Verb } from '../machinery/request.js';
 import { connectVerbOf, type ConnectSubresource } from '../schema/define-kind.js';
 import type { ResolvedKind } from '../schema/registry.js';
@@ -135,13 +136,15 @@ function createHttpRequestHandler(cluster: HttpCluster, options: FetchHandlerOpt
       const attributesOf = (u: UserInfo) => (info ? resourceAttributes(u, info) : nonResourceAttributes(u, request.method, url.pathname));
       const auditInit = (u: UserInfo | undefined) => httpAuditInit(request, auditID, receivedAt, target, { ...attributesOf(u ?? ANONYMOUS), user: u });
       if (access) {
-        const authenticated = await authenticate(
+        const authenticating = authenticate(
           access,
           request,
           url.pathname,
           defaultUser,
           audit && ((message) => audit.unauthenticated(auditInit(undefined), message)),
         );
+        // Awaited only when it answers a promise, as the authorization below: most answer at once.
+        const authenticated = isPromise(authenticating) ? await authenticating : authenticating;
         // WithAudit runs between authentication and impersonation: the policy sees who authenticated.
         if (audit) audited = await beginHttpAudit(audit, auditInit(authenticated));
         user = request.impersonates
@@ -150,7 +153,8 @@ function createHttpRequestHandler(cluster: HttpCluster, options: FetchHandlerOpt
         if (audited && user !== authenticated) audited.impersonate(user);
         // kube-apiserver's tracing filter runs after authentication: the caller's groups decide whether its trace is followed.
         span = tracer?.startRequest(tracedRequest(request, target, route, user));
-        await authorizeHttp(access.authorizer, attributesOf(user), audited);
+        const authorizing = authorizeHttp(access.authorizer, attributesOf(user), audited);
+        if (authorizing) await authorizing;
         authorized = true;
       } else {
         if (request.impersonates) user = userOf(request.headers(), defaultUser);
