@@ -2,8 +2,8 @@
  * What every verb and the store receive: the cluster's registry, storage, clock, admission chain
  * and settings.
  */
-import { randomUUID } from 'node:crypto';
 import type { AuthServices } from '../machinery/auth.js';
+import { randomUuid } from '../util/uuid.js';
 import type { NodeConnections } from '../machinery/node-connections.js';
 import type { AdmissionChain } from '../admission/chain.js';
 import type { Clock } from '../clock.js';
@@ -23,7 +23,7 @@ export interface EngineContext {
   readonly apiDomain: string;
   readonly reservedDomain: string;
   featureEnabled(gate: string): boolean;
-  /** A new object uid. */
+  /** A new object uid, as one flat string (a stored object keeps it for its whole life). */
   newUid(): string;
   /** The random suffix appended to a `generateName`. */
   randomSuffix(): string;
@@ -47,9 +47,9 @@ export interface EngineContext {
   readonly metrics: MetricsRegistry;
 }
 
-/** A new UUID, as object uids are. */
+/** A new random UUID, as object uids are. */
 export function newUid(): string {
-  return randomUUID();
+  return randomUuid();
 }
 
 const dryRunViews = new WeakMap<Storage, Storage>();

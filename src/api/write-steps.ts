@@ -4,7 +4,7 @@
  * so the store reads like the pipeline in docs/engine.md.
  */
 import { isPromise } from '../util/maybe-promise.js';
-import { flatString, timeText } from '../util/flat-string.js';
+import { timeText } from '../util/flat-string.js';
 import { jsonEqual } from '../util/json-equal.js';
 import { missingRequired } from '../schema/decode.js';
 import type { KindContext, KubeObject, ObjectMetaLike } from '../schema/define-kind.js';
@@ -46,7 +46,7 @@ export function reconcileNamespace(kind: ResolvedKind, obj: KubeObject, requestN
  */
 export function stampNewObjectMeta(ctx: EngineContext, kind: ResolvedKind, obj: KubeObject): void {
   const meta = metaOf(obj);
-  meta.uid = flatString(ctx.newUid());
+  meta.uid = ctx.newUid();
   meta.creationTimestamp = timeText(ctx.clock.now());
   if (kind.definition.generation !== false) meta.generation = 1;
   // Go's zero: never serialized.

@@ -5,7 +5,7 @@
  * whatever it is answered, a 401 included, and a preflight `OPTIONS` is answered 204 at once,
  * without credentials, audit or metrics; any other request goes on untouched.
  */
-import { randomUUID } from 'node:crypto';
+import { randomUuid } from '../util/uuid.js';
 import { extended } from '../util/extended.js';
 import { compileGoRegexp, type GoRegexp } from '../util/go-regexp.js';
 import { isEncodedAnswer } from './encode.js';
@@ -74,7 +74,7 @@ export function withCors(core: HttpRequestHandler, options: CorsOptions | undefi
     if (request.method === 'OPTIONS') {
       // The filters outside WithCORS still run: WithAuditInit's Audit-Id, WithCacheControl's default.
       headers.set('Cache-Control', 'no-cache, private');
-      headers.set('Audit-Id', request.header('audit-id') || randomUUID());
+      headers.set('Audit-Id', request.header('audit-id') || randomUuid());
       return new Response(null, { status: 204, headers });
     }
     return withHeaders(await core(request), headers);

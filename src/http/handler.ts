@@ -24,7 +24,7 @@ import { ANONYMOUS, userOf } from './users.js';
 import { httpRequestMeter, watchEventRecorder, type MeteredStart } from './metrics.js';
 import { proxiedRequestHeaders, streamedResponse } from './streamed.js';
 import { isWatchStream, watchResponse } from './watch.js';
-import { randomUUID } from 'node:crypto';
+import { randomUuid } from '../util/uuid.js';
 import type { FetchHandler, FetchHandlerOptions, HttpAnswer, HttpCluster, HttpRequest, HttpRequestHandler } from './door.js';
 import { authenticate, authorizeHttp } from './access.js';
 import { isResourcePath, nonResourceResponse } from './non-resource.js';
@@ -112,7 +112,7 @@ function createHttpRequestHandler(cluster: HttpCluster, options: FetchHandlerOpt
     let routed = false;
     const receivedAt = audit ? cluster.clock.now() : 0;
     // WithAuditInit: every answer carries the request's Audit-ID, the client's own when it sent one.
-    const auditID = request.header('audit-id') || randomUUID();
+    const auditID = request.header('audit-id') || randomUuid();
     const target = `${pathname}${search}`;
     const pretty = wantsPretty(url.searchParams, request.header('user-agent'));
     let sc: ServeContext | undefined;
