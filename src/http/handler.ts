@@ -12,7 +12,8 @@ import type { StoredValue } from '../storage/storage.js';
 import { compactStatus } from '../machinery/errors.js';
 import type { RequestSpan, TracedRequest } from '../tracing/index.js';
 import { impersonatedUser } from '../auth/impersonation.js';
-import { httpRequestInfo, nonResourceAttributes, resourceAttributes } from '../auth/request-attributes.js';
+import { httpRequestInfo, nonResourceAttributes, resourceAttributes, type ResourceRequestInfo } from '../auth/request-attributes.js';
+import type { AuthorizationAttributes } from '../machinery/auth.js';
 import { decodeDeleteOptions, decodeObjectBody, decodePatchBody, MAX_BODY_BYTES, patchTypeOf, readBody } from './decode.js';
 import { subresourcesOf } from './discovery.js';
 import { answerResponse, encodeAnswer, isEncodedAnswer, negotiate, textAnswer, wantsPretty, type EncodedAnswer, type Negotiated } from './encode.js';
@@ -113,7 +114,8 @@ function createHttpRequestHandler(cluster: HttpCluster, options: FetchHandlerOpt
     const receivedAt = audit ? cluster.clock.now() : 0;
     // WithAuditInit: every answer carries the request's Audit-ID, the client's own when it sent one.
     const auditID = request.header('audit-id') || randomUuid();
-    const target = `${pathname}${search}`;
+    // The request URI as audit events and traces show it; made only for them.
+    const target = audit || tracer ? `${pathname}${search}` : '';
     const pretty = wantsPretty(url.searchParams, request.header('user-agent'));
     let sc: ServeContext | undefined;
     let span: RequestSpan | undefined;
@@ -121,28 +123,24 @@ function createHttpRequestHandler(cluster: HttpCluster, options: FetchHandlerOpt
     let audited: RequestAudit | undefined;
     let failure: unknown;
     try {
+      let path = pathname;
       if (prefix) {
-        const rest = stripPrefix(url.pathname, prefix);
+        const rest = stripPrefix(pathname, prefix);
         if (rest === undefined) throw pathNotFound();
         url.pathname = rest;
+        path = url.pathname;
       }
       const access = cluster.access;
       let user = defaultUser;
       let authorized = false;
-      route = isResourcePath(url.pathname) ? parseResourcePath(url.pathname) : undefined;
+      route = isResourcePath(path) ? parseResourcePath(path) : undefined;
       metered = meter?.start(request, route, search);
       // Asked from the path itself, as kube-apiserver's RequestInfoFactory reads it, before any routing.
-      const info = access || audit ? httpRequestInfo(request.method, url.pathname, url.searchParams) : undefined;
-      const attributesOf = (u: UserInfo) => (info ? resourceAttributes(u, info) : nonResourceAttributes(u, request.method, url.pathname));
-      const auditInit = (u: UserInfo | undefined) => httpAuditInit(request, auditID, receivedAt, target, { ...attributesOf(u ?? ANONYMOUS), user: u });
+      const info = access || audit ? httpRequestInfo(request.method, path, url.searchParams) : undefined;
+      const auditInit = (u: UserInfo | undefined) =>
+        httpAuditInit(request, auditID, receivedAt, target, { ...attributesOf(u ?? ANONYMOUS, info, request.method, path), user: u });
       if (access) {
-        const authenticating = authenticate(
-          access,
-          request,
-          url.pathname,
-          defaultUser,
-          audit && ((message) => audit.unauthenticated(auditInit(undefined), message)),
-        );
+        const authenticating = authenticate(access, request, path, defaultUser, audit && ((message) => audit.unauthenticated(auditInit(undefined), message)));
         // Awaited only when it answers a promise, as the authorization below: most answer at once.
         const authenticated = isPromise(authenticating) ? await authenticating : authenticating;
         // WithAudit runs between authentication and impersonation: the policy sees who authenticated.
@@ -153,7 +151,7 @@ function createHttpRequestHandler(cluster: HttpCluster, options: FetchHandlerOpt
         if (audited && user !== authenticated) audited.impersonate(user);
         // kube-apiserver's tracing filter runs after authentication: the caller's groups decide whether its trace is followed.
         span = tracer?.startRequest(tracedRequest(request, target, route, user));
-        const authorizing = authorizeHttp(access.authorizer, attributesOf(user), audited);
+        const authorizing = authorizeHttp(access.authorizer, attributesOf(user, info, request.method, path), audited);
         if (authorizing) await authorizing;
         authorized = true;
       } else {
@@ -186,6 +184,11 @@ function createHttpRequestHandler(cluster: HttpCluster, options: FetchHandlerOpt
     if (metered) meter!.finish(metered, request, answer, routed, route);
     return withAuditID(answer, auditID);
   };
+}
+
+/** What authorization and audit see of a request by `user`: its resource, or its path. */
+function attributesOf(user: UserInfo, info: ResourceRequestInfo | undefined, method: string, path: string): AuthorizationAttributes {
+  return info ? resourceAttributes(user, info) : nonResourceAttributes(user, method, path);
 }
 
 /** The answer with its `Audit-Id` header. */
