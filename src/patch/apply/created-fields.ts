@@ -24,6 +24,7 @@ import { isNonPointerStruct, isNonPointerTime, omittedWhenEmpty, zeroOf } from '
 import { resolve } from './schema.js';
 import { tryListItemPathElement } from './to-field-set.js';
 import { deepFreeze } from '../../storage/freeze.js';
+import { flatString } from '../../util/flat-string.js';
 import { getOwn } from '../../util/own.js';
 import { hasDefinedOwn, ownKeys } from './value.js';
 
@@ -86,7 +87,7 @@ export function createdFieldsV1(
   if (schema.type !== 'object' || !isJsonObject(empty)) return GENERAL_PATH;
   let root: Owned | undefined;
   try {
-    root = ownedStruct(empty, obj, schema, true);
+    root = ownedStruct(empty, obj, schema, true, STRIPPED_ROOT);
   } catch (e) {
     if (e === giveUp) return GENERAL_PATH;
     throw e;
@@ -149,7 +150,11 @@ function owned(z: unknown, v: unknown, node: StructuralNode): Owned | undefined 
   }
 }
 
-function ownedStruct(z: unknown, v: Record<string, unknown>, node: StructNode, root: boolean): Owned | undefined {
+/**
+ * A struct, compared field by field. `strip`: scalar fields whose ownership is stripped anyway
+ * (they are walked past, still counted as present); `absent`: a field seen as not there.
+ */
+function ownedStruct(z: unknown, v: Record<string, unknown>, node: StructNode, root: boolean, strip?: ReadonlySet<string>, absent?: string): Owned | undefined {
   if (z !== undefined && !isJsonObject(z)) throw giveUp;
   if (resolve(node).map?.atomic) {
     // An atomic struct is a leaf; the empty object holds one only as null, or not at all.
@@ -159,23 +164,25 @@ function ownedStruct(z: unknown, v: Record<string, unknown>, node: StructNode, r
   let below: Below[] | undefined;
   let fields = 0;
   for (const k of ownKeys(v)) {
+    if (k === absent) continue;
     const child = node.properties.get(k);
     if (!child) throw giveUp;
     const value = v[k];
     if (!node.required.has(k) && !isNonPointerStruct(node, k, root) && omittedWhenEmpty(child, value)) continue;
     fields++;
+    if (strip?.has(k) && isScalar(child)) continue;
     const zk = z === undefined ? undefined : getOwn(z, k);
     const o = root && k === 'metadata' ? ownedMetadata(zk, value, child) : owned(zk, value, child);
-    if (o) (below ??= []).push({ key: `f:${k}`, pe: undefined, name: k, owned: o });
+    if (o) (below ??= []).push({ key: fieldKey(node, k), pe: undefined, name: k, owned: o });
   }
   // The fields a Go struct has although the object did not carry them: equal to the empty
   // object's where it has this struct; all new where it does not.
-  for (const { name, child, zero } of zeroFilled(node, root)) {
-    if (hasDefinedOwn(v, name)) continue;
+  for (const { name, key, child, zero } of zeroFilled(node, root)) {
+    if (name !== absent && hasDefinedOwn(v, name)) continue;
     fields++;
-    if (z !== undefined) continue;
+    if (z !== undefined || (strip?.has(name) && isScalar(child))) continue;
     const o = owned(undefined, zero, child);
-    if (o) (below ??= []).push({ key: `f:${name}`, pe: undefined, name, owned: o });
+    if (o) (below ??= []).push({ key, pe: undefined, name, owned: o });
   }
   if (z === undefined) return below ? { member: true, below } : MEMBER_ONLY;
   // Both sides empty: compared as one leaf, equal.
@@ -183,8 +190,31 @@ function ownedStruct(z: unknown, v: Record<string, unknown>, node: StructNode, r
   return below ? { member: false, below } : undefined;
 }
 
+/** The root's `metadata`: its `managedFields` are what is being written, so not looked at. */
+function ownedMetadata(z: unknown, v: unknown, node: StructuralNode): Owned | undefined {
+  if (node.type !== 'object' || !isJsonObject(v)) throw giveUp;
+  return ownedStruct(z, v, node, false, STRIPPED_METADATA, 'managedFields');
+}
+
+/** A leaf type: its field is one member, never a level. */
+function isScalar(node: StructuralNode): boolean {
+  return node.type !== 'object' && node.type !== 'map' && node.type !== 'array' && node.type !== 'any';
+}
+
+const fieldKeys = new WeakMap<StructNode, Map<string, string>>();
+
+/** `f:<name>` for a field a schema declares: made once, the same string for every object. */
+function fieldKey(node: StructNode, name: string): string {
+  let keys = fieldKeys.get(node);
+  if (!keys) fieldKeys.set(node, (keys = new Map()));
+  let key = keys.get(name);
+  if (key === undefined) keys.set(name, (key = flatString(`f:${name}`)));
+  return key;
+}
+
 interface ZeroFilled {
   readonly name: string;
+  readonly key: string;
   readonly child: StructuralNode;
   readonly zero: unknown;
 }
@@ -202,25 +232,17 @@ function zeroFilled(node: StructNode, root: boolean): readonly ZeroFilled[] {
   if (fields) return fields;
   const found: ZeroFilled[] = [];
   for (const [name, child] of node.properties) {
-    if (isNonPointerTime(node, name)) found.push({ name, child, zero: null });
+    if (isNonPointerTime(node, name)) found.push({ name, key: fieldKey(node, name), child, zero: null });
     else {
       const nonPointer = isNonPointerStruct(node, name, root);
       if (!nonPointer && !node.required.has(name)) continue;
       const zero = zeroOf(child, nonPointer);
-      if (zero !== undefined) found.push({ name, child, zero: deepFreeze(zero) });
+      if (zero !== undefined) found.push({ name, key: fieldKey(node, name), child, zero: deepFreeze(zero) });
     }
   }
   fields = found;
   cache.set(node, fields);
   return fields;
-}
-
-/** The root's `metadata`, its `managedFields` left out (they are what is being written). */
-function ownedMetadata(z: unknown, v: unknown, node: StructuralNode): Owned | undefined {
-  if (node.type !== 'object' || !isJsonObject(v)) throw giveUp;
-  if (!hasDefinedOwn(v, 'managedFields')) return ownedStruct(z, v, node, false);
-  const { managedFields: _managedFields, ...rest } = v;
-  return ownedStruct(z, rest, node, false);
 }
 
 function ownedMap(z: unknown, v: unknown, node: MapNode): Owned | undefined {
