@@ -81,8 +81,11 @@ export async function handle(ctx: EngineContext, req: ApiRequest): Promise<ApiRe
   }
 }
 
-/** The verb's work for a resolved kind. */
-async function dispatch(ctx: EngineContext, req: ApiRequest, kind: ResolvedKind): Promise<ApiResponse> {
+/**
+ * The verb's work for a resolved kind. Not an async function: a get answers its verb's promise
+ * as it is, one step fewer (its caller awaits it, and catches what it throws).
+ */
+function dispatch(ctx: EngineContext, req: ApiRequest, kind: ResolvedKind): MaybePromise<ApiResponse> {
   const version = req.resource.version;
   const gr = { group: kind.group, resource: kind.definition.plural };
   if (ITEM_VERBS.has(req.verb) && !req.name) throw badRequest('name is required for this operation');
@@ -92,14 +95,14 @@ async function dispatch(ctx: EngineContext, req: ApiRequest, kind: ResolvedKind)
   if (kind.definition.unsupportedVerbs?.includes(req.verb)) throw methodNotSupported(gr, req.verb);
   if (kind.definition.review) {
     if (req.verb !== 'create' || req.subresource) throw methodNotSupported(gr, req.verb);
-    return await review(ctx, kind, req, version, (inner) => handle(ctx, extended(inner, { authorized: true })));
+    return review(ctx, kind, req, version, (inner) => handle(ctx, extended(inner, { authorized: true })));
   }
   if (req.subresource !== undefined && kind.definition.actions?.[req.subresource]) {
     if (req.verb !== 'create') throw methodNotSupported(gr, req.verb);
-    return await act(ctx, kind, req, kind.definition.actions[req.subresource]!, (inner) => handle(ctx, extended(inner, { authorized: true })));
+    return act(ctx, kind, req, kind.definition.actions[req.subresource]!, (inner) => handle(ctx, extended(inner, { authorized: true })));
   }
   const connector = req.subresource !== undefined ? kind.definition.connectSubresources?.[req.subresource] : undefined;
-  if (connector) return await connect(ctx, kind, req, connector);
+  if (connector) return connect(ctx, kind, req, connector);
   const readable =
     req.subresource === 'status' ||
     req.subresource === 'scale' ||
@@ -108,26 +111,26 @@ async function dispatch(ctx: EngineContext, req: ApiRequest, kind: ResolvedKind)
     throw methodNotSupported(gr, req.verb);
   }
   if (req.subresource && !readable && req.verb !== 'update' && req.verb !== 'patch') throw methodNotSupported(gr, req.verb);
-  if (req.subresource === 'scale') return await scale(ctx, kind, req, version);
+  if (req.subresource === 'scale') return scale(ctx, kind, req, version);
   const computed = kind.definition.computedObjects;
   if (computed && !req.subresource && (req.verb === 'get' || req.verb === 'list')) return computedRead(kind, req, version, computed());
   switch (req.verb) {
     case 'get':
-      return await get(ctx, kind, req);
+      return get(ctx, kind, req);
     case 'list':
-      return await list(ctx, kind, req, version);
+      return list(ctx, kind, req, version);
     case 'watch':
-      return await watch(ctx, kind, req, version);
+      return watch(ctx, kind, req, version);
     case 'create':
-      return atRequestedVersion(kind, version, await create(ctx, kind, req, version));
+      return create(ctx, kind, req, version).then((res) => atRequestedVersion(kind, version, res));
     case 'update':
-      return atRequestedVersion(kind, version, await update(ctx, kind, req, version));
+      return update(ctx, kind, req, version).then((res) => atRequestedVersion(kind, version, res));
     case 'patch':
-      return atRequestedVersion(kind, version, await patch(ctx, kind, req, version));
+      return patch(ctx, kind, req, version).then((res) => atRequestedVersion(kind, version, res));
     case 'delete':
-      return atRequestedVersion(kind, version, await deleteOne(ctx, kind, req));
+      return deleteOne(ctx, kind, req).then((res) => atRequestedVersion(kind, version, res));
     case 'deletecollection':
-      return await deleteCollection(ctx, kind, req, version);
+      return deleteCollection(ctx, kind, req, version);
     default:
       throw methodNotSupported(gr, req.verb);
   }

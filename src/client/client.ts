@@ -150,6 +150,21 @@ export interface List<T> {
   items: T[];
 }
 
+/** The user agent of the in-process client's requests. */
+const USER_AGENT = 'memkube-client';
+
+/** `res`, once its warnings went to `handler`. */
+function warned(res: ApiResponse, handler: WarningHandler | undefined): ApiResponse {
+  if (handler && res.warnings.length) handler(res.warnings);
+  return res;
+}
+
+/** `e`, once the warnings of a failed request went to `handler`. */
+function failureWarned(e: unknown, handler: WarningHandler | undefined): unknown {
+  if (handler && e instanceof ApiError && e.warnings.length) handler(e.warnings);
+  return e;
+}
+
 function dryRunOf(value: DryRunOption | undefined): string[] | undefined {
   if (value === undefined || value === false) return undefined;
   if (value === true) return ['All'];
@@ -210,12 +225,12 @@ export class ResourceClient<T extends KubeObject = KubeObject> {
   }
 
   /** POST: creates `obj` and answers the object as stored. */
-  async create(obj: T, options: ClientWriteOptions = {}): Promise<T> {
+  create(obj: T, options: ClientWriteOptions = {}): Promise<T> {
     return this.write('create', obj, options);
   }
 
   /** PUT: replaces the object named by `obj.metadata.name` (a conflict when `metadata.resourceVersion` is set and stale); answers it as stored. */
-  async update(obj: T, options: ClientWriteOptions = {}): Promise<T> {
+  update(obj: T, options: ClientWriteOptions = {}): Promise<T> {
     return this.write('update', obj, options);
   }
 
@@ -236,8 +251,8 @@ export class ResourceClient<T extends KubeObject = KubeObject> {
    * configuration (see {@link ResourceClient.apply}).
    */
   async patch<P extends PatchType>(name: string, patch: PatchBody<T, P>, options: ClientPatchOptions & { type: P }): Promise<T> {
-    const res = await this.call(
-      {
+    return this.copyOf<T>(
+      this.request({
         verb: 'patch',
         name,
         subresource: options.subresource,
@@ -250,10 +265,9 @@ export class ResourceClient<T extends KubeObject = KubeObject> {
           fieldValidation: options.fieldValidation,
           force: options.force,
         },
-      },
+      }),
       options.onWarning,
     );
-    return cloneJson(res.body as T);
   }
 
   /**
@@ -268,37 +282,38 @@ export class ResourceClient<T extends KubeObject = KubeObject> {
   }
 
   /** GET: the object named `name` (a 404 NotFound `ApiError` when there is none). */
-  async get(name: string, options: ClientGetOptions = {}): Promise<T> {
-    const res = await this.call({
+  get(name: string, options: ClientGetOptions = {}): Promise<T> {
+    const getOptions = options.resourceVersion !== undefined ? { resourceVersion: options.resourceVersion } : undefined;
+    return this.copyOf<T>({
       verb: 'get',
+      resource: this.gvr,
+      user: this.user,
+      userAgent: USER_AGENT,
       name,
       namespace: this.namespaceFor(options.namespace, undefined),
-      getOptions: options.resourceVersion !== undefined ? { resourceVersion: options.resourceVersion } : undefined,
+      getOptions,
     });
-    return cloneJson(res.body as T);
   }
 
   /** GET on `/scale`: the object's `autoscaling/v1` Scale. */
   async getScale(name: string, options: CallOptions = {}): Promise<Scale> {
-    const res = await this.call({ verb: 'get', name, subresource: 'scale', namespace: this.namespaceFor(options.namespace, undefined) });
-    return cloneJson(res.body as Scale);
+    return this.copyOf<Scale>(this.request({ verb: 'get', name, subresource: 'scale', namespace: this.namespaceFor(options.namespace, undefined) }));
   }
 
   /** PUT on `/scale`: sets the replicas of the object named by `scale.metadata.name`. */
   async updateScale(scale: Scale, options: ClientWriteOptions = {}): Promise<Scale> {
     const meta = scale.metadata;
-    const res = await this.call(
-      {
+    return this.copyOf<Scale>(
+      this.request({
         verb: 'update',
         subresource: 'scale',
         name: meta?.name,
         namespace: this.namespaceFor(options.namespace, meta?.namespace),
         body: scale,
         writeOptions: { dryRun: dryRunOf(options.dryRun), fieldManager: options.fieldManager, fieldValidation: options.fieldValidation },
-      },
+      }),
       options.onWarning,
     );
-    return cloneJson(res.body as Scale);
   }
 
   /** PATCH on `/scale`: `patch` applies to the Scale (e.g. `{ spec: { replicas: 3 } }` as a merge patch). */
@@ -312,15 +327,13 @@ export class ResourceClient<T extends KubeObject = KubeObject> {
 
   /** GET on `/status`. */
   async getStatus(name: string, options: ClientGetOptions = {}): Promise<T> {
-    const res = await this.call({ verb: 'get', name, subresource: 'status', namespace: this.namespaceFor(options.namespace, undefined) });
-    return cloneJson(res.body as T);
+    return this.copyOf<T>(this.request({ verb: 'get', name, subresource: 'status', namespace: this.namespaceFor(options.namespace, undefined) }));
   }
 
   /** LIST: the objects of `options.namespace` (else of the bound namespace, else of every namespace) that match the options' selectors. */
   async list(options: ClientListOptions = {}): Promise<List<T>> {
     const { namespace, ...listOptions } = options;
-    const res = await this.call({ verb: 'list', namespace: this.collectionNamespace(namespace), listOptions });
-    return cloneJson(res.body as ObjectList) as unknown as List<T>;
+    return (await this.copyOf<ObjectList>(this.request({ verb: 'list', namespace: this.collectionNamespace(namespace), listOptions }))) as unknown as List<T>;
   }
 
   /**
@@ -330,7 +343,7 @@ export class ResourceClient<T extends KubeObject = KubeObject> {
    */
   async watch(options: ClientWatchOptions = {}): Promise<WatchStream<T>> {
     const { namespace, ...listOptions } = options;
-    const res = await this.call({ verb: 'watch', namespace: this.collectionNamespace(namespace), listOptions });
+    const res = await this.call(this.request({ verb: 'watch', namespace: this.collectionNamespace(namespace), listOptions }));
     const inner = res.body as WatchStream;
     return {
       done: inner.done,
@@ -366,33 +379,34 @@ export class ResourceClient<T extends KubeObject = KubeObject> {
   /** Deletes one object; answers the object (marked or deleted, per kind) or a Success Status. */
   async delete(name: string, options: ClientDeleteOptions = {}): Promise<T | DeletedStatus> {
     const { namespace, onWarning, dryRun, ...rest } = options;
-    const res = await this.call(
-      { verb: 'delete', name, namespace: this.namespaceFor(namespace, undefined), deleteOptions: { ...rest, dryRun: dryRunOf(dryRun) } },
+    return this.copyOf<T | DeletedStatus>(
+      this.request({ verb: 'delete', name, namespace: this.namespaceFor(namespace, undefined), deleteOptions: { ...rest, dryRun: dryRunOf(dryRun) } }),
       onWarning,
     );
-    return cloneJson(res.body as T | DeletedStatus);
   }
 
   /** Deletes every object a list with the same options returns; answers the list of them. */
   async deleteCollection(options: ClientDeleteCollectionOptions = {}): Promise<List<T>> {
     const { namespace, labelSelector, fieldSelector, limit, continue: cont, resourceVersion, resourceVersionMatch, dryRun, onWarning, ...rest } = options;
-    const res = await this.call(
-      {
+    return (await this.copyOf<ObjectList>(
+      this.request({
         verb: 'deletecollection',
         namespace: this.collectionNamespace(namespace),
         listOptions: { labelSelector, fieldSelector, limit, continue: cont, resourceVersion, resourceVersionMatch },
         deleteOptions: { ...rest, dryRun: dryRunOf(dryRun) },
-      },
+      }),
       onWarning,
-    );
-    return cloneJson(res.body as ObjectList) as unknown as List<T>;
+    )) as unknown as List<T>;
   }
 
-  private async write(verb: 'create' | 'update', obj: T, options: ClientWriteOptions, subresource?: string): Promise<T> {
+  private write(verb: 'create' | 'update', obj: T, options: ClientWriteOptions, subresource?: string): Promise<T> {
     const meta = (obj as KubeObject | undefined)?.metadata;
-    const res = await this.call(
+    return this.copyOf<T>(
       {
         verb,
+        resource: this.gvr,
+        user: this.user,
+        userAgent: USER_AGENT,
         subresource,
         name: verb === 'update' ? meta?.name : undefined,
         namespace: this.namespaceFor(options.namespace, meta?.namespace),
@@ -401,7 +415,6 @@ export class ResourceClient<T extends KubeObject = KubeObject> {
       },
       options.onWarning,
     );
-    return cloneJson(res.body as T);
   }
 
   private namespaceFor(explicit: string | undefined, fromObject: string | undefined): string | undefined {
@@ -415,17 +428,36 @@ export class ResourceClient<T extends KubeObject = KubeObject> {
     return explicit ?? this.context.namespace;
   }
 
-  private async call(partial: Omit<ApiRequest, 'resource' | 'user'>, onWarning?: WarningHandler): Promise<ApiResponse> {
+  /** The request of a partial one: the resource, user and user agent are the client's. */
+  private request(partial: Omit<ApiRequest, 'resource' | 'user'>): ApiRequest {
+    return extended(partial, { resource: this.gvr, user: this.user, userAgent: USER_AGENT });
+  }
+
+  /** Sends `req`; the warnings of its answer, or of its failure, go to the warning handler. */
+  private async call(req: ApiRequest, onWarning?: WarningHandler): Promise<ApiResponse> {
     const handler = onWarning ?? this.defaultWarning;
     let res: ApiResponse;
     try {
-      res = await this.send(extended(partial, { resource: this.gvr, user: this.user, userAgent: 'memkube-client' }));
+      res = await this.send(req);
     } catch (e) {
-      if (handler && e instanceof ApiError && e.warnings.length) handler(e.warnings);
-      throw e;
+      throw failureWarned(e, handler);
     }
-    if (handler && res.warnings.length) handler(res.warnings);
-    return res;
+    return warned(res, handler);
+  }
+
+  /**
+   * {@link call}, answering the caller's own copy of the response's object in the same async step
+   * (an in-process get takes a few microseconds: every step counts).
+   */
+  private async copyOf<B>(req: ApiRequest, onWarning?: WarningHandler): Promise<B> {
+    const handler = onWarning ?? this.defaultWarning;
+    let res: ApiResponse;
+    try {
+      res = await this.send(req);
+    } catch (e) {
+      throw failureWarned(e, handler);
+    }
+    return cloneJson(warned(res, handler).body as B);
   }
 }
 
