@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { runBundle, userCacheDir, userCacheFile } from '../../src/cli/bundle-loader.js';
+import { runBundle, sourceText, userCacheDir, userCacheFile } from '../../src/cli/bundle-loader.js';
 
 declare global {
   var bundleLoaderRuns: number | undefined;
@@ -83,5 +83,19 @@ describe('the bundle loader', () => {
     expect(userCacheDir({})).toMatch(/[/\\]\.cache[/\\]memkube$|memkube-cache$/);
     expect(userCacheFile('a', '/d')).not.toBe(userCacheFile('b', '/d'));
     expect(userCacheFile('a', '/d')).toBe(userCacheFile('a', '/d'));
+  });
+
+  it('reads an ASCII bundle as it is and any other as UTF-8', () => {
+    expect(sourceText(Buffer.from('module.exports = "\\u00b5";', 'utf8'))).toBe('module.exports = "\\u00b5";');
+    // Read as Latin-1, the two bytes of µ would be two characters.
+    expect(sourceText(Buffer.from('module.exports = "µ";', 'utf8'))).toBe('module.exports = "µ";');
+    expect(sourceText(Buffer.from('', 'utf8'))).toBe('');
+  });
+
+  it('runs a bundle that is not ASCII with its text intact', () => {
+    makePackage();
+    writeFileSync(bundle, 'globalThis.bundleLoaderRuns = "µs".length;\n');
+    runBundle(bundle);
+    expect(globalThis.bundleLoaderRuns).toBe(2);
   });
 });
