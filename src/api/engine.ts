@@ -68,7 +68,10 @@ export async function handle(ctx: EngineContext, req: ApiRequest): Promise<ApiRe
   // Kubernetes' deprecation filter warns on every request for a deprecated resource, failed or not.
   let deprecation: string | undefined;
   try {
-    if (!req.authorized) await authorize(ctx, req);
+    if (!req.authorized) {
+      const authorized = authorize(ctx, req);
+      if (authorized) await authorized;
+    }
     const kind = resolveKind(ctx, req);
     deprecation = kind.definition.deprecationWarning;
     // As kube-apiserver's request metrics mark a request to a deprecated version for audit.
