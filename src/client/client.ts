@@ -159,6 +159,13 @@ function warned(res: ApiResponse, handler: WarningHandler | undefined): ApiRespo
   return res;
 }
 
+const asIs = (res: ApiResponse): ApiResponse => res;
+
+/** The caller's own copy of a response's object. */
+function bodyCopy<B>(res: ApiResponse): B {
+  return cloneJson(res.body as B);
+}
+
 /** `e`, once the warnings of a failed request went to `handler`. */
 function failureWarned(e: unknown, handler: WarningHandler | undefined): unknown {
   if (handler && e instanceof ApiError && e.warnings.length) handler(e.warnings);
@@ -434,22 +441,20 @@ export class ResourceClient<T extends KubeObject = KubeObject> {
   }
 
   /** Sends `req`; the warnings of its answer, or of its failure, go to the warning handler. */
-  private async call(req: ApiRequest, onWarning?: WarningHandler): Promise<ApiResponse> {
-    const handler = onWarning ?? this.defaultWarning;
-    let res: ApiResponse;
-    try {
-      res = await this.send(req);
-    } catch (e) {
-      throw failureWarned(e, handler);
-    }
-    return warned(res, handler);
+  private call(req: ApiRequest, onWarning?: WarningHandler): Promise<ApiResponse> {
+    return this.sent(req, onWarning, asIs);
+  }
+
+  /** {@link call}, answering the caller's own copy of the response's object. */
+  private copyOf<B>(req: ApiRequest, onWarning?: WarningHandler): Promise<B> {
+    return this.sent(req, onWarning, bodyCopy<B>);
   }
 
   /**
-   * {@link call}, answering the caller's own copy of the response's object in the same async step
-   * (an in-process get takes a few microseconds: every step counts).
+   * Sends `req` and answers `answer(response)`, in one async step: an in-process get takes a few
+   * microseconds, and each async function on its way is a promise and a turn of the microtask queue.
    */
-  private async copyOf<B>(req: ApiRequest, onWarning?: WarningHandler): Promise<B> {
+  private async sent<R>(req: ApiRequest, onWarning: WarningHandler | undefined, answer: (res: ApiResponse) => R): Promise<R> {
     const handler = onWarning ?? this.defaultWarning;
     let res: ApiResponse;
     try {
@@ -457,7 +462,7 @@ export class ResourceClient<T extends KubeObject = KubeObject> {
     } catch (e) {
       throw failureWarned(e, handler);
     }
-    return cloneJson(warned(res, handler).body as B);
+    return answer(warned(res, handler));
   }
 }
 
