@@ -34,6 +34,24 @@ describe('in-process watch events', () => {
     b.close();
   });
 
+  it('hand out managedFields whose every level the reader may change, the stored ones staying as they were', async () => {
+    const configMaps = cluster.client.resource(ConfigMapKind);
+    const w = await configMaps.watch({ namespace: 'default' });
+    const created = await configMaps.create({ metadata: { name: 'fields', namespace: 'default' }, data: { x: '1', y: '2' } });
+    const e = await first(w);
+    for (const copy of [created, e.object]) {
+      const fields = copy.metadata!.managedFields![0]!.fieldsV1 as Record<string, Record<string, Record<string, unknown>>>;
+      // Each leaf is an object of the reader's own, not one shared with another leaf or the store.
+      expect(fields['f:data']!['f:x']).not.toBe(fields['f:data']!['f:y']);
+      fields['f:data']!['f:x']!['.'] = { changed: true };
+      fields['f:data']!['.']!['f:z'] = {};
+      expect(fields['f:data']!['f:y']).toEqual({});
+    }
+    const again = await configMaps.get('fields', { namespace: 'default' });
+    expect(again.metadata!.managedFields![0]!.fieldsV1).toEqual({ 'f:data': { '.': {}, 'f:x': {}, 'f:y': {} } });
+    w.close();
+  });
+
   it('hand the engine’s watchers the stored object itself, frozen, so nothing can change it', async () => {
     const configMaps = cluster.client.resource(ConfigMapKind);
     const raw = await cluster.request({

@@ -19,7 +19,7 @@ import { compareGoStrings } from '../../util/go-format.js';
 import { isJsonObject } from '../../util/go-value.js';
 import { jsonEqual } from '../../util/json-equal.js';
 import { comparePathElements, serializePathElement, type PathElement } from './field-path.js';
-import type { FieldSet } from './field-set.js';
+import { FIELDS_V1_LEAF, type FieldSet } from './field-set.js';
 import { isNonPointerStruct, isNonPointerTime, omittedWhenEmpty, zeroOf } from './go-zero.js';
 import { resolve } from './schema.js';
 import { tryListItemPathElement } from './to-field-set.js';
@@ -314,8 +314,8 @@ function sorted(below: Below[]): Below[] {
 function emitBelow(below: Below[], out: Record<string, unknown> = {}): Record<string, unknown> {
   for (const b of sorted(below)) {
     const o = b.owned;
-    if (!o.below) out[b.key] = {};
-    else out[b.key] = emitBelow(o.below, o.member ? { '.': {} } : {});
+    if (!o.below) out[b.key] = FIELDS_V1_LEAF;
+    else out[b.key] = emitBelow(o.below, o.member ? { '.': FIELDS_V1_LEAF } : {});
   }
   return out;
 }

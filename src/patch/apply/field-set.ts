@@ -38,6 +38,13 @@ function search<T>(arr: readonly T[], pe: PathElement, get: (t: T) => PathElemen
   return { index: lo, found: false };
 }
 
+/**
+ * The empty object of a FieldsV1 document's leaves (`"f:name": {}`, `".": {}`), one frozen object
+ * for all: a document is frozen once stored anyway, and a create or update writes tens of leaves,
+ * each otherwise an object to allocate and freeze.
+ */
+export const FIELDS_V1_LEAF: Readonly<Record<string, never>> = Object.freeze({});
+
 const selfPe = (pe: PathElement): PathElement => pe;
 const childPe = (c: Child): PathElement => c.pe;
 
@@ -246,7 +253,7 @@ export class FieldSet implements Iterable<FieldPath> {
 
   private emit(includeSelf: boolean): Record<string, unknown> {
     const out: Record<string, unknown> = {};
-    if (includeSelf && !this.isEmptyNode()) out['.'] = {};
+    if (includeSelf && !this.isEmptyNode()) out['.'] = FIELDS_V1_LEAF;
     let mi = 0;
     let ci = 0;
     while (mi < this.members.length || ci < this.children.length) {
@@ -254,7 +261,7 @@ export class FieldSet implements Iterable<FieldPath> {
       const c = this.children[ci];
       const cmp = m === undefined ? 1 : c === undefined ? -1 : comparePathElements(m, c.pe);
       if (cmp < 0) {
-        out[serializePathElement(m!)] = {};
+        out[serializePathElement(m!)] = FIELDS_V1_LEAF;
         mi++;
       } else if (cmp > 0) {
         out[serializePathElement(c!.pe)] = c!.set.emit(false);

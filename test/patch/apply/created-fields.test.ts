@@ -5,6 +5,7 @@ import { KindRegistry } from '../../../src/schema/registry.js';
 import type { StructuralNode } from '../../../src/schema/structural.js';
 import { createdFieldsV1, GENERAL_PATH, topLevelNames } from '../../../src/patch/apply/created-fields.js';
 import { FieldSet, recordUpdate, STRIPPED_FIELDS } from '../../../src/patch/apply/index.js';
+import { FIELDS_V1_LEAF } from '../../../src/patch/apply/field-set.js';
 import { compareObjects } from '../../../src/patch/apply/update.js';
 import { withGoZeroValues } from '../../../src/patch/apply/go-zero.js';
 
@@ -85,6 +86,31 @@ function objectOf(kind: string, schema: StructuralNode): fc.Arbitrary<Record<str
 }
 
 describe('createdFieldsV1', () => {
+  it('writes every leaf, and every `.` of a level, as the one frozen empty object, on both paths', () => {
+    const leaves: unknown[] = [];
+    const collect = (doc: Record<string, unknown>): void => {
+      for (const v of Object.values(doc)) {
+        if (Object.keys(v as object).length === 0) leaves.push(v);
+        else collect(v as Record<string, unknown>);
+      }
+    };
+    const cm = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c', labels: { a: 'b' } }, data: { x: '1', y: '2' } };
+    const schema = schemaOf('ConfigMap');
+    const walked = createdFieldsV1(cm, schema, withGoZeroValues({}, schema), new Set());
+    expect(walked).not.toBe(GENERAL_PATH);
+    collect(walked as Record<string, unknown>);
+    const c = compareObjects({}, cm, schema, undefined);
+    collect(c.added.difference(STRIPPED_FIELDS).toFieldsV1());
+    // f:labels' `.` and f:a, f:data's `.`, f:x and f:y, on each path.
+    expect(leaves).toHaveLength(10);
+    for (const leaf of leaves) expect(leaf).toBe(FIELDS_V1_LEAF);
+    expect(Object.isFrozen(FIELDS_V1_LEAF)).toBe(true);
+    expect(() => {
+      (FIELDS_V1_LEAF as Record<string, unknown>)['f:x'] = {};
+    }).toThrow(TypeError);
+    expect(FIELDS_V1_LEAF).toEqual({});
+  });
+
   it('owns what the general comparison owns, key order included, for every built-in kind', () => {
     let walked = 0;
     let general_ = 0;
