@@ -8,6 +8,7 @@ import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { TLSSocket } from 'node:tls';
 import type { ClientCertificate } from '../auth/authn/request-authenticator.js';
+import { endInBatch } from './answer-batch.js';
 import { entityTooLarge } from './decode.js';
 import { isEncodedAnswer, type EncodedAnswer } from './encode.js';
 import { httpRequestHandlerOf, type FetchHandler, type HttpAnswer, type HttpRequestHandler, type HttpRequest } from './handler.js';
@@ -293,8 +294,11 @@ function readNodeBody(req: IncomingMessage, limit: number): Promise<Uint8Array> 
   });
 }
 
-/** Writes an encoded answer: one write with its Content-Length, no stream. */
-function sendEncoded(answer: EncodedAnswer, res: ServerResponse): void {
+/**
+ * Writes an encoded answer: one write with its Content-Length, no stream; `batched`, with the other
+ * answers of this turn of the event loop (answer-batch.ts).
+ */
+function sendEncoded(answer: EncodedAnswer, res: ServerResponse, batched: boolean): void {
   const headers: Record<string, string> = {};
   answer.headers?.forEach((value, key) => {
     headers[key] = value;
@@ -310,12 +314,16 @@ function sendEncoded(answer: EncodedAnswer, res: ServerResponse): void {
   const body = typeof answer.body === 'string' ? Buffer.from(answer.body, 'utf8') : answer.body;
   headers['content-length'] = String(body.length);
   res.writeHead(answer.status, headers);
-  res.end(body);
+  if (batched) endInBatch(res, body);
+  else res.end(body);
 }
 
-/** Writes a handler's answer to a node response; resolves once it is written or the client left. */
-async function sendAnswer(answer: HttpAnswer, res: ServerResponse): Promise<void> {
-  if (isEncodedAnswer(answer)) return sendEncoded(answer, res);
+/**
+ * Writes a handler's answer to a node response; resolves once it is written or the client left,
+ * or, for a whole answer `batched`, once it is handed to the batch.
+ */
+async function sendAnswer(answer: HttpAnswer, res: ServerResponse, batched: boolean): Promise<void> {
+  if (isEncodedAnswer(answer)) return sendEncoded(answer, res, batched);
   return sendFetchResponse(answer, res);
 }
 
@@ -336,7 +344,9 @@ function originOfBase(base: string | URL): string {
 /**
  * Serves one node request with a handler's core: no Fetch `Request` or `Response` is made unless
  * the path needs one (streams, OpenAPI). 400 when the request makes no URL, 500 when the handler
- * fails (it answers API errors itself, as Status).
+ * fails (it answers API errors itself, as Status). With `batched`, a whole answer is written with
+ * the others of its turn of the event loop (answer-batch.ts): for a server of memkube's own, not
+ * for a framework's, which may go on to act on the response once this resolves.
  */
 export async function serveNodeRequestWithCore(
   core: HttpRequestHandler,
@@ -345,6 +355,7 @@ export async function serveNodeRequestWithCore(
   base: string | URL,
   path = req.url ?? '/',
   body?: Uint8Array,
+  batched = false,
 ): Promise<void> {
   let request: HttpRequest;
   try {
@@ -361,7 +372,7 @@ export async function serveNodeRequestWithCore(
     return;
   }
   try {
-    await sendAnswer(await core(request), res);
+    await sendAnswer(await core(request), res, batched);
   } catch {
     if (!res.headersSent) res.writeHead(500);
     res.end();
