@@ -1,17 +1,18 @@
 #!/usr/bin/env node
 /**
  * Builds the fast-starting `memkube` command into dist/cli/: `memkube.cjs` (the whole command,
- * src/cli/run.ts and everything it imports, in one CommonJS file), `main.js` and
- * `bundle-loader.js` (the entry that loads it with V8's code cache), then warms that code cache by
- * starting `memkube serve` once. `--if-stale` does nothing when the build is newer than every file
- * under src/ (what `npm start` runs first, so an edit to src is never served stale).
+ * src/cli/run.ts and everything it imports, in one CommonJS file, written wrapped as a module the
+ * way the loader compiles it), `main.js` and `bundle-loader.js` (the entry that loads it with
+ * V8's code cache), then warms that code cache by starting `memkube serve` once. `--if-stale`
+ * does nothing when the build is newer than every file under src/ (what `npm start` runs first,
+ * so an edit to src is never served stale).
  */
 import { spawn } from 'node:child_process';
-import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { get } from 'node:http';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createRequire } from 'node:module';
 import { build } from 'esbuild';
 
@@ -90,12 +91,12 @@ const promClientCore = {
     }));
   },
 };
-// Node modules that a server which was not asked for TLS, gzip or outgoing HTTPS never uses (or,
-// for perf_hooks, not before its first request), yet which the bundle would load at its top
-// (esbuild hoists every import): each is compiled by Node on its first load, milliseconds apiece.
-// Their exports become getters that load the module on first use (any use, so nothing changes but
-// when it is loaded).
-const LAZY_BUILTINS = ['tls', 'https', 'zlib', 'perf_hooks'];
+// Node modules that a server which was not asked for TLS, gzip, outgoing HTTPS or files (a
+// kubeconfig to write, manifests to load) never uses (or, for perf_hooks, not before its first
+// request), yet which the bundle would load at its top (esbuild hoists every import): each is
+// compiled by Node on its first load, milliseconds apiece. Their exports become getters that load
+// the module on first use (any use, so nothing changes but when it is loaded).
+const LAZY_BUILTINS = ['tls', 'https', 'zlib', 'perf_hooks', 'fs/promises'];
 const lazyBuiltins = {
   name: 'lazy-builtins',
   setup(b) {
@@ -131,6 +132,18 @@ const lazyPackages = {
     });
   },
 };
+// The commands that speak CRI (`cri`, `node-agent`) never run from the bundle: main.js starts them
+// from the modules, because they load gRPC with import(), which a script run from V8's code cache
+// cannot. run.ts imports them on demand, so the bundle leaves that import as it is (it would fail
+// loudly, never silently) instead of carrying their code, 200 KB that every start read for nothing.
+const moduleCommands = {
+  name: 'module-commands',
+  setup(b) {
+    b.onResolve({ filter: /^\.\/(cri|node-agent)\.js$/ }, (args) =>
+      args.importer.endsWith(join('src', 'cli', 'run.ts')) ? { path: args.path, external: true } : undefined,
+    );
+  },
+};
 // Identifiers are minified too: a start reads, and V8 deserializes the code cache of, every byte of
 // the bundle, so a quarter less of both is a start tens of milliseconds sooner. Nothing in memkube
 // reads a function's or class's name (errors name themselves), so the renaming is safe.
@@ -144,7 +157,7 @@ await build({
   minifySyntax: true,
   minifyIdentifiers: true,
   external,
-  plugins: [promClientCore, lazyBuiltins, lazyPackages],
+  plugins: [promClientCore, lazyBuiltins, lazyPackages, moduleCommands],
 });
 // V8 keeps a source with one non-ASCII character as two bytes a character, and Node decodes it from
 // UTF-8 on its slow path: tens of milliseconds of every start for 3 MB. esbuild escapes strings but
@@ -152,4 +165,7 @@ await build({
 const nonAscii = readFileSync(bundle).findIndex((byte) => byte > 0x7f);
 if (nonAscii >= 0) throw new Error(`${bundle} is not ASCII at offset ${nonAscii}: write the character as a \\u escape in its source file`);
 await build({ ...common, entryPoints: ['src/cli/main.ts', 'src/cli/bundle-loader.ts'], format: 'esm', outdir: out });
+// The bundle is written as the loader compiles it, wrapped as a module, so that a start does not copy it.
+const { wrappedBundle } = await import(pathToFileURL(join(out, 'bundle-loader.js')).href);
+writeFileSync(bundle, wrappedBundle(readFileSync(bundle, 'latin1')), 'latin1');
 await warmCodeCache();

@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { runBundle, sourceText, userCacheDir, userCacheFile } from '../../src/cli/bundle-loader.js';
+import { readFileInto, runBundle, sourceText, userCacheDir, userCacheFile, wrappedBundle } from '../../src/cli/bundle-loader.js';
 
 declare global {
   var bundleLoaderRuns: number | undefined;
@@ -90,6 +90,44 @@ describe('the bundle loader', () => {
     // Read as Latin-1, the two bytes of µ would be two characters.
     expect(sourceText(Buffer.from('module.exports = "µ";', 'utf8'))).toBe('module.exports = "µ";');
     expect(sourceText(Buffer.from('', 'utf8'))).toBe('');
+  });
+
+  it('runs a bundle written wrapped as a module as it is, with the code cache made for it', () => {
+    makePackage();
+    writeFileSync(bundle, wrappedBundle(BUNDLE));
+    runBundle(bundle);
+    expect(globalThis.bundleLoaderRuns).toBe(1);
+    vi.advanceTimersByTime(1000);
+    expect(readdirSync(cache)).toHaveLength(1);
+    // Had the wrapped text been wrapped again, the function would only be defined, not run.
+    runBundle(bundle);
+    expect(globalThis.bundleLoaderRuns).toBe(2);
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it('wraps a bundle as Node wraps a module, without its shebang line', () => {
+    expect(wrappedBundle('#!/usr/bin/env node\nmodule.exports = 1;')).toBe(
+      '(function (exports, require, module, __filename, __dirname) { \nmodule.exports = 1;\n});',
+    );
+    expect(wrappedBundle('x // a comment at the end')).toMatch(/\/\/ a comment at the end\n\}\);$/);
+  });
+
+  it('reads a file into a buffer that holds it, else into a new one', () => {
+    const file = join(tmp, 'data');
+    writeFileSync(file, 'abc');
+    const big = Buffer.alloc(8, 'z');
+    const into = readFileInto(file, big)!;
+    expect(into.toString()).toBe('abc');
+    expect(into.buffer).toBe(big.buffer);
+    expect(big.toString()).toBe('abczzzzz');
+    const small = Buffer.alloc(2);
+    const fresh = readFileInto(file, small)!;
+    expect(fresh.toString()).toBe('abc');
+    expect(fresh.buffer).not.toBe(small.buffer);
+    expect(readFileInto(file)!.toString()).toBe('abc');
+    expect(readFileInto(join(tmp, 'missing'), big)).toBeUndefined();
+    writeFileSync(file, '');
+    expect(readFileInto(file, big)!.length).toBe(0);
   });
 
   it('runs a bundle that is not ASCII with its text intact', () => {

@@ -1,8 +1,9 @@
 /**
  * What the built command (`dist/cli/main.js` and its bundle) loads before it answers: a start pays
  * for every module it loads, so what only some requests need is loaded on their first use. Guards
- * the bundle's lazy Node modules (TLS, HTTPS, gzip), prom-client without its process metrics
- * (which load OpenTelemetry's API), and an ASCII bundle (which V8 keeps one byte a character).
+ * the bundle's lazy Node modules (TLS, HTTPS, gzip, fs/promises), prom-client without its process
+ * metrics (which load OpenTelemetry's API), an ASCII bundle (which V8 keeps one byte a character),
+ * written in the form the loader compiles, without the commands that never run from it.
  */
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
@@ -45,12 +46,22 @@ function get(url: string, headers: Record<string, string> = {}): Promise<{ statu
 }
 
 /** Starts the built `memkube serve` with the recorder; `ask` runs against its URL; answers what it loaded. */
-async function servedLoading(dir: string, ask: (url: string, token: string) => Promise<void>): Promise<Loaded> {
+async function servedLoading(dir: string, ask: (url: string, token: string) => Promise<void>, writeKubeconfig = true): Promise<Loaded> {
   const loadedFile = join(dir, `loaded-${Math.random().toString(36).slice(2)}.json`);
   const kubeconfig = join(dir, 'kubeconfig');
   const child = spawn(
     process.execPath,
-    ['--require', join(dir, 'recorder.cjs'), BUILT_CLI, 'serve', '--port', '0', '--host', '127.0.0.1', '--kubeconfig', kubeconfig],
+    [
+      '--require',
+      join(dir, 'recorder.cjs'),
+      BUILT_CLI,
+      'serve',
+      '--port',
+      '0',
+      '--host',
+      '127.0.0.1',
+      ...(writeKubeconfig ? ['--kubeconfig', kubeconfig] : []),
+    ],
     {
       stdio: ['ignore', 'pipe', 'pipe'],
       env: { ...process.env, MEMKUBE_LOADED_FILE: loadedFile },
@@ -67,7 +78,7 @@ async function servedLoading(dir: string, ask: (url: string, token: string) => P
       });
       child.once('exit', (code) => reject(new Error(`memkube serve exited with ${code}`)));
     });
-    const token = /token: (\S+)/.exec(await readFile(kubeconfig, 'utf8'))?.[1] ?? '';
+    const token = writeKubeconfig ? (/token: (\S+)/.exec(await readFile(kubeconfig, 'utf8'))?.[1] ?? '') : '';
     await ask(url, token);
   } finally {
     if (child.pid !== undefined && child.exitCode === null) process.kill(child.pid, 'SIGTERM');
@@ -99,6 +110,18 @@ describe.skipIf(!existsSync(BUNDLE) || !existsSync(BUILT_CLI))('what the built m
     expect(loaded.files.filter((f) => f.includes('@opentelemetry'))).toEqual([]);
   }, 30_000);
 
+  it('answers GET /version without loading fs/promises when it has no file to write', async () => {
+    const loaded = await servedLoading(
+      dir,
+      async (url) => {
+        expect((await get(`${url}/version`)).status).toBe(200);
+      },
+      false,
+    );
+    expect(loaded.builtins).toContain('http');
+    expect(loaded.builtins).not.toContain('fs/promises');
+  }, 30_000);
+
   it('loads zlib when a request asks for gzip, and answers it gzipped', async () => {
     let text = '';
     const loaded = await servedLoading(dir, async (url, token) => {
@@ -114,5 +137,19 @@ describe.skipIf(!existsSync(BUNDLE) || !existsSync(BUILT_CLI))('what the built m
   it('is ASCII, so V8 keeps it one byte a character', () => {
     const bytes = readFileSync(BUNDLE);
     expect(bytes.findIndex((b) => b > 0x7f)).toBe(-1);
+  });
+
+  it('is written wrapped as a module, so a start compiles its text as read', () => {
+    const text = readFileSync(BUNDLE, 'latin1');
+    expect(text.startsWith('(function (exports, require, module, __filename, __dirname) { ')).toBe(true);
+    expect(text.endsWith('\n});')).toBe(true);
+  });
+
+  it('leaves out the commands that run from the modules (the CRI runtime and the node agent)', () => {
+    const text = readFileSync(BUNDLE, 'latin1');
+    // The CRI service the node agent dials and the runtime serves; nothing the API server runs names it.
+    expect(text).not.toContain('runtime.v1.RuntimeService');
+    expect(text).toContain('import("./cri.js")');
+    expect(text).toContain('import("./node-agent.js")');
   });
 });
