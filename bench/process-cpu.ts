@@ -1,9 +1,10 @@
 /**
  * CPU time of another process (user + system, all its threads, those that exited included), read
  * from Linux's /proc/PID/stat, so a figure can say what the server spent per request whatever the
- * load generator beside it did. Elsewhere (no /proc) there is no reading and figures leave it out.
+ * load generator beside it did; and, finer, each thread's on-CPU time from its schedstat, for a
+ * process's start. Elsewhere (no /proc) there is no reading and figures leave it out.
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 
 let ticksPerSecond: number | undefined;
@@ -40,6 +41,42 @@ export function parseProcStat(line: string, ticks: number): number {
 export function processCpuSeconds(pid: number): number | undefined {
   try {
     return parseProcStat(readFileSync(`/proc/${pid}/stat`, 'utf8'), clockTicks());
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The time a thread has spent on a CPU, in milliseconds, from a /proc/PID/task/TID/schedstat line
+ * (its first field, in nanoseconds).
+ */
+export function parseSchedstat(line: string): number {
+  const ns = Number(line.trim().split(' ')[0]);
+  if (line.trim() === '' || !Number.isFinite(ns)) throw new Error('not a schedstat line');
+  return ns / 1e6;
+}
+
+/**
+ * On-CPU milliseconds of process `pid`: of its main thread, and of all its threads alive now
+ * (/proc/PID/task/TID/schedstat, nanosecond resolution where /proc/PID/stat counts in ticks of
+ * 10 ms); undefined where /proc cannot tell. A start's own cost is its main thread's: the helper
+ * threads work beside it.
+ */
+export function threadCpuMs(pid: number): { main: number; all: number } | undefined {
+  try {
+    let all = 0;
+    let main: number | undefined;
+    for (const tid of readdirSync(`/proc/${pid}/task`)) {
+      let ms: number;
+      try {
+        ms = parseSchedstat(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8'));
+      } catch {
+        continue; // the thread ended between the listing and the read
+      }
+      all += ms;
+      if (tid === String(pid)) main = ms;
+    }
+    return main === undefined ? undefined : { main, all };
   } catch {
     return undefined;
   }

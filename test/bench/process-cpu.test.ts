@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseProcStat, processCpuSeconds } from '../../bench/process-cpu.js';
+import { parseProcStat, parseSchedstat, processCpuSeconds, threadCpuMs } from '../../bench/process-cpu.js';
 
 describe('bench/process-cpu.ts', () => {
   it('reads utime and stime from a /proc/PID/stat line, whatever the command name holds', () => {
@@ -24,5 +24,30 @@ describe('bench/process-cpu.ts', () => {
     expect(x).toBeGreaterThan(0);
     expect(processCpuSeconds(process.pid)!).toBeGreaterThan(before);
     expect(processCpuSeconds(2 ** 30)).toBeUndefined();
+  });
+
+  it("reads a thread's on-CPU nanoseconds from its schedstat line, in milliseconds", () => {
+    expect(parseSchedstat('123456789 2000 17\n')).toBe(123.456789);
+    expect(parseSchedstat('0 0 0')).toBe(0);
+    expect(() => parseSchedstat('')).toThrow('not a schedstat line');
+    expect(() => parseSchedstat('many words here')).toThrow('not a schedstat line');
+  });
+
+  it("reads this process's threads' CPU time, growing as it works, and nothing for a process that does not exist", () => {
+    const before = threadCpuMs(process.pid);
+    if (before === undefined) {
+      expect(process.platform).not.toBe('linux');
+      return;
+    }
+    expect(before.all).toBeGreaterThanOrEqual(before.main);
+    const until = performance.now() + 30;
+    let x = 0;
+    while (performance.now() < until) x += Math.sqrt(x + 1);
+    expect(x).toBeGreaterThan(0);
+    // The loop ran on whichever thread runs this test file: all threads together have it.
+    const after = threadCpuMs(process.pid)!;
+    expect(after.all - before.all).toBeGreaterThan(10);
+    expect(after.main).toBeGreaterThanOrEqual(before.main);
+    expect(threadCpuMs(2 ** 30)).toBeUndefined();
   });
 });
