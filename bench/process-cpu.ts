@@ -51,8 +51,9 @@ export function processCpuSeconds(pid: number): number | undefined {
  * (its first field, in nanoseconds).
  */
 export function parseSchedstat(line: string): number {
-  const ns = Number(line.trim().split(' ')[0]);
-  if (line.trim() === '' || !Number.isFinite(ns)) throw new Error('not a schedstat line');
+  const first = line.trim().split(' ')[0]!;
+  const ns = Number(first);
+  if (first === '' || !Number.isFinite(ns)) throw new Error('not a schedstat line');
   return ns / 1e6;
 }
 

@@ -70,7 +70,9 @@ export const startupSuite: Suite = {
     ];
     // Without /proc (not Linux) there is no CPU reading, and the twin is left out.
     const cpu = (starts: readonly Start[]) => starts.map((s) => s.cpuMs).filter((ms): ms is number => ms !== undefined);
-    if (cpu(ours).length === rounds && cpu(baseline).length === rounds) {
+    const oursCpu = cpu(ours);
+    const baselineCpu = cpu(baseline);
+    if (oursCpu.length === rounds && baselineCpu.length === rounds) {
       results.push(
         figure(
           {
@@ -80,8 +82,8 @@ export const startupSuite: Suite = {
             baselineName: 'bare node:http process',
             note: 'on-CPU time of the main thread (/proc/PID/task/PID/schedstat) when the first answer has arrived; the helper threads work beside it',
           },
-          cpu(ours),
-          cpu(baseline),
+          oursCpu,
+          baselineCpu,
         ),
       );
     }

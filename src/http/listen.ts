@@ -137,7 +137,7 @@ export async function listen(handler: FetchHandler, options: ListenAdapterOption
   const onRequest = (req: IncomingMessage, res: ServerResponse) => {
     if (logger?.V(3).enabled) logWhenDone(logger, req, res);
     if (core) {
-      void serveNodeRequestWithCore(core, req, res, base, undefined, undefined, true);
+      void serveNodeRequestWithCore(core, req, res, base, { batched: true });
       return;
     }
     let request: Request;

@@ -341,21 +341,31 @@ function originOfBase(base: string | URL): string {
   return lastOrigin;
 }
 
+/** How {@link serveNodeRequestWithCore} serves a request. */
+interface CoreServeOptions {
+  /** The request target to serve; `req.url` by default. */
+  readonly path?: string;
+  /** A body a framework already read. */
+  readonly body?: Uint8Array;
+  /**
+   * A whole answer is written with the others of its turn of the event loop (answer-batch.ts): for
+   * a server of memkube's own, not for a framework's, which may go on to act on the response once
+   * this resolves.
+   */
+  readonly batched?: boolean;
+}
+
 /**
  * Serves one node request with a handler's core: no Fetch `Request` or `Response` is made unless
  * the path needs one (streams, OpenAPI). 400 when the request makes no URL, 500 when the handler
- * fails (it answers API errors itself, as Status). With `batched`, a whole answer is written with
- * the others of its turn of the event loop (answer-batch.ts): for a server of memkube's own, not
- * for a framework's, which may go on to act on the response once this resolves.
+ * fails (it answers API errors itself, as Status).
  */
 export async function serveNodeRequestWithCore(
   core: HttpRequestHandler,
   req: IncomingMessage,
   res: ServerResponse,
   base: string | URL,
-  path = req.url ?? '/',
-  body?: Uint8Array,
-  batched = false,
+  { path = req.url ?? '/', body, batched = false }: CoreServeOptions = {},
 ): Promise<void> {
   let request: HttpRequest;
   try {
@@ -392,7 +402,7 @@ export async function serveNodeRequest(
   options: { base?: string; path?: string; body?: Uint8Array } = {},
 ): Promise<void> {
   const core = httpRequestHandlerOf(handler);
-  if (core) return serveNodeRequestWithCore(core, req, res, options.base ?? originOf(req), options.path, options.body);
+  if (core) return serveNodeRequestWithCore(core, req, res, options.base ?? originOf(req), options);
   let request: Request;
   try {
     request = toFetchRequest(req, options.base ?? originOf(req), options.path, options.body);
