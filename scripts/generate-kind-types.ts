@@ -439,7 +439,7 @@ function schemaExpr(mod: ModuleState, owner: string, schema: OpenApiSchema, wher
   const meta = extensionMeta(schema);
   if (schema.$ref) {
     const target = refTarget(schema.$ref);
-    return { expr: withMeta(nameIn(mod, target), meta, false), lazy: lazyEdge.has(`${owner} ${target}`) };
+    return { expr: withMeta(`${nameIn(mod, target)}()`, meta, false), lazy: lazyEdge.has(`${owner} ${target}`) };
   }
   switch (schema.type) {
     case 'string': {
@@ -541,7 +541,8 @@ function emitDefinition(mod: ModuleState, def: string): string {
     expr = withMeta(base, { id: def, ...format, ...ext });
   }
 
-  return `export const ${name} = ${expr};\nexport type ${name} = z.infer<typeof ${name}>;\n`;
+  // Built on first use: loading the module builds nothing (see lazySchema).
+  return `export const ${name} = lazySchema(() => ${expr});\nexport type ${name} = z.infer<ReturnType<typeof ${name}>>;\n`;
 }
 
 /** Definitions of a module in dependency order (eager references first). */
@@ -564,7 +565,7 @@ function ordered(mod: ModuleState): string[] {
 
 mkdirSync(outDir, { recursive: true });
 // Remove modules from an earlier run that are no longer produced (only files carrying our header).
-const produced = new Set([...modules.keys()].map((f) => `${f}.ts`));
+const produced = new Set([...[...modules.keys()].map((f) => `${f}.ts`), 'lazy-schema.ts']);
 for (const f of readdirSync(outDir)) {
   if (!f.endsWith('.ts') || produced.has(f)) continue;
   const text = readFileSync(join(outDir, f), 'utf8');
@@ -585,10 +586,27 @@ for (const mod of [...modules.values()].sort((a, b) => a.file.localeCompare(b.fi
       return `import { ${specs.join(', ')} } from './${file}.js';`;
     });
   const reexports = mod.file === 'core-v1' ? `\n${CORE_TOPICS.map(([m]) => `export * from './${m}.js';`).join('\n')}\n` : '';
-  const text = `${HEADER}\nimport { z } from 'zod';\n${importLines.join('\n')}${importLines.length ? '\n' : ''}${reexports}\n${body}`;
+  const text = `${HEADER}\nimport { z } from 'zod';\nimport { lazySchema } from './lazy-schema.js';\n${importLines.join('\n')}${importLines.length ? '\n' : ''}${reexports}\n${body}`;
   writeFileSync(join(outDir, `${mod.file}.ts`), text);
   summary.push([`${mod.file}.ts`, mod.defs.length]);
 }
+
+// The one helper every module imports (the generated modules import nothing but zod and each other).
+writeFileSync(
+  join(outDir, 'lazy-schema.ts'),
+  `${HEADER}
+/**
+ * A schema built on its first use and kept: \`build\` runs once, at the first call. The generated
+ * Kubernetes types are declared this way so that loading them builds nothing: a zod object takes
+ * some 15 µs to construct, and a start would otherwise build the several hundred schemas of every
+ * built-in kind, of which it uses a few dozen.
+ */
+export function lazySchema<T>(build: () => T): () => T {
+  let built: T | undefined;
+  return () => (built ??= build());
+}
+`,
+);
 
 console.log(`read ${Object.keys(defs).length} definitions from ${inputPath}`);
 console.log(`wrote ${reachable.length} definitions from ${roots.length} roots into ${outDir}:`);

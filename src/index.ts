@@ -4,6 +4,8 @@
  * @packageDocumentation
  * @module memkube
  */
+import { ObjectMeta } from './kinds/types/meta-v1.js';
+
 export {
   createCluster,
   featureGateEnabled,
@@ -191,7 +193,7 @@ export {
  * The zod schema of `metav1.ObjectMeta`, for declaring kinds of your own.
  * @category Defining kinds
  */
-export { ObjectMeta as ObjectMetaSchema } from './kinds/types/meta-v1.js';
+export const ObjectMetaSchema: ReturnType<typeof ObjectMeta> = ObjectMeta();
 export { parseJson, JsonSyntaxError, type ParsedJson, type ParseJsonOptions } from './codec/json.js';
 export { parseYamlDocuments, YamlSyntaxError, type ParsedYamlDocument } from './codec/yaml.js';
 export {

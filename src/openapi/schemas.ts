@@ -110,7 +110,7 @@ let metaDefs: Record<string, JsonSchema> | undefined;
 function metaDefinitions(): Record<string, JsonSchema> {
   if (!metaDefs) {
     metaDefs = {};
-    for (const s of [Status, DeleteOptions, WatchEvent, ListMeta]) merge(metaDefs, definitionsOf(s, 'unused').defs);
+    for (const s of [Status(), DeleteOptions(), WatchEvent(), ListMeta()]) merge(metaDefs, definitionsOf(s, 'unused').defs);
     // Kubernetes publishes the body of a PATCH as an object of any shape.
     metaDefs[PATCH] = { type: 'object' };
   }

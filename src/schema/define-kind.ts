@@ -146,6 +146,10 @@ export interface KindVersion<T extends KubeObject = KubeObject> {
    * string lengths, `.regex()`, formats, array sizes, `set` and `map` lists) answered as one
    * `422 Invalid` with the strategy's errors. They are what the OpenAPI documents publish for the
    * kind; what a JSON schema cannot say (`.refine()`, `.transform()`) is neither published nor run.
+   *
+   * It may be a getter (`get schema() { return buildSchema(); }`): the schema is then built when
+   * the kind first needs it (its first write, its OpenAPI document), not when it is declared, and
+   * `defineKind` does not check it. The built-in kinds are declared this way.
    */
   readonly schema: z.ZodType<T>;
   readonly served?: boolean;
@@ -580,10 +584,9 @@ export interface KindDefinition<T extends KubeObject = KubeObject> extends KindD
  * @category Defining kinds
  */
 export function defineKind<T extends KubeObject>(declaration: KindDeclaration<T>): KindDefinition<T> {
-  for (const v of declaration.versions) {
-    const foreign = foreignSchema(v.schema);
-    if (foreign !== undefined) throw new Error(`defineKind(${declaration.kind}): the schema of version ${v.name} ${foreign}`);
-  }
+  // A schema declared as a getter is built when the kind first needs it: reading it here would
+  // build it at declaration. A cluster checks it when it adds the kind (checkSchemaGetters).
+  for (const v of declaration.versions) if (!isSchemaGetter(v)) checkSchema(declaration.kind, v);
   const storage = declaration.versions.filter((v) => v.storage);
   if (storage.length !== 1) {
     throw new Error(`defineKind(${declaration.kind}): exactly one version must be the storage version, found ${storage.length}`);
@@ -598,6 +601,21 @@ export function defineKind<T extends KubeObject>(declaration: KindDeclaration<T>
     categories: declaration.categories ?? [],
     storageVersion: storage[0]!,
   };
+}
+
+const isSchemaGetter = (v: KindVersion): boolean => Object.getOwnPropertyDescriptor(v, 'schema')?.get !== undefined;
+
+function checkSchema(kind: string, v: KindVersion): void {
+  const foreign = foreignSchema(v.schema);
+  if (foreign !== undefined) throw new Error(`defineKind(${kind}): the schema of version ${v.name} ${foreign}`);
+}
+
+/**
+ * The check `defineKind` makes of each version's schema, for the schemas it left unread because
+ * they are getters: run when a kind whose zod schemas the engine compiles is added to a cluster.
+ */
+export function checkSchemaGetters(definition: KindDeclaration): void {
+  for (const v of definition.versions) if (!v.published && isSchemaGetter(v)) checkSchema(definition.kind, v);
 }
 
 /**

@@ -5,7 +5,7 @@
 import type { GroupVersionResource } from '../machinery/request.js';
 import { cloneJson } from '../util/json-clone.js';
 import { isPromise, type MaybePromise } from '../util/maybe-promise.js';
-import type { KindDefinition, KindVersion, KubeObject, PublishedSchema } from './define-kind.js';
+import { checkSchemaGetters, type KindDefinition, type KindVersion, type KubeObject, type PublishedSchema } from './define-kind.js';
 import { structuralOf, type StructuralNode } from './structural.js';
 import type { CompiledCustomSchema } from './custom/index.js';
 import { compileZodRules } from './zod-rules.js';
@@ -149,6 +149,7 @@ export class KindRegistry {
     const versions = definition.versions.filter((v) => v.served !== false);
     const rules = new Map<string, CompiledCustomSchema | undefined>();
     if (options.schemaRules !== false) {
+      checkSchemaGetters(definition);
       for (const v of definition.versions) if (!v.published) rules.set(v.name, compileZodRules(v.schema, definition.kind));
     }
     const structural = new Map<string, StructuralNode>();

@@ -24,6 +24,8 @@ process.on('exit', () => {
   writeFileSync(process.env.MEMKUBE_LOADED_FILE, JSON.stringify({
     builtins: process.moduleLoadList.filter((m) => m.startsWith('NativeModule ')).map((m) => m.slice('NativeModule '.length)),
     files: Object.keys(require.cache),
+    // The ids of the zod schemas built so far: zod keeps its global registry on globalThis.
+    schemas: [...(globalThis.__zod_globalRegistry?._idmap?.keys() ?? [])],
   }));
 });
 `;
@@ -31,19 +33,27 @@ process.on('exit', () => {
 interface Loaded {
   readonly builtins: readonly string[];
   readonly files: readonly string[];
+  readonly schemas: readonly string[];
 }
 
-function get(url: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: Record<string, unknown>; body: Buffer }> {
+function send(
+  method: string,
+  url: string,
+  headers: Record<string, string> = {},
+  body?: string,
+): Promise<{ status: number; headers: Record<string, unknown>; body: Buffer }> {
   return new Promise((resolve, reject) => {
-    request(url, { headers, agent: false }, (res) => {
+    request(url, { method, headers, agent: false }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
     })
       .on('error', reject)
-      .end();
+      .end(body);
   });
 }
+
+const get = (url: string, headers: Record<string, string> = {}) => send('GET', url, headers);
 
 /** Starts the built `memkube serve` with the recorder; `ask` runs against its URL; answers what it loaded. */
 async function servedLoading(dir: string, ask: (url: string, token: string) => Promise<void>, writeKubeconfig = true): Promise<Loaded> {
@@ -132,6 +142,38 @@ describe.skipIf(!existsSync(BUNDLE) || !existsSync(BUILT_CLI))('what the built m
     });
     expect(text).toContain('# TYPE apiserver_request_total counter');
     expect(loaded.builtins).toContain('zlib');
+  }, 30_000);
+
+  it("builds a kind's schemas on its first use, not at the start", async () => {
+    const atStart = await servedLoading(dir, async (url) => {
+      expect((await get(`${url}/version`)).status).toBe(200);
+    });
+    // The namespaces a cluster starts with are created through the engine, which builds Namespace's.
+    expect(atStart.schemas).toContain('io.k8s.api.core.v1.Namespace');
+    expect(atStart.schemas).not.toContain('io.k8s.api.apps.v1.StatefulSet');
+    expect(atStart.schemas).not.toContain('io.k8s.api.core.v1.PodSpec');
+    expect(atStart.schemas.length).toBeLessThan(150);
+
+    const statefulSet = {
+      apiVersion: 'apps/v1',
+      kind: 'StatefulSet',
+      metadata: { name: 'web' },
+      spec: {
+        selector: { matchLabels: { app: 'web' } },
+        template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'web', image: 'nginx' }] } },
+      },
+    };
+    const afterCreate = await servedLoading(dir, async (url, token) => {
+      const created = await send(
+        'POST',
+        `${url}/apis/apps/v1/namespaces/default/statefulsets`,
+        { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        JSON.stringify(statefulSet),
+      );
+      expect(created.status).toBe(201);
+    });
+    expect(afterCreate.schemas).toContain('io.k8s.api.apps.v1.StatefulSet');
+    expect(afterCreate.schemas).toContain('io.k8s.api.core.v1.PodSpec');
   }, 30_000);
 
   it('is ASCII, so V8 keeps it one byte a character', () => {

@@ -35,7 +35,7 @@ function prop(root: JsonSchema, schema: JsonSchema, name: string): JsonSchema {
 
 describe('generated kind types: JSON Schema metadata', () => {
   it('Pod carries the strategic-merge and list-map metadata of containers and ports', () => {
-    const root = z.toJSONSchema(Pod, { io: 'input' }) as JsonSchema;
+    const root = z.toJSONSchema(Pod(), { io: 'input' }) as JsonSchema;
     const spec = prop(root, root, 'spec');
     const containers = prop(root, spec, 'containers');
     expect(containers).toMatchObject({
@@ -67,7 +67,7 @@ describe('generated kind types: JSON Schema metadata', () => {
   });
 
   it('ObjectMeta: finalizers are a set, ownerReferences merge on uid', () => {
-    const root = z.toJSONSchema(ObjectMeta, { io: 'input' }) as JsonSchema;
+    const root = z.toJSONSchema(ObjectMeta(), { io: 'input' }) as JsonSchema;
     expect(prop(root, root, 'finalizers')).toMatchObject({
       type: 'array',
       items: { type: 'string' },
@@ -82,10 +82,10 @@ describe('generated kind types: JSON Schema metadata', () => {
   });
 
   it('metadata is also readable straight from the zod schemas', () => {
-    const containers = Pod.shape.spec.unwrap().shape.containers;
+    const containers = Pod().shape.spec.unwrap().shape.containers;
     expect(containers.meta()).toMatchObject({ 'x-kubernetes-patch-merge-key': 'name' });
-    expect(Pod.meta()?.id).toBe('io.k8s.api.core.v1.Pod');
-    expect(Time.meta()).toMatchObject({ id: 'io.k8s.apimachinery.pkg.apis.meta.v1.Time', format: 'date-time' });
+    expect(Pod().meta()?.id).toBe('io.k8s.api.core.v1.Pod');
+    expect(Time().meta()).toMatchObject({ id: 'io.k8s.apimachinery.pkg.apis.meta.v1.Time', format: 'date-time' });
   });
 });
 
@@ -207,7 +207,7 @@ describe('generated kind types: parsing', () => {
   };
 
   it('accepts a realistic full Pod manifest', () => {
-    const result = Pod.safeParse(pod);
+    const result = Pod().safeParse(pod);
     expect(result.error?.issues).toBeUndefined();
     expect(result.success).toBe(true);
     const parsed: Pod = result.data!;
@@ -234,35 +234,35 @@ describe('generated kind types: parsing', () => {
         ],
       },
     };
-    expect(StatefulSet.safeParse(sts).success).toBe(true);
+    expect(StatefulSet().safeParse(sts).success).toBe(true);
   });
 
   it('rejects a Container without a name', () => {
-    const result = Container.safeParse({ image: 'nginx' });
+    const result = Container().safeParse({ image: 'nginx' });
     expect(result.success).toBe(false);
     expect(result.error?.issues.some((i) => i.path.join('.') === 'name')).toBe(true);
 
-    const inPod = Pod.safeParse({ spec: { containers: [{ image: 'nginx' }] } });
+    const inPod = Pod().safeParse({ spec: { containers: [{ image: 'nginx' }] } });
     expect(inPod.success).toBe(false);
     expect(inPod.error?.issues[0]?.path).toEqual(['spec', 'containers', 0, 'name']);
   });
 
   it('rejects wrong primitive types', () => {
-    expect(Pod.safeParse({ spec: { containers: [{ name: 'a', ports: [{ containerPort: '80' }] }] } }).success).toBe(false);
-    expect(Pod.safeParse({ spec: { containers: [{ name: 'a', ports: [{ containerPort: 1.5 }] }] } }).success).toBe(false);
-    expect(Pod.safeParse({ metadata: { labels: { a: 1 } } }).success).toBe(false);
+    expect(Pod().safeParse({ spec: { containers: [{ name: 'a', ports: [{ containerPort: '80' }] }] } }).success).toBe(false);
+    expect(Pod().safeParse({ spec: { containers: [{ name: 'a', ports: [{ containerPort: 1.5 }] }] } }).success).toBe(false);
+    expect(Pod().safeParse({ metadata: { labels: { a: 1 } } }).success).toBe(false);
   });
 
   it('Quantity accepts strings and numbers; IntOrString accepts int32 and strings', () => {
-    expect(Quantity.safeParse('1Gi').success).toBe(true);
-    expect(Quantity.safeParse('100m').success).toBe(true);
-    expect(Quantity.safeParse(2).success).toBe(true);
-    expect(Quantity.safeParse(true).success).toBe(false);
+    expect(Quantity().safeParse('1Gi').success).toBe(true);
+    expect(Quantity().safeParse('100m').success).toBe(true);
+    expect(Quantity().safeParse(2).success).toBe(true);
+    expect(Quantity().safeParse(true).success).toBe(false);
 
-    expect(IntOrString.safeParse(80).success).toBe(true);
-    expect(IntOrString.safeParse('http').success).toBe(true);
-    expect(IntOrString.safeParse(1.5).success).toBe(false);
-    expect(IntOrString.safeParse(2 ** 31).success).toBe(false);
-    expect(IntOrString.safeParse(null).success).toBe(false);
+    expect(IntOrString().safeParse(80).success).toBe(true);
+    expect(IntOrString().safeParse('http').success).toBe(true);
+    expect(IntOrString().safeParse(1.5).success).toBe(false);
+    expect(IntOrString().safeParse(2 ** 31).success).toBe(false);
+    expect(IntOrString().safeParse(null).success).toBe(false);
   });
 });

@@ -17,7 +17,7 @@ import { Pod } from '../../src/kinds/types/core-v1.js';
 // (CreateTwoWayMergePatch, CreateThreeWayMergePatch, diffMaps, diffLists) and
 // pkg/util/jsonmergepatch/patch.go (CreateThreeWayJSONMergePatch) for kinds without metadata.
 
-const schema = structuralOf(Pod);
+const schema = structuralOf(Pod());
 type Obj = Record<string, any>;
 
 function clone<T>(v: T): T {

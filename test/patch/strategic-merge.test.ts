@@ -10,8 +10,8 @@ import { StatefulSet } from '../../src/kinds/types/apps-v1.js';
 // mergeSlice, normalizeElementOrder, mergeSortedSlice) and pkg/util/mergepatch/errors.go; HTTP
 // mapping: k8s.io/apiserver pkg/endpoints/handlers/patch.go (interpretStrategicMergePatchError).
 
-const podSchema = structuralOf(Pod);
-const stsSchema = structuralOf(StatefulSet);
+const podSchema = structuralOf(Pod());
+const stsSchema = structuralOf(StatefulSet());
 
 function deepFreeze<T>(v: T): T {
   const stack: unknown[] = [v];
@@ -397,7 +397,7 @@ describe('kinds without strategic metadata', () => {
 describe('merge keys keep the Go type the patch text gives them', () => {
   // The apiserver decodes the patch with PreserveInts (a number with a `.` or an exponent is a
   // float64) and converts the live object to int64s; `==` never finds float64(80) equal to int64(80).
-  const svcSchema = structuralOf(Service);
+  const svcSchema = structuralOf(Service());
   const svc = () => deepFreeze({ spec: { ports: [{ port: 80, protocol: 'TCP', targetPort: 80 }] } });
   const wire = (text: string): unknown => parseJson(text, { rawScalars: true }).value;
   const ports = (out: Obj) => out.spec.ports as Obj[];

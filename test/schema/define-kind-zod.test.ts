@@ -72,4 +72,45 @@ describe('defineKind schemas', () => {
       await cluster.close();
     }
   });
+
+  it('reads a schema declared as a getter when a cluster adds the kind, not at declaration', async () => {
+    let reads = 0;
+    const Widget = defineKind(
+      declaration([
+        {
+          name: 'v1',
+          get schema() {
+            reads++;
+            return zod4Widget;
+          },
+          served: true,
+          storage: true,
+        },
+      ]),
+    );
+    expect(reads).toBe(0);
+    const cluster = await createCluster({ kinds: [Widget] });
+    expect(reads).toBeGreaterThan(0);
+    const created = await cluster.client.resource(Widget).create({ metadata: { name: 'w' }, spec: { color: 'red' } }, { namespace: 'default' });
+    expect(created).toMatchObject({ apiVersion: 'toys.example.com/v1', kind: 'Widget', spec: { color: 'red' } });
+    await cluster.close();
+  });
+
+  it('refuses a zod 3 schema behind a getter when a cluster adds the kind', async () => {
+    const Widget = defineKind(
+      declaration([
+        {
+          name: 'v1',
+          get schema() {
+            return zod3Widget as never;
+          },
+          served: true,
+          storage: true,
+        },
+      ]),
+    );
+    await expect(createCluster({ kinds: [Widget] })).rejects.toThrow(
+      "defineKind(Widget): the schema of version v1 is not a zod 4 schema (zod 3 schemas are not supported: import { z } from 'zod' version 4, or from 'zod/v4')",
+    );
+  });
 });

@@ -23,7 +23,7 @@ import { updateObject, type ObjectChange } from '../store/update.js';
 
 const SCALE_API_VERSION = 'autoscaling/v1';
 let scaleNode: StructuralNode | undefined;
-const scaleSchema = (): StructuralNode => (scaleNode ??= structuralOf(ScaleSchema));
+const scaleSchema = (): StructuralNode => (scaleNode ??= structuralOf(ScaleSchema()));
 
 /** The segments of a `.spec.replicas` path. */
 function segments(path: string): string[] {

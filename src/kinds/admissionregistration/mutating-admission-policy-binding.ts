@@ -8,6 +8,7 @@ import { MutatingAdmissionPolicyBinding as V1Beta1 } from '../types/admissionreg
 import { specGeneration } from '../shared/semantic-equal.js';
 import { paramRefColumn, validateParamRef } from './param-ref.js';
 import { defaultMatchResources, validateMatchResources, validateMutatingOperations, validateNotMatchingPolicies } from './match-resources.js';
+import { lazyVersion } from '../shared/lazy-version.js';
 
 /** A MutatingAdmissionPolicyBinding object (the v1 shape; v1beta1 and v1alpha1 have the same one). */
 export type MutatingAdmissionPolicyBinding = V1;
@@ -44,11 +45,7 @@ export const MutatingAdmissionPolicyBindingKind = defineKind<MutatingAdmissionPo
   // Generation 1 on create, one more for each change of the spec
   // (pkg/registry/admissionregistration/mutatingadmissionpolicybinding/strategy.go).
   generation: specGeneration(V1),
-  versions: [
-    { name: 'v1', schema: V1, served: true, storage: true },
-    { name: 'v1beta1', schema: V1Beta1, served: true },
-    { name: 'v1alpha1', schema: V1Alpha1, served: true },
-  ],
+  versions: [lazyVersion('v1', V1, { storage: true }), lazyVersion('v1beta1', V1Beta1), lazyVersion('v1alpha1', V1Alpha1)],
   schemaRequired: false,
   allowUnconditionalUpdate: false,
   printerColumns: [

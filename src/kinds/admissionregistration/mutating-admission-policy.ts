@@ -7,6 +7,7 @@ import { MutatingAdmissionPolicy as V1Beta1 } from '../types/admissionregistrati
 import { specGeneration } from '../shared/semantic-equal.js';
 import { defaultMatchResources, validateMatchResources, validateMutatingOperations, validateNotMatchingPolicies } from './match-resources.js';
 import { validateMatchConditions, validateMutation, validateParamKind, validateVariable } from './policy-rules.js';
+import { lazyVersion } from '../shared/lazy-version.js';
 
 /** A MutatingAdmissionPolicy object (the v1 shape; v1beta1 and v1alpha1 have the same one). */
 export type MutatingAdmissionPolicy = V1;
@@ -75,11 +76,7 @@ export const MutatingAdmissionPolicyKind = defineKind<MutatingAdmissionPolicy>({
   // Generation 1 on create, one more for each change of the spec
   // (pkg/registry/admissionregistration/mutatingadmissionpolicy/strategy.go).
   generation: specGeneration(V1),
-  versions: [
-    { name: 'v1', schema: V1, served: true, storage: true },
-    { name: 'v1beta1', schema: V1Beta1, served: true },
-    { name: 'v1alpha1', schema: V1Alpha1, served: true },
-  ],
+  versions: [lazyVersion('v1', V1, { storage: true }), lazyVersion('v1beta1', V1Beta1), lazyVersion('v1alpha1', V1Alpha1)],
   // The required fields are checked by the rules below, with Kubernetes' messages.
   schemaRequired: false,
   allowUnconditionalUpdate: false,

@@ -2,6 +2,7 @@
 import { defineKind } from '../../schema/define-kind.js';
 import { MutatingWebhookConfiguration as V1 } from '../types/admissionregistration-v1.js';
 import { webhookConfigurationParts } from './webhook-configuration.js';
+import { lazyVersion } from '../shared/lazy-version.js';
 
 /** A MutatingWebhookConfiguration object. */
 export type MutatingWebhookConfiguration = V1;
@@ -19,6 +20,6 @@ export const MutatingWebhookConfigurationKind = defineKind<MutatingWebhookConfig
   plural: 'mutatingwebhookconfigurations',
   categories: ['api-extensions'],
   scope: 'Cluster',
-  versions: [{ name: 'v1', schema: V1, served: true, storage: true }],
+  versions: [lazyVersion('v1', V1, { storage: true })],
   ...webhookConfigurationParts<MutatingWebhookConfiguration>(true),
 });

@@ -7,6 +7,7 @@ import { specGeneration } from '../shared/semantic-equal.js';
 import { ValidatingAdmissionPolicyBinding as V1 } from '../types/admissionregistration-v1.js';
 import { defaultMatchResources, validateMatchResources } from './match-resources.js';
 import { paramRefColumn, validateParamRef } from './param-ref.js';
+import { lazyVersion } from '../shared/lazy-version.js';
 
 /** A ValidatingAdmissionPolicyBinding object. */
 export type ValidatingAdmissionPolicyBinding = V1;
@@ -62,7 +63,7 @@ export const ValidatingAdmissionPolicyBindingKind = defineKind<ValidatingAdmissi
   scope: 'Cluster',
   // 1 on create, one more when the spec changes (pkg/registry/admissionregistration/validatingadmissionpolicybinding/strategy.go).
   generation: specGeneration(V1),
-  versions: [{ name: 'v1', schema: V1, served: true, storage: true }],
+  versions: [lazyVersion('v1', V1, { storage: true })],
   schemaRequired: false,
   allowUnconditionalUpdate: false,
   printerColumns: [

@@ -11,6 +11,7 @@ import { ValidatingAdmissionPolicy as V1, type AuditAnnotation, type Validation 
 import { GoPrinted } from '../../machinery/field-errors.js';
 import { defaultMatchResources, validateMatchResources } from './match-resources.js';
 import { validateMatchConditions, validateParamKind, validateVariable } from './policy-rules.js';
+import { lazyVersion } from '../shared/lazy-version.js';
 
 /** A ValidatingAdmissionPolicy object. */
 export type ValidatingAdmissionPolicy = V1;
@@ -147,7 +148,7 @@ export const ValidatingAdmissionPolicyKind = defineKind<ValidatingAdmissionPolic
   scope: 'Cluster',
   // 1 on create, one more when the spec changes (pkg/registry/admissionregistration/validatingadmissionpolicy/strategy.go).
   generation: specGeneration(V1),
-  versions: [{ name: 'v1', schema: V1, served: true, storage: true }],
+  versions: [lazyVersion('v1', V1, { storage: true })],
   statusSubresource: true,
   schemaRequired: false,
   allowUnconditionalUpdate: false,

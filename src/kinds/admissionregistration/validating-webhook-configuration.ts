@@ -2,6 +2,7 @@
 import { defineKind } from '../../schema/define-kind.js';
 import { ValidatingWebhookConfiguration as V1 } from '../types/admissionregistration-v1.js';
 import { webhookConfigurationParts } from './webhook-configuration.js';
+import { lazyVersion } from '../shared/lazy-version.js';
 
 /** A ValidatingWebhookConfiguration object. */
 export type ValidatingWebhookConfiguration = V1;
@@ -19,6 +20,6 @@ export const ValidatingWebhookConfigurationKind = defineKind<ValidatingWebhookCo
   plural: 'validatingwebhookconfigurations',
   categories: ['api-extensions'],
   scope: 'Cluster',
-  versions: [{ name: 'v1', schema: V1, served: true, storage: true }],
+  versions: [lazyVersion('v1', V1, { storage: true })],
   ...webhookConfigurationParts<ValidatingWebhookConfiguration>(false),
 });

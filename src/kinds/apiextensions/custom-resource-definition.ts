@@ -11,6 +11,7 @@ import {
   validateCustomResourceDefinitionUpdate,
   type CrdValidationHooks,
 } from './crd/index.js';
+import { lazyVersion } from '../shared/lazy-version.js';
 
 /** The finalizer a deleted definition keeps until its custom resources are gone. */
 export const CLEANUP_FINALIZER = 'customresourcecleanup.apiextensions.k8s.io';
@@ -39,7 +40,7 @@ export function defineCustomResourceDefinitionKind(hooks: CrdValidationHooks = {
     shortNames: ['crd', 'crds'],
     categories: ['api-extensions'],
     scope: 'Cluster',
-    versions: [{ name: 'v1', schema: CustomResourceDefinitionSchema, served: true, storage: true }],
+    versions: [lazyVersion('v1', CustomResourceDefinitionSchema, { storage: true })],
     statusSubresource: true,
     standardFinalizerNames: false,
     // Kubernetes decodes absent fields to zero values and reports them through its own rules

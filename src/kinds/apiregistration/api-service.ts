@@ -6,6 +6,7 @@ import { base64DecodedLength } from '../shared/data-keys.js';
 import { conditionReasonErrors } from '../shared/conditions.js';
 import { APIService as APIServiceSchema } from '../types/apiregistration-v1.js';
 import { validateCABundle } from './ca-bundle.js';
+import { lazyVersion } from '../shared/lazy-version.js';
 
 /** An APIService object. */
 export type APIService = APIServiceSchema;
@@ -76,7 +77,7 @@ export const APIServiceKind = defineKind<APIService>({
   // No generation: kube-aggregator's pkg/registry/apiservice/strategy.go never sets it.
   generation: false,
   categories: ['api-extensions'],
-  versions: [{ name: 'v1', schema: APIServiceSchema, served: true, storage: true }],
+  versions: [lazyVersion('v1', APIServiceSchema, { storage: true })],
   nameValidator: validatePathSegmentName,
   statusSubresource: true,
   schemaRequired: false,

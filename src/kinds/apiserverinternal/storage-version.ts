@@ -2,6 +2,7 @@
 import { defineKind } from '../../schema/define-kind.js';
 import { isDNS1035Label, isDNS1123Subdomain } from '../../schema/validation/names.js';
 import { StorageVersion as V1Alpha1 } from '../types/apiserverinternal-v1alpha1.js';
+import { lazyVersion } from '../shared/lazy-version.js';
 
 /** A StorageVersion object. */
 export type StorageVersion = V1Alpha1;
@@ -39,7 +40,7 @@ export const StorageVersionKind = defineKind<StorageVersion>({
   featureGate: STORAGE_VERSION_API,
   // No generation: pkg/registry/apiserverinternal/storageversion/strategy.go never sets it.
   generation: false,
-  versions: [{ name: 'v1alpha1', schema: V1Alpha1, served: true, storage: true }],
+  versions: [lazyVersion('v1alpha1', V1Alpha1, { storage: true })],
   statusSubresource: true,
   nameValidator: (name) => validateName(name),
   printerColumns: [

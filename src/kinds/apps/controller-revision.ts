@@ -5,6 +5,7 @@ import { defineKind } from '../../schema/define-kind.js';
 import { immutableFieldError } from '../../schema/validation/immutable-fields.js';
 import { validateNonnegativeField } from '../../schema/validation/object-meta.js';
 import { ControllerRevision as ControllerRevisionSchema } from '../types/apps-v1.js';
+import { lazyVersion } from '../shared/lazy-version.js';
 
 /** A ControllerRevision object. */
 export type ControllerRevision = ControllerRevisionSchema;
@@ -34,7 +35,7 @@ export const ControllerRevisionKind = defineKind<ControllerRevision>({
   scope: 'Namespaced',
   // No generation: pkg/registry/apps/controllerrevision/strategy.go never sets it.
   generation: false,
-  versions: [{ name: 'v1', schema: ControllerRevisionSchema, served: true, storage: true }],
+  versions: [lazyVersion('v1', ControllerRevisionSchema, { storage: true })],
   // `revision` is required by the schema but Kubernetes validates it in code (a missing one is 0).
   schemaRequired: false,
   printerColumns: [

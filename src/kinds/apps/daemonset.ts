@@ -17,6 +17,7 @@ import {
 import { validateDaemonSetSpec, validateDaemonSetSpecUpdate, validateDaemonSetStatusUpdate } from './daemonset/validation.js';
 import { CONTAINERS_DESCRIPTION, DAEMONSET_COLUMNS as DESCRIPTIONS, IMAGES_DESCRIPTION } from './columns.js';
 import { containerCells, formatLabels, formatLabelSelector, selectorImmutableErrors, workloadNameWarnings } from './workload.js';
+import { lazyVersion } from '../shared/lazy-version.js';
 
 /** A DaemonSet object. */
 export type DaemonSet = DaemonSetSchema;
@@ -40,13 +41,13 @@ function zeroStatus(): NonNullable<DaemonSet['status']> {
 
 /** `ValidateDaemonSetSpec` of the object as Go sees it (zero values filled, a missing selector nil). */
 function specRules(ds: DaemonSet, ctx: KindContext) {
-  const full = withZeroValues(ds, DaemonSetSchema);
+  const full = withZeroValues(ds, DaemonSetSchema());
   return validateDaemonSetSpec(full.spec ?? ({} as NonNullable<DaemonSet['spec']>), ds.spec?.selector, templateGeneration(ds) ?? 0n, ctx.reservedDomain);
 }
 
 /** Whether the template changed, as `apiequality.Semantic.DeepEqual` sees it. */
 function templateChanged(ds: Readonly<DaemonSet>, old: Readonly<DaemonSet>): boolean {
-  templateNode ??= fieldNode(DaemonSetSchema, 'spec', 'template');
+  templateNode ??= fieldNode(DaemonSetSchema(), 'spec', 'template');
   return !semanticEqual(ds.spec?.template, old.spec?.template, templateNode);
 }
 
@@ -68,7 +69,7 @@ export const DaemonSetKind = defineKind<DaemonSet>({
   scope: 'Namespaced',
   // Generation 1 on create, one more for each change of the spec (daemonSetStrategy.PrepareForUpdate).
   generation: specGeneration(DaemonSetSchema),
-  versions: [{ name: 'v1', schema: DaemonSetSchema, served: true, storage: true }],
+  versions: [lazyVersion('v1', DaemonSetSchema, { storage: true })],
   statusSubresource: true,
   // The rules check required fields in code, with Kubernetes' own paths and messages.
   schemaRequired: false,
@@ -112,7 +113,7 @@ export const DaemonSetKind = defineKind<DaemonSet>({
       // daemonSetStrategy.ValidateUpdate runs ValidateDaemonSet, then ValidateDaemonSetUpdate (the
       // template generation rules, the spec rules again: the message lists each once, the causes
       // twice), then the selector rule.
-      selectorNode ??= fieldNode(DaemonSetSchema, 'spec', 'selector');
+      selectorNode ??= fieldNode(DaemonSetSchema(), 'spec', 'selector');
       const spec = specRules(ds, ctx);
       const generation = validateDaemonSetSpecUpdate(templateGeneration(ds) ?? 0n, templateGeneration(old) ?? 0n, templateChanged(ds, old));
       return [...spec, ...generation, ...spec, ...selectorImmutableErrors(ds.spec?.selector, old.spec?.selector, selectorNode)];

@@ -12,6 +12,7 @@ import { validateDeploymentSpec, validateDeploymentStatusUpdate } from './deploy
 import { CONTAINERS_DESCRIPTION, DEPLOYMENT_COLUMNS as DESCRIPTIONS, IMAGES_DESCRIPTION } from './columns.js';
 import { DEPLOYMENT_REPLICASET_TERMINATING_REPLICAS } from './replicaset.js';
 import { containerCells, selectorImmutableErrors, selectorString, workloadNameWarnings } from './workload.js';
+import { lazyVersion } from '../shared/lazy-version.js';
 
 /** A Deployment object. */
 export type Deployment = DeploymentSchema;
@@ -30,7 +31,7 @@ function defaultDeployment(d: Deployment): void {
 
 /** `ValidateDeploymentSpec` of the object as Go sees it (zero values filled, a missing selector nil). */
 function specRules(d: Deployment, ctx: KindContext) {
-  const full = withZeroValues(d, DeploymentSchema);
+  const full = withZeroValues(d, DeploymentSchema());
   return validateDeploymentSpec(full.spec ?? ({} as NonNullable<Deployment['spec']>), d.spec?.selector, ctx.reservedDomain, rollbackRevision(d));
 }
 
@@ -54,12 +55,12 @@ export const DeploymentKind = defineKind<Deployment>({
   // annotations are copied to the ReplicaSets).
   generation: {
     changed(d, old) {
-      specNode ??= fieldNode(DeploymentSchema, 'spec');
-      annotationsNode ??= fieldNode(DeploymentSchema, 'metadata', 'annotations');
+      specNode ??= fieldNode(DeploymentSchema(), 'spec');
+      annotationsNode ??= fieldNode(DeploymentSchema(), 'metadata', 'annotations');
       return !semanticEqual(d.spec, old.spec, specNode) || !semanticEqual(d.metadata?.annotations, old.metadata?.annotations, annotationsNode);
     },
   },
-  versions: [{ name: 'v1', schema: DeploymentSchema, served: true, storage: true }],
+  versions: [lazyVersion('v1', DeploymentSchema, { storage: true })],
   statusSubresource: true,
   scale: { specReplicasPath: '.spec.replicas', statusReplicasPath: '.status.replicas', labelSelectorPath: '.spec.selector' },
   // The rules check required fields in code, with Kubernetes' own paths and messages.
@@ -92,7 +93,7 @@ export const DeploymentKind = defineKind<Deployment>({
     },
     validateUpdate(d, old, ctx) {
       if (ctx.subresource === 'status') return validateDeploymentStatusUpdate(d.status ?? {}, old.status);
-      selectorNode ??= fieldNode(DeploymentSchema, 'spec', 'selector');
+      selectorNode ??= fieldNode(DeploymentSchema(), 'spec', 'selector');
       return [...specRules(d, ctx), ...selectorImmutableErrors(d.spec?.selector, old.spec?.selector, selectorNode)];
     },
     warnings(d, old, ctx) {

@@ -11,6 +11,7 @@ import { applyReplicaSetDefaults } from './replicaset/defaults.js';
 import { validateReplicaSetSpec, validateReplicaSetStatus } from './replicaset/validation.js';
 import { CONTAINERS_DESCRIPTION, IMAGES_DESCRIPTION, REPLICASET_COLUMNS as DESCRIPTIONS } from './columns.js';
 import { containerCells, formatLabelSelector, selectorImmutableErrors, workloadNameWarnings } from './workload.js';
+import { lazyVersion } from '../shared/lazy-version.js';
 
 /** A ReplicaSet object. */
 export type ReplicaSet = ReplicaSetSchema;
@@ -30,7 +31,7 @@ function defaultReplicaSet(rs: ReplicaSet): void {
 
 /** `ValidateReplicaSetSpec` of the object as Go sees it (zero values filled, a missing selector nil). */
 function specRules(rs: ReplicaSet, ctx: KindContext) {
-  const full = withZeroValues(rs, ReplicaSetSchema);
+  const full = withZeroValues(rs, ReplicaSetSchema());
   return validateReplicaSetSpec(full.spec ?? ({} as NonNullable<ReplicaSet['spec']>), rs.spec?.selector, ctx.reservedDomain);
 }
 
@@ -49,7 +50,7 @@ export const ReplicaSetKind = defineKind<ReplicaSet>({
   scope: 'Namespaced',
   // Generation 1 on create, one more for each change of the spec (rsStrategy.PrepareForUpdate).
   generation: specGeneration(ReplicaSetSchema),
-  versions: [{ name: 'v1', schema: ReplicaSetSchema, served: true, storage: true }],
+  versions: [lazyVersion('v1', ReplicaSetSchema, { storage: true })],
   statusSubresource: true,
   scale: { specReplicasPath: '.spec.replicas', statusReplicasPath: '.status.replicas', labelSelectorPath: '.spec.selector' },
   // The rules check required fields in code, with Kubernetes' own paths and messages.
@@ -89,7 +90,7 @@ export const ReplicaSetKind = defineKind<ReplicaSet>({
       return [
         ...spec,
         ...spec,
-        ...selectorImmutableErrors(rs.spec?.selector, old.spec?.selector, (selectorNode ??= fieldNode(ReplicaSetSchema, 'spec', 'selector'))),
+        ...selectorImmutableErrors(rs.spec?.selector, old.spec?.selector, (selectorNode ??= fieldNode(ReplicaSetSchema(), 'spec', 'selector'))),
       ];
     },
     warnings(rs, old, ctx) {

@@ -9,6 +9,7 @@ import { QuantityDecodeError } from '../shared/resource-lists.js';
 import { podCreateWarnings } from '../shared/pod-spec/warnings.js';
 import { applyStatefulSetDefaults, MAX_UNAVAILABLE_STATEFUL_SET } from './statefulset/defaults.js';
 import { validateStatefulSetSpec, validateStatefulSetStatusUpdate, validateStatefulSetUpdate } from './statefulset/validation.js';
+import { lazyVersion } from '../shared/lazy-version.js';
 
 /** A StatefulSet object. */
 export type StatefulSet = StatefulSetSchema;
@@ -30,7 +31,7 @@ function zeroStatus(): NonNullable<StatefulSet['status']> {
 
 /** The rules of a StatefulSet as it would be after the write (zero values filled). */
 function specRules(sts: StatefulSet, ctx: KindContext) {
-  const full = withZeroValues(sts, StatefulSetSchema);
+  const full = withZeroValues(sts, StatefulSetSchema());
   // The selector is a pointer in Go: a missing one is nil (Required), not an empty selector.
   const spec = { ...full.spec!, selector: sts.spec?.selector as NonNullable<StatefulSet['spec']>['selector'] };
   return validateStatefulSetSpec(spec, ctx.reservedDomain);
@@ -49,7 +50,7 @@ export const StatefulSetKind = defineKind<StatefulSet>({
   scope: 'Namespaced',
   // Generation 1 on create, one more for each change of the spec (pkg/registry/apps/statefulset/strategy.go).
   generation: specGeneration(StatefulSetSchema),
-  versions: [{ name: 'v1', schema: StatefulSetSchema, served: true, storage: true }],
+  versions: [lazyVersion('v1', StatefulSetSchema, { storage: true })],
   nameValidator: dns1123LabelNameValidator,
   statusSubresource: true,
   scale: { specReplicasPath: '.spec.replicas', statusReplicasPath: '.status.replicas', labelSelectorPath: '.spec.selector' },
@@ -87,7 +88,7 @@ export const StatefulSetKind = defineKind<StatefulSet>({
       if (ctx.subresource === 'status') return validateStatefulSetStatusUpdate(sts, old as StatefulSet);
       return [
         ...specRules(sts, ctx),
-        ...validateStatefulSetUpdate(withZeroValues(sts, StatefulSetSchema), withZeroValues(old as StatefulSet, StatefulSetSchema)),
+        ...validateStatefulSetUpdate(withZeroValues(sts, StatefulSetSchema()), withZeroValues(old as StatefulSet, StatefulSetSchema())),
       ];
     },
     warnings(sts, old, ctx) {

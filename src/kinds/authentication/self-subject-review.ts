@@ -3,6 +3,7 @@ import { formatTime } from '../../clock.js';
 import { defineKind } from '../../schema/define-kind.js';
 import { SelfSubjectReview as SelfSubjectReviewSchema } from '../types/authentication-v1.js';
 import { userInfoOf } from './user-info.js';
+import { lazyVersion } from '../shared/lazy-version.js';
 
 /** A SelfSubjectReview object. */
 export type SelfSubjectReview = SelfSubjectReviewSchema;
@@ -17,6 +18,6 @@ export const SelfSubjectReviewKind = defineKind<SelfSubjectReview>({
   kind: 'SelfSubjectReview',
   plural: 'selfsubjectreviews',
   scope: 'Cluster',
-  versions: [{ name: 'v1', schema: SelfSubjectReviewSchema, served: true, storage: true }],
+  versions: [lazyVersion('v1', SelfSubjectReviewSchema, { storage: true })],
   review: (_review, ctx) => ({ metadata: { creationTimestamp: formatTime(ctx.now()) }, status: { userInfo: userInfoOf(ctx.user) } }),
 });

@@ -4,6 +4,7 @@ import { badRequest, internalError } from '../../machinery/errors.js';
 import { userInfoOf } from './user-info.js';
 import { defineKind } from '../../schema/define-kind.js';
 import { TokenReview as TokenReviewSchema } from '../types/authentication-v1.js';
+import { lazyVersion } from '../shared/lazy-version.js';
 
 /** A TokenReview object. */
 export type TokenReview = TokenReviewSchema;
@@ -20,7 +21,7 @@ export const TokenReviewKind = defineKind<TokenReview>({
   kind: 'TokenReview',
   plural: 'tokenreviews',
   scope: 'Cluster',
-  versions: [{ name: 'v1', schema: TokenReviewSchema, served: true, storage: true }],
+  versions: [lazyVersion('v1', TokenReviewSchema, { storage: true })],
   async review(tr, ctx) {
     // pkg/registry/authentication/tokenreview/storage.go answers a missing token with a 400, not a 422.
     if (!tr.spec?.token) throw badRequest('token is required for TokenReview in authentication');

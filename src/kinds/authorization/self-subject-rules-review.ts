@@ -2,6 +2,7 @@
 import { badRequest } from '../../machinery/errors.js';
 import { defineKind } from '../../schema/define-kind.js';
 import { SelfSubjectRulesReview as SelfSubjectRulesReviewSchema } from '../types/authorization-v1.js';
+import { lazyVersion } from '../shared/lazy-version.js';
 
 /** A SelfSubjectRulesReview object. */
 export type SelfSubjectRulesReview = SelfSubjectRulesReviewSchema;
@@ -17,7 +18,7 @@ export const SelfSubjectRulesReviewKind = defineKind<SelfSubjectRulesReview>({
   kind: 'SelfSubjectRulesReview',
   plural: 'selfsubjectrulesreviews',
   scope: 'Cluster',
-  versions: [{ name: 'v1', schema: SelfSubjectRulesReviewSchema, served: true, storage: true }],
+  versions: [lazyVersion('v1', SelfSubjectRulesReviewSchema, { storage: true })],
   async review(review, ctx) {
     if (!review.spec?.namespace) throw badRequest('no namespace on request');
     const rules = await ctx.auth.authorizer.rulesFor(ctx.user, review.spec.namespace);

@@ -7,6 +7,7 @@ import {
   SubjectAccessReview as SubjectAccessReviewSchema,
 } from '../types/authorization-v1.js';
 import { metadataErrors, selfSubjectErrors, reviewAttributes, reviewStatus, subjectErrors, subjectOf } from './access-review-rules.js';
+import { lazyVersion } from '../shared/lazy-version.js';
 
 /** A SubjectAccessReview object. */
 export type SubjectAccessReview = SubjectAccessReviewSchema;
@@ -24,7 +25,7 @@ export const SubjectAccessReviewKind = defineKind<SubjectAccessReview>({
   kind: 'SubjectAccessReview',
   plural: 'subjectaccessreviews',
   scope: 'Cluster',
-  versions: [{ name: 'v1', schema: SubjectAccessReviewSchema, served: true, storage: true }],
+  versions: [lazyVersion('v1', SubjectAccessReviewSchema, { storage: true })],
   strategy: { validate: (sar) => [...subjectErrors(sar.spec), ...metadataErrors(sar, false)] },
   review: async (sar, ctx) => ({ ...sar, status: reviewStatus(await ctx.auth.authorizer.authorize(reviewAttributes(subjectOf(sar.spec), sar.spec))) }),
 });
@@ -35,7 +36,7 @@ export const SelfSubjectAccessReviewKind = defineKind<SelfSubjectAccessReview>({
   kind: 'SelfSubjectAccessReview',
   plural: 'selfsubjectaccessreviews',
   scope: 'Cluster',
-  versions: [{ name: 'v1', schema: SelfSubjectAccessReviewSchema, served: true, storage: true }],
+  versions: [lazyVersion('v1', SelfSubjectAccessReviewSchema, { storage: true })],
   strategy: { validate: (ssar) => [...selfSubjectErrors(ssar.spec), ...metadataErrors(ssar, false)] },
   review: async (ssar, ctx) => ({ ...ssar, status: reviewStatus(await ctx.auth.authorizer.authorize(reviewAttributes(ctx.user, ssar.spec))) }),
 });
@@ -49,7 +50,7 @@ export const LocalSubjectAccessReviewKind = defineKind<LocalSubjectAccessReview>
   kind: 'LocalSubjectAccessReview',
   plural: 'localsubjectaccessreviews',
   scope: 'Namespaced',
-  versions: [{ name: 'v1', schema: LocalSubjectAccessReviewSchema, served: true, storage: true }],
+  versions: [lazyVersion('v1', LocalSubjectAccessReviewSchema, { storage: true })],
   strategy: {
     validate(lsar) {
       const errors = [...subjectErrors(lsar.spec), ...metadataErrors(lsar, true)];

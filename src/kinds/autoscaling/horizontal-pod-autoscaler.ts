@@ -9,6 +9,7 @@ import { applyHorizontalPodAutoscalerDefaults } from './hpa/defaults.js';
 import { validateHorizontalPodAutoscalerSpec, validateHorizontalPodAutoscalerStatusUpdate, validationOptions } from './hpa/validation.js';
 import { age, formatTargets } from './hpa/printers.js';
 import type { z } from 'zod';
+import { lazyVersion } from '../shared/lazy-version.js';
 
 /** A HorizontalPodAutoscaler in its stored (autoscaling/v2) shape. */
 export type HorizontalPodAutoscaler = V2Schema;
@@ -50,8 +51,8 @@ export const HorizontalPodAutoscalerKind = defineKind<HorizontalPodAutoscaler>({
   // pkg/registry/autoscaling/horizontalpodautoscaler/strategy.go never sets a generation.
   generation: false,
   versions: [
-    { name: 'v2', schema: V2Schema, served: true, storage: true },
-    { name: 'v1', schema: V1Schema as unknown as z.ZodType<HorizontalPodAutoscaler>, served: true, conversion: autoscalingV1Conversion },
+    lazyVersion('v2', V2Schema, { storage: true }),
+    lazyVersion('v1', V1Schema as unknown as () => z.ZodType<HorizontalPodAutoscaler>, { conversion: autoscalingV1Conversion }),
   ],
   statusSubresource: true,
   schemaRequired: false,

@@ -9,6 +9,7 @@ import { applyCronJobDefaults } from './job/defaults.js';
 import { SchedulePanic, validateCronJobCreate, validateCronJobUpdate } from './cronjob/validation.js';
 import { jobSpecWarnings, nameWarnings } from './job.js';
 import { boolPtr, containerCells, DESCRIPTIONS, ageOf, formatLabelSelector, lastSchedule } from './printers.js';
+import { lazyVersion } from '../shared/lazy-version.js';
 
 const TIME_ZONE_DESCRIPTION =
   'The time zone name for the given schedule, see https://en.wikipedia.org/wiki/List_of_tz_database_time_zones. If not specified, this will default to the time zone of the kube-controller-manager process. The set of valid time zone names and the time zone offset is loaded from the system-wide time zone database by the API server during CronJob validation and the controller manager during execution. If no system-wide time zone database can be found a bundled version of the database is used instead. If the time zone name becomes invalid during the lifetime of a CronJob or due to a change in host configuration, the controller will stop creating new new Jobs and will create a system event with the reason UnknownTimeZone. More information can be found in https://kubernetes.io/docs/concepts/workloads/controllers/cron-jobs/#time-zones';
@@ -48,7 +49,7 @@ export const CronJobKind = defineKind<CronJob>({
   scope: 'Namespaced',
   // Generation 1 on create, one more for each change of the spec (pkg/registry/batch/cronjob/strategy.go).
   generation: specGeneration(CronJobSchema),
-  versions: [{ name: 'v1', schema: CronJobSchema, served: true, storage: true }],
+  versions: [lazyVersion('v1', CronJobSchema, { storage: true })],
   statusSubresource: true,
   schemaRequired: false,
   printerColumns: [

@@ -12,6 +12,7 @@ import { createOptions, updateOptions, validateJob, validateJobSpecUpdate } from
 import { validateJobStatusUpdate } from './job/status.js';
 import { ageOf, containerCells, DESCRIPTIONS, formatLabelSelector, jobCompletions, jobDuration, jobStatus } from './printers.js';
 import type { JobSpec } from '../types/batch-v1.js';
+import { lazyVersion } from '../shared/lazy-version.js';
 
 /** A Job object. */
 export type Job = JobSchema;
@@ -65,7 +66,7 @@ export const JobKind = defineKind<Job>({
   scope: 'Namespaced',
   // Generation 1 on create, one more for each change of the spec (pkg/registry/batch/job/strategy.go).
   generation: specGeneration(JobSchema),
-  versions: [{ name: 'v1', schema: JobSchema, served: true, storage: true }],
+  versions: [lazyVersion('v1', JobSchema, { storage: true })],
   statusSubresource: true,
   // The rules check required fields in code, with Kubernetes' own paths and messages.
   schemaRequired: false,

@@ -5,6 +5,7 @@ import { defineKind, type KindContext } from '../../schema/define-kind.js';
 import { CertificateSigningRequest as CSRSchema, type CertificateSigningRequestCondition } from '../types/certificates-v1.js';
 import { checkSignature, fromBase64, goBytes, parseCertificate, parseCertificateRequest, pemDecode } from '../../pki/x509.js';
 import { validateSignerName } from './validation.js';
+import { lazyVersion } from '../shared/lazy-version.js';
 
 /** A CertificateSigningRequest object. */
 export type CertificateSigningRequest = CSRSchema;
@@ -245,7 +246,7 @@ export const CertificateSigningRequestKind = defineKind<CertificateSigningReques
   scope: 'Cluster',
   // No generation: pkg/registry/certificates/certificates/strategy.go never sets it.
   generation: false,
-  versions: [{ name: 'v1', schema: CSRSchema, served: true, storage: true }],
+  versions: [lazyVersion('v1', CSRSchema, { storage: true })],
   nameValidator: () => [],
   statusSubresource: true,
   schemaRequired: false,

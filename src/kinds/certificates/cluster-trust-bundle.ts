@@ -6,6 +6,7 @@ import { basicConstraints, parseCertificate, pemDecode } from '../../pki/x509.js
 import { ClusterTrustBundle as V1Alpha1 } from '../types/certificates-v1alpha1.js';
 import { ClusterTrustBundle as V1Beta1 } from '../types/certificates-v1beta1.js';
 import { validateSignerName } from './validation.js';
+import { lazyVersion } from '../shared/lazy-version.js';
 
 /** A ClusterTrustBundle object (v1beta1 and v1alpha1 have the same shape). */
 export type ClusterTrustBundle = V1Beta1;
@@ -92,10 +93,7 @@ export const ClusterTrustBundleKind = defineKind<ClusterTrustBundle>({
   featureGate: CLUSTER_TRUST_BUNDLE,
   // No generation: pkg/registry/certificates/clustertrustbundle/strategy.go never sets it.
   generation: false,
-  versions: [
-    { name: 'v1beta1', schema: V1Beta1, served: true, storage: true },
-    { name: 'v1alpha1', schema: V1Alpha1 as unknown as typeof V1Beta1, served: true },
-  ],
+  versions: [lazyVersion('v1beta1', V1Beta1, { storage: true }), lazyVersion('v1alpha1', V1Alpha1 as unknown as typeof V1Beta1)],
   // The name is checked after the signer-name prefix (`example.com:foo:`), which holds colons.
   nameValidator: (name, prefix) => nameIsDNSSubdomain(name.includes(':') ? name.slice(name.lastIndexOf(':') + 1) : name, prefix),
   schemaRequired: false,

@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { fieldError, type FieldError } from '../../machinery/field-errors.js';
 import { defineKind, type KindContext } from '../../schema/define-kind.js';
+import { lazySchema } from '../types/lazy-schema.js';
 import { isDNS1123Subdomain } from '../../schema/validation/names.js';
 import { goJson } from '../../util/go-format.js';
 import { fieldNode, semanticEqual } from '../shared/semantic-equal.js';
@@ -10,25 +11,30 @@ import { PodCertificateRequestSpec as BetaSpec, PodCertificateRequestStatus } fr
 import { certTime, checkSignature, fromBase64, parseCertificate, parseCertificateRequest, pemDecode, publicKey, spkiDer } from '../../pki/x509.js';
 import { validateMetaConditions } from '../shared/conditions.js';
 import { goDurationString, goTimeString, isReservedSignerName, validateSignerName, validateUserAnnotations } from './validation.js';
+import { lazyVersion } from '../shared/lazy-version.js';
 
 /** The v1 spec: the beta spec without the alpha-era `pkixPublicKey` and `proofOfPossession`. */
-export const PodCertificateRequestSpecV1 = BetaSpec.omit({ pkixPublicKey: true, proofOfPossession: true }).meta({
-  id: 'io.k8s.api.certificates.v1.PodCertificateRequestSpec',
-});
-export const PodCertificateRequestSchema = z
-  .object({
-    apiVersion: z.string().optional(),
-    kind: z.string().optional(),
-    metadata: ObjectMeta.optional(),
-    spec: PodCertificateRequestSpecV1,
-    status: PodCertificateRequestStatus.optional(),
-  })
-  .meta({
-    id: 'io.k8s.api.certificates.v1.PodCertificateRequest',
-    'x-kubernetes-group-version-kind': [{ group: 'certificates.k8s.io', kind: 'PodCertificateRequest', version: 'v1' }],
-  });
+export const PodCertificateRequestSpecV1 = lazySchema(() =>
+  BetaSpec().omit({ pkixPublicKey: true, proofOfPossession: true }).meta({
+    id: 'io.k8s.api.certificates.v1.PodCertificateRequestSpec',
+  }),
+);
+export const PodCertificateRequestSchema = lazySchema(() =>
+  z
+    .object({
+      apiVersion: z.string().optional(),
+      kind: z.string().optional(),
+      metadata: ObjectMeta().optional(),
+      spec: PodCertificateRequestSpecV1(),
+      status: PodCertificateRequestStatus().optional(),
+    })
+    .meta({
+      id: 'io.k8s.api.certificates.v1.PodCertificateRequest',
+      'x-kubernetes-group-version-kind': [{ group: 'certificates.k8s.io', kind: 'PodCertificateRequest', version: 'v1' }],
+    }),
+);
 /** A PodCertificateRequest object. */
-export type PodCertificateRequest = z.infer<typeof PodCertificateRequestSchema>;
+export type PodCertificateRequest = z.infer<ReturnType<typeof PodCertificateRequestSchema>>;
 
 export const DEFAULT_MAX_EXPIRATION_SECONDS = 86400;
 export const MIN_MAX_EXPIRATION_SECONDS = 3600;
@@ -103,7 +109,7 @@ const terminal = (r: Readonly<PodCertificateRequest>) => TERMINAL.some((t) => is
  * empty map, list or `[]byte` equals an absent one), as `ValidateImmutableField` and
  * `validateSemanticEquality` compare them.
  */
-const same = (a: unknown, b: unknown, field: 'spec' | 'status') => semanticEqual(a ?? {}, b ?? {}, fieldNode(PodCertificateRequestSchema, field));
+const same = (a: unknown, b: unknown, field: 'spec' | 'status') => semanticEqual(a ?? {}, b ?? {}, fieldNode(PodCertificateRequestSchema(), field));
 const ms = (t: string) => Date.parse(t);
 
 function validateStatusUpdate(req: PodCertificateRequest, old: Readonly<PodCertificateRequest>, ctx: KindContext): FieldError[] {
@@ -193,10 +199,7 @@ export const PodCertificateRequestKind = defineKind<PodCertificateRequest>({
   // No generation: pkg/registry/certificates/podcertificaterequest/strategy.go never sets it.
   generation: false,
   // v1beta1 has v1's shape (the schema is v1beta1's, which v1 keeps): only apiVersion differs.
-  versions: [
-    { name: 'v1', schema: PodCertificateRequestSchema, served: true, storage: true },
-    { name: 'v1beta1', schema: PodCertificateRequestSchema, served: true },
-  ],
+  versions: [lazyVersion('v1', PodCertificateRequestSchema, { storage: true }), lazyVersion('v1beta1', PodCertificateRequestSchema)],
   statusSubresource: true,
   schemaRequired: false,
   allowUnconditionalUpdate: false,

@@ -7,6 +7,7 @@ import { LeaseCandidate as LeaseCandidateSchema } from '../types/coordination-v1
 import { normalizeMicroTimes } from './micro-time.js';
 import { compareSemVer, isZeroSemVer, parseSemVer, type SemVer } from './semver.js';
 import { COORDINATED_LEADER_ELECTION, OLDEST_EMULATION_VERSION, validateLeaseStrategy } from './strategy.js';
+import { lazyVersion } from '../shared/lazy-version.js';
 
 /** A LeaseCandidate object. */
 export type LeaseCandidate = LeaseCandidateSchema;
@@ -71,8 +72,8 @@ export const LeaseCandidateKind = defineKind<LeaseCandidate>({
   featureGate: COORDINATED_LEADER_ELECTION,
   // v1alpha2 has v1beta1's shape.
   versions: [
-    { name: 'v1beta1', schema: LeaseCandidateSchema, served: true, storage: true },
-    { name: 'v1alpha2', schema: LeaseCandidateV1Alpha2 as unknown as typeof LeaseCandidateSchema, served: true },
+    lazyVersion('v1beta1', LeaseCandidateSchema, { storage: true }),
+    lazyVersion('v1alpha2', LeaseCandidateV1Alpha2 as unknown as typeof LeaseCandidateSchema),
   ],
   nameValidator: (name) => isConfigMapKey(name),
   schemaRequired: false,

@@ -4,6 +4,7 @@ import { defineKind } from '../../schema/define-kind.js';
 import { Lease as LeaseSchema } from '../types/coordination-v1.js';
 import { normalizeMicroTimes } from './micro-time.js';
 import { COORDINATED_LEADER_ELECTION, validateLeaseStrategy } from './strategy.js';
+import { lazyVersion } from '../shared/lazy-version.js';
 
 /** A Lease object. */
 export type Lease = LeaseSchema;
@@ -38,7 +39,7 @@ export const LeaseKind = defineKind<Lease>({
   scope: 'Namespaced',
   // No generation: pkg/registry/coordination/lease/strategy.go never sets it.
   generation: false,
-  versions: [{ name: 'v1', schema: LeaseSchema, served: true, storage: true }],
+  versions: [lazyVersion('v1', LeaseSchema, { storage: true })],
   printerColumns: [
     {
       name: 'Holder',

@@ -1,6 +1,7 @@
 /** Binding (core v1): the legacy `bindings` resource, which binds the pod the binding names. */
 import { defineKind } from '../../schema/define-kind.js';
 import { Binding as BindingSchema } from '../types/core-v1.js';
+import { lazyVersion } from '../shared/lazy-version.js';
 
 /** A Binding object. */
 export type Binding = BindingSchema;
@@ -17,7 +18,7 @@ export const BindingKind = defineKind<Binding>({
   plural: 'bindings',
   scope: 'Namespaced',
   generation: false,
-  versions: [{ name: 'v1', schema: BindingSchema, served: true, storage: true }],
+  versions: [lazyVersion('v1', BindingSchema, { storage: true })],
   async review(binding, ctx) {
     const res = await ctx.request({
       verb: 'create',

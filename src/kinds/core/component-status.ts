@@ -1,6 +1,7 @@
 /** ComponentStatus (core v1): read-only, computed by the server. */
 import { defineKind } from '../../schema/define-kind.js';
 import { ComponentStatus as ComponentStatusSchema } from '../types/core-v1.js';
+import { lazyVersion } from '../shared/lazy-version.js';
 
 /** A ComponentStatus object. */
 export type ComponentStatus = ComponentStatusSchema;
@@ -35,7 +36,7 @@ export const ComponentStatusKind = defineKind<ComponentStatus>({
   shortNames: ['cs'],
   scope: 'Cluster',
   generation: false,
-  versions: [{ name: 'v1', schema: ComponentStatusSchema, served: true, storage: true }],
+  versions: [lazyVersion('v1', ComponentStatusSchema, { storage: true })],
   unsupportedVerbs: ['create', 'update', 'patch', 'delete', 'deletecollection', 'watch'],
   computedObjects: componentStatuses,
   deprecationWarning: 'v1 ComponentStatus is deprecated in v1.19+',

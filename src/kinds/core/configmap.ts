@@ -4,6 +4,7 @@ import { isConfigMapKey } from '../../schema/validation/names.js';
 import { defineKind } from '../../schema/define-kind.js';
 import { ConfigMap as ConfigMapSchema } from '../types/core-v1.js';
 import { bagSize, dropEmptyBag, MAX_DATA_SIZE, validateDataKeys, validateImmutableBags } from '../shared/data-keys.js';
+import { lazyVersion } from '../shared/lazy-version.js';
 
 /** A ConfigMap object. */
 export type ConfigMap = ConfigMapSchema;
@@ -35,7 +36,7 @@ export const ConfigMapKind = defineKind<ConfigMap>({
   scope: 'Namespaced',
   // No generation: pkg/registry/core/configmap/strategy.go never sets it.
   generation: false,
-  versions: [{ name: 'v1', schema: ConfigMapSchema, served: true, storage: true }],
+  versions: [lazyVersion('v1', ConfigMapSchema, { storage: true })],
   printerColumns: [
     {
       name: 'Data',

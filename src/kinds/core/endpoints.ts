@@ -2,6 +2,7 @@
 import { defineKind } from '../../schema/define-kind.js';
 import { Endpoints as EndpointsSchema } from '../types/core-v1.js';
 import { formatEndpoints, validateEndpoints } from './endpoints/validation.js';
+import { lazyVersion } from '../shared/lazy-version.js';
 
 /** An Endpoints object. */
 export type Endpoints = EndpointsSchema;
@@ -19,7 +20,7 @@ export const EndpointsKind = defineKind<Endpoints>({
   scope: 'Namespaced',
   // No generation: pkg/registry/core/endpoint/strategy.go never sets it.
   generation: false,
-  versions: [{ name: 'v1', schema: EndpointsSchema, served: true, storage: true }],
+  versions: [lazyVersion('v1', EndpointsSchema, { storage: true })],
   allowCreateOnUpdate: true,
   schemaRequired: false,
   deprecationWarning: 'v1 Endpoints is deprecated in v1.33+; use discovery.k8s.io/v1 EndpointSlice',

@@ -3,6 +3,7 @@ import { defineKind } from '../../schema/define-kind.js';
 import { validatePathSegmentName } from '../../schema/validation/names.js';
 import { Event as EventSchema } from '../types/core-v1.js';
 import { validateEvent } from '../shared/event-rules.js';
+import { lazyVersion } from '../shared/lazy-version.js';
 
 /** A core v1 Event object. */
 export type Event = EventSchema;
@@ -19,7 +20,7 @@ export const EventKind = defineKind<Event>({
   scope: 'Namespaced',
   // No generation: pkg/registry/core/event/strategy.go never sets it.
   generation: false,
-  versions: [{ name: 'v1', schema: EventSchema, served: true, storage: true }],
+  versions: [lazyVersion('v1', EventSchema, { storage: true })],
   allowCreateOnUpdate: true,
   nameValidator: validatePathSegmentName,
   // Core events get only the legacy checks, not the schema's required fields.

@@ -4,6 +4,7 @@ import { defineKind } from '../../schema/define-kind.js';
 import { LimitRange as LimitRangeSchema } from '../types/core-v1.js';
 import { QuantityDecodeError } from '../shared/resource-lists.js';
 import { defaultLimitRange, validateLimitRange } from './limit-range/rules.js';
+import { lazyVersion } from '../shared/lazy-version.js';
 
 /** A LimitRange object. */
 export type LimitRange = LimitRangeSchema;
@@ -21,7 +22,7 @@ export const LimitRangeKind = defineKind<LimitRange>({
   scope: 'Namespaced',
   // No generation: pkg/registry/core/limitrange/strategy.go never sets it.
   generation: false,
-  versions: [{ name: 'v1', schema: LimitRangeSchema, served: true, storage: true }],
+  versions: [lazyVersion('v1', LimitRangeSchema, { storage: true })],
   allowCreateOnUpdate: true,
   schemaRequired: false,
   // pkg/printers has no printer for LimitRange: the default table, Name and Created At.

@@ -5,6 +5,7 @@ import { defineKind } from '../../schema/define-kind.js';
 import { validateNamespaceName } from '../../schema/validation/names.js';
 import { validateFinalizerName } from '../../schema/validation/object-meta.js';
 import { Namespace as NamespaceSchema } from '../types/core-v1.js';
+import { lazyVersion } from '../shared/lazy-version.js';
 
 /** A Namespace object. */
 export type Namespace = NamespaceSchema;
@@ -44,7 +45,7 @@ export const NamespaceKind = defineKind<Namespace>({
   scope: 'Cluster',
   // No generation: pkg/registry/core/namespace/strategy.go never sets it.
   generation: false,
-  versions: [{ name: 'v1', schema: NamespaceSchema, served: true, storage: true }],
+  versions: [lazyVersion('v1', NamespaceSchema, { storage: true })],
   printerColumns: [{ name: 'Status', type: 'string', description: 'The status of the namespace', value: (ns) => ns.status?.phase }],
   nameValidator: validateNamespaceName,
   statusSubresource: true,

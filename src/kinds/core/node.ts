@@ -6,6 +6,7 @@ import { withZeroValues } from '../shared/zero-values.js';
 import { applyNodeDefaults, prepareNodeCreate, prepareNodeUpdate, validateNode, validateNodeUpdate } from './node/rules.js';
 import { QuantityDecodeError } from '../shared/resource-lists.js';
 import { nodeProxy } from './node/proxy.js';
+import { lazyVersion } from '../shared/lazy-version.js';
 
 /** A Node object. */
 export type Node = NodeSchema;
@@ -29,7 +30,7 @@ export const NodeKind = defineKind<Node>({
   scope: 'Cluster',
   // No generation: pkg/registry/core/node/strategy.go never sets it.
   generation: false,
-  versions: [{ name: 'v1', schema: NodeSchema, served: true, storage: true }],
+  versions: [lazyVersion('v1', NodeSchema, { storage: true })],
   connectSubresources: { proxy: nodeProxy },
   printerColumns: [
     {
@@ -73,10 +74,10 @@ export const NodeKind = defineKind<Node>({
     validate(node, ctx) {
       // Node status writes run `ValidateNodeUpdate` only.
       if (ctx.subresource === 'status') return [];
-      return validateNode(withZeroValues(node, NodeSchema));
+      return validateNode(withZeroValues(node, NodeSchema()));
     },
     validateUpdate(node, old) {
-      return validateNodeUpdate(withZeroValues(node, NodeSchema), withZeroValues(old as Node, NodeSchema));
+      return validateNodeUpdate(withZeroValues(node, NodeSchema()), withZeroValues(old as Node, NodeSchema()));
     },
   },
   selectableFields: { 'spec.unschedulable': (n) => String(n.spec?.unschedulable ?? false) },

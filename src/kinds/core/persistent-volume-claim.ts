@@ -3,6 +3,7 @@ import { defineKind } from '../../schema/define-kind.js';
 import { PersistentVolumeClaim as PersistentVolumeClaimSchema } from '../types/core-v1.js';
 import { defaultPersistentVolumeClaim, persistentVolumeClaimWarnings, validatePersistentVolumeClaimSpec } from '../shared/persistent-volume-claim-rules.js';
 import { validatePersistentVolumeClaimUpdate } from './persistent-volume-claim/update.js';
+import { lazyVersion } from '../shared/lazy-version.js';
 
 /** A PersistentVolumeClaim object. */
 export type PersistentVolumeClaim = PersistentVolumeClaimSchema;
@@ -19,7 +20,7 @@ export const PersistentVolumeClaimKind = defineKind<PersistentVolumeClaim>({
   scope: 'Namespaced',
   // No generation: pkg/registry/core/persistentvolumeclaim/strategy.go never sets it.
   generation: false,
-  versions: [{ name: 'v1', schema: PersistentVolumeClaimSchema, served: true, storage: true }],
+  versions: [lazyVersion('v1', PersistentVolumeClaimSchema, { storage: true })],
   printerColumns: [
     { name: 'Status', type: 'string', value: (c) => c.status?.phase },
     { name: 'Volume', type: 'string', value: (c) => c.spec?.volumeName ?? '' },

@@ -5,6 +5,7 @@ import { PersistentVolume as PersistentVolumeSchema } from '../types/core-v1.js'
 import { normalizeResourceList, QuantityDecodeError } from '../shared/resource-lists.js';
 import { betaStorageClassAnnotation } from '../shared/persistent-volume-claim-rules.js';
 import { PV_SOURCES, validatePersistentVolumeSpec, validatePersistentVolumeUpdate } from './persistent-volume/validation.js';
+import { lazyVersion } from '../shared/lazy-version.js';
 
 /** A PersistentVolume object. */
 export type PersistentVolume = PersistentVolumeSchema;
@@ -69,7 +70,7 @@ export const PersistentVolumeKind = defineKind<PersistentVolume>({
   scope: 'Cluster',
   // No generation: pkg/registry/core/persistentvolume/strategy.go never sets it.
   generation: false,
-  versions: [{ name: 'v1', schema: PersistentVolumeSchema, served: true, storage: true }],
+  versions: [lazyVersion('v1', PersistentVolumeSchema, { storage: true })],
   statusSubresource: true,
   schemaRequired: false,
   printerColumns: [

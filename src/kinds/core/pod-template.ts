@@ -8,6 +8,7 @@ import type { StructuralNode } from '../../schema/structural.js';
 import { applyPodTemplateDefaults } from '../shared/pod-spec/defaults.js';
 import { QuantityDecodeError } from '../shared/resource-lists.js';
 import { containerCells, formatLabels, podTemplateWarnings, validatePodTemplateSpec } from './pod-template/template.js';
+import { lazyVersion } from '../shared/lazy-version.js';
 
 /** A PodTemplate object. */
 export type PodTemplate = PodTemplateSchema;
@@ -26,7 +27,7 @@ let templateNode: StructuralNode | undefined;
 
 /** `ValidatePodTemplate`: the template, at `template`. */
 function rules(pt: PodTemplate, reservedDomain: string) {
-  return validatePodTemplateSpec(withZeroValues(pt, PodTemplateSchema).template ?? {}, 'template', reservedDomain);
+  return validatePodTemplateSpec(withZeroValues(pt, PodTemplateSchema()).template ?? {}, 'template', reservedDomain);
 }
 
 /**
@@ -41,9 +42,9 @@ export const PodTemplateKind = defineKind<PodTemplate>({
   scope: 'Namespaced',
   generation: {
     changed: (obj: Readonly<KubeObject>, old: Readonly<KubeObject>) =>
-      !semanticEqual(obj['template'], old['template'], (templateNode ??= fieldNode(PodTemplateSchema, 'template'))),
+      !semanticEqual(obj['template'], old['template'], (templateNode ??= fieldNode(PodTemplateSchema(), 'template'))),
   },
-  versions: [{ name: 'v1', schema: PodTemplateSchema, served: true, storage: true }],
+  versions: [lazyVersion('v1', PodTemplateSchema, { storage: true })],
   schemaRequired: false,
   printerColumns: [
     {

@@ -15,6 +15,7 @@ import { validatePodUpdate } from './pod/update.js';
 import { validatePod } from '../shared/pod-spec/validation.js';
 import { podCreateWarnings } from '../shared/pod-spec/warnings.js';
 import { QuantityDecodeError } from '../shared/resource-lists.js';
+import { lazyVersion } from '../shared/lazy-version.js';
 
 /** A Pod object. */
 export type Pod = PodSchema;
@@ -51,7 +52,7 @@ export const PodKind = defineKind<Pod>({
   // Generation 1 on create, one more for each change of the spec (pkg/registry/core/pod/strategy.go,
   // updatePodGeneration, for updates, /ephemeralcontainers and /resize alike; /status keeps the spec).
   generation: specGeneration(PodSchema),
-  versions: [{ name: 'v1', schema: PodSchema, served: true, storage: true }],
+  versions: [lazyVersion('v1', PodSchema, { storage: true })],
   actions: { binding: podBinding, eviction: podEviction },
   connectSubresources: { log: podLog },
   partSubresources: { ephemeralcontainers: withEphemeralContainers, resize: withResizedContainers },
@@ -103,13 +104,13 @@ export const PodKind = defineKind<Pod>({
     validate(pod, ctx) {
       // The status subresource changes status only; the spec was validated when it was written.
       if (ctx.subresource === 'status') return [];
-      return validatePod(withZeroValues(pod, PodSchema), { reservedDomain: ctx.reservedDomain }, ctx.operation === 'create');
+      return validatePod(withZeroValues(pod, PodSchema()), { reservedDomain: ctx.reservedDomain }, ctx.operation === 'create');
     },
     validateUpdate(pod, old, ctx) {
       if (ctx.subresource === 'ephemeralcontainers') return ephemeralContainersUpdateErrors(pod, old, `${ctx.reservedDomain}/config.mirror`);
       if (ctx.subresource === 'resize') return resizeErrors(pod, old);
       if (ctx.subresource) return [];
-      return validatePodUpdate(withZeroValues(pod, PodSchema), withZeroValues(old as Pod, PodSchema));
+      return validatePodUpdate(withZeroValues(pod, PodSchema()), withZeroValues(old as Pod, PodSchema()));
     },
     warnings(pod, old, ctx) {
       // Kubernetes warns on create only (updates are a high-frequency path).

@@ -9,6 +9,7 @@ import { QuantityDecodeError } from '../shared/resource-lists.js';
 import { containerCells, formatLabels, podTemplateWarnings } from './pod-template/template.js';
 import { applyReplicationControllerDefaults } from './replication-controller/defaults.js';
 import { validateReplicationControllerSpec, validateReplicationControllerStatus } from './replication-controller/validation.js';
+import { lazyVersion } from '../shared/lazy-version.js';
 
 /** A ReplicationController object. */
 export type ReplicationController = ReplicationControllerSchema;
@@ -37,7 +38,7 @@ export const ReplicationControllerKind = defineKind<ReplicationController>({
   scope: 'Namespaced',
   // Generation 1 on create, one more for each change of the spec (rcStrategy.PrepareForUpdate).
   generation: specGeneration(ReplicationControllerSchema),
-  versions: [{ name: 'v1', schema: ReplicationControllerSchema, served: true, storage: true }],
+  versions: [lazyVersion('v1', ReplicationControllerSchema, { storage: true })],
   statusSubresource: true,
   scale: { specReplicasPath: '.spec.replicas', statusReplicasPath: '.status.replicas', labelSelectorPath: '.spec.selector', labelSelectorIsMap: true },
   // The rules check required fields in code, with Kubernetes' own paths and messages.
@@ -65,11 +66,11 @@ export const ReplicationControllerKind = defineKind<ReplicationController>({
     validate(rc, ctx) {
       // On update the spec rules run in validateUpdate; /status checks only the status.
       if (ctx.operation !== 'create') return [];
-      return validateReplicationControllerSpec(withZeroValues(rc, ReplicationControllerSchema).spec ?? {}, ctx.reservedDomain);
+      return validateReplicationControllerSpec(withZeroValues(rc, ReplicationControllerSchema()).spec ?? {}, ctx.reservedDomain);
     },
     validateUpdate(rc, _old, ctx) {
       if (ctx.subresource === 'status') return validateReplicationControllerStatus(rc.status ?? { replicas: 0 });
-      return validateReplicationControllerSpec(withZeroValues(rc, ReplicationControllerSchema).spec ?? {}, ctx.reservedDomain);
+      return validateReplicationControllerSpec(withZeroValues(rc, ReplicationControllerSchema()).spec ?? {}, ctx.reservedDomain);
     },
     warnings(rc, old, ctx) {
       if (ctx.subresource === 'status') return [];

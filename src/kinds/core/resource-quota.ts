@@ -4,6 +4,7 @@ import { defineKind } from '../../schema/define-kind.js';
 import { ResourceQuota as ResourceQuotaSchema } from '../types/core-v1.js';
 import { normalizeResourceList, QuantityDecodeError } from '../shared/resource-lists.js';
 import { quotaCells, scopesUpdateErrors, validateResourceQuotaSpec, validateResourceQuotaStatus } from './resource-quota/rules.js';
+import { lazyVersion } from '../shared/lazy-version.js';
 
 /** A ResourceQuota object. */
 export type ResourceQuota = ResourceQuotaSchema;
@@ -33,7 +34,7 @@ export const ResourceQuotaKind = defineKind<ResourceQuota>({
   scope: 'Namespaced',
   // No generation: pkg/registry/core/resourcequota/strategy.go never sets it.
   generation: false,
-  versions: [{ name: 'v1', schema: ResourceQuotaSchema, served: true, storage: true }],
+  versions: [lazyVersion('v1', ResourceQuotaSchema, { storage: true })],
   statusSubresource: true,
   schemaRequired: false,
   printerColumns: [

@@ -3,6 +3,7 @@ import { defineKind } from '../../schema/define-kind.js';
 import { Secret as SecretSchema } from '../types/core-v1.js';
 import { dropEmptyBag } from '../shared/data-keys.js';
 import { foldStringData, SECRET_TYPE_OPAQUE, secretWarnings, validateSecret, validateSecretUpdate } from './secret/rules.js';
+import { lazyVersion } from '../shared/lazy-version.js';
 
 /** A Secret object. */
 export type Secret = SecretSchema;
@@ -15,7 +16,7 @@ export const SecretKind = defineKind<Secret>({
   scope: 'Namespaced',
   // No generation: pkg/registry/core/secret/strategy.go never sets it.
   generation: false,
-  versions: [{ name: 'v1', schema: SecretSchema, served: true, storage: true }],
+  versions: [lazyVersion('v1', SecretSchema, { storage: true })],
   printerColumns: [
     { name: 'Type', type: 'string', value: (s) => s.type },
     { name: 'Data', type: 'integer', value: (s) => Object.keys(s.data ?? {}).length },

@@ -2,6 +2,7 @@
 import { defineKind } from '../../schema/define-kind.js';
 import { ServiceAccount as ServiceAccountSchema } from '../types/core-v1.js';
 import { serviceAccountToken } from './service-account/token.js';
+import { lazyVersion } from '../shared/lazy-version.js';
 
 /** A ServiceAccount object. */
 export type ServiceAccount = ServiceAccountSchema;
@@ -32,7 +33,7 @@ export const ServiceAccountKind = defineKind<ServiceAccount>({
   scope: 'Namespaced',
   // No generation: pkg/registry/core/serviceaccount/strategy.go never sets it.
   generation: false,
-  versions: [{ name: 'v1', schema: ServiceAccountSchema, served: true, storage: true }],
+  versions: [lazyVersion('v1', ServiceAccountSchema, { storage: true })],
   printerColumns: [{ name: 'Secrets', type: 'integer', value: (sa) => sa.secrets?.length ?? 0 }],
   deletion: { returnDeletedObject: true },
   actions: { token: serviceAccountToken },

@@ -7,6 +7,7 @@ import { ServiceAllocator } from './service/allocator.js';
 import { defaultService, dropTypeDependentFields, normalizeClusterIPs, patchAllocatedValues } from './service/defaults.js';
 import { validateService } from './service/rules.js';
 import { validateServiceUpdate } from './service/update-rules.js';
+import { lazyVersion } from '../shared/lazy-version.js';
 
 /** A Service object. */
 export type Service = ServiceSchema;
@@ -25,7 +26,7 @@ export const ServiceKind = defineKind<Service>({
   scope: 'Namespaced',
   // No generation: pkg/registry/core/service/strategy.go never sets it.
   generation: false,
-  versions: [{ name: 'v1', schema: ServiceSchema, served: true, storage: true }],
+  versions: [lazyVersion('v1', ServiceSchema, { storage: true })],
   printerColumns: [
     { name: 'Type', type: 'string', description: 'The type of the service.', value: (s) => s.spec?.type },
     { name: 'Cluster-IP', type: 'string', description: 'The cluster-IP of the service.', value: (s) => s.spec?.clusterIP },

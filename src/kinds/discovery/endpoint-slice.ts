@@ -4,6 +4,7 @@ import { fieldNode, semanticEqual } from '../shared/semantic-equal.js';
 import { jsonEqual } from '../../util/json-equal.js';
 import { EndpointSlice as EndpointSliceSchema } from '../types/discovery-v1.js';
 import { defaultEndpointSlice, validateEndpointSlice } from './endpoint-slice/validation.js';
+import { lazyVersion } from '../shared/lazy-version.js';
 
 /** An EndpointSlice object. */
 export type EndpointSlice = EndpointSliceSchema;
@@ -49,9 +50,9 @@ export const EndpointSliceKind = defineKind<EndpointSlice>({
   // metadata changes, or the labels do.
   generation: {
     changed: (obj, old) =>
-      !semanticEqual(body(obj), body(old), fieldNode(EndpointSliceSchema)) || !jsonEqual(obj.metadata?.labels ?? {}, old.metadata?.labels ?? {}),
+      !semanticEqual(body(obj), body(old), fieldNode(EndpointSliceSchema())) || !jsonEqual(obj.metadata?.labels ?? {}, old.metadata?.labels ?? {}),
   },
-  versions: [{ name: 'v1', schema: EndpointSliceSchema, served: true, storage: true }],
+  versions: [lazyVersion('v1', EndpointSliceSchema, { storage: true })],
   schemaRequired: false,
   immutableFields: ['addressType'],
   printerColumns: [

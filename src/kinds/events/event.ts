@@ -5,6 +5,7 @@ import { validateEvent, validateStrictEventCreate, validateStrictEventUpdate } f
 import type { Event as CoreEvent } from '../types/core-v1.js';
 import { Event as EventSchema } from '../types/events-v1.js';
 import { eventsV1Conversion } from './conversion.js';
+import { lazyVersion } from '../shared/lazy-version.js';
 
 /** An events.k8s.io/v1 Event object. */
 export type EventsV1Event = EventSchema;
@@ -27,7 +28,7 @@ export const EventsV1EventKind = defineKind<EventsV1Event>({
   scope: 'Namespaced',
   // No generation: pkg/registry/core/event/strategy.go (the shared storage) never sets it.
   generation: false,
-  versions: [{ name: 'v1', schema: EventSchema, served: true, storage: true, conversion: eventsV1Conversion }],
+  versions: [lazyVersion('v1', EventSchema, { storage: true, conversion: eventsV1Conversion })],
   sharesStorageWith: EventKind,
   allowCreateOnUpdate: true,
   // Kubernetes checks these fields in code, with the messages of the rules below.

@@ -5,6 +5,7 @@ import { specGeneration } from '../shared/semantic-equal.js';
 import { FlowSchema as V1 } from '../types/flowcontrol-v1.js';
 import { AGE_COLUMN } from './columns.js';
 import { defaultFlowSchema, validateConditions, validateFlowSchema } from './validation.js';
+import { lazyVersion } from '../shared/lazy-version.js';
 
 /** A FlowSchema object. */
 export type FlowSchema = V1;
@@ -54,7 +55,7 @@ export const FlowSchemaKind = defineKind<FlowSchema>({
   scope: 'Cluster',
   // 1 on create, one more when the spec changes (pkg/registry/flowcontrol/flowschema/strategy.go).
   generation: specGeneration(V1),
-  versions: [{ name: 'v1', schema: V1, served: true, storage: true }],
+  versions: [lazyVersion('v1', V1, { storage: true })],
   statusSubresource: true,
   schemaRequired: false,
   printerColumns: columns,

@@ -3,6 +3,7 @@ import { defineKind } from '../../schema/define-kind.js';
 import { specGeneration } from '../shared/semantic-equal.js';
 import { PriorityLevelConfiguration as V1 } from '../types/flowcontrol-v1.js';
 import { defaultPriorityLevel, validateConditions, validatePriorityLevel } from './validation.js';
+import { lazyVersion } from '../shared/lazy-version.js';
 
 /** A PriorityLevelConfiguration object. */
 export type PriorityLevelConfiguration = V1;
@@ -26,7 +27,7 @@ export const PriorityLevelConfigurationKind = defineKind<PriorityLevelConfigurat
   scope: 'Cluster',
   // 1 on create, one more when the spec changes (pkg/registry/flowcontrol/prioritylevelconfiguration/strategy.go).
   generation: specGeneration(V1),
-  versions: [{ name: 'v1', schema: V1, served: true, storage: true }],
+  versions: [lazyVersion('v1', V1, { storage: true })],
   statusSubresource: true,
   schemaRequired: false,
   printerColumns: [

@@ -3,6 +3,7 @@ import { defineKind } from '../../schema/define-kind.js';
 import { EvictionRequest as EvictionRequestSchema, type EvictionRequest } from './eviction-request-schema.js';
 import { specGeneration } from '../shared/semantic-equal.js';
 import { validateEvictionRequestSpec, validateEvictionRequestStatus } from './eviction-request-validation.js';
+import { lazyVersion } from '../shared/lazy-version.js';
 
 export type { EvictionRequest } from './eviction-request-schema.js';
 
@@ -24,7 +25,7 @@ export const EvictionRequestKind = defineKind<EvictionRequest>({
   // Generation 1 on create, one more for each change of the spec (pkg/registry/lifecycle/evictionrequest/strategy.go).
   generation: specGeneration(EvictionRequestSchema),
   featureGate: EVICTION_REQUEST_API,
-  versions: [{ name: 'v1alpha1', schema: EvictionRequestSchema, served: true, storage: true }],
+  versions: [lazyVersion('v1alpha1', EvictionRequestSchema, { storage: true })],
   statusSubresource: true,
   schemaRequired: false,
   allowUnconditionalUpdate: false,

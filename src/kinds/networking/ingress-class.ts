@@ -6,6 +6,7 @@ import { isDNS1123Label, isDNS1123Subdomain, isPathSegmentName } from '../../sch
 import { specGeneration } from '../shared/semantic-equal.js';
 import { IngressClass as IngressClassSchema } from '../types/networking-v1.js';
 import { isDomainPrefixedPath } from './formats.js';
+import { lazyVersion } from '../shared/lazy-version.js';
 
 /** An IngressClass object. */
 export type IngressClass = IngressClassSchema;
@@ -71,7 +72,7 @@ export const IngressClassKind = defineKind<IngressClass>({
   scope: 'Cluster',
   // 1 on create, +1 when the spec changes (pkg/registry/networking/ingressclass/strategy.go).
   generation: specGeneration(IngressClassSchema),
-  versions: [{ name: 'v1', schema: IngressClassSchema, served: true, storage: true }],
+  versions: [lazyVersion('v1', IngressClassSchema, { storage: true })],
   schemaRequired: false,
   printerColumns: [
     { name: 'Controller', type: 'string', description: 'Controller that is responsible for handling this class', value: (ic) => ic.spec?.controller ?? '' },

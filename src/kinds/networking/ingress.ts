@@ -3,6 +3,7 @@ import { defineKind } from '../../schema/define-kind.js';
 import { specGeneration } from '../shared/semantic-equal.js';
 import { Ingress as IngressSchema } from '../types/networking-v1.js';
 import { validateIngressCreate, validateIngressStatus, validateIngressUpdate } from './ingress/validation.js';
+import { lazyVersion } from '../shared/lazy-version.js';
 
 /** An Ingress object. */
 export type Ingress = IngressSchema;
@@ -43,7 +44,7 @@ export const IngressKind = defineKind<Ingress>({
   scope: 'Namespaced',
   // 1 on create, +1 when the spec changes (pkg/registry/networking/ingress/strategy.go).
   generation: specGeneration(IngressSchema),
-  versions: [{ name: 'v1', schema: IngressSchema, served: true, storage: true }],
+  versions: [lazyVersion('v1', IngressSchema, { storage: true })],
   statusSubresource: true,
   // pathType and service.name are checked in code with Kubernetes' messages.
   schemaRequired: false,

@@ -5,6 +5,7 @@ import { isDNS1123Subdomain, isPathSegmentName } from '../../schema/validation/n
 import { IPAddress as IPAddressSchema } from '../types/networking-v1.js';
 import { IPAddress as IPAddressV1beta1Schema } from '../types/networking-v1beta1.js';
 import { isValidIP } from './formats.js';
+import { lazyVersion } from '../shared/lazy-version.js';
 
 /** An IPAddress object. */
 export type IPAddress = IPAddressSchema;
@@ -48,9 +49,9 @@ export const IPAddressKind = defineKind<IPAddress>({
   // pkg/registry/networking/ipaddress/strategy.go never sets a generation.
   generation: false,
   versions: [
-    { name: 'v1', schema: IPAddressSchema, served: true, storage: true },
+    lazyVersion('v1', IPAddressSchema, { storage: true }),
     // Same shape as v1: only apiVersion differs.
-    { name: 'v1beta1', schema: IPAddressV1beta1Schema, served: true },
+    lazyVersion('v1beta1', IPAddressV1beta1Schema),
   ],
   nameValidator: (name) => isValidIP(name),
   schemaRequired: false,

@@ -4,6 +4,7 @@ import { labelSelectorFromObject } from '../../selectors/label-selector.js';
 import { specGeneration } from '../shared/semantic-equal.js';
 import { NetworkPolicy as NetworkPolicySchema } from '../types/networking-v1.js';
 import { defaultNetworkPolicy, existingCIDRs, validateNetworkPolicySpec } from './network-policy/validation.js';
+import { lazyVersion } from '../shared/lazy-version.js';
 
 /** A NetworkPolicy object. */
 export type NetworkPolicy = NetworkPolicySchema;
@@ -29,7 +30,7 @@ export const NetworkPolicyKind = defineKind<NetworkPolicy>({
   scope: 'Namespaced',
   // 1 on create, +1 when the spec changes (pkg/registry/networking/networkpolicy/strategy.go).
   generation: specGeneration(NetworkPolicySchema),
-  versions: [{ name: 'v1', schema: NetworkPolicySchema, served: true, storage: true }],
+  versions: [lazyVersion('v1', NetworkPolicySchema, { storage: true })],
   schemaRequired: false,
   printerColumns: [
     { name: 'Pod-Selector', type: 'string', description: 'podSelector selects the pods to which this NetworkPolicy object applies.', value: formatSelector },

@@ -5,6 +5,7 @@ import { semanticEqualAt } from '../shared/semantic-equal.js';
 import { ServiceCIDR as ServiceCIDRSchema } from '../types/networking-v1.js';
 import { ServiceCIDR as ServiceCIDRV1beta1Schema } from '../types/networking-v1beta1.js';
 import { cidrFamily, validateCIDR } from './cidr.js';
+import { lazyVersion } from '../shared/lazy-version.js';
 
 /** A ServiceCIDR object. */
 export type ServiceCIDR = ServiceCIDRSchema;
@@ -38,9 +39,9 @@ export const ServiceCIDRKind = defineKind<ServiceCIDR>({
   // No generation: pkg/registry/networking/servicecidr/strategy.go never sets it.
   generation: false,
   versions: [
-    { name: 'v1', schema: ServiceCIDRSchema, served: true, storage: true },
+    lazyVersion('v1', ServiceCIDRSchema, { storage: true }),
     // v1beta1 has v1's shape (spec.cidrs, status.conditions): only apiVersion differs.
-    { name: 'v1beta1', schema: ServiceCIDRV1beta1Schema, served: true },
+    lazyVersion('v1beta1', ServiceCIDRV1beta1Schema),
   ],
   statusSubresource: true,
   printerColumns: [

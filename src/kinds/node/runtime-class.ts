@@ -10,6 +10,7 @@ import { tolerationErrors } from '../shared/pod-spec/scheduling.js';
 import { normalizeResourceList, QuantityDecodeError } from '../shared/resource-lists.js';
 import type { Toleration } from '../types/core-v1.js';
 import { RuntimeClass as RuntimeClassSchema } from '../types/node-v1.js';
+import { lazyVersion } from '../shared/lazy-version.js';
 
 /** A RuntimeClass object. */
 export type RuntimeClass = RuntimeClassSchema;
@@ -65,7 +66,7 @@ export const RuntimeClassKind = defineKind<RuntimeClass>({
   scope: 'Cluster',
   // No generation: pkg/registry/node/runtimeclass/strategy.go never sets it.
   generation: false,
-  versions: [{ name: 'v1', schema: RuntimeClassSchema, served: true, storage: true }],
+  versions: [lazyVersion('v1', RuntimeClassSchema, { storage: true })],
   allowCreateOnUpdate: true,
   allowUnconditionalUpdate: false,
   // handler is checked in code: a missing one is Go's "", which is not a DNS label.

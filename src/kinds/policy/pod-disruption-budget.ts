@@ -4,6 +4,7 @@ import { specGeneration } from '../shared/semantic-equal.js';
 import { PodDisruptionBudget as PodDisruptionBudgetSchema } from '../types/policy-v1.js';
 import type { LabelSelector } from '../types/meta-v1.js';
 import { hasInvalidLabelValue, validatePodDisruptionBudgetSpec, validatePodDisruptionBudgetStatus } from './pod-disruption-budget-validation.js';
+import { lazyVersion } from '../shared/lazy-version.js';
 
 /** A PodDisruptionBudget object. */
 export type PodDisruptionBudget = PodDisruptionBudgetSchema;
@@ -52,7 +53,7 @@ export const PodDisruptionBudgetKind = defineKind<PodDisruptionBudget>({
   scope: 'Namespaced',
   // pkg/registry/policy/poddisruptionbudget/strategy.go: 1 on create, one more per spec change.
   generation: specGeneration(PodDisruptionBudgetSchema),
-  versions: [{ name: 'v1', schema: PodDisruptionBudgetSchema, served: true, storage: true }],
+  versions: [lazyVersion('v1', PodDisruptionBudgetSchema, { storage: true })],
   statusSubresource: true,
   allowUnconditionalUpdate: false,
   printerColumns: [

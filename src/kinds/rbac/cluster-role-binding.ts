@@ -4,6 +4,7 @@ import { pathSegmentNameValidator } from '../../schema/validation/names.js';
 import { ClusterRoleBinding as ClusterRoleBindingSchema } from '../types/rbac-v1.js';
 import { applyBindingDefaults, bindingColumns, validateBinding, validateRoleRefUnchanged, type Binding } from './binding.js';
 import { checkBindingWrite } from './escalation.js';
+import { lazyVersion } from '../shared/lazy-version.js';
 
 /** A ClusterRoleBinding object. */
 export type ClusterRoleBinding = ClusterRoleBindingSchema;
@@ -20,7 +21,7 @@ export const ClusterRoleBindingKind = defineKind<ClusterRoleBinding>({
   scope: 'Cluster',
   // No generation: pkg/registry/rbac/clusterrolebinding/strategy.go never sets it.
   generation: false,
-  versions: [{ name: 'v1', schema: ClusterRoleBindingSchema, served: true, storage: true }],
+  versions: [lazyVersion('v1', ClusterRoleBindingSchema, { storage: true })],
   nameValidator: pathSegmentNameValidator,
   allowCreateOnUpdate: true,
   schemaRequired: false,

@@ -7,6 +7,7 @@ import { validateLabelSelector, type LabelSelectorValidationOptions } from '../s
 import { ClusterRole as ClusterRoleSchema } from '../types/rbac-v1.js';
 import { validatePolicyRules } from './policy-rule.js';
 import { checkRoleWrite } from './escalation.js';
+import { lazyVersion } from '../shared/lazy-version.js';
 
 /** A ClusterRole object. */
 export type ClusterRole = ClusterRoleSchema;
@@ -57,7 +58,7 @@ export const ClusterRoleKind = defineKind<ClusterRole>({
   scope: 'Cluster',
   // No generation: pkg/registry/rbac/clusterrole/strategy.go never sets it.
   generation: false,
-  versions: [{ name: 'v1', schema: ClusterRoleSchema, served: true, storage: true }],
+  versions: [lazyVersion('v1', ClusterRoleSchema, { storage: true })],
   nameValidator: pathSegmentNameValidator,
   allowCreateOnUpdate: true,
   schemaRequired: false,

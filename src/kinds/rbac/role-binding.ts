@@ -4,6 +4,7 @@ import { pathSegmentNameValidator } from '../../schema/validation/names.js';
 import { RoleBinding as RoleBindingSchema } from '../types/rbac-v1.js';
 import { applyBindingDefaults, bindingColumns, validateBinding, validateRoleRefUnchanged, type Binding } from './binding.js';
 import { checkBindingWrite } from './escalation.js';
+import { lazyVersion } from '../shared/lazy-version.js';
 
 /** A RoleBinding object. */
 export type RoleBinding = RoleBindingSchema;
@@ -20,7 +21,7 @@ export const RoleBindingKind = defineKind<RoleBinding>({
   scope: 'Namespaced',
   // No generation: pkg/registry/rbac/rolebinding/strategy.go never sets it.
   generation: false,
-  versions: [{ name: 'v1', schema: RoleBindingSchema, served: true, storage: true }],
+  versions: [lazyVersion('v1', RoleBindingSchema, { storage: true })],
   nameValidator: pathSegmentNameValidator,
   allowCreateOnUpdate: true,
   schemaRequired: false,

@@ -4,6 +4,7 @@ import { pathSegmentNameValidator } from '../../schema/validation/names.js';
 import { Role as RoleSchema } from '../types/rbac-v1.js';
 import { validatePolicyRules } from './policy-rule.js';
 import { checkRoleWrite } from './escalation.js';
+import { lazyVersion } from '../shared/lazy-version.js';
 
 /** A Role object. */
 export type Role = RoleSchema;
@@ -20,7 +21,7 @@ export const RoleKind = defineKind<Role>({
   scope: 'Namespaced',
   // No generation: pkg/registry/rbac/role/strategy.go never sets it.
   generation: false,
-  versions: [{ name: 'v1', schema: RoleSchema, served: true, storage: true }],
+  versions: [lazyVersion('v1', RoleSchema, { storage: true })],
   // ValidateRBACName: path.IsValidPathSegmentName.
   nameValidator: pathSegmentNameValidator,
   allowCreateOnUpdate: true,

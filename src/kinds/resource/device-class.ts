@@ -7,6 +7,7 @@ import { DeviceClass as V1 } from '../types/resource-v1.js';
 import { DeviceClass as V1Beta1 } from '../types/resource-v1beta1.js';
 import { DeviceClass as V1Beta2 } from '../types/resource-v1beta2.js';
 import { DEVICE_CONFIG_MAX, validateOpaqueHolder, validateSelectors, validateSlice } from './dra-claim-rules.js';
+import { lazyVersion } from '../shared/lazy-version.js';
 
 /** A DeviceClass object (the v1 shape; v1beta2 and v1beta1 have the same one). */
 export type DeviceClass = V1;
@@ -46,9 +47,9 @@ export const DeviceClassKind = defineKind<DeviceClass>({
   // 1 on create, one more when the spec changes (pkg/registry/resource/deviceclass/strategy.go).
   generation: specGeneration(V1),
   versions: [
-    { name: 'v1', schema: V1, served: true, storage: true },
-    { name: 'v1beta2', schema: V1Beta2 as unknown as typeof V1, served: true },
-    { name: 'v1beta1', schema: V1Beta1 as unknown as typeof V1, served: true },
+    lazyVersion('v1', V1, { storage: true }),
+    lazyVersion('v1beta2', V1Beta2 as unknown as typeof V1),
+    lazyVersion('v1beta1', V1Beta1 as unknown as typeof V1),
   ],
   schemaRequired: false,
   strategy: {

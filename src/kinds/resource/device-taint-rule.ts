@@ -7,6 +7,7 @@ import { DeviceTaintRule as V1Alpha3 } from '../types/resource-v1alpha3.js';
 import { DeviceTaintRule as V1Beta2 } from '../types/resource-v1beta2.js';
 import { defaultTaint, validateTaint } from './dra-claim-rules.js';
 import { validateTaintSelector } from './dra-slice-rules.js';
+import { lazyVersion } from '../shared/lazy-version.js';
 
 /** A DeviceTaintRule object (v1beta2 and v1alpha3 have the same shape). */
 export type DeviceTaintRule = V1Beta2;
@@ -43,10 +44,7 @@ export const DeviceTaintRuleKind = defineKind<DeviceTaintRule>({
   featureGate: DRA_DEVICE_TAINT_RULES,
   // 1 on create, one more when the spec changes (pkg/registry/resource/devicetaintrule/strategy.go).
   generation: specGeneration(V1Beta2),
-  versions: [
-    { name: 'v1beta2', schema: V1Beta2, served: true, storage: true },
-    { name: 'v1alpha3', schema: V1Alpha3 as unknown as typeof V1Beta2, served: true },
-  ],
+  versions: [lazyVersion('v1beta2', V1Beta2, { storage: true }), lazyVersion('v1alpha3', V1Alpha3 as unknown as typeof V1Beta2)],
   statusSubresource: true,
   schemaRequired: false,
   strategy: {

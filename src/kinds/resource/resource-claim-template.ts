@@ -7,6 +7,7 @@ import { ResourceClaimTemplate as V1Beta1 } from '../types/resource-v1beta1.js';
 import { ResourceClaimTemplate as V1Beta2 } from '../types/resource-v1beta2.js';
 import { authorizedForAdmin, defaultDeviceClaim, validateDeviceClaim } from './dra-claim-rules.js';
 import { claimTemplateConversion } from './dra-conversion.js';
+import { lazyVersion } from '../shared/lazy-version.js';
 
 /** A ResourceClaimTemplate object (the v1 shape). */
 export type ResourceClaimTemplate = V1;
@@ -24,9 +25,9 @@ export const ResourceClaimTemplateKind = defineKind<ResourceClaimTemplate>({
   // No generation: pkg/registry/resource/resourceclaimtemplate/strategy.go never sets it.
   generation: false,
   versions: [
-    { name: 'v1', schema: V1, served: true, storage: true },
-    { name: 'v1beta2', schema: V1Beta2 as unknown as typeof V1, served: true },
-    { name: 'v1beta1', schema: V1Beta1 as unknown as typeof V1, served: true, conversion: claimTemplateConversion },
+    lazyVersion('v1', V1, { storage: true }),
+    lazyVersion('v1beta2', V1Beta2 as unknown as typeof V1),
+    lazyVersion('v1beta1', V1Beta1 as unknown as typeof V1, { conversion: claimTemplateConversion }),
   ],
   schemaRequired: false,
   immutableFields: [{ path: 'spec', equal: semanticEqualAt(V1, 'spec'), shown: 'nil' }],

@@ -7,6 +7,7 @@ import { ResourceClaim as V1Beta2 } from '../types/resource-v1beta2.js';
 import { authorizedForAdmin, defaultDeviceClaim, validateDeviceClaim } from './dra-claim-rules.js';
 import { claimConversion } from './dra-conversion.js';
 import { dropDeallocatedStatusDevices, validateClaimStatusUpdate } from './dra-status-rules.js';
+import { lazyVersion } from '../shared/lazy-version.js';
 
 /** A ResourceClaim object (the v1 shape; v1beta1 nests nothing under `exactly`). */
 export type ResourceClaim = V1;
@@ -40,9 +41,9 @@ export const ResourceClaimKind = defineKind<ResourceClaim>({
   // No generation: pkg/registry/resource/resourceclaim/strategy.go never sets it.
   generation: false,
   versions: [
-    { name: 'v1', schema: V1, served: true, storage: true },
-    { name: 'v1beta2', schema: V1Beta2 as unknown as typeof V1, served: true },
-    { name: 'v1beta1', schema: V1Beta1 as unknown as typeof V1, served: true, conversion: claimConversion },
+    lazyVersion('v1', V1, { storage: true }),
+    lazyVersion('v1beta2', V1Beta2 as unknown as typeof V1),
+    lazyVersion('v1beta1', V1Beta1 as unknown as typeof V1, { conversion: claimConversion }),
   ],
   statusSubresource: true,
   schemaRequired: false,

@@ -206,7 +206,7 @@ function validateConditions(status: Partial<ResourcePoolStatusRequestStatus>): F
 export function validateResourcePoolStatusRequestStatus(rpsr: ResourcePoolStatusRequest, old: Readonly<ResourcePoolStatusRequest>): FieldError[] {
   // Compared as apiequality.Semantic.DeepEqual compares: an empty list equals an absent one.
   if (!isUnset(old.status))
-    return semanticEqual(rpsr.status ?? null, old.status, fieldNode(ResourcePoolStatusRequestSchema, STATUS)) ? [] : [immutableFieldError(STATUS, GO_NIL)];
+    return semanticEqual(rpsr.status ?? null, old.status, fieldNode(ResourcePoolStatusRequestSchema(), STATUS)) ? [] : [immutableFieldError(STATUS, GO_NIL)];
   const status = rpsr.status;
   if (isUnset(status)) return [];
   const errs: FieldError[] = [];

@@ -9,6 +9,7 @@ import {
   validateResourcePoolStatusRequestStatus,
   validateResourcePoolStatusRequestUpdate,
 } from './resource-pool-status-request-validation.js';
+import { lazyVersion } from '../shared/lazy-version.js';
 
 export type { ResourcePoolStatusRequest } from './resource-pool-status-request-schema.js';
 
@@ -26,7 +27,7 @@ export const ResourcePoolStatusRequestKind = defineKind<ResourcePoolStatusReques
   // No generation: pkg/registry/resource/resourcepoolstatusrequest/strategy.go never sets it.
   generation: false,
   featureGate: DRA_RESOURCE_POOL_STATUS,
-  versions: [{ name: 'v1alpha3', schema: ResourcePoolStatusRequestSchema, served: true, storage: true }],
+  versions: [lazyVersion('v1alpha3', ResourcePoolStatusRequestSchema, { storage: true })],
   statusSubresource: true,
   schemaRequired: false,
   allowUnconditionalUpdate: false,

@@ -7,6 +7,7 @@ import { ResourceSlice as V1Beta2 } from '../types/resource-v1beta2.js';
 import { defaultTaint } from './dra-claim-rules.js';
 import { sliceConversion } from './dra-conversion.js';
 import { DRA_LIST_TYPE_ATTRIBUTES, dropListAttributes, validateSliceSpec } from './dra-slice-rules.js';
+import { lazyVersion } from '../shared/lazy-version.js';
 
 /** A ResourceSlice object (the v1 shape; v1beta1 nests each device's description under `basic`). */
 export type ResourceSlice = V1;
@@ -27,9 +28,9 @@ export const ResourceSliceKind = defineKind<ResourceSlice>({
   // 1 on create, one more when the spec changes (pkg/registry/resource/resourceslice/strategy.go).
   generation: specGeneration(V1),
   versions: [
-    { name: 'v1', schema: V1, served: true, storage: true },
-    { name: 'v1beta2', schema: V1Beta2 as unknown as typeof V1, served: true },
-    { name: 'v1beta1', schema: V1Beta1 as unknown as typeof V1, served: true, conversion: sliceConversion },
+    lazyVersion('v1', V1, { storage: true }),
+    lazyVersion('v1beta2', V1Beta2 as unknown as typeof V1),
+    lazyVersion('v1beta1', V1Beta1 as unknown as typeof V1, { conversion: sliceConversion }),
   ],
   schemaRequired: false,
   selectableFields: {

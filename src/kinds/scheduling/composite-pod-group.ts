@@ -9,6 +9,7 @@ import {
   validateCompositePodGroupSpec,
   validateCompositePodGroupStatusUpdate,
 } from './composite-pod-group-validation.js';
+import { lazyVersion } from '../shared/lazy-version.js';
 
 /** A CompositePodGroup object. */
 export type CompositePodGroup = CompositePodGroupSchema;
@@ -45,7 +46,7 @@ export const CompositePodGroupKind = defineKind<CompositePodGroup>({
   // No generation: pkg/registry/scheduling/compositepodgroup/strategy.go never sets it.
   generation: false,
   featureGate: COMPOSITE_POD_GROUP,
-  versions: [{ name: 'v1alpha3', schema: CompositePodGroupSchema, served: true, storage: true }],
+  versions: [lazyVersion('v1alpha3', CompositePodGroupSchema, { storage: true })],
   statusSubresource: true,
   // Required fields are checked in code, with Kubernetes' paths and messages.
   schemaRequired: false,

@@ -4,6 +4,7 @@ import { fieldError, type FieldError } from '../../machinery/field-errors.js';
 import { defineKind, type BuiltinObject, type KindDefinition } from '../../schema/define-kind.js';
 import { immutableFieldError } from '../../schema/validation/immutable-fields.js';
 import { PriorityClass as PriorityClassSchema } from '../types/scheduling-v1.js';
+import { lazyVersion } from '../shared/lazy-version.js';
 
 /** A PriorityClass object. */
 export type PriorityClass = PriorityClassSchema;
@@ -86,7 +87,7 @@ export const PriorityClassKind = defineKind<PriorityClass>({
   scope: 'Cluster',
   // pkg/registry/scheduling/priorityclass/strategy.go sets 1 on create; PrepareForUpdate never bumps it.
   generation: { changed: () => false },
-  versions: [{ name: 'v1', schema: PriorityClassSchema, served: true, storage: true }],
+  versions: [lazyVersion('v1', PriorityClassSchema, { storage: true })],
   printerColumns: [
     {
       name: 'Value',

@@ -2,6 +2,7 @@
 import { defineKind } from '../../schema/define-kind.js';
 import { Workload as V1Alpha2 } from '../types/scheduling-v1alpha2.js';
 import { GENERIC_WORKLOAD } from './workload-gate.js';
+import { lazyVersion } from '../shared/lazy-version.js';
 
 /** A Workload object. */
 export type Workload = V1Alpha2;
@@ -17,5 +18,5 @@ export const WorkloadKind = defineKind<Workload>({
   scope: 'Namespaced',
   featureGate: GENERIC_WORKLOAD,
   generation: false,
-  versions: [{ name: 'v1alpha2', schema: V1Alpha2, served: true, storage: true }],
+  versions: [lazyVersion('v1alpha2', V1Alpha2, { storage: true })],
 });

@@ -107,12 +107,13 @@ export function fieldNode(schema: z.ZodType, ...path: string[]): StructuralNode 
 
 /**
  * `semanticEqual` at a field of a kind's schema, as the `equal` of a declared immutable field
- * (`ImmutableField`): `semanticEqualAt(ServiceCIDRSchema, 'spec', 'cidrs')`. The structural node is
- * found at the first comparison, not when the kind is declared.
+ * (`ImmutableField`): `semanticEqualAt(ServiceCIDRSchema, 'spec', 'cidrs')`. The schema is given as
+ * the function that builds it; it is built, and the structural node found, at the first
+ * comparison, not when the kind is declared.
  */
-export function semanticEqualAt(schema: z.ZodType, ...path: string[]): (a: unknown, b: unknown) => boolean {
+export function semanticEqualAt(schema: () => z.ZodType, ...path: string[]): (a: unknown, b: unknown) => boolean {
   let node: StructuralNode | undefined;
-  return (a, b) => semanticEqual(a, b, (node ??= fieldNode(schema, ...path)));
+  return (a, b) => semanticEqual(a, b, (node ??= fieldNode(schema(), ...path)));
 }
 
 /** The structural node below `node` at `path` (struct fields; `[]` steps into list items, `{}` into map values). */
@@ -131,13 +132,14 @@ export function childNode(node: StructuralNode | undefined, ...path: string[]): 
  * The `metadata.generation` policy of most built-in kinds with a generation (StatefulSet, Pod,
  * MutatingAdmissionPolicy, ...): 1 on create, one more whenever an update leaves `spec`
  * semantically different (`!apiequality.Semantic.DeepEqual(old.Spec, new.Spec)` in their
- * strategies' PrepareForUpdate).
+ * strategies' PrepareForUpdate). The schema, given as the function that builds it, is built at the
+ * first update.
  */
-export function specGeneration(schema: z.ZodType): { readonly changed: (obj: Readonly<KubeObject>, old: Readonly<KubeObject>) => boolean } {
+export function specGeneration(schema: () => z.ZodType): { readonly changed: (obj: Readonly<KubeObject>, old: Readonly<KubeObject>) => boolean } {
   let node: StructuralNode | undefined;
   return {
     changed(obj, old) {
-      node ??= fieldNode(schema, 'spec');
+      node ??= fieldNode(schema(), 'spec');
       return !semanticEqual(obj['spec'], old['spec'], node);
     },
   };

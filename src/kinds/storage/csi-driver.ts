@@ -4,6 +4,7 @@ import { defineKind } from '../../schema/define-kind.js';
 import { immutableFieldError } from '../../schema/validation/immutable-fields.js';
 import { specGeneration } from '../shared/semantic-equal.js';
 import { CSIDriver as CSIDriverSchema } from '../types/storage-v1.js';
+import { lazyVersion } from '../shared/lazy-version.js';
 
 /** A CSIDriver object. */
 export type CSIDriver = CSIDriverSchema;
@@ -83,7 +84,7 @@ export const CSIDriverKind = defineKind<CSIDriver>({
   scope: 'Cluster',
   // 1 on create, +1 when the spec changes (pkg/registry/storage/csidriver/strategy.go).
   generation: specGeneration(CSIDriverSchema),
-  versions: [{ name: 'v1', schema: CSIDriverSchema, served: true, storage: true }],
+  versions: [lazyVersion('v1', CSIDriverSchema, { storage: true })],
   allowUnconditionalUpdate: false,
   schemaRequired: false,
   printerColumns: [

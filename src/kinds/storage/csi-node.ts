@@ -7,6 +7,7 @@ import { validateNonnegativeField } from '../../schema/validation/object-meta.js
 import { jsonEqual } from '../../util/json-equal.js';
 import { CSINode as CSINodeSchema, type CSINodeDriver } from '../types/storage-v1.js';
 import { validateCSIDriverName } from './validation.js';
+import { lazyVersion } from '../shared/lazy-version.js';
 
 /** A CSINode object. */
 export type CSINode = CSINodeSchema;
@@ -56,7 +57,7 @@ export const CSINodeKind = defineKind<CSINode>({
   plural: 'csinodes',
   scope: 'Cluster',
   generation: false,
-  versions: [{ name: 'v1', schema: CSINodeSchema, served: true, storage: true }],
+  versions: [lazyVersion('v1', CSINodeSchema, { storage: true })],
   schemaRequired: false,
   printerColumns: [
     {

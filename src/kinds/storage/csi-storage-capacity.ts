@@ -8,6 +8,7 @@ import { validateLabelSelector } from '../shared/label-selector-validation.js';
 import { normalizeQuantity, QuantityDecodeError, quantityText, quantityValue } from '../shared/resource-lists.js';
 import { semanticEqualAt } from '../shared/semantic-equal.js';
 import { CSIStorageCapacity as CSIStorageCapacitySchema } from '../types/storage-v1.js';
+import { lazyVersion } from '../shared/lazy-version.js';
 
 /** A CSIStorageCapacity object. */
 export type CSIStorageCapacity = CSIStorageCapacitySchema;
@@ -32,7 +33,7 @@ export const CSIStorageCapacityKind = defineKind<CSIStorageCapacity>({
   plural: 'csistoragecapacities',
   scope: 'Namespaced',
   generation: false,
-  versions: [{ name: 'v1', schema: CSIStorageCapacitySchema, served: true, storage: true }],
+  versions: [lazyVersion('v1', CSIStorageCapacitySchema, { storage: true })],
   schemaRequired: false,
   // Kubernetes prints no Age for CSIStorageCapacities.
   ageColumn: false,

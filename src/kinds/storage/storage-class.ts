@@ -4,6 +4,7 @@ import { defineKind } from '../../schema/define-kind.js';
 import { immutableFieldError } from '../../schema/validation/immutable-fields.js';
 import { StorageClass as StorageClassSchema } from '../types/storage-v1.js';
 import { sameMap, validateAllowedTopologies, validateParameters, validateProvisioner } from './validation.js';
+import { lazyVersion } from '../shared/lazy-version.js';
 
 /** A StorageClass object. */
 export type StorageClass = StorageClassSchema;
@@ -49,7 +50,7 @@ export const StorageClassKind = defineKind<StorageClass>({
   scope: 'Cluster',
   // pkg/registry/storage/storageclass/strategy.go never sets a generation.
   generation: false,
-  versions: [{ name: 'v1', schema: StorageClassSchema, served: true, storage: true }],
+  versions: [lazyVersion('v1', StorageClassSchema, { storage: true })],
   schemaRequired: false,
   printerColumns: [
     { name: 'Name', type: 'string', value: (sc) => `${sc.metadata?.name ?? ''}${isDefaultClass(sc) ? ' (default)' : ''}` },

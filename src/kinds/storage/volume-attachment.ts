@@ -6,6 +6,7 @@ import { inclusiveRangeError, isDNS1123Subdomain } from '../../schema/validation
 import { semanticEqualAt } from '../shared/semantic-equal.js';
 import { VolumeAttachment as VolumeAttachmentSchema, type VolumeError } from '../types/storage-v1.js';
 import { validateCSIDriverName } from './validation.js';
+import { lazyVersion } from '../shared/lazy-version.js';
 
 /** A VolumeAttachment object. */
 export type VolumeAttachment = VolumeAttachmentSchema;
@@ -71,7 +72,7 @@ export const VolumeAttachmentKind = defineKind<VolumeAttachment>({
   scope: 'Cluster',
   // pkg/registry/storage/volumeattachment/strategy.go never sets a generation.
   generation: false,
-  versions: [{ name: 'v1', schema: VolumeAttachmentSchema, served: true, storage: true }],
+  versions: [lazyVersion('v1', VolumeAttachmentSchema, { storage: true })],
   statusSubresource: true,
   allowUnconditionalUpdate: false,
   schemaRequired: false,

@@ -4,6 +4,7 @@ import { defineKind } from '../../schema/define-kind.js';
 import { VolumeAttributesClass as VolumeAttributesClassSchema } from '../types/storage-v1.js';
 import { VolumeAttributesClass as VolumeAttributesClassV1beta1Schema } from '../types/storage-v1beta1.js';
 import { sameMap, validateParameters, validateProvisioner } from './validation.js';
+import { lazyVersion } from '../shared/lazy-version.js';
 
 /** A VolumeAttributesClass object. */
 export type VolumeAttributesClass = VolumeAttributesClassSchema;
@@ -22,9 +23,9 @@ export const VolumeAttributesClassKind = defineKind<VolumeAttributesClass>({
   scope: 'Cluster',
   generation: false,
   versions: [
-    { name: 'v1', schema: VolumeAttributesClassSchema, served: true, storage: true },
+    lazyVersion('v1', VolumeAttributesClassSchema, { storage: true }),
     // Same shape as v1: only apiVersion differs.
-    { name: 'v1beta1', schema: VolumeAttributesClassV1beta1Schema, served: true },
+    lazyVersion('v1beta1', VolumeAttributesClassV1beta1Schema),
   ],
   schemaRequired: false,
   printerColumns: [{ name: 'DriverName', type: 'string', description: 'Name of the CSI driver This field is immutable.', value: (v) => v.driverName ?? '' }],

@@ -2,6 +2,7 @@
 import { defineKind } from '../../schema/define-kind.js';
 import { semanticEqualAt } from '../shared/semantic-equal.js';
 import { StorageVersionMigration as V1Beta1 } from '../types/storagemigration-v1beta1.js';
+import { lazyVersion } from '../shared/lazy-version.js';
 
 /** A StorageVersionMigration object. */
 export type StorageVersionMigration = V1Beta1;
@@ -23,7 +24,7 @@ export const StorageVersionMigrationKind = defineKind<StorageVersionMigration>({
   featureGate: STORAGE_VERSION_MIGRATOR,
   // No generation: pkg/registry/storagemigration/storagemigration/strategy.go never sets it.
   generation: false,
-  versions: [{ name: 'v1beta1', schema: V1Beta1, served: true, storage: true }],
+  versions: [lazyVersion('v1beta1', V1Beta1, { storage: true })],
   statusSubresource: true,
   immutableFields: [{ path: 'spec', equal: semanticEqualAt(V1Beta1, 'spec'), shown: 'nil' }],
   printerColumns: [

@@ -2,53 +2,54 @@
 // Do not edit by hand; change the generator (or its ROOTS) and re-run it instead.
 
 import { z } from 'zod';
+import { lazySchema } from './lazy-schema.js';
 import { Condition, LabelSelector, ObjectMeta } from './meta-v1.js';
 
-export const ApplyConfiguration = z.object({
+export const ApplyConfiguration = lazySchema(() => z.object({
   get expression() {
     return z.string().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.admissionregistration.v1.ApplyConfiguration' });
-export type ApplyConfiguration = z.infer<typeof ApplyConfiguration>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.admissionregistration.v1.ApplyConfiguration' }));
+export type ApplyConfiguration = z.infer<ReturnType<typeof ApplyConfiguration>>;
 
-export const AuditAnnotation = z.object({
+export const AuditAnnotation = lazySchema(() => z.object({
   get key() {
     return z.string();
   },
   get valueExpression() {
     return z.string();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.admissionregistration.v1.AuditAnnotation' });
-export type AuditAnnotation = z.infer<typeof AuditAnnotation>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.admissionregistration.v1.AuditAnnotation' }));
+export type AuditAnnotation = z.infer<ReturnType<typeof AuditAnnotation>>;
 
-export const ExpressionWarning = z.object({
+export const ExpressionWarning = lazySchema(() => z.object({
   get fieldRef() {
     return z.string();
   },
   get warning() {
     return z.string();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.admissionregistration.v1.ExpressionWarning' });
-export type ExpressionWarning = z.infer<typeof ExpressionWarning>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.admissionregistration.v1.ExpressionWarning' }));
+export type ExpressionWarning = z.infer<ReturnType<typeof ExpressionWarning>>;
 
-export const JSONPatch = z.object({
+export const JSONPatch = lazySchema(() => z.object({
   get expression() {
     return z.string().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.admissionregistration.v1.JSONPatch' });
-export type JSONPatch = z.infer<typeof JSONPatch>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.admissionregistration.v1.JSONPatch' }));
+export type JSONPatch = z.infer<ReturnType<typeof JSONPatch>>;
 
-export const MatchCondition = z.object({
+export const MatchCondition = lazySchema(() => z.object({
   get expression() {
     return z.string();
   },
   get name() {
     return z.string();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.admissionregistration.v1.MatchCondition' });
-export type MatchCondition = z.infer<typeof MatchCondition>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.admissionregistration.v1.MatchCondition' }));
+export type MatchCondition = z.infer<ReturnType<typeof MatchCondition>>;
 
-export const NamedRuleWithOperations = z.object({
+export const NamedRuleWithOperations = lazySchema(() => z.object({
   get apiGroups() {
     return z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
   },
@@ -67,87 +68,87 @@ export const NamedRuleWithOperations = z.object({
   get scope() {
     return z.string().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.admissionregistration.v1.NamedRuleWithOperations', 'x-kubernetes-map-type': 'atomic' });
-export type NamedRuleWithOperations = z.infer<typeof NamedRuleWithOperations>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.admissionregistration.v1.NamedRuleWithOperations', 'x-kubernetes-map-type': 'atomic' }));
+export type NamedRuleWithOperations = z.infer<ReturnType<typeof NamedRuleWithOperations>>;
 
-export const MatchResources = z.object({
+export const MatchResources = lazySchema(() => z.object({
   get excludeResourceRules() {
-    return z.array(NamedRuleWithOperations).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+    return z.array(NamedRuleWithOperations()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
   },
   get matchPolicy() {
     return z.string().optional();
   },
   get namespaceSelector() {
-    return LabelSelector.optional();
+    return LabelSelector().optional();
   },
   get objectSelector() {
-    return LabelSelector.optional();
+    return LabelSelector().optional();
   },
   get resourceRules() {
-    return z.array(NamedRuleWithOperations).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+    return z.array(NamedRuleWithOperations()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.admissionregistration.v1.MatchResources', 'x-kubernetes-map-type': 'atomic' });
-export type MatchResources = z.infer<typeof MatchResources>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.admissionregistration.v1.MatchResources', 'x-kubernetes-map-type': 'atomic' }));
+export type MatchResources = z.infer<ReturnType<typeof MatchResources>>;
 
-export const Mutation = z.object({
+export const Mutation = lazySchema(() => z.object({
   get applyConfiguration() {
-    return ApplyConfiguration.optional();
+    return ApplyConfiguration().optional();
   },
   get jsonPatch() {
-    return JSONPatch.optional();
+    return JSONPatch().optional();
   },
   get patchType() {
     return z.string();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.admissionregistration.v1.Mutation' });
-export type Mutation = z.infer<typeof Mutation>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.admissionregistration.v1.Mutation' }));
+export type Mutation = z.infer<ReturnType<typeof Mutation>>;
 
-export const ParamKind = z.object({
+export const ParamKind = lazySchema(() => z.object({
   get apiVersion() {
     return z.string().optional();
   },
   get kind() {
     return z.string().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.admissionregistration.v1.ParamKind', 'x-kubernetes-map-type': 'atomic' });
-export type ParamKind = z.infer<typeof ParamKind>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.admissionregistration.v1.ParamKind', 'x-kubernetes-map-type': 'atomic' }));
+export type ParamKind = z.infer<ReturnType<typeof ParamKind>>;
 
-export const Variable = z.object({
+export const Variable = lazySchema(() => z.object({
   get expression() {
     return z.string();
   },
   get name() {
     return z.string();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.admissionregistration.v1.Variable', 'x-kubernetes-map-type': 'atomic' });
-export type Variable = z.infer<typeof Variable>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.admissionregistration.v1.Variable', 'x-kubernetes-map-type': 'atomic' }));
+export type Variable = z.infer<ReturnType<typeof Variable>>;
 
-export const MutatingAdmissionPolicySpec = z.object({
+export const MutatingAdmissionPolicySpec = lazySchema(() => z.object({
   get failurePolicy() {
     return z.string().optional();
   },
   get matchConditions() {
-    return z.array(MatchCondition).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['name'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'name', 'x-kubernetes-patch-strategy': 'merge' }).optional();
+    return z.array(MatchCondition()).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['name'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'name', 'x-kubernetes-patch-strategy': 'merge' }).optional();
   },
   get matchConstraints() {
-    return MatchResources.optional();
+    return MatchResources().optional();
   },
   get mutations() {
-    return z.array(Mutation).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+    return z.array(Mutation()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
   },
   get paramKind() {
-    return ParamKind.optional();
+    return ParamKind().optional();
   },
   get reinvocationPolicy() {
     return z.string().optional();
   },
   get variables() {
-    return z.array(Variable).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+    return z.array(Variable()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.admissionregistration.v1.MutatingAdmissionPolicySpec' });
-export type MutatingAdmissionPolicySpec = z.infer<typeof MutatingAdmissionPolicySpec>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.admissionregistration.v1.MutatingAdmissionPolicySpec' }));
+export type MutatingAdmissionPolicySpec = z.infer<ReturnType<typeof MutatingAdmissionPolicySpec>>;
 
-export const MutatingAdmissionPolicy = z.object({
+export const MutatingAdmissionPolicy = lazySchema(() => z.object({
   get apiVersion() {
     return z.string().optional();
   },
@@ -155,15 +156,15 @@ export const MutatingAdmissionPolicy = z.object({
     return z.string().optional();
   },
   get metadata() {
-    return ObjectMeta.optional();
+    return ObjectMeta().optional();
   },
   get spec() {
-    return MutatingAdmissionPolicySpec.optional();
+    return MutatingAdmissionPolicySpec().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.admissionregistration.v1.MutatingAdmissionPolicy', 'x-kubernetes-group-version-kind': [{ group: 'admissionregistration.k8s.io', kind: 'MutatingAdmissionPolicy', version: 'v1' }] });
-export type MutatingAdmissionPolicy = z.infer<typeof MutatingAdmissionPolicy>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.admissionregistration.v1.MutatingAdmissionPolicy', 'x-kubernetes-group-version-kind': [{ group: 'admissionregistration.k8s.io', kind: 'MutatingAdmissionPolicy', version: 'v1' }] }));
+export type MutatingAdmissionPolicy = z.infer<ReturnType<typeof MutatingAdmissionPolicy>>;
 
-export const ParamRef = z.object({
+export const ParamRef = lazySchema(() => z.object({
   get name() {
     return z.string().optional();
   },
@@ -174,25 +175,25 @@ export const ParamRef = z.object({
     return z.string().optional();
   },
   get selector() {
-    return LabelSelector.optional();
+    return LabelSelector().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.admissionregistration.v1.ParamRef', 'x-kubernetes-map-type': 'atomic' });
-export type ParamRef = z.infer<typeof ParamRef>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.admissionregistration.v1.ParamRef', 'x-kubernetes-map-type': 'atomic' }));
+export type ParamRef = z.infer<ReturnType<typeof ParamRef>>;
 
-export const MutatingAdmissionPolicyBindingSpec = z.object({
+export const MutatingAdmissionPolicyBindingSpec = lazySchema(() => z.object({
   get matchResources() {
-    return MatchResources.optional();
+    return MatchResources().optional();
   },
   get paramRef() {
-    return ParamRef.optional();
+    return ParamRef().optional();
   },
   get policyName() {
     return z.string().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.admissionregistration.v1.MutatingAdmissionPolicyBindingSpec' });
-export type MutatingAdmissionPolicyBindingSpec = z.infer<typeof MutatingAdmissionPolicyBindingSpec>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.admissionregistration.v1.MutatingAdmissionPolicyBindingSpec' }));
+export type MutatingAdmissionPolicyBindingSpec = z.infer<ReturnType<typeof MutatingAdmissionPolicyBindingSpec>>;
 
-export const MutatingAdmissionPolicyBinding = z.object({
+export const MutatingAdmissionPolicyBinding = lazySchema(() => z.object({
   get apiVersion() {
     return z.string().optional();
   },
@@ -200,15 +201,15 @@ export const MutatingAdmissionPolicyBinding = z.object({
     return z.string().optional();
   },
   get metadata() {
-    return ObjectMeta.optional();
+    return ObjectMeta().optional();
   },
   get spec() {
-    return MutatingAdmissionPolicyBindingSpec.optional();
+    return MutatingAdmissionPolicyBindingSpec().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.admissionregistration.v1.MutatingAdmissionPolicyBinding', 'x-kubernetes-group-version-kind': [{ group: 'admissionregistration.k8s.io', kind: 'MutatingAdmissionPolicyBinding', version: 'v1' }] });
-export type MutatingAdmissionPolicyBinding = z.infer<typeof MutatingAdmissionPolicyBinding>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.admissionregistration.v1.MutatingAdmissionPolicyBinding', 'x-kubernetes-group-version-kind': [{ group: 'admissionregistration.k8s.io', kind: 'MutatingAdmissionPolicyBinding', version: 'v1' }] }));
+export type MutatingAdmissionPolicyBinding = z.infer<ReturnType<typeof MutatingAdmissionPolicyBinding>>;
 
-export const RuleWithOperations = z.object({
+export const RuleWithOperations = lazySchema(() => z.object({
   get apiGroups() {
     return z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
   },
@@ -224,10 +225,10 @@ export const RuleWithOperations = z.object({
   get scope() {
     return z.string().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.admissionregistration.v1.RuleWithOperations' });
-export type RuleWithOperations = z.infer<typeof RuleWithOperations>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.admissionregistration.v1.RuleWithOperations' }));
+export type RuleWithOperations = z.infer<ReturnType<typeof RuleWithOperations>>;
 
-export const ServiceReference = z.object({
+export const ServiceReference = lazySchema(() => z.object({
   get name() {
     return z.string();
   },
@@ -240,34 +241,34 @@ export const ServiceReference = z.object({
   get port() {
     return z.int32().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.admissionregistration.v1.ServiceReference' });
-export type ServiceReference = z.infer<typeof ServiceReference>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.admissionregistration.v1.ServiceReference' }));
+export type ServiceReference = z.infer<ReturnType<typeof ServiceReference>>;
 
-export const WebhookClientConfig = z.object({
+export const WebhookClientConfig = lazySchema(() => z.object({
   get caBundle() {
     return z.string().register(z.globalRegistry, { format: 'byte' }).optional();
   },
   get service() {
-    return ServiceReference.optional();
+    return ServiceReference().optional();
   },
   get url() {
     return z.string().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.admissionregistration.v1.WebhookClientConfig' });
-export type WebhookClientConfig = z.infer<typeof WebhookClientConfig>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.admissionregistration.v1.WebhookClientConfig' }));
+export type WebhookClientConfig = z.infer<ReturnType<typeof WebhookClientConfig>>;
 
-export const MutatingWebhook = z.object({
+export const MutatingWebhook = lazySchema(() => z.object({
   get admissionReviewVersions() {
     return z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' });
   },
   get clientConfig() {
-    return WebhookClientConfig;
+    return WebhookClientConfig();
   },
   get failurePolicy() {
     return z.string().optional();
   },
   get matchConditions() {
-    return z.array(MatchCondition).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['name'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'name', 'x-kubernetes-patch-strategy': 'merge' }).optional();
+    return z.array(MatchCondition()).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['name'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'name', 'x-kubernetes-patch-strategy': 'merge' }).optional();
   },
   get matchPolicy() {
     return z.string().optional();
@@ -276,16 +277,16 @@ export const MutatingWebhook = z.object({
     return z.string();
   },
   get namespaceSelector() {
-    return LabelSelector.optional();
+    return LabelSelector().optional();
   },
   get objectSelector() {
-    return LabelSelector.optional();
+    return LabelSelector().optional();
   },
   get reinvocationPolicy() {
     return z.string().optional();
   },
   get rules() {
-    return z.array(RuleWithOperations).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+    return z.array(RuleWithOperations()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
   },
   get sideEffects() {
     return z.string();
@@ -293,10 +294,10 @@ export const MutatingWebhook = z.object({
   get timeoutSeconds() {
     return z.int32().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.admissionregistration.v1.MutatingWebhook' });
-export type MutatingWebhook = z.infer<typeof MutatingWebhook>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.admissionregistration.v1.MutatingWebhook' }));
+export type MutatingWebhook = z.infer<ReturnType<typeof MutatingWebhook>>;
 
-export const MutatingWebhookConfiguration = z.object({
+export const MutatingWebhookConfiguration = lazySchema(() => z.object({
   get apiVersion() {
     return z.string().optional();
   },
@@ -304,22 +305,22 @@ export const MutatingWebhookConfiguration = z.object({
     return z.string().optional();
   },
   get metadata() {
-    return ObjectMeta.optional();
+    return ObjectMeta().optional();
   },
   get webhooks() {
-    return z.array(MutatingWebhook).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['name'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'name', 'x-kubernetes-patch-strategy': 'merge' }).optional();
+    return z.array(MutatingWebhook()).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['name'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'name', 'x-kubernetes-patch-strategy': 'merge' }).optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.admissionregistration.v1.MutatingWebhookConfiguration', 'x-kubernetes-group-version-kind': [{ group: 'admissionregistration.k8s.io', kind: 'MutatingWebhookConfiguration', version: 'v1' }] });
-export type MutatingWebhookConfiguration = z.infer<typeof MutatingWebhookConfiguration>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.admissionregistration.v1.MutatingWebhookConfiguration', 'x-kubernetes-group-version-kind': [{ group: 'admissionregistration.k8s.io', kind: 'MutatingWebhookConfiguration', version: 'v1' }] }));
+export type MutatingWebhookConfiguration = z.infer<ReturnType<typeof MutatingWebhookConfiguration>>;
 
-export const TypeChecking = z.object({
+export const TypeChecking = lazySchema(() => z.object({
   get expressionWarnings() {
-    return z.array(ExpressionWarning).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+    return z.array(ExpressionWarning()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.admissionregistration.v1.TypeChecking' });
-export type TypeChecking = z.infer<typeof TypeChecking>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.admissionregistration.v1.TypeChecking' }));
+export type TypeChecking = z.infer<ReturnType<typeof TypeChecking>>;
 
-export const Validation = z.object({
+export const Validation = lazySchema(() => z.object({
   get expression() {
     return z.string();
   },
@@ -332,48 +333,48 @@ export const Validation = z.object({
   get reason() {
     return z.string().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.admissionregistration.v1.Validation' });
-export type Validation = z.infer<typeof Validation>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.admissionregistration.v1.Validation' }));
+export type Validation = z.infer<ReturnType<typeof Validation>>;
 
-export const ValidatingAdmissionPolicySpec = z.object({
+export const ValidatingAdmissionPolicySpec = lazySchema(() => z.object({
   get auditAnnotations() {
-    return z.array(AuditAnnotation).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+    return z.array(AuditAnnotation()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
   },
   get failurePolicy() {
     return z.string().optional();
   },
   get matchConditions() {
-    return z.array(MatchCondition).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['name'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'name', 'x-kubernetes-patch-strategy': 'merge' }).optional();
+    return z.array(MatchCondition()).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['name'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'name', 'x-kubernetes-patch-strategy': 'merge' }).optional();
   },
   get matchConstraints() {
-    return MatchResources.optional();
+    return MatchResources().optional();
   },
   get paramKind() {
-    return ParamKind.optional();
+    return ParamKind().optional();
   },
   get validations() {
-    return z.array(Validation).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+    return z.array(Validation()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
   },
   get variables() {
-    return z.array(Variable).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['name'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'name', 'x-kubernetes-patch-strategy': 'merge' }).optional();
+    return z.array(Variable()).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['name'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'name', 'x-kubernetes-patch-strategy': 'merge' }).optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.admissionregistration.v1.ValidatingAdmissionPolicySpec' });
-export type ValidatingAdmissionPolicySpec = z.infer<typeof ValidatingAdmissionPolicySpec>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.admissionregistration.v1.ValidatingAdmissionPolicySpec' }));
+export type ValidatingAdmissionPolicySpec = z.infer<ReturnType<typeof ValidatingAdmissionPolicySpec>>;
 
-export const ValidatingAdmissionPolicyStatus = z.object({
+export const ValidatingAdmissionPolicyStatus = lazySchema(() => z.object({
   get conditions() {
-    return z.array(Condition).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['type'], 'x-kubernetes-list-type': 'map' }).optional();
+    return z.array(Condition()).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['type'], 'x-kubernetes-list-type': 'map' }).optional();
   },
   get observedGeneration() {
     return z.int().optional();
   },
   get typeChecking() {
-    return TypeChecking.optional();
+    return TypeChecking().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.admissionregistration.v1.ValidatingAdmissionPolicyStatus' });
-export type ValidatingAdmissionPolicyStatus = z.infer<typeof ValidatingAdmissionPolicyStatus>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.admissionregistration.v1.ValidatingAdmissionPolicyStatus' }));
+export type ValidatingAdmissionPolicyStatus = z.infer<ReturnType<typeof ValidatingAdmissionPolicyStatus>>;
 
-export const ValidatingAdmissionPolicy = z.object({
+export const ValidatingAdmissionPolicy = lazySchema(() => z.object({
   get apiVersion() {
     return z.string().optional();
   },
@@ -381,23 +382,23 @@ export const ValidatingAdmissionPolicy = z.object({
     return z.string().optional();
   },
   get metadata() {
-    return ObjectMeta.optional();
+    return ObjectMeta().optional();
   },
   get spec() {
-    return ValidatingAdmissionPolicySpec.optional();
+    return ValidatingAdmissionPolicySpec().optional();
   },
   get status() {
-    return ValidatingAdmissionPolicyStatus.optional();
+    return ValidatingAdmissionPolicyStatus().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.admissionregistration.v1.ValidatingAdmissionPolicy', 'x-kubernetes-group-version-kind': [{ group: 'admissionregistration.k8s.io', kind: 'ValidatingAdmissionPolicy', version: 'v1' }] });
-export type ValidatingAdmissionPolicy = z.infer<typeof ValidatingAdmissionPolicy>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.admissionregistration.v1.ValidatingAdmissionPolicy', 'x-kubernetes-group-version-kind': [{ group: 'admissionregistration.k8s.io', kind: 'ValidatingAdmissionPolicy', version: 'v1' }] }));
+export type ValidatingAdmissionPolicy = z.infer<ReturnType<typeof ValidatingAdmissionPolicy>>;
 
-export const ValidatingAdmissionPolicyBindingSpec = z.object({
+export const ValidatingAdmissionPolicyBindingSpec = lazySchema(() => z.object({
   get matchResources() {
-    return MatchResources.optional();
+    return MatchResources().optional();
   },
   get paramRef() {
-    return ParamRef.optional();
+    return ParamRef().optional();
   },
   get policyName() {
     return z.string();
@@ -405,10 +406,10 @@ export const ValidatingAdmissionPolicyBindingSpec = z.object({
   get validationActions() {
     return z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'set' });
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.admissionregistration.v1.ValidatingAdmissionPolicyBindingSpec' });
-export type ValidatingAdmissionPolicyBindingSpec = z.infer<typeof ValidatingAdmissionPolicyBindingSpec>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.admissionregistration.v1.ValidatingAdmissionPolicyBindingSpec' }));
+export type ValidatingAdmissionPolicyBindingSpec = z.infer<ReturnType<typeof ValidatingAdmissionPolicyBindingSpec>>;
 
-export const ValidatingAdmissionPolicyBinding = z.object({
+export const ValidatingAdmissionPolicyBinding = lazySchema(() => z.object({
   get apiVersion() {
     return z.string().optional();
   },
@@ -416,26 +417,26 @@ export const ValidatingAdmissionPolicyBinding = z.object({
     return z.string().optional();
   },
   get metadata() {
-    return ObjectMeta.optional();
+    return ObjectMeta().optional();
   },
   get spec() {
-    return ValidatingAdmissionPolicyBindingSpec;
+    return ValidatingAdmissionPolicyBindingSpec();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.admissionregistration.v1.ValidatingAdmissionPolicyBinding', 'x-kubernetes-group-version-kind': [{ group: 'admissionregistration.k8s.io', kind: 'ValidatingAdmissionPolicyBinding', version: 'v1' }] });
-export type ValidatingAdmissionPolicyBinding = z.infer<typeof ValidatingAdmissionPolicyBinding>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.admissionregistration.v1.ValidatingAdmissionPolicyBinding', 'x-kubernetes-group-version-kind': [{ group: 'admissionregistration.k8s.io', kind: 'ValidatingAdmissionPolicyBinding', version: 'v1' }] }));
+export type ValidatingAdmissionPolicyBinding = z.infer<ReturnType<typeof ValidatingAdmissionPolicyBinding>>;
 
-export const ValidatingWebhook = z.object({
+export const ValidatingWebhook = lazySchema(() => z.object({
   get admissionReviewVersions() {
     return z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' });
   },
   get clientConfig() {
-    return WebhookClientConfig;
+    return WebhookClientConfig();
   },
   get failurePolicy() {
     return z.string().optional();
   },
   get matchConditions() {
-    return z.array(MatchCondition).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['name'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'name', 'x-kubernetes-patch-strategy': 'merge' }).optional();
+    return z.array(MatchCondition()).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['name'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'name', 'x-kubernetes-patch-strategy': 'merge' }).optional();
   },
   get matchPolicy() {
     return z.string().optional();
@@ -444,13 +445,13 @@ export const ValidatingWebhook = z.object({
     return z.string();
   },
   get namespaceSelector() {
-    return LabelSelector.optional();
+    return LabelSelector().optional();
   },
   get objectSelector() {
-    return LabelSelector.optional();
+    return LabelSelector().optional();
   },
   get rules() {
-    return z.array(RuleWithOperations).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+    return z.array(RuleWithOperations()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
   },
   get sideEffects() {
     return z.string();
@@ -458,10 +459,10 @@ export const ValidatingWebhook = z.object({
   get timeoutSeconds() {
     return z.int32().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.admissionregistration.v1.ValidatingWebhook' });
-export type ValidatingWebhook = z.infer<typeof ValidatingWebhook>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.admissionregistration.v1.ValidatingWebhook' }));
+export type ValidatingWebhook = z.infer<ReturnType<typeof ValidatingWebhook>>;
 
-export const ValidatingWebhookConfiguration = z.object({
+export const ValidatingWebhookConfiguration = lazySchema(() => z.object({
   get apiVersion() {
     return z.string().optional();
   },
@@ -469,10 +470,10 @@ export const ValidatingWebhookConfiguration = z.object({
     return z.string().optional();
   },
   get metadata() {
-    return ObjectMeta.optional();
+    return ObjectMeta().optional();
   },
   get webhooks() {
-    return z.array(ValidatingWebhook).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['name'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'name', 'x-kubernetes-patch-strategy': 'merge' }).optional();
+    return z.array(ValidatingWebhook()).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['name'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'name', 'x-kubernetes-patch-strategy': 'merge' }).optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.admissionregistration.v1.ValidatingWebhookConfiguration', 'x-kubernetes-group-version-kind': [{ group: 'admissionregistration.k8s.io', kind: 'ValidatingWebhookConfiguration', version: 'v1' }] });
-export type ValidatingWebhookConfiguration = z.infer<typeof ValidatingWebhookConfiguration>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.admissionregistration.v1.ValidatingWebhookConfiguration', 'x-kubernetes-group-version-kind': [{ group: 'admissionregistration.k8s.io', kind: 'ValidatingWebhookConfiguration', version: 'v1' }] }));
+export type ValidatingWebhookConfiguration = z.infer<ReturnType<typeof ValidatingWebhookConfiguration>>;

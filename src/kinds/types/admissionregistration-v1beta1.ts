@@ -2,33 +2,34 @@
 // Do not edit by hand; change the generator (or its ROOTS) and re-run it instead.
 
 import { z } from 'zod';
+import { lazySchema } from './lazy-schema.js';
 import { LabelSelector, ObjectMeta } from './meta-v1.js';
 
-export const ApplyConfiguration = z.object({
+export const ApplyConfiguration = lazySchema(() => z.object({
   get expression() {
     return z.string().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.admissionregistration.v1beta1.ApplyConfiguration' });
-export type ApplyConfiguration = z.infer<typeof ApplyConfiguration>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.admissionregistration.v1beta1.ApplyConfiguration' }));
+export type ApplyConfiguration = z.infer<ReturnType<typeof ApplyConfiguration>>;
 
-export const JSONPatch = z.object({
+export const JSONPatch = lazySchema(() => z.object({
   get expression() {
     return z.string().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.admissionregistration.v1beta1.JSONPatch' });
-export type JSONPatch = z.infer<typeof JSONPatch>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.admissionregistration.v1beta1.JSONPatch' }));
+export type JSONPatch = z.infer<ReturnType<typeof JSONPatch>>;
 
-export const MatchCondition = z.object({
+export const MatchCondition = lazySchema(() => z.object({
   get expression() {
     return z.string();
   },
   get name() {
     return z.string();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.admissionregistration.v1beta1.MatchCondition' });
-export type MatchCondition = z.infer<typeof MatchCondition>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.admissionregistration.v1beta1.MatchCondition' }));
+export type MatchCondition = z.infer<ReturnType<typeof MatchCondition>>;
 
-export const NamedRuleWithOperations = z.object({
+export const NamedRuleWithOperations = lazySchema(() => z.object({
   get apiGroups() {
     return z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
   },
@@ -47,87 +48,87 @@ export const NamedRuleWithOperations = z.object({
   get scope() {
     return z.string().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.admissionregistration.v1beta1.NamedRuleWithOperations', 'x-kubernetes-map-type': 'atomic' });
-export type NamedRuleWithOperations = z.infer<typeof NamedRuleWithOperations>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.admissionregistration.v1beta1.NamedRuleWithOperations', 'x-kubernetes-map-type': 'atomic' }));
+export type NamedRuleWithOperations = z.infer<ReturnType<typeof NamedRuleWithOperations>>;
 
-export const MatchResources = z.object({
+export const MatchResources = lazySchema(() => z.object({
   get excludeResourceRules() {
-    return z.array(NamedRuleWithOperations).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+    return z.array(NamedRuleWithOperations()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
   },
   get matchPolicy() {
     return z.string().optional();
   },
   get namespaceSelector() {
-    return LabelSelector.optional();
+    return LabelSelector().optional();
   },
   get objectSelector() {
-    return LabelSelector.optional();
+    return LabelSelector().optional();
   },
   get resourceRules() {
-    return z.array(NamedRuleWithOperations).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+    return z.array(NamedRuleWithOperations()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.admissionregistration.v1beta1.MatchResources', 'x-kubernetes-map-type': 'atomic' });
-export type MatchResources = z.infer<typeof MatchResources>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.admissionregistration.v1beta1.MatchResources', 'x-kubernetes-map-type': 'atomic' }));
+export type MatchResources = z.infer<ReturnType<typeof MatchResources>>;
 
-export const Mutation = z.object({
+export const Mutation = lazySchema(() => z.object({
   get applyConfiguration() {
-    return ApplyConfiguration.optional();
+    return ApplyConfiguration().optional();
   },
   get jsonPatch() {
-    return JSONPatch.optional();
+    return JSONPatch().optional();
   },
   get patchType() {
     return z.string();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.admissionregistration.v1beta1.Mutation' });
-export type Mutation = z.infer<typeof Mutation>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.admissionregistration.v1beta1.Mutation' }));
+export type Mutation = z.infer<ReturnType<typeof Mutation>>;
 
-export const ParamKind = z.object({
+export const ParamKind = lazySchema(() => z.object({
   get apiVersion() {
     return z.string().optional();
   },
   get kind() {
     return z.string().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.admissionregistration.v1beta1.ParamKind', 'x-kubernetes-map-type': 'atomic' });
-export type ParamKind = z.infer<typeof ParamKind>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.admissionregistration.v1beta1.ParamKind', 'x-kubernetes-map-type': 'atomic' }));
+export type ParamKind = z.infer<ReturnType<typeof ParamKind>>;
 
-export const Variable = z.object({
+export const Variable = lazySchema(() => z.object({
   get expression() {
     return z.string();
   },
   get name() {
     return z.string();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.admissionregistration.v1beta1.Variable', 'x-kubernetes-map-type': 'atomic' });
-export type Variable = z.infer<typeof Variable>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.admissionregistration.v1beta1.Variable', 'x-kubernetes-map-type': 'atomic' }));
+export type Variable = z.infer<ReturnType<typeof Variable>>;
 
-export const MutatingAdmissionPolicySpec = z.object({
+export const MutatingAdmissionPolicySpec = lazySchema(() => z.object({
   get failurePolicy() {
     return z.string().optional();
   },
   get matchConditions() {
-    return z.array(MatchCondition).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['name'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'name', 'x-kubernetes-patch-strategy': 'merge' }).optional();
+    return z.array(MatchCondition()).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['name'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'name', 'x-kubernetes-patch-strategy': 'merge' }).optional();
   },
   get matchConstraints() {
-    return MatchResources.optional();
+    return MatchResources().optional();
   },
   get mutations() {
-    return z.array(Mutation).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+    return z.array(Mutation()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
   },
   get paramKind() {
-    return ParamKind.optional();
+    return ParamKind().optional();
   },
   get reinvocationPolicy() {
     return z.string().optional();
   },
   get variables() {
-    return z.array(Variable).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+    return z.array(Variable()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.admissionregistration.v1beta1.MutatingAdmissionPolicySpec' });
-export type MutatingAdmissionPolicySpec = z.infer<typeof MutatingAdmissionPolicySpec>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.admissionregistration.v1beta1.MutatingAdmissionPolicySpec' }));
+export type MutatingAdmissionPolicySpec = z.infer<ReturnType<typeof MutatingAdmissionPolicySpec>>;
 
-export const MutatingAdmissionPolicy = z.object({
+export const MutatingAdmissionPolicy = lazySchema(() => z.object({
   get apiVersion() {
     return z.string().optional();
   },
@@ -135,15 +136,15 @@ export const MutatingAdmissionPolicy = z.object({
     return z.string().optional();
   },
   get metadata() {
-    return ObjectMeta.optional();
+    return ObjectMeta().optional();
   },
   get spec() {
-    return MutatingAdmissionPolicySpec.optional();
+    return MutatingAdmissionPolicySpec().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.admissionregistration.v1beta1.MutatingAdmissionPolicy', 'x-kubernetes-group-version-kind': [{ group: 'admissionregistration.k8s.io', kind: 'MutatingAdmissionPolicy', version: 'v1beta1' }] });
-export type MutatingAdmissionPolicy = z.infer<typeof MutatingAdmissionPolicy>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.admissionregistration.v1beta1.MutatingAdmissionPolicy', 'x-kubernetes-group-version-kind': [{ group: 'admissionregistration.k8s.io', kind: 'MutatingAdmissionPolicy', version: 'v1beta1' }] }));
+export type MutatingAdmissionPolicy = z.infer<ReturnType<typeof MutatingAdmissionPolicy>>;
 
-export const ParamRef = z.object({
+export const ParamRef = lazySchema(() => z.object({
   get name() {
     return z.string().optional();
   },
@@ -154,25 +155,25 @@ export const ParamRef = z.object({
     return z.string().optional();
   },
   get selector() {
-    return LabelSelector.optional();
+    return LabelSelector().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.admissionregistration.v1beta1.ParamRef', 'x-kubernetes-map-type': 'atomic' });
-export type ParamRef = z.infer<typeof ParamRef>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.admissionregistration.v1beta1.ParamRef', 'x-kubernetes-map-type': 'atomic' }));
+export type ParamRef = z.infer<ReturnType<typeof ParamRef>>;
 
-export const MutatingAdmissionPolicyBindingSpec = z.object({
+export const MutatingAdmissionPolicyBindingSpec = lazySchema(() => z.object({
   get matchResources() {
-    return MatchResources.optional();
+    return MatchResources().optional();
   },
   get paramRef() {
-    return ParamRef.optional();
+    return ParamRef().optional();
   },
   get policyName() {
     return z.string().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.admissionregistration.v1beta1.MutatingAdmissionPolicyBindingSpec' });
-export type MutatingAdmissionPolicyBindingSpec = z.infer<typeof MutatingAdmissionPolicyBindingSpec>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.admissionregistration.v1beta1.MutatingAdmissionPolicyBindingSpec' }));
+export type MutatingAdmissionPolicyBindingSpec = z.infer<ReturnType<typeof MutatingAdmissionPolicyBindingSpec>>;
 
-export const MutatingAdmissionPolicyBinding = z.object({
+export const MutatingAdmissionPolicyBinding = lazySchema(() => z.object({
   get apiVersion() {
     return z.string().optional();
   },
@@ -180,10 +181,10 @@ export const MutatingAdmissionPolicyBinding = z.object({
     return z.string().optional();
   },
   get metadata() {
-    return ObjectMeta.optional();
+    return ObjectMeta().optional();
   },
   get spec() {
-    return MutatingAdmissionPolicyBindingSpec.optional();
+    return MutatingAdmissionPolicyBindingSpec().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.admissionregistration.v1beta1.MutatingAdmissionPolicyBinding', 'x-kubernetes-group-version-kind': [{ group: 'admissionregistration.k8s.io', kind: 'MutatingAdmissionPolicyBinding', version: 'v1beta1' }] });
-export type MutatingAdmissionPolicyBinding = z.infer<typeof MutatingAdmissionPolicyBinding>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.admissionregistration.v1beta1.MutatingAdmissionPolicyBinding', 'x-kubernetes-group-version-kind': [{ group: 'admissionregistration.k8s.io', kind: 'MutatingAdmissionPolicyBinding', version: 'v1beta1' }] }));
+export type MutatingAdmissionPolicyBinding = z.infer<ReturnType<typeof MutatingAdmissionPolicyBinding>>;

@@ -2,9 +2,10 @@
 // Do not edit by hand; change the generator (or its ROOTS) and re-run it instead.
 
 import { z } from 'zod';
+import { lazySchema } from './lazy-schema.js';
 import { ObjectMeta, Time } from './meta-v1.js';
 
-export const CustomResourceColumnDefinition = z.object({
+export const CustomResourceColumnDefinition = lazySchema(() => z.object({
   get description() {
     return z.string().optional();
   },
@@ -23,10 +24,10 @@ export const CustomResourceColumnDefinition = z.object({
   get type() {
     return z.string();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceColumnDefinition' });
-export type CustomResourceColumnDefinition = z.infer<typeof CustomResourceColumnDefinition>;
+}).register(z.globalRegistry, { id: 'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceColumnDefinition' }));
+export type CustomResourceColumnDefinition = z.infer<ReturnType<typeof CustomResourceColumnDefinition>>;
 
-export const ServiceReference = z.object({
+export const ServiceReference = lazySchema(() => z.object({
   get name() {
     return z.string();
   },
@@ -39,43 +40,43 @@ export const ServiceReference = z.object({
   get port() {
     return z.int32().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.ServiceReference' });
-export type ServiceReference = z.infer<typeof ServiceReference>;
+}).register(z.globalRegistry, { id: 'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.ServiceReference' }));
+export type ServiceReference = z.infer<ReturnType<typeof ServiceReference>>;
 
-export const WebhookClientConfig = z.object({
+export const WebhookClientConfig = lazySchema(() => z.object({
   get caBundle() {
     return z.string().register(z.globalRegistry, { format: 'byte' }).optional();
   },
   get service() {
-    return ServiceReference.optional();
+    return ServiceReference().optional();
   },
   get url() {
     return z.string().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.WebhookClientConfig' });
-export type WebhookClientConfig = z.infer<typeof WebhookClientConfig>;
+}).register(z.globalRegistry, { id: 'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.WebhookClientConfig' }));
+export type WebhookClientConfig = z.infer<ReturnType<typeof WebhookClientConfig>>;
 
-export const WebhookConversion = z.object({
+export const WebhookConversion = lazySchema(() => z.object({
   get clientConfig() {
-    return WebhookClientConfig.optional();
+    return WebhookClientConfig().optional();
   },
   get conversionReviewVersions() {
     return z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' });
   },
-}).register(z.globalRegistry, { id: 'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.WebhookConversion' });
-export type WebhookConversion = z.infer<typeof WebhookConversion>;
+}).register(z.globalRegistry, { id: 'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.WebhookConversion' }));
+export type WebhookConversion = z.infer<ReturnType<typeof WebhookConversion>>;
 
-export const CustomResourceConversion = z.object({
+export const CustomResourceConversion = lazySchema(() => z.object({
   get strategy() {
     return z.string();
   },
   get webhook() {
-    return WebhookConversion.optional();
+    return WebhookConversion().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceConversion' });
-export type CustomResourceConversion = z.infer<typeof CustomResourceConversion>;
+}).register(z.globalRegistry, { id: 'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceConversion' }));
+export type CustomResourceConversion = z.infer<ReturnType<typeof CustomResourceConversion>>;
 
-export const CustomResourceDefinitionNames = z.object({
+export const CustomResourceDefinitionNames = lazySchema(() => z.object({
   get categories() {
     return z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
   },
@@ -94,10 +95,10 @@ export const CustomResourceDefinitionNames = z.object({
   get singular() {
     return z.string().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinitionNames' });
-export type CustomResourceDefinitionNames = z.infer<typeof CustomResourceDefinitionNames>;
+}).register(z.globalRegistry, { id: 'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinitionNames' }));
+export type CustomResourceDefinitionNames = z.infer<ReturnType<typeof CustomResourceDefinitionNames>>;
 
-export const CustomResourceSubresourceScale = z.object({
+export const CustomResourceSubresourceScale = lazySchema(() => z.object({
   get labelSelectorPath() {
     return z.string().optional();
   },
@@ -107,45 +108,45 @@ export const CustomResourceSubresourceScale = z.object({
   get statusReplicasPath() {
     return z.string();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceSubresourceScale' });
-export type CustomResourceSubresourceScale = z.infer<typeof CustomResourceSubresourceScale>;
+}).register(z.globalRegistry, { id: 'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceSubresourceScale' }));
+export type CustomResourceSubresourceScale = z.infer<ReturnType<typeof CustomResourceSubresourceScale>>;
 
-export const CustomResourceSubresourceStatus = z.record(z.string(), z.unknown()).register(z.globalRegistry, { id: 'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceSubresourceStatus', 'x-kubernetes-preserve-unknown-fields': true });
-export type CustomResourceSubresourceStatus = z.infer<typeof CustomResourceSubresourceStatus>;
+export const CustomResourceSubresourceStatus = lazySchema(() => z.record(z.string(), z.unknown()).register(z.globalRegistry, { id: 'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceSubresourceStatus', 'x-kubernetes-preserve-unknown-fields': true }));
+export type CustomResourceSubresourceStatus = z.infer<ReturnType<typeof CustomResourceSubresourceStatus>>;
 
-export const CustomResourceSubresources = z.object({
+export const CustomResourceSubresources = lazySchema(() => z.object({
   get scale() {
-    return CustomResourceSubresourceScale.optional();
+    return CustomResourceSubresourceScale().optional();
   },
   get status() {
-    return CustomResourceSubresourceStatus.optional();
+    return CustomResourceSubresourceStatus().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceSubresources' });
-export type CustomResourceSubresources = z.infer<typeof CustomResourceSubresources>;
+}).register(z.globalRegistry, { id: 'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceSubresources' }));
+export type CustomResourceSubresources = z.infer<ReturnType<typeof CustomResourceSubresources>>;
 
-export const ExternalDocumentation = z.object({
+export const ExternalDocumentation = lazySchema(() => z.object({
   get description() {
     return z.string().optional();
   },
   get url() {
     return z.string().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.ExternalDocumentation' });
-export type ExternalDocumentation = z.infer<typeof ExternalDocumentation>;
+}).register(z.globalRegistry, { id: 'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.ExternalDocumentation' }));
+export type ExternalDocumentation = z.infer<ReturnType<typeof ExternalDocumentation>>;
 
-export const JSON = z.unknown().register(z.globalRegistry, { id: 'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSON', 'x-kubernetes-preserve-unknown-fields': true });
-export type JSON = z.infer<typeof JSON>;
+export const JSON = lazySchema(() => z.unknown().register(z.globalRegistry, { id: 'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSON', 'x-kubernetes-preserve-unknown-fields': true }));
+export type JSON = z.infer<ReturnType<typeof JSON>>;
 
-export const JSONSchemaPropsOrArray = z.unknown().register(z.globalRegistry, { id: 'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSONSchemaPropsOrArray', 'x-kubernetes-preserve-unknown-fields': true });
-export type JSONSchemaPropsOrArray = z.infer<typeof JSONSchemaPropsOrArray>;
+export const JSONSchemaPropsOrArray = lazySchema(() => z.unknown().register(z.globalRegistry, { id: 'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSONSchemaPropsOrArray', 'x-kubernetes-preserve-unknown-fields': true }));
+export type JSONSchemaPropsOrArray = z.infer<ReturnType<typeof JSONSchemaPropsOrArray>>;
 
-export const JSONSchemaPropsOrBool = z.unknown().register(z.globalRegistry, { id: 'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSONSchemaPropsOrBool', 'x-kubernetes-preserve-unknown-fields': true });
-export type JSONSchemaPropsOrBool = z.infer<typeof JSONSchemaPropsOrBool>;
+export const JSONSchemaPropsOrBool = lazySchema(() => z.unknown().register(z.globalRegistry, { id: 'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSONSchemaPropsOrBool', 'x-kubernetes-preserve-unknown-fields': true }));
+export type JSONSchemaPropsOrBool = z.infer<ReturnType<typeof JSONSchemaPropsOrBool>>;
 
-export const JSONSchemaPropsOrStringArray = z.unknown().register(z.globalRegistry, { id: 'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSONSchemaPropsOrStringArray', 'x-kubernetes-preserve-unknown-fields': true });
-export type JSONSchemaPropsOrStringArray = z.infer<typeof JSONSchemaPropsOrStringArray>;
+export const JSONSchemaPropsOrStringArray = lazySchema(() => z.unknown().register(z.globalRegistry, { id: 'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSONSchemaPropsOrStringArray', 'x-kubernetes-preserve-unknown-fields': true }));
+export type JSONSchemaPropsOrStringArray = z.infer<ReturnType<typeof JSONSchemaPropsOrStringArray>>;
 
-export const ValidationRule = z.object({
+export const ValidationRule = lazySchema(() => z.object({
   get fieldPath() {
     return z.string().optional();
   },
@@ -164,10 +165,10 @@ export const ValidationRule = z.object({
   get rule() {
     return z.string();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.ValidationRule' });
-export type ValidationRule = z.infer<typeof ValidationRule>;
+}).register(z.globalRegistry, { id: 'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.ValidationRule' }));
+export type ValidationRule = z.infer<ReturnType<typeof ValidationRule>>;
 
-export const JSONSchemaProps = z.object({
+export const JSONSchemaProps = lazySchema(() => z.object({
   get $ref() {
     return z.string().optional();
   },
@@ -175,34 +176,34 @@ export const JSONSchemaProps = z.object({
     return z.string().optional();
   },
   get additionalItems() {
-    return JSONSchemaPropsOrBool.optional();
+    return JSONSchemaPropsOrBool().optional();
   },
   get additionalProperties() {
-    return JSONSchemaPropsOrBool.optional();
+    return JSONSchemaPropsOrBool().optional();
   },
   get allOf() {
-    return z.array(JSONSchemaProps).meta({ 'x-kubernetes-list-type': 'atomic' }).optional();
+    return z.array(JSONSchemaProps()).meta({ 'x-kubernetes-list-type': 'atomic' }).optional();
   },
   get anyOf() {
-    return z.array(JSONSchemaProps).meta({ 'x-kubernetes-list-type': 'atomic' }).optional();
+    return z.array(JSONSchemaProps()).meta({ 'x-kubernetes-list-type': 'atomic' }).optional();
   },
   get default() {
-    return JSON.optional();
+    return JSON().optional();
   },
   get definitions() {
-    return z.record(z.string(), JSONSchemaProps).optional();
+    return z.record(z.string(), JSONSchemaProps()).optional();
   },
   get dependencies() {
-    return z.record(z.string(), JSONSchemaPropsOrStringArray).optional();
+    return z.record(z.string(), JSONSchemaPropsOrStringArray()).optional();
   },
   get description() {
     return z.string().optional();
   },
   get enum() {
-    return z.array(JSON).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+    return z.array(JSON()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
   },
   get example() {
-    return JSON.optional();
+    return JSON().optional();
   },
   get exclusiveMaximum() {
     return z.boolean().optional();
@@ -211,7 +212,7 @@ export const JSONSchemaProps = z.object({
     return z.boolean().optional();
   },
   get externalDocs() {
-    return ExternalDocumentation.optional();
+    return ExternalDocumentation().optional();
   },
   get format() {
     return z.string().optional();
@@ -220,7 +221,7 @@ export const JSONSchemaProps = z.object({
     return z.string().optional();
   },
   get items() {
-    return JSONSchemaPropsOrArray.optional();
+    return JSONSchemaPropsOrArray().optional();
   },
   get maxItems() {
     return z.int().optional();
@@ -250,22 +251,22 @@ export const JSONSchemaProps = z.object({
     return z.number().optional();
   },
   get not() {
-    return JSONSchemaProps.optional();
+    return JSONSchemaProps().optional();
   },
   get nullable() {
     return z.boolean().optional();
   },
   get oneOf() {
-    return z.array(JSONSchemaProps).meta({ 'x-kubernetes-list-type': 'atomic' }).optional();
+    return z.array(JSONSchemaProps()).meta({ 'x-kubernetes-list-type': 'atomic' }).optional();
   },
   get pattern() {
     return z.string().optional();
   },
   get patternProperties() {
-    return z.record(z.string(), JSONSchemaProps).optional();
+    return z.record(z.string(), JSONSchemaProps()).optional();
   },
   get properties() {
-    return z.record(z.string(), JSONSchemaProps).optional();
+    return z.record(z.string(), JSONSchemaProps()).optional();
   },
   get required() {
     return z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
@@ -298,28 +299,28 @@ export const JSONSchemaProps = z.object({
     return z.boolean().optional();
   },
   get 'x-kubernetes-validations'() {
-    return z.array(ValidationRule).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['rule'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'rule', 'x-kubernetes-patch-strategy': 'merge' }).optional();
+    return z.array(ValidationRule()).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['rule'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'rule', 'x-kubernetes-patch-strategy': 'merge' }).optional();
   },
-}).meta({ id: 'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSONSchemaProps' });
-export type JSONSchemaProps = z.infer<typeof JSONSchemaProps>;
+}).meta({ id: 'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSONSchemaProps' }));
+export type JSONSchemaProps = z.infer<ReturnType<typeof JSONSchemaProps>>;
 
-export const CustomResourceValidation = z.object({
+export const CustomResourceValidation = lazySchema(() => z.object({
   get openAPIV3Schema() {
-    return JSONSchemaProps.optional();
+    return JSONSchemaProps().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceValidation' });
-export type CustomResourceValidation = z.infer<typeof CustomResourceValidation>;
+}).register(z.globalRegistry, { id: 'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceValidation' }));
+export type CustomResourceValidation = z.infer<ReturnType<typeof CustomResourceValidation>>;
 
-export const SelectableField = z.object({
+export const SelectableField = lazySchema(() => z.object({
   get jsonPath() {
     return z.string();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.SelectableField' });
-export type SelectableField = z.infer<typeof SelectableField>;
+}).register(z.globalRegistry, { id: 'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.SelectableField' }));
+export type SelectableField = z.infer<ReturnType<typeof SelectableField>>;
 
-export const CustomResourceDefinitionVersion = z.object({
+export const CustomResourceDefinitionVersion = lazySchema(() => z.object({
   get additionalPrinterColumns() {
-    return z.array(CustomResourceColumnDefinition).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+    return z.array(CustomResourceColumnDefinition()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
   },
   get deprecated() {
     return z.boolean().optional();
@@ -331,10 +332,10 @@ export const CustomResourceDefinitionVersion = z.object({
     return z.string();
   },
   get schema() {
-    return CustomResourceValidation.optional();
+    return CustomResourceValidation().optional();
   },
   get selectableFields() {
-    return z.array(SelectableField).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+    return z.array(SelectableField()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
   },
   get served() {
     return z.boolean();
@@ -343,20 +344,20 @@ export const CustomResourceDefinitionVersion = z.object({
     return z.boolean();
   },
   get subresources() {
-    return CustomResourceSubresources.optional();
+    return CustomResourceSubresources().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinitionVersion' });
-export type CustomResourceDefinitionVersion = z.infer<typeof CustomResourceDefinitionVersion>;
+}).register(z.globalRegistry, { id: 'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinitionVersion' }));
+export type CustomResourceDefinitionVersion = z.infer<ReturnType<typeof CustomResourceDefinitionVersion>>;
 
-export const CustomResourceDefinitionSpec = z.object({
+export const CustomResourceDefinitionSpec = lazySchema(() => z.object({
   get conversion() {
-    return CustomResourceConversion.optional();
+    return CustomResourceConversion().optional();
   },
   get group() {
     return z.string();
   },
   get names() {
-    return CustomResourceDefinitionNames;
+    return CustomResourceDefinitionNames();
   },
   get preserveUnknownFields() {
     return z.boolean().optional();
@@ -365,14 +366,14 @@ export const CustomResourceDefinitionSpec = z.object({
     return z.string();
   },
   get versions() {
-    return z.array(CustomResourceDefinitionVersion).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' });
+    return z.array(CustomResourceDefinitionVersion()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' });
   },
-}).register(z.globalRegistry, { id: 'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinitionSpec' });
-export type CustomResourceDefinitionSpec = z.infer<typeof CustomResourceDefinitionSpec>;
+}).register(z.globalRegistry, { id: 'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinitionSpec' }));
+export type CustomResourceDefinitionSpec = z.infer<ReturnType<typeof CustomResourceDefinitionSpec>>;
 
-export const CustomResourceDefinitionCondition = z.object({
+export const CustomResourceDefinitionCondition = lazySchema(() => z.object({
   get lastTransitionTime() {
-    return Time.optional();
+    return Time().optional();
   },
   get message() {
     return z.string().optional();
@@ -389,15 +390,15 @@ export const CustomResourceDefinitionCondition = z.object({
   get type() {
     return z.string();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinitionCondition' });
-export type CustomResourceDefinitionCondition = z.infer<typeof CustomResourceDefinitionCondition>;
+}).register(z.globalRegistry, { id: 'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinitionCondition' }));
+export type CustomResourceDefinitionCondition = z.infer<ReturnType<typeof CustomResourceDefinitionCondition>>;
 
-export const CustomResourceDefinitionStatus = z.object({
+export const CustomResourceDefinitionStatus = lazySchema(() => z.object({
   get acceptedNames() {
-    return CustomResourceDefinitionNames.optional();
+    return CustomResourceDefinitionNames().optional();
   },
   get conditions() {
-    return z.array(CustomResourceDefinitionCondition).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['type'], 'x-kubernetes-list-type': 'map' }).optional();
+    return z.array(CustomResourceDefinitionCondition()).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['type'], 'x-kubernetes-list-type': 'map' }).optional();
   },
   get observedGeneration() {
     return z.int().optional();
@@ -405,10 +406,10 @@ export const CustomResourceDefinitionStatus = z.object({
   get storedVersions() {
     return z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinitionStatus' });
-export type CustomResourceDefinitionStatus = z.infer<typeof CustomResourceDefinitionStatus>;
+}).register(z.globalRegistry, { id: 'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinitionStatus' }));
+export type CustomResourceDefinitionStatus = z.infer<ReturnType<typeof CustomResourceDefinitionStatus>>;
 
-export const CustomResourceDefinition = z.object({
+export const CustomResourceDefinition = lazySchema(() => z.object({
   get apiVersion() {
     return z.string().optional();
   },
@@ -416,13 +417,13 @@ export const CustomResourceDefinition = z.object({
     return z.string().optional();
   },
   get metadata() {
-    return ObjectMeta.optional();
+    return ObjectMeta().optional();
   },
   get spec() {
-    return CustomResourceDefinitionSpec;
+    return CustomResourceDefinitionSpec();
   },
   get status() {
-    return CustomResourceDefinitionStatus.optional();
+    return CustomResourceDefinitionStatus().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinition', 'x-kubernetes-group-version-kind': [{ group: 'apiextensions.k8s.io', kind: 'CustomResourceDefinition', version: 'v1' }] });
-export type CustomResourceDefinition = z.infer<typeof CustomResourceDefinition>;
+}).register(z.globalRegistry, { id: 'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinition', 'x-kubernetes-group-version-kind': [{ group: 'apiextensions.k8s.io', kind: 'CustomResourceDefinition', version: 'v1' }] }));
+export type CustomResourceDefinition = z.infer<ReturnType<typeof CustomResourceDefinition>>;

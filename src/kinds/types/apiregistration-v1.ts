@@ -2,9 +2,10 @@
 // Do not edit by hand; change the generator (or its ROOTS) and re-run it instead.
 
 import { z } from 'zod';
+import { lazySchema } from './lazy-schema.js';
 import { ObjectMeta, Time } from './meta-v1.js';
 
-export const ServiceReference = z.object({
+export const ServiceReference = lazySchema(() => z.object({
   get name() {
     return z.string().optional();
   },
@@ -14,10 +15,10 @@ export const ServiceReference = z.object({
   get port() {
     return z.int32().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.kube-aggregator.pkg.apis.apiregistration.v1.ServiceReference' });
-export type ServiceReference = z.infer<typeof ServiceReference>;
+}).register(z.globalRegistry, { id: 'io.k8s.kube-aggregator.pkg.apis.apiregistration.v1.ServiceReference' }));
+export type ServiceReference = z.infer<ReturnType<typeof ServiceReference>>;
 
-export const APIServiceSpec = z.object({
+export const APIServiceSpec = lazySchema(() => z.object({
   get caBundle() {
     return z.string().register(z.globalRegistry, { format: 'byte', 'x-kubernetes-list-type': 'atomic' }).optional();
   },
@@ -31,7 +32,7 @@ export const APIServiceSpec = z.object({
     return z.boolean().optional();
   },
   get service() {
-    return ServiceReference.optional();
+    return ServiceReference().optional();
   },
   get version() {
     return z.string().optional();
@@ -39,12 +40,12 @@ export const APIServiceSpec = z.object({
   get versionPriority() {
     return z.int32();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.kube-aggregator.pkg.apis.apiregistration.v1.APIServiceSpec' });
-export type APIServiceSpec = z.infer<typeof APIServiceSpec>;
+}).register(z.globalRegistry, { id: 'io.k8s.kube-aggregator.pkg.apis.apiregistration.v1.APIServiceSpec' }));
+export type APIServiceSpec = z.infer<ReturnType<typeof APIServiceSpec>>;
 
-export const APIServiceCondition = z.object({
+export const APIServiceCondition = lazySchema(() => z.object({
   get lastTransitionTime() {
-    return Time.optional();
+    return Time().optional();
   },
   get message() {
     return z.string().optional();
@@ -58,17 +59,17 @@ export const APIServiceCondition = z.object({
   get type() {
     return z.string();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.kube-aggregator.pkg.apis.apiregistration.v1.APIServiceCondition' });
-export type APIServiceCondition = z.infer<typeof APIServiceCondition>;
+}).register(z.globalRegistry, { id: 'io.k8s.kube-aggregator.pkg.apis.apiregistration.v1.APIServiceCondition' }));
+export type APIServiceCondition = z.infer<ReturnType<typeof APIServiceCondition>>;
 
-export const APIServiceStatus = z.object({
+export const APIServiceStatus = lazySchema(() => z.object({
   get conditions() {
-    return z.array(APIServiceCondition).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['type'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'type', 'x-kubernetes-patch-strategy': 'merge' }).optional();
+    return z.array(APIServiceCondition()).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['type'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'type', 'x-kubernetes-patch-strategy': 'merge' }).optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.kube-aggregator.pkg.apis.apiregistration.v1.APIServiceStatus' });
-export type APIServiceStatus = z.infer<typeof APIServiceStatus>;
+}).register(z.globalRegistry, { id: 'io.k8s.kube-aggregator.pkg.apis.apiregistration.v1.APIServiceStatus' }));
+export type APIServiceStatus = z.infer<ReturnType<typeof APIServiceStatus>>;
 
-export const APIService = z.object({
+export const APIService = lazySchema(() => z.object({
   get apiVersion() {
     return z.string().optional();
   },
@@ -76,13 +77,13 @@ export const APIService = z.object({
     return z.string().optional();
   },
   get metadata() {
-    return ObjectMeta.optional();
+    return ObjectMeta().optional();
   },
   get spec() {
-    return APIServiceSpec.optional();
+    return APIServiceSpec().optional();
   },
   get status() {
-    return APIServiceStatus.optional();
+    return APIServiceStatus().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.kube-aggregator.pkg.apis.apiregistration.v1.APIService', 'x-kubernetes-group-version-kind': [{ group: 'apiregistration.k8s.io', kind: 'APIService', version: 'v1' }] });
-export type APIService = z.infer<typeof APIService>;
+}).register(z.globalRegistry, { id: 'io.k8s.kube-aggregator.pkg.apis.apiregistration.v1.APIService', 'x-kubernetes-group-version-kind': [{ group: 'apiregistration.k8s.io', kind: 'APIService', version: 'v1' }] }));
+export type APIService = z.infer<ReturnType<typeof APIService>>;

@@ -2,9 +2,10 @@
 // Do not edit by hand; change the generator (or its ROOTS) and re-run it instead.
 
 import { z } from 'zod';
+import { lazySchema } from './lazy-schema.js';
 import { ObjectMeta, Time } from './meta-v1.js';
 
-export const ServerStorageVersion = z.object({
+export const ServerStorageVersion = lazySchema(() => z.object({
   get apiServerID() {
     return z.string();
   },
@@ -17,15 +18,15 @@ export const ServerStorageVersion = z.object({
   get servedVersions() {
     return z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'set' }).optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.apiserverinternal.v1alpha1.ServerStorageVersion' });
-export type ServerStorageVersion = z.infer<typeof ServerStorageVersion>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.apiserverinternal.v1alpha1.ServerStorageVersion' }));
+export type ServerStorageVersion = z.infer<ReturnType<typeof ServerStorageVersion>>;
 
-export const StorageVersionSpec = z.record(z.string(), z.unknown()).register(z.globalRegistry, { id: 'io.k8s.api.apiserverinternal.v1alpha1.StorageVersionSpec', 'x-kubernetes-preserve-unknown-fields': true });
-export type StorageVersionSpec = z.infer<typeof StorageVersionSpec>;
+export const StorageVersionSpec = lazySchema(() => z.record(z.string(), z.unknown()).register(z.globalRegistry, { id: 'io.k8s.api.apiserverinternal.v1alpha1.StorageVersionSpec', 'x-kubernetes-preserve-unknown-fields': true }));
+export type StorageVersionSpec = z.infer<ReturnType<typeof StorageVersionSpec>>;
 
-export const StorageVersionCondition = z.object({
+export const StorageVersionCondition = lazySchema(() => z.object({
   get lastTransitionTime() {
-    return Time.optional();
+    return Time().optional();
   },
   get message() {
     return z.string();
@@ -42,23 +43,23 @@ export const StorageVersionCondition = z.object({
   get type() {
     return z.string();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.apiserverinternal.v1alpha1.StorageVersionCondition' });
-export type StorageVersionCondition = z.infer<typeof StorageVersionCondition>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.apiserverinternal.v1alpha1.StorageVersionCondition' }));
+export type StorageVersionCondition = z.infer<ReturnType<typeof StorageVersionCondition>>;
 
-export const StorageVersionStatus = z.object({
+export const StorageVersionStatus = lazySchema(() => z.object({
   get commonEncodingVersion() {
     return z.string().optional();
   },
   get conditions() {
-    return z.array(StorageVersionCondition).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['type'], 'x-kubernetes-list-type': 'map' }).optional();
+    return z.array(StorageVersionCondition()).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['type'], 'x-kubernetes-list-type': 'map' }).optional();
   },
   get storageVersions() {
-    return z.array(ServerStorageVersion).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['apiServerID'], 'x-kubernetes-list-type': 'map' }).optional();
+    return z.array(ServerStorageVersion()).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['apiServerID'], 'x-kubernetes-list-type': 'map' }).optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.apiserverinternal.v1alpha1.StorageVersionStatus' });
-export type StorageVersionStatus = z.infer<typeof StorageVersionStatus>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.apiserverinternal.v1alpha1.StorageVersionStatus' }));
+export type StorageVersionStatus = z.infer<ReturnType<typeof StorageVersionStatus>>;
 
-export const StorageVersion = z.object({
+export const StorageVersion = lazySchema(() => z.object({
   get apiVersion() {
     return z.string().optional();
   },
@@ -66,13 +67,13 @@ export const StorageVersion = z.object({
     return z.string().optional();
   },
   get metadata() {
-    return ObjectMeta;
+    return ObjectMeta();
   },
   get spec() {
-    return StorageVersionSpec.optional();
+    return StorageVersionSpec().optional();
   },
   get status() {
-    return StorageVersionStatus.optional();
+    return StorageVersionStatus().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.apiserverinternal.v1alpha1.StorageVersion', 'x-kubernetes-group-version-kind': [{ group: 'internal.apiserver.k8s.io', kind: 'StorageVersion', version: 'v1alpha1' }] });
-export type StorageVersion = z.infer<typeof StorageVersion>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.apiserverinternal.v1alpha1.StorageVersion', 'x-kubernetes-group-version-kind': [{ group: 'internal.apiserver.k8s.io', kind: 'StorageVersion', version: 'v1alpha1' }] }));
+export type StorageVersion = z.infer<ReturnType<typeof StorageVersion>>;

@@ -2,50 +2,51 @@
 // Do not edit by hand; change the generator (or its ROOTS) and re-run it instead.
 
 import { z } from 'zod';
+import { lazySchema } from './lazy-schema.js';
 import { PersistentVolumeClaim, PodTemplateSpec } from './core-v1.js';
 import { LabelSelector, ObjectMeta, Time } from './meta-v1.js';
 import { IntOrString, RawExtension } from './primitives.js';
 
-export const ControllerRevision = z.object({
+export const ControllerRevision = lazySchema(() => z.object({
   get apiVersion() {
     return z.string().optional();
   },
   get data() {
-    return RawExtension.optional();
+    return RawExtension().optional();
   },
   get kind() {
     return z.string().optional();
   },
   get metadata() {
-    return ObjectMeta.optional();
+    return ObjectMeta().optional();
   },
   get revision() {
     return z.int();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.apps.v1.ControllerRevision', 'x-kubernetes-group-version-kind': [{ group: 'apps', kind: 'ControllerRevision', version: 'v1' }] });
-export type ControllerRevision = z.infer<typeof ControllerRevision>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.apps.v1.ControllerRevision', 'x-kubernetes-group-version-kind': [{ group: 'apps', kind: 'ControllerRevision', version: 'v1' }] }));
+export type ControllerRevision = z.infer<ReturnType<typeof ControllerRevision>>;
 
-export const RollingUpdateDaemonSet = z.object({
+export const RollingUpdateDaemonSet = lazySchema(() => z.object({
   get maxSurge() {
-    return IntOrString.optional();
+    return IntOrString().optional();
   },
   get maxUnavailable() {
-    return IntOrString.optional();
+    return IntOrString().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.apps.v1.RollingUpdateDaemonSet' });
-export type RollingUpdateDaemonSet = z.infer<typeof RollingUpdateDaemonSet>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.apps.v1.RollingUpdateDaemonSet' }));
+export type RollingUpdateDaemonSet = z.infer<ReturnType<typeof RollingUpdateDaemonSet>>;
 
-export const DaemonSetUpdateStrategy = z.object({
+export const DaemonSetUpdateStrategy = lazySchema(() => z.object({
   get rollingUpdate() {
-    return RollingUpdateDaemonSet.optional();
+    return RollingUpdateDaemonSet().optional();
   },
   get type() {
     return z.string().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.apps.v1.DaemonSetUpdateStrategy' });
-export type DaemonSetUpdateStrategy = z.infer<typeof DaemonSetUpdateStrategy>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.apps.v1.DaemonSetUpdateStrategy' }));
+export type DaemonSetUpdateStrategy = z.infer<ReturnType<typeof DaemonSetUpdateStrategy>>;
 
-export const DaemonSetSpec = z.object({
+export const DaemonSetSpec = lazySchema(() => z.object({
   get minReadySeconds() {
     return z.int32().optional();
   },
@@ -53,20 +54,20 @@ export const DaemonSetSpec = z.object({
     return z.int32().optional();
   },
   get selector() {
-    return LabelSelector;
+    return LabelSelector();
   },
   get template() {
-    return PodTemplateSpec;
+    return PodTemplateSpec();
   },
   get updateStrategy() {
-    return DaemonSetUpdateStrategy.optional();
+    return DaemonSetUpdateStrategy().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.apps.v1.DaemonSetSpec' });
-export type DaemonSetSpec = z.infer<typeof DaemonSetSpec>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.apps.v1.DaemonSetSpec' }));
+export type DaemonSetSpec = z.infer<ReturnType<typeof DaemonSetSpec>>;
 
-export const DaemonSetCondition = z.object({
+export const DaemonSetCondition = lazySchema(() => z.object({
   get lastTransitionTime() {
-    return Time.optional();
+    return Time().optional();
   },
   get message() {
     return z.string().optional();
@@ -80,15 +81,15 @@ export const DaemonSetCondition = z.object({
   get type() {
     return z.string();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.apps.v1.DaemonSetCondition' });
-export type DaemonSetCondition = z.infer<typeof DaemonSetCondition>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.apps.v1.DaemonSetCondition' }));
+export type DaemonSetCondition = z.infer<ReturnType<typeof DaemonSetCondition>>;
 
-export const DaemonSetStatus = z.object({
+export const DaemonSetStatus = lazySchema(() => z.object({
   get collisionCount() {
     return z.int32().optional();
   },
   get conditions() {
-    return z.array(DaemonSetCondition).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['type'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'type', 'x-kubernetes-patch-strategy': 'merge' }).optional();
+    return z.array(DaemonSetCondition()).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['type'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'type', 'x-kubernetes-patch-strategy': 'merge' }).optional();
   },
   get currentNumberScheduled() {
     return z.int32();
@@ -114,10 +115,10 @@ export const DaemonSetStatus = z.object({
   get updatedNumberScheduled() {
     return z.int32().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.apps.v1.DaemonSetStatus' });
-export type DaemonSetStatus = z.infer<typeof DaemonSetStatus>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.apps.v1.DaemonSetStatus' }));
+export type DaemonSetStatus = z.infer<ReturnType<typeof DaemonSetStatus>>;
 
-export const DaemonSet = z.object({
+export const DaemonSet = lazySchema(() => z.object({
   get apiVersion() {
     return z.string().optional();
   },
@@ -125,38 +126,38 @@ export const DaemonSet = z.object({
     return z.string().optional();
   },
   get metadata() {
-    return ObjectMeta.optional();
+    return ObjectMeta().optional();
   },
   get spec() {
-    return DaemonSetSpec.optional();
+    return DaemonSetSpec().optional();
   },
   get status() {
-    return DaemonSetStatus.optional();
+    return DaemonSetStatus().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.apps.v1.DaemonSet', 'x-kubernetes-group-version-kind': [{ group: 'apps', kind: 'DaemonSet', version: 'v1' }] });
-export type DaemonSet = z.infer<typeof DaemonSet>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.apps.v1.DaemonSet', 'x-kubernetes-group-version-kind': [{ group: 'apps', kind: 'DaemonSet', version: 'v1' }] }));
+export type DaemonSet = z.infer<ReturnType<typeof DaemonSet>>;
 
-export const RollingUpdateDeployment = z.object({
+export const RollingUpdateDeployment = lazySchema(() => z.object({
   get maxSurge() {
-    return IntOrString.optional();
+    return IntOrString().optional();
   },
   get maxUnavailable() {
-    return IntOrString.optional();
+    return IntOrString().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.apps.v1.RollingUpdateDeployment' });
-export type RollingUpdateDeployment = z.infer<typeof RollingUpdateDeployment>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.apps.v1.RollingUpdateDeployment' }));
+export type RollingUpdateDeployment = z.infer<ReturnType<typeof RollingUpdateDeployment>>;
 
-export const DeploymentStrategy = z.object({
+export const DeploymentStrategy = lazySchema(() => z.object({
   get rollingUpdate() {
-    return RollingUpdateDeployment.optional();
+    return RollingUpdateDeployment().optional();
   },
   get type() {
     return z.string().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.apps.v1.DeploymentStrategy' });
-export type DeploymentStrategy = z.infer<typeof DeploymentStrategy>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.apps.v1.DeploymentStrategy' }));
+export type DeploymentStrategy = z.infer<ReturnType<typeof DeploymentStrategy>>;
 
-export const DeploymentSpec = z.object({
+export const DeploymentSpec = lazySchema(() => z.object({
   get minReadySeconds() {
     return z.int32().optional();
   },
@@ -173,23 +174,23 @@ export const DeploymentSpec = z.object({
     return z.int32().optional();
   },
   get selector() {
-    return LabelSelector;
+    return LabelSelector();
   },
   get strategy() {
-    return DeploymentStrategy.meta({ 'x-kubernetes-patch-strategy': 'retainKeys' }).optional();
+    return DeploymentStrategy().meta({ 'x-kubernetes-patch-strategy': 'retainKeys' }).optional();
   },
   get template() {
-    return PodTemplateSpec;
+    return PodTemplateSpec();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.apps.v1.DeploymentSpec' });
-export type DeploymentSpec = z.infer<typeof DeploymentSpec>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.apps.v1.DeploymentSpec' }));
+export type DeploymentSpec = z.infer<ReturnType<typeof DeploymentSpec>>;
 
-export const DeploymentCondition = z.object({
+export const DeploymentCondition = lazySchema(() => z.object({
   get lastTransitionTime() {
-    return Time.optional();
+    return Time().optional();
   },
   get lastUpdateTime() {
-    return Time.optional();
+    return Time().optional();
   },
   get message() {
     return z.string().optional();
@@ -203,10 +204,10 @@ export const DeploymentCondition = z.object({
   get type() {
     return z.string();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.apps.v1.DeploymentCondition' });
-export type DeploymentCondition = z.infer<typeof DeploymentCondition>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.apps.v1.DeploymentCondition' }));
+export type DeploymentCondition = z.infer<ReturnType<typeof DeploymentCondition>>;
 
-export const DeploymentStatus = z.object({
+export const DeploymentStatus = lazySchema(() => z.object({
   get availableReplicas() {
     return z.int32().optional();
   },
@@ -214,7 +215,7 @@ export const DeploymentStatus = z.object({
     return z.int32().optional();
   },
   get conditions() {
-    return z.array(DeploymentCondition).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['type'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'type', 'x-kubernetes-patch-strategy': 'merge' }).optional();
+    return z.array(DeploymentCondition()).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['type'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'type', 'x-kubernetes-patch-strategy': 'merge' }).optional();
   },
   get observedGeneration() {
     return z.int().optional();
@@ -234,10 +235,10 @@ export const DeploymentStatus = z.object({
   get updatedReplicas() {
     return z.int32().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.apps.v1.DeploymentStatus' });
-export type DeploymentStatus = z.infer<typeof DeploymentStatus>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.apps.v1.DeploymentStatus' }));
+export type DeploymentStatus = z.infer<ReturnType<typeof DeploymentStatus>>;
 
-export const Deployment = z.object({
+export const Deployment = lazySchema(() => z.object({
   get apiVersion() {
     return z.string().optional();
   },
@@ -245,18 +246,18 @@ export const Deployment = z.object({
     return z.string().optional();
   },
   get metadata() {
-    return ObjectMeta.optional();
+    return ObjectMeta().optional();
   },
   get spec() {
-    return DeploymentSpec.optional();
+    return DeploymentSpec().optional();
   },
   get status() {
-    return DeploymentStatus.optional();
+    return DeploymentStatus().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.apps.v1.Deployment', 'x-kubernetes-group-version-kind': [{ group: 'apps', kind: 'Deployment', version: 'v1' }] });
-export type Deployment = z.infer<typeof Deployment>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.apps.v1.Deployment', 'x-kubernetes-group-version-kind': [{ group: 'apps', kind: 'Deployment', version: 'v1' }] }));
+export type Deployment = z.infer<ReturnType<typeof Deployment>>;
 
-export const ReplicaSetSpec = z.object({
+export const ReplicaSetSpec = lazySchema(() => z.object({
   get minReadySeconds() {
     return z.int32().optional();
   },
@@ -264,17 +265,17 @@ export const ReplicaSetSpec = z.object({
     return z.int32().optional();
   },
   get selector() {
-    return LabelSelector;
+    return LabelSelector();
   },
   get template() {
-    return PodTemplateSpec.optional();
+    return PodTemplateSpec().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.apps.v1.ReplicaSetSpec' });
-export type ReplicaSetSpec = z.infer<typeof ReplicaSetSpec>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.apps.v1.ReplicaSetSpec' }));
+export type ReplicaSetSpec = z.infer<ReturnType<typeof ReplicaSetSpec>>;
 
-export const ReplicaSetCondition = z.object({
+export const ReplicaSetCondition = lazySchema(() => z.object({
   get lastTransitionTime() {
-    return Time.optional();
+    return Time().optional();
   },
   get message() {
     return z.string().optional();
@@ -288,15 +289,15 @@ export const ReplicaSetCondition = z.object({
   get type() {
     return z.string();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.apps.v1.ReplicaSetCondition' });
-export type ReplicaSetCondition = z.infer<typeof ReplicaSetCondition>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.apps.v1.ReplicaSetCondition' }));
+export type ReplicaSetCondition = z.infer<ReturnType<typeof ReplicaSetCondition>>;
 
-export const ReplicaSetStatus = z.object({
+export const ReplicaSetStatus = lazySchema(() => z.object({
   get availableReplicas() {
     return z.int32().optional();
   },
   get conditions() {
-    return z.array(ReplicaSetCondition).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['type'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'type', 'x-kubernetes-patch-strategy': 'merge' }).optional();
+    return z.array(ReplicaSetCondition()).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['type'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'type', 'x-kubernetes-patch-strategy': 'merge' }).optional();
   },
   get fullyLabeledReplicas() {
     return z.int32().optional();
@@ -313,10 +314,10 @@ export const ReplicaSetStatus = z.object({
   get terminatingReplicas() {
     return z.int32().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.apps.v1.ReplicaSetStatus' });
-export type ReplicaSetStatus = z.infer<typeof ReplicaSetStatus>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.apps.v1.ReplicaSetStatus' }));
+export type ReplicaSetStatus = z.infer<ReturnType<typeof ReplicaSetStatus>>;
 
-export const ReplicaSet = z.object({
+export const ReplicaSet = lazySchema(() => z.object({
   get apiVersion() {
     return z.string().optional();
   },
@@ -324,63 +325,63 @@ export const ReplicaSet = z.object({
     return z.string().optional();
   },
   get metadata() {
-    return ObjectMeta.optional();
+    return ObjectMeta().optional();
   },
   get spec() {
-    return ReplicaSetSpec.optional();
+    return ReplicaSetSpec().optional();
   },
   get status() {
-    return ReplicaSetStatus.optional();
+    return ReplicaSetStatus().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.apps.v1.ReplicaSet', 'x-kubernetes-group-version-kind': [{ group: 'apps', kind: 'ReplicaSet', version: 'v1' }] });
-export type ReplicaSet = z.infer<typeof ReplicaSet>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.apps.v1.ReplicaSet', 'x-kubernetes-group-version-kind': [{ group: 'apps', kind: 'ReplicaSet', version: 'v1' }] }));
+export type ReplicaSet = z.infer<ReturnType<typeof ReplicaSet>>;
 
-export const RollingUpdateStatefulSetStrategy = z.object({
+export const RollingUpdateStatefulSetStrategy = lazySchema(() => z.object({
   get maxUnavailable() {
-    return IntOrString.optional();
+    return IntOrString().optional();
   },
   get partition() {
     return z.int32().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.apps.v1.RollingUpdateStatefulSetStrategy' });
-export type RollingUpdateStatefulSetStrategy = z.infer<typeof RollingUpdateStatefulSetStrategy>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.apps.v1.RollingUpdateStatefulSetStrategy' }));
+export type RollingUpdateStatefulSetStrategy = z.infer<ReturnType<typeof RollingUpdateStatefulSetStrategy>>;
 
-export const StatefulSetOrdinals = z.object({
+export const StatefulSetOrdinals = lazySchema(() => z.object({
   get start() {
     return z.int32().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.apps.v1.StatefulSetOrdinals' });
-export type StatefulSetOrdinals = z.infer<typeof StatefulSetOrdinals>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.apps.v1.StatefulSetOrdinals' }));
+export type StatefulSetOrdinals = z.infer<ReturnType<typeof StatefulSetOrdinals>>;
 
-export const StatefulSetPersistentVolumeClaimRetentionPolicy = z.object({
+export const StatefulSetPersistentVolumeClaimRetentionPolicy = lazySchema(() => z.object({
   get whenDeleted() {
     return z.string().optional();
   },
   get whenScaled() {
     return z.string().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.apps.v1.StatefulSetPersistentVolumeClaimRetentionPolicy' });
-export type StatefulSetPersistentVolumeClaimRetentionPolicy = z.infer<typeof StatefulSetPersistentVolumeClaimRetentionPolicy>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.apps.v1.StatefulSetPersistentVolumeClaimRetentionPolicy' }));
+export type StatefulSetPersistentVolumeClaimRetentionPolicy = z.infer<ReturnType<typeof StatefulSetPersistentVolumeClaimRetentionPolicy>>;
 
-export const StatefulSetUpdateStrategy = z.object({
+export const StatefulSetUpdateStrategy = lazySchema(() => z.object({
   get rollingUpdate() {
-    return RollingUpdateStatefulSetStrategy.optional();
+    return RollingUpdateStatefulSetStrategy().optional();
   },
   get type() {
     return z.string().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.apps.v1.StatefulSetUpdateStrategy' });
-export type StatefulSetUpdateStrategy = z.infer<typeof StatefulSetUpdateStrategy>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.apps.v1.StatefulSetUpdateStrategy' }));
+export type StatefulSetUpdateStrategy = z.infer<ReturnType<typeof StatefulSetUpdateStrategy>>;
 
-export const StatefulSetSpec = z.object({
+export const StatefulSetSpec = lazySchema(() => z.object({
   get minReadySeconds() {
     return z.int32().optional();
   },
   get ordinals() {
-    return StatefulSetOrdinals.optional();
+    return StatefulSetOrdinals().optional();
   },
   get persistentVolumeClaimRetentionPolicy() {
-    return StatefulSetPersistentVolumeClaimRetentionPolicy.optional();
+    return StatefulSetPersistentVolumeClaimRetentionPolicy().optional();
   },
   get podManagementPolicy() {
     return z.string().optional();
@@ -392,26 +393,26 @@ export const StatefulSetSpec = z.object({
     return z.int32().optional();
   },
   get selector() {
-    return LabelSelector;
+    return LabelSelector();
   },
   get serviceName() {
     return z.string().optional();
   },
   get template() {
-    return PodTemplateSpec;
+    return PodTemplateSpec();
   },
   get updateStrategy() {
-    return StatefulSetUpdateStrategy.optional();
+    return StatefulSetUpdateStrategy().optional();
   },
   get volumeClaimTemplates() {
-    return z.array(PersistentVolumeClaim).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+    return z.array(PersistentVolumeClaim()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.apps.v1.StatefulSetSpec' });
-export type StatefulSetSpec = z.infer<typeof StatefulSetSpec>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.apps.v1.StatefulSetSpec' }));
+export type StatefulSetSpec = z.infer<ReturnType<typeof StatefulSetSpec>>;
 
-export const StatefulSetCondition = z.object({
+export const StatefulSetCondition = lazySchema(() => z.object({
   get lastTransitionTime() {
-    return Time.optional();
+    return Time().optional();
   },
   get message() {
     return z.string().optional();
@@ -425,10 +426,10 @@ export const StatefulSetCondition = z.object({
   get type() {
     return z.string();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.apps.v1.StatefulSetCondition' });
-export type StatefulSetCondition = z.infer<typeof StatefulSetCondition>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.apps.v1.StatefulSetCondition' }));
+export type StatefulSetCondition = z.infer<ReturnType<typeof StatefulSetCondition>>;
 
-export const StatefulSetStatus = z.object({
+export const StatefulSetStatus = lazySchema(() => z.object({
   get availableReplicas() {
     return z.int32().optional();
   },
@@ -436,7 +437,7 @@ export const StatefulSetStatus = z.object({
     return z.int32().optional();
   },
   get conditions() {
-    return z.array(StatefulSetCondition).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['type'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'type', 'x-kubernetes-patch-strategy': 'merge' }).optional();
+    return z.array(StatefulSetCondition()).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['type'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'type', 'x-kubernetes-patch-strategy': 'merge' }).optional();
   },
   get currentReplicas() {
     return z.int32().optional();
@@ -459,10 +460,10 @@ export const StatefulSetStatus = z.object({
   get updatedReplicas() {
     return z.int32().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.apps.v1.StatefulSetStatus' });
-export type StatefulSetStatus = z.infer<typeof StatefulSetStatus>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.apps.v1.StatefulSetStatus' }));
+export type StatefulSetStatus = z.infer<ReturnType<typeof StatefulSetStatus>>;
 
-export const StatefulSet = z.object({
+export const StatefulSet = lazySchema(() => z.object({
   get apiVersion() {
     return z.string().optional();
   },
@@ -470,13 +471,13 @@ export const StatefulSet = z.object({
     return z.string().optional();
   },
   get metadata() {
-    return ObjectMeta.optional();
+    return ObjectMeta().optional();
   },
   get spec() {
-    return StatefulSetSpec.optional();
+    return StatefulSetSpec().optional();
   },
   get status() {
-    return StatefulSetStatus.optional();
+    return StatefulSetStatus().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.apps.v1.StatefulSet', 'x-kubernetes-group-version-kind': [{ group: 'apps', kind: 'StatefulSet', version: 'v1' }] });
-export type StatefulSet = z.infer<typeof StatefulSet>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.apps.v1.StatefulSet', 'x-kubernetes-group-version-kind': [{ group: 'apps', kind: 'StatefulSet', version: 'v1' }] }));
+export type StatefulSet = z.infer<ReturnType<typeof StatefulSet>>;

@@ -2,9 +2,10 @@
 // Do not edit by hand; change the generator (or its ROOTS) and re-run it instead.
 
 import { z } from 'zod';
+import { lazySchema } from './lazy-schema.js';
 import { ObjectMeta, Time } from './meta-v1.js';
 
-export const BoundObjectReference = z.object({
+export const BoundObjectReference = lazySchema(() => z.object({
   get apiVersion() {
     return z.string().optional();
   },
@@ -17,10 +18,10 @@ export const BoundObjectReference = z.object({
   get uid() {
     return z.string().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.authentication.v1.BoundObjectReference' });
-export type BoundObjectReference = z.infer<typeof BoundObjectReference>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.authentication.v1.BoundObjectReference' }));
+export type BoundObjectReference = z.infer<ReturnType<typeof BoundObjectReference>>;
 
-export const UserInfo = z.object({
+export const UserInfo = lazySchema(() => z.object({
   get extra() {
     return z.record(z.string(), z.array(z.string())).optional();
   },
@@ -33,17 +34,17 @@ export const UserInfo = z.object({
   get username() {
     return z.string().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.authentication.v1.UserInfo' });
-export type UserInfo = z.infer<typeof UserInfo>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.authentication.v1.UserInfo' }));
+export type UserInfo = z.infer<ReturnType<typeof UserInfo>>;
 
-export const SelfSubjectReviewStatus = z.object({
+export const SelfSubjectReviewStatus = lazySchema(() => z.object({
   get userInfo() {
-    return UserInfo.optional();
+    return UserInfo().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.authentication.v1.SelfSubjectReviewStatus' });
-export type SelfSubjectReviewStatus = z.infer<typeof SelfSubjectReviewStatus>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.authentication.v1.SelfSubjectReviewStatus' }));
+export type SelfSubjectReviewStatus = z.infer<ReturnType<typeof SelfSubjectReviewStatus>>;
 
-export const SelfSubjectReview = z.object({
+export const SelfSubjectReview = lazySchema(() => z.object({
   get apiVersion() {
     return z.string().optional();
   },
@@ -51,38 +52,38 @@ export const SelfSubjectReview = z.object({
     return z.string().optional();
   },
   get metadata() {
-    return ObjectMeta.optional();
+    return ObjectMeta().optional();
   },
   get status() {
-    return SelfSubjectReviewStatus.optional();
+    return SelfSubjectReviewStatus().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.authentication.v1.SelfSubjectReview', 'x-kubernetes-group-version-kind': [{ group: 'authentication.k8s.io', kind: 'SelfSubjectReview', version: 'v1' }] });
-export type SelfSubjectReview = z.infer<typeof SelfSubjectReview>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.authentication.v1.SelfSubjectReview', 'x-kubernetes-group-version-kind': [{ group: 'authentication.k8s.io', kind: 'SelfSubjectReview', version: 'v1' }] }));
+export type SelfSubjectReview = z.infer<ReturnType<typeof SelfSubjectReview>>;
 
-export const TokenRequestSpec = z.object({
+export const TokenRequestSpec = lazySchema(() => z.object({
   get audiences() {
     return z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
   },
   get boundObjectRef() {
-    return BoundObjectReference.optional();
+    return BoundObjectReference().optional();
   },
   get expirationSeconds() {
     return z.int().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.authentication.v1.TokenRequestSpec' });
-export type TokenRequestSpec = z.infer<typeof TokenRequestSpec>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.authentication.v1.TokenRequestSpec' }));
+export type TokenRequestSpec = z.infer<ReturnType<typeof TokenRequestSpec>>;
 
-export const TokenRequestStatus = z.object({
+export const TokenRequestStatus = lazySchema(() => z.object({
   get expirationTimestamp() {
-    return Time.optional();
+    return Time().optional();
   },
   get token() {
     return z.string().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.authentication.v1.TokenRequestStatus' });
-export type TokenRequestStatus = z.infer<typeof TokenRequestStatus>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.authentication.v1.TokenRequestStatus' }));
+export type TokenRequestStatus = z.infer<ReturnType<typeof TokenRequestStatus>>;
 
-export const TokenRequest = z.object({
+export const TokenRequest = lazySchema(() => z.object({
   get apiVersion() {
     return z.string().optional();
   },
@@ -90,28 +91,28 @@ export const TokenRequest = z.object({
     return z.string().optional();
   },
   get metadata() {
-    return ObjectMeta.optional();
+    return ObjectMeta().optional();
   },
   get spec() {
-    return TokenRequestSpec.optional();
+    return TokenRequestSpec().optional();
   },
   get status() {
-    return TokenRequestStatus.optional();
+    return TokenRequestStatus().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.authentication.v1.TokenRequest', 'x-kubernetes-group-version-kind': [{ group: 'authentication.k8s.io', kind: 'TokenRequest', version: 'v1' }] });
-export type TokenRequest = z.infer<typeof TokenRequest>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.authentication.v1.TokenRequest', 'x-kubernetes-group-version-kind': [{ group: 'authentication.k8s.io', kind: 'TokenRequest', version: 'v1' }] }));
+export type TokenRequest = z.infer<ReturnType<typeof TokenRequest>>;
 
-export const TokenReviewSpec = z.object({
+export const TokenReviewSpec = lazySchema(() => z.object({
   get audiences() {
     return z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
   },
   get token() {
     return z.string();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.authentication.v1.TokenReviewSpec' });
-export type TokenReviewSpec = z.infer<typeof TokenReviewSpec>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.authentication.v1.TokenReviewSpec' }));
+export type TokenReviewSpec = z.infer<ReturnType<typeof TokenReviewSpec>>;
 
-export const TokenReviewStatus = z.object({
+export const TokenReviewStatus = lazySchema(() => z.object({
   get audiences() {
     return z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
   },
@@ -122,12 +123,12 @@ export const TokenReviewStatus = z.object({
     return z.string().optional();
   },
   get user() {
-    return UserInfo.optional();
+    return UserInfo().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.authentication.v1.TokenReviewStatus' });
-export type TokenReviewStatus = z.infer<typeof TokenReviewStatus>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.authentication.v1.TokenReviewStatus' }));
+export type TokenReviewStatus = z.infer<ReturnType<typeof TokenReviewStatus>>;
 
-export const TokenReview = z.object({
+export const TokenReview = lazySchema(() => z.object({
   get apiVersion() {
     return z.string().optional();
   },
@@ -135,13 +136,13 @@ export const TokenReview = z.object({
     return z.string().optional();
   },
   get metadata() {
-    return ObjectMeta.optional();
+    return ObjectMeta().optional();
   },
   get spec() {
-    return TokenReviewSpec;
+    return TokenReviewSpec();
   },
   get status() {
-    return TokenReviewStatus.optional();
+    return TokenReviewStatus().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.authentication.v1.TokenReview', 'x-kubernetes-group-version-kind': [{ group: 'authentication.k8s.io', kind: 'TokenReview', version: 'v1' }] });
-export type TokenReview = z.infer<typeof TokenReview>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.authentication.v1.TokenReview', 'x-kubernetes-group-version-kind': [{ group: 'authentication.k8s.io', kind: 'TokenReview', version: 'v1' }] }));
+export type TokenReview = z.infer<ReturnType<typeof TokenReview>>;

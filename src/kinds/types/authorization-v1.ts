@@ -2,47 +2,48 @@
 // Do not edit by hand; change the generator (or its ROOTS) and re-run it instead.
 
 import { z } from 'zod';
+import { lazySchema } from './lazy-schema.js';
 import { FieldSelectorRequirement, LabelSelectorRequirement, ObjectMeta } from './meta-v1.js';
 
-export const FieldSelectorAttributes = z.object({
+export const FieldSelectorAttributes = lazySchema(() => z.object({
   get rawSelector() {
     return z.string().optional();
   },
   get requirements() {
-    return z.array(FieldSelectorRequirement).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+    return z.array(FieldSelectorRequirement()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.authorization.v1.FieldSelectorAttributes' });
-export type FieldSelectorAttributes = z.infer<typeof FieldSelectorAttributes>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.authorization.v1.FieldSelectorAttributes' }));
+export type FieldSelectorAttributes = z.infer<ReturnType<typeof FieldSelectorAttributes>>;
 
-export const LabelSelectorAttributes = z.object({
+export const LabelSelectorAttributes = lazySchema(() => z.object({
   get rawSelector() {
     return z.string().optional();
   },
   get requirements() {
-    return z.array(LabelSelectorRequirement).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+    return z.array(LabelSelectorRequirement()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.authorization.v1.LabelSelectorAttributes' });
-export type LabelSelectorAttributes = z.infer<typeof LabelSelectorAttributes>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.authorization.v1.LabelSelectorAttributes' }));
+export type LabelSelectorAttributes = z.infer<ReturnType<typeof LabelSelectorAttributes>>;
 
-export const NonResourceAttributes = z.object({
+export const NonResourceAttributes = lazySchema(() => z.object({
   get path() {
     return z.string().optional();
   },
   get verb() {
     return z.string().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.authorization.v1.NonResourceAttributes' });
-export type NonResourceAttributes = z.infer<typeof NonResourceAttributes>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.authorization.v1.NonResourceAttributes' }));
+export type NonResourceAttributes = z.infer<ReturnType<typeof NonResourceAttributes>>;
 
-export const ResourceAttributes = z.object({
+export const ResourceAttributes = lazySchema(() => z.object({
   get fieldSelector() {
-    return FieldSelectorAttributes.optional();
+    return FieldSelectorAttributes().optional();
   },
   get group() {
     return z.string().optional();
   },
   get labelSelector() {
-    return LabelSelectorAttributes.optional();
+    return LabelSelectorAttributes().optional();
   },
   get name() {
     return z.string().optional();
@@ -62,10 +63,10 @@ export const ResourceAttributes = z.object({
   get version() {
     return z.string().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.authorization.v1.ResourceAttributes' });
-export type ResourceAttributes = z.infer<typeof ResourceAttributes>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.authorization.v1.ResourceAttributes' }));
+export type ResourceAttributes = z.infer<ReturnType<typeof ResourceAttributes>>;
 
-export const SubjectAccessReviewSpec = z.object({
+export const SubjectAccessReviewSpec = lazySchema(() => z.object({
   get extra() {
     return z.record(z.string(), z.array(z.string())).optional();
   },
@@ -73,10 +74,10 @@ export const SubjectAccessReviewSpec = z.object({
     return z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
   },
   get nonResourceAttributes() {
-    return NonResourceAttributes.optional();
+    return NonResourceAttributes().optional();
   },
   get resourceAttributes() {
-    return ResourceAttributes.optional();
+    return ResourceAttributes().optional();
   },
   get uid() {
     return z.string().optional();
@@ -84,10 +85,10 @@ export const SubjectAccessReviewSpec = z.object({
   get user() {
     return z.string().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.authorization.v1.SubjectAccessReviewSpec' });
-export type SubjectAccessReviewSpec = z.infer<typeof SubjectAccessReviewSpec>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.authorization.v1.SubjectAccessReviewSpec' }));
+export type SubjectAccessReviewSpec = z.infer<ReturnType<typeof SubjectAccessReviewSpec>>;
 
-export const SubjectAccessReviewStatus = z.object({
+export const SubjectAccessReviewStatus = lazySchema(() => z.object({
   get allowed() {
     return z.boolean();
   },
@@ -100,10 +101,10 @@ export const SubjectAccessReviewStatus = z.object({
   get reason() {
     return z.string().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.authorization.v1.SubjectAccessReviewStatus' });
-export type SubjectAccessReviewStatus = z.infer<typeof SubjectAccessReviewStatus>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.authorization.v1.SubjectAccessReviewStatus' }));
+export type SubjectAccessReviewStatus = z.infer<ReturnType<typeof SubjectAccessReviewStatus>>;
 
-export const LocalSubjectAccessReview = z.object({
+export const LocalSubjectAccessReview = lazySchema(() => z.object({
   get apiVersion() {
     return z.string().optional();
   },
@@ -111,28 +112,28 @@ export const LocalSubjectAccessReview = z.object({
     return z.string().optional();
   },
   get metadata() {
-    return ObjectMeta.optional();
+    return ObjectMeta().optional();
   },
   get spec() {
-    return SubjectAccessReviewSpec;
+    return SubjectAccessReviewSpec();
   },
   get status() {
-    return SubjectAccessReviewStatus.optional();
+    return SubjectAccessReviewStatus().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.authorization.v1.LocalSubjectAccessReview', 'x-kubernetes-group-version-kind': [{ group: 'authorization.k8s.io', kind: 'LocalSubjectAccessReview', version: 'v1' }] });
-export type LocalSubjectAccessReview = z.infer<typeof LocalSubjectAccessReview>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.authorization.v1.LocalSubjectAccessReview', 'x-kubernetes-group-version-kind': [{ group: 'authorization.k8s.io', kind: 'LocalSubjectAccessReview', version: 'v1' }] }));
+export type LocalSubjectAccessReview = z.infer<ReturnType<typeof LocalSubjectAccessReview>>;
 
-export const NonResourceRule = z.object({
+export const NonResourceRule = lazySchema(() => z.object({
   get nonResourceURLs() {
     return z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
   },
   get verbs() {
     return z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' });
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.authorization.v1.NonResourceRule' });
-export type NonResourceRule = z.infer<typeof NonResourceRule>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.authorization.v1.NonResourceRule' }));
+export type NonResourceRule = z.infer<ReturnType<typeof NonResourceRule>>;
 
-export const ResourceRule = z.object({
+export const ResourceRule = lazySchema(() => z.object({
   get apiGroups() {
     return z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
   },
@@ -145,20 +146,20 @@ export const ResourceRule = z.object({
   get verbs() {
     return z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' });
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.authorization.v1.ResourceRule' });
-export type ResourceRule = z.infer<typeof ResourceRule>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.authorization.v1.ResourceRule' }));
+export type ResourceRule = z.infer<ReturnType<typeof ResourceRule>>;
 
-export const SelfSubjectAccessReviewSpec = z.object({
+export const SelfSubjectAccessReviewSpec = lazySchema(() => z.object({
   get nonResourceAttributes() {
-    return NonResourceAttributes.optional();
+    return NonResourceAttributes().optional();
   },
   get resourceAttributes() {
-    return ResourceAttributes.optional();
+    return ResourceAttributes().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.authorization.v1.SelfSubjectAccessReviewSpec' });
-export type SelfSubjectAccessReviewSpec = z.infer<typeof SelfSubjectAccessReviewSpec>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.authorization.v1.SelfSubjectAccessReviewSpec' }));
+export type SelfSubjectAccessReviewSpec = z.infer<ReturnType<typeof SelfSubjectAccessReviewSpec>>;
 
-export const SelfSubjectAccessReview = z.object({
+export const SelfSubjectAccessReview = lazySchema(() => z.object({
   get apiVersion() {
     return z.string().optional();
   },
@@ -166,25 +167,25 @@ export const SelfSubjectAccessReview = z.object({
     return z.string().optional();
   },
   get metadata() {
-    return ObjectMeta.optional();
+    return ObjectMeta().optional();
   },
   get spec() {
-    return SelfSubjectAccessReviewSpec;
+    return SelfSubjectAccessReviewSpec();
   },
   get status() {
-    return SubjectAccessReviewStatus.optional();
+    return SubjectAccessReviewStatus().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.authorization.v1.SelfSubjectAccessReview', 'x-kubernetes-group-version-kind': [{ group: 'authorization.k8s.io', kind: 'SelfSubjectAccessReview', version: 'v1' }] });
-export type SelfSubjectAccessReview = z.infer<typeof SelfSubjectAccessReview>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.authorization.v1.SelfSubjectAccessReview', 'x-kubernetes-group-version-kind': [{ group: 'authorization.k8s.io', kind: 'SelfSubjectAccessReview', version: 'v1' }] }));
+export type SelfSubjectAccessReview = z.infer<ReturnType<typeof SelfSubjectAccessReview>>;
 
-export const SelfSubjectRulesReviewSpec = z.object({
+export const SelfSubjectRulesReviewSpec = lazySchema(() => z.object({
   get namespace() {
     return z.string().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.authorization.v1.SelfSubjectRulesReviewSpec' });
-export type SelfSubjectRulesReviewSpec = z.infer<typeof SelfSubjectRulesReviewSpec>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.authorization.v1.SelfSubjectRulesReviewSpec' }));
+export type SelfSubjectRulesReviewSpec = z.infer<ReturnType<typeof SelfSubjectRulesReviewSpec>>;
 
-export const SubjectRulesReviewStatus = z.object({
+export const SubjectRulesReviewStatus = lazySchema(() => z.object({
   get evaluationError() {
     return z.string().optional();
   },
@@ -192,15 +193,15 @@ export const SubjectRulesReviewStatus = z.object({
     return z.boolean();
   },
   get nonResourceRules() {
-    return z.array(NonResourceRule).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' });
+    return z.array(NonResourceRule()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' });
   },
   get resourceRules() {
-    return z.array(ResourceRule).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' });
+    return z.array(ResourceRule()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' });
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.authorization.v1.SubjectRulesReviewStatus' });
-export type SubjectRulesReviewStatus = z.infer<typeof SubjectRulesReviewStatus>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.authorization.v1.SubjectRulesReviewStatus' }));
+export type SubjectRulesReviewStatus = z.infer<ReturnType<typeof SubjectRulesReviewStatus>>;
 
-export const SelfSubjectRulesReview = z.object({
+export const SelfSubjectRulesReview = lazySchema(() => z.object({
   get apiVersion() {
     return z.string().optional();
   },
@@ -208,18 +209,18 @@ export const SelfSubjectRulesReview = z.object({
     return z.string().optional();
   },
   get metadata() {
-    return ObjectMeta.optional();
+    return ObjectMeta().optional();
   },
   get spec() {
-    return SelfSubjectRulesReviewSpec;
+    return SelfSubjectRulesReviewSpec();
   },
   get status() {
-    return SubjectRulesReviewStatus.optional();
+    return SubjectRulesReviewStatus().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.authorization.v1.SelfSubjectRulesReview', 'x-kubernetes-group-version-kind': [{ group: 'authorization.k8s.io', kind: 'SelfSubjectRulesReview', version: 'v1' }] });
-export type SelfSubjectRulesReview = z.infer<typeof SelfSubjectRulesReview>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.authorization.v1.SelfSubjectRulesReview', 'x-kubernetes-group-version-kind': [{ group: 'authorization.k8s.io', kind: 'SelfSubjectRulesReview', version: 'v1' }] }));
+export type SelfSubjectRulesReview = z.infer<ReturnType<typeof SelfSubjectRulesReview>>;
 
-export const SubjectAccessReview = z.object({
+export const SubjectAccessReview = lazySchema(() => z.object({
   get apiVersion() {
     return z.string().optional();
   },
@@ -227,13 +228,13 @@ export const SubjectAccessReview = z.object({
     return z.string().optional();
   },
   get metadata() {
-    return ObjectMeta.optional();
+    return ObjectMeta().optional();
   },
   get spec() {
-    return SubjectAccessReviewSpec;
+    return SubjectAccessReviewSpec();
   },
   get status() {
-    return SubjectAccessReviewStatus.optional();
+    return SubjectAccessReviewStatus().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.authorization.v1.SubjectAccessReview', 'x-kubernetes-group-version-kind': [{ group: 'authorization.k8s.io', kind: 'SubjectAccessReview', version: 'v1' }] });
-export type SubjectAccessReview = z.infer<typeof SubjectAccessReview>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.authorization.v1.SubjectAccessReview', 'x-kubernetes-group-version-kind': [{ group: 'authorization.k8s.io', kind: 'SubjectAccessReview', version: 'v1' }] }));
+export type SubjectAccessReview = z.infer<ReturnType<typeof SubjectAccessReview>>;

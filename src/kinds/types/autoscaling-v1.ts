@@ -2,9 +2,10 @@
 // Do not edit by hand; change the generator (or its ROOTS) and re-run it instead.
 
 import { z } from 'zod';
+import { lazySchema } from './lazy-schema.js';
 import { ObjectMeta, Time } from './meta-v1.js';
 
-export const CrossVersionObjectReference = z.object({
+export const CrossVersionObjectReference = lazySchema(() => z.object({
   get apiVersion() {
     return z.string().optional();
   },
@@ -14,10 +15,10 @@ export const CrossVersionObjectReference = z.object({
   get name() {
     return z.string();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.autoscaling.v1.CrossVersionObjectReference', 'x-kubernetes-map-type': 'atomic' });
-export type CrossVersionObjectReference = z.infer<typeof CrossVersionObjectReference>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.autoscaling.v1.CrossVersionObjectReference', 'x-kubernetes-map-type': 'atomic' }));
+export type CrossVersionObjectReference = z.infer<ReturnType<typeof CrossVersionObjectReference>>;
 
-export const HorizontalPodAutoscalerSpec = z.object({
+export const HorizontalPodAutoscalerSpec = lazySchema(() => z.object({
   get maxReplicas() {
     return z.int32();
   },
@@ -25,15 +26,15 @@ export const HorizontalPodAutoscalerSpec = z.object({
     return z.int32().optional();
   },
   get scaleTargetRef() {
-    return CrossVersionObjectReference;
+    return CrossVersionObjectReference();
   },
   get targetCPUUtilizationPercentage() {
     return z.int32().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.autoscaling.v1.HorizontalPodAutoscalerSpec' });
-export type HorizontalPodAutoscalerSpec = z.infer<typeof HorizontalPodAutoscalerSpec>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.autoscaling.v1.HorizontalPodAutoscalerSpec' }));
+export type HorizontalPodAutoscalerSpec = z.infer<ReturnType<typeof HorizontalPodAutoscalerSpec>>;
 
-export const HorizontalPodAutoscalerStatus = z.object({
+export const HorizontalPodAutoscalerStatus = lazySchema(() => z.object({
   get currentCPUUtilizationPercentage() {
     return z.int32().optional();
   },
@@ -44,15 +45,15 @@ export const HorizontalPodAutoscalerStatus = z.object({
     return z.int32();
   },
   get lastScaleTime() {
-    return Time.optional();
+    return Time().optional();
   },
   get observedGeneration() {
     return z.int().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.autoscaling.v1.HorizontalPodAutoscalerStatus' });
-export type HorizontalPodAutoscalerStatus = z.infer<typeof HorizontalPodAutoscalerStatus>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.autoscaling.v1.HorizontalPodAutoscalerStatus' }));
+export type HorizontalPodAutoscalerStatus = z.infer<ReturnType<typeof HorizontalPodAutoscalerStatus>>;
 
-export const HorizontalPodAutoscaler = z.object({
+export const HorizontalPodAutoscaler = lazySchema(() => z.object({
   get apiVersion() {
     return z.string().optional();
   },
@@ -60,35 +61,35 @@ export const HorizontalPodAutoscaler = z.object({
     return z.string().optional();
   },
   get metadata() {
-    return ObjectMeta.optional();
+    return ObjectMeta().optional();
   },
   get spec() {
-    return HorizontalPodAutoscalerSpec;
+    return HorizontalPodAutoscalerSpec();
   },
   get status() {
-    return HorizontalPodAutoscalerStatus.optional();
+    return HorizontalPodAutoscalerStatus().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.autoscaling.v1.HorizontalPodAutoscaler', 'x-kubernetes-group-version-kind': [{ group: 'autoscaling', kind: 'HorizontalPodAutoscaler', version: 'v1' }] });
-export type HorizontalPodAutoscaler = z.infer<typeof HorizontalPodAutoscaler>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.autoscaling.v1.HorizontalPodAutoscaler', 'x-kubernetes-group-version-kind': [{ group: 'autoscaling', kind: 'HorizontalPodAutoscaler', version: 'v1' }] }));
+export type HorizontalPodAutoscaler = z.infer<ReturnType<typeof HorizontalPodAutoscaler>>;
 
-export const ScaleSpec = z.object({
+export const ScaleSpec = lazySchema(() => z.object({
   get replicas() {
     return z.int32().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.autoscaling.v1.ScaleSpec' });
-export type ScaleSpec = z.infer<typeof ScaleSpec>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.autoscaling.v1.ScaleSpec' }));
+export type ScaleSpec = z.infer<ReturnType<typeof ScaleSpec>>;
 
-export const ScaleStatus = z.object({
+export const ScaleStatus = lazySchema(() => z.object({
   get replicas() {
     return z.int32();
   },
   get selector() {
     return z.string().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.autoscaling.v1.ScaleStatus' });
-export type ScaleStatus = z.infer<typeof ScaleStatus>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.autoscaling.v1.ScaleStatus' }));
+export type ScaleStatus = z.infer<ReturnType<typeof ScaleStatus>>;
 
-export const Scale = z.object({
+export const Scale = lazySchema(() => z.object({
   get apiVersion() {
     return z.string().optional();
   },
@@ -96,13 +97,13 @@ export const Scale = z.object({
     return z.string().optional();
   },
   get metadata() {
-    return ObjectMeta.optional();
+    return ObjectMeta().optional();
   },
   get spec() {
-    return ScaleSpec.optional();
+    return ScaleSpec().optional();
   },
   get status() {
-    return ScaleStatus.optional();
+    return ScaleStatus().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.autoscaling.v1.Scale', 'x-kubernetes-group-version-kind': [{ group: 'autoscaling', kind: 'Scale', version: 'v1' }] });
-export type Scale = z.infer<typeof Scale>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.autoscaling.v1.Scale', 'x-kubernetes-group-version-kind': [{ group: 'autoscaling', kind: 'Scale', version: 'v1' }] }));
+export type Scale = z.infer<ReturnType<typeof Scale>>;

@@ -2,26 +2,27 @@
 // Do not edit by hand; change the generator (or its ROOTS) and re-run it instead.
 
 import { z } from 'zod';
+import { lazySchema } from './lazy-schema.js';
 import { LabelSelector, ObjectMeta, Time } from './meta-v1.js';
 import { Quantity } from './primitives.js';
 
-export const MetricTarget = z.object({
+export const MetricTarget = lazySchema(() => z.object({
   get averageUtilization() {
     return z.int32().optional();
   },
   get averageValue() {
-    return Quantity.optional();
+    return Quantity().optional();
   },
   get type() {
     return z.string();
   },
   get value() {
-    return Quantity.optional();
+    return Quantity().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.autoscaling.v2.MetricTarget' });
-export type MetricTarget = z.infer<typeof MetricTarget>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.autoscaling.v2.MetricTarget' }));
+export type MetricTarget = z.infer<ReturnType<typeof MetricTarget>>;
 
-export const ContainerResourceMetricSource = z.object({
+export const ContainerResourceMetricSource = lazySchema(() => z.object({
   get container() {
     return z.string();
   },
@@ -29,38 +30,38 @@ export const ContainerResourceMetricSource = z.object({
     return z.string();
   },
   get target() {
-    return MetricTarget;
+    return MetricTarget();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.autoscaling.v2.ContainerResourceMetricSource' });
-export type ContainerResourceMetricSource = z.infer<typeof ContainerResourceMetricSource>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.autoscaling.v2.ContainerResourceMetricSource' }));
+export type ContainerResourceMetricSource = z.infer<ReturnType<typeof ContainerResourceMetricSource>>;
 
-export const MetricValueStatus = z.object({
+export const MetricValueStatus = lazySchema(() => z.object({
   get averageUtilization() {
     return z.int32().optional();
   },
   get averageValue() {
-    return Quantity.optional();
+    return Quantity().optional();
   },
   get value() {
-    return Quantity.optional();
+    return Quantity().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.autoscaling.v2.MetricValueStatus' });
-export type MetricValueStatus = z.infer<typeof MetricValueStatus>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.autoscaling.v2.MetricValueStatus' }));
+export type MetricValueStatus = z.infer<ReturnType<typeof MetricValueStatus>>;
 
-export const ContainerResourceMetricStatus = z.object({
+export const ContainerResourceMetricStatus = lazySchema(() => z.object({
   get container() {
     return z.string();
   },
   get current() {
-    return MetricValueStatus;
+    return MetricValueStatus();
   },
   get name() {
     return z.string();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.autoscaling.v2.ContainerResourceMetricStatus' });
-export type ContainerResourceMetricStatus = z.infer<typeof ContainerResourceMetricStatus>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.autoscaling.v2.ContainerResourceMetricStatus' }));
+export type ContainerResourceMetricStatus = z.infer<ReturnType<typeof ContainerResourceMetricStatus>>;
 
-export const CrossVersionObjectReference = z.object({
+export const CrossVersionObjectReference = lazySchema(() => z.object({
   get apiVersion() {
     return z.string().optional();
   },
@@ -70,40 +71,40 @@ export const CrossVersionObjectReference = z.object({
   get name() {
     return z.string();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.autoscaling.v2.CrossVersionObjectReference' });
-export type CrossVersionObjectReference = z.infer<typeof CrossVersionObjectReference>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.autoscaling.v2.CrossVersionObjectReference' }));
+export type CrossVersionObjectReference = z.infer<ReturnType<typeof CrossVersionObjectReference>>;
 
-export const MetricIdentifier = z.object({
+export const MetricIdentifier = lazySchema(() => z.object({
   get name() {
     return z.string();
   },
   get selector() {
-    return LabelSelector.optional();
+    return LabelSelector().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.autoscaling.v2.MetricIdentifier' });
-export type MetricIdentifier = z.infer<typeof MetricIdentifier>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.autoscaling.v2.MetricIdentifier' }));
+export type MetricIdentifier = z.infer<ReturnType<typeof MetricIdentifier>>;
 
-export const ExternalMetricSource = z.object({
+export const ExternalMetricSource = lazySchema(() => z.object({
   get metric() {
-    return MetricIdentifier;
+    return MetricIdentifier();
   },
   get target() {
-    return MetricTarget;
+    return MetricTarget();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.autoscaling.v2.ExternalMetricSource' });
-export type ExternalMetricSource = z.infer<typeof ExternalMetricSource>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.autoscaling.v2.ExternalMetricSource' }));
+export type ExternalMetricSource = z.infer<ReturnType<typeof ExternalMetricSource>>;
 
-export const ExternalMetricStatus = z.object({
+export const ExternalMetricStatus = lazySchema(() => z.object({
   get current() {
-    return MetricValueStatus;
+    return MetricValueStatus();
   },
   get metric() {
-    return MetricIdentifier;
+    return MetricIdentifier();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.autoscaling.v2.ExternalMetricStatus' });
-export type ExternalMetricStatus = z.infer<typeof ExternalMetricStatus>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.autoscaling.v2.ExternalMetricStatus' }));
+export type ExternalMetricStatus = z.infer<ReturnType<typeof ExternalMetricStatus>>;
 
-export const HPAScalingPolicy = z.object({
+export const HPAScalingPolicy = lazySchema(() => z.object({
   get periodSeconds() {
     return z.int32();
   },
@@ -113,12 +114,12 @@ export const HPAScalingPolicy = z.object({
   get value() {
     return z.int32();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.autoscaling.v2.HPAScalingPolicy' });
-export type HPAScalingPolicy = z.infer<typeof HPAScalingPolicy>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.autoscaling.v2.HPAScalingPolicy' }));
+export type HPAScalingPolicy = z.infer<ReturnType<typeof HPAScalingPolicy>>;
 
-export const HPAScalingRules = z.object({
+export const HPAScalingRules = lazySchema(() => z.object({
   get policies() {
-    return z.array(HPAScalingPolicy).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+    return z.array(HPAScalingPolicy()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
   },
   get selectPolicy() {
     return z.string().optional();
@@ -127,98 +128,98 @@ export const HPAScalingRules = z.object({
     return z.int32().optional();
   },
   get tolerance() {
-    return Quantity.optional();
+    return Quantity().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.autoscaling.v2.HPAScalingRules' });
-export type HPAScalingRules = z.infer<typeof HPAScalingRules>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.autoscaling.v2.HPAScalingRules' }));
+export type HPAScalingRules = z.infer<ReturnType<typeof HPAScalingRules>>;
 
-export const HorizontalPodAutoscalerBehavior = z.object({
+export const HorizontalPodAutoscalerBehavior = lazySchema(() => z.object({
   get scaleDown() {
-    return HPAScalingRules.optional();
+    return HPAScalingRules().optional();
   },
   get scaleUp() {
-    return HPAScalingRules.optional();
+    return HPAScalingRules().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.autoscaling.v2.HorizontalPodAutoscalerBehavior' });
-export type HorizontalPodAutoscalerBehavior = z.infer<typeof HorizontalPodAutoscalerBehavior>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.autoscaling.v2.HorizontalPodAutoscalerBehavior' }));
+export type HorizontalPodAutoscalerBehavior = z.infer<ReturnType<typeof HorizontalPodAutoscalerBehavior>>;
 
-export const ObjectMetricSource = z.object({
+export const ObjectMetricSource = lazySchema(() => z.object({
   get describedObject() {
-    return CrossVersionObjectReference;
+    return CrossVersionObjectReference();
   },
   get metric() {
-    return MetricIdentifier;
+    return MetricIdentifier();
   },
   get target() {
-    return MetricTarget;
+    return MetricTarget();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.autoscaling.v2.ObjectMetricSource' });
-export type ObjectMetricSource = z.infer<typeof ObjectMetricSource>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.autoscaling.v2.ObjectMetricSource' }));
+export type ObjectMetricSource = z.infer<ReturnType<typeof ObjectMetricSource>>;
 
-export const PodsMetricSource = z.object({
+export const PodsMetricSource = lazySchema(() => z.object({
   get metric() {
-    return MetricIdentifier;
+    return MetricIdentifier();
   },
   get target() {
-    return MetricTarget;
+    return MetricTarget();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.autoscaling.v2.PodsMetricSource' });
-export type PodsMetricSource = z.infer<typeof PodsMetricSource>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.autoscaling.v2.PodsMetricSource' }));
+export type PodsMetricSource = z.infer<ReturnType<typeof PodsMetricSource>>;
 
-export const ResourceMetricSource = z.object({
+export const ResourceMetricSource = lazySchema(() => z.object({
   get name() {
     return z.string();
   },
   get target() {
-    return MetricTarget;
+    return MetricTarget();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.autoscaling.v2.ResourceMetricSource' });
-export type ResourceMetricSource = z.infer<typeof ResourceMetricSource>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.autoscaling.v2.ResourceMetricSource' }));
+export type ResourceMetricSource = z.infer<ReturnType<typeof ResourceMetricSource>>;
 
-export const MetricSpec = z.object({
+export const MetricSpec = lazySchema(() => z.object({
   get containerResource() {
-    return ContainerResourceMetricSource.optional();
+    return ContainerResourceMetricSource().optional();
   },
   get external() {
-    return ExternalMetricSource.optional();
+    return ExternalMetricSource().optional();
   },
   get object() {
-    return ObjectMetricSource.optional();
+    return ObjectMetricSource().optional();
   },
   get pods() {
-    return PodsMetricSource.optional();
+    return PodsMetricSource().optional();
   },
   get resource() {
-    return ResourceMetricSource.optional();
+    return ResourceMetricSource().optional();
   },
   get type() {
     return z.string();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.autoscaling.v2.MetricSpec' });
-export type MetricSpec = z.infer<typeof MetricSpec>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.autoscaling.v2.MetricSpec' }));
+export type MetricSpec = z.infer<ReturnType<typeof MetricSpec>>;
 
-export const HorizontalPodAutoscalerSpec = z.object({
+export const HorizontalPodAutoscalerSpec = lazySchema(() => z.object({
   get behavior() {
-    return HorizontalPodAutoscalerBehavior.optional();
+    return HorizontalPodAutoscalerBehavior().optional();
   },
   get maxReplicas() {
     return z.int32();
   },
   get metrics() {
-    return z.array(MetricSpec).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+    return z.array(MetricSpec()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
   },
   get minReplicas() {
     return z.int32().optional();
   },
   get scaleTargetRef() {
-    return CrossVersionObjectReference;
+    return CrossVersionObjectReference();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.autoscaling.v2.HorizontalPodAutoscalerSpec' });
-export type HorizontalPodAutoscalerSpec = z.infer<typeof HorizontalPodAutoscalerSpec>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.autoscaling.v2.HorizontalPodAutoscalerSpec' }));
+export type HorizontalPodAutoscalerSpec = z.infer<ReturnType<typeof HorizontalPodAutoscalerSpec>>;
 
-export const HorizontalPodAutoscalerCondition = z.object({
+export const HorizontalPodAutoscalerCondition = lazySchema(() => z.object({
   get lastTransitionTime() {
-    return Time.optional();
+    return Time().optional();
   },
   get message() {
     return z.string().optional();
@@ -232,70 +233,70 @@ export const HorizontalPodAutoscalerCondition = z.object({
   get type() {
     return z.string();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.autoscaling.v2.HorizontalPodAutoscalerCondition' });
-export type HorizontalPodAutoscalerCondition = z.infer<typeof HorizontalPodAutoscalerCondition>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.autoscaling.v2.HorizontalPodAutoscalerCondition' }));
+export type HorizontalPodAutoscalerCondition = z.infer<ReturnType<typeof HorizontalPodAutoscalerCondition>>;
 
-export const ObjectMetricStatus = z.object({
+export const ObjectMetricStatus = lazySchema(() => z.object({
   get current() {
-    return MetricValueStatus;
+    return MetricValueStatus();
   },
   get describedObject() {
-    return CrossVersionObjectReference;
+    return CrossVersionObjectReference();
   },
   get metric() {
-    return MetricIdentifier;
+    return MetricIdentifier();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.autoscaling.v2.ObjectMetricStatus' });
-export type ObjectMetricStatus = z.infer<typeof ObjectMetricStatus>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.autoscaling.v2.ObjectMetricStatus' }));
+export type ObjectMetricStatus = z.infer<ReturnType<typeof ObjectMetricStatus>>;
 
-export const PodsMetricStatus = z.object({
+export const PodsMetricStatus = lazySchema(() => z.object({
   get current() {
-    return MetricValueStatus;
+    return MetricValueStatus();
   },
   get metric() {
-    return MetricIdentifier;
+    return MetricIdentifier();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.autoscaling.v2.PodsMetricStatus' });
-export type PodsMetricStatus = z.infer<typeof PodsMetricStatus>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.autoscaling.v2.PodsMetricStatus' }));
+export type PodsMetricStatus = z.infer<ReturnType<typeof PodsMetricStatus>>;
 
-export const ResourceMetricStatus = z.object({
+export const ResourceMetricStatus = lazySchema(() => z.object({
   get current() {
-    return MetricValueStatus;
+    return MetricValueStatus();
   },
   get name() {
     return z.string();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.autoscaling.v2.ResourceMetricStatus' });
-export type ResourceMetricStatus = z.infer<typeof ResourceMetricStatus>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.autoscaling.v2.ResourceMetricStatus' }));
+export type ResourceMetricStatus = z.infer<ReturnType<typeof ResourceMetricStatus>>;
 
-export const MetricStatus = z.object({
+export const MetricStatus = lazySchema(() => z.object({
   get containerResource() {
-    return ContainerResourceMetricStatus.optional();
+    return ContainerResourceMetricStatus().optional();
   },
   get external() {
-    return ExternalMetricStatus.optional();
+    return ExternalMetricStatus().optional();
   },
   get object() {
-    return ObjectMetricStatus.optional();
+    return ObjectMetricStatus().optional();
   },
   get pods() {
-    return PodsMetricStatus.optional();
+    return PodsMetricStatus().optional();
   },
   get resource() {
-    return ResourceMetricStatus.optional();
+    return ResourceMetricStatus().optional();
   },
   get type() {
     return z.string();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.autoscaling.v2.MetricStatus' });
-export type MetricStatus = z.infer<typeof MetricStatus>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.autoscaling.v2.MetricStatus' }));
+export type MetricStatus = z.infer<ReturnType<typeof MetricStatus>>;
 
-export const HorizontalPodAutoscalerStatus = z.object({
+export const HorizontalPodAutoscalerStatus = lazySchema(() => z.object({
   get conditions() {
-    return z.array(HorizontalPodAutoscalerCondition).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['type'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'type', 'x-kubernetes-patch-strategy': 'merge' }).optional();
+    return z.array(HorizontalPodAutoscalerCondition()).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['type'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'type', 'x-kubernetes-patch-strategy': 'merge' }).optional();
   },
   get currentMetrics() {
-    return z.array(MetricStatus).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+    return z.array(MetricStatus()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
   },
   get currentReplicas() {
     return z.int32().optional();
@@ -304,15 +305,15 @@ export const HorizontalPodAutoscalerStatus = z.object({
     return z.int32();
   },
   get lastScaleTime() {
-    return Time.optional();
+    return Time().optional();
   },
   get observedGeneration() {
     return z.int().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.autoscaling.v2.HorizontalPodAutoscalerStatus' });
-export type HorizontalPodAutoscalerStatus = z.infer<typeof HorizontalPodAutoscalerStatus>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.autoscaling.v2.HorizontalPodAutoscalerStatus' }));
+export type HorizontalPodAutoscalerStatus = z.infer<ReturnType<typeof HorizontalPodAutoscalerStatus>>;
 
-export const HorizontalPodAutoscaler = z.object({
+export const HorizontalPodAutoscaler = lazySchema(() => z.object({
   get apiVersion() {
     return z.string().optional();
   },
@@ -320,13 +321,13 @@ export const HorizontalPodAutoscaler = z.object({
     return z.string().optional();
   },
   get metadata() {
-    return ObjectMeta.optional();
+    return ObjectMeta().optional();
   },
   get spec() {
-    return HorizontalPodAutoscalerSpec;
+    return HorizontalPodAutoscalerSpec();
   },
   get status() {
-    return HorizontalPodAutoscalerStatus.optional();
+    return HorizontalPodAutoscalerStatus().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.autoscaling.v2.HorizontalPodAutoscaler', 'x-kubernetes-group-version-kind': [{ group: 'autoscaling', kind: 'HorizontalPodAutoscaler', version: 'v2' }] });
-export type HorizontalPodAutoscaler = z.infer<typeof HorizontalPodAutoscaler>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.autoscaling.v2.HorizontalPodAutoscaler', 'x-kubernetes-group-version-kind': [{ group: 'autoscaling', kind: 'HorizontalPodAutoscaler', version: 'v2' }] }));
+export type HorizontalPodAutoscaler = z.infer<ReturnType<typeof HorizontalPodAutoscaler>>;

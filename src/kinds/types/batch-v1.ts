@@ -2,11 +2,12 @@
 // Do not edit by hand; change the generator (or its ROOTS) and re-run it instead.
 
 import { z } from 'zod';
+import { lazySchema } from './lazy-schema.js';
 import { PodTemplateSpec } from './core-v1.js';
 import { ObjectReference } from './core-v1-persistent-volumes.js';
 import { LabelSelector, ObjectMeta, Time } from './meta-v1.js';
 
-export const PodFailurePolicyOnExitCodesRequirement = z.object({
+export const PodFailurePolicyOnExitCodesRequirement = lazySchema(() => z.object({
   get containerName() {
     return z.string().optional();
   },
@@ -16,57 +17,57 @@ export const PodFailurePolicyOnExitCodesRequirement = z.object({
   get values() {
     return z.array(z.int32()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'set' });
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.batch.v1.PodFailurePolicyOnExitCodesRequirement' });
-export type PodFailurePolicyOnExitCodesRequirement = z.infer<typeof PodFailurePolicyOnExitCodesRequirement>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.batch.v1.PodFailurePolicyOnExitCodesRequirement' }));
+export type PodFailurePolicyOnExitCodesRequirement = z.infer<ReturnType<typeof PodFailurePolicyOnExitCodesRequirement>>;
 
-export const PodFailurePolicyOnPodConditionsPattern = z.object({
+export const PodFailurePolicyOnPodConditionsPattern = lazySchema(() => z.object({
   get status() {
     return z.string().optional();
   },
   get type() {
     return z.string();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.batch.v1.PodFailurePolicyOnPodConditionsPattern' });
-export type PodFailurePolicyOnPodConditionsPattern = z.infer<typeof PodFailurePolicyOnPodConditionsPattern>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.batch.v1.PodFailurePolicyOnPodConditionsPattern' }));
+export type PodFailurePolicyOnPodConditionsPattern = z.infer<ReturnType<typeof PodFailurePolicyOnPodConditionsPattern>>;
 
-export const PodFailurePolicyRule = z.object({
+export const PodFailurePolicyRule = lazySchema(() => z.object({
   get action() {
     return z.string();
   },
   get onExitCodes() {
-    return PodFailurePolicyOnExitCodesRequirement.optional();
+    return PodFailurePolicyOnExitCodesRequirement().optional();
   },
   get onPodConditions() {
-    return z.array(PodFailurePolicyOnPodConditionsPattern).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+    return z.array(PodFailurePolicyOnPodConditionsPattern()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.batch.v1.PodFailurePolicyRule' });
-export type PodFailurePolicyRule = z.infer<typeof PodFailurePolicyRule>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.batch.v1.PodFailurePolicyRule' }));
+export type PodFailurePolicyRule = z.infer<ReturnType<typeof PodFailurePolicyRule>>;
 
-export const PodFailurePolicy = z.object({
+export const PodFailurePolicy = lazySchema(() => z.object({
   get rules() {
-    return z.array(PodFailurePolicyRule).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' });
+    return z.array(PodFailurePolicyRule()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' });
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.batch.v1.PodFailurePolicy' });
-export type PodFailurePolicy = z.infer<typeof PodFailurePolicy>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.batch.v1.PodFailurePolicy' }));
+export type PodFailurePolicy = z.infer<ReturnType<typeof PodFailurePolicy>>;
 
-export const SuccessPolicyRule = z.object({
+export const SuccessPolicyRule = lazySchema(() => z.object({
   get succeededCount() {
     return z.int32().optional();
   },
   get succeededIndexes() {
     return z.string().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.batch.v1.SuccessPolicyRule' });
-export type SuccessPolicyRule = z.infer<typeof SuccessPolicyRule>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.batch.v1.SuccessPolicyRule' }));
+export type SuccessPolicyRule = z.infer<ReturnType<typeof SuccessPolicyRule>>;
 
-export const SuccessPolicy = z.object({
+export const SuccessPolicy = lazySchema(() => z.object({
   get rules() {
-    return z.array(SuccessPolicyRule).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' });
+    return z.array(SuccessPolicyRule()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' });
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.batch.v1.SuccessPolicy' });
-export type SuccessPolicy = z.infer<typeof SuccessPolicy>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.batch.v1.SuccessPolicy' }));
+export type SuccessPolicy = z.infer<ReturnType<typeof SuccessPolicy>>;
 
-export const JobSpec = z.object({
+export const JobSpec = lazySchema(() => z.object({
   get activeDeadlineSeconds() {
     return z.int().optional();
   },
@@ -95,40 +96,40 @@ export const JobSpec = z.object({
     return z.int32().optional();
   },
   get podFailurePolicy() {
-    return PodFailurePolicy.optional();
+    return PodFailurePolicy().optional();
   },
   get podReplacementPolicy() {
     return z.string().optional();
   },
   get selector() {
-    return LabelSelector.optional();
+    return LabelSelector().optional();
   },
   get successPolicy() {
-    return SuccessPolicy.optional();
+    return SuccessPolicy().optional();
   },
   get suspend() {
     return z.boolean().optional();
   },
   get template() {
-    return PodTemplateSpec;
+    return PodTemplateSpec();
   },
   get ttlSecondsAfterFinished() {
     return z.int32().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.batch.v1.JobSpec' });
-export type JobSpec = z.infer<typeof JobSpec>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.batch.v1.JobSpec' }));
+export type JobSpec = z.infer<ReturnType<typeof JobSpec>>;
 
-export const JobTemplateSpec = z.object({
+export const JobTemplateSpec = lazySchema(() => z.object({
   get metadata() {
-    return ObjectMeta.optional();
+    return ObjectMeta().optional();
   },
   get spec() {
-    return JobSpec.optional();
+    return JobSpec().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.batch.v1.JobTemplateSpec' });
-export type JobTemplateSpec = z.infer<typeof JobTemplateSpec>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.batch.v1.JobTemplateSpec' }));
+export type JobTemplateSpec = z.infer<ReturnType<typeof JobTemplateSpec>>;
 
-export const CronJobSpec = z.object({
+export const CronJobSpec = lazySchema(() => z.object({
   get concurrencyPolicy() {
     return z.string().optional();
   },
@@ -136,7 +137,7 @@ export const CronJobSpec = z.object({
     return z.int32().optional();
   },
   get jobTemplate() {
-    return JobTemplateSpec;
+    return JobTemplateSpec();
   },
   get schedule() {
     return z.string();
@@ -153,23 +154,23 @@ export const CronJobSpec = z.object({
   get timeZone() {
     return z.string().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.batch.v1.CronJobSpec' });
-export type CronJobSpec = z.infer<typeof CronJobSpec>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.batch.v1.CronJobSpec' }));
+export type CronJobSpec = z.infer<ReturnType<typeof CronJobSpec>>;
 
-export const CronJobStatus = z.object({
+export const CronJobStatus = lazySchema(() => z.object({
   get active() {
-    return z.array(ObjectReference).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+    return z.array(ObjectReference()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
   },
   get lastScheduleTime() {
-    return Time.optional();
+    return Time().optional();
   },
   get lastSuccessfulTime() {
-    return Time.optional();
+    return Time().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.batch.v1.CronJobStatus' });
-export type CronJobStatus = z.infer<typeof CronJobStatus>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.batch.v1.CronJobStatus' }));
+export type CronJobStatus = z.infer<ReturnType<typeof CronJobStatus>>;
 
-export const CronJob = z.object({
+export const CronJob = lazySchema(() => z.object({
   get apiVersion() {
     return z.string().optional();
   },
@@ -177,23 +178,23 @@ export const CronJob = z.object({
     return z.string().optional();
   },
   get metadata() {
-    return ObjectMeta.optional();
+    return ObjectMeta().optional();
   },
   get spec() {
-    return CronJobSpec;
+    return CronJobSpec();
   },
   get status() {
-    return CronJobStatus.optional();
+    return CronJobStatus().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.batch.v1.CronJob', 'x-kubernetes-group-version-kind': [{ group: 'batch', kind: 'CronJob', version: 'v1' }] });
-export type CronJob = z.infer<typeof CronJob>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.batch.v1.CronJob', 'x-kubernetes-group-version-kind': [{ group: 'batch', kind: 'CronJob', version: 'v1' }] }));
+export type CronJob = z.infer<ReturnType<typeof CronJob>>;
 
-export const JobCondition = z.object({
+export const JobCondition = lazySchema(() => z.object({
   get lastProbeTime() {
-    return Time.optional();
+    return Time().optional();
   },
   get lastTransitionTime() {
-    return Time.optional();
+    return Time().optional();
   },
   get message() {
     return z.string().optional();
@@ -207,20 +208,20 @@ export const JobCondition = z.object({
   get type() {
     return z.string();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.batch.v1.JobCondition' });
-export type JobCondition = z.infer<typeof JobCondition>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.batch.v1.JobCondition' }));
+export type JobCondition = z.infer<ReturnType<typeof JobCondition>>;
 
-export const UncountedTerminatedPods = z.object({
+export const UncountedTerminatedPods = lazySchema(() => z.object({
   get failed() {
     return z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'set' }).optional();
   },
   get succeeded() {
     return z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'set' }).optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.batch.v1.UncountedTerminatedPods' });
-export type UncountedTerminatedPods = z.infer<typeof UncountedTerminatedPods>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.batch.v1.UncountedTerminatedPods' }));
+export type UncountedTerminatedPods = z.infer<ReturnType<typeof UncountedTerminatedPods>>;
 
-export const JobStatus = z.object({
+export const JobStatus = lazySchema(() => z.object({
   get active() {
     return z.int32().optional();
   },
@@ -228,10 +229,10 @@ export const JobStatus = z.object({
     return z.string().optional();
   },
   get completionTime() {
-    return Time.optional();
+    return Time().optional();
   },
   get conditions() {
-    return z.array(JobCondition).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic', 'x-kubernetes-patch-merge-key': 'type', 'x-kubernetes-patch-strategy': 'merge' }).optional();
+    return z.array(JobCondition()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic', 'x-kubernetes-patch-merge-key': 'type', 'x-kubernetes-patch-strategy': 'merge' }).optional();
   },
   get failed() {
     return z.int32().optional();
@@ -243,7 +244,7 @@ export const JobStatus = z.object({
     return z.int32().optional();
   },
   get startTime() {
-    return Time.optional();
+    return Time().optional();
   },
   get succeeded() {
     return z.int32().optional();
@@ -252,12 +253,12 @@ export const JobStatus = z.object({
     return z.int32().optional();
   },
   get uncountedTerminatedPods() {
-    return UncountedTerminatedPods.optional();
+    return UncountedTerminatedPods().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.batch.v1.JobStatus' });
-export type JobStatus = z.infer<typeof JobStatus>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.batch.v1.JobStatus' }));
+export type JobStatus = z.infer<ReturnType<typeof JobStatus>>;
 
-export const Job = z.object({
+export const Job = lazySchema(() => z.object({
   get apiVersion() {
     return z.string().optional();
   },
@@ -265,13 +266,13 @@ export const Job = z.object({
     return z.string().optional();
   },
   get metadata() {
-    return ObjectMeta.optional();
+    return ObjectMeta().optional();
   },
   get spec() {
-    return JobSpec.optional();
+    return JobSpec().optional();
   },
   get status() {
-    return JobStatus.optional();
+    return JobStatus().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.batch.v1.Job', 'x-kubernetes-group-version-kind': [{ group: 'batch', kind: 'Job', version: 'v1' }] });
-export type Job = z.infer<typeof Job>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.batch.v1.Job', 'x-kubernetes-group-version-kind': [{ group: 'batch', kind: 'Job', version: 'v1' }] }));
+export type Job = z.infer<ReturnType<typeof Job>>;

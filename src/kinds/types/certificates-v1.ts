@@ -2,9 +2,10 @@
 // Do not edit by hand; change the generator (or its ROOTS) and re-run it instead.
 
 import { z } from 'zod';
+import { lazySchema } from './lazy-schema.js';
 import { ObjectMeta, Time } from './meta-v1.js';
 
-export const CertificateSigningRequestSpec = z.object({
+export const CertificateSigningRequestSpec = lazySchema(() => z.object({
   get expirationSeconds() {
     return z.int32().optional();
   },
@@ -29,15 +30,15 @@ export const CertificateSigningRequestSpec = z.object({
   get username() {
     return z.string().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.certificates.v1.CertificateSigningRequestSpec' });
-export type CertificateSigningRequestSpec = z.infer<typeof CertificateSigningRequestSpec>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.certificates.v1.CertificateSigningRequestSpec' }));
+export type CertificateSigningRequestSpec = z.infer<ReturnType<typeof CertificateSigningRequestSpec>>;
 
-export const CertificateSigningRequestCondition = z.object({
+export const CertificateSigningRequestCondition = lazySchema(() => z.object({
   get lastTransitionTime() {
-    return Time.optional();
+    return Time().optional();
   },
   get lastUpdateTime() {
-    return Time.optional();
+    return Time().optional();
   },
   get message() {
     return z.string().optional();
@@ -51,20 +52,20 @@ export const CertificateSigningRequestCondition = z.object({
   get type() {
     return z.string();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.certificates.v1.CertificateSigningRequestCondition' });
-export type CertificateSigningRequestCondition = z.infer<typeof CertificateSigningRequestCondition>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.certificates.v1.CertificateSigningRequestCondition' }));
+export type CertificateSigningRequestCondition = z.infer<ReturnType<typeof CertificateSigningRequestCondition>>;
 
-export const CertificateSigningRequestStatus = z.object({
+export const CertificateSigningRequestStatus = lazySchema(() => z.object({
   get certificate() {
     return z.string().register(z.globalRegistry, { format: 'byte' }).optional();
   },
   get conditions() {
-    return z.array(CertificateSigningRequestCondition).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['type'], 'x-kubernetes-list-type': 'map' }).optional();
+    return z.array(CertificateSigningRequestCondition()).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['type'], 'x-kubernetes-list-type': 'map' }).optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.certificates.v1.CertificateSigningRequestStatus' });
-export type CertificateSigningRequestStatus = z.infer<typeof CertificateSigningRequestStatus>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.certificates.v1.CertificateSigningRequestStatus' }));
+export type CertificateSigningRequestStatus = z.infer<ReturnType<typeof CertificateSigningRequestStatus>>;
 
-export const CertificateSigningRequest = z.object({
+export const CertificateSigningRequest = lazySchema(() => z.object({
   get apiVersion() {
     return z.string().optional();
   },
@@ -72,13 +73,13 @@ export const CertificateSigningRequest = z.object({
     return z.string().optional();
   },
   get metadata() {
-    return ObjectMeta.optional();
+    return ObjectMeta().optional();
   },
   get spec() {
-    return CertificateSigningRequestSpec;
+    return CertificateSigningRequestSpec();
   },
   get status() {
-    return CertificateSigningRequestStatus.optional();
+    return CertificateSigningRequestStatus().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.certificates.v1.CertificateSigningRequest', 'x-kubernetes-group-version-kind': [{ group: 'certificates.k8s.io', kind: 'CertificateSigningRequest', version: 'v1' }] });
-export type CertificateSigningRequest = z.infer<typeof CertificateSigningRequest>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.certificates.v1.CertificateSigningRequest', 'x-kubernetes-group-version-kind': [{ group: 'certificates.k8s.io', kind: 'CertificateSigningRequest', version: 'v1' }] }));
+export type CertificateSigningRequest = z.infer<ReturnType<typeof CertificateSigningRequest>>;

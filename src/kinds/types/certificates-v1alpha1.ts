@@ -2,19 +2,20 @@
 // Do not edit by hand; change the generator (or its ROOTS) and re-run it instead.
 
 import { z } from 'zod';
+import { lazySchema } from './lazy-schema.js';
 import { ObjectMeta } from './meta-v1.js';
 
-export const ClusterTrustBundleSpec = z.object({
+export const ClusterTrustBundleSpec = lazySchema(() => z.object({
   get signerName() {
     return z.string().optional();
   },
   get trustBundle() {
     return z.string();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.certificates.v1alpha1.ClusterTrustBundleSpec' });
-export type ClusterTrustBundleSpec = z.infer<typeof ClusterTrustBundleSpec>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.certificates.v1alpha1.ClusterTrustBundleSpec' }));
+export type ClusterTrustBundleSpec = z.infer<ReturnType<typeof ClusterTrustBundleSpec>>;
 
-export const ClusterTrustBundle = z.object({
+export const ClusterTrustBundle = lazySchema(() => z.object({
   get apiVersion() {
     return z.string().optional();
   },
@@ -22,10 +23,10 @@ export const ClusterTrustBundle = z.object({
     return z.string().optional();
   },
   get metadata() {
-    return ObjectMeta.optional();
+    return ObjectMeta().optional();
   },
   get spec() {
-    return ClusterTrustBundleSpec;
+    return ClusterTrustBundleSpec();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.certificates.v1alpha1.ClusterTrustBundle', 'x-kubernetes-group-version-kind': [{ group: 'certificates.k8s.io', kind: 'ClusterTrustBundle', version: 'v1alpha1' }] });
-export type ClusterTrustBundle = z.infer<typeof ClusterTrustBundle>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.certificates.v1alpha1.ClusterTrustBundle', 'x-kubernetes-group-version-kind': [{ group: 'certificates.k8s.io', kind: 'ClusterTrustBundle', version: 'v1alpha1' }] }));
+export type ClusterTrustBundle = z.infer<ReturnType<typeof ClusterTrustBundle>>;

@@ -2,19 +2,20 @@
 // Do not edit by hand; change the generator (or its ROOTS) and re-run it instead.
 
 import { z } from 'zod';
+import { lazySchema } from './lazy-schema.js';
 import { Condition, ObjectMeta, Time } from './meta-v1.js';
 
-export const ClusterTrustBundleSpec = z.object({
+export const ClusterTrustBundleSpec = lazySchema(() => z.object({
   get signerName() {
     return z.string().optional();
   },
   get trustBundle() {
     return z.string();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.certificates.v1beta1.ClusterTrustBundleSpec' });
-export type ClusterTrustBundleSpec = z.infer<typeof ClusterTrustBundleSpec>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.certificates.v1beta1.ClusterTrustBundleSpec' }));
+export type ClusterTrustBundleSpec = z.infer<ReturnType<typeof ClusterTrustBundleSpec>>;
 
-export const ClusterTrustBundle = z.object({
+export const ClusterTrustBundle = lazySchema(() => z.object({
   get apiVersion() {
     return z.string().optional();
   },
@@ -22,15 +23,15 @@ export const ClusterTrustBundle = z.object({
     return z.string().optional();
   },
   get metadata() {
-    return ObjectMeta.optional();
+    return ObjectMeta().optional();
   },
   get spec() {
-    return ClusterTrustBundleSpec;
+    return ClusterTrustBundleSpec();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.certificates.v1beta1.ClusterTrustBundle', 'x-kubernetes-group-version-kind': [{ group: 'certificates.k8s.io', kind: 'ClusterTrustBundle', version: 'v1beta1' }] });
-export type ClusterTrustBundle = z.infer<typeof ClusterTrustBundle>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.certificates.v1beta1.ClusterTrustBundle', 'x-kubernetes-group-version-kind': [{ group: 'certificates.k8s.io', kind: 'ClusterTrustBundle', version: 'v1beta1' }] }));
+export type ClusterTrustBundle = z.infer<ReturnType<typeof ClusterTrustBundle>>;
 
-export const PodCertificateRequestSpec = z.object({
+export const PodCertificateRequestSpec = lazySchema(() => z.object({
   get maxExpirationSeconds() {
     return z.int32().optional();
   },
@@ -67,29 +68,29 @@ export const PodCertificateRequestSpec = z.object({
   get unverifiedUserAnnotations() {
     return z.record(z.string(), z.string()).optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.certificates.v1beta1.PodCertificateRequestSpec' });
-export type PodCertificateRequestSpec = z.infer<typeof PodCertificateRequestSpec>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.certificates.v1beta1.PodCertificateRequestSpec' }));
+export type PodCertificateRequestSpec = z.infer<ReturnType<typeof PodCertificateRequestSpec>>;
 
-export const PodCertificateRequestStatus = z.object({
+export const PodCertificateRequestStatus = lazySchema(() => z.object({
   get beginRefreshAt() {
-    return Time.optional();
+    return Time().optional();
   },
   get certificateChain() {
     return z.string().optional();
   },
   get conditions() {
-    return z.array(Condition).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['type'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'type', 'x-kubernetes-patch-strategy': 'merge' }).optional();
+    return z.array(Condition()).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['type'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'type', 'x-kubernetes-patch-strategy': 'merge' }).optional();
   },
   get notAfter() {
-    return Time.optional();
+    return Time().optional();
   },
   get notBefore() {
-    return Time.optional();
+    return Time().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.certificates.v1beta1.PodCertificateRequestStatus' });
-export type PodCertificateRequestStatus = z.infer<typeof PodCertificateRequestStatus>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.certificates.v1beta1.PodCertificateRequestStatus' }));
+export type PodCertificateRequestStatus = z.infer<ReturnType<typeof PodCertificateRequestStatus>>;
 
-export const PodCertificateRequest = z.object({
+export const PodCertificateRequest = lazySchema(() => z.object({
   get apiVersion() {
     return z.string().optional();
   },
@@ -97,13 +98,13 @@ export const PodCertificateRequest = z.object({
     return z.string().optional();
   },
   get metadata() {
-    return ObjectMeta.optional();
+    return ObjectMeta().optional();
   },
   get spec() {
-    return PodCertificateRequestSpec;
+    return PodCertificateRequestSpec();
   },
   get status() {
-    return PodCertificateRequestStatus.optional();
+    return PodCertificateRequestStatus().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.certificates.v1beta1.PodCertificateRequest', 'x-kubernetes-group-version-kind': [{ group: 'certificates.k8s.io', kind: 'PodCertificateRequest', version: 'v1beta1' }] });
-export type PodCertificateRequest = z.infer<typeof PodCertificateRequest>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.certificates.v1beta1.PodCertificateRequest', 'x-kubernetes-group-version-kind': [{ group: 'certificates.k8s.io', kind: 'PodCertificateRequest', version: 'v1beta1' }] }));
+export type PodCertificateRequest = z.infer<ReturnType<typeof PodCertificateRequest>>;

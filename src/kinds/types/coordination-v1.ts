@@ -2,11 +2,12 @@
 // Do not edit by hand; change the generator (or its ROOTS) and re-run it instead.
 
 import { z } from 'zod';
+import { lazySchema } from './lazy-schema.js';
 import { MicroTime, ObjectMeta } from './meta-v1.js';
 
-export const LeaseSpec = z.object({
+export const LeaseSpec = lazySchema(() => z.object({
   get acquireTime() {
-    return MicroTime.optional();
+    return MicroTime().optional();
   },
   get holderIdentity() {
     return z.string().optional();
@@ -21,15 +22,15 @@ export const LeaseSpec = z.object({
     return z.string().optional();
   },
   get renewTime() {
-    return MicroTime.optional();
+    return MicroTime().optional();
   },
   get strategy() {
     return z.string().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.coordination.v1.LeaseSpec' });
-export type LeaseSpec = z.infer<typeof LeaseSpec>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.coordination.v1.LeaseSpec' }));
+export type LeaseSpec = z.infer<ReturnType<typeof LeaseSpec>>;
 
-export const Lease = z.object({
+export const Lease = lazySchema(() => z.object({
   get apiVersion() {
     return z.string().optional();
   },
@@ -37,10 +38,10 @@ export const Lease = z.object({
     return z.string().optional();
   },
   get metadata() {
-    return ObjectMeta.optional();
+    return ObjectMeta().optional();
   },
   get spec() {
-    return LeaseSpec.optional();
+    return LeaseSpec().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.coordination.v1.Lease', 'x-kubernetes-group-version-kind': [{ group: 'coordination.k8s.io', kind: 'Lease', version: 'v1' }] });
-export type Lease = z.infer<typeof Lease>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.coordination.v1.Lease', 'x-kubernetes-group-version-kind': [{ group: 'coordination.k8s.io', kind: 'Lease', version: 'v1' }] }));
+export type Lease = z.infer<ReturnType<typeof Lease>>;

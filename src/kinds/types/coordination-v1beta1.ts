@@ -2,9 +2,10 @@
 // Do not edit by hand; change the generator (or its ROOTS) and re-run it instead.
 
 import { z } from 'zod';
+import { lazySchema } from './lazy-schema.js';
 import { MicroTime, ObjectMeta } from './meta-v1.js';
 
-export const LeaseCandidateSpec = z.object({
+export const LeaseCandidateSpec = lazySchema(() => z.object({
   get binaryVersion() {
     return z.string();
   },
@@ -15,18 +16,18 @@ export const LeaseCandidateSpec = z.object({
     return z.string();
   },
   get pingTime() {
-    return MicroTime.optional();
+    return MicroTime().optional();
   },
   get renewTime() {
-    return MicroTime.optional();
+    return MicroTime().optional();
   },
   get strategy() {
     return z.string();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.coordination.v1beta1.LeaseCandidateSpec' });
-export type LeaseCandidateSpec = z.infer<typeof LeaseCandidateSpec>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.coordination.v1beta1.LeaseCandidateSpec' }));
+export type LeaseCandidateSpec = z.infer<ReturnType<typeof LeaseCandidateSpec>>;
 
-export const LeaseCandidate = z.object({
+export const LeaseCandidate = lazySchema(() => z.object({
   get apiVersion() {
     return z.string().optional();
   },
@@ -34,10 +35,10 @@ export const LeaseCandidate = z.object({
     return z.string().optional();
   },
   get metadata() {
-    return ObjectMeta.optional();
+    return ObjectMeta().optional();
   },
   get spec() {
-    return LeaseCandidateSpec;
+    return LeaseCandidateSpec();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.coordination.v1beta1.LeaseCandidate', 'x-kubernetes-group-version-kind': [{ group: 'coordination.k8s.io', kind: 'LeaseCandidate', version: 'v1beta1' }] });
-export type LeaseCandidate = z.infer<typeof LeaseCandidate>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.coordination.v1beta1.LeaseCandidate', 'x-kubernetes-group-version-kind': [{ group: 'coordination.k8s.io', kind: 'LeaseCandidate', version: 'v1beta1' }] }));
+export type LeaseCandidate = z.infer<ReturnType<typeof LeaseCandidate>>;

@@ -2,39 +2,40 @@
 // Do not edit by hand; change the generator (or its ROOTS) and re-run it instead.
 
 import { z } from 'zod';
+import { lazySchema } from './lazy-schema.js';
 import { IntOrString, Quantity } from './primitives.js';
 
-export const AppArmorProfile = z.object({
+export const AppArmorProfile = lazySchema(() => z.object({
   get localhostProfile() {
     return z.string().optional();
   },
   get type() {
     return z.string();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.AppArmorProfile', 'x-kubernetes-unions': [{ discriminator: 'type', 'fields-to-discriminateBy': { localhostProfile: 'LocalhostProfile' } }] });
-export type AppArmorProfile = z.infer<typeof AppArmorProfile>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.AppArmorProfile', 'x-kubernetes-unions': [{ discriminator: 'type', 'fields-to-discriminateBy': { localhostProfile: 'LocalhostProfile' } }] }));
+export type AppArmorProfile = z.infer<ReturnType<typeof AppArmorProfile>>;
 
-export const Capabilities = z.object({
+export const Capabilities = lazySchema(() => z.object({
   get add() {
     return z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
   },
   get drop() {
     return z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.Capabilities' });
-export type Capabilities = z.infer<typeof Capabilities>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.Capabilities' }));
+export type Capabilities = z.infer<ReturnType<typeof Capabilities>>;
 
-export const ConfigMapEnvSource = z.object({
+export const ConfigMapEnvSource = lazySchema(() => z.object({
   get name() {
     return z.string().optional();
   },
   get optional() {
     return z.boolean().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ConfigMapEnvSource' });
-export type ConfigMapEnvSource = z.infer<typeof ConfigMapEnvSource>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ConfigMapEnvSource' }));
+export type ConfigMapEnvSource = z.infer<ReturnType<typeof ConfigMapEnvSource>>;
 
-export const ConfigMapKeySelector = z.object({
+export const ConfigMapKeySelector = lazySchema(() => z.object({
   get key() {
     return z.string();
   },
@@ -44,10 +45,10 @@ export const ConfigMapKeySelector = z.object({
   get optional() {
     return z.boolean().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ConfigMapKeySelector', 'x-kubernetes-map-type': 'atomic' });
-export type ConfigMapKeySelector = z.infer<typeof ConfigMapKeySelector>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ConfigMapKeySelector', 'x-kubernetes-map-type': 'atomic' }));
+export type ConfigMapKeySelector = z.infer<ReturnType<typeof ConfigMapKeySelector>>;
 
-export const ContainerPort = z.object({
+export const ContainerPort = lazySchema(() => z.object({
   get containerPort() {
     return z.int32();
   },
@@ -63,63 +64,63 @@ export const ContainerPort = z.object({
   get protocol() {
     return z.string().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ContainerPort' });
-export type ContainerPort = z.infer<typeof ContainerPort>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ContainerPort' }));
+export type ContainerPort = z.infer<ReturnType<typeof ContainerPort>>;
 
-export const ContainerResizePolicy = z.object({
+export const ContainerResizePolicy = lazySchema(() => z.object({
   get resourceName() {
     return z.string();
   },
   get restartPolicy() {
     return z.string();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ContainerResizePolicy' });
-export type ContainerResizePolicy = z.infer<typeof ContainerResizePolicy>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ContainerResizePolicy' }));
+export type ContainerResizePolicy = z.infer<ReturnType<typeof ContainerResizePolicy>>;
 
-export const ContainerRestartRuleOnExitCodes = z.object({
+export const ContainerRestartRuleOnExitCodes = lazySchema(() => z.object({
   get operator() {
     return z.string();
   },
   get values() {
     return z.array(z.int32()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'set' }).optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ContainerRestartRuleOnExitCodes' });
-export type ContainerRestartRuleOnExitCodes = z.infer<typeof ContainerRestartRuleOnExitCodes>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ContainerRestartRuleOnExitCodes' }));
+export type ContainerRestartRuleOnExitCodes = z.infer<ReturnType<typeof ContainerRestartRuleOnExitCodes>>;
 
-export const ContainerRestartRule = z.object({
+export const ContainerRestartRule = lazySchema(() => z.object({
   get action() {
     return z.string();
   },
   get exitCodes() {
-    return ContainerRestartRuleOnExitCodes.optional();
+    return ContainerRestartRuleOnExitCodes().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ContainerRestartRule' });
-export type ContainerRestartRule = z.infer<typeof ContainerRestartRule>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ContainerRestartRule' }));
+export type ContainerRestartRule = z.infer<ReturnType<typeof ContainerRestartRule>>;
 
-export const SecretEnvSource = z.object({
+export const SecretEnvSource = lazySchema(() => z.object({
   get name() {
     return z.string().optional();
   },
   get optional() {
     return z.boolean().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.SecretEnvSource' });
-export type SecretEnvSource = z.infer<typeof SecretEnvSource>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.SecretEnvSource' }));
+export type SecretEnvSource = z.infer<ReturnType<typeof SecretEnvSource>>;
 
-export const EnvFromSource = z.object({
+export const EnvFromSource = lazySchema(() => z.object({
   get configMapRef() {
-    return ConfigMapEnvSource.optional();
+    return ConfigMapEnvSource().optional();
   },
   get prefix() {
     return z.string().optional();
   },
   get secretRef() {
-    return SecretEnvSource.optional();
+    return SecretEnvSource().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.EnvFromSource' });
-export type EnvFromSource = z.infer<typeof EnvFromSource>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.EnvFromSource' }));
+export type EnvFromSource = z.infer<ReturnType<typeof EnvFromSource>>;
 
-export const FileKeySelector = z.object({
+export const FileKeySelector = lazySchema(() => z.object({
   get key() {
     return z.string();
   },
@@ -132,33 +133,33 @@ export const FileKeySelector = z.object({
   get volumeName() {
     return z.string();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.FileKeySelector', 'x-kubernetes-map-type': 'atomic' });
-export type FileKeySelector = z.infer<typeof FileKeySelector>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.FileKeySelector', 'x-kubernetes-map-type': 'atomic' }));
+export type FileKeySelector = z.infer<ReturnType<typeof FileKeySelector>>;
 
-export const ObjectFieldSelector = z.object({
+export const ObjectFieldSelector = lazySchema(() => z.object({
   get apiVersion() {
     return z.string().optional();
   },
   get fieldPath() {
     return z.string();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ObjectFieldSelector', 'x-kubernetes-map-type': 'atomic' });
-export type ObjectFieldSelector = z.infer<typeof ObjectFieldSelector>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ObjectFieldSelector', 'x-kubernetes-map-type': 'atomic' }));
+export type ObjectFieldSelector = z.infer<ReturnType<typeof ObjectFieldSelector>>;
 
-export const ResourceFieldSelector = z.object({
+export const ResourceFieldSelector = lazySchema(() => z.object({
   get containerName() {
     return z.string().optional();
   },
   get divisor() {
-    return Quantity.optional();
+    return Quantity().optional();
   },
   get resource() {
     return z.string();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ResourceFieldSelector', 'x-kubernetes-map-type': 'atomic' });
-export type ResourceFieldSelector = z.infer<typeof ResourceFieldSelector>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ResourceFieldSelector', 'x-kubernetes-map-type': 'atomic' }));
+export type ResourceFieldSelector = z.infer<ReturnType<typeof ResourceFieldSelector>>;
 
-export const SecretKeySelector = z.object({
+export const SecretKeySelector = lazySchema(() => z.object({
   get key() {
     return z.string();
   },
@@ -168,29 +169,29 @@ export const SecretKeySelector = z.object({
   get optional() {
     return z.boolean().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.SecretKeySelector', 'x-kubernetes-map-type': 'atomic' });
-export type SecretKeySelector = z.infer<typeof SecretKeySelector>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.SecretKeySelector', 'x-kubernetes-map-type': 'atomic' }));
+export type SecretKeySelector = z.infer<ReturnType<typeof SecretKeySelector>>;
 
-export const EnvVarSource = z.object({
+export const EnvVarSource = lazySchema(() => z.object({
   get configMapKeyRef() {
-    return ConfigMapKeySelector.optional();
+    return ConfigMapKeySelector().optional();
   },
   get fieldRef() {
-    return ObjectFieldSelector.optional();
+    return ObjectFieldSelector().optional();
   },
   get fileKeyRef() {
-    return FileKeySelector.optional();
+    return FileKeySelector().optional();
   },
   get resourceFieldRef() {
-    return ResourceFieldSelector.optional();
+    return ResourceFieldSelector().optional();
   },
   get secretKeyRef() {
-    return SecretKeySelector.optional();
+    return SecretKeySelector().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.EnvVarSource' });
-export type EnvVarSource = z.infer<typeof EnvVarSource>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.EnvVarSource' }));
+export type EnvVarSource = z.infer<ReturnType<typeof EnvVarSource>>;
 
-export const EnvVar = z.object({
+export const EnvVar = lazySchema(() => z.object({
   get name() {
     return z.string();
   },
@@ -198,115 +199,115 @@ export const EnvVar = z.object({
     return z.string().optional();
   },
   get valueFrom() {
-    return EnvVarSource.optional();
+    return EnvVarSource().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.EnvVar' });
-export type EnvVar = z.infer<typeof EnvVar>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.EnvVar' }));
+export type EnvVar = z.infer<ReturnType<typeof EnvVar>>;
 
-export const ExecAction = z.object({
+export const ExecAction = lazySchema(() => z.object({
   get command() {
     return z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ExecAction' });
-export type ExecAction = z.infer<typeof ExecAction>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ExecAction' }));
+export type ExecAction = z.infer<ReturnType<typeof ExecAction>>;
 
-export const HTTPHeader = z.object({
+export const HTTPHeader = lazySchema(() => z.object({
   get name() {
     return z.string();
   },
   get value() {
     return z.string();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.HTTPHeader' });
-export type HTTPHeader = z.infer<typeof HTTPHeader>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.HTTPHeader' }));
+export type HTTPHeader = z.infer<ReturnType<typeof HTTPHeader>>;
 
-export const HTTPGetAction = z.object({
+export const HTTPGetAction = lazySchema(() => z.object({
   get host() {
     return z.string().optional();
   },
   get httpHeaders() {
-    return z.array(HTTPHeader).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+    return z.array(HTTPHeader()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
   },
   get path() {
     return z.string().optional();
   },
   get port() {
-    return IntOrString;
+    return IntOrString();
   },
   get scheme() {
     return z.string().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.HTTPGetAction' });
-export type HTTPGetAction = z.infer<typeof HTTPGetAction>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.HTTPGetAction' }));
+export type HTTPGetAction = z.infer<ReturnType<typeof HTTPGetAction>>;
 
-export const SleepAction = z.object({
+export const SleepAction = lazySchema(() => z.object({
   get seconds() {
     return z.int();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.SleepAction' });
-export type SleepAction = z.infer<typeof SleepAction>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.SleepAction' }));
+export type SleepAction = z.infer<ReturnType<typeof SleepAction>>;
 
-export const TCPSocketAction = z.object({
+export const TCPSocketAction = lazySchema(() => z.object({
   get host() {
     return z.string().optional();
   },
   get port() {
-    return IntOrString;
+    return IntOrString();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.TCPSocketAction' });
-export type TCPSocketAction = z.infer<typeof TCPSocketAction>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.TCPSocketAction' }));
+export type TCPSocketAction = z.infer<ReturnType<typeof TCPSocketAction>>;
 
-export const LifecycleHandler = z.object({
+export const LifecycleHandler = lazySchema(() => z.object({
   get exec() {
-    return ExecAction.optional();
+    return ExecAction().optional();
   },
   get httpGet() {
-    return HTTPGetAction.optional();
+    return HTTPGetAction().optional();
   },
   get sleep() {
-    return SleepAction.optional();
+    return SleepAction().optional();
   },
   get tcpSocket() {
-    return TCPSocketAction.optional();
+    return TCPSocketAction().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.LifecycleHandler' });
-export type LifecycleHandler = z.infer<typeof LifecycleHandler>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.LifecycleHandler' }));
+export type LifecycleHandler = z.infer<ReturnType<typeof LifecycleHandler>>;
 
-export const Lifecycle = z.object({
+export const Lifecycle = lazySchema(() => z.object({
   get postStart() {
-    return LifecycleHandler.optional();
+    return LifecycleHandler().optional();
   },
   get preStop() {
-    return LifecycleHandler.optional();
+    return LifecycleHandler().optional();
   },
   get stopSignal() {
     return z.string().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.Lifecycle' });
-export type Lifecycle = z.infer<typeof Lifecycle>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.Lifecycle' }));
+export type Lifecycle = z.infer<ReturnType<typeof Lifecycle>>;
 
-export const GRPCAction = z.object({
+export const GRPCAction = lazySchema(() => z.object({
   get port() {
     return z.int32();
   },
   get service() {
     return z.string().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.GRPCAction' });
-export type GRPCAction = z.infer<typeof GRPCAction>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.GRPCAction' }));
+export type GRPCAction = z.infer<ReturnType<typeof GRPCAction>>;
 
-export const Probe = z.object({
+export const Probe = lazySchema(() => z.object({
   get exec() {
-    return ExecAction.optional();
+    return ExecAction().optional();
   },
   get failureThreshold() {
     return z.int32().optional();
   },
   get grpc() {
-    return GRPCAction.optional();
+    return GRPCAction().optional();
   },
   get httpGet() {
-    return HTTPGetAction.optional();
+    return HTTPGetAction().optional();
   },
   get initialDelaySeconds() {
     return z.int32().optional();
@@ -318,7 +319,7 @@ export const Probe = z.object({
     return z.int32().optional();
   },
   get tcpSocket() {
-    return TCPSocketAction.optional();
+    return TCPSocketAction().optional();
   },
   get terminationGracePeriodSeconds() {
     return z.int().optional();
@@ -326,33 +327,33 @@ export const Probe = z.object({
   get timeoutSeconds() {
     return z.int32().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.Probe' });
-export type Probe = z.infer<typeof Probe>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.Probe' }));
+export type Probe = z.infer<ReturnType<typeof Probe>>;
 
-export const ResourceClaim = z.object({
+export const ResourceClaim = lazySchema(() => z.object({
   get name() {
     return z.string();
   },
   get request() {
     return z.string().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ResourceClaim' });
-export type ResourceClaim = z.infer<typeof ResourceClaim>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ResourceClaim' }));
+export type ResourceClaim = z.infer<ReturnType<typeof ResourceClaim>>;
 
-export const ResourceRequirements = z.object({
+export const ResourceRequirements = lazySchema(() => z.object({
   get claims() {
-    return z.array(ResourceClaim).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['name'], 'x-kubernetes-list-type': 'map' }).optional();
+    return z.array(ResourceClaim()).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['name'], 'x-kubernetes-list-type': 'map' }).optional();
   },
   get limits() {
-    return z.record(z.string(), Quantity).optional();
+    return z.record(z.string(), Quantity()).optional();
   },
   get requests() {
-    return z.record(z.string(), Quantity).optional();
+    return z.record(z.string(), Quantity()).optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ResourceRequirements' });
-export type ResourceRequirements = z.infer<typeof ResourceRequirements>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ResourceRequirements' }));
+export type ResourceRequirements = z.infer<ReturnType<typeof ResourceRequirements>>;
 
-export const SELinuxOptions = z.object({
+export const SELinuxOptions = lazySchema(() => z.object({
   get level() {
     return z.string().optional();
   },
@@ -365,20 +366,20 @@ export const SELinuxOptions = z.object({
   get user() {
     return z.string().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.SELinuxOptions' });
-export type SELinuxOptions = z.infer<typeof SELinuxOptions>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.SELinuxOptions' }));
+export type SELinuxOptions = z.infer<ReturnType<typeof SELinuxOptions>>;
 
-export const SeccompProfile = z.object({
+export const SeccompProfile = lazySchema(() => z.object({
   get localhostProfile() {
     return z.string().optional();
   },
   get type() {
     return z.string();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.SeccompProfile', 'x-kubernetes-unions': [{ discriminator: 'type', 'fields-to-discriminateBy': { localhostProfile: 'LocalhostProfile' } }] });
-export type SeccompProfile = z.infer<typeof SeccompProfile>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.SeccompProfile', 'x-kubernetes-unions': [{ discriminator: 'type', 'fields-to-discriminateBy': { localhostProfile: 'LocalhostProfile' } }] }));
+export type SeccompProfile = z.infer<ReturnType<typeof SeccompProfile>>;
 
-export const WindowsSecurityContextOptions = z.object({
+export const WindowsSecurityContextOptions = lazySchema(() => z.object({
   get gmsaCredentialSpec() {
     return z.string().optional();
   },
@@ -391,18 +392,18 @@ export const WindowsSecurityContextOptions = z.object({
   get runAsUserName() {
     return z.string().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.WindowsSecurityContextOptions' });
-export type WindowsSecurityContextOptions = z.infer<typeof WindowsSecurityContextOptions>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.WindowsSecurityContextOptions' }));
+export type WindowsSecurityContextOptions = z.infer<ReturnType<typeof WindowsSecurityContextOptions>>;
 
-export const SecurityContext = z.object({
+export const SecurityContext = lazySchema(() => z.object({
   get allowPrivilegeEscalation() {
     return z.boolean().optional();
   },
   get appArmorProfile() {
-    return AppArmorProfile.optional();
+    return AppArmorProfile().optional();
   },
   get capabilities() {
-    return Capabilities.optional();
+    return Capabilities().optional();
   },
   get privileged() {
     return z.boolean().optional();
@@ -423,28 +424,28 @@ export const SecurityContext = z.object({
     return z.int().optional();
   },
   get seLinuxOptions() {
-    return SELinuxOptions.optional();
+    return SELinuxOptions().optional();
   },
   get seccompProfile() {
-    return SeccompProfile.optional();
+    return SeccompProfile().optional();
   },
   get windowsOptions() {
-    return WindowsSecurityContextOptions.optional();
+    return WindowsSecurityContextOptions().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.SecurityContext' });
-export type SecurityContext = z.infer<typeof SecurityContext>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.SecurityContext' }));
+export type SecurityContext = z.infer<ReturnType<typeof SecurityContext>>;
 
-export const VolumeDevice = z.object({
+export const VolumeDevice = lazySchema(() => z.object({
   get devicePath() {
     return z.string();
   },
   get name() {
     return z.string();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.VolumeDevice' });
-export type VolumeDevice = z.infer<typeof VolumeDevice>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.VolumeDevice' }));
+export type VolumeDevice = z.infer<ReturnType<typeof VolumeDevice>>;
 
-export const VolumeMount = z.object({
+export const VolumeMount = lazySchema(() => z.object({
   get mountPath() {
     return z.string();
   },
@@ -466,10 +467,10 @@ export const VolumeMount = z.object({
   get subPathExpr() {
     return z.string().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.VolumeMount' });
-export type VolumeMount = z.infer<typeof VolumeMount>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.VolumeMount' }));
+export type VolumeMount = z.infer<ReturnType<typeof VolumeMount>>;
 
-export const Container = z.object({
+export const Container = lazySchema(() => z.object({
   get args() {
     return z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
   },
@@ -477,10 +478,10 @@ export const Container = z.object({
     return z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
   },
   get env() {
-    return z.array(EnvVar).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['name'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'name', 'x-kubernetes-patch-strategy': 'merge' }).optional();
+    return z.array(EnvVar()).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['name'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'name', 'x-kubernetes-patch-strategy': 'merge' }).optional();
   },
   get envFrom() {
-    return z.array(EnvFromSource).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+    return z.array(EnvFromSource()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
   },
   get image() {
     return z.string().optional();
@@ -489,37 +490,37 @@ export const Container = z.object({
     return z.string().optional();
   },
   get lifecycle() {
-    return Lifecycle.optional();
+    return Lifecycle().optional();
   },
   get livenessProbe() {
-    return Probe.optional();
+    return Probe().optional();
   },
   get name() {
     return z.string();
   },
   get ports() {
-    return z.array(ContainerPort).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['containerPort', 'protocol'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'containerPort', 'x-kubernetes-patch-strategy': 'merge' }).optional();
+    return z.array(ContainerPort()).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['containerPort', 'protocol'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'containerPort', 'x-kubernetes-patch-strategy': 'merge' }).optional();
   },
   get readinessProbe() {
-    return Probe.optional();
+    return Probe().optional();
   },
   get resizePolicy() {
-    return z.array(ContainerResizePolicy).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+    return z.array(ContainerResizePolicy()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
   },
   get resources() {
-    return ResourceRequirements.optional();
+    return ResourceRequirements().optional();
   },
   get restartPolicy() {
     return z.string().optional();
   },
   get restartPolicyRules() {
-    return z.array(ContainerRestartRule).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+    return z.array(ContainerRestartRule()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
   },
   get securityContext() {
-    return SecurityContext.optional();
+    return SecurityContext().optional();
   },
   get startupProbe() {
-    return Probe.optional();
+    return Probe().optional();
   },
   get stdin() {
     return z.boolean().optional();
@@ -537,18 +538,18 @@ export const Container = z.object({
     return z.boolean().optional();
   },
   get volumeDevices() {
-    return z.array(VolumeDevice).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['devicePath'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'devicePath', 'x-kubernetes-patch-strategy': 'merge' }).optional();
+    return z.array(VolumeDevice()).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['devicePath'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'devicePath', 'x-kubernetes-patch-strategy': 'merge' }).optional();
   },
   get volumeMounts() {
-    return z.array(VolumeMount).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['mountPath'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'mountPath', 'x-kubernetes-patch-strategy': 'merge' }).optional();
+    return z.array(VolumeMount()).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['mountPath'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'mountPath', 'x-kubernetes-patch-strategy': 'merge' }).optional();
   },
   get workingDir() {
     return z.string().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.Container' });
-export type Container = z.infer<typeof Container>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.Container' }));
+export type Container = z.infer<ReturnType<typeof Container>>;
 
-export const EphemeralContainer = z.object({
+export const EphemeralContainer = lazySchema(() => z.object({
   get args() {
     return z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
   },
@@ -556,10 +557,10 @@ export const EphemeralContainer = z.object({
     return z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
   },
   get env() {
-    return z.array(EnvVar).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['name'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'name', 'x-kubernetes-patch-strategy': 'merge' }).optional();
+    return z.array(EnvVar()).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['name'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'name', 'x-kubernetes-patch-strategy': 'merge' }).optional();
   },
   get envFrom() {
-    return z.array(EnvFromSource).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+    return z.array(EnvFromSource()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
   },
   get image() {
     return z.string().optional();
@@ -568,37 +569,37 @@ export const EphemeralContainer = z.object({
     return z.string().optional();
   },
   get lifecycle() {
-    return Lifecycle.optional();
+    return Lifecycle().optional();
   },
   get livenessProbe() {
-    return Probe.optional();
+    return Probe().optional();
   },
   get name() {
     return z.string();
   },
   get ports() {
-    return z.array(ContainerPort).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['containerPort', 'protocol'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'containerPort', 'x-kubernetes-patch-strategy': 'merge' }).optional();
+    return z.array(ContainerPort()).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['containerPort', 'protocol'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'containerPort', 'x-kubernetes-patch-strategy': 'merge' }).optional();
   },
   get readinessProbe() {
-    return Probe.optional();
+    return Probe().optional();
   },
   get resizePolicy() {
-    return z.array(ContainerResizePolicy).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+    return z.array(ContainerResizePolicy()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
   },
   get resources() {
-    return ResourceRequirements.optional();
+    return ResourceRequirements().optional();
   },
   get restartPolicy() {
     return z.string().optional();
   },
   get restartPolicyRules() {
-    return z.array(ContainerRestartRule).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+    return z.array(ContainerRestartRule()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
   },
   get securityContext() {
-    return SecurityContext.optional();
+    return SecurityContext().optional();
   },
   get startupProbe() {
-    return Probe.optional();
+    return Probe().optional();
   },
   get stdin() {
     return z.boolean().optional();
@@ -619,13 +620,13 @@ export const EphemeralContainer = z.object({
     return z.boolean().optional();
   },
   get volumeDevices() {
-    return z.array(VolumeDevice).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['devicePath'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'devicePath', 'x-kubernetes-patch-strategy': 'merge' }).optional();
+    return z.array(VolumeDevice()).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['devicePath'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'devicePath', 'x-kubernetes-patch-strategy': 'merge' }).optional();
   },
   get volumeMounts() {
-    return z.array(VolumeMount).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['mountPath'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'mountPath', 'x-kubernetes-patch-strategy': 'merge' }).optional();
+    return z.array(VolumeMount()).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['mountPath'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'mountPath', 'x-kubernetes-patch-strategy': 'merge' }).optional();
   },
   get workingDir() {
     return z.string().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.EphemeralContainer' });
-export type EphemeralContainer = z.infer<typeof EphemeralContainer>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.EphemeralContainer' }));
+export type EphemeralContainer = z.infer<ReturnType<typeof EphemeralContainer>>;

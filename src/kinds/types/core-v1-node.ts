@@ -2,20 +2,21 @@
 // Do not edit by hand; change the generator (or its ROOTS) and re-run it instead.
 
 import { z } from 'zod';
+import { lazySchema } from './lazy-schema.js';
 import { Time } from './meta-v1.js';
 import { Quantity } from './primitives.js';
 
-export const AttachedVolume = z.object({
+export const AttachedVolume = lazySchema(() => z.object({
   get devicePath() {
     return z.string();
   },
   get name() {
     return z.string();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.AttachedVolume' });
-export type AttachedVolume = z.infer<typeof AttachedVolume>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.AttachedVolume' }));
+export type AttachedVolume = z.infer<ReturnType<typeof AttachedVolume>>;
 
-export const ConfigMapNodeConfigSource = z.object({
+export const ConfigMapNodeConfigSource = lazySchema(() => z.object({
   get kubeletConfigKey() {
     return z.string();
   },
@@ -31,42 +32,42 @@ export const ConfigMapNodeConfigSource = z.object({
   get uid() {
     return z.string().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ConfigMapNodeConfigSource' });
-export type ConfigMapNodeConfigSource = z.infer<typeof ConfigMapNodeConfigSource>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ConfigMapNodeConfigSource' }));
+export type ConfigMapNodeConfigSource = z.infer<ReturnType<typeof ConfigMapNodeConfigSource>>;
 
-export const ContainerImage = z.object({
+export const ContainerImage = lazySchema(() => z.object({
   get names() {
     return z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
   },
   get sizeBytes() {
     return z.int().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ContainerImage' });
-export type ContainerImage = z.infer<typeof ContainerImage>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ContainerImage' }));
+export type ContainerImage = z.infer<ReturnType<typeof ContainerImage>>;
 
-export const DaemonEndpoint = z.object({
+export const DaemonEndpoint = lazySchema(() => z.object({
   get Port() {
     return z.int32();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.DaemonEndpoint' });
-export type DaemonEndpoint = z.infer<typeof DaemonEndpoint>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.DaemonEndpoint' }));
+export type DaemonEndpoint = z.infer<ReturnType<typeof DaemonEndpoint>>;
 
-export const NodeAddress = z.object({
+export const NodeAddress = lazySchema(() => z.object({
   get address() {
     return z.string();
   },
   get type() {
     return z.string();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.NodeAddress' });
-export type NodeAddress = z.infer<typeof NodeAddress>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.NodeAddress' }));
+export type NodeAddress = z.infer<ReturnType<typeof NodeAddress>>;
 
-export const NodeCondition = z.object({
+export const NodeCondition = lazySchema(() => z.object({
   get lastHeartbeatTime() {
-    return Time.optional();
+    return Time().optional();
   },
   get lastTransitionTime() {
-    return Time.optional();
+    return Time().optional();
   },
   get message() {
     return z.string().optional();
@@ -80,67 +81,67 @@ export const NodeCondition = z.object({
   get type() {
     return z.string();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.NodeCondition' });
-export type NodeCondition = z.infer<typeof NodeCondition>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.NodeCondition' }));
+export type NodeCondition = z.infer<ReturnType<typeof NodeCondition>>;
 
-export const NodeConfigSource = z.object({
+export const NodeConfigSource = lazySchema(() => z.object({
   get configMap() {
-    return ConfigMapNodeConfigSource.optional();
+    return ConfigMapNodeConfigSource().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.NodeConfigSource' });
-export type NodeConfigSource = z.infer<typeof NodeConfigSource>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.NodeConfigSource' }));
+export type NodeConfigSource = z.infer<ReturnType<typeof NodeConfigSource>>;
 
-export const NodeConfigStatus = z.object({
+export const NodeConfigStatus = lazySchema(() => z.object({
   get active() {
-    return NodeConfigSource.optional();
+    return NodeConfigSource().optional();
   },
   get assigned() {
-    return NodeConfigSource.optional();
+    return NodeConfigSource().optional();
   },
   get error() {
     return z.string().optional();
   },
   get lastKnownGood() {
-    return NodeConfigSource.optional();
+    return NodeConfigSource().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.NodeConfigStatus' });
-export type NodeConfigStatus = z.infer<typeof NodeConfigStatus>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.NodeConfigStatus' }));
+export type NodeConfigStatus = z.infer<ReturnType<typeof NodeConfigStatus>>;
 
-export const NodeDaemonEndpoints = z.object({
+export const NodeDaemonEndpoints = lazySchema(() => z.object({
   get kubeletEndpoint() {
-    return DaemonEndpoint.optional();
+    return DaemonEndpoint().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.NodeDaemonEndpoints' });
-export type NodeDaemonEndpoints = z.infer<typeof NodeDaemonEndpoints>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.NodeDaemonEndpoints' }));
+export type NodeDaemonEndpoints = z.infer<ReturnType<typeof NodeDaemonEndpoints>>;
 
-export const NodeFeatures = z.object({
+export const NodeFeatures = lazySchema(() => z.object({
   get supplementalGroupsPolicy() {
     return z.boolean().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.NodeFeatures' });
-export type NodeFeatures = z.infer<typeof NodeFeatures>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.NodeFeatures' }));
+export type NodeFeatures = z.infer<ReturnType<typeof NodeFeatures>>;
 
-export const NodeRuntimeHandlerFeatures = z.object({
+export const NodeRuntimeHandlerFeatures = lazySchema(() => z.object({
   get recursiveReadOnlyMounts() {
     return z.boolean().optional();
   },
   get userNamespaces() {
     return z.boolean().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.NodeRuntimeHandlerFeatures' });
-export type NodeRuntimeHandlerFeatures = z.infer<typeof NodeRuntimeHandlerFeatures>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.NodeRuntimeHandlerFeatures' }));
+export type NodeRuntimeHandlerFeatures = z.infer<ReturnType<typeof NodeRuntimeHandlerFeatures>>;
 
-export const NodeRuntimeHandler = z.object({
+export const NodeRuntimeHandler = lazySchema(() => z.object({
   get features() {
-    return NodeRuntimeHandlerFeatures.optional();
+    return NodeRuntimeHandlerFeatures().optional();
   },
   get name() {
     return z.string().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.NodeRuntimeHandler' });
-export type NodeRuntimeHandler = z.infer<typeof NodeRuntimeHandler>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.NodeRuntimeHandler' }));
+export type NodeRuntimeHandler = z.infer<ReturnType<typeof NodeRuntimeHandler>>;
 
-export const Taint = z.object({
+export const Taint = lazySchema(() => z.object({
   get effect() {
     return z.string();
   },
@@ -148,17 +149,17 @@ export const Taint = z.object({
     return z.string();
   },
   get timeAdded() {
-    return Time.optional();
+    return Time().optional();
   },
   get value() {
     return z.string().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.Taint' });
-export type Taint = z.infer<typeof Taint>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.Taint' }));
+export type Taint = z.infer<ReturnType<typeof Taint>>;
 
-export const NodeSpec = z.object({
+export const NodeSpec = lazySchema(() => z.object({
   get configSource() {
-    return NodeConfigSource.optional();
+    return NodeConfigSource().optional();
   },
   get externalID() {
     return z.string().optional();
@@ -173,22 +174,22 @@ export const NodeSpec = z.object({
     return z.string().optional();
   },
   get taints() {
-    return z.array(Taint).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+    return z.array(Taint()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
   },
   get unschedulable() {
     return z.boolean().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.NodeSpec' });
-export type NodeSpec = z.infer<typeof NodeSpec>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.NodeSpec' }));
+export type NodeSpec = z.infer<ReturnType<typeof NodeSpec>>;
 
-export const NodeSwapStatus = z.object({
+export const NodeSwapStatus = lazySchema(() => z.object({
   get capacity() {
     return z.int().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.NodeSwapStatus' });
-export type NodeSwapStatus = z.infer<typeof NodeSwapStatus>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.NodeSwapStatus' }));
+export type NodeSwapStatus = z.infer<ReturnType<typeof NodeSwapStatus>>;
 
-export const NodeSystemInfo = z.object({
+export const NodeSystemInfo = lazySchema(() => z.object({
   get architecture() {
     return z.string();
   },
@@ -217,56 +218,56 @@ export const NodeSystemInfo = z.object({
     return z.string();
   },
   get swap() {
-    return NodeSwapStatus.optional();
+    return NodeSwapStatus().optional();
   },
   get systemUUID() {
     return z.string();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.NodeSystemInfo' });
-export type NodeSystemInfo = z.infer<typeof NodeSystemInfo>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.NodeSystemInfo' }));
+export type NodeSystemInfo = z.infer<ReturnType<typeof NodeSystemInfo>>;
 
-export const NodeStatus = z.object({
+export const NodeStatus = lazySchema(() => z.object({
   get addresses() {
-    return z.array(NodeAddress).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['type'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'type', 'x-kubernetes-patch-strategy': 'merge' }).optional();
+    return z.array(NodeAddress()).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['type'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'type', 'x-kubernetes-patch-strategy': 'merge' }).optional();
   },
   get allocatable() {
-    return z.record(z.string(), Quantity).optional();
+    return z.record(z.string(), Quantity()).optional();
   },
   get capacity() {
-    return z.record(z.string(), Quantity).optional();
+    return z.record(z.string(), Quantity()).optional();
   },
   get conditions() {
-    return z.array(NodeCondition).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['type'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'type', 'x-kubernetes-patch-strategy': 'merge' }).optional();
+    return z.array(NodeCondition()).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['type'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'type', 'x-kubernetes-patch-strategy': 'merge' }).optional();
   },
   get config() {
-    return NodeConfigStatus.optional();
+    return NodeConfigStatus().optional();
   },
   get daemonEndpoints() {
-    return NodeDaemonEndpoints.optional();
+    return NodeDaemonEndpoints().optional();
   },
   get declaredFeatures() {
     return z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
   },
   get features() {
-    return NodeFeatures.optional();
+    return NodeFeatures().optional();
   },
   get images() {
-    return z.array(ContainerImage).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+    return z.array(ContainerImage()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
   },
   get nodeInfo() {
-    return NodeSystemInfo.optional();
+    return NodeSystemInfo().optional();
   },
   get phase() {
     return z.string().optional();
   },
   get runtimeHandlers() {
-    return z.array(NodeRuntimeHandler).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+    return z.array(NodeRuntimeHandler()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
   },
   get volumesAttached() {
-    return z.array(AttachedVolume).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+    return z.array(AttachedVolume()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
   },
   get volumesInUse() {
     return z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.NodeStatus' });
-export type NodeStatus = z.infer<typeof NodeStatus>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.NodeStatus' }));
+export type NodeStatus = z.infer<ReturnType<typeof NodeStatus>>;

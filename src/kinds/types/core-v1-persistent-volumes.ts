@@ -2,12 +2,13 @@
 // Do not edit by hand; change the generator (or its ROOTS) and re-run it instead.
 
 import { z } from 'zod';
+import { lazySchema } from './lazy-schema.js';
 import { NodeSelector } from './core-v1-scheduling.js';
 import { AWSElasticBlockStoreVolumeSource, AzureDiskVolumeSource, FCVolumeSource, FlockerVolumeSource, GCEPersistentDiskVolumeSource, HostPathVolumeSource, NFSVolumeSource, PhotonPersistentDiskVolumeSource, PortworxVolumeSource, QuobyteVolumeSource, VsphereVirtualDiskVolumeSource } from './core-v1-volumes.js';
 import { Time } from './meta-v1.js';
 import { Quantity } from './primitives.js';
 
-export const AzureFilePersistentVolumeSource = z.object({
+export const AzureFilePersistentVolumeSource = lazySchema(() => z.object({
   get readOnly() {
     return z.boolean().optional();
   },
@@ -20,20 +21,20 @@ export const AzureFilePersistentVolumeSource = z.object({
   get shareName() {
     return z.string();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.AzureFilePersistentVolumeSource' });
-export type AzureFilePersistentVolumeSource = z.infer<typeof AzureFilePersistentVolumeSource>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.AzureFilePersistentVolumeSource' }));
+export type AzureFilePersistentVolumeSource = z.infer<ReturnType<typeof AzureFilePersistentVolumeSource>>;
 
-export const SecretReference = z.object({
+export const SecretReference = lazySchema(() => z.object({
   get name() {
     return z.string().optional();
   },
   get namespace() {
     return z.string().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.SecretReference', 'x-kubernetes-map-type': 'atomic' });
-export type SecretReference = z.infer<typeof SecretReference>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.SecretReference', 'x-kubernetes-map-type': 'atomic' }));
+export type SecretReference = z.infer<ReturnType<typeof SecretReference>>;
 
-export const CephFSPersistentVolumeSource = z.object({
+export const CephFSPersistentVolumeSource = lazySchema(() => z.object({
   get monitors() {
     return z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' });
   },
@@ -47,15 +48,15 @@ export const CephFSPersistentVolumeSource = z.object({
     return z.string().optional();
   },
   get secretRef() {
-    return SecretReference.optional();
+    return SecretReference().optional();
   },
   get user() {
     return z.string().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.CephFSPersistentVolumeSource' });
-export type CephFSPersistentVolumeSource = z.infer<typeof CephFSPersistentVolumeSource>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.CephFSPersistentVolumeSource' }));
+export type CephFSPersistentVolumeSource = z.infer<ReturnType<typeof CephFSPersistentVolumeSource>>;
 
-export const CinderPersistentVolumeSource = z.object({
+export const CinderPersistentVolumeSource = lazySchema(() => z.object({
   get fsType() {
     return z.string().optional();
   },
@@ -63,20 +64,20 @@ export const CinderPersistentVolumeSource = z.object({
     return z.boolean().optional();
   },
   get secretRef() {
-    return SecretReference.optional();
+    return SecretReference().optional();
   },
   get volumeID() {
     return z.string();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.CinderPersistentVolumeSource' });
-export type CinderPersistentVolumeSource = z.infer<typeof CinderPersistentVolumeSource>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.CinderPersistentVolumeSource' }));
+export type CinderPersistentVolumeSource = z.infer<ReturnType<typeof CinderPersistentVolumeSource>>;
 
-export const CSIPersistentVolumeSource = z.object({
+export const CSIPersistentVolumeSource = lazySchema(() => z.object({
   get controllerExpandSecretRef() {
-    return SecretReference.optional();
+    return SecretReference().optional();
   },
   get controllerPublishSecretRef() {
-    return SecretReference.optional();
+    return SecretReference().optional();
   },
   get driver() {
     return z.string();
@@ -85,13 +86,13 @@ export const CSIPersistentVolumeSource = z.object({
     return z.string().optional();
   },
   get nodeExpandSecretRef() {
-    return SecretReference.optional();
+    return SecretReference().optional();
   },
   get nodePublishSecretRef() {
-    return SecretReference.optional();
+    return SecretReference().optional();
   },
   get nodeStageSecretRef() {
-    return SecretReference.optional();
+    return SecretReference().optional();
   },
   get readOnly() {
     return z.boolean().optional();
@@ -102,10 +103,10 @@ export const CSIPersistentVolumeSource = z.object({
   get volumeHandle() {
     return z.string();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.CSIPersistentVolumeSource' });
-export type CSIPersistentVolumeSource = z.infer<typeof CSIPersistentVolumeSource>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.CSIPersistentVolumeSource' }));
+export type CSIPersistentVolumeSource = z.infer<ReturnType<typeof CSIPersistentVolumeSource>>;
 
-export const FlexPersistentVolumeSource = z.object({
+export const FlexPersistentVolumeSource = lazySchema(() => z.object({
   get driver() {
     return z.string();
   },
@@ -119,12 +120,12 @@ export const FlexPersistentVolumeSource = z.object({
     return z.boolean().optional();
   },
   get secretRef() {
-    return SecretReference.optional();
+    return SecretReference().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.FlexPersistentVolumeSource' });
-export type FlexPersistentVolumeSource = z.infer<typeof FlexPersistentVolumeSource>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.FlexPersistentVolumeSource' }));
+export type FlexPersistentVolumeSource = z.infer<ReturnType<typeof FlexPersistentVolumeSource>>;
 
-export const GlusterfsPersistentVolumeSource = z.object({
+export const GlusterfsPersistentVolumeSource = lazySchema(() => z.object({
   get endpoints() {
     return z.string();
   },
@@ -137,10 +138,10 @@ export const GlusterfsPersistentVolumeSource = z.object({
   get readOnly() {
     return z.boolean().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.GlusterfsPersistentVolumeSource' });
-export type GlusterfsPersistentVolumeSource = z.infer<typeof GlusterfsPersistentVolumeSource>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.GlusterfsPersistentVolumeSource' }));
+export type GlusterfsPersistentVolumeSource = z.infer<ReturnType<typeof GlusterfsPersistentVolumeSource>>;
 
-export const ISCSIPersistentVolumeSource = z.object({
+export const ISCSIPersistentVolumeSource = lazySchema(() => z.object({
   get chapAuthDiscovery() {
     return z.boolean().optional();
   },
@@ -169,35 +170,35 @@ export const ISCSIPersistentVolumeSource = z.object({
     return z.boolean().optional();
   },
   get secretRef() {
-    return SecretReference.optional();
+    return SecretReference().optional();
   },
   get targetPortal() {
     return z.string();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ISCSIPersistentVolumeSource' });
-export type ISCSIPersistentVolumeSource = z.infer<typeof ISCSIPersistentVolumeSource>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ISCSIPersistentVolumeSource' }));
+export type ISCSIPersistentVolumeSource = z.infer<ReturnType<typeof ISCSIPersistentVolumeSource>>;
 
-export const LocalVolumeSource = z.object({
+export const LocalVolumeSource = lazySchema(() => z.object({
   get fsType() {
     return z.string().optional();
   },
   get path() {
     return z.string();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.LocalVolumeSource' });
-export type LocalVolumeSource = z.infer<typeof LocalVolumeSource>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.LocalVolumeSource' }));
+export type LocalVolumeSource = z.infer<ReturnType<typeof LocalVolumeSource>>;
 
-export const ModifyVolumeStatus = z.object({
+export const ModifyVolumeStatus = lazySchema(() => z.object({
   get status() {
     return z.string();
   },
   get targetVolumeAttributesClassName() {
     return z.string().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ModifyVolumeStatus' });
-export type ModifyVolumeStatus = z.infer<typeof ModifyVolumeStatus>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ModifyVolumeStatus' }));
+export type ModifyVolumeStatus = z.infer<ReturnType<typeof ModifyVolumeStatus>>;
 
-export const ObjectReference = z.object({
+export const ObjectReference = lazySchema(() => z.object({
   get apiVersion() {
     return z.string().optional();
   },
@@ -219,15 +220,15 @@ export const ObjectReference = z.object({
   get uid() {
     return z.string().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ObjectReference', 'x-kubernetes-map-type': 'atomic' });
-export type ObjectReference = z.infer<typeof ObjectReference>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ObjectReference', 'x-kubernetes-map-type': 'atomic' }));
+export type ObjectReference = z.infer<ReturnType<typeof ObjectReference>>;
 
-export const PersistentVolumeClaimCondition = z.object({
+export const PersistentVolumeClaimCondition = lazySchema(() => z.object({
   get lastProbeTime() {
-    return Time.optional();
+    return Time().optional();
   },
   get lastTransitionTime() {
-    return Time.optional();
+    return Time().optional();
   },
   get message() {
     return z.string().optional();
@@ -241,10 +242,10 @@ export const PersistentVolumeClaimCondition = z.object({
   get type() {
     return z.string();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.PersistentVolumeClaimCondition' });
-export type PersistentVolumeClaimCondition = z.infer<typeof PersistentVolumeClaimCondition>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.PersistentVolumeClaimCondition' }));
+export type PersistentVolumeClaimCondition = z.infer<ReturnType<typeof PersistentVolumeClaimCondition>>;
 
-export const PersistentVolumeClaimStatus = z.object({
+export const PersistentVolumeClaimStatus = lazySchema(() => z.object({
   get accessModes() {
     return z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
   },
@@ -252,27 +253,27 @@ export const PersistentVolumeClaimStatus = z.object({
     return z.record(z.string(), z.string()).register(z.globalRegistry, { 'x-kubernetes-map-type': 'granular' }).optional();
   },
   get allocatedResources() {
-    return z.record(z.string(), Quantity).optional();
+    return z.record(z.string(), Quantity()).optional();
   },
   get capacity() {
-    return z.record(z.string(), Quantity).optional();
+    return z.record(z.string(), Quantity()).optional();
   },
   get conditions() {
-    return z.array(PersistentVolumeClaimCondition).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['type'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'type', 'x-kubernetes-patch-strategy': 'merge' }).optional();
+    return z.array(PersistentVolumeClaimCondition()).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['type'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'type', 'x-kubernetes-patch-strategy': 'merge' }).optional();
   },
   get currentVolumeAttributesClassName() {
     return z.string().optional();
   },
   get modifyVolumeStatus() {
-    return ModifyVolumeStatus.optional();
+    return ModifyVolumeStatus().optional();
   },
   get phase() {
     return z.string().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.PersistentVolumeClaimStatus' });
-export type PersistentVolumeClaimStatus = z.infer<typeof PersistentVolumeClaimStatus>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.PersistentVolumeClaimStatus' }));
+export type PersistentVolumeClaimStatus = z.infer<ReturnType<typeof PersistentVolumeClaimStatus>>;
 
-export const RBDPersistentVolumeSource = z.object({
+export const RBDPersistentVolumeSource = lazySchema(() => z.object({
   get fsType() {
     return z.string().optional();
   },
@@ -292,15 +293,15 @@ export const RBDPersistentVolumeSource = z.object({
     return z.boolean().optional();
   },
   get secretRef() {
-    return SecretReference.optional();
+    return SecretReference().optional();
   },
   get user() {
     return z.string().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.RBDPersistentVolumeSource' });
-export type RBDPersistentVolumeSource = z.infer<typeof RBDPersistentVolumeSource>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.RBDPersistentVolumeSource' }));
+export type RBDPersistentVolumeSource = z.infer<ReturnType<typeof RBDPersistentVolumeSource>>;
 
-export const ScaleIOPersistentVolumeSource = z.object({
+export const ScaleIOPersistentVolumeSource = lazySchema(() => z.object({
   get fsType() {
     return z.string().optional();
   },
@@ -314,7 +315,7 @@ export const ScaleIOPersistentVolumeSource = z.object({
     return z.boolean().optional();
   },
   get secretRef() {
-    return SecretReference;
+    return SecretReference();
   },
   get sslEnabled() {
     return z.boolean().optional();
@@ -331,10 +332,10 @@ export const ScaleIOPersistentVolumeSource = z.object({
   get volumeName() {
     return z.string().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ScaleIOPersistentVolumeSource' });
-export type ScaleIOPersistentVolumeSource = z.infer<typeof ScaleIOPersistentVolumeSource>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ScaleIOPersistentVolumeSource' }));
+export type ScaleIOPersistentVolumeSource = z.infer<ReturnType<typeof ScaleIOPersistentVolumeSource>>;
 
-export const StorageOSPersistentVolumeSource = z.object({
+export const StorageOSPersistentVolumeSource = lazySchema(() => z.object({
   get fsType() {
     return z.string().optional();
   },
@@ -342,7 +343,7 @@ export const StorageOSPersistentVolumeSource = z.object({
     return z.boolean().optional();
   },
   get secretRef() {
-    return ObjectReference.optional();
+    return ObjectReference().optional();
   },
   get volumeName() {
     return z.string().optional();
@@ -350,100 +351,100 @@ export const StorageOSPersistentVolumeSource = z.object({
   get volumeNamespace() {
     return z.string().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.StorageOSPersistentVolumeSource' });
-export type StorageOSPersistentVolumeSource = z.infer<typeof StorageOSPersistentVolumeSource>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.StorageOSPersistentVolumeSource' }));
+export type StorageOSPersistentVolumeSource = z.infer<ReturnType<typeof StorageOSPersistentVolumeSource>>;
 
-export const VolumeNodeAffinity = z.object({
+export const VolumeNodeAffinity = lazySchema(() => z.object({
   get required() {
-    return NodeSelector.optional();
+    return NodeSelector().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.VolumeNodeAffinity' });
-export type VolumeNodeAffinity = z.infer<typeof VolumeNodeAffinity>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.VolumeNodeAffinity' }));
+export type VolumeNodeAffinity = z.infer<ReturnType<typeof VolumeNodeAffinity>>;
 
-export const PersistentVolumeSpec = z.object({
+export const PersistentVolumeSpec = lazySchema(() => z.object({
   get accessModes() {
     return z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
   },
   get awsElasticBlockStore() {
-    return AWSElasticBlockStoreVolumeSource.optional();
+    return AWSElasticBlockStoreVolumeSource().optional();
   },
   get azureDisk() {
-    return AzureDiskVolumeSource.optional();
+    return AzureDiskVolumeSource().optional();
   },
   get azureFile() {
-    return AzureFilePersistentVolumeSource.optional();
+    return AzureFilePersistentVolumeSource().optional();
   },
   get capacity() {
-    return z.record(z.string(), Quantity).optional();
+    return z.record(z.string(), Quantity()).optional();
   },
   get cephfs() {
-    return CephFSPersistentVolumeSource.optional();
+    return CephFSPersistentVolumeSource().optional();
   },
   get cinder() {
-    return CinderPersistentVolumeSource.optional();
+    return CinderPersistentVolumeSource().optional();
   },
   get claimRef() {
-    return ObjectReference.meta({ 'x-kubernetes-map-type': 'granular' }).optional();
+    return ObjectReference().meta({ 'x-kubernetes-map-type': 'granular' }).optional();
   },
   get csi() {
-    return CSIPersistentVolumeSource.optional();
+    return CSIPersistentVolumeSource().optional();
   },
   get fc() {
-    return FCVolumeSource.optional();
+    return FCVolumeSource().optional();
   },
   get flexVolume() {
-    return FlexPersistentVolumeSource.optional();
+    return FlexPersistentVolumeSource().optional();
   },
   get flocker() {
-    return FlockerVolumeSource.optional();
+    return FlockerVolumeSource().optional();
   },
   get gcePersistentDisk() {
-    return GCEPersistentDiskVolumeSource.optional();
+    return GCEPersistentDiskVolumeSource().optional();
   },
   get glusterfs() {
-    return GlusterfsPersistentVolumeSource.optional();
+    return GlusterfsPersistentVolumeSource().optional();
   },
   get hostPath() {
-    return HostPathVolumeSource.optional();
+    return HostPathVolumeSource().optional();
   },
   get iscsi() {
-    return ISCSIPersistentVolumeSource.optional();
+    return ISCSIPersistentVolumeSource().optional();
   },
   get local() {
-    return LocalVolumeSource.optional();
+    return LocalVolumeSource().optional();
   },
   get mountOptions() {
     return z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
   },
   get nfs() {
-    return NFSVolumeSource.optional();
+    return NFSVolumeSource().optional();
   },
   get nodeAffinity() {
-    return VolumeNodeAffinity.optional();
+    return VolumeNodeAffinity().optional();
   },
   get persistentVolumeReclaimPolicy() {
     return z.string().optional();
   },
   get photonPersistentDisk() {
-    return PhotonPersistentDiskVolumeSource.optional();
+    return PhotonPersistentDiskVolumeSource().optional();
   },
   get portworxVolume() {
-    return PortworxVolumeSource.optional();
+    return PortworxVolumeSource().optional();
   },
   get quobyte() {
-    return QuobyteVolumeSource.optional();
+    return QuobyteVolumeSource().optional();
   },
   get rbd() {
-    return RBDPersistentVolumeSource.optional();
+    return RBDPersistentVolumeSource().optional();
   },
   get scaleIO() {
-    return ScaleIOPersistentVolumeSource.optional();
+    return ScaleIOPersistentVolumeSource().optional();
   },
   get storageClassName() {
     return z.string().optional();
   },
   get storageos() {
-    return StorageOSPersistentVolumeSource.optional();
+    return StorageOSPersistentVolumeSource().optional();
   },
   get volumeAttributesClassName() {
     return z.string().optional();
@@ -452,14 +453,14 @@ export const PersistentVolumeSpec = z.object({
     return z.string().optional();
   },
   get vsphereVolume() {
-    return VsphereVirtualDiskVolumeSource.optional();
+    return VsphereVirtualDiskVolumeSource().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.PersistentVolumeSpec' });
-export type PersistentVolumeSpec = z.infer<typeof PersistentVolumeSpec>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.PersistentVolumeSpec' }));
+export type PersistentVolumeSpec = z.infer<ReturnType<typeof PersistentVolumeSpec>>;
 
-export const PersistentVolumeStatus = z.object({
+export const PersistentVolumeStatus = lazySchema(() => z.object({
   get lastPhaseTransitionTime() {
-    return Time.optional();
+    return Time().optional();
   },
   get message() {
     return z.string().optional();
@@ -470,5 +471,5 @@ export const PersistentVolumeStatus = z.object({
   get reason() {
     return z.string().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.PersistentVolumeStatus' });
-export type PersistentVolumeStatus = z.infer<typeof PersistentVolumeStatus>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.PersistentVolumeStatus' }));
+export type PersistentVolumeStatus = z.infer<ReturnType<typeof PersistentVolumeStatus>>;

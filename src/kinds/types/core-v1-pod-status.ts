@@ -2,11 +2,12 @@
 // Do not edit by hand; change the generator (or its ROOTS) and re-run it instead.
 
 import { z } from 'zod';
+import { lazySchema } from './lazy-schema.js';
 import { ResourceRequirements } from './core-v1-containers.js';
 import { Time } from './meta-v1.js';
 import { Quantity } from './primitives.js';
 
-export const ContainerExtendedResourceRequest = z.object({
+export const ContainerExtendedResourceRequest = lazySchema(() => z.object({
   get containerName() {
     return z.string();
   },
@@ -16,17 +17,17 @@ export const ContainerExtendedResourceRequest = z.object({
   get resourceName() {
     return z.string();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ContainerExtendedResourceRequest' });
-export type ContainerExtendedResourceRequest = z.infer<typeof ContainerExtendedResourceRequest>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ContainerExtendedResourceRequest' }));
+export type ContainerExtendedResourceRequest = z.infer<ReturnType<typeof ContainerExtendedResourceRequest>>;
 
-export const ContainerStateRunning = z.object({
+export const ContainerStateRunning = lazySchema(() => z.object({
   get startedAt() {
-    return Time.optional();
+    return Time().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ContainerStateRunning' });
-export type ContainerStateRunning = z.infer<typeof ContainerStateRunning>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ContainerStateRunning' }));
+export type ContainerStateRunning = z.infer<ReturnType<typeof ContainerStateRunning>>;
 
-export const ContainerStateTerminated = z.object({
+export const ContainerStateTerminated = lazySchema(() => z.object({
   get containerID() {
     return z.string().optional();
   },
@@ -34,7 +35,7 @@ export const ContainerStateTerminated = z.object({
     return z.int32();
   },
   get finishedAt() {
-    return Time.optional();
+    return Time().optional();
   },
   get message() {
     return z.string().optional();
@@ -46,35 +47,35 @@ export const ContainerStateTerminated = z.object({
     return z.int32().optional();
   },
   get startedAt() {
-    return Time.optional();
+    return Time().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ContainerStateTerminated' });
-export type ContainerStateTerminated = z.infer<typeof ContainerStateTerminated>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ContainerStateTerminated' }));
+export type ContainerStateTerminated = z.infer<ReturnType<typeof ContainerStateTerminated>>;
 
-export const ContainerStateWaiting = z.object({
+export const ContainerStateWaiting = lazySchema(() => z.object({
   get message() {
     return z.string().optional();
   },
   get reason() {
     return z.string().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ContainerStateWaiting' });
-export type ContainerStateWaiting = z.infer<typeof ContainerStateWaiting>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ContainerStateWaiting' }));
+export type ContainerStateWaiting = z.infer<ReturnType<typeof ContainerStateWaiting>>;
 
-export const ContainerState = z.object({
+export const ContainerState = lazySchema(() => z.object({
   get running() {
-    return ContainerStateRunning.optional();
+    return ContainerStateRunning().optional();
   },
   get terminated() {
-    return ContainerStateTerminated.optional();
+    return ContainerStateTerminated().optional();
   },
   get waiting() {
-    return ContainerStateWaiting.optional();
+    return ContainerStateWaiting().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ContainerState' });
-export type ContainerState = z.infer<typeof ContainerState>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ContainerState' }));
+export type ContainerState = z.infer<ReturnType<typeof ContainerState>>;
 
-export const LinuxContainerUser = z.object({
+export const LinuxContainerUser = lazySchema(() => z.object({
   get gid() {
     return z.int();
   },
@@ -84,17 +85,17 @@ export const LinuxContainerUser = z.object({
   get uid() {
     return z.int();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.LinuxContainerUser' });
-export type LinuxContainerUser = z.infer<typeof LinuxContainerUser>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.LinuxContainerUser' }));
+export type LinuxContainerUser = z.infer<ReturnType<typeof LinuxContainerUser>>;
 
-export const ContainerUser = z.object({
+export const ContainerUser = lazySchema(() => z.object({
   get linux() {
-    return LinuxContainerUser.optional();
+    return LinuxContainerUser().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ContainerUser' });
-export type ContainerUser = z.infer<typeof ContainerUser>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ContainerUser' }));
+export type ContainerUser = z.infer<ReturnType<typeof ContainerUser>>;
 
-export const ResourceHealth = z.object({
+export const ResourceHealth = lazySchema(() => z.object({
   get health() {
     return z.string().optional();
   },
@@ -104,34 +105,34 @@ export const ResourceHealth = z.object({
   get resourceID() {
     return z.string();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ResourceHealth' });
-export type ResourceHealth = z.infer<typeof ResourceHealth>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ResourceHealth' }));
+export type ResourceHealth = z.infer<ReturnType<typeof ResourceHealth>>;
 
-export const ResourceStatus = z.object({
+export const ResourceStatus = lazySchema(() => z.object({
   get name() {
     return z.string();
   },
   get resources() {
-    return z.array(ResourceHealth).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['resourceID'], 'x-kubernetes-list-type': 'map' }).optional();
+    return z.array(ResourceHealth()).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['resourceID'], 'x-kubernetes-list-type': 'map' }).optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ResourceStatus' });
-export type ResourceStatus = z.infer<typeof ResourceStatus>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ResourceStatus' }));
+export type ResourceStatus = z.infer<ReturnType<typeof ResourceStatus>>;
 
-export const ImageVolumeStatus = z.object({
+export const ImageVolumeStatus = lazySchema(() => z.object({
   get imageRef() {
     return z.string();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ImageVolumeStatus' });
-export type ImageVolumeStatus = z.infer<typeof ImageVolumeStatus>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ImageVolumeStatus' }));
+export type ImageVolumeStatus = z.infer<ReturnType<typeof ImageVolumeStatus>>;
 
-export const VolumeStatus = z.object({
+export const VolumeStatus = lazySchema(() => z.object({
   get image() {
-    return ImageVolumeStatus.optional();
+    return ImageVolumeStatus().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.VolumeStatus' });
-export type VolumeStatus = z.infer<typeof VolumeStatus>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.VolumeStatus' }));
+export type VolumeStatus = z.infer<ReturnType<typeof VolumeStatus>>;
 
-export const VolumeMountStatus = z.object({
+export const VolumeMountStatus = lazySchema(() => z.object({
   get mountPath() {
     return z.string();
   },
@@ -145,17 +146,17 @@ export const VolumeMountStatus = z.object({
     return z.string().optional();
   },
   get volumeStatus() {
-    return VolumeStatus.optional();
+    return VolumeStatus().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.VolumeMountStatus' });
-export type VolumeMountStatus = z.infer<typeof VolumeMountStatus>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.VolumeMountStatus' }));
+export type VolumeMountStatus = z.infer<ReturnType<typeof VolumeMountStatus>>;
 
-export const ContainerStatus = z.object({
+export const ContainerStatus = lazySchema(() => z.object({
   get allocatedResources() {
-    return z.record(z.string(), Quantity).optional();
+    return z.record(z.string(), Quantity()).optional();
   },
   get allocatedResourcesStatus() {
-    return z.array(ResourceStatus).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['name'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'name', 'x-kubernetes-patch-strategy': 'merge' }).optional();
+    return z.array(ResourceStatus()).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['name'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'name', 'x-kubernetes-patch-strategy': 'merge' }).optional();
   },
   get containerID() {
     return z.string().optional();
@@ -167,7 +168,7 @@ export const ContainerStatus = z.object({
     return z.string();
   },
   get lastState() {
-    return ContainerState.optional();
+    return ContainerState().optional();
   },
   get name() {
     return z.string();
@@ -176,7 +177,7 @@ export const ContainerStatus = z.object({
     return z.boolean();
   },
   get resources() {
-    return ResourceRequirements.optional();
+    return ResourceRequirements().optional();
   },
   get restartCount() {
     return z.int32();
@@ -185,28 +186,28 @@ export const ContainerStatus = z.object({
     return z.boolean().optional();
   },
   get state() {
-    return ContainerState.optional();
+    return ContainerState().optional();
   },
   get stopSignal() {
     return z.string().optional();
   },
   get user() {
-    return ContainerUser.optional();
+    return ContainerUser().optional();
   },
   get volumeMounts() {
-    return z.array(VolumeMountStatus).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['mountPath'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'mountPath', 'x-kubernetes-patch-strategy': 'merge' }).optional();
+    return z.array(VolumeMountStatus()).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['mountPath'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'mountPath', 'x-kubernetes-patch-strategy': 'merge' }).optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ContainerStatus' });
-export type ContainerStatus = z.infer<typeof ContainerStatus>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ContainerStatus' }));
+export type ContainerStatus = z.infer<ReturnType<typeof ContainerStatus>>;
 
-export const HostIP = z.object({
+export const HostIP = lazySchema(() => z.object({
   get ip() {
     return z.string();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.HostIP' });
-export type HostIP = z.infer<typeof HostIP>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.HostIP' }));
+export type HostIP = z.infer<ReturnType<typeof HostIP>>;
 
-export const NodeAllocatableResourceClaimStatus = z.object({
+export const NodeAllocatableResourceClaimStatus = lazySchema(() => z.object({
   get containers() {
     return z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'set' }).optional();
   },
@@ -214,17 +215,17 @@ export const NodeAllocatableResourceClaimStatus = z.object({
     return z.string();
   },
   get resources() {
-    return z.record(z.string(), Quantity);
+    return z.record(z.string(), Quantity());
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.NodeAllocatableResourceClaimStatus' });
-export type NodeAllocatableResourceClaimStatus = z.infer<typeof NodeAllocatableResourceClaimStatus>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.NodeAllocatableResourceClaimStatus' }));
+export type NodeAllocatableResourceClaimStatus = z.infer<ReturnType<typeof NodeAllocatableResourceClaimStatus>>;
 
-export const PodCondition = z.object({
+export const PodCondition = lazySchema(() => z.object({
   get lastProbeTime() {
-    return Time.optional();
+    return Time().optional();
   },
   get lastTransitionTime() {
-    return Time.optional();
+    return Time().optional();
   },
   get message() {
     return z.string().optional();
@@ -241,66 +242,66 @@ export const PodCondition = z.object({
   get type() {
     return z.string();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.PodCondition' });
-export type PodCondition = z.infer<typeof PodCondition>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.PodCondition' }));
+export type PodCondition = z.infer<ReturnType<typeof PodCondition>>;
 
-export const PodExtendedResourceClaimStatus = z.object({
+export const PodExtendedResourceClaimStatus = lazySchema(() => z.object({
   get requestMappings() {
-    return z.array(ContainerExtendedResourceRequest).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' });
+    return z.array(ContainerExtendedResourceRequest()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' });
   },
   get resourceClaimName() {
     return z.string();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.PodExtendedResourceClaimStatus' });
-export type PodExtendedResourceClaimStatus = z.infer<typeof PodExtendedResourceClaimStatus>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.PodExtendedResourceClaimStatus' }));
+export type PodExtendedResourceClaimStatus = z.infer<ReturnType<typeof PodExtendedResourceClaimStatus>>;
 
-export const PodIP = z.object({
+export const PodIP = lazySchema(() => z.object({
   get ip() {
     return z.string();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.PodIP' });
-export type PodIP = z.infer<typeof PodIP>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.PodIP' }));
+export type PodIP = z.infer<ReturnType<typeof PodIP>>;
 
-export const PodResourceClaimStatus = z.object({
+export const PodResourceClaimStatus = lazySchema(() => z.object({
   get name() {
     return z.string();
   },
   get resourceClaimName() {
     return z.string().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.PodResourceClaimStatus' });
-export type PodResourceClaimStatus = z.infer<typeof PodResourceClaimStatus>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.PodResourceClaimStatus' }));
+export type PodResourceClaimStatus = z.infer<ReturnType<typeof PodResourceClaimStatus>>;
 
-export const PodStatus = z.object({
+export const PodStatus = lazySchema(() => z.object({
   get allocatedResources() {
-    return z.record(z.string(), Quantity).optional();
+    return z.record(z.string(), Quantity()).optional();
   },
   get conditions() {
-    return z.array(PodCondition).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['type'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'type', 'x-kubernetes-patch-strategy': 'merge' }).optional();
+    return z.array(PodCondition()).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['type'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'type', 'x-kubernetes-patch-strategy': 'merge' }).optional();
   },
   get containerStatuses() {
-    return z.array(ContainerStatus).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+    return z.array(ContainerStatus()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
   },
   get ephemeralContainerStatuses() {
-    return z.array(ContainerStatus).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+    return z.array(ContainerStatus()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
   },
   get extendedResourceClaimStatus() {
-    return PodExtendedResourceClaimStatus.optional();
+    return PodExtendedResourceClaimStatus().optional();
   },
   get hostIP() {
     return z.string().optional();
   },
   get hostIPs() {
-    return z.array(HostIP).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic', 'x-kubernetes-patch-merge-key': 'ip', 'x-kubernetes-patch-strategy': 'merge' }).optional();
+    return z.array(HostIP()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic', 'x-kubernetes-patch-merge-key': 'ip', 'x-kubernetes-patch-strategy': 'merge' }).optional();
   },
   get initContainerStatuses() {
-    return z.array(ContainerStatus).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+    return z.array(ContainerStatus()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
   },
   get message() {
     return z.string().optional();
   },
   get nodeAllocatableResourceClaimStatuses() {
-    return z.array(NodeAllocatableResourceClaimStatus).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+    return z.array(NodeAllocatableResourceClaimStatus()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
   },
   get nominatedNodeName() {
     return z.string().optional();
@@ -315,7 +316,7 @@ export const PodStatus = z.object({
     return z.string().optional();
   },
   get podIPs() {
-    return z.array(PodIP).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['ip'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'ip', 'x-kubernetes-patch-strategy': 'merge' }).optional();
+    return z.array(PodIP()).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['ip'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'ip', 'x-kubernetes-patch-strategy': 'merge' }).optional();
   },
   get qosClass() {
     return z.string().optional();
@@ -327,13 +328,13 @@ export const PodStatus = z.object({
     return z.string().optional();
   },
   get resourceClaimStatuses() {
-    return z.array(PodResourceClaimStatus).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['name'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'name', 'x-kubernetes-patch-strategy': 'merge,retainKeys' }).optional();
+    return z.array(PodResourceClaimStatus()).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['name'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'name', 'x-kubernetes-patch-strategy': 'merge,retainKeys' }).optional();
   },
   get resources() {
-    return ResourceRequirements.optional();
+    return ResourceRequirements().optional();
   },
   get startTime() {
-    return Time.optional();
+    return Time().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.PodStatus' });
-export type PodStatus = z.infer<typeof PodStatus>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.PodStatus' }));
+export type PodStatus = z.infer<ReturnType<typeof PodStatus>>;

@@ -2,9 +2,10 @@
 // Do not edit by hand; change the generator (or its ROOTS) and re-run it instead.
 
 import { z } from 'zod';
+import { lazySchema } from './lazy-schema.js';
 import { LabelSelector } from './meta-v1.js';
 
-export const NodeSelectorRequirement = z.object({
+export const NodeSelectorRequirement = lazySchema(() => z.object({
   get key() {
     return z.string();
   },
@@ -14,49 +15,49 @@ export const NodeSelectorRequirement = z.object({
   get values() {
     return z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.NodeSelectorRequirement' });
-export type NodeSelectorRequirement = z.infer<typeof NodeSelectorRequirement>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.NodeSelectorRequirement' }));
+export type NodeSelectorRequirement = z.infer<ReturnType<typeof NodeSelectorRequirement>>;
 
-export const NodeSelectorTerm = z.object({
+export const NodeSelectorTerm = lazySchema(() => z.object({
   get matchExpressions() {
-    return z.array(NodeSelectorRequirement).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+    return z.array(NodeSelectorRequirement()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
   },
   get matchFields() {
-    return z.array(NodeSelectorRequirement).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+    return z.array(NodeSelectorRequirement()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.NodeSelectorTerm', 'x-kubernetes-map-type': 'atomic' });
-export type NodeSelectorTerm = z.infer<typeof NodeSelectorTerm>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.NodeSelectorTerm', 'x-kubernetes-map-type': 'atomic' }));
+export type NodeSelectorTerm = z.infer<ReturnType<typeof NodeSelectorTerm>>;
 
-export const NodeSelector = z.object({
+export const NodeSelector = lazySchema(() => z.object({
   get nodeSelectorTerms() {
-    return z.array(NodeSelectorTerm).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' });
+    return z.array(NodeSelectorTerm()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' });
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.NodeSelector', 'x-kubernetes-map-type': 'atomic' });
-export type NodeSelector = z.infer<typeof NodeSelector>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.NodeSelector', 'x-kubernetes-map-type': 'atomic' }));
+export type NodeSelector = z.infer<ReturnType<typeof NodeSelector>>;
 
-export const PreferredSchedulingTerm = z.object({
+export const PreferredSchedulingTerm = lazySchema(() => z.object({
   get preference() {
-    return NodeSelectorTerm;
+    return NodeSelectorTerm();
   },
   get weight() {
     return z.int32();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.PreferredSchedulingTerm' });
-export type PreferredSchedulingTerm = z.infer<typeof PreferredSchedulingTerm>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.PreferredSchedulingTerm' }));
+export type PreferredSchedulingTerm = z.infer<ReturnType<typeof PreferredSchedulingTerm>>;
 
-export const NodeAffinity = z.object({
+export const NodeAffinity = lazySchema(() => z.object({
   get preferredDuringSchedulingIgnoredDuringExecution() {
-    return z.array(PreferredSchedulingTerm).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+    return z.array(PreferredSchedulingTerm()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
   },
   get requiredDuringSchedulingIgnoredDuringExecution() {
-    return NodeSelector.optional();
+    return NodeSelector().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.NodeAffinity' });
-export type NodeAffinity = z.infer<typeof NodeAffinity>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.NodeAffinity' }));
+export type NodeAffinity = z.infer<ReturnType<typeof NodeAffinity>>;
 
-export const PodAffinityTerm = z.object({
+export const PodAffinityTerm = lazySchema(() => z.object({
   get labelSelector() {
-    return LabelSelector.optional();
+    return LabelSelector().optional();
   },
   get matchLabelKeys() {
     return z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
@@ -65,7 +66,7 @@ export const PodAffinityTerm = z.object({
     return z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
   },
   get namespaceSelector() {
-    return LabelSelector.optional();
+    return LabelSelector().optional();
   },
   get namespaces() {
     return z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
@@ -73,53 +74,53 @@ export const PodAffinityTerm = z.object({
   get topologyKey() {
     return z.string();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.PodAffinityTerm' });
-export type PodAffinityTerm = z.infer<typeof PodAffinityTerm>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.PodAffinityTerm' }));
+export type PodAffinityTerm = z.infer<ReturnType<typeof PodAffinityTerm>>;
 
-export const WeightedPodAffinityTerm = z.object({
+export const WeightedPodAffinityTerm = lazySchema(() => z.object({
   get podAffinityTerm() {
-    return PodAffinityTerm;
+    return PodAffinityTerm();
   },
   get weight() {
     return z.int32();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.WeightedPodAffinityTerm' });
-export type WeightedPodAffinityTerm = z.infer<typeof WeightedPodAffinityTerm>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.WeightedPodAffinityTerm' }));
+export type WeightedPodAffinityTerm = z.infer<ReturnType<typeof WeightedPodAffinityTerm>>;
 
-export const PodAffinity = z.object({
+export const PodAffinity = lazySchema(() => z.object({
   get preferredDuringSchedulingIgnoredDuringExecution() {
-    return z.array(WeightedPodAffinityTerm).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+    return z.array(WeightedPodAffinityTerm()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
   },
   get requiredDuringSchedulingIgnoredDuringExecution() {
-    return z.array(PodAffinityTerm).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+    return z.array(PodAffinityTerm()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.PodAffinity' });
-export type PodAffinity = z.infer<typeof PodAffinity>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.PodAffinity' }));
+export type PodAffinity = z.infer<ReturnType<typeof PodAffinity>>;
 
-export const PodAntiAffinity = z.object({
+export const PodAntiAffinity = lazySchema(() => z.object({
   get preferredDuringSchedulingIgnoredDuringExecution() {
-    return z.array(WeightedPodAffinityTerm).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+    return z.array(WeightedPodAffinityTerm()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
   },
   get requiredDuringSchedulingIgnoredDuringExecution() {
-    return z.array(PodAffinityTerm).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+    return z.array(PodAffinityTerm()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.PodAntiAffinity' });
-export type PodAntiAffinity = z.infer<typeof PodAntiAffinity>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.PodAntiAffinity' }));
+export type PodAntiAffinity = z.infer<ReturnType<typeof PodAntiAffinity>>;
 
-export const Affinity = z.object({
+export const Affinity = lazySchema(() => z.object({
   get nodeAffinity() {
-    return NodeAffinity.optional();
+    return NodeAffinity().optional();
   },
   get podAffinity() {
-    return PodAffinity.optional();
+    return PodAffinity().optional();
   },
   get podAntiAffinity() {
-    return PodAntiAffinity.optional();
+    return PodAntiAffinity().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.Affinity' });
-export type Affinity = z.infer<typeof Affinity>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.Affinity' }));
+export type Affinity = z.infer<ReturnType<typeof Affinity>>;
 
-export const Toleration = z.object({
+export const Toleration = lazySchema(() => z.object({
   get effect() {
     return z.string().optional();
   },
@@ -135,12 +136,12 @@ export const Toleration = z.object({
   get value() {
     return z.string().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.Toleration' });
-export type Toleration = z.infer<typeof Toleration>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.Toleration' }));
+export type Toleration = z.infer<ReturnType<typeof Toleration>>;
 
-export const TopologySpreadConstraint = z.object({
+export const TopologySpreadConstraint = lazySchema(() => z.object({
   get labelSelector() {
-    return LabelSelector.optional();
+    return LabelSelector().optional();
   },
   get matchLabelKeys() {
     return z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
@@ -163,5 +164,5 @@ export const TopologySpreadConstraint = z.object({
   get whenUnsatisfiable() {
     return z.string();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.TopologySpreadConstraint' });
-export type TopologySpreadConstraint = z.infer<typeof TopologySpreadConstraint>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.TopologySpreadConstraint' }));
+export type TopologySpreadConstraint = z.infer<ReturnType<typeof TopologySpreadConstraint>>;

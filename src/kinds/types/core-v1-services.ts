@@ -2,18 +2,19 @@
 // Do not edit by hand; change the generator (or its ROOTS) and re-run it instead.
 
 import { z } from 'zod';
+import { lazySchema } from './lazy-schema.js';
 import { ObjectReference } from './core-v1-persistent-volumes.js';
 import { Condition } from './meta-v1.js';
 import { IntOrString } from './primitives.js';
 
-export const ClientIPConfig = z.object({
+export const ClientIPConfig = lazySchema(() => z.object({
   get timeoutSeconds() {
     return z.int32().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ClientIPConfig' });
-export type ClientIPConfig = z.infer<typeof ClientIPConfig>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ClientIPConfig' }));
+export type ClientIPConfig = z.infer<ReturnType<typeof ClientIPConfig>>;
 
-export const EndpointAddress = z.object({
+export const EndpointAddress = lazySchema(() => z.object({
   get hostname() {
     return z.string().optional();
   },
@@ -24,12 +25,12 @@ export const EndpointAddress = z.object({
     return z.string().optional();
   },
   get targetRef() {
-    return ObjectReference.optional();
+    return ObjectReference().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.EndpointAddress', 'x-kubernetes-map-type': 'atomic' });
-export type EndpointAddress = z.infer<typeof EndpointAddress>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.EndpointAddress', 'x-kubernetes-map-type': 'atomic' }));
+export type EndpointAddress = z.infer<ReturnType<typeof EndpointAddress>>;
 
-export const EndpointPort = z.object({
+export const EndpointPort = lazySchema(() => z.object({
   get appProtocol() {
     return z.string().optional();
   },
@@ -42,23 +43,23 @@ export const EndpointPort = z.object({
   get protocol() {
     return z.string().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.EndpointPort', 'x-kubernetes-map-type': 'atomic' });
-export type EndpointPort = z.infer<typeof EndpointPort>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.EndpointPort', 'x-kubernetes-map-type': 'atomic' }));
+export type EndpointPort = z.infer<ReturnType<typeof EndpointPort>>;
 
-export const EndpointSubset = z.object({
+export const EndpointSubset = lazySchema(() => z.object({
   get addresses() {
-    return z.array(EndpointAddress).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+    return z.array(EndpointAddress()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
   },
   get notReadyAddresses() {
-    return z.array(EndpointAddress).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+    return z.array(EndpointAddress()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
   },
   get ports() {
-    return z.array(EndpointPort).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+    return z.array(EndpointPort()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.EndpointSubset' });
-export type EndpointSubset = z.infer<typeof EndpointSubset>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.EndpointSubset' }));
+export type EndpointSubset = z.infer<ReturnType<typeof EndpointSubset>>;
 
-export const PortStatus = z.object({
+export const PortStatus = lazySchema(() => z.object({
   get error() {
     return z.string().optional();
   },
@@ -68,10 +69,10 @@ export const PortStatus = z.object({
   get protocol() {
     return z.string();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.PortStatus' });
-export type PortStatus = z.infer<typeof PortStatus>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.PortStatus' }));
+export type PortStatus = z.infer<ReturnType<typeof PortStatus>>;
 
-export const LoadBalancerIngress = z.object({
+export const LoadBalancerIngress = lazySchema(() => z.object({
   get hostname() {
     return z.string().optional();
   },
@@ -82,19 +83,19 @@ export const LoadBalancerIngress = z.object({
     return z.string().optional();
   },
   get ports() {
-    return z.array(PortStatus).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+    return z.array(PortStatus()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.LoadBalancerIngress' });
-export type LoadBalancerIngress = z.infer<typeof LoadBalancerIngress>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.LoadBalancerIngress' }));
+export type LoadBalancerIngress = z.infer<ReturnType<typeof LoadBalancerIngress>>;
 
-export const LoadBalancerStatus = z.object({
+export const LoadBalancerStatus = lazySchema(() => z.object({
   get ingress() {
-    return z.array(LoadBalancerIngress).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+    return z.array(LoadBalancerIngress()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.LoadBalancerStatus' });
-export type LoadBalancerStatus = z.infer<typeof LoadBalancerStatus>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.LoadBalancerStatus' }));
+export type LoadBalancerStatus = z.infer<ReturnType<typeof LoadBalancerStatus>>;
 
-export const ServicePort = z.object({
+export const ServicePort = lazySchema(() => z.object({
   get appProtocol() {
     return z.string().optional();
   },
@@ -111,19 +112,19 @@ export const ServicePort = z.object({
     return z.string().optional();
   },
   get targetPort() {
-    return IntOrString.optional();
+    return IntOrString().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ServicePort' });
-export type ServicePort = z.infer<typeof ServicePort>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ServicePort' }));
+export type ServicePort = z.infer<ReturnType<typeof ServicePort>>;
 
-export const SessionAffinityConfig = z.object({
+export const SessionAffinityConfig = lazySchema(() => z.object({
   get clientIP() {
-    return ClientIPConfig.optional();
+    return ClientIPConfig().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.SessionAffinityConfig' });
-export type SessionAffinityConfig = z.infer<typeof SessionAffinityConfig>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.SessionAffinityConfig' }));
+export type SessionAffinityConfig = z.infer<ReturnType<typeof SessionAffinityConfig>>;
 
-export const ServiceSpec = z.object({
+export const ServiceSpec = lazySchema(() => z.object({
   get allocateLoadBalancerNodePorts() {
     return z.boolean().optional();
   },
@@ -164,7 +165,7 @@ export const ServiceSpec = z.object({
     return z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
   },
   get ports() {
-    return z.array(ServicePort).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['port', 'protocol'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'port', 'x-kubernetes-patch-strategy': 'merge' }).optional();
+    return z.array(ServicePort()).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['port', 'protocol'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'port', 'x-kubernetes-patch-strategy': 'merge' }).optional();
   },
   get publishNotReadyAddresses() {
     return z.boolean().optional();
@@ -176,7 +177,7 @@ export const ServiceSpec = z.object({
     return z.string().optional();
   },
   get sessionAffinityConfig() {
-    return SessionAffinityConfig.optional();
+    return SessionAffinityConfig().optional();
   },
   get trafficDistribution() {
     return z.string().optional();
@@ -184,15 +185,15 @@ export const ServiceSpec = z.object({
   get type() {
     return z.string().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ServiceSpec' });
-export type ServiceSpec = z.infer<typeof ServiceSpec>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ServiceSpec' }));
+export type ServiceSpec = z.infer<ReturnType<typeof ServiceSpec>>;
 
-export const ServiceStatus = z.object({
+export const ServiceStatus = lazySchema(() => z.object({
   get conditions() {
-    return z.array(Condition).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['type'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'type', 'x-kubernetes-patch-strategy': 'merge' }).optional();
+    return z.array(Condition()).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['type'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'type', 'x-kubernetes-patch-strategy': 'merge' }).optional();
   },
   get loadBalancer() {
-    return LoadBalancerStatus.optional();
+    return LoadBalancerStatus().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ServiceStatus' });
-export type ServiceStatus = z.infer<typeof ServiceStatus>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ServiceStatus' }));
+export type ServiceStatus = z.infer<ReturnType<typeof ServiceStatus>>;

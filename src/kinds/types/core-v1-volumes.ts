@@ -2,11 +2,12 @@
 // Do not edit by hand; change the generator (or its ROOTS) and re-run it instead.
 
 import { z } from 'zod';
+import { lazySchema } from './lazy-schema.js';
 import { ObjectFieldSelector, ResourceFieldSelector } from './core-v1-containers.js';
 import { LabelSelector, ObjectMeta } from './meta-v1.js';
 import { Quantity } from './primitives.js';
 
-export const AWSElasticBlockStoreVolumeSource = z.object({
+export const AWSElasticBlockStoreVolumeSource = lazySchema(() => z.object({
   get fsType() {
     return z.string().optional();
   },
@@ -19,10 +20,10 @@ export const AWSElasticBlockStoreVolumeSource = z.object({
   get volumeID() {
     return z.string();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.AWSElasticBlockStoreVolumeSource' });
-export type AWSElasticBlockStoreVolumeSource = z.infer<typeof AWSElasticBlockStoreVolumeSource>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.AWSElasticBlockStoreVolumeSource' }));
+export type AWSElasticBlockStoreVolumeSource = z.infer<ReturnType<typeof AWSElasticBlockStoreVolumeSource>>;
 
-export const AzureDiskVolumeSource = z.object({
+export const AzureDiskVolumeSource = lazySchema(() => z.object({
   get cachingMode() {
     return z.string().optional();
   },
@@ -41,10 +42,10 @@ export const AzureDiskVolumeSource = z.object({
   get readOnly() {
     return z.boolean().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.AzureDiskVolumeSource' });
-export type AzureDiskVolumeSource = z.infer<typeof AzureDiskVolumeSource>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.AzureDiskVolumeSource' }));
+export type AzureDiskVolumeSource = z.infer<ReturnType<typeof AzureDiskVolumeSource>>;
 
-export const AzureFileVolumeSource = z.object({
+export const AzureFileVolumeSource = lazySchema(() => z.object({
   get readOnly() {
     return z.boolean().optional();
   },
@@ -54,17 +55,17 @@ export const AzureFileVolumeSource = z.object({
   get shareName() {
     return z.string();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.AzureFileVolumeSource' });
-export type AzureFileVolumeSource = z.infer<typeof AzureFileVolumeSource>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.AzureFileVolumeSource' }));
+export type AzureFileVolumeSource = z.infer<ReturnType<typeof AzureFileVolumeSource>>;
 
-export const LocalObjectReference = z.object({
+export const LocalObjectReference = lazySchema(() => z.object({
   get name() {
     return z.string().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.LocalObjectReference', 'x-kubernetes-map-type': 'atomic' });
-export type LocalObjectReference = z.infer<typeof LocalObjectReference>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.LocalObjectReference', 'x-kubernetes-map-type': 'atomic' }));
+export type LocalObjectReference = z.infer<ReturnType<typeof LocalObjectReference>>;
 
-export const CephFSVolumeSource = z.object({
+export const CephFSVolumeSource = lazySchema(() => z.object({
   get monitors() {
     return z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' });
   },
@@ -78,15 +79,15 @@ export const CephFSVolumeSource = z.object({
     return z.string().optional();
   },
   get secretRef() {
-    return LocalObjectReference.optional();
+    return LocalObjectReference().optional();
   },
   get user() {
     return z.string().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.CephFSVolumeSource' });
-export type CephFSVolumeSource = z.infer<typeof CephFSVolumeSource>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.CephFSVolumeSource' }));
+export type CephFSVolumeSource = z.infer<ReturnType<typeof CephFSVolumeSource>>;
 
-export const CinderVolumeSource = z.object({
+export const CinderVolumeSource = lazySchema(() => z.object({
   get fsType() {
     return z.string().optional();
   },
@@ -94,17 +95,17 @@ export const CinderVolumeSource = z.object({
     return z.boolean().optional();
   },
   get secretRef() {
-    return LocalObjectReference.optional();
+    return LocalObjectReference().optional();
   },
   get volumeID() {
     return z.string();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.CinderVolumeSource' });
-export type CinderVolumeSource = z.infer<typeof CinderVolumeSource>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.CinderVolumeSource' }));
+export type CinderVolumeSource = z.infer<ReturnType<typeof CinderVolumeSource>>;
 
-export const ClusterTrustBundleProjection = z.object({
+export const ClusterTrustBundleProjection = lazySchema(() => z.object({
   get labelSelector() {
-    return LabelSelector.optional();
+    return LabelSelector().optional();
   },
   get name() {
     return z.string().optional();
@@ -118,10 +119,10 @@ export const ClusterTrustBundleProjection = z.object({
   get signerName() {
     return z.string().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ClusterTrustBundleProjection' });
-export type ClusterTrustBundleProjection = z.infer<typeof ClusterTrustBundleProjection>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ClusterTrustBundleProjection' }));
+export type ClusterTrustBundleProjection = z.infer<ReturnType<typeof ClusterTrustBundleProjection>>;
 
-export const KeyToPath = z.object({
+export const KeyToPath = lazySchema(() => z.object({
   get key() {
     return z.string();
   },
@@ -131,12 +132,12 @@ export const KeyToPath = z.object({
   get path() {
     return z.string();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.KeyToPath' });
-export type KeyToPath = z.infer<typeof KeyToPath>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.KeyToPath' }));
+export type KeyToPath = z.infer<ReturnType<typeof KeyToPath>>;
 
-export const ConfigMapProjection = z.object({
+export const ConfigMapProjection = lazySchema(() => z.object({
   get items() {
-    return z.array(KeyToPath).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+    return z.array(KeyToPath()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
   },
   get name() {
     return z.string().optional();
@@ -144,15 +145,15 @@ export const ConfigMapProjection = z.object({
   get optional() {
     return z.boolean().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ConfigMapProjection' });
-export type ConfigMapProjection = z.infer<typeof ConfigMapProjection>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ConfigMapProjection' }));
+export type ConfigMapProjection = z.infer<ReturnType<typeof ConfigMapProjection>>;
 
-export const ConfigMapVolumeSource = z.object({
+export const ConfigMapVolumeSource = lazySchema(() => z.object({
   get defaultMode() {
     return z.int32().optional();
   },
   get items() {
-    return z.array(KeyToPath).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+    return z.array(KeyToPath()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
   },
   get name() {
     return z.string().optional();
@@ -160,10 +161,10 @@ export const ConfigMapVolumeSource = z.object({
   get optional() {
     return z.boolean().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ConfigMapVolumeSource' });
-export type ConfigMapVolumeSource = z.infer<typeof ConfigMapVolumeSource>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ConfigMapVolumeSource' }));
+export type ConfigMapVolumeSource = z.infer<ReturnType<typeof ConfigMapVolumeSource>>;
 
-export const CSIVolumeSource = z.object({
+export const CSIVolumeSource = lazySchema(() => z.object({
   get driver() {
     return z.string();
   },
@@ -171,7 +172,7 @@ export const CSIVolumeSource = z.object({
     return z.string().optional();
   },
   get nodePublishSecretRef() {
-    return LocalObjectReference.optional();
+    return LocalObjectReference().optional();
   },
   get readOnly() {
     return z.boolean().optional();
@@ -179,12 +180,12 @@ export const CSIVolumeSource = z.object({
   get volumeAttributes() {
     return z.record(z.string(), z.string()).optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.CSIVolumeSource' });
-export type CSIVolumeSource = z.infer<typeof CSIVolumeSource>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.CSIVolumeSource' }));
+export type CSIVolumeSource = z.infer<ReturnType<typeof CSIVolumeSource>>;
 
-export const DownwardAPIVolumeFile = z.object({
+export const DownwardAPIVolumeFile = lazySchema(() => z.object({
   get fieldRef() {
-    return ObjectFieldSelector.optional();
+    return ObjectFieldSelector().optional();
   },
   get mode() {
     return z.int32().optional();
@@ -193,39 +194,39 @@ export const DownwardAPIVolumeFile = z.object({
     return z.string();
   },
   get resourceFieldRef() {
-    return ResourceFieldSelector.optional();
+    return ResourceFieldSelector().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.DownwardAPIVolumeFile' });
-export type DownwardAPIVolumeFile = z.infer<typeof DownwardAPIVolumeFile>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.DownwardAPIVolumeFile' }));
+export type DownwardAPIVolumeFile = z.infer<ReturnType<typeof DownwardAPIVolumeFile>>;
 
-export const DownwardAPIProjection = z.object({
+export const DownwardAPIProjection = lazySchema(() => z.object({
   get items() {
-    return z.array(DownwardAPIVolumeFile).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+    return z.array(DownwardAPIVolumeFile()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.DownwardAPIProjection' });
-export type DownwardAPIProjection = z.infer<typeof DownwardAPIProjection>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.DownwardAPIProjection' }));
+export type DownwardAPIProjection = z.infer<ReturnType<typeof DownwardAPIProjection>>;
 
-export const DownwardAPIVolumeSource = z.object({
+export const DownwardAPIVolumeSource = lazySchema(() => z.object({
   get defaultMode() {
     return z.int32().optional();
   },
   get items() {
-    return z.array(DownwardAPIVolumeFile).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+    return z.array(DownwardAPIVolumeFile()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.DownwardAPIVolumeSource' });
-export type DownwardAPIVolumeSource = z.infer<typeof DownwardAPIVolumeSource>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.DownwardAPIVolumeSource' }));
+export type DownwardAPIVolumeSource = z.infer<ReturnType<typeof DownwardAPIVolumeSource>>;
 
-export const EmptyDirVolumeSource = z.object({
+export const EmptyDirVolumeSource = lazySchema(() => z.object({
   get medium() {
     return z.string().optional();
   },
   get sizeLimit() {
-    return Quantity.optional();
+    return Quantity().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.EmptyDirVolumeSource' });
-export type EmptyDirVolumeSource = z.infer<typeof EmptyDirVolumeSource>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.EmptyDirVolumeSource' }));
+export type EmptyDirVolumeSource = z.infer<ReturnType<typeof EmptyDirVolumeSource>>;
 
-export const TypedLocalObjectReference = z.object({
+export const TypedLocalObjectReference = lazySchema(() => z.object({
   get apiGroup() {
     return z.string().optional();
   },
@@ -235,10 +236,10 @@ export const TypedLocalObjectReference = z.object({
   get name() {
     return z.string();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.TypedLocalObjectReference', 'x-kubernetes-map-type': 'atomic' });
-export type TypedLocalObjectReference = z.infer<typeof TypedLocalObjectReference>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.TypedLocalObjectReference', 'x-kubernetes-map-type': 'atomic' }));
+export type TypedLocalObjectReference = z.infer<ReturnType<typeof TypedLocalObjectReference>>;
 
-export const TypedObjectReference = z.object({
+export const TypedObjectReference = lazySchema(() => z.object({
   get apiGroup() {
     return z.string().optional();
   },
@@ -251,34 +252,34 @@ export const TypedObjectReference = z.object({
   get namespace() {
     return z.string().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.TypedObjectReference' });
-export type TypedObjectReference = z.infer<typeof TypedObjectReference>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.TypedObjectReference' }));
+export type TypedObjectReference = z.infer<ReturnType<typeof TypedObjectReference>>;
 
-export const VolumeResourceRequirements = z.object({
+export const VolumeResourceRequirements = lazySchema(() => z.object({
   get limits() {
-    return z.record(z.string(), Quantity).optional();
+    return z.record(z.string(), Quantity()).optional();
   },
   get requests() {
-    return z.record(z.string(), Quantity).optional();
+    return z.record(z.string(), Quantity()).optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.VolumeResourceRequirements' });
-export type VolumeResourceRequirements = z.infer<typeof VolumeResourceRequirements>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.VolumeResourceRequirements' }));
+export type VolumeResourceRequirements = z.infer<ReturnType<typeof VolumeResourceRequirements>>;
 
-export const PersistentVolumeClaimSpec = z.object({
+export const PersistentVolumeClaimSpec = lazySchema(() => z.object({
   get accessModes() {
     return z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
   },
   get dataSource() {
-    return TypedLocalObjectReference.optional();
+    return TypedLocalObjectReference().optional();
   },
   get dataSourceRef() {
-    return TypedObjectReference.optional();
+    return TypedObjectReference().optional();
   },
   get resources() {
-    return VolumeResourceRequirements.optional();
+    return VolumeResourceRequirements().optional();
   },
   get selector() {
-    return LabelSelector.optional();
+    return LabelSelector().optional();
   },
   get storageClassName() {
     return z.string().optional();
@@ -292,27 +293,27 @@ export const PersistentVolumeClaimSpec = z.object({
   get volumeName() {
     return z.string().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.PersistentVolumeClaimSpec' });
-export type PersistentVolumeClaimSpec = z.infer<typeof PersistentVolumeClaimSpec>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.PersistentVolumeClaimSpec' }));
+export type PersistentVolumeClaimSpec = z.infer<ReturnType<typeof PersistentVolumeClaimSpec>>;
 
-export const PersistentVolumeClaimTemplate = z.object({
+export const PersistentVolumeClaimTemplate = lazySchema(() => z.object({
   get metadata() {
-    return ObjectMeta.optional();
+    return ObjectMeta().optional();
   },
   get spec() {
-    return PersistentVolumeClaimSpec;
+    return PersistentVolumeClaimSpec();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.PersistentVolumeClaimTemplate' });
-export type PersistentVolumeClaimTemplate = z.infer<typeof PersistentVolumeClaimTemplate>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.PersistentVolumeClaimTemplate' }));
+export type PersistentVolumeClaimTemplate = z.infer<ReturnType<typeof PersistentVolumeClaimTemplate>>;
 
-export const EphemeralVolumeSource = z.object({
+export const EphemeralVolumeSource = lazySchema(() => z.object({
   get volumeClaimTemplate() {
-    return PersistentVolumeClaimTemplate.optional();
+    return PersistentVolumeClaimTemplate().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.EphemeralVolumeSource' });
-export type EphemeralVolumeSource = z.infer<typeof EphemeralVolumeSource>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.EphemeralVolumeSource' }));
+export type EphemeralVolumeSource = z.infer<ReturnType<typeof EphemeralVolumeSource>>;
 
-export const FCVolumeSource = z.object({
+export const FCVolumeSource = lazySchema(() => z.object({
   get fsType() {
     return z.string().optional();
   },
@@ -328,10 +329,10 @@ export const FCVolumeSource = z.object({
   get wwids() {
     return z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.FCVolumeSource' });
-export type FCVolumeSource = z.infer<typeof FCVolumeSource>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.FCVolumeSource' }));
+export type FCVolumeSource = z.infer<ReturnType<typeof FCVolumeSource>>;
 
-export const FlexVolumeSource = z.object({
+export const FlexVolumeSource = lazySchema(() => z.object({
   get driver() {
     return z.string();
   },
@@ -345,22 +346,22 @@ export const FlexVolumeSource = z.object({
     return z.boolean().optional();
   },
   get secretRef() {
-    return LocalObjectReference.optional();
+    return LocalObjectReference().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.FlexVolumeSource' });
-export type FlexVolumeSource = z.infer<typeof FlexVolumeSource>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.FlexVolumeSource' }));
+export type FlexVolumeSource = z.infer<ReturnType<typeof FlexVolumeSource>>;
 
-export const FlockerVolumeSource = z.object({
+export const FlockerVolumeSource = lazySchema(() => z.object({
   get datasetName() {
     return z.string().optional();
   },
   get datasetUUID() {
     return z.string().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.FlockerVolumeSource' });
-export type FlockerVolumeSource = z.infer<typeof FlockerVolumeSource>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.FlockerVolumeSource' }));
+export type FlockerVolumeSource = z.infer<ReturnType<typeof FlockerVolumeSource>>;
 
-export const GCEPersistentDiskVolumeSource = z.object({
+export const GCEPersistentDiskVolumeSource = lazySchema(() => z.object({
   get fsType() {
     return z.string().optional();
   },
@@ -373,10 +374,10 @@ export const GCEPersistentDiskVolumeSource = z.object({
   get readOnly() {
     return z.boolean().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.GCEPersistentDiskVolumeSource' });
-export type GCEPersistentDiskVolumeSource = z.infer<typeof GCEPersistentDiskVolumeSource>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.GCEPersistentDiskVolumeSource' }));
+export type GCEPersistentDiskVolumeSource = z.infer<ReturnType<typeof GCEPersistentDiskVolumeSource>>;
 
-export const GitRepoVolumeSource = z.object({
+export const GitRepoVolumeSource = lazySchema(() => z.object({
   get directory() {
     return z.string().optional();
   },
@@ -386,10 +387,10 @@ export const GitRepoVolumeSource = z.object({
   get revision() {
     return z.string().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.GitRepoVolumeSource' });
-export type GitRepoVolumeSource = z.infer<typeof GitRepoVolumeSource>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.GitRepoVolumeSource' }));
+export type GitRepoVolumeSource = z.infer<ReturnType<typeof GitRepoVolumeSource>>;
 
-export const GlusterfsVolumeSource = z.object({
+export const GlusterfsVolumeSource = lazySchema(() => z.object({
   get endpoints() {
     return z.string();
   },
@@ -399,30 +400,30 @@ export const GlusterfsVolumeSource = z.object({
   get readOnly() {
     return z.boolean().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.GlusterfsVolumeSource' });
-export type GlusterfsVolumeSource = z.infer<typeof GlusterfsVolumeSource>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.GlusterfsVolumeSource' }));
+export type GlusterfsVolumeSource = z.infer<ReturnType<typeof GlusterfsVolumeSource>>;
 
-export const HostPathVolumeSource = z.object({
+export const HostPathVolumeSource = lazySchema(() => z.object({
   get path() {
     return z.string();
   },
   get type() {
     return z.string().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.HostPathVolumeSource' });
-export type HostPathVolumeSource = z.infer<typeof HostPathVolumeSource>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.HostPathVolumeSource' }));
+export type HostPathVolumeSource = z.infer<ReturnType<typeof HostPathVolumeSource>>;
 
-export const ImageVolumeSource = z.object({
+export const ImageVolumeSource = lazySchema(() => z.object({
   get pullPolicy() {
     return z.string().optional();
   },
   get reference() {
     return z.string().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ImageVolumeSource' });
-export type ImageVolumeSource = z.infer<typeof ImageVolumeSource>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ImageVolumeSource' }));
+export type ImageVolumeSource = z.infer<ReturnType<typeof ImageVolumeSource>>;
 
-export const ISCSIVolumeSource = z.object({
+export const ISCSIVolumeSource = lazySchema(() => z.object({
   get chapAuthDiscovery() {
     return z.boolean().optional();
   },
@@ -451,15 +452,15 @@ export const ISCSIVolumeSource = z.object({
     return z.boolean().optional();
   },
   get secretRef() {
-    return LocalObjectReference.optional();
+    return LocalObjectReference().optional();
   },
   get targetPortal() {
     return z.string();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ISCSIVolumeSource' });
-export type ISCSIVolumeSource = z.infer<typeof ISCSIVolumeSource>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ISCSIVolumeSource' }));
+export type ISCSIVolumeSource = z.infer<ReturnType<typeof ISCSIVolumeSource>>;
 
-export const NFSVolumeSource = z.object({
+export const NFSVolumeSource = lazySchema(() => z.object({
   get path() {
     return z.string();
   },
@@ -469,30 +470,30 @@ export const NFSVolumeSource = z.object({
   get server() {
     return z.string();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.NFSVolumeSource' });
-export type NFSVolumeSource = z.infer<typeof NFSVolumeSource>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.NFSVolumeSource' }));
+export type NFSVolumeSource = z.infer<ReturnType<typeof NFSVolumeSource>>;
 
-export const PersistentVolumeClaimVolumeSource = z.object({
+export const PersistentVolumeClaimVolumeSource = lazySchema(() => z.object({
   get claimName() {
     return z.string();
   },
   get readOnly() {
     return z.boolean().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.PersistentVolumeClaimVolumeSource' });
-export type PersistentVolumeClaimVolumeSource = z.infer<typeof PersistentVolumeClaimVolumeSource>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.PersistentVolumeClaimVolumeSource' }));
+export type PersistentVolumeClaimVolumeSource = z.infer<ReturnType<typeof PersistentVolumeClaimVolumeSource>>;
 
-export const PhotonPersistentDiskVolumeSource = z.object({
+export const PhotonPersistentDiskVolumeSource = lazySchema(() => z.object({
   get fsType() {
     return z.string().optional();
   },
   get pdID() {
     return z.string();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.PhotonPersistentDiskVolumeSource' });
-export type PhotonPersistentDiskVolumeSource = z.infer<typeof PhotonPersistentDiskVolumeSource>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.PhotonPersistentDiskVolumeSource' }));
+export type PhotonPersistentDiskVolumeSource = z.infer<ReturnType<typeof PhotonPersistentDiskVolumeSource>>;
 
-export const PodCertificateProjection = z.object({
+export const PodCertificateProjection = lazySchema(() => z.object({
   get certificateChainPath() {
     return z.string().optional();
   },
@@ -514,10 +515,10 @@ export const PodCertificateProjection = z.object({
   get userAnnotations() {
     return z.record(z.string(), z.string()).optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.PodCertificateProjection' });
-export type PodCertificateProjection = z.infer<typeof PodCertificateProjection>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.PodCertificateProjection' }));
+export type PodCertificateProjection = z.infer<ReturnType<typeof PodCertificateProjection>>;
 
-export const PortworxVolumeSource = z.object({
+export const PortworxVolumeSource = lazySchema(() => z.object({
   get fsType() {
     return z.string().optional();
   },
@@ -527,12 +528,12 @@ export const PortworxVolumeSource = z.object({
   get volumeID() {
     return z.string();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.PortworxVolumeSource' });
-export type PortworxVolumeSource = z.infer<typeof PortworxVolumeSource>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.PortworxVolumeSource' }));
+export type PortworxVolumeSource = z.infer<ReturnType<typeof PortworxVolumeSource>>;
 
-export const SecretProjection = z.object({
+export const SecretProjection = lazySchema(() => z.object({
   get items() {
-    return z.array(KeyToPath).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+    return z.array(KeyToPath()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
   },
   get name() {
     return z.string().optional();
@@ -540,10 +541,10 @@ export const SecretProjection = z.object({
   get optional() {
     return z.boolean().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.SecretProjection' });
-export type SecretProjection = z.infer<typeof SecretProjection>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.SecretProjection' }));
+export type SecretProjection = z.infer<ReturnType<typeof SecretProjection>>;
 
-export const ServiceAccountTokenProjection = z.object({
+export const ServiceAccountTokenProjection = lazySchema(() => z.object({
   get audience() {
     return z.string().optional();
   },
@@ -553,42 +554,42 @@ export const ServiceAccountTokenProjection = z.object({
   get path() {
     return z.string();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ServiceAccountTokenProjection' });
-export type ServiceAccountTokenProjection = z.infer<typeof ServiceAccountTokenProjection>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ServiceAccountTokenProjection' }));
+export type ServiceAccountTokenProjection = z.infer<ReturnType<typeof ServiceAccountTokenProjection>>;
 
-export const VolumeProjection = z.object({
+export const VolumeProjection = lazySchema(() => z.object({
   get clusterTrustBundle() {
-    return ClusterTrustBundleProjection.optional();
+    return ClusterTrustBundleProjection().optional();
   },
   get configMap() {
-    return ConfigMapProjection.optional();
+    return ConfigMapProjection().optional();
   },
   get downwardAPI() {
-    return DownwardAPIProjection.optional();
+    return DownwardAPIProjection().optional();
   },
   get podCertificate() {
-    return PodCertificateProjection.optional();
+    return PodCertificateProjection().optional();
   },
   get secret() {
-    return SecretProjection.optional();
+    return SecretProjection().optional();
   },
   get serviceAccountToken() {
-    return ServiceAccountTokenProjection.optional();
+    return ServiceAccountTokenProjection().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.VolumeProjection' });
-export type VolumeProjection = z.infer<typeof VolumeProjection>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.VolumeProjection' }));
+export type VolumeProjection = z.infer<ReturnType<typeof VolumeProjection>>;
 
-export const ProjectedVolumeSource = z.object({
+export const ProjectedVolumeSource = lazySchema(() => z.object({
   get defaultMode() {
     return z.int32().optional();
   },
   get sources() {
-    return z.array(VolumeProjection).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+    return z.array(VolumeProjection()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ProjectedVolumeSource' });
-export type ProjectedVolumeSource = z.infer<typeof ProjectedVolumeSource>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ProjectedVolumeSource' }));
+export type ProjectedVolumeSource = z.infer<ReturnType<typeof ProjectedVolumeSource>>;
 
-export const QuobyteVolumeSource = z.object({
+export const QuobyteVolumeSource = lazySchema(() => z.object({
   get group() {
     return z.string().optional();
   },
@@ -607,10 +608,10 @@ export const QuobyteVolumeSource = z.object({
   get volume() {
     return z.string();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.QuobyteVolumeSource' });
-export type QuobyteVolumeSource = z.infer<typeof QuobyteVolumeSource>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.QuobyteVolumeSource' }));
+export type QuobyteVolumeSource = z.infer<ReturnType<typeof QuobyteVolumeSource>>;
 
-export const RBDVolumeSource = z.object({
+export const RBDVolumeSource = lazySchema(() => z.object({
   get fsType() {
     return z.string().optional();
   },
@@ -630,15 +631,15 @@ export const RBDVolumeSource = z.object({
     return z.boolean().optional();
   },
   get secretRef() {
-    return LocalObjectReference.optional();
+    return LocalObjectReference().optional();
   },
   get user() {
     return z.string().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.RBDVolumeSource' });
-export type RBDVolumeSource = z.infer<typeof RBDVolumeSource>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.RBDVolumeSource' }));
+export type RBDVolumeSource = z.infer<ReturnType<typeof RBDVolumeSource>>;
 
-export const ScaleIOVolumeSource = z.object({
+export const ScaleIOVolumeSource = lazySchema(() => z.object({
   get fsType() {
     return z.string().optional();
   },
@@ -652,7 +653,7 @@ export const ScaleIOVolumeSource = z.object({
     return z.boolean().optional();
   },
   get secretRef() {
-    return LocalObjectReference;
+    return LocalObjectReference();
   },
   get sslEnabled() {
     return z.boolean().optional();
@@ -669,15 +670,15 @@ export const ScaleIOVolumeSource = z.object({
   get volumeName() {
     return z.string().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ScaleIOVolumeSource' });
-export type ScaleIOVolumeSource = z.infer<typeof ScaleIOVolumeSource>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ScaleIOVolumeSource' }));
+export type ScaleIOVolumeSource = z.infer<ReturnType<typeof ScaleIOVolumeSource>>;
 
-export const SecretVolumeSource = z.object({
+export const SecretVolumeSource = lazySchema(() => z.object({
   get defaultMode() {
     return z.int32().optional();
   },
   get items() {
-    return z.array(KeyToPath).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+    return z.array(KeyToPath()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
   },
   get optional() {
     return z.boolean().optional();
@@ -685,10 +686,10 @@ export const SecretVolumeSource = z.object({
   get secretName() {
     return z.string().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.SecretVolumeSource' });
-export type SecretVolumeSource = z.infer<typeof SecretVolumeSource>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.SecretVolumeSource' }));
+export type SecretVolumeSource = z.infer<ReturnType<typeof SecretVolumeSource>>;
 
-export const StorageOSVolumeSource = z.object({
+export const StorageOSVolumeSource = lazySchema(() => z.object({
   get fsType() {
     return z.string().optional();
   },
@@ -696,7 +697,7 @@ export const StorageOSVolumeSource = z.object({
     return z.boolean().optional();
   },
   get secretRef() {
-    return LocalObjectReference.optional();
+    return LocalObjectReference().optional();
   },
   get volumeName() {
     return z.string().optional();
@@ -704,10 +705,10 @@ export const StorageOSVolumeSource = z.object({
   get volumeNamespace() {
     return z.string().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.StorageOSVolumeSource' });
-export type StorageOSVolumeSource = z.infer<typeof StorageOSVolumeSource>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.StorageOSVolumeSource' }));
+export type StorageOSVolumeSource = z.infer<ReturnType<typeof StorageOSVolumeSource>>;
 
-export const VsphereVirtualDiskVolumeSource = z.object({
+export const VsphereVirtualDiskVolumeSource = lazySchema(() => z.object({
   get fsType() {
     return z.string().optional();
   },
@@ -720,102 +721,102 @@ export const VsphereVirtualDiskVolumeSource = z.object({
   get volumePath() {
     return z.string();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.VsphereVirtualDiskVolumeSource' });
-export type VsphereVirtualDiskVolumeSource = z.infer<typeof VsphereVirtualDiskVolumeSource>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.VsphereVirtualDiskVolumeSource' }));
+export type VsphereVirtualDiskVolumeSource = z.infer<ReturnType<typeof VsphereVirtualDiskVolumeSource>>;
 
-export const Volume = z.object({
+export const Volume = lazySchema(() => z.object({
   get awsElasticBlockStore() {
-    return AWSElasticBlockStoreVolumeSource.optional();
+    return AWSElasticBlockStoreVolumeSource().optional();
   },
   get azureDisk() {
-    return AzureDiskVolumeSource.optional();
+    return AzureDiskVolumeSource().optional();
   },
   get azureFile() {
-    return AzureFileVolumeSource.optional();
+    return AzureFileVolumeSource().optional();
   },
   get cephfs() {
-    return CephFSVolumeSource.optional();
+    return CephFSVolumeSource().optional();
   },
   get cinder() {
-    return CinderVolumeSource.optional();
+    return CinderVolumeSource().optional();
   },
   get configMap() {
-    return ConfigMapVolumeSource.optional();
+    return ConfigMapVolumeSource().optional();
   },
   get csi() {
-    return CSIVolumeSource.optional();
+    return CSIVolumeSource().optional();
   },
   get downwardAPI() {
-    return DownwardAPIVolumeSource.optional();
+    return DownwardAPIVolumeSource().optional();
   },
   get emptyDir() {
-    return EmptyDirVolumeSource.optional();
+    return EmptyDirVolumeSource().optional();
   },
   get ephemeral() {
-    return EphemeralVolumeSource.optional();
+    return EphemeralVolumeSource().optional();
   },
   get fc() {
-    return FCVolumeSource.optional();
+    return FCVolumeSource().optional();
   },
   get flexVolume() {
-    return FlexVolumeSource.optional();
+    return FlexVolumeSource().optional();
   },
   get flocker() {
-    return FlockerVolumeSource.optional();
+    return FlockerVolumeSource().optional();
   },
   get gcePersistentDisk() {
-    return GCEPersistentDiskVolumeSource.optional();
+    return GCEPersistentDiskVolumeSource().optional();
   },
   get gitRepo() {
-    return GitRepoVolumeSource.optional();
+    return GitRepoVolumeSource().optional();
   },
   get glusterfs() {
-    return GlusterfsVolumeSource.optional();
+    return GlusterfsVolumeSource().optional();
   },
   get hostPath() {
-    return HostPathVolumeSource.optional();
+    return HostPathVolumeSource().optional();
   },
   get image() {
-    return ImageVolumeSource.optional();
+    return ImageVolumeSource().optional();
   },
   get iscsi() {
-    return ISCSIVolumeSource.optional();
+    return ISCSIVolumeSource().optional();
   },
   get name() {
     return z.string();
   },
   get nfs() {
-    return NFSVolumeSource.optional();
+    return NFSVolumeSource().optional();
   },
   get persistentVolumeClaim() {
-    return PersistentVolumeClaimVolumeSource.optional();
+    return PersistentVolumeClaimVolumeSource().optional();
   },
   get photonPersistentDisk() {
-    return PhotonPersistentDiskVolumeSource.optional();
+    return PhotonPersistentDiskVolumeSource().optional();
   },
   get portworxVolume() {
-    return PortworxVolumeSource.optional();
+    return PortworxVolumeSource().optional();
   },
   get projected() {
-    return ProjectedVolumeSource.optional();
+    return ProjectedVolumeSource().optional();
   },
   get quobyte() {
-    return QuobyteVolumeSource.optional();
+    return QuobyteVolumeSource().optional();
   },
   get rbd() {
-    return RBDVolumeSource.optional();
+    return RBDVolumeSource().optional();
   },
   get scaleIO() {
-    return ScaleIOVolumeSource.optional();
+    return ScaleIOVolumeSource().optional();
   },
   get secret() {
-    return SecretVolumeSource.optional();
+    return SecretVolumeSource().optional();
   },
   get storageos() {
-    return StorageOSVolumeSource.optional();
+    return StorageOSVolumeSource().optional();
   },
   get vsphereVolume() {
-    return VsphereVirtualDiskVolumeSource.optional();
+    return VsphereVirtualDiskVolumeSource().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.Volume' });
-export type Volume = z.infer<typeof Volume>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.Volume' }));
+export type Volume = z.infer<ReturnType<typeof Volume>>;

@@ -2,6 +2,7 @@
 // Do not edit by hand; change the generator (or its ROOTS) and re-run it instead.
 
 import { z } from 'zod';
+import { lazySchema } from './lazy-schema.js';
 import { AppArmorProfile, Container, EphemeralContainer, ResourceRequirements, SeccompProfile, SELinuxOptions, WindowsSecurityContextOptions } from './core-v1-containers.js';
 import { NodeSpec, NodeStatus } from './core-v1-node.js';
 import { ObjectReference, PersistentVolumeClaimStatus, PersistentVolumeSpec, PersistentVolumeStatus } from './core-v1-persistent-volumes.js';
@@ -20,7 +21,7 @@ export * from './core-v1-services.js';
 export * from './core-v1-pod-status.js';
 export * from './core-v1-node.js';
 
-export const Binding = z.object({
+export const Binding = lazySchema(() => z.object({
   get apiVersion() {
     return z.string().optional();
   },
@@ -28,15 +29,15 @@ export const Binding = z.object({
     return z.string().optional();
   },
   get metadata() {
-    return ObjectMeta.optional();
+    return ObjectMeta().optional();
   },
   get target() {
-    return ObjectReference;
+    return ObjectReference();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.Binding', 'x-kubernetes-group-version-kind': [{ group: '', kind: 'Binding', version: 'v1' }] });
-export type Binding = z.infer<typeof Binding>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.Binding', 'x-kubernetes-group-version-kind': [{ group: '', kind: 'Binding', version: 'v1' }] }));
+export type Binding = z.infer<ReturnType<typeof Binding>>;
 
-export const ComponentCondition = z.object({
+export const ComponentCondition = lazySchema(() => z.object({
   get error() {
     return z.string().optional();
   },
@@ -49,26 +50,26 @@ export const ComponentCondition = z.object({
   get type() {
     return z.string();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ComponentCondition' });
-export type ComponentCondition = z.infer<typeof ComponentCondition>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ComponentCondition' }));
+export type ComponentCondition = z.infer<ReturnType<typeof ComponentCondition>>;
 
-export const ComponentStatus = z.object({
+export const ComponentStatus = lazySchema(() => z.object({
   get apiVersion() {
     return z.string().optional();
   },
   get conditions() {
-    return z.array(ComponentCondition).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['type'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'type', 'x-kubernetes-patch-strategy': 'merge' }).optional();
+    return z.array(ComponentCondition()).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['type'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'type', 'x-kubernetes-patch-strategy': 'merge' }).optional();
   },
   get kind() {
     return z.string().optional();
   },
   get metadata() {
-    return ObjectMeta.optional();
+    return ObjectMeta().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ComponentStatus', 'x-kubernetes-group-version-kind': [{ group: '', kind: 'ComponentStatus', version: 'v1' }] });
-export type ComponentStatus = z.infer<typeof ComponentStatus>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ComponentStatus', 'x-kubernetes-group-version-kind': [{ group: '', kind: 'ComponentStatus', version: 'v1' }] }));
+export type ComponentStatus = z.infer<ReturnType<typeof ComponentStatus>>;
 
-export const ConfigMap = z.object({
+export const ConfigMap = lazySchema(() => z.object({
   get apiVersion() {
     return z.string().optional();
   },
@@ -85,12 +86,12 @@ export const ConfigMap = z.object({
     return z.string().optional();
   },
   get metadata() {
-    return ObjectMeta.optional();
+    return ObjectMeta().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ConfigMap', 'x-kubernetes-group-version-kind': [{ group: '', kind: 'ConfigMap', version: 'v1' }] });
-export type ConfigMap = z.infer<typeof ConfigMap>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ConfigMap', 'x-kubernetes-group-version-kind': [{ group: '', kind: 'ConfigMap', version: 'v1' }] }));
+export type ConfigMap = z.infer<ReturnType<typeof ConfigMap>>;
 
-export const Endpoints = z.object({
+export const Endpoints = lazySchema(() => z.object({
   get apiVersion() {
     return z.string().optional();
   },
@@ -98,35 +99,35 @@ export const Endpoints = z.object({
     return z.string().optional();
   },
   get metadata() {
-    return ObjectMeta.optional();
+    return ObjectMeta().optional();
   },
   get subsets() {
-    return z.array(EndpointSubset).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+    return z.array(EndpointSubset()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.Endpoints', 'x-kubernetes-group-version-kind': [{ group: '', kind: 'Endpoints', version: 'v1' }] });
-export type Endpoints = z.infer<typeof Endpoints>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.Endpoints', 'x-kubernetes-group-version-kind': [{ group: '', kind: 'Endpoints', version: 'v1' }] }));
+export type Endpoints = z.infer<ReturnType<typeof Endpoints>>;
 
-export const EventSeries = z.object({
+export const EventSeries = lazySchema(() => z.object({
   get count() {
     return z.int32().optional();
   },
   get lastObservedTime() {
-    return MicroTime.optional();
+    return MicroTime().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.EventSeries' });
-export type EventSeries = z.infer<typeof EventSeries>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.EventSeries' }));
+export type EventSeries = z.infer<ReturnType<typeof EventSeries>>;
 
-export const EventSource = z.object({
+export const EventSource = lazySchema(() => z.object({
   get component() {
     return z.string().optional();
   },
   get host() {
     return z.string().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.EventSource' });
-export type EventSource = z.infer<typeof EventSource>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.EventSource' }));
+export type EventSource = z.infer<ReturnType<typeof EventSource>>;
 
-export const Event = z.object({
+export const Event = lazySchema(() => z.object({
   get action() {
     return z.string().optional();
   },
@@ -137,31 +138,31 @@ export const Event = z.object({
     return z.int32().optional();
   },
   get eventTime() {
-    return MicroTime.optional();
+    return MicroTime().optional();
   },
   get firstTimestamp() {
-    return Time.optional();
+    return Time().optional();
   },
   get involvedObject() {
-    return ObjectReference;
+    return ObjectReference();
   },
   get kind() {
     return z.string().optional();
   },
   get lastTimestamp() {
-    return Time.optional();
+    return Time().optional();
   },
   get message() {
     return z.string().optional();
   },
   get metadata() {
-    return ObjectMeta;
+    return ObjectMeta();
   },
   get reason() {
     return z.string().optional();
   },
   get related() {
-    return ObjectReference.optional();
+    return ObjectReference().optional();
   },
   get reportingComponent() {
     return z.string().optional();
@@ -170,57 +171,57 @@ export const Event = z.object({
     return z.string().optional();
   },
   get series() {
-    return EventSeries.optional();
+    return EventSeries().optional();
   },
   get source() {
-    return EventSource.optional();
+    return EventSource().optional();
   },
   get type() {
     return z.string().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.Event', 'x-kubernetes-group-version-kind': [{ group: '', kind: 'Event', version: 'v1' }] });
-export type Event = z.infer<typeof Event>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.Event', 'x-kubernetes-group-version-kind': [{ group: '', kind: 'Event', version: 'v1' }] }));
+export type Event = z.infer<ReturnType<typeof Event>>;
 
-export const HostAlias = z.object({
+export const HostAlias = lazySchema(() => z.object({
   get hostnames() {
     return z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
   },
   get ip() {
     return z.string();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.HostAlias' });
-export type HostAlias = z.infer<typeof HostAlias>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.HostAlias' }));
+export type HostAlias = z.infer<ReturnType<typeof HostAlias>>;
 
-export const LimitRangeItem = z.object({
+export const LimitRangeItem = lazySchema(() => z.object({
   get default() {
-    return z.record(z.string(), Quantity).optional();
+    return z.record(z.string(), Quantity()).optional();
   },
   get defaultRequest() {
-    return z.record(z.string(), Quantity).optional();
+    return z.record(z.string(), Quantity()).optional();
   },
   get max() {
-    return z.record(z.string(), Quantity).optional();
+    return z.record(z.string(), Quantity()).optional();
   },
   get maxLimitRequestRatio() {
-    return z.record(z.string(), Quantity).optional();
+    return z.record(z.string(), Quantity()).optional();
   },
   get min() {
-    return z.record(z.string(), Quantity).optional();
+    return z.record(z.string(), Quantity()).optional();
   },
   get type() {
     return z.string();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.LimitRangeItem' });
-export type LimitRangeItem = z.infer<typeof LimitRangeItem>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.LimitRangeItem' }));
+export type LimitRangeItem = z.infer<ReturnType<typeof LimitRangeItem>>;
 
-export const LimitRangeSpec = z.object({
+export const LimitRangeSpec = lazySchema(() => z.object({
   get limits() {
-    return z.array(LimitRangeItem).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' });
+    return z.array(LimitRangeItem()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' });
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.LimitRangeSpec' });
-export type LimitRangeSpec = z.infer<typeof LimitRangeSpec>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.LimitRangeSpec' }));
+export type LimitRangeSpec = z.infer<ReturnType<typeof LimitRangeSpec>>;
 
-export const LimitRange = z.object({
+export const LimitRange = lazySchema(() => z.object({
   get apiVersion() {
     return z.string().optional();
   },
@@ -228,24 +229,24 @@ export const LimitRange = z.object({
     return z.string().optional();
   },
   get metadata() {
-    return ObjectMeta.optional();
+    return ObjectMeta().optional();
   },
   get spec() {
-    return LimitRangeSpec.optional();
+    return LimitRangeSpec().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.LimitRange', 'x-kubernetes-group-version-kind': [{ group: '', kind: 'LimitRange', version: 'v1' }] });
-export type LimitRange = z.infer<typeof LimitRange>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.LimitRange', 'x-kubernetes-group-version-kind': [{ group: '', kind: 'LimitRange', version: 'v1' }] }));
+export type LimitRange = z.infer<ReturnType<typeof LimitRange>>;
 
-export const NamespaceSpec = z.object({
+export const NamespaceSpec = lazySchema(() => z.object({
   get finalizers() {
     return z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.NamespaceSpec' });
-export type NamespaceSpec = z.infer<typeof NamespaceSpec>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.NamespaceSpec' }));
+export type NamespaceSpec = z.infer<ReturnType<typeof NamespaceSpec>>;
 
-export const NamespaceCondition = z.object({
+export const NamespaceCondition = lazySchema(() => z.object({
   get lastTransitionTime() {
-    return Time.optional();
+    return Time().optional();
   },
   get message() {
     return z.string().optional();
@@ -259,20 +260,20 @@ export const NamespaceCondition = z.object({
   get type() {
     return z.string();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.NamespaceCondition' });
-export type NamespaceCondition = z.infer<typeof NamespaceCondition>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.NamespaceCondition' }));
+export type NamespaceCondition = z.infer<ReturnType<typeof NamespaceCondition>>;
 
-export const NamespaceStatus = z.object({
+export const NamespaceStatus = lazySchema(() => z.object({
   get conditions() {
-    return z.array(NamespaceCondition).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['type'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'type', 'x-kubernetes-patch-strategy': 'merge' }).optional();
+    return z.array(NamespaceCondition()).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['type'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'type', 'x-kubernetes-patch-strategy': 'merge' }).optional();
   },
   get phase() {
     return z.string().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.NamespaceStatus' });
-export type NamespaceStatus = z.infer<typeof NamespaceStatus>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.NamespaceStatus' }));
+export type NamespaceStatus = z.infer<ReturnType<typeof NamespaceStatus>>;
 
-export const Namespace = z.object({
+export const Namespace = lazySchema(() => z.object({
   get apiVersion() {
     return z.string().optional();
   },
@@ -280,18 +281,18 @@ export const Namespace = z.object({
     return z.string().optional();
   },
   get metadata() {
-    return ObjectMeta.optional();
+    return ObjectMeta().optional();
   },
   get spec() {
-    return NamespaceSpec.optional();
+    return NamespaceSpec().optional();
   },
   get status() {
-    return NamespaceStatus.optional();
+    return NamespaceStatus().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.Namespace', 'x-kubernetes-group-version-kind': [{ group: '', kind: 'Namespace', version: 'v1' }] });
-export type Namespace = z.infer<typeof Namespace>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.Namespace', 'x-kubernetes-group-version-kind': [{ group: '', kind: 'Namespace', version: 'v1' }] }));
+export type Namespace = z.infer<ReturnType<typeof Namespace>>;
 
-export const Node = z.object({
+export const Node = lazySchema(() => z.object({
   get apiVersion() {
     return z.string().optional();
   },
@@ -299,18 +300,18 @@ export const Node = z.object({
     return z.string().optional();
   },
   get metadata() {
-    return ObjectMeta.optional();
+    return ObjectMeta().optional();
   },
   get spec() {
-    return NodeSpec.optional();
+    return NodeSpec().optional();
   },
   get status() {
-    return NodeStatus.optional();
+    return NodeStatus().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.Node', 'x-kubernetes-group-version-kind': [{ group: '', kind: 'Node', version: 'v1' }] });
-export type Node = z.infer<typeof Node>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.Node', 'x-kubernetes-group-version-kind': [{ group: '', kind: 'Node', version: 'v1' }] }));
+export type Node = z.infer<ReturnType<typeof Node>>;
 
-export const PersistentVolume = z.object({
+export const PersistentVolume = lazySchema(() => z.object({
   get apiVersion() {
     return z.string().optional();
   },
@@ -318,18 +319,18 @@ export const PersistentVolume = z.object({
     return z.string().optional();
   },
   get metadata() {
-    return ObjectMeta.optional();
+    return ObjectMeta().optional();
   },
   get spec() {
-    return PersistentVolumeSpec.optional();
+    return PersistentVolumeSpec().optional();
   },
   get status() {
-    return PersistentVolumeStatus.optional();
+    return PersistentVolumeStatus().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.PersistentVolume', 'x-kubernetes-group-version-kind': [{ group: '', kind: 'PersistentVolume', version: 'v1' }] });
-export type PersistentVolume = z.infer<typeof PersistentVolume>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.PersistentVolume', 'x-kubernetes-group-version-kind': [{ group: '', kind: 'PersistentVolume', version: 'v1' }] }));
+export type PersistentVolume = z.infer<ReturnType<typeof PersistentVolume>>;
 
-export const PersistentVolumeClaim = z.object({
+export const PersistentVolumeClaim = lazySchema(() => z.object({
   get apiVersion() {
     return z.string().optional();
   },
@@ -337,55 +338,55 @@ export const PersistentVolumeClaim = z.object({
     return z.string().optional();
   },
   get metadata() {
-    return ObjectMeta.optional();
+    return ObjectMeta().optional();
   },
   get spec() {
-    return PersistentVolumeClaimSpec.optional();
+    return PersistentVolumeClaimSpec().optional();
   },
   get status() {
-    return PersistentVolumeClaimStatus.optional();
+    return PersistentVolumeClaimStatus().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.PersistentVolumeClaim', 'x-kubernetes-group-version-kind': [{ group: '', kind: 'PersistentVolumeClaim', version: 'v1' }] });
-export type PersistentVolumeClaim = z.infer<typeof PersistentVolumeClaim>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.PersistentVolumeClaim', 'x-kubernetes-group-version-kind': [{ group: '', kind: 'PersistentVolumeClaim', version: 'v1' }] }));
+export type PersistentVolumeClaim = z.infer<ReturnType<typeof PersistentVolumeClaim>>;
 
-export const PodDNSConfigOption = z.object({
+export const PodDNSConfigOption = lazySchema(() => z.object({
   get name() {
     return z.string().optional();
   },
   get value() {
     return z.string().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.PodDNSConfigOption' });
-export type PodDNSConfigOption = z.infer<typeof PodDNSConfigOption>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.PodDNSConfigOption' }));
+export type PodDNSConfigOption = z.infer<ReturnType<typeof PodDNSConfigOption>>;
 
-export const PodDNSConfig = z.object({
+export const PodDNSConfig = lazySchema(() => z.object({
   get nameservers() {
     return z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
   },
   get options() {
-    return z.array(PodDNSConfigOption).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+    return z.array(PodDNSConfigOption()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
   },
   get searches() {
     return z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.PodDNSConfig' });
-export type PodDNSConfig = z.infer<typeof PodDNSConfig>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.PodDNSConfig' }));
+export type PodDNSConfig = z.infer<ReturnType<typeof PodDNSConfig>>;
 
-export const PodOS = z.object({
+export const PodOS = lazySchema(() => z.object({
   get name() {
     return z.string();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.PodOS' });
-export type PodOS = z.infer<typeof PodOS>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.PodOS' }));
+export type PodOS = z.infer<ReturnType<typeof PodOS>>;
 
-export const PodReadinessGate = z.object({
+export const PodReadinessGate = lazySchema(() => z.object({
   get conditionType() {
     return z.string();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.PodReadinessGate' });
-export type PodReadinessGate = z.infer<typeof PodReadinessGate>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.PodReadinessGate' }));
+export type PodReadinessGate = z.infer<ReturnType<typeof PodReadinessGate>>;
 
-export const PodResourceClaim = z.object({
+export const PodResourceClaim = lazySchema(() => z.object({
   get name() {
     return z.string();
   },
@@ -395,36 +396,36 @@ export const PodResourceClaim = z.object({
   get resourceClaimTemplateName() {
     return z.string().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.PodResourceClaim' });
-export type PodResourceClaim = z.infer<typeof PodResourceClaim>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.PodResourceClaim' }));
+export type PodResourceClaim = z.infer<ReturnType<typeof PodResourceClaim>>;
 
-export const PodSchedulingGate = z.object({
+export const PodSchedulingGate = lazySchema(() => z.object({
   get name() {
     return z.string();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.PodSchedulingGate' });
-export type PodSchedulingGate = z.infer<typeof PodSchedulingGate>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.PodSchedulingGate' }));
+export type PodSchedulingGate = z.infer<ReturnType<typeof PodSchedulingGate>>;
 
-export const PodSchedulingGroup = z.object({
+export const PodSchedulingGroup = lazySchema(() => z.object({
   get podGroupName() {
     return z.string().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.PodSchedulingGroup', 'x-kubernetes-unions': [{ 'fields-to-discriminateBy': { podGroupName: 'PodGroupName' } }] });
-export type PodSchedulingGroup = z.infer<typeof PodSchedulingGroup>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.PodSchedulingGroup', 'x-kubernetes-unions': [{ 'fields-to-discriminateBy': { podGroupName: 'PodGroupName' } }] }));
+export type PodSchedulingGroup = z.infer<ReturnType<typeof PodSchedulingGroup>>;
 
-export const Sysctl = z.object({
+export const Sysctl = lazySchema(() => z.object({
   get name() {
     return z.string();
   },
   get value() {
     return z.string();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.Sysctl' });
-export type Sysctl = z.infer<typeof Sysctl>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.Sysctl' }));
+export type Sysctl = z.infer<ReturnType<typeof Sysctl>>;
 
-export const PodSecurityContext = z.object({
+export const PodSecurityContext = lazySchema(() => z.object({
   get appArmorProfile() {
-    return AppArmorProfile.optional();
+    return AppArmorProfile().optional();
   },
   get fsGroup() {
     return z.int().optional();
@@ -445,10 +446,10 @@ export const PodSecurityContext = z.object({
     return z.string().optional();
   },
   get seLinuxOptions() {
-    return SELinuxOptions.optional();
+    return SELinuxOptions().optional();
   },
   get seccompProfile() {
-    return SeccompProfile.optional();
+    return SeccompProfile().optional();
   },
   get supplementalGroups() {
     return z.array(z.int()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
@@ -457,29 +458,29 @@ export const PodSecurityContext = z.object({
     return z.string().optional();
   },
   get sysctls() {
-    return z.array(Sysctl).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+    return z.array(Sysctl()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
   },
   get windowsOptions() {
-    return WindowsSecurityContextOptions.optional();
+    return WindowsSecurityContextOptions().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.PodSecurityContext' });
-export type PodSecurityContext = z.infer<typeof PodSecurityContext>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.PodSecurityContext' }));
+export type PodSecurityContext = z.infer<ReturnType<typeof PodSecurityContext>>;
 
-export const PodSpec = z.object({
+export const PodSpec = lazySchema(() => z.object({
   get activeDeadlineSeconds() {
     return z.int().optional();
   },
   get affinity() {
-    return Affinity.optional();
+    return Affinity().optional();
   },
   get automountServiceAccountToken() {
     return z.boolean().optional();
   },
   get containers() {
-    return z.array(Container).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['name'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'name', 'x-kubernetes-patch-strategy': 'merge' });
+    return z.array(Container()).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['name'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'name', 'x-kubernetes-patch-strategy': 'merge' });
   },
   get dnsConfig() {
-    return PodDNSConfig.optional();
+    return PodDNSConfig().optional();
   },
   get dnsPolicy() {
     return z.string().optional();
@@ -488,10 +489,10 @@ export const PodSpec = z.object({
     return z.boolean().optional();
   },
   get ephemeralContainers() {
-    return z.array(EphemeralContainer).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['name'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'name', 'x-kubernetes-patch-strategy': 'merge' }).optional();
+    return z.array(EphemeralContainer()).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['name'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'name', 'x-kubernetes-patch-strategy': 'merge' }).optional();
   },
   get hostAliases() {
-    return z.array(HostAlias).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['ip'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'ip', 'x-kubernetes-patch-strategy': 'merge' }).optional();
+    return z.array(HostAlias()).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['ip'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'ip', 'x-kubernetes-patch-strategy': 'merge' }).optional();
   },
   get hostIPC() {
     return z.boolean().optional();
@@ -512,10 +513,10 @@ export const PodSpec = z.object({
     return z.string().optional();
   },
   get imagePullSecrets() {
-    return z.array(LocalObjectReference).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['name'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'name', 'x-kubernetes-patch-strategy': 'merge' }).optional();
+    return z.array(LocalObjectReference()).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['name'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'name', 'x-kubernetes-patch-strategy': 'merge' }).optional();
   },
   get initContainers() {
-    return z.array(Container).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['name'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'name', 'x-kubernetes-patch-strategy': 'merge' }).optional();
+    return z.array(Container()).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['name'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'name', 'x-kubernetes-patch-strategy': 'merge' }).optional();
   },
   get nodeName() {
     return z.string().optional();
@@ -524,10 +525,10 @@ export const PodSpec = z.object({
     return z.record(z.string(), z.string()).register(z.globalRegistry, { 'x-kubernetes-map-type': 'atomic' }).optional();
   },
   get os() {
-    return PodOS.optional();
+    return PodOS().optional();
   },
   get overhead() {
-    return z.record(z.string(), Quantity).optional();
+    return z.record(z.string(), Quantity()).optional();
   },
   get preemptionPolicy() {
     return z.string().optional();
@@ -539,13 +540,13 @@ export const PodSpec = z.object({
     return z.string().optional();
   },
   get readinessGates() {
-    return z.array(PodReadinessGate).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+    return z.array(PodReadinessGate()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
   },
   get resourceClaims() {
-    return z.array(PodResourceClaim).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['name'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'name', 'x-kubernetes-patch-strategy': 'merge,retainKeys' }).optional();
+    return z.array(PodResourceClaim()).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['name'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'name', 'x-kubernetes-patch-strategy': 'merge,retainKeys' }).optional();
   },
   get resources() {
-    return ResourceRequirements.optional();
+    return ResourceRequirements().optional();
   },
   get restartPolicy() {
     return z.string().optional();
@@ -557,13 +558,13 @@ export const PodSpec = z.object({
     return z.string().optional();
   },
   get schedulingGates() {
-    return z.array(PodSchedulingGate).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['name'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'name', 'x-kubernetes-patch-strategy': 'merge' }).optional();
+    return z.array(PodSchedulingGate()).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['name'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'name', 'x-kubernetes-patch-strategy': 'merge' }).optional();
   },
   get schedulingGroup() {
-    return PodSchedulingGroup.optional();
+    return PodSchedulingGroup().optional();
   },
   get securityContext() {
-    return PodSecurityContext.optional();
+    return PodSecurityContext().optional();
   },
   get serviceAccount() {
     return z.string().optional();
@@ -584,18 +585,18 @@ export const PodSpec = z.object({
     return z.int().optional();
   },
   get tolerations() {
-    return z.array(Toleration).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+    return z.array(Toleration()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
   },
   get topologySpreadConstraints() {
-    return z.array(TopologySpreadConstraint).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['topologyKey', 'whenUnsatisfiable'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'topologyKey', 'x-kubernetes-patch-strategy': 'merge' }).optional();
+    return z.array(TopologySpreadConstraint()).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['topologyKey', 'whenUnsatisfiable'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'topologyKey', 'x-kubernetes-patch-strategy': 'merge' }).optional();
   },
   get volumes() {
-    return z.array(Volume).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['name'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'name', 'x-kubernetes-patch-strategy': 'merge,retainKeys' }).optional();
+    return z.array(Volume()).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['name'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'name', 'x-kubernetes-patch-strategy': 'merge,retainKeys' }).optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.PodSpec' });
-export type PodSpec = z.infer<typeof PodSpec>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.PodSpec' }));
+export type PodSpec = z.infer<ReturnType<typeof PodSpec>>;
 
-export const Pod = z.object({
+export const Pod = lazySchema(() => z.object({
   get apiVersion() {
     return z.string().optional();
   },
@@ -603,28 +604,28 @@ export const Pod = z.object({
     return z.string().optional();
   },
   get metadata() {
-    return ObjectMeta.optional();
+    return ObjectMeta().optional();
   },
   get spec() {
-    return PodSpec.optional();
+    return PodSpec().optional();
   },
   get status() {
-    return PodStatus.optional();
+    return PodStatus().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.Pod', 'x-kubernetes-group-version-kind': [{ group: '', kind: 'Pod', version: 'v1' }] });
-export type Pod = z.infer<typeof Pod>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.Pod', 'x-kubernetes-group-version-kind': [{ group: '', kind: 'Pod', version: 'v1' }] }));
+export type Pod = z.infer<ReturnType<typeof Pod>>;
 
-export const PodTemplateSpec = z.object({
+export const PodTemplateSpec = lazySchema(() => z.object({
   get metadata() {
-    return ObjectMeta.optional();
+    return ObjectMeta().optional();
   },
   get spec() {
-    return PodSpec.optional();
+    return PodSpec().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.PodTemplateSpec' });
-export type PodTemplateSpec = z.infer<typeof PodTemplateSpec>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.PodTemplateSpec' }));
+export type PodTemplateSpec = z.infer<ReturnType<typeof PodTemplateSpec>>;
 
-export const PodTemplate = z.object({
+export const PodTemplate = lazySchema(() => z.object({
   get apiVersion() {
     return z.string().optional();
   },
@@ -632,15 +633,15 @@ export const PodTemplate = z.object({
     return z.string().optional();
   },
   get metadata() {
-    return ObjectMeta.optional();
+    return ObjectMeta().optional();
   },
   get template() {
-    return PodTemplateSpec.optional();
+    return PodTemplateSpec().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.PodTemplate', 'x-kubernetes-group-version-kind': [{ group: '', kind: 'PodTemplate', version: 'v1' }] });
-export type PodTemplate = z.infer<typeof PodTemplate>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.PodTemplate', 'x-kubernetes-group-version-kind': [{ group: '', kind: 'PodTemplate', version: 'v1' }] }));
+export type PodTemplate = z.infer<ReturnType<typeof PodTemplate>>;
 
-export const ReplicationControllerSpec = z.object({
+export const ReplicationControllerSpec = lazySchema(() => z.object({
   get minReadySeconds() {
     return z.int32().optional();
   },
@@ -651,14 +652,14 @@ export const ReplicationControllerSpec = z.object({
     return z.record(z.string(), z.string()).register(z.globalRegistry, { 'x-kubernetes-map-type': 'atomic' }).optional();
   },
   get template() {
-    return PodTemplateSpec.optional();
+    return PodTemplateSpec().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ReplicationControllerSpec' });
-export type ReplicationControllerSpec = z.infer<typeof ReplicationControllerSpec>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ReplicationControllerSpec' }));
+export type ReplicationControllerSpec = z.infer<ReturnType<typeof ReplicationControllerSpec>>;
 
-export const ReplicationControllerCondition = z.object({
+export const ReplicationControllerCondition = lazySchema(() => z.object({
   get lastTransitionTime() {
-    return Time.optional();
+    return Time().optional();
   },
   get message() {
     return z.string().optional();
@@ -672,15 +673,15 @@ export const ReplicationControllerCondition = z.object({
   get type() {
     return z.string();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ReplicationControllerCondition' });
-export type ReplicationControllerCondition = z.infer<typeof ReplicationControllerCondition>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ReplicationControllerCondition' }));
+export type ReplicationControllerCondition = z.infer<ReturnType<typeof ReplicationControllerCondition>>;
 
-export const ReplicationControllerStatus = z.object({
+export const ReplicationControllerStatus = lazySchema(() => z.object({
   get availableReplicas() {
     return z.int32().optional();
   },
   get conditions() {
-    return z.array(ReplicationControllerCondition).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['type'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'type', 'x-kubernetes-patch-strategy': 'merge' }).optional();
+    return z.array(ReplicationControllerCondition()).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['type'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'type', 'x-kubernetes-patch-strategy': 'merge' }).optional();
   },
   get fullyLabeledReplicas() {
     return z.int32().optional();
@@ -694,10 +695,10 @@ export const ReplicationControllerStatus = z.object({
   get replicas() {
     return z.int32();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ReplicationControllerStatus' });
-export type ReplicationControllerStatus = z.infer<typeof ReplicationControllerStatus>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ReplicationControllerStatus' }));
+export type ReplicationControllerStatus = z.infer<ReturnType<typeof ReplicationControllerStatus>>;
 
-export const ReplicationController = z.object({
+export const ReplicationController = lazySchema(() => z.object({
   get apiVersion() {
     return z.string().optional();
   },
@@ -705,18 +706,18 @@ export const ReplicationController = z.object({
     return z.string().optional();
   },
   get metadata() {
-    return ObjectMeta.optional();
+    return ObjectMeta().optional();
   },
   get spec() {
-    return ReplicationControllerSpec.optional();
+    return ReplicationControllerSpec().optional();
   },
   get status() {
-    return ReplicationControllerStatus.optional();
+    return ReplicationControllerStatus().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ReplicationController', 'x-kubernetes-group-version-kind': [{ group: '', kind: 'ReplicationController', version: 'v1' }] });
-export type ReplicationController = z.infer<typeof ReplicationController>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ReplicationController', 'x-kubernetes-group-version-kind': [{ group: '', kind: 'ReplicationController', version: 'v1' }] }));
+export type ReplicationController = z.infer<ReturnType<typeof ReplicationController>>;
 
-export const ScopedResourceSelectorRequirement = z.object({
+export const ScopedResourceSelectorRequirement = lazySchema(() => z.object({
   get operator() {
     return z.string();
   },
@@ -726,40 +727,40 @@ export const ScopedResourceSelectorRequirement = z.object({
   get values() {
     return z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ScopedResourceSelectorRequirement' });
-export type ScopedResourceSelectorRequirement = z.infer<typeof ScopedResourceSelectorRequirement>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ScopedResourceSelectorRequirement' }));
+export type ScopedResourceSelectorRequirement = z.infer<ReturnType<typeof ScopedResourceSelectorRequirement>>;
 
-export const ScopeSelector = z.object({
+export const ScopeSelector = lazySchema(() => z.object({
   get matchExpressions() {
-    return z.array(ScopedResourceSelectorRequirement).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+    return z.array(ScopedResourceSelectorRequirement()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ScopeSelector', 'x-kubernetes-map-type': 'atomic' });
-export type ScopeSelector = z.infer<typeof ScopeSelector>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ScopeSelector', 'x-kubernetes-map-type': 'atomic' }));
+export type ScopeSelector = z.infer<ReturnType<typeof ScopeSelector>>;
 
-export const ResourceQuotaSpec = z.object({
+export const ResourceQuotaSpec = lazySchema(() => z.object({
   get hard() {
-    return z.record(z.string(), Quantity).optional();
+    return z.record(z.string(), Quantity()).optional();
   },
   get scopeSelector() {
-    return ScopeSelector.optional();
+    return ScopeSelector().optional();
   },
   get scopes() {
     return z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ResourceQuotaSpec' });
-export type ResourceQuotaSpec = z.infer<typeof ResourceQuotaSpec>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ResourceQuotaSpec' }));
+export type ResourceQuotaSpec = z.infer<ReturnType<typeof ResourceQuotaSpec>>;
 
-export const ResourceQuotaStatus = z.object({
+export const ResourceQuotaStatus = lazySchema(() => z.object({
   get hard() {
-    return z.record(z.string(), Quantity).optional();
+    return z.record(z.string(), Quantity()).optional();
   },
   get used() {
-    return z.record(z.string(), Quantity).optional();
+    return z.record(z.string(), Quantity()).optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ResourceQuotaStatus' });
-export type ResourceQuotaStatus = z.infer<typeof ResourceQuotaStatus>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ResourceQuotaStatus' }));
+export type ResourceQuotaStatus = z.infer<ReturnType<typeof ResourceQuotaStatus>>;
 
-export const ResourceQuota = z.object({
+export const ResourceQuota = lazySchema(() => z.object({
   get apiVersion() {
     return z.string().optional();
   },
@@ -767,18 +768,18 @@ export const ResourceQuota = z.object({
     return z.string().optional();
   },
   get metadata() {
-    return ObjectMeta.optional();
+    return ObjectMeta().optional();
   },
   get spec() {
-    return ResourceQuotaSpec.optional();
+    return ResourceQuotaSpec().optional();
   },
   get status() {
-    return ResourceQuotaStatus.optional();
+    return ResourceQuotaStatus().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ResourceQuota', 'x-kubernetes-group-version-kind': [{ group: '', kind: 'ResourceQuota', version: 'v1' }] });
-export type ResourceQuota = z.infer<typeof ResourceQuota>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ResourceQuota', 'x-kubernetes-group-version-kind': [{ group: '', kind: 'ResourceQuota', version: 'v1' }] }));
+export type ResourceQuota = z.infer<ReturnType<typeof ResourceQuota>>;
 
-export const Secret = z.object({
+export const Secret = lazySchema(() => z.object({
   get apiVersion() {
     return z.string().optional();
   },
@@ -792,7 +793,7 @@ export const Secret = z.object({
     return z.string().optional();
   },
   get metadata() {
-    return ObjectMeta.optional();
+    return ObjectMeta().optional();
   },
   get stringData() {
     return z.record(z.string(), z.string()).optional();
@@ -800,10 +801,10 @@ export const Secret = z.object({
   get type() {
     return z.string().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.Secret', 'x-kubernetes-group-version-kind': [{ group: '', kind: 'Secret', version: 'v1' }] });
-export type Secret = z.infer<typeof Secret>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.Secret', 'x-kubernetes-group-version-kind': [{ group: '', kind: 'Secret', version: 'v1' }] }));
+export type Secret = z.infer<ReturnType<typeof Secret>>;
 
-export const Service = z.object({
+export const Service = lazySchema(() => z.object({
   get apiVersion() {
     return z.string().optional();
   },
@@ -811,18 +812,18 @@ export const Service = z.object({
     return z.string().optional();
   },
   get metadata() {
-    return ObjectMeta.optional();
+    return ObjectMeta().optional();
   },
   get spec() {
-    return ServiceSpec.optional();
+    return ServiceSpec().optional();
   },
   get status() {
-    return ServiceStatus.optional();
+    return ServiceStatus().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.Service', 'x-kubernetes-group-version-kind': [{ group: '', kind: 'Service', version: 'v1' }] });
-export type Service = z.infer<typeof Service>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.Service', 'x-kubernetes-group-version-kind': [{ group: '', kind: 'Service', version: 'v1' }] }));
+export type Service = z.infer<ReturnType<typeof Service>>;
 
-export const ServiceAccount = z.object({
+export const ServiceAccount = lazySchema(() => z.object({
   get apiVersion() {
     return z.string().optional();
   },
@@ -830,33 +831,33 @@ export const ServiceAccount = z.object({
     return z.boolean().optional();
   },
   get imagePullSecrets() {
-    return z.array(LocalObjectReference).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+    return z.array(LocalObjectReference()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
   },
   get kind() {
     return z.string().optional();
   },
   get metadata() {
-    return ObjectMeta.optional();
+    return ObjectMeta().optional();
   },
   get secrets() {
-    return z.array(ObjectReference).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['name'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'name', 'x-kubernetes-patch-strategy': 'merge' }).optional();
+    return z.array(ObjectReference()).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['name'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'name', 'x-kubernetes-patch-strategy': 'merge' }).optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ServiceAccount', 'x-kubernetes-group-version-kind': [{ group: '', kind: 'ServiceAccount', version: 'v1' }] });
-export type ServiceAccount = z.infer<typeof ServiceAccount>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.ServiceAccount', 'x-kubernetes-group-version-kind': [{ group: '', kind: 'ServiceAccount', version: 'v1' }] }));
+export type ServiceAccount = z.infer<ReturnType<typeof ServiceAccount>>;
 
-export const TopologySelectorLabelRequirement = z.object({
+export const TopologySelectorLabelRequirement = lazySchema(() => z.object({
   get key() {
     return z.string();
   },
   get values() {
     return z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' });
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.TopologySelectorLabelRequirement' });
-export type TopologySelectorLabelRequirement = z.infer<typeof TopologySelectorLabelRequirement>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.TopologySelectorLabelRequirement' }));
+export type TopologySelectorLabelRequirement = z.infer<ReturnType<typeof TopologySelectorLabelRequirement>>;
 
-export const TopologySelectorTerm = z.object({
+export const TopologySelectorTerm = lazySchema(() => z.object({
   get matchLabelExpressions() {
-    return z.array(TopologySelectorLabelRequirement).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+    return z.array(TopologySelectorLabelRequirement()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.TopologySelectorTerm', 'x-kubernetes-map-type': 'atomic' });
-export type TopologySelectorTerm = z.infer<typeof TopologySelectorTerm>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.core.v1.TopologySelectorTerm', 'x-kubernetes-map-type': 'atomic' }));
+export type TopologySelectorTerm = z.infer<ReturnType<typeof TopologySelectorTerm>>;

@@ -2,10 +2,11 @@
 // Do not edit by hand; change the generator (or its ROOTS) and re-run it instead.
 
 import { z } from 'zod';
+import { lazySchema } from './lazy-schema.js';
 import { ObjectReference } from './core-v1-persistent-volumes.js';
 import { ObjectMeta } from './meta-v1.js';
 
-export const EndpointConditions = z.object({
+export const EndpointConditions = lazySchema(() => z.object({
   get ready() {
     return z.boolean().optional();
   },
@@ -15,45 +16,45 @@ export const EndpointConditions = z.object({
   get terminating() {
     return z.boolean().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.discovery.v1.EndpointConditions' });
-export type EndpointConditions = z.infer<typeof EndpointConditions>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.discovery.v1.EndpointConditions' }));
+export type EndpointConditions = z.infer<ReturnType<typeof EndpointConditions>>;
 
-export const ForNode = z.object({
+export const ForNode = lazySchema(() => z.object({
   get name() {
     return z.string();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.discovery.v1.ForNode' });
-export type ForNode = z.infer<typeof ForNode>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.discovery.v1.ForNode' }));
+export type ForNode = z.infer<ReturnType<typeof ForNode>>;
 
-export const ForZone = z.object({
+export const ForZone = lazySchema(() => z.object({
   get name() {
     return z.string();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.discovery.v1.ForZone' });
-export type ForZone = z.infer<typeof ForZone>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.discovery.v1.ForZone' }));
+export type ForZone = z.infer<ReturnType<typeof ForZone>>;
 
-export const EndpointHints = z.object({
+export const EndpointHints = lazySchema(() => z.object({
   get forNodes() {
-    return z.array(ForNode).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+    return z.array(ForNode()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
   },
   get forZones() {
-    return z.array(ForZone).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+    return z.array(ForZone()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.discovery.v1.EndpointHints' });
-export type EndpointHints = z.infer<typeof EndpointHints>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.discovery.v1.EndpointHints' }));
+export type EndpointHints = z.infer<ReturnType<typeof EndpointHints>>;
 
-export const Endpoint = z.object({
+export const Endpoint = lazySchema(() => z.object({
   get addresses() {
     return z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'set' });
   },
   get conditions() {
-    return EndpointConditions.optional();
+    return EndpointConditions().optional();
   },
   get deprecatedTopology() {
     return z.record(z.string(), z.string()).optional();
   },
   get hints() {
-    return EndpointHints.optional();
+    return EndpointHints().optional();
   },
   get hostname() {
     return z.string().optional();
@@ -62,15 +63,15 @@ export const Endpoint = z.object({
     return z.string().optional();
   },
   get targetRef() {
-    return ObjectReference.optional();
+    return ObjectReference().optional();
   },
   get zone() {
     return z.string().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.discovery.v1.Endpoint' });
-export type Endpoint = z.infer<typeof Endpoint>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.discovery.v1.Endpoint' }));
+export type Endpoint = z.infer<ReturnType<typeof Endpoint>>;
 
-export const EndpointPort = z.object({
+export const EndpointPort = lazySchema(() => z.object({
   get appProtocol() {
     return z.string().optional();
   },
@@ -83,10 +84,10 @@ export const EndpointPort = z.object({
   get protocol() {
     return z.string().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.discovery.v1.EndpointPort', 'x-kubernetes-map-type': 'atomic' });
-export type EndpointPort = z.infer<typeof EndpointPort>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.discovery.v1.EndpointPort', 'x-kubernetes-map-type': 'atomic' }));
+export type EndpointPort = z.infer<ReturnType<typeof EndpointPort>>;
 
-export const EndpointSlice = z.object({
+export const EndpointSlice = lazySchema(() => z.object({
   get addressType() {
     return z.string();
   },
@@ -94,16 +95,16 @@ export const EndpointSlice = z.object({
     return z.string().optional();
   },
   get endpoints() {
-    return z.array(Endpoint).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+    return z.array(Endpoint()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
   },
   get kind() {
     return z.string().optional();
   },
   get metadata() {
-    return ObjectMeta.optional();
+    return ObjectMeta().optional();
   },
   get ports() {
-    return z.array(EndpointPort).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+    return z.array(EndpointPort()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.discovery.v1.EndpointSlice', 'x-kubernetes-group-version-kind': [{ group: 'discovery.k8s.io', kind: 'EndpointSlice', version: 'v1' }] });
-export type EndpointSlice = z.infer<typeof EndpointSlice>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.discovery.v1.EndpointSlice', 'x-kubernetes-group-version-kind': [{ group: 'discovery.k8s.io', kind: 'EndpointSlice', version: 'v1' }] }));
+export type EndpointSlice = z.infer<ReturnType<typeof EndpointSlice>>;

@@ -2,21 +2,22 @@
 // Do not edit by hand; change the generator (or its ROOTS) and re-run it instead.
 
 import { z } from 'zod';
+import { lazySchema } from './lazy-schema.js';
 import { EventSource } from './core-v1.js';
 import { ObjectReference } from './core-v1-persistent-volumes.js';
 import { MicroTime, ObjectMeta, Time } from './meta-v1.js';
 
-export const EventSeries = z.object({
+export const EventSeries = lazySchema(() => z.object({
   get count() {
     return z.int32();
   },
   get lastObservedTime() {
-    return MicroTime;
+    return MicroTime();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.events.v1.EventSeries' });
-export type EventSeries = z.infer<typeof EventSeries>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.events.v1.EventSeries' }));
+export type EventSeries = z.infer<ReturnType<typeof EventSeries>>;
 
-export const Event = z.object({
+export const Event = lazySchema(() => z.object({
   get action() {
     return z.string().optional();
   },
@@ -27,22 +28,22 @@ export const Event = z.object({
     return z.int32().optional();
   },
   get deprecatedFirstTimestamp() {
-    return Time.optional();
+    return Time().optional();
   },
   get deprecatedLastTimestamp() {
-    return Time.optional();
+    return Time().optional();
   },
   get deprecatedSource() {
-    return EventSource.optional();
+    return EventSource().optional();
   },
   get eventTime() {
-    return MicroTime;
+    return MicroTime();
   },
   get kind() {
     return z.string().optional();
   },
   get metadata() {
-    return ObjectMeta.optional();
+    return ObjectMeta().optional();
   },
   get note() {
     return z.string().optional();
@@ -51,10 +52,10 @@ export const Event = z.object({
     return z.string().optional();
   },
   get regarding() {
-    return ObjectReference.optional();
+    return ObjectReference().optional();
   },
   get related() {
-    return ObjectReference.optional();
+    return ObjectReference().optional();
   },
   get reportingController() {
     return z.string().optional();
@@ -63,10 +64,10 @@ export const Event = z.object({
     return z.string().optional();
   },
   get series() {
-    return EventSeries.optional();
+    return EventSeries().optional();
   },
   get type() {
     return z.string().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.events.v1.Event', 'x-kubernetes-group-version-kind': [{ group: 'events.k8s.io', kind: 'Event', version: 'v1' }] });
-export type Event = z.infer<typeof Event>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.events.v1.Event', 'x-kubernetes-group-version-kind': [{ group: 'events.k8s.io', kind: 'Event', version: 'v1' }] }));
+export type Event = z.infer<ReturnType<typeof Event>>;

@@ -2,36 +2,37 @@
 // Do not edit by hand; change the generator (or its ROOTS) and re-run it instead.
 
 import { z } from 'zod';
+import { lazySchema } from './lazy-schema.js';
 import { ObjectMeta, Time } from './meta-v1.js';
 
-export const ExemptPriorityLevelConfiguration = z.object({
+export const ExemptPriorityLevelConfiguration = lazySchema(() => z.object({
   get lendablePercent() {
     return z.int32().optional();
   },
   get nominalConcurrencyShares() {
     return z.int32().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.flowcontrol.v1.ExemptPriorityLevelConfiguration' });
-export type ExemptPriorityLevelConfiguration = z.infer<typeof ExemptPriorityLevelConfiguration>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.flowcontrol.v1.ExemptPriorityLevelConfiguration' }));
+export type ExemptPriorityLevelConfiguration = z.infer<ReturnType<typeof ExemptPriorityLevelConfiguration>>;
 
-export const FlowDistinguisherMethod = z.object({
+export const FlowDistinguisherMethod = lazySchema(() => z.object({
   get type() {
     return z.string();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.flowcontrol.v1.FlowDistinguisherMethod' });
-export type FlowDistinguisherMethod = z.infer<typeof FlowDistinguisherMethod>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.flowcontrol.v1.FlowDistinguisherMethod' }));
+export type FlowDistinguisherMethod = z.infer<ReturnType<typeof FlowDistinguisherMethod>>;
 
-export const NonResourcePolicyRule = z.object({
+export const NonResourcePolicyRule = lazySchema(() => z.object({
   get nonResourceURLs() {
     return z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'set' });
   },
   get verbs() {
     return z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'set' });
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.flowcontrol.v1.NonResourcePolicyRule' });
-export type NonResourcePolicyRule = z.infer<typeof NonResourcePolicyRule>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.flowcontrol.v1.NonResourcePolicyRule' }));
+export type NonResourcePolicyRule = z.infer<ReturnType<typeof NonResourcePolicyRule>>;
 
-export const ResourcePolicyRule = z.object({
+export const ResourcePolicyRule = lazySchema(() => z.object({
   get apiGroups() {
     return z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'set' });
   },
@@ -47,88 +48,88 @@ export const ResourcePolicyRule = z.object({
   get verbs() {
     return z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'set' });
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.flowcontrol.v1.ResourcePolicyRule' });
-export type ResourcePolicyRule = z.infer<typeof ResourcePolicyRule>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.flowcontrol.v1.ResourcePolicyRule' }));
+export type ResourcePolicyRule = z.infer<ReturnType<typeof ResourcePolicyRule>>;
 
-export const GroupSubject = z.object({
+export const GroupSubject = lazySchema(() => z.object({
   get name() {
     return z.string();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.flowcontrol.v1.GroupSubject' });
-export type GroupSubject = z.infer<typeof GroupSubject>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.flowcontrol.v1.GroupSubject' }));
+export type GroupSubject = z.infer<ReturnType<typeof GroupSubject>>;
 
-export const ServiceAccountSubject = z.object({
+export const ServiceAccountSubject = lazySchema(() => z.object({
   get name() {
     return z.string();
   },
   get namespace() {
     return z.string();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.flowcontrol.v1.ServiceAccountSubject' });
-export type ServiceAccountSubject = z.infer<typeof ServiceAccountSubject>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.flowcontrol.v1.ServiceAccountSubject' }));
+export type ServiceAccountSubject = z.infer<ReturnType<typeof ServiceAccountSubject>>;
 
-export const UserSubject = z.object({
+export const UserSubject = lazySchema(() => z.object({
   get name() {
     return z.string();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.flowcontrol.v1.UserSubject' });
-export type UserSubject = z.infer<typeof UserSubject>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.flowcontrol.v1.UserSubject' }));
+export type UserSubject = z.infer<ReturnType<typeof UserSubject>>;
 
-export const Subject = z.object({
+export const Subject = lazySchema(() => z.object({
   get group() {
-    return GroupSubject.optional();
+    return GroupSubject().optional();
   },
   get kind() {
     return z.string();
   },
   get serviceAccount() {
-    return ServiceAccountSubject.optional();
+    return ServiceAccountSubject().optional();
   },
   get user() {
-    return UserSubject.optional();
+    return UserSubject().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.flowcontrol.v1.Subject', 'x-kubernetes-unions': [{ discriminator: 'kind', 'fields-to-discriminateBy': { group: 'Group', serviceAccount: 'ServiceAccount', user: 'User' } }] });
-export type Subject = z.infer<typeof Subject>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.flowcontrol.v1.Subject', 'x-kubernetes-unions': [{ discriminator: 'kind', 'fields-to-discriminateBy': { group: 'Group', serviceAccount: 'ServiceAccount', user: 'User' } }] }));
+export type Subject = z.infer<ReturnType<typeof Subject>>;
 
-export const PolicyRulesWithSubjects = z.object({
+export const PolicyRulesWithSubjects = lazySchema(() => z.object({
   get nonResourceRules() {
-    return z.array(NonResourcePolicyRule).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+    return z.array(NonResourcePolicyRule()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
   },
   get resourceRules() {
-    return z.array(ResourcePolicyRule).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+    return z.array(ResourcePolicyRule()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
   },
   get subjects() {
-    return z.array(Subject).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' });
+    return z.array(Subject()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' });
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.flowcontrol.v1.PolicyRulesWithSubjects' });
-export type PolicyRulesWithSubjects = z.infer<typeof PolicyRulesWithSubjects>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.flowcontrol.v1.PolicyRulesWithSubjects' }));
+export type PolicyRulesWithSubjects = z.infer<ReturnType<typeof PolicyRulesWithSubjects>>;
 
-export const PriorityLevelConfigurationReference = z.object({
+export const PriorityLevelConfigurationReference = lazySchema(() => z.object({
   get name() {
     return z.string();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.flowcontrol.v1.PriorityLevelConfigurationReference' });
-export type PriorityLevelConfigurationReference = z.infer<typeof PriorityLevelConfigurationReference>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.flowcontrol.v1.PriorityLevelConfigurationReference' }));
+export type PriorityLevelConfigurationReference = z.infer<ReturnType<typeof PriorityLevelConfigurationReference>>;
 
-export const FlowSchemaSpec = z.object({
+export const FlowSchemaSpec = lazySchema(() => z.object({
   get distinguisherMethod() {
-    return FlowDistinguisherMethod.optional();
+    return FlowDistinguisherMethod().optional();
   },
   get matchingPrecedence() {
     return z.int32().optional();
   },
   get priorityLevelConfiguration() {
-    return PriorityLevelConfigurationReference;
+    return PriorityLevelConfigurationReference();
   },
   get rules() {
-    return z.array(PolicyRulesWithSubjects).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+    return z.array(PolicyRulesWithSubjects()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.flowcontrol.v1.FlowSchemaSpec' });
-export type FlowSchemaSpec = z.infer<typeof FlowSchemaSpec>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.flowcontrol.v1.FlowSchemaSpec' }));
+export type FlowSchemaSpec = z.infer<ReturnType<typeof FlowSchemaSpec>>;
 
-export const FlowSchemaCondition = z.object({
+export const FlowSchemaCondition = lazySchema(() => z.object({
   get lastTransitionTime() {
-    return Time.optional();
+    return Time().optional();
   },
   get message() {
     return z.string().optional();
@@ -142,17 +143,17 @@ export const FlowSchemaCondition = z.object({
   get type() {
     return z.string().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.flowcontrol.v1.FlowSchemaCondition' });
-export type FlowSchemaCondition = z.infer<typeof FlowSchemaCondition>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.flowcontrol.v1.FlowSchemaCondition' }));
+export type FlowSchemaCondition = z.infer<ReturnType<typeof FlowSchemaCondition>>;
 
-export const FlowSchemaStatus = z.object({
+export const FlowSchemaStatus = lazySchema(() => z.object({
   get conditions() {
-    return z.array(FlowSchemaCondition).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['type'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'type', 'x-kubernetes-patch-strategy': 'merge' }).optional();
+    return z.array(FlowSchemaCondition()).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['type'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'type', 'x-kubernetes-patch-strategy': 'merge' }).optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.flowcontrol.v1.FlowSchemaStatus' });
-export type FlowSchemaStatus = z.infer<typeof FlowSchemaStatus>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.flowcontrol.v1.FlowSchemaStatus' }));
+export type FlowSchemaStatus = z.infer<ReturnType<typeof FlowSchemaStatus>>;
 
-export const FlowSchema = z.object({
+export const FlowSchema = lazySchema(() => z.object({
   get apiVersion() {
     return z.string().optional();
   },
@@ -160,18 +161,18 @@ export const FlowSchema = z.object({
     return z.string().optional();
   },
   get metadata() {
-    return ObjectMeta.optional();
+    return ObjectMeta().optional();
   },
   get spec() {
-    return FlowSchemaSpec.optional();
+    return FlowSchemaSpec().optional();
   },
   get status() {
-    return FlowSchemaStatus.optional();
+    return FlowSchemaStatus().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.flowcontrol.v1.FlowSchema', 'x-kubernetes-group-version-kind': [{ group: 'flowcontrol.apiserver.k8s.io', kind: 'FlowSchema', version: 'v1' }] });
-export type FlowSchema = z.infer<typeof FlowSchema>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.flowcontrol.v1.FlowSchema', 'x-kubernetes-group-version-kind': [{ group: 'flowcontrol.apiserver.k8s.io', kind: 'FlowSchema', version: 'v1' }] }));
+export type FlowSchema = z.infer<ReturnType<typeof FlowSchema>>;
 
-export const QueuingConfiguration = z.object({
+export const QueuingConfiguration = lazySchema(() => z.object({
   get handSize() {
     return z.int32().optional();
   },
@@ -181,20 +182,20 @@ export const QueuingConfiguration = z.object({
   get queues() {
     return z.int32().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.flowcontrol.v1.QueuingConfiguration' });
-export type QueuingConfiguration = z.infer<typeof QueuingConfiguration>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.flowcontrol.v1.QueuingConfiguration' }));
+export type QueuingConfiguration = z.infer<ReturnType<typeof QueuingConfiguration>>;
 
-export const LimitResponse = z.object({
+export const LimitResponse = lazySchema(() => z.object({
   get queuing() {
-    return QueuingConfiguration.optional();
+    return QueuingConfiguration().optional();
   },
   get type() {
     return z.string();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.flowcontrol.v1.LimitResponse', 'x-kubernetes-unions': [{ discriminator: 'type', 'fields-to-discriminateBy': { queuing: 'Queuing' } }] });
-export type LimitResponse = z.infer<typeof LimitResponse>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.flowcontrol.v1.LimitResponse', 'x-kubernetes-unions': [{ discriminator: 'type', 'fields-to-discriminateBy': { queuing: 'Queuing' } }] }));
+export type LimitResponse = z.infer<ReturnType<typeof LimitResponse>>;
 
-export const LimitedPriorityLevelConfiguration = z.object({
+export const LimitedPriorityLevelConfiguration = lazySchema(() => z.object({
   get borrowingLimitPercent() {
     return z.int32().optional();
   },
@@ -202,30 +203,30 @@ export const LimitedPriorityLevelConfiguration = z.object({
     return z.int32().optional();
   },
   get limitResponse() {
-    return LimitResponse.optional();
+    return LimitResponse().optional();
   },
   get nominalConcurrencyShares() {
     return z.int32().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.flowcontrol.v1.LimitedPriorityLevelConfiguration' });
-export type LimitedPriorityLevelConfiguration = z.infer<typeof LimitedPriorityLevelConfiguration>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.flowcontrol.v1.LimitedPriorityLevelConfiguration' }));
+export type LimitedPriorityLevelConfiguration = z.infer<ReturnType<typeof LimitedPriorityLevelConfiguration>>;
 
-export const PriorityLevelConfigurationSpec = z.object({
+export const PriorityLevelConfigurationSpec = lazySchema(() => z.object({
   get exempt() {
-    return ExemptPriorityLevelConfiguration.optional();
+    return ExemptPriorityLevelConfiguration().optional();
   },
   get limited() {
-    return LimitedPriorityLevelConfiguration.optional();
+    return LimitedPriorityLevelConfiguration().optional();
   },
   get type() {
     return z.string();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.flowcontrol.v1.PriorityLevelConfigurationSpec', 'x-kubernetes-unions': [{ discriminator: 'type', 'fields-to-discriminateBy': { exempt: 'Exempt', limited: 'Limited' } }] });
-export type PriorityLevelConfigurationSpec = z.infer<typeof PriorityLevelConfigurationSpec>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.flowcontrol.v1.PriorityLevelConfigurationSpec', 'x-kubernetes-unions': [{ discriminator: 'type', 'fields-to-discriminateBy': { exempt: 'Exempt', limited: 'Limited' } }] }));
+export type PriorityLevelConfigurationSpec = z.infer<ReturnType<typeof PriorityLevelConfigurationSpec>>;
 
-export const PriorityLevelConfigurationCondition = z.object({
+export const PriorityLevelConfigurationCondition = lazySchema(() => z.object({
   get lastTransitionTime() {
-    return Time.optional();
+    return Time().optional();
   },
   get message() {
     return z.string().optional();
@@ -239,17 +240,17 @@ export const PriorityLevelConfigurationCondition = z.object({
   get type() {
     return z.string().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.flowcontrol.v1.PriorityLevelConfigurationCondition' });
-export type PriorityLevelConfigurationCondition = z.infer<typeof PriorityLevelConfigurationCondition>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.flowcontrol.v1.PriorityLevelConfigurationCondition' }));
+export type PriorityLevelConfigurationCondition = z.infer<ReturnType<typeof PriorityLevelConfigurationCondition>>;
 
-export const PriorityLevelConfigurationStatus = z.object({
+export const PriorityLevelConfigurationStatus = lazySchema(() => z.object({
   get conditions() {
-    return z.array(PriorityLevelConfigurationCondition).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['type'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'type', 'x-kubernetes-patch-strategy': 'merge' }).optional();
+    return z.array(PriorityLevelConfigurationCondition()).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['type'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'type', 'x-kubernetes-patch-strategy': 'merge' }).optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.flowcontrol.v1.PriorityLevelConfigurationStatus' });
-export type PriorityLevelConfigurationStatus = z.infer<typeof PriorityLevelConfigurationStatus>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.flowcontrol.v1.PriorityLevelConfigurationStatus' }));
+export type PriorityLevelConfigurationStatus = z.infer<ReturnType<typeof PriorityLevelConfigurationStatus>>;
 
-export const PriorityLevelConfiguration = z.object({
+export const PriorityLevelConfiguration = lazySchema(() => z.object({
   get apiVersion() {
     return z.string().optional();
   },
@@ -257,13 +258,13 @@ export const PriorityLevelConfiguration = z.object({
     return z.string().optional();
   },
   get metadata() {
-    return ObjectMeta.optional();
+    return ObjectMeta().optional();
   },
   get spec() {
-    return PriorityLevelConfigurationSpec.optional();
+    return PriorityLevelConfigurationSpec().optional();
   },
   get status() {
-    return PriorityLevelConfigurationStatus.optional();
+    return PriorityLevelConfigurationStatus().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.flowcontrol.v1.PriorityLevelConfiguration', 'x-kubernetes-group-version-kind': [{ group: 'flowcontrol.apiserver.k8s.io', kind: 'PriorityLevelConfiguration', version: 'v1' }] });
-export type PriorityLevelConfiguration = z.infer<typeof PriorityLevelConfiguration>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.flowcontrol.v1.PriorityLevelConfiguration', 'x-kubernetes-group-version-kind': [{ group: 'flowcontrol.apiserver.k8s.io', kind: 'PriorityLevelConfiguration', version: 'v1' }] }));
+export type PriorityLevelConfiguration = z.infer<ReturnType<typeof PriorityLevelConfiguration>>;

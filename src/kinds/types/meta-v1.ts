@@ -2,29 +2,30 @@
 // Do not edit by hand; change the generator (or its ROOTS) and re-run it instead.
 
 import { z } from 'zod';
+import { lazySchema } from './lazy-schema.js';
 import { RawExtension } from './primitives.js';
 
-export const GroupVersionForDiscovery = z.object({
+export const GroupVersionForDiscovery = lazySchema(() => z.object({
   get groupVersion() {
     return z.string();
   },
   get version() {
     return z.string();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.apimachinery.pkg.apis.meta.v1.GroupVersionForDiscovery' });
-export type GroupVersionForDiscovery = z.infer<typeof GroupVersionForDiscovery>;
+}).register(z.globalRegistry, { id: 'io.k8s.apimachinery.pkg.apis.meta.v1.GroupVersionForDiscovery' }));
+export type GroupVersionForDiscovery = z.infer<ReturnType<typeof GroupVersionForDiscovery>>;
 
-export const ServerAddressByClientCIDR = z.object({
+export const ServerAddressByClientCIDR = lazySchema(() => z.object({
   get clientCIDR() {
     return z.string();
   },
   get serverAddress() {
     return z.string();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.apimachinery.pkg.apis.meta.v1.ServerAddressByClientCIDR' });
-export type ServerAddressByClientCIDR = z.infer<typeof ServerAddressByClientCIDR>;
+}).register(z.globalRegistry, { id: 'io.k8s.apimachinery.pkg.apis.meta.v1.ServerAddressByClientCIDR' }));
+export type ServerAddressByClientCIDR = z.infer<ReturnType<typeof ServerAddressByClientCIDR>>;
 
-export const APIGroup = z.object({
+export const APIGroup = lazySchema(() => z.object({
   get apiVersion() {
     return z.string().optional();
   },
@@ -35,31 +36,31 @@ export const APIGroup = z.object({
     return z.string();
   },
   get preferredVersion() {
-    return GroupVersionForDiscovery.optional();
+    return GroupVersionForDiscovery().optional();
   },
   get serverAddressByClientCIDRs() {
-    return z.array(ServerAddressByClientCIDR).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+    return z.array(ServerAddressByClientCIDR()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
   },
   get versions() {
-    return z.array(GroupVersionForDiscovery).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' });
+    return z.array(GroupVersionForDiscovery()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' });
   },
-}).register(z.globalRegistry, { id: 'io.k8s.apimachinery.pkg.apis.meta.v1.APIGroup', 'x-kubernetes-group-version-kind': [{ group: '', kind: 'APIGroup', version: 'v1' }] });
-export type APIGroup = z.infer<typeof APIGroup>;
+}).register(z.globalRegistry, { id: 'io.k8s.apimachinery.pkg.apis.meta.v1.APIGroup', 'x-kubernetes-group-version-kind': [{ group: '', kind: 'APIGroup', version: 'v1' }] }));
+export type APIGroup = z.infer<ReturnType<typeof APIGroup>>;
 
-export const APIGroupList = z.object({
+export const APIGroupList = lazySchema(() => z.object({
   get apiVersion() {
     return z.string().optional();
   },
   get groups() {
-    return z.array(APIGroup).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' });
+    return z.array(APIGroup()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' });
   },
   get kind() {
     return z.string().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.apimachinery.pkg.apis.meta.v1.APIGroupList', 'x-kubernetes-group-version-kind': [{ group: '', kind: 'APIGroupList', version: 'v1' }] });
-export type APIGroupList = z.infer<typeof APIGroupList>;
+}).register(z.globalRegistry, { id: 'io.k8s.apimachinery.pkg.apis.meta.v1.APIGroupList', 'x-kubernetes-group-version-kind': [{ group: '', kind: 'APIGroupList', version: 'v1' }] }));
+export type APIGroupList = z.infer<ReturnType<typeof APIGroupList>>;
 
-export const APIResource = z.object({
+export const APIResource = lazySchema(() => z.object({
   get categories() {
     return z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
   },
@@ -90,10 +91,10 @@ export const APIResource = z.object({
   get version() {
     return z.string().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.apimachinery.pkg.apis.meta.v1.APIResource' });
-export type APIResource = z.infer<typeof APIResource>;
+}).register(z.globalRegistry, { id: 'io.k8s.apimachinery.pkg.apis.meta.v1.APIResource' }));
+export type APIResource = z.infer<ReturnType<typeof APIResource>>;
 
-export const APIResourceList = z.object({
+export const APIResourceList = lazySchema(() => z.object({
   get apiVersion() {
     return z.string().optional();
   },
@@ -104,17 +105,17 @@ export const APIResourceList = z.object({
     return z.string().optional();
   },
   get resources() {
-    return z.array(APIResource).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' });
+    return z.array(APIResource()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' });
   },
-}).register(z.globalRegistry, { id: 'io.k8s.apimachinery.pkg.apis.meta.v1.APIResourceList', 'x-kubernetes-group-version-kind': [{ group: '', kind: 'APIResourceList', version: 'v1' }] });
-export type APIResourceList = z.infer<typeof APIResourceList>;
+}).register(z.globalRegistry, { id: 'io.k8s.apimachinery.pkg.apis.meta.v1.APIResourceList', 'x-kubernetes-group-version-kind': [{ group: '', kind: 'APIResourceList', version: 'v1' }] }));
+export type APIResourceList = z.infer<ReturnType<typeof APIResourceList>>;
 
-export const Time = z.string().register(z.globalRegistry, { id: 'io.k8s.apimachinery.pkg.apis.meta.v1.Time', format: 'date-time' });
-export type Time = z.infer<typeof Time>;
+export const Time = lazySchema(() => z.string().register(z.globalRegistry, { id: 'io.k8s.apimachinery.pkg.apis.meta.v1.Time', format: 'date-time' }));
+export type Time = z.infer<ReturnType<typeof Time>>;
 
-export const Condition = z.object({
+export const Condition = lazySchema(() => z.object({
   get lastTransitionTime() {
-    return Time;
+    return Time();
   },
   get message() {
     return z.string();
@@ -131,20 +132,20 @@ export const Condition = z.object({
   get type() {
     return z.string();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.apimachinery.pkg.apis.meta.v1.Condition' });
-export type Condition = z.infer<typeof Condition>;
+}).register(z.globalRegistry, { id: 'io.k8s.apimachinery.pkg.apis.meta.v1.Condition' }));
+export type Condition = z.infer<ReturnType<typeof Condition>>;
 
-export const Preconditions = z.object({
+export const Preconditions = lazySchema(() => z.object({
   get resourceVersion() {
     return z.string().optional();
   },
   get uid() {
     return z.string().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.apimachinery.pkg.apis.meta.v1.Preconditions' });
-export type Preconditions = z.infer<typeof Preconditions>;
+}).register(z.globalRegistry, { id: 'io.k8s.apimachinery.pkg.apis.meta.v1.Preconditions' }));
+export type Preconditions = z.infer<ReturnType<typeof Preconditions>>;
 
-export const DeleteOptions = z.object({
+export const DeleteOptions = lazySchema(() => z.object({
   get apiVersion() {
     return z.string().optional();
   },
@@ -164,15 +165,15 @@ export const DeleteOptions = z.object({
     return z.boolean().optional();
   },
   get preconditions() {
-    return Preconditions.optional();
+    return Preconditions().optional();
   },
   get propagationPolicy() {
     return z.string().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.apimachinery.pkg.apis.meta.v1.DeleteOptions', 'x-kubernetes-group-version-kind': [{ group: '', kind: 'DeleteOptions', version: 'v1' }, { group: 'admission.k8s.io', kind: 'DeleteOptions', version: 'v1' }, { group: 'admission.k8s.io', kind: 'DeleteOptions', version: 'v1beta1' }, { group: 'admissionregistration.k8s.io', kind: 'DeleteOptions', version: 'v1' }, { group: 'admissionregistration.k8s.io', kind: 'DeleteOptions', version: 'v1alpha1' }, { group: 'admissionregistration.k8s.io', kind: 'DeleteOptions', version: 'v1beta1' }, { group: 'apiextensions.k8s.io', kind: 'DeleteOptions', version: 'v1' }, { group: 'apiextensions.k8s.io', kind: 'DeleteOptions', version: 'v1beta1' }, { group: 'apiregistration.k8s.io', kind: 'DeleteOptions', version: 'v1' }, { group: 'apiregistration.k8s.io', kind: 'DeleteOptions', version: 'v1beta1' }, { group: 'apps', kind: 'DeleteOptions', version: 'v1' }, { group: 'apps', kind: 'DeleteOptions', version: 'v1beta1' }, { group: 'apps', kind: 'DeleteOptions', version: 'v1beta2' }, { group: 'authentication.k8s.io', kind: 'DeleteOptions', version: 'v1' }, { group: 'authentication.k8s.io', kind: 'DeleteOptions', version: 'v1alpha1' }, { group: 'authentication.k8s.io', kind: 'DeleteOptions', version: 'v1beta1' }, { group: 'authorization.k8s.io', kind: 'DeleteOptions', version: 'v1' }, { group: 'authorization.k8s.io', kind: 'DeleteOptions', version: 'v1beta1' }, { group: 'autoscaling', kind: 'DeleteOptions', version: 'v1' }, { group: 'autoscaling', kind: 'DeleteOptions', version: 'v2' }, { group: 'batch', kind: 'DeleteOptions', version: 'v1' }, { group: 'batch', kind: 'DeleteOptions', version: 'v1beta1' }, { group: 'certificates.k8s.io', kind: 'DeleteOptions', version: 'v1' }, { group: 'certificates.k8s.io', kind: 'DeleteOptions', version: 'v1alpha1' }, { group: 'certificates.k8s.io', kind: 'DeleteOptions', version: 'v1beta1' }, { group: 'coordination.k8s.io', kind: 'DeleteOptions', version: 'v1' }, { group: 'coordination.k8s.io', kind: 'DeleteOptions', version: 'v1alpha2' }, { group: 'coordination.k8s.io', kind: 'DeleteOptions', version: 'v1beta1' }, { group: 'discovery.k8s.io', kind: 'DeleteOptions', version: 'v1' }, { group: 'discovery.k8s.io', kind: 'DeleteOptions', version: 'v1beta1' }, { group: 'events.k8s.io', kind: 'DeleteOptions', version: 'v1' }, { group: 'events.k8s.io', kind: 'DeleteOptions', version: 'v1beta1' }, { group: 'extensions', kind: 'DeleteOptions', version: 'v1beta1' }, { group: 'flowcontrol.apiserver.k8s.io', kind: 'DeleteOptions', version: 'v1' }, { group: 'flowcontrol.apiserver.k8s.io', kind: 'DeleteOptions', version: 'v1beta1' }, { group: 'flowcontrol.apiserver.k8s.io', kind: 'DeleteOptions', version: 'v1beta2' }, { group: 'flowcontrol.apiserver.k8s.io', kind: 'DeleteOptions', version: 'v1beta3' }, { group: 'imagepolicy.k8s.io', kind: 'DeleteOptions', version: 'v1alpha1' }, { group: 'internal.apiserver.k8s.io', kind: 'DeleteOptions', version: 'v1alpha1' }, { group: 'networking.k8s.io', kind: 'DeleteOptions', version: 'v1' }, { group: 'networking.k8s.io', kind: 'DeleteOptions', version: 'v1beta1' }, { group: 'node.k8s.io', kind: 'DeleteOptions', version: 'v1' }, { group: 'node.k8s.io', kind: 'DeleteOptions', version: 'v1alpha1' }, { group: 'node.k8s.io', kind: 'DeleteOptions', version: 'v1beta1' }, { group: 'policy', kind: 'DeleteOptions', version: 'v1' }, { group: 'policy', kind: 'DeleteOptions', version: 'v1beta1' }, { group: 'rbac.authorization.k8s.io', kind: 'DeleteOptions', version: 'v1' }, { group: 'rbac.authorization.k8s.io', kind: 'DeleteOptions', version: 'v1alpha1' }, { group: 'rbac.authorization.k8s.io', kind: 'DeleteOptions', version: 'v1beta1' }, { group: 'resource.k8s.io', kind: 'DeleteOptions', version: 'v1' }, { group: 'resource.k8s.io', kind: 'DeleteOptions', version: 'v1alpha3' }, { group: 'resource.k8s.io', kind: 'DeleteOptions', version: 'v1beta1' }, { group: 'resource.k8s.io', kind: 'DeleteOptions', version: 'v1beta2' }, { group: 'scheduling.k8s.io', kind: 'DeleteOptions', version: 'v1' }, { group: 'scheduling.k8s.io', kind: 'DeleteOptions', version: 'v1alpha2' }, { group: 'scheduling.k8s.io', kind: 'DeleteOptions', version: 'v1beta1' }, { group: 'storage.k8s.io', kind: 'DeleteOptions', version: 'v1' }, { group: 'storage.k8s.io', kind: 'DeleteOptions', version: 'v1alpha1' }, { group: 'storage.k8s.io', kind: 'DeleteOptions', version: 'v1beta1' }, { group: 'storagemigration.k8s.io', kind: 'DeleteOptions', version: 'v1beta1' }] });
-export type DeleteOptions = z.infer<typeof DeleteOptions>;
+}).register(z.globalRegistry, { id: 'io.k8s.apimachinery.pkg.apis.meta.v1.DeleteOptions', 'x-kubernetes-group-version-kind': [{ group: '', kind: 'DeleteOptions', version: 'v1' }, { group: 'admission.k8s.io', kind: 'DeleteOptions', version: 'v1' }, { group: 'admission.k8s.io', kind: 'DeleteOptions', version: 'v1beta1' }, { group: 'admissionregistration.k8s.io', kind: 'DeleteOptions', version: 'v1' }, { group: 'admissionregistration.k8s.io', kind: 'DeleteOptions', version: 'v1alpha1' }, { group: 'admissionregistration.k8s.io', kind: 'DeleteOptions', version: 'v1beta1' }, { group: 'apiextensions.k8s.io', kind: 'DeleteOptions', version: 'v1' }, { group: 'apiextensions.k8s.io', kind: 'DeleteOptions', version: 'v1beta1' }, { group: 'apiregistration.k8s.io', kind: 'DeleteOptions', version: 'v1' }, { group: 'apiregistration.k8s.io', kind: 'DeleteOptions', version: 'v1beta1' }, { group: 'apps', kind: 'DeleteOptions', version: 'v1' }, { group: 'apps', kind: 'DeleteOptions', version: 'v1beta1' }, { group: 'apps', kind: 'DeleteOptions', version: 'v1beta2' }, { group: 'authentication.k8s.io', kind: 'DeleteOptions', version: 'v1' }, { group: 'authentication.k8s.io', kind: 'DeleteOptions', version: 'v1alpha1' }, { group: 'authentication.k8s.io', kind: 'DeleteOptions', version: 'v1beta1' }, { group: 'authorization.k8s.io', kind: 'DeleteOptions', version: 'v1' }, { group: 'authorization.k8s.io', kind: 'DeleteOptions', version: 'v1beta1' }, { group: 'autoscaling', kind: 'DeleteOptions', version: 'v1' }, { group: 'autoscaling', kind: 'DeleteOptions', version: 'v2' }, { group: 'batch', kind: 'DeleteOptions', version: 'v1' }, { group: 'batch', kind: 'DeleteOptions', version: 'v1beta1' }, { group: 'certificates.k8s.io', kind: 'DeleteOptions', version: 'v1' }, { group: 'certificates.k8s.io', kind: 'DeleteOptions', version: 'v1alpha1' }, { group: 'certificates.k8s.io', kind: 'DeleteOptions', version: 'v1beta1' }, { group: 'coordination.k8s.io', kind: 'DeleteOptions', version: 'v1' }, { group: 'coordination.k8s.io', kind: 'DeleteOptions', version: 'v1alpha2' }, { group: 'coordination.k8s.io', kind: 'DeleteOptions', version: 'v1beta1' }, { group: 'discovery.k8s.io', kind: 'DeleteOptions', version: 'v1' }, { group: 'discovery.k8s.io', kind: 'DeleteOptions', version: 'v1beta1' }, { group: 'events.k8s.io', kind: 'DeleteOptions', version: 'v1' }, { group: 'events.k8s.io', kind: 'DeleteOptions', version: 'v1beta1' }, { group: 'extensions', kind: 'DeleteOptions', version: 'v1beta1' }, { group: 'flowcontrol.apiserver.k8s.io', kind: 'DeleteOptions', version: 'v1' }, { group: 'flowcontrol.apiserver.k8s.io', kind: 'DeleteOptions', version: 'v1beta1' }, { group: 'flowcontrol.apiserver.k8s.io', kind: 'DeleteOptions', version: 'v1beta2' }, { group: 'flowcontrol.apiserver.k8s.io', kind: 'DeleteOptions', version: 'v1beta3' }, { group: 'imagepolicy.k8s.io', kind: 'DeleteOptions', version: 'v1alpha1' }, { group: 'internal.apiserver.k8s.io', kind: 'DeleteOptions', version: 'v1alpha1' }, { group: 'networking.k8s.io', kind: 'DeleteOptions', version: 'v1' }, { group: 'networking.k8s.io', kind: 'DeleteOptions', version: 'v1beta1' }, { group: 'node.k8s.io', kind: 'DeleteOptions', version: 'v1' }, { group: 'node.k8s.io', kind: 'DeleteOptions', version: 'v1alpha1' }, { group: 'node.k8s.io', kind: 'DeleteOptions', version: 'v1beta1' }, { group: 'policy', kind: 'DeleteOptions', version: 'v1' }, { group: 'policy', kind: 'DeleteOptions', version: 'v1beta1' }, { group: 'rbac.authorization.k8s.io', kind: 'DeleteOptions', version: 'v1' }, { group: 'rbac.authorization.k8s.io', kind: 'DeleteOptions', version: 'v1alpha1' }, { group: 'rbac.authorization.k8s.io', kind: 'DeleteOptions', version: 'v1beta1' }, { group: 'resource.k8s.io', kind: 'DeleteOptions', version: 'v1' }, { group: 'resource.k8s.io', kind: 'DeleteOptions', version: 'v1alpha3' }, { group: 'resource.k8s.io', kind: 'DeleteOptions', version: 'v1beta1' }, { group: 'resource.k8s.io', kind: 'DeleteOptions', version: 'v1beta2' }, { group: 'scheduling.k8s.io', kind: 'DeleteOptions', version: 'v1' }, { group: 'scheduling.k8s.io', kind: 'DeleteOptions', version: 'v1alpha2' }, { group: 'scheduling.k8s.io', kind: 'DeleteOptions', version: 'v1beta1' }, { group: 'storage.k8s.io', kind: 'DeleteOptions', version: 'v1' }, { group: 'storage.k8s.io', kind: 'DeleteOptions', version: 'v1alpha1' }, { group: 'storage.k8s.io', kind: 'DeleteOptions', version: 'v1beta1' }, { group: 'storagemigration.k8s.io', kind: 'DeleteOptions', version: 'v1beta1' }] }));
+export type DeleteOptions = z.infer<ReturnType<typeof DeleteOptions>>;
 
-export const FieldSelectorRequirement = z.object({
+export const FieldSelectorRequirement = lazySchema(() => z.object({
   get key() {
     return z.string();
   },
@@ -182,23 +183,23 @@ export const FieldSelectorRequirement = z.object({
   get values() {
     return z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.apimachinery.pkg.apis.meta.v1.FieldSelectorRequirement' });
-export type FieldSelectorRequirement = z.infer<typeof FieldSelectorRequirement>;
+}).register(z.globalRegistry, { id: 'io.k8s.apimachinery.pkg.apis.meta.v1.FieldSelectorRequirement' }));
+export type FieldSelectorRequirement = z.infer<ReturnType<typeof FieldSelectorRequirement>>;
 
-export const FieldsV1 = z.record(z.string(), z.unknown()).register(z.globalRegistry, { id: 'io.k8s.apimachinery.pkg.apis.meta.v1.FieldsV1', 'x-kubernetes-preserve-unknown-fields': true });
-export type FieldsV1 = z.infer<typeof FieldsV1>;
+export const FieldsV1 = lazySchema(() => z.record(z.string(), z.unknown()).register(z.globalRegistry, { id: 'io.k8s.apimachinery.pkg.apis.meta.v1.FieldsV1', 'x-kubernetes-preserve-unknown-fields': true }));
+export type FieldsV1 = z.infer<ReturnType<typeof FieldsV1>>;
 
-export const GroupResource = z.object({
+export const GroupResource = lazySchema(() => z.object({
   get group() {
     return z.string();
   },
   get resource() {
     return z.string();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.apimachinery.pkg.apis.meta.v1.GroupResource' });
-export type GroupResource = z.infer<typeof GroupResource>;
+}).register(z.globalRegistry, { id: 'io.k8s.apimachinery.pkg.apis.meta.v1.GroupResource' }));
+export type GroupResource = z.infer<ReturnType<typeof GroupResource>>;
 
-export const LabelSelectorRequirement = z.object({
+export const LabelSelectorRequirement = lazySchema(() => z.object({
   get key() {
     return z.string();
   },
@@ -208,27 +209,27 @@ export const LabelSelectorRequirement = z.object({
   get values() {
     return z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelectorRequirement' });
-export type LabelSelectorRequirement = z.infer<typeof LabelSelectorRequirement>;
+}).register(z.globalRegistry, { id: 'io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelectorRequirement' }));
+export type LabelSelectorRequirement = z.infer<ReturnType<typeof LabelSelectorRequirement>>;
 
-export const LabelSelector = z.object({
+export const LabelSelector = lazySchema(() => z.object({
   get matchExpressions() {
-    return z.array(LabelSelectorRequirement).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+    return z.array(LabelSelectorRequirement()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
   },
   get matchLabels() {
     return z.record(z.string(), z.string()).optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelector', 'x-kubernetes-map-type': 'atomic' });
-export type LabelSelector = z.infer<typeof LabelSelector>;
+}).register(z.globalRegistry, { id: 'io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelector', 'x-kubernetes-map-type': 'atomic' }));
+export type LabelSelector = z.infer<ReturnType<typeof LabelSelector>>;
 
-export const ShardInfo = z.object({
+export const ShardInfo = lazySchema(() => z.object({
   get selector() {
     return z.string();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.apimachinery.pkg.apis.meta.v1.ShardInfo' });
-export type ShardInfo = z.infer<typeof ShardInfo>;
+}).register(z.globalRegistry, { id: 'io.k8s.apimachinery.pkg.apis.meta.v1.ShardInfo' }));
+export type ShardInfo = z.infer<ReturnType<typeof ShardInfo>>;
 
-export const ListMeta = z.object({
+export const ListMeta = lazySchema(() => z.object({
   get continue() {
     return z.string().optional();
   },
@@ -242,12 +243,12 @@ export const ListMeta = z.object({
     return z.string().optional();
   },
   get shardInfo() {
-    return ShardInfo.optional();
+    return ShardInfo().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta' });
-export type ListMeta = z.infer<typeof ListMeta>;
+}).register(z.globalRegistry, { id: 'io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta' }));
+export type ListMeta = z.infer<ReturnType<typeof ListMeta>>;
 
-export const ManagedFieldsEntry = z.object({
+export const ManagedFieldsEntry = lazySchema(() => z.object({
   get apiVersion() {
     return z.string().optional();
   },
@@ -255,7 +256,7 @@ export const ManagedFieldsEntry = z.object({
     return z.string().optional();
   },
   get fieldsV1() {
-    return FieldsV1.optional();
+    return FieldsV1().optional();
   },
   get manager() {
     return z.string().optional();
@@ -267,15 +268,15 @@ export const ManagedFieldsEntry = z.object({
     return z.string().optional();
   },
   get time() {
-    return Time.optional();
+    return Time().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.apimachinery.pkg.apis.meta.v1.ManagedFieldsEntry' });
-export type ManagedFieldsEntry = z.infer<typeof ManagedFieldsEntry>;
+}).register(z.globalRegistry, { id: 'io.k8s.apimachinery.pkg.apis.meta.v1.ManagedFieldsEntry' }));
+export type ManagedFieldsEntry = z.infer<ReturnType<typeof ManagedFieldsEntry>>;
 
-export const MicroTime = z.string().register(z.globalRegistry, { id: 'io.k8s.apimachinery.pkg.apis.meta.v1.MicroTime', format: 'date-time' });
-export type MicroTime = z.infer<typeof MicroTime>;
+export const MicroTime = lazySchema(() => z.string().register(z.globalRegistry, { id: 'io.k8s.apimachinery.pkg.apis.meta.v1.MicroTime', format: 'date-time' }));
+export type MicroTime = z.infer<ReturnType<typeof MicroTime>>;
 
-export const OwnerReference = z.object({
+export const OwnerReference = lazySchema(() => z.object({
   get apiVersion() {
     return z.string();
   },
@@ -294,21 +295,21 @@ export const OwnerReference = z.object({
   get uid() {
     return z.string();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.apimachinery.pkg.apis.meta.v1.OwnerReference', 'x-kubernetes-map-type': 'atomic' });
-export type OwnerReference = z.infer<typeof OwnerReference>;
+}).register(z.globalRegistry, { id: 'io.k8s.apimachinery.pkg.apis.meta.v1.OwnerReference', 'x-kubernetes-map-type': 'atomic' }));
+export type OwnerReference = z.infer<ReturnType<typeof OwnerReference>>;
 
-export const ObjectMeta = z.object({
+export const ObjectMeta = lazySchema(() => z.object({
   get annotations() {
     return z.record(z.string(), z.string()).optional();
   },
   get creationTimestamp() {
-    return Time.optional();
+    return Time().optional();
   },
   get deletionGracePeriodSeconds() {
     return z.int().optional();
   },
   get deletionTimestamp() {
-    return Time.optional();
+    return Time().optional();
   },
   get finalizers() {
     return z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'set', 'x-kubernetes-patch-strategy': 'merge' }).optional();
@@ -323,7 +324,7 @@ export const ObjectMeta = z.object({
     return z.record(z.string(), z.string()).optional();
   },
   get managedFields() {
-    return z.array(ManagedFieldsEntry).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+    return z.array(ManagedFieldsEntry()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
   },
   get name() {
     return z.string().optional();
@@ -332,7 +333,7 @@ export const ObjectMeta = z.object({
     return z.string().optional();
   },
   get ownerReferences() {
-    return z.array(OwnerReference).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['uid'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'uid', 'x-kubernetes-patch-strategy': 'merge' }).optional();
+    return z.array(OwnerReference()).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['uid'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'uid', 'x-kubernetes-patch-strategy': 'merge' }).optional();
   },
   get resourceVersion() {
     return z.string().optional();
@@ -343,10 +344,10 @@ export const ObjectMeta = z.object({
   get uid() {
     return z.string().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta' });
-export type ObjectMeta = z.infer<typeof ObjectMeta>;
+}).register(z.globalRegistry, { id: 'io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta' }));
+export type ObjectMeta = z.infer<ReturnType<typeof ObjectMeta>>;
 
-export const StatusCause = z.object({
+export const StatusCause = lazySchema(() => z.object({
   get field() {
     return z.string().optional();
   },
@@ -356,12 +357,12 @@ export const StatusCause = z.object({
   get reason() {
     return z.string().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.apimachinery.pkg.apis.meta.v1.StatusCause' });
-export type StatusCause = z.infer<typeof StatusCause>;
+}).register(z.globalRegistry, { id: 'io.k8s.apimachinery.pkg.apis.meta.v1.StatusCause' }));
+export type StatusCause = z.infer<ReturnType<typeof StatusCause>>;
 
-export const StatusDetails = z.object({
+export const StatusDetails = lazySchema(() => z.object({
   get causes() {
-    return z.array(StatusCause).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+    return z.array(StatusCause()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
   },
   get group() {
     return z.string().optional();
@@ -378,10 +379,10 @@ export const StatusDetails = z.object({
   get uid() {
     return z.string().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.apimachinery.pkg.apis.meta.v1.StatusDetails' });
-export type StatusDetails = z.infer<typeof StatusDetails>;
+}).register(z.globalRegistry, { id: 'io.k8s.apimachinery.pkg.apis.meta.v1.StatusDetails' }));
+export type StatusDetails = z.infer<ReturnType<typeof StatusDetails>>;
 
-export const Status = z.object({
+export const Status = lazySchema(() => z.object({
   get apiVersion() {
     return z.string().optional();
   },
@@ -389,7 +390,7 @@ export const Status = z.object({
     return z.int32().optional();
   },
   get details() {
-    return StatusDetails.optional();
+    return StatusDetails().optional();
   },
   get kind() {
     return z.string().optional();
@@ -398,7 +399,7 @@ export const Status = z.object({
     return z.string().optional();
   },
   get metadata() {
-    return ListMeta.optional();
+    return ListMeta().optional();
   },
   get reason() {
     return z.string().optional();
@@ -406,15 +407,15 @@ export const Status = z.object({
   get status() {
     return z.string().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.apimachinery.pkg.apis.meta.v1.Status', 'x-kubernetes-group-version-kind': [{ group: '', kind: 'Status', version: 'v1' }] });
-export type Status = z.infer<typeof Status>;
+}).register(z.globalRegistry, { id: 'io.k8s.apimachinery.pkg.apis.meta.v1.Status', 'x-kubernetes-group-version-kind': [{ group: '', kind: 'Status', version: 'v1' }] }));
+export type Status = z.infer<ReturnType<typeof Status>>;
 
-export const WatchEvent = z.object({
+export const WatchEvent = lazySchema(() => z.object({
   get object() {
-    return RawExtension;
+    return RawExtension();
   },
   get type() {
     return z.string();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.apimachinery.pkg.apis.meta.v1.WatchEvent', 'x-kubernetes-group-version-kind': [{ group: '', kind: 'WatchEvent', version: 'v1' }, { group: 'admission.k8s.io', kind: 'WatchEvent', version: 'v1' }, { group: 'admission.k8s.io', kind: 'WatchEvent', version: 'v1beta1' }, { group: 'admissionregistration.k8s.io', kind: 'WatchEvent', version: 'v1' }, { group: 'admissionregistration.k8s.io', kind: 'WatchEvent', version: 'v1alpha1' }, { group: 'admissionregistration.k8s.io', kind: 'WatchEvent', version: 'v1beta1' }, { group: 'apiextensions.k8s.io', kind: 'WatchEvent', version: 'v1' }, { group: 'apiextensions.k8s.io', kind: 'WatchEvent', version: 'v1beta1' }, { group: 'apiregistration.k8s.io', kind: 'WatchEvent', version: 'v1' }, { group: 'apiregistration.k8s.io', kind: 'WatchEvent', version: 'v1beta1' }, { group: 'apps', kind: 'WatchEvent', version: 'v1' }, { group: 'apps', kind: 'WatchEvent', version: 'v1beta1' }, { group: 'apps', kind: 'WatchEvent', version: 'v1beta2' }, { group: 'authentication.k8s.io', kind: 'WatchEvent', version: 'v1' }, { group: 'authentication.k8s.io', kind: 'WatchEvent', version: 'v1alpha1' }, { group: 'authentication.k8s.io', kind: 'WatchEvent', version: 'v1beta1' }, { group: 'authorization.k8s.io', kind: 'WatchEvent', version: 'v1' }, { group: 'authorization.k8s.io', kind: 'WatchEvent', version: 'v1beta1' }, { group: 'autoscaling', kind: 'WatchEvent', version: 'v1' }, { group: 'autoscaling', kind: 'WatchEvent', version: 'v2' }, { group: 'batch', kind: 'WatchEvent', version: 'v1' }, { group: 'batch', kind: 'WatchEvent', version: 'v1beta1' }, { group: 'certificates.k8s.io', kind: 'WatchEvent', version: 'v1' }, { group: 'certificates.k8s.io', kind: 'WatchEvent', version: 'v1alpha1' }, { group: 'certificates.k8s.io', kind: 'WatchEvent', version: 'v1beta1' }, { group: 'coordination.k8s.io', kind: 'WatchEvent', version: 'v1' }, { group: 'coordination.k8s.io', kind: 'WatchEvent', version: 'v1alpha2' }, { group: 'coordination.k8s.io', kind: 'WatchEvent', version: 'v1beta1' }, { group: 'discovery.k8s.io', kind: 'WatchEvent', version: 'v1' }, { group: 'discovery.k8s.io', kind: 'WatchEvent', version: 'v1beta1' }, { group: 'events.k8s.io', kind: 'WatchEvent', version: 'v1' }, { group: 'events.k8s.io', kind: 'WatchEvent', version: 'v1beta1' }, { group: 'extensions', kind: 'WatchEvent', version: 'v1beta1' }, { group: 'flowcontrol.apiserver.k8s.io', kind: 'WatchEvent', version: 'v1' }, { group: 'flowcontrol.apiserver.k8s.io', kind: 'WatchEvent', version: 'v1beta1' }, { group: 'flowcontrol.apiserver.k8s.io', kind: 'WatchEvent', version: 'v1beta2' }, { group: 'flowcontrol.apiserver.k8s.io', kind: 'WatchEvent', version: 'v1beta3' }, { group: 'imagepolicy.k8s.io', kind: 'WatchEvent', version: 'v1alpha1' }, { group: 'internal.apiserver.k8s.io', kind: 'WatchEvent', version: 'v1alpha1' }, { group: 'networking.k8s.io', kind: 'WatchEvent', version: 'v1' }, { group: 'networking.k8s.io', kind: 'WatchEvent', version: 'v1beta1' }, { group: 'node.k8s.io', kind: 'WatchEvent', version: 'v1' }, { group: 'node.k8s.io', kind: 'WatchEvent', version: 'v1alpha1' }, { group: 'node.k8s.io', kind: 'WatchEvent', version: 'v1beta1' }, { group: 'policy', kind: 'WatchEvent', version: 'v1' }, { group: 'policy', kind: 'WatchEvent', version: 'v1beta1' }, { group: 'rbac.authorization.k8s.io', kind: 'WatchEvent', version: 'v1' }, { group: 'rbac.authorization.k8s.io', kind: 'WatchEvent', version: 'v1alpha1' }, { group: 'rbac.authorization.k8s.io', kind: 'WatchEvent', version: 'v1beta1' }, { group: 'resource.k8s.io', kind: 'WatchEvent', version: 'v1' }, { group: 'resource.k8s.io', kind: 'WatchEvent', version: 'v1alpha3' }, { group: 'resource.k8s.io', kind: 'WatchEvent', version: 'v1beta1' }, { group: 'resource.k8s.io', kind: 'WatchEvent', version: 'v1beta2' }, { group: 'scheduling.k8s.io', kind: 'WatchEvent', version: 'v1' }, { group: 'scheduling.k8s.io', kind: 'WatchEvent', version: 'v1alpha2' }, { group: 'scheduling.k8s.io', kind: 'WatchEvent', version: 'v1beta1' }, { group: 'storage.k8s.io', kind: 'WatchEvent', version: 'v1' }, { group: 'storage.k8s.io', kind: 'WatchEvent', version: 'v1alpha1' }, { group: 'storage.k8s.io', kind: 'WatchEvent', version: 'v1beta1' }, { group: 'storagemigration.k8s.io', kind: 'WatchEvent', version: 'v1beta1' }] });
-export type WatchEvent = z.infer<typeof WatchEvent>;
+}).register(z.globalRegistry, { id: 'io.k8s.apimachinery.pkg.apis.meta.v1.WatchEvent', 'x-kubernetes-group-version-kind': [{ group: '', kind: 'WatchEvent', version: 'v1' }, { group: 'admission.k8s.io', kind: 'WatchEvent', version: 'v1' }, { group: 'admission.k8s.io', kind: 'WatchEvent', version: 'v1beta1' }, { group: 'admissionregistration.k8s.io', kind: 'WatchEvent', version: 'v1' }, { group: 'admissionregistration.k8s.io', kind: 'WatchEvent', version: 'v1alpha1' }, { group: 'admissionregistration.k8s.io', kind: 'WatchEvent', version: 'v1beta1' }, { group: 'apiextensions.k8s.io', kind: 'WatchEvent', version: 'v1' }, { group: 'apiextensions.k8s.io', kind: 'WatchEvent', version: 'v1beta1' }, { group: 'apiregistration.k8s.io', kind: 'WatchEvent', version: 'v1' }, { group: 'apiregistration.k8s.io', kind: 'WatchEvent', version: 'v1beta1' }, { group: 'apps', kind: 'WatchEvent', version: 'v1' }, { group: 'apps', kind: 'WatchEvent', version: 'v1beta1' }, { group: 'apps', kind: 'WatchEvent', version: 'v1beta2' }, { group: 'authentication.k8s.io', kind: 'WatchEvent', version: 'v1' }, { group: 'authentication.k8s.io', kind: 'WatchEvent', version: 'v1alpha1' }, { group: 'authentication.k8s.io', kind: 'WatchEvent', version: 'v1beta1' }, { group: 'authorization.k8s.io', kind: 'WatchEvent', version: 'v1' }, { group: 'authorization.k8s.io', kind: 'WatchEvent', version: 'v1beta1' }, { group: 'autoscaling', kind: 'WatchEvent', version: 'v1' }, { group: 'autoscaling', kind: 'WatchEvent', version: 'v2' }, { group: 'batch', kind: 'WatchEvent', version: 'v1' }, { group: 'batch', kind: 'WatchEvent', version: 'v1beta1' }, { group: 'certificates.k8s.io', kind: 'WatchEvent', version: 'v1' }, { group: 'certificates.k8s.io', kind: 'WatchEvent', version: 'v1alpha1' }, { group: 'certificates.k8s.io', kind: 'WatchEvent', version: 'v1beta1' }, { group: 'coordination.k8s.io', kind: 'WatchEvent', version: 'v1' }, { group: 'coordination.k8s.io', kind: 'WatchEvent', version: 'v1alpha2' }, { group: 'coordination.k8s.io', kind: 'WatchEvent', version: 'v1beta1' }, { group: 'discovery.k8s.io', kind: 'WatchEvent', version: 'v1' }, { group: 'discovery.k8s.io', kind: 'WatchEvent', version: 'v1beta1' }, { group: 'events.k8s.io', kind: 'WatchEvent', version: 'v1' }, { group: 'events.k8s.io', kind: 'WatchEvent', version: 'v1beta1' }, { group: 'extensions', kind: 'WatchEvent', version: 'v1beta1' }, { group: 'flowcontrol.apiserver.k8s.io', kind: 'WatchEvent', version: 'v1' }, { group: 'flowcontrol.apiserver.k8s.io', kind: 'WatchEvent', version: 'v1beta1' }, { group: 'flowcontrol.apiserver.k8s.io', kind: 'WatchEvent', version: 'v1beta2' }, { group: 'flowcontrol.apiserver.k8s.io', kind: 'WatchEvent', version: 'v1beta3' }, { group: 'imagepolicy.k8s.io', kind: 'WatchEvent', version: 'v1alpha1' }, { group: 'internal.apiserver.k8s.io', kind: 'WatchEvent', version: 'v1alpha1' }, { group: 'networking.k8s.io', kind: 'WatchEvent', version: 'v1' }, { group: 'networking.k8s.io', kind: 'WatchEvent', version: 'v1beta1' }, { group: 'node.k8s.io', kind: 'WatchEvent', version: 'v1' }, { group: 'node.k8s.io', kind: 'WatchEvent', version: 'v1alpha1' }, { group: 'node.k8s.io', kind: 'WatchEvent', version: 'v1beta1' }, { group: 'policy', kind: 'WatchEvent', version: 'v1' }, { group: 'policy', kind: 'WatchEvent', version: 'v1beta1' }, { group: 'rbac.authorization.k8s.io', kind: 'WatchEvent', version: 'v1' }, { group: 'rbac.authorization.k8s.io', kind: 'WatchEvent', version: 'v1alpha1' }, { group: 'rbac.authorization.k8s.io', kind: 'WatchEvent', version: 'v1beta1' }, { group: 'resource.k8s.io', kind: 'WatchEvent', version: 'v1' }, { group: 'resource.k8s.io', kind: 'WatchEvent', version: 'v1alpha3' }, { group: 'resource.k8s.io', kind: 'WatchEvent', version: 'v1beta1' }, { group: 'resource.k8s.io', kind: 'WatchEvent', version: 'v1beta2' }, { group: 'scheduling.k8s.io', kind: 'WatchEvent', version: 'v1' }, { group: 'scheduling.k8s.io', kind: 'WatchEvent', version: 'v1alpha2' }, { group: 'scheduling.k8s.io', kind: 'WatchEvent', version: 'v1beta1' }, { group: 'storage.k8s.io', kind: 'WatchEvent', version: 'v1' }, { group: 'storage.k8s.io', kind: 'WatchEvent', version: 'v1alpha1' }, { group: 'storage.k8s.io', kind: 'WatchEvent', version: 'v1beta1' }, { group: 'storagemigration.k8s.io', kind: 'WatchEvent', version: 'v1beta1' }] }));
+export type WatchEvent = z.infer<ReturnType<typeof WatchEvent>>;

@@ -2,43 +2,44 @@
 // Do not edit by hand; change the generator (or its ROOTS) and re-run it instead.
 
 import { z } from 'zod';
+import { lazySchema } from './lazy-schema.js';
 import { TypedLocalObjectReference } from './core-v1-volumes.js';
 import { Condition, LabelSelector, ObjectMeta } from './meta-v1.js';
 import { IntOrString } from './primitives.js';
 
-export const ServiceBackendPort = z.object({
+export const ServiceBackendPort = lazySchema(() => z.object({
   get name() {
     return z.string().optional();
   },
   get number() {
     return z.int32().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.networking.v1.ServiceBackendPort', 'x-kubernetes-map-type': 'atomic' });
-export type ServiceBackendPort = z.infer<typeof ServiceBackendPort>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.networking.v1.ServiceBackendPort', 'x-kubernetes-map-type': 'atomic' }));
+export type ServiceBackendPort = z.infer<ReturnType<typeof ServiceBackendPort>>;
 
-export const IngressServiceBackend = z.object({
+export const IngressServiceBackend = lazySchema(() => z.object({
   get name() {
     return z.string();
   },
   get port() {
-    return ServiceBackendPort.optional();
+    return ServiceBackendPort().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.networking.v1.IngressServiceBackend' });
-export type IngressServiceBackend = z.infer<typeof IngressServiceBackend>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.networking.v1.IngressServiceBackend' }));
+export type IngressServiceBackend = z.infer<ReturnType<typeof IngressServiceBackend>>;
 
-export const IngressBackend = z.object({
+export const IngressBackend = lazySchema(() => z.object({
   get resource() {
-    return TypedLocalObjectReference.optional();
+    return TypedLocalObjectReference().optional();
   },
   get service() {
-    return IngressServiceBackend.optional();
+    return IngressServiceBackend().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.networking.v1.IngressBackend' });
-export type IngressBackend = z.infer<typeof IngressBackend>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.networking.v1.IngressBackend' }));
+export type IngressBackend = z.infer<ReturnType<typeof IngressBackend>>;
 
-export const HTTPIngressPath = z.object({
+export const HTTPIngressPath = lazySchema(() => z.object({
   get backend() {
-    return IngressBackend;
+    return IngressBackend();
   },
   get path() {
     return z.string().optional();
@@ -46,53 +47,53 @@ export const HTTPIngressPath = z.object({
   get pathType() {
     return z.string();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.networking.v1.HTTPIngressPath' });
-export type HTTPIngressPath = z.infer<typeof HTTPIngressPath>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.networking.v1.HTTPIngressPath' }));
+export type HTTPIngressPath = z.infer<ReturnType<typeof HTTPIngressPath>>;
 
-export const HTTPIngressRuleValue = z.object({
+export const HTTPIngressRuleValue = lazySchema(() => z.object({
   get paths() {
-    return z.array(HTTPIngressPath).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' });
+    return z.array(HTTPIngressPath()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' });
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.networking.v1.HTTPIngressRuleValue' });
-export type HTTPIngressRuleValue = z.infer<typeof HTTPIngressRuleValue>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.networking.v1.HTTPIngressRuleValue' }));
+export type HTTPIngressRuleValue = z.infer<ReturnType<typeof HTTPIngressRuleValue>>;
 
-export const IngressRule = z.object({
+export const IngressRule = lazySchema(() => z.object({
   get host() {
     return z.string().optional();
   },
   get http() {
-    return HTTPIngressRuleValue.optional();
+    return HTTPIngressRuleValue().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.networking.v1.IngressRule' });
-export type IngressRule = z.infer<typeof IngressRule>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.networking.v1.IngressRule' }));
+export type IngressRule = z.infer<ReturnType<typeof IngressRule>>;
 
-export const IngressTLS = z.object({
+export const IngressTLS = lazySchema(() => z.object({
   get hosts() {
     return z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
   },
   get secretName() {
     return z.string().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.networking.v1.IngressTLS' });
-export type IngressTLS = z.infer<typeof IngressTLS>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.networking.v1.IngressTLS' }));
+export type IngressTLS = z.infer<ReturnType<typeof IngressTLS>>;
 
-export const IngressSpec = z.object({
+export const IngressSpec = lazySchema(() => z.object({
   get defaultBackend() {
-    return IngressBackend.optional();
+    return IngressBackend().optional();
   },
   get ingressClassName() {
     return z.string().optional();
   },
   get rules() {
-    return z.array(IngressRule).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+    return z.array(IngressRule()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
   },
   get tls() {
-    return z.array(IngressTLS).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+    return z.array(IngressTLS()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.networking.v1.IngressSpec' });
-export type IngressSpec = z.infer<typeof IngressSpec>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.networking.v1.IngressSpec' }));
+export type IngressSpec = z.infer<ReturnType<typeof IngressSpec>>;
 
-export const IngressPortStatus = z.object({
+export const IngressPortStatus = lazySchema(() => z.object({
   get error() {
     return z.string().optional();
   },
@@ -102,10 +103,10 @@ export const IngressPortStatus = z.object({
   get protocol() {
     return z.string();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.networking.v1.IngressPortStatus' });
-export type IngressPortStatus = z.infer<typeof IngressPortStatus>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.networking.v1.IngressPortStatus' }));
+export type IngressPortStatus = z.infer<ReturnType<typeof IngressPortStatus>>;
 
-export const IngressLoadBalancerIngress = z.object({
+export const IngressLoadBalancerIngress = lazySchema(() => z.object({
   get hostname() {
     return z.string().optional();
   },
@@ -113,26 +114,26 @@ export const IngressLoadBalancerIngress = z.object({
     return z.string().optional();
   },
   get ports() {
-    return z.array(IngressPortStatus).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+    return z.array(IngressPortStatus()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.networking.v1.IngressLoadBalancerIngress' });
-export type IngressLoadBalancerIngress = z.infer<typeof IngressLoadBalancerIngress>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.networking.v1.IngressLoadBalancerIngress' }));
+export type IngressLoadBalancerIngress = z.infer<ReturnType<typeof IngressLoadBalancerIngress>>;
 
-export const IngressLoadBalancerStatus = z.object({
+export const IngressLoadBalancerStatus = lazySchema(() => z.object({
   get ingress() {
-    return z.array(IngressLoadBalancerIngress).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+    return z.array(IngressLoadBalancerIngress()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.networking.v1.IngressLoadBalancerStatus' });
-export type IngressLoadBalancerStatus = z.infer<typeof IngressLoadBalancerStatus>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.networking.v1.IngressLoadBalancerStatus' }));
+export type IngressLoadBalancerStatus = z.infer<ReturnType<typeof IngressLoadBalancerStatus>>;
 
-export const IngressStatus = z.object({
+export const IngressStatus = lazySchema(() => z.object({
   get loadBalancer() {
-    return IngressLoadBalancerStatus.optional();
+    return IngressLoadBalancerStatus().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.networking.v1.IngressStatus' });
-export type IngressStatus = z.infer<typeof IngressStatus>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.networking.v1.IngressStatus' }));
+export type IngressStatus = z.infer<ReturnType<typeof IngressStatus>>;
 
-export const Ingress = z.object({
+export const Ingress = lazySchema(() => z.object({
   get apiVersion() {
     return z.string().optional();
   },
@@ -140,18 +141,18 @@ export const Ingress = z.object({
     return z.string().optional();
   },
   get metadata() {
-    return ObjectMeta.optional();
+    return ObjectMeta().optional();
   },
   get spec() {
-    return IngressSpec.optional();
+    return IngressSpec().optional();
   },
   get status() {
-    return IngressStatus.optional();
+    return IngressStatus().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.networking.v1.Ingress', 'x-kubernetes-group-version-kind': [{ group: 'networking.k8s.io', kind: 'Ingress', version: 'v1' }] });
-export type Ingress = z.infer<typeof Ingress>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.networking.v1.Ingress', 'x-kubernetes-group-version-kind': [{ group: 'networking.k8s.io', kind: 'Ingress', version: 'v1' }] }));
+export type Ingress = z.infer<ReturnType<typeof Ingress>>;
 
-export const IngressClassParametersReference = z.object({
+export const IngressClassParametersReference = lazySchema(() => z.object({
   get apiGroup() {
     return z.string().optional();
   },
@@ -167,20 +168,20 @@ export const IngressClassParametersReference = z.object({
   get scope() {
     return z.string().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.networking.v1.IngressClassParametersReference' });
-export type IngressClassParametersReference = z.infer<typeof IngressClassParametersReference>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.networking.v1.IngressClassParametersReference' }));
+export type IngressClassParametersReference = z.infer<ReturnType<typeof IngressClassParametersReference>>;
 
-export const IngressClassSpec = z.object({
+export const IngressClassSpec = lazySchema(() => z.object({
   get controller() {
     return z.string().optional();
   },
   get parameters() {
-    return IngressClassParametersReference.optional();
+    return IngressClassParametersReference().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.networking.v1.IngressClassSpec' });
-export type IngressClassSpec = z.infer<typeof IngressClassSpec>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.networking.v1.IngressClassSpec' }));
+export type IngressClassSpec = z.infer<ReturnType<typeof IngressClassSpec>>;
 
-export const IngressClass = z.object({
+export const IngressClass = lazySchema(() => z.object({
   get apiVersion() {
     return z.string().optional();
   },
@@ -188,15 +189,15 @@ export const IngressClass = z.object({
     return z.string().optional();
   },
   get metadata() {
-    return ObjectMeta.optional();
+    return ObjectMeta().optional();
   },
   get spec() {
-    return IngressClassSpec.optional();
+    return IngressClassSpec().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.networking.v1.IngressClass', 'x-kubernetes-group-version-kind': [{ group: 'networking.k8s.io', kind: 'IngressClass', version: 'v1' }] });
-export type IngressClass = z.infer<typeof IngressClass>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.networking.v1.IngressClass', 'x-kubernetes-group-version-kind': [{ group: 'networking.k8s.io', kind: 'IngressClass', version: 'v1' }] }));
+export type IngressClass = z.infer<ReturnType<typeof IngressClass>>;
 
-export const ParentReference = z.object({
+export const ParentReference = lazySchema(() => z.object({
   get group() {
     return z.string().optional();
   },
@@ -209,17 +210,17 @@ export const ParentReference = z.object({
   get resource() {
     return z.string();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.networking.v1.ParentReference' });
-export type ParentReference = z.infer<typeof ParentReference>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.networking.v1.ParentReference' }));
+export type ParentReference = z.infer<ReturnType<typeof ParentReference>>;
 
-export const IPAddressSpec = z.object({
+export const IPAddressSpec = lazySchema(() => z.object({
   get parentRef() {
-    return ParentReference;
+    return ParentReference();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.networking.v1.IPAddressSpec' });
-export type IPAddressSpec = z.infer<typeof IPAddressSpec>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.networking.v1.IPAddressSpec' }));
+export type IPAddressSpec = z.infer<ReturnType<typeof IPAddressSpec>>;
 
-export const IPAddress = z.object({
+export const IPAddress = lazySchema(() => z.object({
   get apiVersion() {
     return z.string().optional();
   },
@@ -227,87 +228,87 @@ export const IPAddress = z.object({
     return z.string().optional();
   },
   get metadata() {
-    return ObjectMeta.optional();
+    return ObjectMeta().optional();
   },
   get spec() {
-    return IPAddressSpec;
+    return IPAddressSpec();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.networking.v1.IPAddress', 'x-kubernetes-group-version-kind': [{ group: 'networking.k8s.io', kind: 'IPAddress', version: 'v1' }] });
-export type IPAddress = z.infer<typeof IPAddress>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.networking.v1.IPAddress', 'x-kubernetes-group-version-kind': [{ group: 'networking.k8s.io', kind: 'IPAddress', version: 'v1' }] }));
+export type IPAddress = z.infer<ReturnType<typeof IPAddress>>;
 
-export const IPBlock = z.object({
+export const IPBlock = lazySchema(() => z.object({
   get cidr() {
     return z.string();
   },
   get except() {
     return z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.networking.v1.IPBlock' });
-export type IPBlock = z.infer<typeof IPBlock>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.networking.v1.IPBlock' }));
+export type IPBlock = z.infer<ReturnType<typeof IPBlock>>;
 
-export const NetworkPolicyPeer = z.object({
+export const NetworkPolicyPeer = lazySchema(() => z.object({
   get ipBlock() {
-    return IPBlock.optional();
+    return IPBlock().optional();
   },
   get namespaceSelector() {
-    return LabelSelector.optional();
+    return LabelSelector().optional();
   },
   get podSelector() {
-    return LabelSelector.optional();
+    return LabelSelector().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.networking.v1.NetworkPolicyPeer' });
-export type NetworkPolicyPeer = z.infer<typeof NetworkPolicyPeer>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.networking.v1.NetworkPolicyPeer' }));
+export type NetworkPolicyPeer = z.infer<ReturnType<typeof NetworkPolicyPeer>>;
 
-export const NetworkPolicyPort = z.object({
+export const NetworkPolicyPort = lazySchema(() => z.object({
   get endPort() {
     return z.int32().optional();
   },
   get port() {
-    return IntOrString.optional();
+    return IntOrString().optional();
   },
   get protocol() {
     return z.string().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.networking.v1.NetworkPolicyPort' });
-export type NetworkPolicyPort = z.infer<typeof NetworkPolicyPort>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.networking.v1.NetworkPolicyPort' }));
+export type NetworkPolicyPort = z.infer<ReturnType<typeof NetworkPolicyPort>>;
 
-export const NetworkPolicyEgressRule = z.object({
+export const NetworkPolicyEgressRule = lazySchema(() => z.object({
   get ports() {
-    return z.array(NetworkPolicyPort).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+    return z.array(NetworkPolicyPort()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
   },
   get to() {
-    return z.array(NetworkPolicyPeer).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+    return z.array(NetworkPolicyPeer()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.networking.v1.NetworkPolicyEgressRule' });
-export type NetworkPolicyEgressRule = z.infer<typeof NetworkPolicyEgressRule>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.networking.v1.NetworkPolicyEgressRule' }));
+export type NetworkPolicyEgressRule = z.infer<ReturnType<typeof NetworkPolicyEgressRule>>;
 
-export const NetworkPolicyIngressRule = z.object({
+export const NetworkPolicyIngressRule = lazySchema(() => z.object({
   get from() {
-    return z.array(NetworkPolicyPeer).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+    return z.array(NetworkPolicyPeer()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
   },
   get ports() {
-    return z.array(NetworkPolicyPort).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+    return z.array(NetworkPolicyPort()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.networking.v1.NetworkPolicyIngressRule' });
-export type NetworkPolicyIngressRule = z.infer<typeof NetworkPolicyIngressRule>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.networking.v1.NetworkPolicyIngressRule' }));
+export type NetworkPolicyIngressRule = z.infer<ReturnType<typeof NetworkPolicyIngressRule>>;
 
-export const NetworkPolicySpec = z.object({
+export const NetworkPolicySpec = lazySchema(() => z.object({
   get egress() {
-    return z.array(NetworkPolicyEgressRule).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+    return z.array(NetworkPolicyEgressRule()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
   },
   get ingress() {
-    return z.array(NetworkPolicyIngressRule).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+    return z.array(NetworkPolicyIngressRule()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
   },
   get podSelector() {
-    return LabelSelector.optional();
+    return LabelSelector().optional();
   },
   get policyTypes() {
     return z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.networking.v1.NetworkPolicySpec' });
-export type NetworkPolicySpec = z.infer<typeof NetworkPolicySpec>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.networking.v1.NetworkPolicySpec' }));
+export type NetworkPolicySpec = z.infer<ReturnType<typeof NetworkPolicySpec>>;
 
-export const NetworkPolicy = z.object({
+export const NetworkPolicy = lazySchema(() => z.object({
   get apiVersion() {
     return z.string().optional();
   },
@@ -315,29 +316,29 @@ export const NetworkPolicy = z.object({
     return z.string().optional();
   },
   get metadata() {
-    return ObjectMeta.optional();
+    return ObjectMeta().optional();
   },
   get spec() {
-    return NetworkPolicySpec.optional();
+    return NetworkPolicySpec().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.networking.v1.NetworkPolicy', 'x-kubernetes-group-version-kind': [{ group: 'networking.k8s.io', kind: 'NetworkPolicy', version: 'v1' }] });
-export type NetworkPolicy = z.infer<typeof NetworkPolicy>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.networking.v1.NetworkPolicy', 'x-kubernetes-group-version-kind': [{ group: 'networking.k8s.io', kind: 'NetworkPolicy', version: 'v1' }] }));
+export type NetworkPolicy = z.infer<ReturnType<typeof NetworkPolicy>>;
 
-export const ServiceCIDRSpec = z.object({
+export const ServiceCIDRSpec = lazySchema(() => z.object({
   get cidrs() {
     return z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.networking.v1.ServiceCIDRSpec' });
-export type ServiceCIDRSpec = z.infer<typeof ServiceCIDRSpec>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.networking.v1.ServiceCIDRSpec' }));
+export type ServiceCIDRSpec = z.infer<ReturnType<typeof ServiceCIDRSpec>>;
 
-export const ServiceCIDRStatus = z.object({
+export const ServiceCIDRStatus = lazySchema(() => z.object({
   get conditions() {
-    return z.array(Condition).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['type'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'type', 'x-kubernetes-patch-strategy': 'merge' }).optional();
+    return z.array(Condition()).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['type'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'type', 'x-kubernetes-patch-strategy': 'merge' }).optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.networking.v1.ServiceCIDRStatus' });
-export type ServiceCIDRStatus = z.infer<typeof ServiceCIDRStatus>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.networking.v1.ServiceCIDRStatus' }));
+export type ServiceCIDRStatus = z.infer<ReturnType<typeof ServiceCIDRStatus>>;
 
-export const ServiceCIDR = z.object({
+export const ServiceCIDR = lazySchema(() => z.object({
   get apiVersion() {
     return z.string().optional();
   },
@@ -345,13 +346,13 @@ export const ServiceCIDR = z.object({
     return z.string().optional();
   },
   get metadata() {
-    return ObjectMeta.optional();
+    return ObjectMeta().optional();
   },
   get spec() {
-    return ServiceCIDRSpec.optional();
+    return ServiceCIDRSpec().optional();
   },
   get status() {
-    return ServiceCIDRStatus.optional();
+    return ServiceCIDRStatus().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.networking.v1.ServiceCIDR', 'x-kubernetes-group-version-kind': [{ group: 'networking.k8s.io', kind: 'ServiceCIDR', version: 'v1' }] });
-export type ServiceCIDR = z.infer<typeof ServiceCIDR>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.networking.v1.ServiceCIDR', 'x-kubernetes-group-version-kind': [{ group: 'networking.k8s.io', kind: 'ServiceCIDR', version: 'v1' }] }));
+export type ServiceCIDR = z.infer<ReturnType<typeof ServiceCIDR>>;

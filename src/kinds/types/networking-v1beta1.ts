@@ -2,9 +2,10 @@
 // Do not edit by hand; change the generator (or its ROOTS) and re-run it instead.
 
 import { z } from 'zod';
+import { lazySchema } from './lazy-schema.js';
 import { Condition, ObjectMeta } from './meta-v1.js';
 
-export const ParentReference = z.object({
+export const ParentReference = lazySchema(() => z.object({
   get group() {
     return z.string().optional();
   },
@@ -17,17 +18,17 @@ export const ParentReference = z.object({
   get resource() {
     return z.string();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.networking.v1beta1.ParentReference' });
-export type ParentReference = z.infer<typeof ParentReference>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.networking.v1beta1.ParentReference' }));
+export type ParentReference = z.infer<ReturnType<typeof ParentReference>>;
 
-export const IPAddressSpec = z.object({
+export const IPAddressSpec = lazySchema(() => z.object({
   get parentRef() {
-    return ParentReference;
+    return ParentReference();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.networking.v1beta1.IPAddressSpec' });
-export type IPAddressSpec = z.infer<typeof IPAddressSpec>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.networking.v1beta1.IPAddressSpec' }));
+export type IPAddressSpec = z.infer<ReturnType<typeof IPAddressSpec>>;
 
-export const IPAddress = z.object({
+export const IPAddress = lazySchema(() => z.object({
   get apiVersion() {
     return z.string().optional();
   },
@@ -35,29 +36,29 @@ export const IPAddress = z.object({
     return z.string().optional();
   },
   get metadata() {
-    return ObjectMeta.optional();
+    return ObjectMeta().optional();
   },
   get spec() {
-    return IPAddressSpec;
+    return IPAddressSpec();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.networking.v1beta1.IPAddress', 'x-kubernetes-group-version-kind': [{ group: 'networking.k8s.io', kind: 'IPAddress', version: 'v1beta1' }] });
-export type IPAddress = z.infer<typeof IPAddress>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.networking.v1beta1.IPAddress', 'x-kubernetes-group-version-kind': [{ group: 'networking.k8s.io', kind: 'IPAddress', version: 'v1beta1' }] }));
+export type IPAddress = z.infer<ReturnType<typeof IPAddress>>;
 
-export const ServiceCIDRSpec = z.object({
+export const ServiceCIDRSpec = lazySchema(() => z.object({
   get cidrs() {
     return z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.networking.v1beta1.ServiceCIDRSpec' });
-export type ServiceCIDRSpec = z.infer<typeof ServiceCIDRSpec>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.networking.v1beta1.ServiceCIDRSpec' }));
+export type ServiceCIDRSpec = z.infer<ReturnType<typeof ServiceCIDRSpec>>;
 
-export const ServiceCIDRStatus = z.object({
+export const ServiceCIDRStatus = lazySchema(() => z.object({
   get conditions() {
-    return z.array(Condition).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['type'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'type', 'x-kubernetes-patch-strategy': 'merge' }).optional();
+    return z.array(Condition()).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['type'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'type', 'x-kubernetes-patch-strategy': 'merge' }).optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.networking.v1beta1.ServiceCIDRStatus' });
-export type ServiceCIDRStatus = z.infer<typeof ServiceCIDRStatus>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.networking.v1beta1.ServiceCIDRStatus' }));
+export type ServiceCIDRStatus = z.infer<ReturnType<typeof ServiceCIDRStatus>>;
 
-export const ServiceCIDR = z.object({
+export const ServiceCIDR = lazySchema(() => z.object({
   get apiVersion() {
     return z.string().optional();
   },
@@ -65,13 +66,13 @@ export const ServiceCIDR = z.object({
     return z.string().optional();
   },
   get metadata() {
-    return ObjectMeta.optional();
+    return ObjectMeta().optional();
   },
   get spec() {
-    return ServiceCIDRSpec.optional();
+    return ServiceCIDRSpec().optional();
   },
   get status() {
-    return ServiceCIDRStatus.optional();
+    return ServiceCIDRStatus().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.networking.v1beta1.ServiceCIDR', 'x-kubernetes-group-version-kind': [{ group: 'networking.k8s.io', kind: 'ServiceCIDR', version: 'v1beta1' }] });
-export type ServiceCIDR = z.infer<typeof ServiceCIDR>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.networking.v1beta1.ServiceCIDR', 'x-kubernetes-group-version-kind': [{ group: 'networking.k8s.io', kind: 'ServiceCIDR', version: 'v1beta1' }] }));
+export type ServiceCIDR = z.infer<ReturnType<typeof ServiceCIDR>>;

@@ -2,28 +2,29 @@
 // Do not edit by hand; change the generator (or its ROOTS) and re-run it instead.
 
 import { z } from 'zod';
+import { lazySchema } from './lazy-schema.js';
 import { Toleration } from './core-v1-scheduling.js';
 import { ObjectMeta } from './meta-v1.js';
 import { Quantity } from './primitives.js';
 
-export const Overhead = z.object({
+export const Overhead = lazySchema(() => z.object({
   get podFixed() {
-    return z.record(z.string(), Quantity).optional();
+    return z.record(z.string(), Quantity()).optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.node.v1.Overhead' });
-export type Overhead = z.infer<typeof Overhead>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.node.v1.Overhead' }));
+export type Overhead = z.infer<ReturnType<typeof Overhead>>;
 
-export const Scheduling = z.object({
+export const Scheduling = lazySchema(() => z.object({
   get nodeSelector() {
     return z.record(z.string(), z.string()).register(z.globalRegistry, { 'x-kubernetes-map-type': 'atomic' }).optional();
   },
   get tolerations() {
-    return z.array(Toleration).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+    return z.array(Toleration()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.node.v1.Scheduling' });
-export type Scheduling = z.infer<typeof Scheduling>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.node.v1.Scheduling' }));
+export type Scheduling = z.infer<ReturnType<typeof Scheduling>>;
 
-export const RuntimeClass = z.object({
+export const RuntimeClass = lazySchema(() => z.object({
   get apiVersion() {
     return z.string().optional();
   },
@@ -34,13 +35,13 @@ export const RuntimeClass = z.object({
     return z.string().optional();
   },
   get metadata() {
-    return ObjectMeta.optional();
+    return ObjectMeta().optional();
   },
   get overhead() {
-    return Overhead.optional();
+    return Overhead().optional();
   },
   get scheduling() {
-    return Scheduling.optional();
+    return Scheduling().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.node.v1.RuntimeClass', 'x-kubernetes-group-version-kind': [{ group: 'node.k8s.io', kind: 'RuntimeClass', version: 'v1' }] });
-export type RuntimeClass = z.infer<typeof RuntimeClass>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.node.v1.RuntimeClass', 'x-kubernetes-group-version-kind': [{ group: 'node.k8s.io', kind: 'RuntimeClass', version: 'v1' }] }));
+export type RuntimeClass = z.infer<ReturnType<typeof RuntimeClass>>;

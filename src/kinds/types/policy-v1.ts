@@ -2,44 +2,45 @@
 // Do not edit by hand; change the generator (or its ROOTS) and re-run it instead.
 
 import { z } from 'zod';
+import { lazySchema } from './lazy-schema.js';
 import { Condition, DeleteOptions, LabelSelector, ObjectMeta, Time } from './meta-v1.js';
 import { IntOrString } from './primitives.js';
 
-export const Eviction = z.object({
+export const Eviction = lazySchema(() => z.object({
   get apiVersion() {
     return z.string().optional();
   },
   get deleteOptions() {
-    return DeleteOptions.optional();
+    return DeleteOptions().optional();
   },
   get kind() {
     return z.string().optional();
   },
   get metadata() {
-    return ObjectMeta.optional();
+    return ObjectMeta().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.policy.v1.Eviction', 'x-kubernetes-group-version-kind': [{ group: 'policy', kind: 'Eviction', version: 'v1' }] });
-export type Eviction = z.infer<typeof Eviction>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.policy.v1.Eviction', 'x-kubernetes-group-version-kind': [{ group: 'policy', kind: 'Eviction', version: 'v1' }] }));
+export type Eviction = z.infer<ReturnType<typeof Eviction>>;
 
-export const PodDisruptionBudgetSpec = z.object({
+export const PodDisruptionBudgetSpec = lazySchema(() => z.object({
   get maxUnavailable() {
-    return IntOrString.optional();
+    return IntOrString().optional();
   },
   get minAvailable() {
-    return IntOrString.optional();
+    return IntOrString().optional();
   },
   get selector() {
-    return LabelSelector.meta({ 'x-kubernetes-patch-strategy': 'replace' }).optional();
+    return LabelSelector().meta({ 'x-kubernetes-patch-strategy': 'replace' }).optional();
   },
   get unhealthyPodEvictionPolicy() {
     return z.string().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.policy.v1.PodDisruptionBudgetSpec' });
-export type PodDisruptionBudgetSpec = z.infer<typeof PodDisruptionBudgetSpec>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.policy.v1.PodDisruptionBudgetSpec' }));
+export type PodDisruptionBudgetSpec = z.infer<ReturnType<typeof PodDisruptionBudgetSpec>>;
 
-export const PodDisruptionBudgetStatus = z.object({
+export const PodDisruptionBudgetStatus = lazySchema(() => z.object({
   get conditions() {
-    return z.array(Condition).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['type'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'type', 'x-kubernetes-patch-strategy': 'merge' }).optional();
+    return z.array(Condition()).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['type'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'type', 'x-kubernetes-patch-strategy': 'merge' }).optional();
   },
   get currentHealthy() {
     return z.int32().optional();
@@ -48,7 +49,7 @@ export const PodDisruptionBudgetStatus = z.object({
     return z.int32().optional();
   },
   get disruptedPods() {
-    return z.record(z.string(), Time).optional();
+    return z.record(z.string(), Time()).optional();
   },
   get disruptionsAllowed() {
     return z.int32().optional();
@@ -59,10 +60,10 @@ export const PodDisruptionBudgetStatus = z.object({
   get observedGeneration() {
     return z.int().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.policy.v1.PodDisruptionBudgetStatus' });
-export type PodDisruptionBudgetStatus = z.infer<typeof PodDisruptionBudgetStatus>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.policy.v1.PodDisruptionBudgetStatus' }));
+export type PodDisruptionBudgetStatus = z.infer<ReturnType<typeof PodDisruptionBudgetStatus>>;
 
-export const PodDisruptionBudget = z.object({
+export const PodDisruptionBudget = lazySchema(() => z.object({
   get apiVersion() {
     return z.string().optional();
   },
@@ -70,13 +71,13 @@ export const PodDisruptionBudget = z.object({
     return z.string().optional();
   },
   get metadata() {
-    return ObjectMeta.optional();
+    return ObjectMeta().optional();
   },
   get spec() {
-    return PodDisruptionBudgetSpec.optional();
+    return PodDisruptionBudgetSpec().optional();
   },
   get status() {
-    return PodDisruptionBudgetStatus.optional();
+    return PodDisruptionBudgetStatus().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.policy.v1.PodDisruptionBudget', 'x-kubernetes-group-version-kind': [{ group: 'policy', kind: 'PodDisruptionBudget', version: 'v1' }] });
-export type PodDisruptionBudget = z.infer<typeof PodDisruptionBudget>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.policy.v1.PodDisruptionBudget', 'x-kubernetes-group-version-kind': [{ group: 'policy', kind: 'PodDisruptionBudget', version: 'v1' }] }));
+export type PodDisruptionBudget = z.infer<ReturnType<typeof PodDisruptionBudget>>;

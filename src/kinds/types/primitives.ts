@@ -2,12 +2,13 @@
 // Do not edit by hand; change the generator (or its ROOTS) and re-run it instead.
 
 import { z } from 'zod';
+import { lazySchema } from './lazy-schema.js';
 
-export const IntOrString = z.union([z.int32(), z.string()]).register(z.globalRegistry, { id: 'io.k8s.apimachinery.pkg.util.intstr.IntOrString', 'x-kubernetes-int-or-string': true });
-export type IntOrString = z.infer<typeof IntOrString>;
+export const IntOrString = lazySchema(() => z.union([z.int32(), z.string()]).register(z.globalRegistry, { id: 'io.k8s.apimachinery.pkg.util.intstr.IntOrString', 'x-kubernetes-int-or-string': true }));
+export type IntOrString = z.infer<ReturnType<typeof IntOrString>>;
 
-export const Quantity = z.union([z.string(), z.number()]).register(z.globalRegistry, { id: 'io.k8s.apimachinery.pkg.api.resource.Quantity', 'x-kubernetes-int-or-string': true });
-export type Quantity = z.infer<typeof Quantity>;
+export const Quantity = lazySchema(() => z.union([z.string(), z.number()]).register(z.globalRegistry, { id: 'io.k8s.apimachinery.pkg.api.resource.Quantity', 'x-kubernetes-int-or-string': true }));
+export type Quantity = z.infer<ReturnType<typeof Quantity>>;
 
-export const RawExtension = z.record(z.string(), z.unknown()).register(z.globalRegistry, { id: 'io.k8s.apimachinery.pkg.runtime.RawExtension', 'x-kubernetes-preserve-unknown-fields': true });
-export type RawExtension = z.infer<typeof RawExtension>;
+export const RawExtension = lazySchema(() => z.record(z.string(), z.unknown()).register(z.globalRegistry, { id: 'io.k8s.apimachinery.pkg.runtime.RawExtension', 'x-kubernetes-preserve-unknown-fields': true }));
+export type RawExtension = z.infer<ReturnType<typeof RawExtension>>;

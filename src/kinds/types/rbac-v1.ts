@@ -2,16 +2,17 @@
 // Do not edit by hand; change the generator (or its ROOTS) and re-run it instead.
 
 import { z } from 'zod';
+import { lazySchema } from './lazy-schema.js';
 import { LabelSelector, ObjectMeta } from './meta-v1.js';
 
-export const AggregationRule = z.object({
+export const AggregationRule = lazySchema(() => z.object({
   get clusterRoleSelectors() {
-    return z.array(LabelSelector).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+    return z.array(LabelSelector()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.rbac.v1.AggregationRule' });
-export type AggregationRule = z.infer<typeof AggregationRule>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.rbac.v1.AggregationRule' }));
+export type AggregationRule = z.infer<ReturnType<typeof AggregationRule>>;
 
-export const PolicyRule = z.object({
+export const PolicyRule = lazySchema(() => z.object({
   get apiGroups() {
     return z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
   },
@@ -27,12 +28,12 @@ export const PolicyRule = z.object({
   get verbs() {
     return z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' });
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.rbac.v1.PolicyRule' });
-export type PolicyRule = z.infer<typeof PolicyRule>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.rbac.v1.PolicyRule' }));
+export type PolicyRule = z.infer<ReturnType<typeof PolicyRule>>;
 
-export const ClusterRole = z.object({
+export const ClusterRole = lazySchema(() => z.object({
   get aggregationRule() {
-    return AggregationRule.optional();
+    return AggregationRule().optional();
   },
   get apiVersion() {
     return z.string().optional();
@@ -41,15 +42,15 @@ export const ClusterRole = z.object({
     return z.string().optional();
   },
   get metadata() {
-    return ObjectMeta.optional();
+    return ObjectMeta().optional();
   },
   get rules() {
-    return z.array(PolicyRule).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+    return z.array(PolicyRule()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.rbac.v1.ClusterRole', 'x-kubernetes-group-version-kind': [{ group: 'rbac.authorization.k8s.io', kind: 'ClusterRole', version: 'v1' }] });
-export type ClusterRole = z.infer<typeof ClusterRole>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.rbac.v1.ClusterRole', 'x-kubernetes-group-version-kind': [{ group: 'rbac.authorization.k8s.io', kind: 'ClusterRole', version: 'v1' }] }));
+export type ClusterRole = z.infer<ReturnType<typeof ClusterRole>>;
 
-export const RoleRef = z.object({
+export const RoleRef = lazySchema(() => z.object({
   get apiGroup() {
     return z.string().optional();
   },
@@ -59,10 +60,10 @@ export const RoleRef = z.object({
   get name() {
     return z.string();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.rbac.v1.RoleRef', 'x-kubernetes-map-type': 'atomic' });
-export type RoleRef = z.infer<typeof RoleRef>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.rbac.v1.RoleRef', 'x-kubernetes-map-type': 'atomic' }));
+export type RoleRef = z.infer<ReturnType<typeof RoleRef>>;
 
-export const Subject = z.object({
+export const Subject = lazySchema(() => z.object({
   get apiGroup() {
     return z.string().optional();
   },
@@ -75,10 +76,10 @@ export const Subject = z.object({
   get namespace() {
     return z.string().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.rbac.v1.Subject', 'x-kubernetes-map-type': 'atomic' });
-export type Subject = z.infer<typeof Subject>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.rbac.v1.Subject', 'x-kubernetes-map-type': 'atomic' }));
+export type Subject = z.infer<ReturnType<typeof Subject>>;
 
-export const ClusterRoleBinding = z.object({
+export const ClusterRoleBinding = lazySchema(() => z.object({
   get apiVersion() {
     return z.string().optional();
   },
@@ -86,18 +87,18 @@ export const ClusterRoleBinding = z.object({
     return z.string().optional();
   },
   get metadata() {
-    return ObjectMeta.optional();
+    return ObjectMeta().optional();
   },
   get roleRef() {
-    return RoleRef;
+    return RoleRef();
   },
   get subjects() {
-    return z.array(Subject).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+    return z.array(Subject()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.rbac.v1.ClusterRoleBinding', 'x-kubernetes-group-version-kind': [{ group: 'rbac.authorization.k8s.io', kind: 'ClusterRoleBinding', version: 'v1' }] });
-export type ClusterRoleBinding = z.infer<typeof ClusterRoleBinding>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.rbac.v1.ClusterRoleBinding', 'x-kubernetes-group-version-kind': [{ group: 'rbac.authorization.k8s.io', kind: 'ClusterRoleBinding', version: 'v1' }] }));
+export type ClusterRoleBinding = z.infer<ReturnType<typeof ClusterRoleBinding>>;
 
-export const Role = z.object({
+export const Role = lazySchema(() => z.object({
   get apiVersion() {
     return z.string().optional();
   },
@@ -105,15 +106,15 @@ export const Role = z.object({
     return z.string().optional();
   },
   get metadata() {
-    return ObjectMeta.optional();
+    return ObjectMeta().optional();
   },
   get rules() {
-    return z.array(PolicyRule).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+    return z.array(PolicyRule()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.rbac.v1.Role', 'x-kubernetes-group-version-kind': [{ group: 'rbac.authorization.k8s.io', kind: 'Role', version: 'v1' }] });
-export type Role = z.infer<typeof Role>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.rbac.v1.Role', 'x-kubernetes-group-version-kind': [{ group: 'rbac.authorization.k8s.io', kind: 'Role', version: 'v1' }] }));
+export type Role = z.infer<ReturnType<typeof Role>>;
 
-export const RoleBinding = z.object({
+export const RoleBinding = lazySchema(() => z.object({
   get apiVersion() {
     return z.string().optional();
   },
@@ -121,13 +122,13 @@ export const RoleBinding = z.object({
     return z.string().optional();
   },
   get metadata() {
-    return ObjectMeta.optional();
+    return ObjectMeta().optional();
   },
   get roleRef() {
-    return RoleRef;
+    return RoleRef();
   },
   get subjects() {
-    return z.array(Subject).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+    return z.array(Subject()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.rbac.v1.RoleBinding', 'x-kubernetes-group-version-kind': [{ group: 'rbac.authorization.k8s.io', kind: 'RoleBinding', version: 'v1' }] });
-export type RoleBinding = z.infer<typeof RoleBinding>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.rbac.v1.RoleBinding', 'x-kubernetes-group-version-kind': [{ group: 'rbac.authorization.k8s.io', kind: 'RoleBinding', version: 'v1' }] }));
+export type RoleBinding = z.infer<ReturnType<typeof RoleBinding>>;

@@ -2,11 +2,12 @@
 // Do not edit by hand; change the generator (or its ROOTS) and re-run it instead.
 
 import { z } from 'zod';
+import { lazySchema } from './lazy-schema.js';
 import { NodeSelector } from './core-v1-scheduling.js';
 import { Condition, ObjectMeta, Time } from './meta-v1.js';
 import { Quantity, RawExtension } from './primitives.js';
 
-export const NetworkDeviceData = z.object({
+export const NetworkDeviceData = lazySchema(() => z.object({
   get hardwareAddress() {
     return z.string().optional();
   },
@@ -16,15 +17,15 @@ export const NetworkDeviceData = z.object({
   get ips() {
     return z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.resource.v1.NetworkDeviceData' });
-export type NetworkDeviceData = z.infer<typeof NetworkDeviceData>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.resource.v1.NetworkDeviceData' }));
+export type NetworkDeviceData = z.infer<ReturnType<typeof NetworkDeviceData>>;
 
-export const AllocatedDeviceStatus = z.object({
+export const AllocatedDeviceStatus = lazySchema(() => z.object({
   get conditions() {
-    return z.array(Condition).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['type'], 'x-kubernetes-list-type': 'map' }).optional();
+    return z.array(Condition()).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['type'], 'x-kubernetes-list-type': 'map' }).optional();
   },
   get data() {
-    return RawExtension.optional();
+    return RawExtension().optional();
   },
   get device() {
     return z.string();
@@ -33,7 +34,7 @@ export const AllocatedDeviceStatus = z.object({
     return z.string();
   },
   get networkData() {
-    return NetworkDeviceData.optional();
+    return NetworkDeviceData().optional();
   },
   get pool() {
     return z.string();
@@ -41,22 +42,22 @@ export const AllocatedDeviceStatus = z.object({
   get shareID() {
     return z.string().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.resource.v1.AllocatedDeviceStatus' });
-export type AllocatedDeviceStatus = z.infer<typeof AllocatedDeviceStatus>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.resource.v1.AllocatedDeviceStatus' }));
+export type AllocatedDeviceStatus = z.infer<ReturnType<typeof AllocatedDeviceStatus>>;
 
-export const OpaqueDeviceConfiguration = z.object({
+export const OpaqueDeviceConfiguration = lazySchema(() => z.object({
   get driver() {
     return z.string();
   },
   get parameters() {
-    return RawExtension;
+    return RawExtension();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.resource.v1.OpaqueDeviceConfiguration' });
-export type OpaqueDeviceConfiguration = z.infer<typeof OpaqueDeviceConfiguration>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.resource.v1.OpaqueDeviceConfiguration' }));
+export type OpaqueDeviceConfiguration = z.infer<ReturnType<typeof OpaqueDeviceConfiguration>>;
 
-export const DeviceAllocationConfiguration = z.object({
+export const DeviceAllocationConfiguration = lazySchema(() => z.object({
   get opaque() {
-    return OpaqueDeviceConfiguration.optional();
+    return OpaqueDeviceConfiguration().optional();
   },
   get requests() {
     return z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
@@ -64,10 +65,10 @@ export const DeviceAllocationConfiguration = z.object({
   get source() {
     return z.string();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.resource.v1.DeviceAllocationConfiguration' });
-export type DeviceAllocationConfiguration = z.infer<typeof DeviceAllocationConfiguration>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.resource.v1.DeviceAllocationConfiguration' }));
+export type DeviceAllocationConfiguration = z.infer<ReturnType<typeof DeviceAllocationConfiguration>>;
 
-export const DeviceToleration = z.object({
+export const DeviceToleration = lazySchema(() => z.object({
   get effect() {
     return z.string().optional();
   },
@@ -83,10 +84,10 @@ export const DeviceToleration = z.object({
   get value() {
     return z.string().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.resource.v1.DeviceToleration' });
-export type DeviceToleration = z.infer<typeof DeviceToleration>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.resource.v1.DeviceToleration' }));
+export type DeviceToleration = z.infer<ReturnType<typeof DeviceToleration>>;
 
-export const DeviceRequestAllocationResult = z.object({
+export const DeviceRequestAllocationResult = lazySchema(() => z.object({
   get adminAccess() {
     return z.boolean().optional();
   },
@@ -97,7 +98,7 @@ export const DeviceRequestAllocationResult = z.object({
     return z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
   },
   get consumedCapacity() {
-    return z.record(z.string(), Quantity).optional();
+    return z.record(z.string(), Quantity()).optional();
   },
   get device() {
     return z.string();
@@ -115,92 +116,92 @@ export const DeviceRequestAllocationResult = z.object({
     return z.string().optional();
   },
   get tolerations() {
-    return z.array(DeviceToleration).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+    return z.array(DeviceToleration()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.resource.v1.DeviceRequestAllocationResult' });
-export type DeviceRequestAllocationResult = z.infer<typeof DeviceRequestAllocationResult>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.resource.v1.DeviceRequestAllocationResult' }));
+export type DeviceRequestAllocationResult = z.infer<ReturnType<typeof DeviceRequestAllocationResult>>;
 
-export const DeviceAllocationResult = z.object({
+export const DeviceAllocationResult = lazySchema(() => z.object({
   get config() {
-    return z.array(DeviceAllocationConfiguration).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+    return z.array(DeviceAllocationConfiguration()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
   },
   get results() {
-    return z.array(DeviceRequestAllocationResult).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+    return z.array(DeviceRequestAllocationResult()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.resource.v1.DeviceAllocationResult' });
-export type DeviceAllocationResult = z.infer<typeof DeviceAllocationResult>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.resource.v1.DeviceAllocationResult' }));
+export type DeviceAllocationResult = z.infer<ReturnType<typeof DeviceAllocationResult>>;
 
-export const AllocationResult = z.object({
+export const AllocationResult = lazySchema(() => z.object({
   get allocationTimestamp() {
-    return Time.optional();
+    return Time().optional();
   },
   get devices() {
-    return DeviceAllocationResult.optional();
+    return DeviceAllocationResult().optional();
   },
   get nodeSelector() {
-    return NodeSelector.optional();
+    return NodeSelector().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.resource.v1.AllocationResult' });
-export type AllocationResult = z.infer<typeof AllocationResult>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.resource.v1.AllocationResult' }));
+export type AllocationResult = z.infer<ReturnType<typeof AllocationResult>>;
 
-export const CapacityRequestPolicyRange = z.object({
+export const CapacityRequestPolicyRange = lazySchema(() => z.object({
   get max() {
-    return Quantity.optional();
+    return Quantity().optional();
   },
   get min() {
-    return Quantity;
+    return Quantity();
   },
   get step() {
-    return Quantity.optional();
+    return Quantity().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.resource.v1.CapacityRequestPolicyRange' });
-export type CapacityRequestPolicyRange = z.infer<typeof CapacityRequestPolicyRange>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.resource.v1.CapacityRequestPolicyRange' }));
+export type CapacityRequestPolicyRange = z.infer<ReturnType<typeof CapacityRequestPolicyRange>>;
 
-export const CapacityRequestPolicy = z.object({
+export const CapacityRequestPolicy = lazySchema(() => z.object({
   get default() {
-    return Quantity.optional();
+    return Quantity().optional();
   },
   get validRange() {
-    return CapacityRequestPolicyRange.optional();
+    return CapacityRequestPolicyRange().optional();
   },
   get validValues() {
-    return z.array(Quantity).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+    return z.array(Quantity()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.resource.v1.CapacityRequestPolicy' });
-export type CapacityRequestPolicy = z.infer<typeof CapacityRequestPolicy>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.resource.v1.CapacityRequestPolicy' }));
+export type CapacityRequestPolicy = z.infer<ReturnType<typeof CapacityRequestPolicy>>;
 
-export const CapacityRequirements = z.object({
+export const CapacityRequirements = lazySchema(() => z.object({
   get requests() {
-    return z.record(z.string(), Quantity).optional();
+    return z.record(z.string(), Quantity()).optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.resource.v1.CapacityRequirements' });
-export type CapacityRequirements = z.infer<typeof CapacityRequirements>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.resource.v1.CapacityRequirements' }));
+export type CapacityRequirements = z.infer<ReturnType<typeof CapacityRequirements>>;
 
-export const CELDeviceSelector = z.object({
+export const CELDeviceSelector = lazySchema(() => z.object({
   get expression() {
     return z.string();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.resource.v1.CELDeviceSelector' });
-export type CELDeviceSelector = z.infer<typeof CELDeviceSelector>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.resource.v1.CELDeviceSelector' }));
+export type CELDeviceSelector = z.infer<ReturnType<typeof CELDeviceSelector>>;
 
-export const Counter = z.object({
+export const Counter = lazySchema(() => z.object({
   get value() {
-    return Quantity;
+    return Quantity();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.resource.v1.Counter' });
-export type Counter = z.infer<typeof Counter>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.resource.v1.Counter' }));
+export type Counter = z.infer<ReturnType<typeof Counter>>;
 
-export const CounterSet = z.object({
+export const CounterSet = lazySchema(() => z.object({
   get counters() {
-    return z.record(z.string(), Counter);
+    return z.record(z.string(), Counter());
   },
   get name() {
     return z.string();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.resource.v1.CounterSet' });
-export type CounterSet = z.infer<typeof CounterSet>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.resource.v1.CounterSet' }));
+export type CounterSet = z.infer<ReturnType<typeof CounterSet>>;
 
-export const DeviceAttribute = z.object({
+export const DeviceAttribute = lazySchema(() => z.object({
   get bool() {
     return z.boolean().optional();
   },
@@ -225,30 +226,30 @@ export const DeviceAttribute = z.object({
   get versions() {
     return z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.resource.v1.DeviceAttribute' });
-export type DeviceAttribute = z.infer<typeof DeviceAttribute>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.resource.v1.DeviceAttribute' }));
+export type DeviceAttribute = z.infer<ReturnType<typeof DeviceAttribute>>;
 
-export const DeviceCapacity = z.object({
+export const DeviceCapacity = lazySchema(() => z.object({
   get requestPolicy() {
-    return CapacityRequestPolicy.optional();
+    return CapacityRequestPolicy().optional();
   },
   get value() {
-    return Quantity;
+    return Quantity();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.resource.v1.DeviceCapacity' });
-export type DeviceCapacity = z.infer<typeof DeviceCapacity>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.resource.v1.DeviceCapacity' }));
+export type DeviceCapacity = z.infer<ReturnType<typeof DeviceCapacity>>;
 
-export const DeviceCounterConsumption = z.object({
+export const DeviceCounterConsumption = lazySchema(() => z.object({
   get counterSet() {
     return z.string();
   },
   get counters() {
-    return z.record(z.string(), Counter);
+    return z.record(z.string(), Counter());
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.resource.v1.DeviceCounterConsumption' });
-export type DeviceCounterConsumption = z.infer<typeof DeviceCounterConsumption>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.resource.v1.DeviceCounterConsumption' }));
+export type DeviceCounterConsumption = z.infer<ReturnType<typeof DeviceCounterConsumption>>;
 
-export const DeviceTaint = z.object({
+export const DeviceTaint = lazySchema(() => z.object({
   get effect() {
     return z.string();
   },
@@ -256,25 +257,25 @@ export const DeviceTaint = z.object({
     return z.string();
   },
   get timeAdded() {
-    return Time.optional();
+    return Time().optional();
   },
   get value() {
     return z.string().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.resource.v1.DeviceTaint' });
-export type DeviceTaint = z.infer<typeof DeviceTaint>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.resource.v1.DeviceTaint' }));
+export type DeviceTaint = z.infer<ReturnType<typeof DeviceTaint>>;
 
-export const NodeAllocatableResourceMapping = z.object({
+export const NodeAllocatableResourceMapping = lazySchema(() => z.object({
   get allocationMultiplier() {
-    return Quantity.optional();
+    return Quantity().optional();
   },
   get capacityKey() {
     return z.string().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.resource.v1.NodeAllocatableResourceMapping' });
-export type NodeAllocatableResourceMapping = z.infer<typeof NodeAllocatableResourceMapping>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.resource.v1.NodeAllocatableResourceMapping' }));
+export type NodeAllocatableResourceMapping = z.infer<ReturnType<typeof NodeAllocatableResourceMapping>>;
 
-export const Device = z.object({
+export const Device = lazySchema(() => z.object({
   get allNodes() {
     return z.boolean().optional();
   },
@@ -282,7 +283,7 @@ export const Device = z.object({
     return z.boolean().optional();
   },
   get attributes() {
-    return z.record(z.string(), DeviceAttribute).optional();
+    return z.record(z.string(), DeviceAttribute()).optional();
   },
   get bindingConditions() {
     return z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
@@ -294,40 +295,40 @@ export const Device = z.object({
     return z.boolean().optional();
   },
   get capacity() {
-    return z.record(z.string(), DeviceCapacity).optional();
+    return z.record(z.string(), DeviceCapacity()).optional();
   },
   get consumesCounters() {
-    return z.array(DeviceCounterConsumption).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+    return z.array(DeviceCounterConsumption()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
   },
   get name() {
     return z.string();
   },
   get nodeAllocatableResourceMappings() {
-    return z.record(z.string(), NodeAllocatableResourceMapping).optional();
+    return z.record(z.string(), NodeAllocatableResourceMapping()).optional();
   },
   get nodeName() {
     return z.string().optional();
   },
   get nodeSelector() {
-    return NodeSelector.optional();
+    return NodeSelector().optional();
   },
   get taints() {
-    return z.array(DeviceTaint).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+    return z.array(DeviceTaint()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.resource.v1.Device' });
-export type Device = z.infer<typeof Device>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.resource.v1.Device' }));
+export type Device = z.infer<ReturnType<typeof Device>>;
 
-export const DeviceClaimConfiguration = z.object({
+export const DeviceClaimConfiguration = lazySchema(() => z.object({
   get opaque() {
-    return OpaqueDeviceConfiguration.optional();
+    return OpaqueDeviceConfiguration().optional();
   },
   get requests() {
     return z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.resource.v1.DeviceClaimConfiguration' });
-export type DeviceClaimConfiguration = z.infer<typeof DeviceClaimConfiguration>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.resource.v1.DeviceClaimConfiguration' }));
+export type DeviceClaimConfiguration = z.infer<ReturnType<typeof DeviceClaimConfiguration>>;
 
-export const DeviceConstraint = z.object({
+export const DeviceConstraint = lazySchema(() => z.object({
   get distinctAttribute() {
     return z.string().optional();
   },
@@ -337,22 +338,22 @@ export const DeviceConstraint = z.object({
   get requests() {
     return z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.resource.v1.DeviceConstraint' });
-export type DeviceConstraint = z.infer<typeof DeviceConstraint>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.resource.v1.DeviceConstraint' }));
+export type DeviceConstraint = z.infer<ReturnType<typeof DeviceConstraint>>;
 
-export const DeviceSelector = z.object({
+export const DeviceSelector = lazySchema(() => z.object({
   get cel() {
-    return CELDeviceSelector.optional();
+    return CELDeviceSelector().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.resource.v1.DeviceSelector' });
-export type DeviceSelector = z.infer<typeof DeviceSelector>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.resource.v1.DeviceSelector' }));
+export type DeviceSelector = z.infer<ReturnType<typeof DeviceSelector>>;
 
-export const DeviceSubRequest = z.object({
+export const DeviceSubRequest = lazySchema(() => z.object({
   get allocationMode() {
     return z.string().optional();
   },
   get capacity() {
-    return CapacityRequirements.optional();
+    return CapacityRequirements().optional();
   },
   get count() {
     return z.int().optional();
@@ -364,15 +365,15 @@ export const DeviceSubRequest = z.object({
     return z.string();
   },
   get selectors() {
-    return z.array(DeviceSelector).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+    return z.array(DeviceSelector()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
   },
   get tolerations() {
-    return z.array(DeviceToleration).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+    return z.array(DeviceToleration()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.resource.v1.DeviceSubRequest' });
-export type DeviceSubRequest = z.infer<typeof DeviceSubRequest>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.resource.v1.DeviceSubRequest' }));
+export type DeviceSubRequest = z.infer<ReturnType<typeof DeviceSubRequest>>;
 
-export const ExactDeviceRequest = z.object({
+export const ExactDeviceRequest = lazySchema(() => z.object({
   get adminAccess() {
     return z.boolean().optional();
   },
@@ -380,7 +381,7 @@ export const ExactDeviceRequest = z.object({
     return z.string().optional();
   },
   get capacity() {
-    return CapacityRequirements.optional();
+    return CapacityRequirements().optional();
   },
   get count() {
     return z.int().optional();
@@ -389,61 +390,61 @@ export const ExactDeviceRequest = z.object({
     return z.string();
   },
   get selectors() {
-    return z.array(DeviceSelector).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+    return z.array(DeviceSelector()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
   },
   get tolerations() {
-    return z.array(DeviceToleration).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+    return z.array(DeviceToleration()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.resource.v1.ExactDeviceRequest' });
-export type ExactDeviceRequest = z.infer<typeof ExactDeviceRequest>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.resource.v1.ExactDeviceRequest' }));
+export type ExactDeviceRequest = z.infer<ReturnType<typeof ExactDeviceRequest>>;
 
-export const DeviceRequest = z.object({
+export const DeviceRequest = lazySchema(() => z.object({
   get exactly() {
-    return ExactDeviceRequest.optional();
+    return ExactDeviceRequest().optional();
   },
   get firstAvailable() {
-    return z.array(DeviceSubRequest).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+    return z.array(DeviceSubRequest()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
   },
   get name() {
     return z.string();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.resource.v1.DeviceRequest' });
-export type DeviceRequest = z.infer<typeof DeviceRequest>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.resource.v1.DeviceRequest' }));
+export type DeviceRequest = z.infer<ReturnType<typeof DeviceRequest>>;
 
-export const DeviceClaim = z.object({
+export const DeviceClaim = lazySchema(() => z.object({
   get config() {
-    return z.array(DeviceClaimConfiguration).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+    return z.array(DeviceClaimConfiguration()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
   },
   get constraints() {
-    return z.array(DeviceConstraint).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+    return z.array(DeviceConstraint()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
   },
   get requests() {
-    return z.array(DeviceRequest).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+    return z.array(DeviceRequest()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.resource.v1.DeviceClaim' });
-export type DeviceClaim = z.infer<typeof DeviceClaim>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.resource.v1.DeviceClaim' }));
+export type DeviceClaim = z.infer<ReturnType<typeof DeviceClaim>>;
 
-export const DeviceClassConfiguration = z.object({
+export const DeviceClassConfiguration = lazySchema(() => z.object({
   get opaque() {
-    return OpaqueDeviceConfiguration.optional();
+    return OpaqueDeviceConfiguration().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.resource.v1.DeviceClassConfiguration' });
-export type DeviceClassConfiguration = z.infer<typeof DeviceClassConfiguration>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.resource.v1.DeviceClassConfiguration' }));
+export type DeviceClassConfiguration = z.infer<ReturnType<typeof DeviceClassConfiguration>>;
 
-export const DeviceClassSpec = z.object({
+export const DeviceClassSpec = lazySchema(() => z.object({
   get config() {
-    return z.array(DeviceClassConfiguration).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+    return z.array(DeviceClassConfiguration()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
   },
   get extendedResourceName() {
     return z.string().optional();
   },
   get selectors() {
-    return z.array(DeviceSelector).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+    return z.array(DeviceSelector()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.resource.v1.DeviceClassSpec' });
-export type DeviceClassSpec = z.infer<typeof DeviceClassSpec>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.resource.v1.DeviceClassSpec' }));
+export type DeviceClassSpec = z.infer<ReturnType<typeof DeviceClassSpec>>;
 
-export const DeviceClass = z.object({
+export const DeviceClass = lazySchema(() => z.object({
   get apiVersion() {
     return z.string().optional();
   },
@@ -451,22 +452,22 @@ export const DeviceClass = z.object({
     return z.string().optional();
   },
   get metadata() {
-    return ObjectMeta.optional();
+    return ObjectMeta().optional();
   },
   get spec() {
-    return DeviceClassSpec;
+    return DeviceClassSpec();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.resource.v1.DeviceClass', 'x-kubernetes-group-version-kind': [{ group: 'resource.k8s.io', kind: 'DeviceClass', version: 'v1' }] });
-export type DeviceClass = z.infer<typeof DeviceClass>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.resource.v1.DeviceClass', 'x-kubernetes-group-version-kind': [{ group: 'resource.k8s.io', kind: 'DeviceClass', version: 'v1' }] }));
+export type DeviceClass = z.infer<ReturnType<typeof DeviceClass>>;
 
-export const ResourceClaimSpec = z.object({
+export const ResourceClaimSpec = lazySchema(() => z.object({
   get devices() {
-    return DeviceClaim.optional();
+    return DeviceClaim().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.resource.v1.ResourceClaimSpec' });
-export type ResourceClaimSpec = z.infer<typeof ResourceClaimSpec>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.resource.v1.ResourceClaimSpec' }));
+export type ResourceClaimSpec = z.infer<ReturnType<typeof ResourceClaimSpec>>;
 
-export const ResourceClaimConsumerReference = z.object({
+export const ResourceClaimConsumerReference = lazySchema(() => z.object({
   get apiGroup() {
     return z.string().optional();
   },
@@ -479,23 +480,23 @@ export const ResourceClaimConsumerReference = z.object({
   get uid() {
     return z.string();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.resource.v1.ResourceClaimConsumerReference' });
-export type ResourceClaimConsumerReference = z.infer<typeof ResourceClaimConsumerReference>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.resource.v1.ResourceClaimConsumerReference' }));
+export type ResourceClaimConsumerReference = z.infer<ReturnType<typeof ResourceClaimConsumerReference>>;
 
-export const ResourceClaimStatus = z.object({
+export const ResourceClaimStatus = lazySchema(() => z.object({
   get allocation() {
-    return AllocationResult.optional();
+    return AllocationResult().optional();
   },
   get devices() {
-    return z.array(AllocatedDeviceStatus).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['driver', 'device', 'pool', 'shareID'], 'x-kubernetes-list-type': 'map' }).optional();
+    return z.array(AllocatedDeviceStatus()).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['driver', 'device', 'pool', 'shareID'], 'x-kubernetes-list-type': 'map' }).optional();
   },
   get reservedFor() {
-    return z.array(ResourceClaimConsumerReference).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['uid'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'uid', 'x-kubernetes-patch-strategy': 'merge' }).optional();
+    return z.array(ResourceClaimConsumerReference()).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['uid'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'uid', 'x-kubernetes-patch-strategy': 'merge' }).optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.resource.v1.ResourceClaimStatus' });
-export type ResourceClaimStatus = z.infer<typeof ResourceClaimStatus>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.resource.v1.ResourceClaimStatus' }));
+export type ResourceClaimStatus = z.infer<ReturnType<typeof ResourceClaimStatus>>;
 
-export const ResourceClaim = z.object({
+export const ResourceClaim = lazySchema(() => z.object({
   get apiVersion() {
     return z.string().optional();
   },
@@ -503,28 +504,28 @@ export const ResourceClaim = z.object({
     return z.string().optional();
   },
   get metadata() {
-    return ObjectMeta.optional();
+    return ObjectMeta().optional();
   },
   get spec() {
-    return ResourceClaimSpec;
+    return ResourceClaimSpec();
   },
   get status() {
-    return ResourceClaimStatus.optional();
+    return ResourceClaimStatus().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.resource.v1.ResourceClaim', 'x-kubernetes-group-version-kind': [{ group: 'resource.k8s.io', kind: 'ResourceClaim', version: 'v1' }] });
-export type ResourceClaim = z.infer<typeof ResourceClaim>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.resource.v1.ResourceClaim', 'x-kubernetes-group-version-kind': [{ group: 'resource.k8s.io', kind: 'ResourceClaim', version: 'v1' }] }));
+export type ResourceClaim = z.infer<ReturnType<typeof ResourceClaim>>;
 
-export const ResourceClaimTemplateSpec = z.object({
+export const ResourceClaimTemplateSpec = lazySchema(() => z.object({
   get metadata() {
-    return ObjectMeta.optional();
+    return ObjectMeta().optional();
   },
   get spec() {
-    return ResourceClaimSpec;
+    return ResourceClaimSpec();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.resource.v1.ResourceClaimTemplateSpec' });
-export type ResourceClaimTemplateSpec = z.infer<typeof ResourceClaimTemplateSpec>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.resource.v1.ResourceClaimTemplateSpec' }));
+export type ResourceClaimTemplateSpec = z.infer<ReturnType<typeof ResourceClaimTemplateSpec>>;
 
-export const ResourceClaimTemplate = z.object({
+export const ResourceClaimTemplate = lazySchema(() => z.object({
   get apiVersion() {
     return z.string().optional();
   },
@@ -532,15 +533,15 @@ export const ResourceClaimTemplate = z.object({
     return z.string().optional();
   },
   get metadata() {
-    return ObjectMeta.optional();
+    return ObjectMeta().optional();
   },
   get spec() {
-    return ResourceClaimTemplateSpec;
+    return ResourceClaimTemplateSpec();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.resource.v1.ResourceClaimTemplate', 'x-kubernetes-group-version-kind': [{ group: 'resource.k8s.io', kind: 'ResourceClaimTemplate', version: 'v1' }] });
-export type ResourceClaimTemplate = z.infer<typeof ResourceClaimTemplate>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.resource.v1.ResourceClaimTemplate', 'x-kubernetes-group-version-kind': [{ group: 'resource.k8s.io', kind: 'ResourceClaimTemplate', version: 'v1' }] }));
+export type ResourceClaimTemplate = z.infer<ReturnType<typeof ResourceClaimTemplate>>;
 
-export const ResourcePool = z.object({
+export const ResourcePool = lazySchema(() => z.object({
   get generation() {
     return z.int();
   },
@@ -550,15 +551,15 @@ export const ResourcePool = z.object({
   get resourceSliceCount() {
     return z.int();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.resource.v1.ResourcePool' });
-export type ResourcePool = z.infer<typeof ResourcePool>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.resource.v1.ResourcePool' }));
+export type ResourcePool = z.infer<ReturnType<typeof ResourcePool>>;
 
-export const ResourceSliceSpec = z.object({
+export const ResourceSliceSpec = lazySchema(() => z.object({
   get allNodes() {
     return z.boolean().optional();
   },
   get devices() {
-    return z.array(Device).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+    return z.array(Device()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
   },
   get driver() {
     return z.string();
@@ -567,21 +568,21 @@ export const ResourceSliceSpec = z.object({
     return z.string().optional();
   },
   get nodeSelector() {
-    return NodeSelector.optional();
+    return NodeSelector().optional();
   },
   get perDeviceNodeSelection() {
     return z.boolean().optional();
   },
   get pool() {
-    return ResourcePool;
+    return ResourcePool();
   },
   get sharedCounters() {
-    return z.array(CounterSet).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+    return z.array(CounterSet()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.resource.v1.ResourceSliceSpec' });
-export type ResourceSliceSpec = z.infer<typeof ResourceSliceSpec>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.resource.v1.ResourceSliceSpec' }));
+export type ResourceSliceSpec = z.infer<ReturnType<typeof ResourceSliceSpec>>;
 
-export const ResourceSlice = z.object({
+export const ResourceSlice = lazySchema(() => z.object({
   get apiVersion() {
     return z.string().optional();
   },
@@ -589,10 +590,10 @@ export const ResourceSlice = z.object({
     return z.string().optional();
   },
   get metadata() {
-    return ObjectMeta.optional();
+    return ObjectMeta().optional();
   },
   get spec() {
-    return ResourceSliceSpec;
+    return ResourceSliceSpec();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.resource.v1.ResourceSlice', 'x-kubernetes-group-version-kind': [{ group: 'resource.k8s.io', kind: 'ResourceSlice', version: 'v1' }] });
-export type ResourceSlice = z.infer<typeof ResourceSlice>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.resource.v1.ResourceSlice', 'x-kubernetes-group-version-kind': [{ group: 'resource.k8s.io', kind: 'ResourceSlice', version: 'v1' }] }));
+export type ResourceSlice = z.infer<ReturnType<typeof ResourceSlice>>;

@@ -2,9 +2,10 @@
 // Do not edit by hand; change the generator (or its ROOTS) and re-run it instead.
 
 import { z } from 'zod';
+import { lazySchema } from './lazy-schema.js';
 import { Condition, ObjectMeta, Time } from './meta-v1.js';
 
-export const DeviceTaint = z.object({
+export const DeviceTaint = lazySchema(() => z.object({
   get effect() {
     return z.string();
   },
@@ -12,15 +13,15 @@ export const DeviceTaint = z.object({
     return z.string();
   },
   get timeAdded() {
-    return Time.optional();
+    return Time().optional();
   },
   get value() {
     return z.string().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.resource.v1alpha3.DeviceTaint' });
-export type DeviceTaint = z.infer<typeof DeviceTaint>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.resource.v1alpha3.DeviceTaint' }));
+export type DeviceTaint = z.infer<ReturnType<typeof DeviceTaint>>;
 
-export const DeviceTaintSelector = z.object({
+export const DeviceTaintSelector = lazySchema(() => z.object({
   get device() {
     return z.string().optional();
   },
@@ -30,27 +31,27 @@ export const DeviceTaintSelector = z.object({
   get pool() {
     return z.string().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.resource.v1alpha3.DeviceTaintSelector' });
-export type DeviceTaintSelector = z.infer<typeof DeviceTaintSelector>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.resource.v1alpha3.DeviceTaintSelector' }));
+export type DeviceTaintSelector = z.infer<ReturnType<typeof DeviceTaintSelector>>;
 
-export const DeviceTaintRuleSpec = z.object({
+export const DeviceTaintRuleSpec = lazySchema(() => z.object({
   get deviceSelector() {
-    return DeviceTaintSelector.optional();
+    return DeviceTaintSelector().optional();
   },
   get taint() {
-    return DeviceTaint;
+    return DeviceTaint();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.resource.v1alpha3.DeviceTaintRuleSpec' });
-export type DeviceTaintRuleSpec = z.infer<typeof DeviceTaintRuleSpec>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.resource.v1alpha3.DeviceTaintRuleSpec' }));
+export type DeviceTaintRuleSpec = z.infer<ReturnType<typeof DeviceTaintRuleSpec>>;
 
-export const DeviceTaintRuleStatus = z.object({
+export const DeviceTaintRuleStatus = lazySchema(() => z.object({
   get conditions() {
-    return z.array(Condition).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['type'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'type', 'x-kubernetes-patch-strategy': 'merge' }).optional();
+    return z.array(Condition()).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['type'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'type', 'x-kubernetes-patch-strategy': 'merge' }).optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.resource.v1alpha3.DeviceTaintRuleStatus' });
-export type DeviceTaintRuleStatus = z.infer<typeof DeviceTaintRuleStatus>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.resource.v1alpha3.DeviceTaintRuleStatus' }));
+export type DeviceTaintRuleStatus = z.infer<ReturnType<typeof DeviceTaintRuleStatus>>;
 
-export const DeviceTaintRule = z.object({
+export const DeviceTaintRule = lazySchema(() => z.object({
   get apiVersion() {
     return z.string().optional();
   },
@@ -58,18 +59,18 @@ export const DeviceTaintRule = z.object({
     return z.string().optional();
   },
   get metadata() {
-    return ObjectMeta.optional();
+    return ObjectMeta().optional();
   },
   get spec() {
-    return DeviceTaintRuleSpec;
+    return DeviceTaintRuleSpec();
   },
   get status() {
-    return DeviceTaintRuleStatus.optional();
+    return DeviceTaintRuleStatus().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.resource.v1alpha3.DeviceTaintRule', 'x-kubernetes-group-version-kind': [{ group: 'resource.k8s.io', kind: 'DeviceTaintRule', version: 'v1alpha3' }] });
-export type DeviceTaintRule = z.infer<typeof DeviceTaintRule>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.resource.v1alpha3.DeviceTaintRule', 'x-kubernetes-group-version-kind': [{ group: 'resource.k8s.io', kind: 'DeviceTaintRule', version: 'v1alpha3' }] }));
+export type DeviceTaintRule = z.infer<ReturnType<typeof DeviceTaintRule>>;
 
-export const PoolStatus = z.object({
+export const PoolStatus = lazySchema(() => z.object({
   get allocatedDevices() {
     return z.int32().optional();
   },
@@ -100,10 +101,10 @@ export const PoolStatus = z.object({
   get validationError() {
     return z.string().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.resource.v1alpha3.PoolStatus' });
-export type PoolStatus = z.infer<typeof PoolStatus>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.resource.v1alpha3.PoolStatus' }));
+export type PoolStatus = z.infer<ReturnType<typeof PoolStatus>>;
 
-export const ResourcePoolStatusRequestSpec = z.object({
+export const ResourcePoolStatusRequestSpec = lazySchema(() => z.object({
   get driver() {
     return z.string();
   },
@@ -113,23 +114,23 @@ export const ResourcePoolStatusRequestSpec = z.object({
   get poolName() {
     return z.string().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.resource.v1alpha3.ResourcePoolStatusRequestSpec' });
-export type ResourcePoolStatusRequestSpec = z.infer<typeof ResourcePoolStatusRequestSpec>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.resource.v1alpha3.ResourcePoolStatusRequestSpec' }));
+export type ResourcePoolStatusRequestSpec = z.infer<ReturnType<typeof ResourcePoolStatusRequestSpec>>;
 
-export const ResourcePoolStatusRequestStatus = z.object({
+export const ResourcePoolStatusRequestStatus = lazySchema(() => z.object({
   get conditions() {
-    return z.array(Condition).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['type'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'type', 'x-kubernetes-patch-strategy': 'merge' }).optional();
+    return z.array(Condition()).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['type'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'type', 'x-kubernetes-patch-strategy': 'merge' }).optional();
   },
   get poolCount() {
     return z.int32();
   },
   get pools() {
-    return z.array(PoolStatus).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+    return z.array(PoolStatus()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.resource.v1alpha3.ResourcePoolStatusRequestStatus' });
-export type ResourcePoolStatusRequestStatus = z.infer<typeof ResourcePoolStatusRequestStatus>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.resource.v1alpha3.ResourcePoolStatusRequestStatus' }));
+export type ResourcePoolStatusRequestStatus = z.infer<ReturnType<typeof ResourcePoolStatusRequestStatus>>;
 
-export const ResourcePoolStatusRequest = z.object({
+export const ResourcePoolStatusRequest = lazySchema(() => z.object({
   get apiVersion() {
     return z.string().optional();
   },
@@ -137,13 +138,13 @@ export const ResourcePoolStatusRequest = z.object({
     return z.string().optional();
   },
   get metadata() {
-    return ObjectMeta;
+    return ObjectMeta();
   },
   get spec() {
-    return ResourcePoolStatusRequestSpec;
+    return ResourcePoolStatusRequestSpec();
   },
   get status() {
-    return ResourcePoolStatusRequestStatus.optional();
+    return ResourcePoolStatusRequestStatus().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.resource.v1alpha3.ResourcePoolStatusRequest', 'x-kubernetes-group-version-kind': [{ group: 'resource.k8s.io', kind: 'ResourcePoolStatusRequest', version: 'v1alpha3' }] });
-export type ResourcePoolStatusRequest = z.infer<typeof ResourcePoolStatusRequest>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.resource.v1alpha3.ResourcePoolStatusRequest', 'x-kubernetes-group-version-kind': [{ group: 'resource.k8s.io', kind: 'ResourcePoolStatusRequest', version: 'v1alpha3' }] }));
+export type ResourcePoolStatusRequest = z.infer<ReturnType<typeof ResourcePoolStatusRequest>>;

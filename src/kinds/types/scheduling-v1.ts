@@ -2,9 +2,10 @@
 // Do not edit by hand; change the generator (or its ROOTS) and re-run it instead.
 
 import { z } from 'zod';
+import { lazySchema } from './lazy-schema.js';
 import { ObjectMeta } from './meta-v1.js';
 
-export const PriorityClass = z.object({
+export const PriorityClass = lazySchema(() => z.object({
   get apiVersion() {
     return z.string().optional();
   },
@@ -18,7 +19,7 @@ export const PriorityClass = z.object({
     return z.string().optional();
   },
   get metadata() {
-    return ObjectMeta.optional();
+    return ObjectMeta().optional();
   },
   get preemptionPolicy() {
     return z.string().optional();
@@ -26,5 +27,5 @@ export const PriorityClass = z.object({
   get value() {
     return z.int32().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.scheduling.v1.PriorityClass', 'x-kubernetes-group-version-kind': [{ group: 'scheduling.k8s.io', kind: 'PriorityClass', version: 'v1' }] });
-export type PriorityClass = z.infer<typeof PriorityClass>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.scheduling.v1.PriorityClass', 'x-kubernetes-group-version-kind': [{ group: 'scheduling.k8s.io', kind: 'PriorityClass', version: 'v1' }] }));
+export type PriorityClass = z.infer<ReturnType<typeof PriorityClass>>;

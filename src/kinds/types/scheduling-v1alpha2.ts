@@ -2,19 +2,20 @@
 // Do not edit by hand; change the generator (or its ROOTS) and re-run it instead.
 
 import { z } from 'zod';
+import { lazySchema } from './lazy-schema.js';
 import { Condition, ObjectMeta } from './meta-v1.js';
 
-export const BasicSchedulingPolicy = z.record(z.string(), z.unknown()).register(z.globalRegistry, { id: 'io.k8s.api.scheduling.v1alpha2.BasicSchedulingPolicy', 'x-kubernetes-preserve-unknown-fields': true });
-export type BasicSchedulingPolicy = z.infer<typeof BasicSchedulingPolicy>;
+export const BasicSchedulingPolicy = lazySchema(() => z.record(z.string(), z.unknown()).register(z.globalRegistry, { id: 'io.k8s.api.scheduling.v1alpha2.BasicSchedulingPolicy', 'x-kubernetes-preserve-unknown-fields': true }));
+export type BasicSchedulingPolicy = z.infer<ReturnType<typeof BasicSchedulingPolicy>>;
 
-export const GangSchedulingPolicy = z.object({
+export const GangSchedulingPolicy = lazySchema(() => z.object({
   get minCount() {
     return z.int32();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.scheduling.v1alpha2.GangSchedulingPolicy' });
-export type GangSchedulingPolicy = z.infer<typeof GangSchedulingPolicy>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.scheduling.v1alpha2.GangSchedulingPolicy' }));
+export type GangSchedulingPolicy = z.infer<ReturnType<typeof GangSchedulingPolicy>>;
 
-export const PodGroupResourceClaim = z.object({
+export const PodGroupResourceClaim = lazySchema(() => z.object({
   get name() {
     return z.string();
   },
@@ -24,56 +25,56 @@ export const PodGroupResourceClaim = z.object({
   get resourceClaimTemplateName() {
     return z.string().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.scheduling.v1alpha2.PodGroupResourceClaim' });
-export type PodGroupResourceClaim = z.infer<typeof PodGroupResourceClaim>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.scheduling.v1alpha2.PodGroupResourceClaim' }));
+export type PodGroupResourceClaim = z.infer<ReturnType<typeof PodGroupResourceClaim>>;
 
-export const TopologyConstraint = z.object({
+export const TopologyConstraint = lazySchema(() => z.object({
   get key() {
     return z.string();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.scheduling.v1alpha2.TopologyConstraint' });
-export type TopologyConstraint = z.infer<typeof TopologyConstraint>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.scheduling.v1alpha2.TopologyConstraint' }));
+export type TopologyConstraint = z.infer<ReturnType<typeof TopologyConstraint>>;
 
-export const PodGroupSchedulingConstraints = z.object({
+export const PodGroupSchedulingConstraints = lazySchema(() => z.object({
   get topology() {
-    return z.array(TopologyConstraint).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+    return z.array(TopologyConstraint()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.scheduling.v1alpha2.PodGroupSchedulingConstraints' });
-export type PodGroupSchedulingConstraints = z.infer<typeof PodGroupSchedulingConstraints>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.scheduling.v1alpha2.PodGroupSchedulingConstraints' }));
+export type PodGroupSchedulingConstraints = z.infer<ReturnType<typeof PodGroupSchedulingConstraints>>;
 
-export const PodGroupSchedulingPolicy = z.object({
+export const PodGroupSchedulingPolicy = lazySchema(() => z.object({
   get basic() {
-    return BasicSchedulingPolicy.optional();
+    return BasicSchedulingPolicy().optional();
   },
   get gang() {
-    return GangSchedulingPolicy.optional();
+    return GangSchedulingPolicy().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.scheduling.v1alpha2.PodGroupSchedulingPolicy', 'x-kubernetes-unions': [{ 'fields-to-discriminateBy': { basic: 'Basic', gang: 'Gang' } }] });
-export type PodGroupSchedulingPolicy = z.infer<typeof PodGroupSchedulingPolicy>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.scheduling.v1alpha2.PodGroupSchedulingPolicy', 'x-kubernetes-unions': [{ 'fields-to-discriminateBy': { basic: 'Basic', gang: 'Gang' } }] }));
+export type PodGroupSchedulingPolicy = z.infer<ReturnType<typeof PodGroupSchedulingPolicy>>;
 
-export const WorkloadPodGroupTemplateReference = z.object({
+export const WorkloadPodGroupTemplateReference = lazySchema(() => z.object({
   get podGroupTemplateName() {
     return z.string();
   },
   get workloadName() {
     return z.string();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.scheduling.v1alpha2.WorkloadPodGroupTemplateReference' });
-export type WorkloadPodGroupTemplateReference = z.infer<typeof WorkloadPodGroupTemplateReference>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.scheduling.v1alpha2.WorkloadPodGroupTemplateReference' }));
+export type WorkloadPodGroupTemplateReference = z.infer<ReturnType<typeof WorkloadPodGroupTemplateReference>>;
 
-export const PodGroupTemplateReference = z.object({
+export const PodGroupTemplateReference = lazySchema(() => z.object({
   get workload() {
-    return WorkloadPodGroupTemplateReference.optional();
+    return WorkloadPodGroupTemplateReference().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.scheduling.v1alpha2.PodGroupTemplateReference', 'x-kubernetes-unions': [{ 'fields-to-discriminateBy': { workload: 'Workload' } }] });
-export type PodGroupTemplateReference = z.infer<typeof PodGroupTemplateReference>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.scheduling.v1alpha2.PodGroupTemplateReference', 'x-kubernetes-unions': [{ 'fields-to-discriminateBy': { workload: 'Workload' } }] }));
+export type PodGroupTemplateReference = z.infer<ReturnType<typeof PodGroupTemplateReference>>;
 
-export const PodGroupSpec = z.object({
+export const PodGroupSpec = lazySchema(() => z.object({
   get disruptionMode() {
     return z.string().optional();
   },
   get podGroupTemplateRef() {
-    return PodGroupTemplateReference.optional();
+    return PodGroupTemplateReference().optional();
   },
   get priority() {
     return z.int32().optional();
@@ -82,38 +83,38 @@ export const PodGroupSpec = z.object({
     return z.string().optional();
   },
   get resourceClaims() {
-    return z.array(PodGroupResourceClaim).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['name'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'name', 'x-kubernetes-patch-strategy': 'merge,retainKeys' }).optional();
+    return z.array(PodGroupResourceClaim()).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['name'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'name', 'x-kubernetes-patch-strategy': 'merge,retainKeys' }).optional();
   },
   get schedulingConstraints() {
-    return PodGroupSchedulingConstraints.optional();
+    return PodGroupSchedulingConstraints().optional();
   },
   get schedulingPolicy() {
-    return PodGroupSchedulingPolicy;
+    return PodGroupSchedulingPolicy();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.scheduling.v1alpha2.PodGroupSpec' });
-export type PodGroupSpec = z.infer<typeof PodGroupSpec>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.scheduling.v1alpha2.PodGroupSpec' }));
+export type PodGroupSpec = z.infer<ReturnType<typeof PodGroupSpec>>;
 
-export const PodGroupResourceClaimStatus = z.object({
+export const PodGroupResourceClaimStatus = lazySchema(() => z.object({
   get name() {
     return z.string();
   },
   get resourceClaimName() {
     return z.string().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.scheduling.v1alpha2.PodGroupResourceClaimStatus' });
-export type PodGroupResourceClaimStatus = z.infer<typeof PodGroupResourceClaimStatus>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.scheduling.v1alpha2.PodGroupResourceClaimStatus' }));
+export type PodGroupResourceClaimStatus = z.infer<ReturnType<typeof PodGroupResourceClaimStatus>>;
 
-export const PodGroupStatus = z.object({
+export const PodGroupStatus = lazySchema(() => z.object({
   get conditions() {
-    return z.array(Condition).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['type'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'type', 'x-kubernetes-patch-strategy': 'merge' }).optional();
+    return z.array(Condition()).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['type'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'type', 'x-kubernetes-patch-strategy': 'merge' }).optional();
   },
   get resourceClaimStatuses() {
-    return z.array(PodGroupResourceClaimStatus).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['name'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'name', 'x-kubernetes-patch-strategy': 'merge,retainKeys' }).optional();
+    return z.array(PodGroupResourceClaimStatus()).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['name'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'name', 'x-kubernetes-patch-strategy': 'merge,retainKeys' }).optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.scheduling.v1alpha2.PodGroupStatus' });
-export type PodGroupStatus = z.infer<typeof PodGroupStatus>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.scheduling.v1alpha2.PodGroupStatus' }));
+export type PodGroupStatus = z.infer<ReturnType<typeof PodGroupStatus>>;
 
-export const PodGroup = z.object({
+export const PodGroup = lazySchema(() => z.object({
   get apiVersion() {
     return z.string().optional();
   },
@@ -121,18 +122,18 @@ export const PodGroup = z.object({
     return z.string().optional();
   },
   get metadata() {
-    return ObjectMeta.optional();
+    return ObjectMeta().optional();
   },
   get spec() {
-    return PodGroupSpec;
+    return PodGroupSpec();
   },
   get status() {
-    return PodGroupStatus.optional();
+    return PodGroupStatus().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.scheduling.v1alpha2.PodGroup', 'x-kubernetes-group-version-kind': [{ group: 'scheduling.k8s.io', kind: 'PodGroup', version: 'v1alpha2' }] });
-export type PodGroup = z.infer<typeof PodGroup>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.scheduling.v1alpha2.PodGroup', 'x-kubernetes-group-version-kind': [{ group: 'scheduling.k8s.io', kind: 'PodGroup', version: 'v1alpha2' }] }));
+export type PodGroup = z.infer<ReturnType<typeof PodGroup>>;
 
-export const PodGroupTemplate = z.object({
+export const PodGroupTemplate = lazySchema(() => z.object({
   get disruptionMode() {
     return z.string().optional();
   },
@@ -146,18 +147,18 @@ export const PodGroupTemplate = z.object({
     return z.string().optional();
   },
   get resourceClaims() {
-    return z.array(PodGroupResourceClaim).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['name'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'name', 'x-kubernetes-patch-strategy': 'merge,retainKeys' }).optional();
+    return z.array(PodGroupResourceClaim()).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['name'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'name', 'x-kubernetes-patch-strategy': 'merge,retainKeys' }).optional();
   },
   get schedulingConstraints() {
-    return PodGroupSchedulingConstraints.optional();
+    return PodGroupSchedulingConstraints().optional();
   },
   get schedulingPolicy() {
-    return PodGroupSchedulingPolicy;
+    return PodGroupSchedulingPolicy();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.scheduling.v1alpha2.PodGroupTemplate' });
-export type PodGroupTemplate = z.infer<typeof PodGroupTemplate>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.scheduling.v1alpha2.PodGroupTemplate' }));
+export type PodGroupTemplate = z.infer<ReturnType<typeof PodGroupTemplate>>;
 
-export const TypedLocalObjectReference = z.object({
+export const TypedLocalObjectReference = lazySchema(() => z.object({
   get apiGroup() {
     return z.string().optional();
   },
@@ -167,20 +168,20 @@ export const TypedLocalObjectReference = z.object({
   get name() {
     return z.string();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.scheduling.v1alpha2.TypedLocalObjectReference' });
-export type TypedLocalObjectReference = z.infer<typeof TypedLocalObjectReference>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.scheduling.v1alpha2.TypedLocalObjectReference' }));
+export type TypedLocalObjectReference = z.infer<ReturnType<typeof TypedLocalObjectReference>>;
 
-export const WorkloadSpec = z.object({
+export const WorkloadSpec = lazySchema(() => z.object({
   get controllerRef() {
-    return TypedLocalObjectReference.optional();
+    return TypedLocalObjectReference().optional();
   },
   get podGroupTemplates() {
-    return z.array(PodGroupTemplate).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['name'], 'x-kubernetes-list-type': 'map' });
+    return z.array(PodGroupTemplate()).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['name'], 'x-kubernetes-list-type': 'map' });
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.scheduling.v1alpha2.WorkloadSpec' });
-export type WorkloadSpec = z.infer<typeof WorkloadSpec>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.scheduling.v1alpha2.WorkloadSpec' }));
+export type WorkloadSpec = z.infer<ReturnType<typeof WorkloadSpec>>;
 
-export const Workload = z.object({
+export const Workload = lazySchema(() => z.object({
   get apiVersion() {
     return z.string().optional();
   },
@@ -188,10 +189,10 @@ export const Workload = z.object({
     return z.string().optional();
   },
   get metadata() {
-    return ObjectMeta.optional();
+    return ObjectMeta().optional();
   },
   get spec() {
-    return WorkloadSpec;
+    return WorkloadSpec();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.scheduling.v1alpha2.Workload', 'x-kubernetes-group-version-kind': [{ group: 'scheduling.k8s.io', kind: 'Workload', version: 'v1alpha2' }] });
-export type Workload = z.infer<typeof Workload>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.scheduling.v1alpha2.Workload', 'x-kubernetes-group-version-kind': [{ group: 'scheduling.k8s.io', kind: 'Workload', version: 'v1alpha2' }] }));
+export type Workload = z.infer<ReturnType<typeof Workload>>;

@@ -2,22 +2,23 @@
 // Do not edit by hand; change the generator (or its ROOTS) and re-run it instead.
 
 import { z } from 'zod';
+import { lazySchema } from './lazy-schema.js';
 import { TopologySelectorTerm } from './core-v1.js';
 import { PersistentVolumeSpec } from './core-v1-persistent-volumes.js';
 import { LabelSelector, ObjectMeta, Time } from './meta-v1.js';
 import { Quantity } from './primitives.js';
 
-export const TokenRequest = z.object({
+export const TokenRequest = lazySchema(() => z.object({
   get audience() {
     return z.string();
   },
   get expirationSeconds() {
     return z.int().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.storage.v1.TokenRequest' });
-export type TokenRequest = z.infer<typeof TokenRequest>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.storage.v1.TokenRequest' }));
+export type TokenRequest = z.infer<ReturnType<typeof TokenRequest>>;
 
-export const CSIDriverSpec = z.object({
+export const CSIDriverSpec = lazySchema(() => z.object({
   get attachRequired() {
     return z.boolean().optional();
   },
@@ -46,15 +47,15 @@ export const CSIDriverSpec = z.object({
     return z.boolean().optional();
   },
   get tokenRequests() {
-    return z.array(TokenRequest).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+    return z.array(TokenRequest()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
   },
   get volumeLifecycleModes() {
     return z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'set' }).optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.storage.v1.CSIDriverSpec' });
-export type CSIDriverSpec = z.infer<typeof CSIDriverSpec>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.storage.v1.CSIDriverSpec' }));
+export type CSIDriverSpec = z.infer<ReturnType<typeof CSIDriverSpec>>;
 
-export const CSIDriver = z.object({
+export const CSIDriver = lazySchema(() => z.object({
   get apiVersion() {
     return z.string().optional();
   },
@@ -62,24 +63,24 @@ export const CSIDriver = z.object({
     return z.string().optional();
   },
   get metadata() {
-    return ObjectMeta.optional();
+    return ObjectMeta().optional();
   },
   get spec() {
-    return CSIDriverSpec;
+    return CSIDriverSpec();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.storage.v1.CSIDriver', 'x-kubernetes-group-version-kind': [{ group: 'storage.k8s.io', kind: 'CSIDriver', version: 'v1' }] });
-export type CSIDriver = z.infer<typeof CSIDriver>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.storage.v1.CSIDriver', 'x-kubernetes-group-version-kind': [{ group: 'storage.k8s.io', kind: 'CSIDriver', version: 'v1' }] }));
+export type CSIDriver = z.infer<ReturnType<typeof CSIDriver>>;
 
-export const VolumeNodeResources = z.object({
+export const VolumeNodeResources = lazySchema(() => z.object({
   get count() {
     return z.int32().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.storage.v1.VolumeNodeResources' });
-export type VolumeNodeResources = z.infer<typeof VolumeNodeResources>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.storage.v1.VolumeNodeResources' }));
+export type VolumeNodeResources = z.infer<ReturnType<typeof VolumeNodeResources>>;
 
-export const CSINodeDriver = z.object({
+export const CSINodeDriver = lazySchema(() => z.object({
   get allocatable() {
-    return VolumeNodeResources.optional();
+    return VolumeNodeResources().optional();
   },
   get name() {
     return z.string();
@@ -90,17 +91,17 @@ export const CSINodeDriver = z.object({
   get topologyKeys() {
     return z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.storage.v1.CSINodeDriver' });
-export type CSINodeDriver = z.infer<typeof CSINodeDriver>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.storage.v1.CSINodeDriver' }));
+export type CSINodeDriver = z.infer<ReturnType<typeof CSINodeDriver>>;
 
-export const CSINodeSpec = z.object({
+export const CSINodeSpec = lazySchema(() => z.object({
   get drivers() {
-    return z.array(CSINodeDriver).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['name'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'name', 'x-kubernetes-patch-strategy': 'merge' });
+    return z.array(CSINodeDriver()).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['name'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'name', 'x-kubernetes-patch-strategy': 'merge' });
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.storage.v1.CSINodeSpec' });
-export type CSINodeSpec = z.infer<typeof CSINodeSpec>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.storage.v1.CSINodeSpec' }));
+export type CSINodeSpec = z.infer<ReturnType<typeof CSINodeSpec>>;
 
-export const CSINode = z.object({
+export const CSINode = lazySchema(() => z.object({
   get apiVersion() {
     return z.string().optional();
   },
@@ -108,45 +109,45 @@ export const CSINode = z.object({
     return z.string().optional();
   },
   get metadata() {
-    return ObjectMeta.optional();
+    return ObjectMeta().optional();
   },
   get spec() {
-    return CSINodeSpec;
+    return CSINodeSpec();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.storage.v1.CSINode', 'x-kubernetes-group-version-kind': [{ group: 'storage.k8s.io', kind: 'CSINode', version: 'v1' }] });
-export type CSINode = z.infer<typeof CSINode>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.storage.v1.CSINode', 'x-kubernetes-group-version-kind': [{ group: 'storage.k8s.io', kind: 'CSINode', version: 'v1' }] }));
+export type CSINode = z.infer<ReturnType<typeof CSINode>>;
 
-export const CSIStorageCapacity = z.object({
+export const CSIStorageCapacity = lazySchema(() => z.object({
   get apiVersion() {
     return z.string().optional();
   },
   get capacity() {
-    return Quantity.optional();
+    return Quantity().optional();
   },
   get kind() {
     return z.string().optional();
   },
   get maximumVolumeSize() {
-    return Quantity.optional();
+    return Quantity().optional();
   },
   get metadata() {
-    return ObjectMeta.optional();
+    return ObjectMeta().optional();
   },
   get nodeTopology() {
-    return LabelSelector.optional();
+    return LabelSelector().optional();
   },
   get storageClassName() {
     return z.string();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.storage.v1.CSIStorageCapacity', 'x-kubernetes-group-version-kind': [{ group: 'storage.k8s.io', kind: 'CSIStorageCapacity', version: 'v1' }] });
-export type CSIStorageCapacity = z.infer<typeof CSIStorageCapacity>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.storage.v1.CSIStorageCapacity', 'x-kubernetes-group-version-kind': [{ group: 'storage.k8s.io', kind: 'CSIStorageCapacity', version: 'v1' }] }));
+export type CSIStorageCapacity = z.infer<ReturnType<typeof CSIStorageCapacity>>;
 
-export const StorageClass = z.object({
+export const StorageClass = lazySchema(() => z.object({
   get allowVolumeExpansion() {
     return z.boolean().optional();
   },
   get allowedTopologies() {
-    return z.array(TopologySelectorTerm).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
+    return z.array(TopologySelectorTerm()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
   },
   get apiVersion() {
     return z.string().optional();
@@ -155,7 +156,7 @@ export const StorageClass = z.object({
     return z.string().optional();
   },
   get metadata() {
-    return ObjectMeta.optional();
+    return ObjectMeta().optional();
   },
   get mountOptions() {
     return z.array(z.string()).register(z.globalRegistry, { 'x-kubernetes-list-type': 'atomic' }).optional();
@@ -172,20 +173,20 @@ export const StorageClass = z.object({
   get volumeBindingMode() {
     return z.string().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.storage.v1.StorageClass', 'x-kubernetes-group-version-kind': [{ group: 'storage.k8s.io', kind: 'StorageClass', version: 'v1' }] });
-export type StorageClass = z.infer<typeof StorageClass>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.storage.v1.StorageClass', 'x-kubernetes-group-version-kind': [{ group: 'storage.k8s.io', kind: 'StorageClass', version: 'v1' }] }));
+export type StorageClass = z.infer<ReturnType<typeof StorageClass>>;
 
-export const VolumeAttachmentSource = z.object({
+export const VolumeAttachmentSource = lazySchema(() => z.object({
   get inlineVolumeSpec() {
-    return PersistentVolumeSpec.optional();
+    return PersistentVolumeSpec().optional();
   },
   get persistentVolumeName() {
     return z.string().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.storage.v1.VolumeAttachmentSource' });
-export type VolumeAttachmentSource = z.infer<typeof VolumeAttachmentSource>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.storage.v1.VolumeAttachmentSource' }));
+export type VolumeAttachmentSource = z.infer<ReturnType<typeof VolumeAttachmentSource>>;
 
-export const VolumeAttachmentSpec = z.object({
+export const VolumeAttachmentSpec = lazySchema(() => z.object({
   get attacher() {
     return z.string();
   },
@@ -193,12 +194,12 @@ export const VolumeAttachmentSpec = z.object({
     return z.string();
   },
   get source() {
-    return VolumeAttachmentSource;
+    return VolumeAttachmentSource();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.storage.v1.VolumeAttachmentSpec' });
-export type VolumeAttachmentSpec = z.infer<typeof VolumeAttachmentSpec>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.storage.v1.VolumeAttachmentSpec' }));
+export type VolumeAttachmentSpec = z.infer<ReturnType<typeof VolumeAttachmentSpec>>;
 
-export const VolumeError = z.object({
+export const VolumeError = lazySchema(() => z.object({
   get errorCode() {
     return z.int32().optional();
   },
@@ -206,14 +207,14 @@ export const VolumeError = z.object({
     return z.string().optional();
   },
   get time() {
-    return Time.optional();
+    return Time().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.storage.v1.VolumeError' });
-export type VolumeError = z.infer<typeof VolumeError>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.storage.v1.VolumeError' }));
+export type VolumeError = z.infer<ReturnType<typeof VolumeError>>;
 
-export const VolumeAttachmentStatus = z.object({
+export const VolumeAttachmentStatus = lazySchema(() => z.object({
   get attachError() {
-    return VolumeError.optional();
+    return VolumeError().optional();
   },
   get attached() {
     return z.boolean();
@@ -222,12 +223,12 @@ export const VolumeAttachmentStatus = z.object({
     return z.record(z.string(), z.string()).optional();
   },
   get detachError() {
-    return VolumeError.optional();
+    return VolumeError().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.storage.v1.VolumeAttachmentStatus' });
-export type VolumeAttachmentStatus = z.infer<typeof VolumeAttachmentStatus>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.storage.v1.VolumeAttachmentStatus' }));
+export type VolumeAttachmentStatus = z.infer<ReturnType<typeof VolumeAttachmentStatus>>;
 
-export const VolumeAttachment = z.object({
+export const VolumeAttachment = lazySchema(() => z.object({
   get apiVersion() {
     return z.string().optional();
   },
@@ -235,18 +236,18 @@ export const VolumeAttachment = z.object({
     return z.string().optional();
   },
   get metadata() {
-    return ObjectMeta.optional();
+    return ObjectMeta().optional();
   },
   get spec() {
-    return VolumeAttachmentSpec;
+    return VolumeAttachmentSpec();
   },
   get status() {
-    return VolumeAttachmentStatus.optional();
+    return VolumeAttachmentStatus().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.storage.v1.VolumeAttachment', 'x-kubernetes-group-version-kind': [{ group: 'storage.k8s.io', kind: 'VolumeAttachment', version: 'v1' }] });
-export type VolumeAttachment = z.infer<typeof VolumeAttachment>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.storage.v1.VolumeAttachment', 'x-kubernetes-group-version-kind': [{ group: 'storage.k8s.io', kind: 'VolumeAttachment', version: 'v1' }] }));
+export type VolumeAttachment = z.infer<ReturnType<typeof VolumeAttachment>>;
 
-export const VolumeAttributesClass = z.object({
+export const VolumeAttributesClass = lazySchema(() => z.object({
   get apiVersion() {
     return z.string().optional();
   },
@@ -257,10 +258,10 @@ export const VolumeAttributesClass = z.object({
     return z.string().optional();
   },
   get metadata() {
-    return ObjectMeta.optional();
+    return ObjectMeta().optional();
   },
   get parameters() {
     return z.record(z.string(), z.string()).optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.storage.v1.VolumeAttributesClass', 'x-kubernetes-group-version-kind': [{ group: 'storage.k8s.io', kind: 'VolumeAttributesClass', version: 'v1' }] });
-export type VolumeAttributesClass = z.infer<typeof VolumeAttributesClass>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.storage.v1.VolumeAttributesClass', 'x-kubernetes-group-version-kind': [{ group: 'storage.k8s.io', kind: 'VolumeAttributesClass', version: 'v1' }] }));
+export type VolumeAttributesClass = z.infer<ReturnType<typeof VolumeAttributesClass>>;

@@ -2,9 +2,10 @@
 // Do not edit by hand; change the generator (or its ROOTS) and re-run it instead.
 
 import { z } from 'zod';
+import { lazySchema } from './lazy-schema.js';
 import { ObjectMeta } from './meta-v1.js';
 
-export const VolumeAttributesClass = z.object({
+export const VolumeAttributesClass = lazySchema(() => z.object({
   get apiVersion() {
     return z.string().optional();
   },
@@ -15,10 +16,10 @@ export const VolumeAttributesClass = z.object({
     return z.string().optional();
   },
   get metadata() {
-    return ObjectMeta.optional();
+    return ObjectMeta().optional();
   },
   get parameters() {
     return z.record(z.string(), z.string()).optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.storage.v1beta1.VolumeAttributesClass', 'x-kubernetes-group-version-kind': [{ group: 'storage.k8s.io', kind: 'VolumeAttributesClass', version: 'v1beta1' }] });
-export type VolumeAttributesClass = z.infer<typeof VolumeAttributesClass>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.storage.v1beta1.VolumeAttributesClass', 'x-kubernetes-group-version-kind': [{ group: 'storage.k8s.io', kind: 'VolumeAttributesClass', version: 'v1beta1' }] }));
+export type VolumeAttributesClass = z.infer<ReturnType<typeof VolumeAttributesClass>>;

@@ -2,26 +2,27 @@
 // Do not edit by hand; change the generator (or its ROOTS) and re-run it instead.
 
 import { z } from 'zod';
+import { lazySchema } from './lazy-schema.js';
 import { Condition, GroupResource, ObjectMeta } from './meta-v1.js';
 
-export const StorageVersionMigrationSpec = z.object({
+export const StorageVersionMigrationSpec = lazySchema(() => z.object({
   get resource() {
-    return GroupResource;
+    return GroupResource();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.storagemigration.v1beta1.StorageVersionMigrationSpec' });
-export type StorageVersionMigrationSpec = z.infer<typeof StorageVersionMigrationSpec>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.storagemigration.v1beta1.StorageVersionMigrationSpec' }));
+export type StorageVersionMigrationSpec = z.infer<ReturnType<typeof StorageVersionMigrationSpec>>;
 
-export const StorageVersionMigrationStatus = z.object({
+export const StorageVersionMigrationStatus = lazySchema(() => z.object({
   get conditions() {
-    return z.array(Condition).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['type'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'type', 'x-kubernetes-patch-strategy': 'merge' }).optional();
+    return z.array(Condition()).register(z.globalRegistry, { 'x-kubernetes-list-map-keys': ['type'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'type', 'x-kubernetes-patch-strategy': 'merge' }).optional();
   },
   get resourceVersion() {
     return z.string().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.storagemigration.v1beta1.StorageVersionMigrationStatus' });
-export type StorageVersionMigrationStatus = z.infer<typeof StorageVersionMigrationStatus>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.storagemigration.v1beta1.StorageVersionMigrationStatus' }));
+export type StorageVersionMigrationStatus = z.infer<ReturnType<typeof StorageVersionMigrationStatus>>;
 
-export const StorageVersionMigration = z.object({
+export const StorageVersionMigration = lazySchema(() => z.object({
   get apiVersion() {
     return z.string().optional();
   },
@@ -29,13 +30,13 @@ export const StorageVersionMigration = z.object({
     return z.string().optional();
   },
   get metadata() {
-    return ObjectMeta.optional();
+    return ObjectMeta().optional();
   },
   get spec() {
-    return StorageVersionMigrationSpec.optional();
+    return StorageVersionMigrationSpec().optional();
   },
   get status() {
-    return StorageVersionMigrationStatus.optional();
+    return StorageVersionMigrationStatus().optional();
   },
-}).register(z.globalRegistry, { id: 'io.k8s.api.storagemigration.v1beta1.StorageVersionMigration', 'x-kubernetes-group-version-kind': [{ group: 'storagemigration.k8s.io', kind: 'StorageVersionMigration', version: 'v1beta1' }] });
-export type StorageVersionMigration = z.infer<typeof StorageVersionMigration>;
+}).register(z.globalRegistry, { id: 'io.k8s.api.storagemigration.v1beta1.StorageVersionMigration', 'x-kubernetes-group-version-kind': [{ group: 'storagemigration.k8s.io', kind: 'StorageVersionMigration', version: 'v1beta1' }] }));
+export type StorageVersionMigration = z.infer<ReturnType<typeof StorageVersionMigration>>;

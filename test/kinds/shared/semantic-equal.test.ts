@@ -3,7 +3,7 @@ import { fieldNode, semanticEqual, semanticEqualAt } from '../../../src/kinds/sh
 import { Pod } from '../../../src/kinds/types/core-v1.js';
 import { PodCertificateRequestSchema } from '../../../src/kinds/certificates/pod-certificate-request.js';
 
-const podSpec = fieldNode(Pod, 'spec');
+const podSpec = fieldNode(Pod(), 'spec');
 const spec = (over: Record<string, unknown> = {}) => ({ containers: [{ name: 'c', image: 'nginx' }], ...over });
 
 describe('semanticEqual (apiequality.Semantic.DeepEqual over JSON)', () => {
@@ -26,10 +26,10 @@ describe('semanticEqual (apiequality.Semantic.DeepEqual over JSON)', () => {
   });
 
   it('takes an empty []byte for an absent one and compares times as instants', () => {
-    const bytes = fieldNode(PodCertificateRequestSchema, 'spec');
+    const bytes = fieldNode(PodCertificateRequestSchema(), 'spec');
     expect(semanticEqual({ podName: 'p', stubPKCS10Request: '' }, { podName: 'p' }, bytes)).toBe(true);
     expect(semanticEqual({ podName: 'p', stubPKCS10Request: 'AA==' }, { podName: 'p' }, bytes)).toBe(false);
-    const status = fieldNode(PodCertificateRequestSchema, 'status');
+    const status = fieldNode(PodCertificateRequestSchema(), 'status');
     expect(semanticEqual({ notAfter: '2026-01-01T01:00:00+01:00' }, { notAfter: '2026-01-01T00:00:00Z' }, status)).toBe(true);
     expect(semanticEqual({ notAfter: '2026-01-01T00:00:01Z' }, { notAfter: '2026-01-01T00:00:00Z' }, status)).toBe(false);
   });

@@ -15,9 +15,9 @@ import {
   type ServerSideApplyOptions,
 } from '../../../src/patch/apply/index.js';
 
-const cm = structuralOf(ConfigMap);
-const pod = structuralOf(Pod);
-const sts = structuralOf(StatefulSet);
+const cm = structuralOf(ConfigMap());
+const pod = structuralOf(Pod());
+const sts = structuralOf(StatefulSet());
 const T0 = Date.UTC(2026, 0, 1, 10, 0, 0);
 const at = (minutes: number) => T0 + minutes * 60_000;
 

@@ -13,8 +13,8 @@ import {
   type PathElement,
 } from '../../../src/patch/apply/index.js';
 
-const cm = structuralOf(ConfigMap);
-const pod = structuralOf(Pod);
+const cm = structuralOf(ConfigMap());
+const pod = structuralOf(Pod());
 const T0 = Date.UTC(2026, 0, 1);
 
 const key = fc.oneof(fc.string({ maxLength: 8 }), fc.constantFrom('__proto__', 'constructor', 'a.b', 'f:x', '.', 'k:{}', '<&>'));

@@ -4,9 +4,9 @@ import { ConfigMap, Pod } from '../../../src/kinds/types/core-v1.js';
 import { StatefulSet } from '../../../src/kinds/types/apps-v1.js';
 import { listItemPathElement, listShape, pathString, toFieldSet } from '../../../src/patch/apply/index.js';
 
-const pod = structuralOf(Pod);
-const sts = structuralOf(StatefulSet);
-const cm = structuralOf(ConfigMap);
+const pod = structuralOf(Pod());
+const sts = structuralOf(StatefulSet());
+const cm = structuralOf(ConfigMap());
 
 function prop(node: StructuralNode, ...names: string[]): StructuralNode {
   let n = node;

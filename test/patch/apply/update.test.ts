@@ -4,9 +4,9 @@ import { ConfigMap, Pod } from '../../../src/kinds/types/core-v1.js';
 import { StatefulSet } from '../../../src/kinds/types/apps-v1.js';
 import { FieldSet, pathElement as pe, recordUpdate, type ManagedFieldsEntry } from '../../../src/patch/apply/index.js';
 
-const cm = structuralOf(ConfigMap);
-const pod = structuralOf(Pod);
-const sts = structuralOf(StatefulSet);
+const cm = structuralOf(ConfigMap());
+const pod = structuralOf(Pod());
+const sts = structuralOf(StatefulSet());
 const T0 = Date.UTC(2026, 0, 1, 10, 0, 0);
 const T1 = T0 + 60_000;
 const T2 = T0 + 120_000;

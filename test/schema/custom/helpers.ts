@@ -3,7 +3,7 @@ import { fieldErrorMessage, type FieldError } from '../../../src/machinery/field
 import { compileCustomSchema, type CompiledCustomSchema, type JsonSchemaProps } from '../../../src/schema/custom/index.js';
 import { structuralOf } from '../../../src/schema/structural.js';
 
-export const objectMeta = structuralOf(ObjectMeta);
+export const objectMeta = structuralOf(ObjectMeta());
 
 /** Compiles a schema with the built-in ObjectMeta. */
 export function compile(props: JsonSchemaProps): CompiledCustomSchema {

@@ -70,7 +70,7 @@ export interface InternalSpec {
   readonly preserveUnknownFields: boolean;
 }
 
-const nodeOf = (field: string): StructuralNode | undefined => fieldNode(CustomResourceDefinitionSchema, 'spec', 'versions', '[]', field) ?? undefined;
+const nodeOf = (field: string): StructuralNode | undefined => fieldNode(CustomResourceDefinitionSchema(), 'spec', 'versions', '[]', field) ?? undefined;
 const fieldNodes = new Map<string, StructuralNode | undefined>();
 function versionFieldNode(field: string): StructuralNode | undefined {
   if (!fieldNodes.has(field)) fieldNodes.set(field, nodeOf(field));

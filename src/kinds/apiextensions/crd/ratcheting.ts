@@ -74,8 +74,8 @@ function expressionsOf(spec: InternalSpec): { rules: Set<string>; messageExpress
   return { rules, messageExpressions };
 }
 
-const validationNode = () => fieldNode(CustomResourceDefinitionSchema, 'spec', 'versions', '[]', 'schema');
-const selectableNode = () => fieldNode(CustomResourceDefinitionSchema, 'spec', 'versions', '[]', 'selectableFields');
+const validationNode = () => fieldNode(CustomResourceDefinitionSchema(), 'spec', 'versions', '[]', 'schema');
+const selectableNode = () => fieldNode(CustomResourceDefinitionSchema(), 'spec', 'versions', '[]', 'selectableFields');
 
 /** The options of an update of `old` to `crd` (both in internal form too). */
 export function updateOptions(

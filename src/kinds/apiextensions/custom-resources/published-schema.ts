@@ -77,7 +77,7 @@ const ANY: StructuralNode = { type: 'any' };
 let objectMetaNode: StructuralNode | undefined;
 /** The structural schema of ObjectMeta, which custom resources and their embedded resources carry. */
 export function objectMetaStructural(): StructuralNode {
-  return (objectMetaNode ??= structuralOf(ObjectMeta));
+  return (objectMetaNode ??= structuralOf(ObjectMeta()));
 }
 
 /** A version's schema compiled, or undefined for a version without one (everything preserved). */

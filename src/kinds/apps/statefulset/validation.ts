@@ -165,7 +165,7 @@ export function validateStatefulSetUpdate(sts: StatefulSet, old: Readonly<Statef
     delete prev[f];
   }
   // apiequality.Semantic.DeepEqual: an empty list or map is the same as an absent one.
-  return semanticEqual(next, prev, fieldNode(StatefulSetSchema, 'spec')) ? [] : [fieldError.forbidden('spec', STATEFULSET_SPEC_FORBIDDEN)];
+  return semanticEqual(next, prev, fieldNode(StatefulSetSchema(), 'spec')) ? [] : [fieldError.forbidden('spec', STATEFULSET_SPEC_FORBIDDEN)];
 }
 
 /** `ValidateStatefulSetStatus`. */

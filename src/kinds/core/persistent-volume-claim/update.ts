@@ -24,7 +24,7 @@ const GO_SPEC_FIELDS: Record<string, string> = {
 
 /** PersistentVolumeClaimSpec's structural schema, for `apiequality.Semantic.DeepEqual`. */
 let specNode: StructuralNode | undefined;
-const spec = (): StructuralNode | undefined => (specNode ??= fieldNode(PersistentVolumeClaimSchema, 'spec'));
+const spec = (): StructuralNode | undefined => (specNode ??= fieldNode(PersistentVolumeClaimSchema(), 'spec'));
 
 /**
  * A diff of two specs in the spirit of go-cmp's output (Kubernetes appends `cmp.Diff` to the

@@ -193,7 +193,7 @@ function cleanPath(p: string): string {
 }
 
 let specNode: StructuralNode | undefined;
-const specSchema = () => (specNode ??= fieldNode(PersistentVolumeSchema, 'spec'));
+const specSchema = () => (specNode ??= fieldNode(PersistentVolumeSchema(), 'spec'));
 
 /** A diff of two volume sources in the spirit of go-cmp's output (its exact text is deliberately unstable). */
 function sourceDiff(oldSpec: PersistentVolumeSpec, newSpec: PersistentVolumeSpec): string {

@@ -68,6 +68,8 @@ async function bind(body: KubeObject, target: { readonly name: string }, ctx: Ac
 /** The `pods/binding` action. */
 export const podBinding: ActionSubresource = {
   kind: { group: '', version: 'v1', kind: 'Binding' },
-  schema: BindingSchema,
+  get schema() {
+    return BindingSchema();
+  },
   run: bind,
 };

@@ -24,7 +24,7 @@ let node: ReturnType<typeof fieldNode>;
 /** Existing ephemeral containers may be neither removed nor changed; a static pod has none. */
 export function ephemeralContainersUpdateErrors(pod: Pod, old: Readonly<Pod>, mirrorAnnotation: string): FieldError[] {
   if (old.metadata?.annotations?.[mirrorAnnotation] !== undefined) return [fieldError.forbidden('', 'static pods do not support ephemeral containers')];
-  node ??= fieldNode(PodSchema, 'spec', 'ephemeralContainers');
+  node ??= fieldNode(PodSchema(), 'spec', 'ephemeralContainers');
   const item = node?.type === 'array' ? node.items : undefined;
   const byName = new Map((pod.spec?.ephemeralContainers ?? []).map((c) => [c.name, c]));
   const errors: FieldError[] = [];

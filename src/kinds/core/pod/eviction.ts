@@ -187,6 +187,8 @@ async function evict(body: KubeObject, target: { readonly namespace?: string; re
 export const podEviction: ActionSubresource = {
   kind: { group: 'policy', version: 'v1', kind: 'Eviction' },
   alsoAccepts: ['policy/v1beta1'],
-  schema: EvictionSchema,
+  get schema() {
+    return EvictionSchema();
+  },
   run: evict,
 };

@@ -27,7 +27,7 @@ export const POD_UPDATE_FORBIDDEN_PREFIX = `pod updates may not change fields ot
 
 /** The structural schema of PodSpec and the parts the update rule compares on their own. */
 let podSpecNode: StructuralNode | undefined;
-const specNode = (): StructuralNode | undefined => (podSpecNode ??= fieldNode(PodSchema, 'spec'));
+const specNode = (): StructuralNode | undefined => (podSpecNode ??= fieldNode(PodSchema(), 'spec'));
 const nodeOf = (...path: string[]) => childNode(specNode(), ...path);
 
 /** `apiequality.Semantic.DeepEqual` of two parts of a PodSpec at `path` (an empty map or list equals an absent one). */

@@ -162,6 +162,8 @@ async function createToken(body: KubeObject, target: { readonly namespace?: stri
 /** The `serviceaccounts/token` action (authentication.k8s.io/v1 TokenRequest). */
 export const serviceAccountToken: ActionSubresource = {
   kind: { group: GROUP, version: 'v1', kind: 'TokenRequest' },
-  schema: TokenRequestSchema,
+  get schema() {
+    return TokenRequestSchema();
+  },
   run: createToken,
 };

@@ -15,7 +15,7 @@ const BudgetKind = defineKind<PodDisruptionBudget>({
   plural: 'poddisruptionbudgets',
   scope: 'Namespaced',
   statusSubresource: true,
-  versions: [{ name: 'v1', schema: PdbSchema, served: true, storage: true }],
+  versions: [{ name: 'v1', schema: PdbSchema(), served: true, storage: true }],
 });
 const servesBudgets = builtinKinds.some((k) => k.group === 'policy' && k.plural === 'poddisruptionbudgets');
 const served = useServedCluster(servesBudgets ? {} : { kinds: [...builtinKinds, BudgetKind] });
