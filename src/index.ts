@@ -193,7 +193,7 @@ export {
  * The zod schema of `metav1.ObjectMeta`, for declaring kinds of your own.
  * @category Defining kinds
  */
-export const ObjectMetaSchema: ReturnType<typeof ObjectMeta> = ObjectMeta();
+export const ObjectMetaSchema = ObjectMeta();
 export { parseJson, JsonSyntaxError, type ParsedJson, type ParseJsonOptions } from './codec/json.js';
 export { parseYamlDocuments, YamlSyntaxError, type ParsedYamlDocument } from './codec/yaml.js';
 export {
