@@ -144,6 +144,23 @@ const moduleCommands = {
     );
   },
 };
+// zod's classic API carries the error messages of some 60 languages (\`z.locales\`), and the bundle
+// would keep every one: 265 KB that each start reads, decodes and keeps in memory. memkube never
+// switches zod's language, and its own messages are Kubernetes', so the bundle keeps English only,
+// the language zod configures when it loads.
+const zodEnglishOnly = {
+  name: 'zod-english-only',
+  setup(b) {
+    b.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
+      /[\\/]node_modules[\\/]zod[\\/]/.test(args.importer) ? { path: join(args.resolveDir, '..', 'locales', 'index.js'), namespace: 'zod-locales' } : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: 'zod-locales' }, (args) => ({
+      contents: 'export { default as en } from "./en.js";',
+      resolveDir: dirname(args.path),
+      loader: 'js',
+    }));
+  },
+};
 // Identifiers are minified too: a start reads, and V8 deserializes the code cache of, every byte of
 // the bundle, so a quarter less of both is a start tens of milliseconds sooner. Nothing in memkube
 // reads a function's or class's name (errors name themselves), so the renaming is safe.
@@ -157,7 +174,7 @@ await build({
   minifySyntax: true,
   minifyIdentifiers: true,
   external,
-  plugins: [promClientCore, lazyBuiltins, lazyPackages, moduleCommands],
+  plugins: [promClientCore, lazyBuiltins, lazyPackages, moduleCommands, zodEnglishOnly],
 });
 // V8 keeps a source with one non-ASCII character as two bytes a character, and Node decodes it from
 // UTF-8 on its slow path: tens of milliseconds of every start for 3 MB. esbuild escapes strings but

@@ -3,7 +3,8 @@
  * for every module it loads, so what only some requests need is loaded on their first use. Guards
  * the bundle's lazy Node modules (TLS, HTTPS, gzip, fs/promises), prom-client without its process
  * metrics (which load OpenTelemetry's API), an ASCII bundle (which V8 keeps one byte a character),
- * written in the form the loader compiles, without the commands that never run from it.
+ * written in the form the loader compiles, without the commands that never run from it or zod's
+ * messages in languages other than English.
  */
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
@@ -185,6 +186,13 @@ describe.skipIf(!existsSync(BUNDLE) || !existsSync(BUILT_CLI))('what the built m
     const text = readFileSync(BUNDLE, 'latin1');
     expect(text.startsWith('(function (exports, require, module, __filename, __dirname) { ')).toBe(true);
     expect(text.endsWith('\n});')).toBe(true);
+  });
+
+  it("keeps zod's English messages only, not its other languages'", () => {
+    const text = readFileSync(BUNDLE, 'latin1');
+    expect(text).toContain('Invalid input: expected');
+    // zod's Indonesian messages, which a full zod carries.
+    expect(text).not.toContain('Input tidak valid');
   });
 
   it('leaves out the commands that run from the modules (the CRI runtime and the node agent)', () => {
