@@ -19,7 +19,8 @@ import { build } from 'esbuild';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const out = join(root, 'dist', 'cli');
 const bundle = join(out, 'memkube.cjs');
-const outputs = [bundle, join(out, 'main.js'), join(out, 'bundle-loader.js')];
+const PACKAGES_FILE = 'memkube-packages.cjs';
+const outputs = [bundle, join(out, PACKAGES_FILE), join(out, 'main.js'), join(out, 'bundle-loader.js')];
 
 function newestUnder(dir) {
   let newest = 0;
@@ -113,21 +114,27 @@ const lazyBuiltins = {
     });
   },
 };
-// Packages that only some requests need (certificates, YAML): their modules are evaluated at their
-// first use instead of at every start, the same way (getters over their exports).
-const LAZY_PACKAGES = ['pkijs', 'asn1js', 'yaml'];
+// Packages that only some requests need are evaluated at their first use instead of at every start,
+// the same way (getters over their exports). YAML stays in the bundle, since writing a kubeconfig
+// needs it at the start; the certificates' and JWT's packages (600 KB, more than a quarter of the
+// bundle) go into a file of their own beside it, required at the first use of one of their exports,
+// so that a start neither reads nor decodes nor keeps them.
+const LAZY_PACKAGES = ['yaml'];
+const SEPARATE_PACKAGES = ['pkijs', 'asn1js', 'jose'];
 const lazyPackages = {
   name: 'lazy-packages',
   setup(b) {
-    const filter = new RegExp(`^(${LAZY_PACKAGES.join('|')})$`);
+    const filter = new RegExp(`^(${[...LAZY_PACKAGES, ...SEPARATE_PACKAGES].join('|')})$`);
     // From inside the getters' module, the name is the package itself (bundled as usual).
     b.onResolve({ filter }, (args) => (args.namespace === 'lazy-package' ? undefined : { path: args.path, namespace: 'lazy-package' }));
+    b.onResolve({ filter: new RegExp(`^\\./${PACKAGES_FILE.replace('.', '\\.')}$`) }, (args) => ({ path: args.path, external: true }));
     b.onLoad({ filter: /.*/, namespace: 'lazy-package' }, async (args) => {
       const names = Object.keys(await import(args.path)).filter((k) => k !== 'default');
+      const load = SEPARATE_PACKAGES.includes(args.path) ? `require("./${PACKAGES_FILE}")[${JSON.stringify(args.path)}]` : `require("${args.path}")`;
       return {
         resolveDir: root,
         loader: 'js',
-        contents: `let m;const o={};for(const k of ${JSON.stringify(names)})Object.defineProperty(o,k,{enumerable:true,get:()=>(m??=require("${args.path}"))[k]});module.exports=o;`,
+        contents: `let m;const o={};for(const k of ${JSON.stringify(names)})Object.defineProperty(o,k,{enumerable:true,get:()=>(m??=${load})[k]});module.exports=o;`,
       };
     });
   },
@@ -181,6 +188,22 @@ await build({
 // leaves regular expression literals as they are, so a source file must write `\u00b5`, not `µ`.
 const nonAscii = readFileSync(bundle).findIndex((byte) => byte > 0x7f);
 if (nonAscii >= 0) throw new Error(`${bundle} is not ASCII at offset ${nonAscii}: write the character as a \\u escape in its source file`);
+// The packages' own file: a plain CommonJS module, which Node loads with `require` (without a code
+// cache: their code is compiled as it runs, as it was in the bundle, whose cache never held it).
+await build({
+  ...common,
+  stdin: {
+    contents: `module.exports = { ${SEPARATE_PACKAGES.map((p) => `${JSON.stringify(p)}: require(${JSON.stringify(p)})`).join(', ')} };`,
+    resolveDir: root,
+    loader: 'js',
+  },
+  bundle: true,
+  format: 'cjs',
+  outfile: join(out, PACKAGES_FILE),
+  minify: true,
+  charset: 'ascii',
+  plugins: [lazyBuiltins],
+});
 await build({ ...common, entryPoints: ['src/cli/main.ts', 'src/cli/bundle-loader.ts'], format: 'esm', outdir: out });
 // The bundle is written as the loader compiles it, wrapped as a module, so that a start does not copy it.
 const { wrappedBundle } = await import(pathToFileURL(join(out, 'bundle-loader.js')).href);

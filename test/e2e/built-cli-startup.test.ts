@@ -11,7 +11,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { createRequire } from 'node:module';
+import { dirname, join, resolve } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BUILT_CLI } from '../support/serve.js';
@@ -187,6 +188,42 @@ describe.skipIf(!existsSync(BUNDLE) || !existsSync(BUILT_CLI))('what the built m
     expect(text.startsWith('(function (exports, require, module, __filename, __dirname) { ')).toBe(true);
     expect(text.endsWith('\n});')).toBe(true);
   });
+
+  it('keeps the certificate and JWT packages in a file of their own, loaded on their first use', async () => {
+    const packagesFile = join(dirname(BUNDLE), 'memkube-packages.cjs');
+    // A message of pkijs's: its code is in the packages' file, not in the bundle.
+    expect(readFileSync(packagesFile, 'latin1')).toContain("Object's schema was not verified");
+    expect(readFileSync(BUNDLE, 'latin1')).not.toContain("Object's schema was not verified");
+    const packages = createRequire(import.meta.url)(resolve(packagesFile)) as Record<string, Record<string, unknown>>;
+    expect(Object.keys(packages).sort()).toEqual(['asn1js', 'jose', 'pkijs']);
+    expect(typeof packages['jose']!['jwtVerify']).toBe('function');
+
+    // The start writes its kubeconfig (YAML, which stays in the bundle) and loads none of them.
+    const atStart = await servedLoading(dir, async (url) => {
+      expect((await get(`${url}/version`)).status).toBe(200);
+    });
+    expect(atStart.files.filter((f) => f.endsWith('memkube-packages.cjs'))).toEqual([]);
+    // A certificate request's DER is read with asn1js.
+    const pem = '-----BEGIN CERTIFICATE REQUEST-----\nMAA=\n-----END CERTIFICATE REQUEST-----\n';
+    const csr = {
+      apiVersion: 'certificates.k8s.io/v1',
+      kind: 'CertificateSigningRequest',
+      metadata: { name: 'garbled' },
+      spec: { signerName: 'example.com/x', usages: ['client auth'], request: Buffer.from(pem).toString('base64') },
+    };
+    let status = 0;
+    const afterCsr = await servedLoading(dir, async (url, token) => {
+      const answer = await send(
+        'POST',
+        `${url}/apis/certificates.k8s.io/v1/certificatesigningrequests`,
+        { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        JSON.stringify(csr),
+      );
+      status = answer.status;
+    });
+    expect(status).toBe(422);
+    expect(afterCsr.files.filter((f) => f.endsWith('memkube-packages.cjs'))).toHaveLength(1);
+  }, 30_000);
 
   it("keeps zod's English messages only, not its other languages'", () => {
     const text = readFileSync(BUNDLE, 'latin1');
