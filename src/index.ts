@@ -4,6 +4,7 @@
  * @packageDocumentation
  * @module memkube
  */
+import { EncryptionConfigurationSchema as encryptionConfigurationSchema } from './config/encryption/index.js';
 import { ObjectMeta } from './kinds/types/meta-v1.js';
 
 export {
@@ -126,13 +127,17 @@ export { EncryptingStorage, type EncryptingStorageOptions } from './storage/encr
 export type { EncryptionPlan, EncryptionRule, EncryptionProvider, EncryptionKey } from './storage/encryption/plan.js';
 export {
   EncryptionConfigError,
-  EncryptionConfigurationSchema,
   loadEncryptionConfig,
   validateEncryptionConfiguration,
   type ClusterEncryption,
   type EncryptionConfiguration,
   type StoredObjectRef,
 } from './config/encryption/index.js';
+/**
+ * The zod schema of an EncryptionConfiguration (`apiserver.config.k8s.io/v1`).
+ * @category Storage and encryption
+ */
+export const EncryptionConfigurationSchema = encryptionConfigurationSchema();
 export {
   AuditPolicyError,
   loadAuditPolicy,

@@ -49,7 +49,7 @@ function decodePolicy(input: string | Policy, warnings: string[]): Policy {
     }
     warnings.push(`Audit policy contains errors, falling back to lenient decoding: ${e.message}`);
     const value = typeof input === 'string' ? parseYamlDocuments(input)[0]!.value : input;
-    return decodeWithSchema(value, structuralOf(PolicySchema)).value as Policy;
+    return decodeWithSchema(value, structuralOf(PolicySchema())).value as Policy;
   }
 }
 

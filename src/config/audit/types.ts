@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import type { ConfigKind } from '../decode.js';
+import { lazySchema } from '../../util/lazy-schema.js';
 
 /**
  * How much of a request is recorded.
@@ -34,46 +35,52 @@ export const AUDIT_STAGES: readonly AuditStage[] = ['RequestReceived', 'Response
 const GO_PACKAGE = 'io.k8s.apiserver.pkg.apis.audit.v1';
 
 /** A group and some of its resources (`GroupResources`). */
-export const GroupResourcesSchema = z
-  .object({
-    group: z.string().optional(),
-    resources: z.array(z.string()).optional(),
-    resourceNames: z.array(z.string()).optional(),
-  })
-  .meta({ id: `${GO_PACKAGE}.GroupResources` });
+export const GroupResourcesSchema = lazySchema(() =>
+  z
+    .object({
+      group: z.string().optional(),
+      resources: z.array(z.string()).optional(),
+      resourceNames: z.array(z.string()).optional(),
+    })
+    .meta({ id: `${GO_PACKAGE}.GroupResources` }),
+);
 
 /** One rule: the requests it matches and the level they are recorded at (`PolicyRule`). */
-export const PolicyRuleSchema = z
-  .object({
-    level: z.string().optional(),
-    users: z.array(z.string()).optional(),
-    userGroups: z.array(z.string()).optional(),
-    verbs: z.array(z.string()).optional(),
-    resources: z.array(GroupResourcesSchema).optional(),
-    namespaces: z.array(z.string()).optional(),
-    nonResourceURLs: z.array(z.string()).optional(),
-    omitStages: z.array(z.string()).optional(),
-    omitManagedFields: z.boolean().optional(),
-  })
-  .meta({ id: `${GO_PACKAGE}.PolicyRule` });
+export const PolicyRuleSchema = lazySchema(() =>
+  z
+    .object({
+      level: z.string().optional(),
+      users: z.array(z.string()).optional(),
+      userGroups: z.array(z.string()).optional(),
+      verbs: z.array(z.string()).optional(),
+      resources: z.array(GroupResourcesSchema()).optional(),
+      namespaces: z.array(z.string()).optional(),
+      nonResourceURLs: z.array(z.string()).optional(),
+      omitStages: z.array(z.string()).optional(),
+      omitManagedFields: z.boolean().optional(),
+    })
+    .meta({ id: `${GO_PACKAGE}.PolicyRule` }),
+);
 
 /** The whole policy file (`Policy`). */
-export const PolicySchema = z
-  .object({
-    apiVersion: z.literal('audit.k8s.io/v1'),
-    kind: z.literal('Policy'),
-    metadata: z.record(z.string(), z.unknown()).optional(),
-    rules: z.array(PolicyRuleSchema).optional(),
-    omitStages: z.array(z.string()).optional(),
-    omitManagedFields: z.boolean().optional(),
-  })
-  .meta({ id: `${GO_PACKAGE}.Policy` });
+export const PolicySchema = lazySchema(() =>
+  z
+    .object({
+      apiVersion: z.literal('audit.k8s.io/v1'),
+      kind: z.literal('Policy'),
+      metadata: z.record(z.string(), z.unknown()).optional(),
+      rules: z.array(PolicyRuleSchema()).optional(),
+      omitStages: z.array(z.string()).optional(),
+      omitManagedFields: z.boolean().optional(),
+    })
+    .meta({ id: `${GO_PACKAGE}.Policy` }),
+);
 
 /**
  * A group and resources of a rule, as written.
  * @category Audit
  */
-export type GroupResources = z.infer<typeof GroupResourcesSchema>;
+export type GroupResources = z.infer<ReturnType<typeof GroupResourcesSchema>>;
 
 /**
  * A rule as written.
@@ -126,5 +133,12 @@ export interface AuditPolicy {
 /** The configuration kind, for `decodeConfig`. */
 export const PolicyKind: ConfigKind = {
   kind: 'Policy',
-  versions: [{ apiVersion: 'audit.k8s.io/v1', schema: PolicySchema }],
+  versions: [
+    {
+      apiVersion: 'audit.k8s.io/v1',
+      get schema() {
+        return PolicySchema();
+      },
+    },
+  ],
 };

@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import type { ConfigKind } from '../decode.js';
+import { lazySchema } from '../../util/lazy-schema.js';
 
 /** `apiserver.config.k8s.io/v1`. */
 export const AUTHENTICATION_V1 = 'apiserver.config.k8s.io/v1';
@@ -20,113 +21,148 @@ export const AUTHENTICATION_V1ALPHA1 = 'apiserver.config.k8s.io/v1alpha1';
 export const AUTHENTICATION_ALSO_ACCEPTED = ['apiserver.k8s.io/v1beta1', 'apiserver.k8s.io/v1alpha1'] as const;
 
 /** `Issuer`: where the tokens come from and whom they are for. */
-export const IssuerSchema = z.object({
-  url: z.string().optional(),
-  discoveryURL: z.string().optional(),
-  certificateAuthority: z.string().optional(),
-  audiences: z.array(z.string()).optional(),
-  /** `MatchAny`, or empty for a single audience. */
-  audienceMatchPolicy: z.string().optional(),
-  /** `controlplane` or `cluster`. */
-  egressSelectorType: z.string().optional(),
-});
+export const IssuerSchema = lazySchema(() =>
+  z.object({
+    url: z.string().optional(),
+    discoveryURL: z.string().optional(),
+    certificateAuthority: z.string().optional(),
+    audiences: z.array(z.string()).optional(),
+    /** `MatchAny`, or empty for a single audience. */
+    audienceMatchPolicy: z.string().optional(),
+    /** `controlplane` or `cluster`. */
+    egressSelectorType: z.string().optional(),
+  }),
+);
 
 /** `ClaimValidationRule`: a claim with a required value, or a CEL expression over `claims` and its message. */
-export const ClaimValidationRuleSchema = z.object({
-  claim: z.string().optional(),
-  requiredValue: z.string().optional(),
-  expression: z.string().optional(),
-  message: z.string().optional(),
-});
+export const ClaimValidationRuleSchema = lazySchema(() =>
+  z.object({
+    claim: z.string().optional(),
+    requiredValue: z.string().optional(),
+    expression: z.string().optional(),
+    message: z.string().optional(),
+  }),
+);
 
 /** `PrefixedClaimOrExpression` (username, groups). */
-export const PrefixedClaimOrExpressionSchema = z.object({
-  claim: z.string().optional(),
-  /** Set (possibly to `""`) whenever `claim` is. */
-  prefix: z.string().optional(),
-  expression: z.string().optional(),
-});
+export const PrefixedClaimOrExpressionSchema = lazySchema(() =>
+  z.object({
+    claim: z.string().optional(),
+    /** Set (possibly to `""`) whenever `claim` is. */
+    prefix: z.string().optional(),
+    expression: z.string().optional(),
+  }),
+);
 
 /** `ClaimOrExpression` (uid). */
-export const ClaimOrExpressionSchema = z.object({
-  claim: z.string().optional(),
-  expression: z.string().optional(),
-});
+export const ClaimOrExpressionSchema = lazySchema(() =>
+  z.object({
+    claim: z.string().optional(),
+    expression: z.string().optional(),
+  }),
+);
 
 /** `ExtraMapping`: one key of the user's extra, its values from a CEL expression. */
-export const ExtraMappingSchema = z.object({
-  key: z.string().optional(),
-  valueExpression: z.string().optional(),
-});
+export const ExtraMappingSchema = lazySchema(() =>
+  z.object({
+    key: z.string().optional(),
+    valueExpression: z.string().optional(),
+  }),
+);
 
 /** `ClaimMappings`. */
-export const ClaimMappingsSchema = z.object({
-  username: PrefixedClaimOrExpressionSchema.optional(),
-  groups: PrefixedClaimOrExpressionSchema.optional(),
-  uid: ClaimOrExpressionSchema.optional(),
-  extra: z.array(ExtraMappingSchema).optional(),
-});
+export const ClaimMappingsSchema = lazySchema(() =>
+  z.object({
+    username: PrefixedClaimOrExpressionSchema().optional(),
+    groups: PrefixedClaimOrExpressionSchema().optional(),
+    uid: ClaimOrExpressionSchema().optional(),
+    extra: z.array(ExtraMappingSchema()).optional(),
+  }),
+);
 
 /** `UserValidationRule`: a CEL expression over `user` and its message. */
-export const UserValidationRuleSchema = z.object({
-  expression: z.string().optional(),
-  message: z.string().optional(),
-});
+export const UserValidationRuleSchema = lazySchema(() =>
+  z.object({
+    expression: z.string().optional(),
+    message: z.string().optional(),
+  }),
+);
 
 /** `JWTAuthenticator`. */
-export const JWTAuthenticatorSchema = z.object({
-  issuer: IssuerSchema.optional(),
-  claimValidationRules: z.array(ClaimValidationRuleSchema).optional(),
-  claimMappings: ClaimMappingsSchema.optional(),
-  userValidationRules: z.array(UserValidationRuleSchema).optional(),
-});
+export const JWTAuthenticatorSchema = lazySchema(() =>
+  z.object({
+    issuer: IssuerSchema().optional(),
+    claimValidationRules: z.array(ClaimValidationRuleSchema()).optional(),
+    claimMappings: ClaimMappingsSchema().optional(),
+    userValidationRules: z.array(UserValidationRuleSchema()).optional(),
+  }),
+);
 
 /** `AnonymousAuthCondition`: a request path anonymous requests may reach. */
-export const AnonymousAuthConditionSchema = z.object({
-  path: z.string().optional(),
-});
+export const AnonymousAuthConditionSchema = lazySchema(() =>
+  z.object({
+    path: z.string().optional(),
+  }),
+);
 
 /** `AnonymousAuthConfig`. */
-export const AnonymousAuthConfigSchema = z.object({
-  enabled: z.boolean().optional(),
-  conditions: z.array(AnonymousAuthConditionSchema).optional(),
-});
+export const AnonymousAuthConfigSchema = lazySchema(() =>
+  z.object({
+    enabled: z.boolean().optional(),
+    conditions: z.array(AnonymousAuthConditionSchema()).optional(),
+  }),
+);
 
 function versionSchema<V extends string>(apiVersion: V) {
   return z.object({
     apiVersion: z.literal(apiVersion),
     kind: z.literal('AuthenticationConfiguration'),
-    jwt: z.array(JWTAuthenticatorSchema).optional(),
-    anonymous: AnonymousAuthConfigSchema.optional(),
+    jwt: z.array(JWTAuthenticatorSchema()).optional(),
+    anonymous: AnonymousAuthConfigSchema().optional(),
   });
 }
 
 /** The `apiserver.config.k8s.io/v1` schema. */
-export const AuthenticationConfigurationV1Schema = versionSchema(AUTHENTICATION_V1);
+export const AuthenticationConfigurationV1Schema = lazySchema(() => versionSchema(AUTHENTICATION_V1));
 /** The `apiserver.config.k8s.io/v1beta1` schema. */
-export const AuthenticationConfigurationV1beta1Schema = versionSchema(AUTHENTICATION_V1BETA1);
+export const AuthenticationConfigurationV1beta1Schema = lazySchema(() => versionSchema(AUTHENTICATION_V1BETA1));
 /** The `apiserver.config.k8s.io/v1alpha1` schema. */
-export const AuthenticationConfigurationV1alpha1Schema = versionSchema(AUTHENTICATION_V1ALPHA1);
+export const AuthenticationConfigurationV1alpha1Schema = lazySchema(() => versionSchema(AUTHENTICATION_V1ALPHA1));
 
 /** An AuthenticationConfiguration as written, in any of its versions. */
 export type AuthenticationConfigurationInput =
-  | z.infer<typeof AuthenticationConfigurationV1Schema>
-  | z.infer<typeof AuthenticationConfigurationV1beta1Schema>
-  | z.infer<typeof AuthenticationConfigurationV1alpha1Schema>;
+  | z.infer<ReturnType<typeof AuthenticationConfigurationV1Schema>>
+  | z.infer<ReturnType<typeof AuthenticationConfigurationV1beta1Schema>>
+  | z.infer<ReturnType<typeof AuthenticationConfigurationV1alpha1Schema>>;
 /** A JWT authenticator's `issuer` as written: where the tokens come from and whom they are for. */
-export type IssuerInput = z.infer<typeof IssuerSchema>;
+export type IssuerInput = z.infer<ReturnType<typeof IssuerSchema>>;
 /** One `jwt` entry (`JWTAuthenticator`) of an AuthenticationConfiguration, as written. */
-export type JWTAuthenticatorInput = z.infer<typeof JWTAuthenticatorSchema>;
+export type JWTAuthenticatorInput = z.infer<ReturnType<typeof JWTAuthenticatorSchema>>;
 /** The `anonymous` section (`AnonymousAuthConfig`) of an AuthenticationConfiguration, as written. */
-export type AnonymousAuthConfigInput = z.infer<typeof AnonymousAuthConfigSchema>;
+export type AnonymousAuthConfigInput = z.infer<ReturnType<typeof AnonymousAuthConfigSchema>>;
 
 /** The AuthenticationConfiguration kind: its three versions, for `decodeConfig`. */
 export const AuthenticationConfigurationKind: ConfigKind = {
   kind: 'AuthenticationConfiguration',
   versions: [
-    { apiVersion: AUTHENTICATION_V1, schema: AuthenticationConfigurationV1Schema },
-    { apiVersion: AUTHENTICATION_V1BETA1, schema: AuthenticationConfigurationV1beta1Schema },
-    { apiVersion: AUTHENTICATION_V1ALPHA1, schema: AuthenticationConfigurationV1alpha1Schema },
+    {
+      apiVersion: AUTHENTICATION_V1,
+      get schema() {
+        return AuthenticationConfigurationV1Schema();
+      },
+    },
+    {
+      apiVersion: AUTHENTICATION_V1BETA1,
+      get schema() {
+        return AuthenticationConfigurationV1beta1Schema();
+      },
+    },
+    {
+      apiVersion: AUTHENTICATION_V1ALPHA1,
+      get schema() {
+        return AuthenticationConfigurationV1alpha1Schema();
+      },
+    },
     ...AUTHENTICATION_ALSO_ACCEPTED.map((apiVersion) => ({ apiVersion, schema: versionSchema(apiVersion) })),
   ],
 };

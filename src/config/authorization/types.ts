@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import type { ConfigKind } from '../decode.js';
+import { lazySchema } from '../../util/lazy-schema.js';
 
 /** The group every version of the kind is served in. */
 export const AUTHORIZATION_CONFIG_GROUP = 'apiserver.config.k8s.io';
@@ -56,14 +57,14 @@ function versionSchema(version: (typeof AUTHORIZATION_CONFIG_VERSIONS)[number]) 
 }
 
 /** `apiserver.config.k8s.io/v1` AuthorizationConfiguration. */
-export const AuthorizationConfigurationV1 = versionSchema('v1');
+export const AuthorizationConfigurationV1 = lazySchema(() => versionSchema('v1'));
 /** `apiserver.config.k8s.io/v1beta1` AuthorizationConfiguration. */
-export const AuthorizationConfigurationV1beta1 = versionSchema('v1beta1');
+export const AuthorizationConfigurationV1beta1 = lazySchema(() => versionSchema('v1beta1'));
 /** `apiserver.config.k8s.io/v1alpha1` AuthorizationConfiguration. */
-export const AuthorizationConfigurationV1alpha1 = versionSchema('v1alpha1');
+export const AuthorizationConfigurationV1alpha1 = lazySchema(() => versionSchema('v1alpha1'));
 
 /** An AuthorizationConfiguration as written (any version: they have the same fields). */
-export type AuthorizationConfigurationInput = z.infer<typeof AuthorizationConfigurationV1>;
+export type AuthorizationConfigurationInput = z.infer<ReturnType<typeof AuthorizationConfigurationV1>>;
 /** One authorizer as written. */
 export type AuthorizerConfigurationInput = NonNullable<AuthorizationConfigurationInput['authorizers']>[number];
 /** A webhook authorizer's settings as written. */
@@ -73,13 +74,38 @@ export type WebhookConfigurationInput = NonNullable<AuthorizerConfigurationInput
 export const authorizationConfigurationKind: ConfigKind = {
   kind: 'AuthorizationConfiguration',
   versions: [
-    { apiVersion: `${AUTHORIZATION_CONFIG_GROUP}/v1`, schema: AuthorizationConfigurationV1 },
-    { apiVersion: `${AUTHORIZATION_CONFIG_GROUP}/v1beta1`, schema: AuthorizationConfigurationV1beta1 },
-    { apiVersion: `${AUTHORIZATION_CONFIG_GROUP}/v1alpha1`, schema: AuthorizationConfigurationV1alpha1 },
+    {
+      apiVersion: `${AUTHORIZATION_CONFIG_GROUP}/v1`,
+      get schema() {
+        return AuthorizationConfigurationV1();
+      },
+    },
+    {
+      apiVersion: `${AUTHORIZATION_CONFIG_GROUP}/v1beta1`,
+      get schema() {
+        return AuthorizationConfigurationV1beta1();
+      },
+    },
+    {
+      apiVersion: `${AUTHORIZATION_CONFIG_GROUP}/v1alpha1`,
+      get schema() {
+        return AuthorizationConfigurationV1alpha1();
+      },
+    },
     // memkube also reads the kind under the group of those versions' other kinds (EgressSelectorConfiguration),
     // where kube-apiserver would not find it.
-    { apiVersion: 'apiserver.k8s.io/v1beta1', schema: AuthorizationConfigurationV1beta1 },
-    { apiVersion: 'apiserver.k8s.io/v1alpha1', schema: AuthorizationConfigurationV1alpha1 },
+    {
+      apiVersion: 'apiserver.k8s.io/v1beta1',
+      get schema() {
+        return AuthorizationConfigurationV1beta1();
+      },
+    },
+    {
+      apiVersion: 'apiserver.k8s.io/v1alpha1',
+      get schema() {
+        return AuthorizationConfigurationV1alpha1();
+      },
+    },
   ],
 };
 

@@ -7,86 +7,110 @@
  */
 import { z } from 'zod';
 import type { ConfigKind } from '../decode.js';
+import { lazySchema } from '../../util/lazy-schema.js';
 
 /** TLS to the proxy: file paths of its CA bundle and of the client certificate and key. */
-export const EgressTLSConfigSchema = z.object({
-  /** The CA to trust the proxy with; the system roots when empty. */
-  caBundle: z.string().optional(),
-  /** The client key for mTLS with the proxy (required with an `https://` URL). */
-  clientKey: z.string().optional(),
-  /** The client certificate for mTLS with the proxy (required with an `https://` URL). */
-  clientCert: z.string().optional(),
-  /** The name the proxy's certificate must be valid for; the URL's host when empty. */
-  tlsServerName: z.string().optional(),
-});
+export const EgressTLSConfigSchema = lazySchema(() =>
+  z.object({
+    /** The CA to trust the proxy with; the system roots when empty. */
+    caBundle: z.string().optional(),
+    /** The client key for mTLS with the proxy (required with an `https://` URL). */
+    clientKey: z.string().optional(),
+    /** The client certificate for mTLS with the proxy (required with an `https://` URL). */
+    clientCert: z.string().optional(),
+    /** The name the proxy's certificate must be valid for; the URL's host when empty. */
+    tlsServerName: z.string().optional(),
+  }),
+);
 
 /** The proxy reached over TCP. */
-export const EgressTCPTransportSchema = z.object({
-  /** `http://host:port` or `https://host:port`. */
-  url: z.string().optional(),
-  tlsConfig: EgressTLSConfigSchema.optional(),
-});
+export const EgressTCPTransportSchema = lazySchema(() =>
+  z.object({
+    /** `http://host:port` or `https://host:port`. */
+    url: z.string().optional(),
+    tlsConfig: EgressTLSConfigSchema().optional(),
+  }),
+);
 
 /** The proxy reached over a Unix socket. */
-export const EgressUDSTransportSchema = z.object({
-  /** The socket's path (no `unix://` prefix). */
-  udsName: z.string().optional(),
-});
+export const EgressUDSTransportSchema = lazySchema(() =>
+  z.object({
+    /** The socket's path (no `unix://` prefix). */
+    udsName: z.string().optional(),
+  }),
+);
 
 /** How the proxy is reached: exactly one of TCP or a Unix socket. */
-export const EgressTransportSchema = z.object({
-  tcp: EgressTCPTransportSchema.optional(),
-  uds: EgressUDSTransportSchema.optional(),
-});
+export const EgressTransportSchema = lazySchema(() =>
+  z.object({
+    tcp: EgressTCPTransportSchema().optional(),
+    uds: EgressUDSTransportSchema().optional(),
+  }),
+);
 
 /** One egress selection's connection. */
-export const EgressConnectionSchema = z.object({
-  /** `Direct`, `HTTPConnect` or `GRPC`. */
-  proxyProtocol: z.string().optional(),
-  /** Required for `HTTPConnect` and `GRPC`, absent for `Direct`. */
-  transport: EgressTransportSchema.optional(),
-});
+export const EgressConnectionSchema = lazySchema(() =>
+  z.object({
+    /** `Direct`, `HTTPConnect` or `GRPC`. */
+    proxyProtocol: z.string().optional(),
+    /** Required for `HTTPConnect` and `GRPC`, absent for `Direct`. */
+    transport: EgressTransportSchema().optional(),
+  }),
+);
 
 /** One egress selection: `controlplane` (or the deprecated `master`), `cluster` or `etcd`. */
-export const EgressSelectionSchema = z.object({
-  name: z.string().optional(),
-  connection: EgressConnectionSchema.optional(),
-});
+export const EgressSelectionSchema = lazySchema(() =>
+  z.object({
+    name: z.string().optional(),
+    connection: EgressConnectionSchema().optional(),
+  }),
+);
 
 function egressSelectorConfigurationSchema(apiVersion: string) {
   return z.object({
     apiVersion: z.literal(apiVersion),
     kind: z.literal('EgressSelectorConfiguration'),
-    egressSelections: z.array(EgressSelectionSchema).optional(),
+    egressSelections: z.array(EgressSelectionSchema()).optional(),
   });
 }
 
 /** `apiserver.k8s.io/v1beta1`. */
-export const EgressSelectorConfigurationV1beta1Schema = egressSelectorConfigurationSchema('apiserver.k8s.io/v1beta1');
+export const EgressSelectorConfigurationV1beta1Schema = lazySchema(() => egressSelectorConfigurationSchema('apiserver.k8s.io/v1beta1'));
 /** `apiserver.k8s.io/v1alpha1`, the same fields. */
-export const EgressSelectorConfigurationV1alpha1Schema = egressSelectorConfigurationSchema('apiserver.k8s.io/v1alpha1');
+export const EgressSelectorConfigurationV1alpha1Schema = lazySchema(() => egressSelectorConfigurationSchema('apiserver.k8s.io/v1alpha1'));
 
 /** TLS to the proxy: file paths of its CA bundle and of the client certificate and key. */
-export type EgressTLSConfig = z.infer<typeof EgressTLSConfigSchema>;
+export type EgressTLSConfig = z.infer<ReturnType<typeof EgressTLSConfigSchema>>;
 /** The proxy reached over TCP: its URL and TLS settings. */
-export type EgressTCPTransport = z.infer<typeof EgressTCPTransportSchema>;
+export type EgressTCPTransport = z.infer<ReturnType<typeof EgressTCPTransportSchema>>;
 /** The proxy reached over a Unix socket. */
-export type EgressUDSTransport = z.infer<typeof EgressUDSTransportSchema>;
+export type EgressUDSTransport = z.infer<ReturnType<typeof EgressUDSTransportSchema>>;
 /** How the proxy is reached: exactly one of TCP or a Unix socket. */
-export type EgressTransport = z.infer<typeof EgressTransportSchema>;
+export type EgressTransport = z.infer<ReturnType<typeof EgressTransportSchema>>;
 /** One egress selection's connection: the proxy protocol and, unless `Direct`, its transport. */
-export type EgressConnection = z.infer<typeof EgressConnectionSchema>;
+export type EgressConnection = z.infer<ReturnType<typeof EgressConnectionSchema>>;
 /** One egress selection: its name (`controlplane`, `master`, `cluster` or `etcd`) and connection. */
-export type EgressSelection = z.infer<typeof EgressSelectionSchema>;
+export type EgressSelection = z.infer<ReturnType<typeof EgressSelectionSchema>>;
 /** An EgressSelectorConfiguration as written, in either served version. */
-export type EgressSelectorConfiguration = z.infer<typeof EgressSelectorConfigurationV1beta1Schema> | z.infer<typeof EgressSelectorConfigurationV1alpha1Schema>;
+export type EgressSelectorConfiguration =
+  z.infer<ReturnType<typeof EgressSelectorConfigurationV1beta1Schema>> | z.infer<ReturnType<typeof EgressSelectorConfigurationV1alpha1Schema>>;
 
 /** The kind and its two served versions. */
 export const EgressSelectorConfigurationKind: ConfigKind = {
   kind: 'EgressSelectorConfiguration',
   versions: [
-    { apiVersion: 'apiserver.k8s.io/v1beta1', schema: EgressSelectorConfigurationV1beta1Schema },
-    { apiVersion: 'apiserver.k8s.io/v1alpha1', schema: EgressSelectorConfigurationV1alpha1Schema },
+    {
+      apiVersion: 'apiserver.k8s.io/v1beta1',
+      get schema() {
+        return EgressSelectorConfigurationV1beta1Schema();
+      },
+    },
+    {
+      apiVersion: 'apiserver.k8s.io/v1alpha1',
+      get schema() {
+        return EgressSelectorConfigurationV1alpha1Schema();
+      },
+    },
   ],
 };
 

@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import type { ConfigKind } from '../decode.js';
+import { lazySchema } from '../../util/lazy-schema.js';
 
 /** The `apiVersion` of ExecCredential v1. */
 export const EXEC_CREDENTIAL_V1 = 'client.authentication.k8s.io/v1';
@@ -14,63 +15,79 @@ export const EXEC_CREDENTIAL_V1BETA1 = 'client.authentication.k8s.io/v1beta1';
 export type ExecCredentialApiVersion = typeof EXEC_CREDENTIAL_V1 | typeof EXEC_CREDENTIAL_V1BETA1;
 
 /** The cluster a credential is for, sent when the kubeconfig's exec entry sets `provideClusterInfo`. */
-export const ExecClusterSchema = z.object({
-  server: z.string().optional(),
-  'tls-server-name': z.string().optional(),
-  'insecure-skip-tls-verify': z.boolean().optional(),
-  /** Base64 PEM, as a Go `[]byte` is in JSON. */
-  'certificate-authority-data': z.string().optional(),
-  'proxy-url': z.string().optional(),
-  'disable-compression': z.boolean().optional(),
-  /** The exec entry's `extensions[client.authentication.k8s.io/exec]`, whatever it holds. */
-  config: z.unknown().optional(),
-});
+export const ExecClusterSchema = lazySchema(() =>
+  z.object({
+    server: z.string().optional(),
+    'tls-server-name': z.string().optional(),
+    'insecure-skip-tls-verify': z.boolean().optional(),
+    /** Base64 PEM, as a Go `[]byte` is in JSON. */
+    'certificate-authority-data': z.string().optional(),
+    'proxy-url': z.string().optional(),
+    'disable-compression': z.boolean().optional(),
+    /** The exec entry's `extensions[client.authentication.k8s.io/exec]`, whatever it holds. */
+    config: z.unknown().optional(),
+  }),
+);
 
 /** The zod schema of an ExecCredential's `spec`: the cluster (with `provideClusterInfo`) and whether it runs at an interactive prompt (`interactive`). */
-export const ExecCredentialSpecSchema = z.object({
-  cluster: ExecClusterSchema.optional(),
-  interactive: z.boolean().optional(),
-});
+export const ExecCredentialSpecSchema = lazySchema(() =>
+  z.object({
+    cluster: ExecClusterSchema().optional(),
+    interactive: z.boolean().optional(),
+  }),
+);
 
 /** The zod schema of an ExecCredential's `status`: a bearer token or a client certificate and key, and when they expire. */
-export const ExecCredentialStatusSchema = z.object({
-  /** RFC 3339; the client asks the plugin again after it. */
-  expirationTimestamp: z.string().optional(),
-  token: z.string().optional(),
-  /** PEM. */
-  clientCertificateData: z.string().optional(),
-  /** PEM. */
-  clientKeyData: z.string().optional(),
-});
+export const ExecCredentialStatusSchema = lazySchema(() =>
+  z.object({
+    /** RFC 3339; the client asks the plugin again after it. */
+    expirationTimestamp: z.string().optional(),
+    token: z.string().optional(),
+    /** PEM. */
+    clientCertificateData: z.string().optional(),
+    /** PEM. */
+    clientKeyData: z.string().optional(),
+  }),
+);
 
 function execCredentialSchema(apiVersion: ExecCredentialApiVersion) {
   return z.object({
     apiVersion: z.literal(apiVersion),
     kind: z.literal('ExecCredential'),
-    spec: ExecCredentialSpecSchema.optional(),
-    status: ExecCredentialStatusSchema.optional(),
+    spec: ExecCredentialSpecSchema().optional(),
+    status: ExecCredentialStatusSchema().optional(),
   });
 }
 
 /** The zod schema of a `client.authentication.k8s.io/v1` ExecCredential. */
-export const ExecCredentialV1Schema = execCredentialSchema(EXEC_CREDENTIAL_V1);
+export const ExecCredentialV1Schema = lazySchema(() => execCredentialSchema(EXEC_CREDENTIAL_V1));
 /** The zod schema of a `client.authentication.k8s.io/v1beta1` ExecCredential, the same fields. */
-export const ExecCredentialV1beta1Schema = execCredentialSchema(EXEC_CREDENTIAL_V1BETA1);
+export const ExecCredentialV1beta1Schema = lazySchema(() => execCredentialSchema(EXEC_CREDENTIAL_V1BETA1));
 
 /** The cluster a credential is for, sent when the kubeconfig's exec entry sets `provideClusterInfo`. */
-export type ExecCluster = z.infer<typeof ExecClusterSchema>;
+export type ExecCluster = z.infer<ReturnType<typeof ExecClusterSchema>>;
 /** An ExecCredential's `spec`, what the client passes the plugin. */
-export type ExecCredentialSpec = z.infer<typeof ExecCredentialSpecSchema>;
+export type ExecCredentialSpec = z.infer<ReturnType<typeof ExecCredentialSpecSchema>>;
 /** An ExecCredential's `status`, what the plugin prints back. */
-export type ExecCredentialStatus = z.infer<typeof ExecCredentialStatusSchema>;
+export type ExecCredentialStatus = z.infer<ReturnType<typeof ExecCredentialStatusSchema>>;
 /** An ExecCredential in either version. */
-export type ExecCredential = z.infer<typeof ExecCredentialV1Schema> | z.infer<typeof ExecCredentialV1beta1Schema>;
+export type ExecCredential = z.infer<ReturnType<typeof ExecCredentialV1Schema>> | z.infer<ReturnType<typeof ExecCredentialV1beta1Schema>>;
 
 /** The kind and its two versions, for decoding. */
 export const ExecCredentialKind: ConfigKind = {
   kind: 'ExecCredential',
   versions: [
-    { apiVersion: EXEC_CREDENTIAL_V1, schema: ExecCredentialV1Schema },
-    { apiVersion: EXEC_CREDENTIAL_V1BETA1, schema: ExecCredentialV1beta1Schema },
+    {
+      apiVersion: EXEC_CREDENTIAL_V1,
+      get schema() {
+        return ExecCredentialV1Schema();
+      },
+    },
+    {
+      apiVersion: EXEC_CREDENTIAL_V1BETA1,
+      get schema() {
+        return ExecCredentialV1beta1Schema();
+      },
+    },
   ],
 };

@@ -71,5 +71,5 @@ export function decodeLoggingConfiguration(input: string | unknown): LoggingConf
     ...(options && typeof options === 'object' ? ['text', 'json'].map((f) => checkQuantity(options[f]?.infoBufferSize)) : []),
   ].find((m) => m !== undefined);
   if (custom) throw new ConfigDecodeError(custom);
-  return decodeStrictly<LoggingConfiguration>(raw, LoggingConfigurationSchema, duplicates);
+  return decodeStrictly<LoggingConfiguration>(raw, LoggingConfigurationSchema(), duplicates);
 }

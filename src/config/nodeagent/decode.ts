@@ -164,7 +164,7 @@ export function decodeMergedConfiguration(object: Record<string, unknown>): Node
   const { apiVersion, kind, ...fields } = object;
   const { config } = decodeFields(
     { ...fields, apiVersion: NodeAgentConfigurationKinds[0]!.versions[0]!.apiVersion, kind: NodeAgentConfigurationKinds[0]!.kind },
-    NodeAgentConfigurationSchema,
+    NodeAgentConfigurationSchema(),
   );
   // The names the files used are kept: they do not change what the configuration says.
   return {

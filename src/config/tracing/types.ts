@@ -7,6 +7,7 @@
  */
 import { z } from 'zod';
 import type { ConfigKind } from '../decode.js';
+import { lazySchema } from '../../util/lazy-schema.js';
 
 function tracingConfigurationSchema(apiVersion: string) {
   return z.object({
@@ -23,27 +24,44 @@ function tracingConfigurationSchema(apiVersion: string) {
 }
 
 /** `apiserver.config.k8s.io/v1`. */
-export const TracingConfigurationV1Schema = tracingConfigurationSchema('apiserver.config.k8s.io/v1');
+export const TracingConfigurationV1Schema = lazySchema(() => tracingConfigurationSchema('apiserver.config.k8s.io/v1'));
 /** `apiserver.config.k8s.io/v1beta1`, the same fields. */
-export const TracingConfigurationV1beta1Schema = tracingConfigurationSchema('apiserver.config.k8s.io/v1beta1');
+export const TracingConfigurationV1beta1Schema = lazySchema(() => tracingConfigurationSchema('apiserver.config.k8s.io/v1beta1'));
 /** `apiserver.config.k8s.io/v1alpha1`, the same fields. */
-export const TracingConfigurationV1alpha1Schema = tracingConfigurationSchema('apiserver.config.k8s.io/v1alpha1');
+export const TracingConfigurationV1alpha1Schema = lazySchema(() => tracingConfigurationSchema('apiserver.config.k8s.io/v1alpha1'));
 
 /** A TracingConfiguration as written, in any of its three versions. */
 export type TracingConfiguration =
-  z.infer<typeof TracingConfigurationV1Schema> | z.infer<typeof TracingConfigurationV1beta1Schema> | z.infer<typeof TracingConfigurationV1alpha1Schema>;
+  | z.infer<ReturnType<typeof TracingConfigurationV1Schema>>
+  | z.infer<ReturnType<typeof TracingConfigurationV1beta1Schema>>
+  | z.infer<ReturnType<typeof TracingConfigurationV1alpha1Schema>>;
 
 /** The kind and its three served versions. */
 export const TracingConfigurationKind: ConfigKind = {
   kind: 'TracingConfiguration',
   versions: [
-    { apiVersion: 'apiserver.config.k8s.io/v1', schema: TracingConfigurationV1Schema },
-    { apiVersion: 'apiserver.config.k8s.io/v1beta1', schema: TracingConfigurationV1beta1Schema },
+    {
+      apiVersion: 'apiserver.config.k8s.io/v1',
+      get schema() {
+        return TracingConfigurationV1Schema();
+      },
+    },
+    {
+      apiVersion: 'apiserver.config.k8s.io/v1beta1',
+      get schema() {
+        return TracingConfigurationV1beta1Schema();
+      },
+    },
     // memkube also reads the kind under the group of those versions' other kinds (EgressSelectorConfiguration),
     // where kube-apiserver would not find it.
     { apiVersion: 'apiserver.k8s.io/v1beta1', schema: tracingConfigurationSchema('apiserver.k8s.io/v1beta1') },
     { apiVersion: 'apiserver.k8s.io/v1alpha1', schema: tracingConfigurationSchema('apiserver.k8s.io/v1alpha1') },
-    { apiVersion: 'apiserver.config.k8s.io/v1alpha1', schema: TracingConfigurationV1alpha1Schema },
+    {
+      apiVersion: 'apiserver.config.k8s.io/v1alpha1',
+      get schema() {
+        return TracingConfigurationV1alpha1Schema();
+      },
+    },
   ],
 };
 

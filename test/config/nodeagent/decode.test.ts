@@ -156,7 +156,7 @@ describe('decodeNodeAgentConfiguration', () => {
       .filter((l) => /^[a-zA-Z0-9]+:/.test(l))
       .map((l) => l.slice(0, l.indexOf(':')));
     expect(Object.keys(config).sort()).toEqual([...new Set(written)].sort());
-    expect(Object.keys(NodeAgentConfigurationSchema.shape).sort()).toEqual([...new Set(written)].sort());
+    expect(Object.keys(NodeAgentConfigurationSchema().shape).sort()).toEqual([...new Set(written)].sort());
   });
 
   it('reads memkube NodeAgentConfiguration and kubelet KubeletConfiguration as the same kind', () => {
