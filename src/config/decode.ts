@@ -22,6 +22,19 @@ export interface ConfigVersion {
 }
 
 /**
+ * A version whose schema is built when a file of it is first decoded (`schema` is a getter calling
+ * `schema`), as memkube declares its configuration kinds.
+ */
+export function lazyConfigVersion(apiVersion: string, schema: () => z.ZodType): ConfigVersion {
+  return {
+    apiVersion,
+    get schema() {
+      return schema();
+    },
+  };
+}
+
+/**
  * A configuration kind: its name and versions.
  * @category Configuration files
  */

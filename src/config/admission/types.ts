@@ -4,7 +4,7 @@
  * (k8s.io/apiserver pkg/apis/apiserver/v1/types.go, and v1alpha1 in the `apiserver.k8s.io` group).
  */
 import { z } from 'zod';
-import type { ConfigKind } from '../decode.js';
+import { lazyConfigVersion, type ConfigKind } from '../decode.js';
 import { lazySchema } from '../../util/lazy-schema.js';
 
 /** One plugin's entry: its name, and its configuration embedded or by path. */
@@ -42,17 +42,7 @@ export type AdmissionConfiguration =
 export const AdmissionConfigurationKind: ConfigKind = {
   kind: 'AdmissionConfiguration',
   versions: [
-    {
-      apiVersion: 'apiserver.config.k8s.io/v1',
-      get schema() {
-        return AdmissionConfigurationV1Schema();
-      },
-    },
-    {
-      apiVersion: 'apiserver.k8s.io/v1alpha1',
-      get schema() {
-        return AdmissionConfigurationV1alpha1Schema();
-      },
-    },
+    lazyConfigVersion('apiserver.config.k8s.io/v1', AdmissionConfigurationV1Schema),
+    lazyConfigVersion('apiserver.k8s.io/v1alpha1', AdmissionConfigurationV1alpha1Schema),
   ],
 };

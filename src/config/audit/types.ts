@@ -4,7 +4,7 @@
  * which stages are left out. Only `audit.k8s.io/v1` is read, as kube-apiserver v1.36 reads it.
  */
 import { z } from 'zod';
-import type { ConfigKind } from '../decode.js';
+import { lazyConfigVersion, type ConfigKind } from '../decode.js';
 import { lazySchema } from '../../util/lazy-schema.js';
 
 /**
@@ -133,12 +133,5 @@ export interface AuditPolicy {
 /** The configuration kind, for `decodeConfig`. */
 export const PolicyKind: ConfigKind = {
   kind: 'Policy',
-  versions: [
-    {
-      apiVersion: 'audit.k8s.io/v1',
-      get schema() {
-        return PolicySchema();
-      },
-    },
-  ],
+  versions: [lazyConfigVersion('audit.k8s.io/v1', PolicySchema)],
 };

@@ -5,7 +5,7 @@
  * fields; only `apiVersion` differs.
  */
 import { z } from 'zod';
-import type { ConfigKind } from '../decode.js';
+import { lazyConfigVersion, type ConfigKind } from '../decode.js';
 import { lazySchema } from '../../util/lazy-schema.js';
 
 /** `apiserver.config.k8s.io/v1`. */
@@ -145,25 +145,15 @@ export type AnonymousAuthConfigInput = z.infer<ReturnType<typeof AnonymousAuthCo
 export const AuthenticationConfigurationKind: ConfigKind = {
   kind: 'AuthenticationConfiguration',
   versions: [
-    {
-      apiVersion: AUTHENTICATION_V1,
-      get schema() {
-        return AuthenticationConfigurationV1Schema();
-      },
-    },
-    {
-      apiVersion: AUTHENTICATION_V1BETA1,
-      get schema() {
-        return AuthenticationConfigurationV1beta1Schema();
-      },
-    },
-    {
-      apiVersion: AUTHENTICATION_V1ALPHA1,
-      get schema() {
-        return AuthenticationConfigurationV1alpha1Schema();
-      },
-    },
-    ...AUTHENTICATION_ALSO_ACCEPTED.map((apiVersion) => ({ apiVersion, schema: versionSchema(apiVersion) })),
+    lazyConfigVersion(AUTHENTICATION_V1, AuthenticationConfigurationV1Schema),
+    lazyConfigVersion(AUTHENTICATION_V1BETA1, AuthenticationConfigurationV1beta1Schema),
+    lazyConfigVersion(AUTHENTICATION_V1ALPHA1, AuthenticationConfigurationV1alpha1Schema),
+    ...AUTHENTICATION_ALSO_ACCEPTED.map((apiVersion) =>
+      lazyConfigVersion(
+        apiVersion,
+        lazySchema(() => versionSchema(apiVersion)),
+      ),
+    ),
   ],
 };
 

@@ -5,7 +5,7 @@
  * registered in `apiserver.config.k8s.io`.
  */
 import { z } from 'zod';
-import type { ConfigKind } from '../decode.js';
+import { lazyConfigVersion, type ConfigKind } from '../decode.js';
 import { lazySchema } from '../../util/lazy-schema.js';
 
 /** The group every version of the kind is served in. */
@@ -74,38 +74,13 @@ export type WebhookConfigurationInput = NonNullable<AuthorizerConfigurationInput
 export const authorizationConfigurationKind: ConfigKind = {
   kind: 'AuthorizationConfiguration',
   versions: [
-    {
-      apiVersion: `${AUTHORIZATION_CONFIG_GROUP}/v1`,
-      get schema() {
-        return AuthorizationConfigurationV1();
-      },
-    },
-    {
-      apiVersion: `${AUTHORIZATION_CONFIG_GROUP}/v1beta1`,
-      get schema() {
-        return AuthorizationConfigurationV1beta1();
-      },
-    },
-    {
-      apiVersion: `${AUTHORIZATION_CONFIG_GROUP}/v1alpha1`,
-      get schema() {
-        return AuthorizationConfigurationV1alpha1();
-      },
-    },
+    lazyConfigVersion(`${AUTHORIZATION_CONFIG_GROUP}/v1`, AuthorizationConfigurationV1),
+    lazyConfigVersion(`${AUTHORIZATION_CONFIG_GROUP}/v1beta1`, AuthorizationConfigurationV1beta1),
+    lazyConfigVersion(`${AUTHORIZATION_CONFIG_GROUP}/v1alpha1`, AuthorizationConfigurationV1alpha1),
     // memkube also reads the kind under the group of those versions' other kinds (EgressSelectorConfiguration),
     // where kube-apiserver would not find it.
-    {
-      apiVersion: 'apiserver.k8s.io/v1beta1',
-      get schema() {
-        return AuthorizationConfigurationV1beta1();
-      },
-    },
-    {
-      apiVersion: 'apiserver.k8s.io/v1alpha1',
-      get schema() {
-        return AuthorizationConfigurationV1alpha1();
-      },
-    },
+    lazyConfigVersion('apiserver.k8s.io/v1beta1', AuthorizationConfigurationV1beta1),
+    lazyConfigVersion('apiserver.k8s.io/v1alpha1', AuthorizationConfigurationV1alpha1),
   ],
 };
 

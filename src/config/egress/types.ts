@@ -6,7 +6,7 @@
  * pkg/apis/apiserver/{v1beta1,v1alpha1}/types.go); there is no `apiserver.config.k8s.io/v1` of it.
  */
 import { z } from 'zod';
-import type { ConfigKind } from '../decode.js';
+import { lazyConfigVersion, type ConfigKind } from '../decode.js';
 import { lazySchema } from '../../util/lazy-schema.js';
 
 /** TLS to the proxy: file paths of its CA bundle and of the client certificate and key. */
@@ -99,18 +99,8 @@ export type EgressSelectorConfiguration =
 export const EgressSelectorConfigurationKind: ConfigKind = {
   kind: 'EgressSelectorConfiguration',
   versions: [
-    {
-      apiVersion: 'apiserver.k8s.io/v1beta1',
-      get schema() {
-        return EgressSelectorConfigurationV1beta1Schema();
-      },
-    },
-    {
-      apiVersion: 'apiserver.k8s.io/v1alpha1',
-      get schema() {
-        return EgressSelectorConfigurationV1alpha1Schema();
-      },
-    },
+    lazyConfigVersion('apiserver.k8s.io/v1beta1', EgressSelectorConfigurationV1beta1Schema),
+    lazyConfigVersion('apiserver.k8s.io/v1alpha1', EgressSelectorConfigurationV1alpha1Schema),
   ],
 };
 

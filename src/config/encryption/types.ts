@@ -4,7 +4,7 @@
  * and with which providers, read from `--encryption-provider-config`.
  */
 import { z } from 'zod';
-import type { ConfigKind } from '../decode.js';
+import { lazyConfigVersion, type ConfigKind } from '../decode.js';
 import { lazySchema } from '../../util/lazy-schema.js';
 
 /** The Go package of these types, so type errors name them as kube-apiserver's decoder does (`v1.Key`). */
@@ -85,12 +85,5 @@ export type EncryptionConfiguration = z.infer<ReturnType<typeof EncryptionConfig
 /** The configuration kind, for `decodeConfig`. */
 export const EncryptionConfigurationKind: ConfigKind = {
   kind: 'EncryptionConfiguration',
-  versions: [
-    {
-      apiVersion: 'apiserver.config.k8s.io/v1',
-      get schema() {
-        return EncryptionConfigurationSchema();
-      },
-    },
-  ],
+  versions: [lazyConfigVersion('apiserver.config.k8s.io/v1', EncryptionConfigurationSchema)],
 };

@@ -4,7 +4,7 @@
  * plugin in `KUBERNETES_EXEC_INFO` (its spec) and what the plugin prints back (its status).
  */
 import { z } from 'zod';
-import type { ConfigKind } from '../decode.js';
+import { lazyConfigVersion, type ConfigKind } from '../decode.js';
 import { lazySchema } from '../../util/lazy-schema.js';
 
 /** The `apiVersion` of ExecCredential v1. */
@@ -76,18 +76,5 @@ export type ExecCredential = z.infer<ReturnType<typeof ExecCredentialV1Schema>> 
 /** The kind and its two versions, for decoding. */
 export const ExecCredentialKind: ConfigKind = {
   kind: 'ExecCredential',
-  versions: [
-    {
-      apiVersion: EXEC_CREDENTIAL_V1,
-      get schema() {
-        return ExecCredentialV1Schema();
-      },
-    },
-    {
-      apiVersion: EXEC_CREDENTIAL_V1BETA1,
-      get schema() {
-        return ExecCredentialV1beta1Schema();
-      },
-    },
-  ],
+  versions: [lazyConfigVersion(EXEC_CREDENTIAL_V1, ExecCredentialV1Schema), lazyConfigVersion(EXEC_CREDENTIAL_V1BETA1, ExecCredentialV1beta1Schema)],
 };

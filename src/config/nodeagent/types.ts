@@ -7,7 +7,7 @@
  */
 import { z } from 'zod';
 import { LoggingConfigurationSchema } from '../logging/types.js';
-import type { ConfigKind } from '../decode.js';
+import { lazyConfigVersion, type ConfigKind } from '../decode.js';
 import { lazySchema } from '../../util/lazy-schema.js';
 
 const GO_PACKAGE = 'io.k8s.kubelet.config.v1beta1';
@@ -387,25 +387,11 @@ export type DefaultedNodeAgentConfiguration = Omit<NodeAgentConfiguration, Defau
 export const NodeAgentConfigurationKinds: readonly ConfigKind[] = [
   {
     kind: NODE_AGENT_CONFIG_KIND,
-    versions: [
-      {
-        apiVersion: NODE_AGENT_CONFIG_API_VERSION,
-        get schema() {
-          return NodeAgentConfigurationSchema();
-        },
-      },
-    ],
+    versions: [lazyConfigVersion(NODE_AGENT_CONFIG_API_VERSION, NodeAgentConfigurationSchema)],
   },
   {
     kind: KUBELET_CONFIG_KIND,
-    versions: [
-      {
-        apiVersion: KUBELET_CONFIG_API_VERSION,
-        get schema() {
-          return KubeletConfigurationSchema();
-        },
-      },
-    ],
+    versions: [lazyConfigVersion(KUBELET_CONFIG_API_VERSION, KubeletConfigurationSchema)],
   },
 ];
 

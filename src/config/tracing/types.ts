@@ -6,7 +6,7 @@
  * `apiserver.config.k8s.io` group (pkg/apis/apiserver/<version>/register.go).
  */
 import { z } from 'zod';
-import type { ConfigKind } from '../decode.js';
+import { lazyConfigVersion, type ConfigKind } from '../decode.js';
 import { lazySchema } from '../../util/lazy-schema.js';
 
 function tracingConfigurationSchema(apiVersion: string) {
@@ -40,28 +40,19 @@ export type TracingConfiguration =
 export const TracingConfigurationKind: ConfigKind = {
   kind: 'TracingConfiguration',
   versions: [
-    {
-      apiVersion: 'apiserver.config.k8s.io/v1',
-      get schema() {
-        return TracingConfigurationV1Schema();
-      },
-    },
-    {
-      apiVersion: 'apiserver.config.k8s.io/v1beta1',
-      get schema() {
-        return TracingConfigurationV1beta1Schema();
-      },
-    },
+    lazyConfigVersion('apiserver.config.k8s.io/v1', TracingConfigurationV1Schema),
+    lazyConfigVersion('apiserver.config.k8s.io/v1beta1', TracingConfigurationV1beta1Schema),
     // memkube also reads the kind under the group of those versions' other kinds (EgressSelectorConfiguration),
     // where kube-apiserver would not find it.
-    { apiVersion: 'apiserver.k8s.io/v1beta1', schema: tracingConfigurationSchema('apiserver.k8s.io/v1beta1') },
-    { apiVersion: 'apiserver.k8s.io/v1alpha1', schema: tracingConfigurationSchema('apiserver.k8s.io/v1alpha1') },
-    {
-      apiVersion: 'apiserver.config.k8s.io/v1alpha1',
-      get schema() {
-        return TracingConfigurationV1alpha1Schema();
-      },
-    },
+    lazyConfigVersion(
+      'apiserver.k8s.io/v1beta1',
+      lazySchema(() => tracingConfigurationSchema('apiserver.k8s.io/v1beta1')),
+    ),
+    lazyConfigVersion(
+      'apiserver.k8s.io/v1alpha1',
+      lazySchema(() => tracingConfigurationSchema('apiserver.k8s.io/v1alpha1')),
+    ),
+    lazyConfigVersion('apiserver.config.k8s.io/v1alpha1', TracingConfigurationV1alpha1Schema),
   ],
 };
 
