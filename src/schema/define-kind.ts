@@ -148,8 +148,9 @@ export interface KindVersion<T extends KubeObject = KubeObject> {
    * kind; what a JSON schema cannot say (`.refine()`, `.transform()`) is neither published nor run.
    *
    * It may be a getter (`get schema() { return buildSchema(); }`): the schema is then built when
-   * the kind first needs it (its first write, its OpenAPI document), not when it is declared, and
-   * `defineKind` does not check it. The built-in kinds are declared this way.
+   * the kind first needs it (its first write, its OpenAPI document), not when it is declared;
+   * `defineKind` leaves it unread, and `createCluster` checks it when it adds the kind. The
+   * built-in kinds are declared this way.
    */
   readonly schema: z.ZodType<T>;
   readonly served?: boolean;
