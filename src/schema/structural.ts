@@ -1,11 +1,12 @@
 /**
- * The structural schema: the zod schema of a kind version turned (once, through `z.toJSONSchema`)
+ * The structural schema: the zod schema of a kind version turned (once, through its JSON Schema)
  * into a small tree that the decoder, unknown-field detection, strategic merge and server-side
  * apply all walk. It keeps what those need: types, required fields and the `x-kubernetes-*` facts.
  */
 import { z } from 'zod';
 import { getOwn } from '../util/own.js';
 import { keepInt32 } from './zod-openapi.js';
+import { NotWrittenHere, structuralJsonOf } from './zod-structural-json.js';
 
 /**
  * The `x-kubernetes-*` facts that patching and apply read.
@@ -170,12 +171,25 @@ export function structuralFromJsonSchema(root: JsonSchema): StructuralNode {
 
 const cache = new WeakMap<z.ZodType, StructuralNode>();
 
-/** The structural schema of a zod schema (computed once per schema). */
+/** The structural schema of a zod schema's JSON Schema, as `z.toJSONSchema` writes it. */
+export function structuralOfJsonSchema(schema: z.ZodType): StructuralNode {
+  return structuralFromJsonSchema(z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any', reused: 'inline', override: keepInt32 }) as JsonSchema);
+}
+
+/**
+ * The structural schema of a zod schema (computed once per schema): from the part of its JSON
+ * Schema written straight from the zod definitions where that covers the schema (the built-in
+ * kinds'), else from zod's own `toJSONSchema`; the two give the same tree.
+ */
 export function structuralOf(schema: z.ZodType): StructuralNode {
   let node = cache.get(schema);
   if (!node) {
-    const json = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any', reused: 'inline', override: keepInt32 }) as JsonSchema;
-    node = structuralFromJsonSchema(json);
+    try {
+      node = structuralFromJsonSchema(structuralJsonOf(schema));
+    } catch (e) {
+      if (!(e instanceof NotWrittenHere)) throw e;
+      node = structuralOfJsonSchema(schema);
+    }
     cache.set(schema, node);
   }
   return node;
