@@ -60,7 +60,6 @@ export function structuralJsonOf(root: z.ZodType): Json {
     if (owner === undefined) {
       // A schema with an id is a definition of its own, written once, referred to everywhere.
       owners.set(id, s);
-      assign(defs, id, {});
       assign(defs, id, body(s, meta));
     }
     return ref;
