@@ -123,6 +123,14 @@ export interface AddKindOptions {
 export class KindRegistry {
   /** The kinds by group, version and resource: a lookup on every request joins no key string. */
   private readonly resources = new Map<string, Map<string, Map<string, ResolvedKind>>>();
+  /** The answer of the last {@link KindRegistry.lookup}, while no kind was added or removed since. */
+  private readonly lastLookup: { changes: number; group: string; version: string; resource: string; kind: ResolvedKind | undefined } = {
+    changes: -1,
+    group: '',
+    version: '',
+    resource: '',
+    kind: undefined,
+  };
   private readonly byKind = new Map<string, ResolvedKind>();
   private readonly byGroupResource = new Map<string, ResolvedKind>();
   private readonly byBucket = new Map<string, ResolvedKind>();
@@ -260,6 +268,8 @@ export class KindRegistry {
 
   private insert(resolved: ResolvedKind): void {
     const { definition, group, versions } = resolved;
+    // Forgotten first: a kind declared twice throws half-way through, with a version inserted.
+    this.lastLookup.changes = -1;
     for (const v of versions) {
       let byVersion = this.resources.get(group);
       if (!byVersion) this.resources.set(group, (byVersion = new Map()));
@@ -282,6 +292,7 @@ export class KindRegistry {
    */
   remove(kind: ResolvedKind): void {
     if (!this.all.includes(kind)) return;
+    this.lastLookup.changes = -1;
     const { definition, group } = kind;
     for (const v of kind.versions) {
       const ofVersion = this.resources.get(group)?.get(v.name);
@@ -298,7 +309,18 @@ export class KindRegistry {
 
   /** The kind serving a group/version/resource, if any. */
   lookup(gvr: GroupVersionResource): ResolvedKind | undefined {
-    return this.resources.get(gvr.group)?.get(gvr.version)?.get(gvr.resource);
+    // A request is looked up more than once on its way (metrics, then the engine), and a client
+    // sends to one resource again and again: three string compares answer those repeats.
+    const last = this.lastLookup;
+    if (last.changes === this.changes && last.group === gvr.group && last.version === gvr.version && last.resource === gvr.resource) return last.kind;
+    const kind = this.resources.get(gvr.group)?.get(gvr.version)?.get(gvr.resource);
+    // Written in place: a miss allocates nothing.
+    last.changes = this.changes;
+    last.group = gvr.group;
+    last.version = gvr.version;
+    last.resource = gvr.resource;
+    last.kind = kind;
+    return kind;
   }
 
   /** The kind with a given apiVersion and kind, if served. */

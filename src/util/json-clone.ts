@@ -20,19 +20,23 @@ export function cloneJson<T>(value: T): T {
   if (value === null || typeof value !== 'object') return value;
   if (Array.isArray(value)) {
     const out = new Array<unknown>(value.length);
-    for (let i = 0; i < value.length; i++) out[i] = cloneJson(value[i]);
+    for (let i = 0; i < value.length; i++) {
+      const v: unknown = value[i];
+      out[i] = v !== null && typeof v === 'object' ? cloneJson(v) : v;
+    }
     return out as T;
   }
-  // for-in with an own-property test rather than Object.entries: every watcher of every event gets
-  // a copy, and the [key, value] pairs (and a key array) were most of what a copy allocated.
-  const src = value as Record<string, unknown>;
-  const out: Record<string, unknown> = {};
-  for (const k in src) {
-    if (!Object.hasOwn(src, k)) continue;
-    const v = src[k];
-    const copy = v !== null && typeof v === 'object' ? cloneJson(v) : v;
-    if (k === '__proto__') setOwn(out, k, copy);
-    else out[k] = copy;
+  // A spread first: V8 copies an object's own members in one step (its clone-object fast path,
+  // which also defines a `__proto__` member rather than setting the prototype), cheaper than
+  // adding them one by one; then only the members holding objects are replaced by their copies.
+  // for-in rather than Object.entries: every watcher of every event gets a copy, and the
+  // [key, value] pairs (and a key array) were most of what a copy allocated.
+  const out: Record<string, unknown> = { ...(value as Record<string, unknown>) };
+  for (const k in out) {
+    const v = out[k];
+    if (v === null || typeof v !== 'object') continue;
+    if (k === '__proto__') setOwn(out, k, cloneJson(v));
+    else out[k] = cloneJson(v);
   }
   return out as T;
 }

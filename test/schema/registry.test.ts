@@ -29,6 +29,24 @@ describe('KindRegistry', () => {
     expect(registry.lookup({ group: '', version: 'v1', resource: 'configmaps' })).toBe(again);
   });
 
+  it('answers a repeated lookup anew once a kind is added or removed in between', () => {
+    const registry = new KindRegistry({ apiDomain: 'k8s.io' });
+    const gvr = { group: '', version: 'v1', resource: 'configmaps' };
+    expect(registry.lookup(gvr)).toBeUndefined();
+    const kind = registry.add(ConfigMapKind);
+    expect(registry.lookup(gvr)).toBe(kind);
+    expect(registry.lookup({ ...gvr })).toBe(kind);
+    registry.remove(kind);
+    expect(registry.lookup(gvr)).toBeUndefined();
+    const again = registry.add(ConfigMapKind);
+    expect(registry.lookup(gvr)).toBe(again);
+    const copy = registry.clone();
+    expect(copy.lookup(gvr)).toBe(again);
+    copy.remove(again);
+    expect(copy.lookup(gvr)).toBeUndefined();
+    expect(registry.lookup(gvr)).toBe(again);
+  });
+
   it('adopts a kind another registry of the same API domain resolved, as it is, and refuses one of another domain', () => {
     const first = new KindRegistry({ apiDomain: 'k8s.io' });
     const kind = first.add(ConfigMapKind);
