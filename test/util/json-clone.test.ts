@@ -23,7 +23,12 @@ describe('cloneJson of a frozen stored value', () => {
       }
       return v;
     };
-    const source = freeze({ metadata: { name: 'a', labels: { x: '1' }, managedFields: [{ fieldsV1: { 'f:data': {} } }] }, data: { k: 'v' }, n: null, list: [[1], { b: true }] });
+    const source = freeze({
+      metadata: { name: 'a', labels: { x: '1' }, managedFields: [{ fieldsV1: { 'f:data': {} } }] },
+      data: { k: 'v' },
+      n: null,
+      list: [[1], { b: true }],
+    });
     const out = cloneJson(source);
     expect(out).toEqual(source);
     out.metadata.labels.x = '2';
