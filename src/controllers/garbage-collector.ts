@@ -7,6 +7,10 @@
  * - Foreground: an owner marked with `foregroundDeletion` has its dependents deleted first; once
  *   none is left it loses the finalizer (and goes).
  * Dependents are found through an index of owner uids kept from storage events, not by scanning.
+ * Whether a dependent's owners live is read from storage through each ownerReference's
+ * apiVersion, kind and name, checked against its uid (as Kubernetes' collector does,
+ * k8s.io/kubernetes pkg/controller/garbagecollector `isDangling`), so no index of every object's
+ * uid is kept. A dependent with a reference that cannot be resolved is left as it is.
  * A cluster started from a snapshot builds that index from the snapshot's objects when it first
  * needs it (a delete, or work to do), so a fork that deletes nothing never walks its objects.
  */
@@ -35,9 +39,21 @@ function refKey(r: ObjectRef): string {
   return `${r.bucket}\u0000${r.namespace}\u0000${r.name}`;
 }
 
+interface OwnerReference {
+  apiVersion?: string;
+  kind?: string;
+  name?: string;
+  uid?: string;
+}
+
+function ownerReferences(obj: Readonly<KubeObject> | undefined): OwnerReference[] {
+  return (obj?.metadata?.ownerReferences ?? []) as OwnerReference[];
+}
+
 function ownerUids(obj: Readonly<KubeObject> | undefined): string[] {
-  const refs = (obj?.metadata?.ownerReferences ?? []) as { uid?: string }[];
-  return refs.map((r) => r.uid ?? '').filter((u) => u !== '');
+  return ownerReferences(obj)
+    .map((r) => r.uid ?? '')
+    .filter((u) => u !== '');
 }
 
 /** Whether an object is being deleted with a finalizer that makes the collector handle its dependents first. */
@@ -53,8 +69,8 @@ function setList(meta: Record<string, unknown>, field: string, list: unknown[]):
 
 /** Creates the garbage collector of a cluster. */
 export function garbageCollector(ctx: EngineContext, send: Send): Controller {
-  /** uid → where the object lives, for every object that exists. */
-  const byUid = new Map<string, ObjectRef>();
+  /** uid → where the object lives, for the owners deleting with their dependents first (orphan or foreground). */
+  const waitingOwners = new Map<string, ObjectRef>();
   /** owner uid → dependents (by ref key). */
   const dependents = new Map<string, Map<string, ObjectRef>>();
 
@@ -87,7 +103,7 @@ export function garbageCollector(ctx: EngineContext, send: Send): Controller {
     for (const owner of ownerUids(event.previous as KubeObject | undefined)) dependents.get(owner)?.delete(refKey(ref));
     if (event.type === 'DELETED') {
       const uid = (event.object.metadata as { uid?: string } | undefined)?.uid;
-      if (uid) byUid.delete(uid);
+      if (uid) waitingOwners.delete(uid);
       return;
     }
     add(ref, event.object as KubeObject);
@@ -96,7 +112,10 @@ export function garbageCollector(ctx: EngineContext, send: Send): Controller {
   /** Indexes an object that exists at `ref`. */
   function add(ref: ObjectRef, obj: KubeObject): void {
     const meta = obj.metadata;
-    if (meta?.uid) byUid.set(meta.uid, ref);
+    if (meta?.uid && (waitingOwners.size || meta.deletionTimestamp)) {
+      if (deletingWithDependents(meta)) waitingOwners.set(meta.uid, ref);
+      else waitingOwners.delete(meta.uid);
+    }
     if (!meta?.ownerReferences?.length) return;
     for (const owner of ownerUids(obj)) {
       let set = dependents.get(owner);
@@ -136,13 +155,32 @@ export function garbageCollector(ctx: EngineContext, send: Send): Controller {
     }
   }
 
+  /**
+   * Where the owner an ownerReference of the dependent at `ref` names stands: `live` when it exists
+   * with that uid, `absent` when not. An owner of a namespaced kind lives in the dependent's
+   * namespace. A reference whose kind is not served, or a cluster-scoped dependent naming a
+   * namespaced kind, is `unresolvable`: Kubernetes never collects a dependent through it.
+   */
+  async function ownerState(ref: ObjectRef, owner: OwnerReference): Promise<'live' | 'absent' | 'unresolvable'> {
+    const found = ctx.registry.lookupKind(owner.apiVersion ?? '', owner.kind ?? '');
+    if (!found || !owner.name || (found.kind.namespaced && !ref.namespace)) return 'unresolvable';
+    const key = { bucket: found.kind.bucket, namespace: found.kind.namespaced ? ref.namespace : '', name: owner.name };
+    return (await read(key))?.metadata?.uid === owner.uid ? 'live' : 'absent';
+  }
+
   /** An owner is gone: delete its orphaned dependents, drop the dangling reference from the others. */
   async function ownerGone(uid: string): Promise<void> {
-    for (const ref of [...(dependents.get(uid)?.values() ?? [])]) {
+    each: for (const ref of [...(dependents.get(uid)?.values() ?? [])]) {
       const dep = await read(ref);
       if (!dep) continue;
-      const alive = ownerUids(dep).filter((u) => u !== uid && byUid.has(u));
-      if (alive.length === 0) await remove(ref, 'Background');
+      let alive = false;
+      for (const owner of ownerReferences(dep)) {
+        if (!owner.uid) continue;
+        const state = await ownerState(ref, owner);
+        if (state === 'unresolvable') continue each;
+        if (owner.uid !== uid && state === 'live') alive = true;
+      }
+      if (!alive) await remove(ref, 'Background');
       else {
         await rewrite(ref, (obj) => {
           const refs = (obj.metadata?.ownerReferences ?? []) as { uid?: string }[];
@@ -155,7 +193,7 @@ export function garbageCollector(ctx: EngineContext, send: Send): Controller {
         });
       }
     }
-    if (!byUid.has(uid)) dependents.delete(uid);
+    dependents.delete(uid);
   }
 
   async function dropFinalizer(ref: ObjectRef, finalizer: string): Promise<void> {
@@ -233,7 +271,7 @@ export function garbageCollector(ctx: EngineContext, send: Send): Controller {
         if (uid && dependents.has(uid)) work.push(`gone\u0000${uid}`);
         // A dependent went: an owner waiting in foreground deletion may be done.
         for (const owner of ownerUids(event.object as KubeObject)) {
-          const ownerRef = byUid.get(owner);
+          const ownerRef = waitingOwners.get(owner);
           if (ownerRef) work.push(`deleting\u0000${refKey(ownerRef)}`);
         }
       } else if (deletingWithDependents(meta)) {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Cluster } from '../../src/cluster.js';
-import { ConfigMapKind, SecretKind } from '../../src/kinds/index.js';
+import { ClusterRoleKind, ConfigMapKind, NamespaceKind, SecretKind } from '../../src/kinds/index.js';
 import { loadSnapshot } from '../../src/storage/snapshot.js';
 import { statusOf, testCluster, useTestCluster } from '../support/cluster.js';
 
@@ -34,6 +34,48 @@ describe('garbage collector', () => {
     await cluster.settle();
     const s = await secrets().get('shared');
     expect(s.metadata?.ownerReferences?.map((r) => r.name)).toEqual(['stays']);
+  });
+
+  it('counts an owner named in another namespace as absent, though an object with its uid exists there', async () => {
+    await cluster.client.resource(NamespaceKind).create({ metadata: { name: 'elsewhere' } });
+    const away = await cms().create({ metadata: { name: 'away', namespace: 'elsewhere' } });
+    const boss = await owner('boss');
+    const crossNamespace = { apiVersion: 'v1', kind: 'ConfigMap', name: 'away', uid: away.metadata!.uid! };
+    await secrets().create({ metadata: { name: 'a', ownerReferences: [boss, crossNamespace] } });
+    await cms().delete('boss');
+    await cluster.settle();
+    expect(await names()).toEqual([]);
+    expect((await cms().get('away', { namespace: 'elsewhere' })).metadata?.uid).toBe(away.metadata!.uid);
+  });
+
+  it('counts an owner with the same name but another uid as absent', async () => {
+    const boss = await owner('boss');
+    const old = await owner('recreated');
+    await cms().delete('recreated');
+    await owner('recreated');
+    await secrets().create({ metadata: { name: 'a', ownerReferences: [boss, old] } });
+    await cms().delete('boss');
+    await cluster.settle();
+    expect(await names()).toEqual([]);
+  });
+
+  it('leaves a dependent alone when one of its owner references names a kind that is not served', async () => {
+    const boss = await owner('boss');
+    const unknown = { apiVersion: 'example.com/v1', kind: 'Widget', name: 'w', uid: '2b1c6f0e-0000-4000-8000-000000000001' };
+    await secrets().create({ metadata: { name: 'a', ownerReferences: [boss, unknown] } });
+    await cms().delete('boss');
+    await cluster.settle();
+    const a = await secrets().get('a');
+    expect(a.metadata?.ownerReferences?.map((r) => r.name)).toEqual(['boss', 'w']);
+  });
+
+  it('never collects a cluster-scoped dependent through a reference to a namespaced kind', async () => {
+    const boss = await owner('boss');
+    const roles = cluster.client.resource(ClusterRoleKind);
+    await roles.create({ metadata: { name: 'held-by-configmap', ownerReferences: [boss] } });
+    await cms().delete('boss');
+    await cluster.settle();
+    expect((await roles.get('held-by-configmap')).metadata?.ownerReferences?.map((r) => r.name)).toEqual(['boss']);
   });
 
   it('orphans dependents with propagationPolicy=Orphan, then lets the owner go', async () => {
