@@ -253,9 +253,28 @@ function ownedMap(z: unknown, v: unknown, node: MapNode): Owned | undefined {
   const below: Below[] = [];
   for (const k of keys) {
     const o = owned(undefined, v[k], node.values);
-    if (o) below.push({ key: `f:${k}`, pe: undefined, name: k, owned: o });
+    if (o) below.push({ key: memberKey(k), pe: undefined, name: k, owned: o });
   }
   return level(z === undefined, below);
+}
+
+/** The `f:<key>` strings of the map keys written lately, by key. */
+const memberKeys = new Map<string, string>();
+/** Map keys held in {@link memberKeys}: enough for every label, annotation and data key a cluster repeats. */
+const MEMBER_KEYS_HELD = 4096;
+
+/**
+ * `f:<key>` for a key of a map. Objects of a kind repeat their maps' keys (labels, annotations, a
+ * ConfigMap's data), so the string is made once and reused: each FieldsV1 document then sets its
+ * member with a string V8 has already made a property name, instead of a new one it must look up.
+ */
+function memberKey(k: string): string {
+  let key = memberKeys.get(k);
+  if (key === undefined) {
+    if (memberKeys.size >= MEMBER_KEYS_HELD) memberKeys.clear();
+    memberKeys.set(k, (key = `f:${k}`));
+  }
+  return key;
 }
 
 function ownedList(z: unknown, v: unknown, node: ArrayNode): Owned | undefined {
