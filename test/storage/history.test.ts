@@ -24,6 +24,30 @@ describe('MemoryStorage history', () => {
     await expect(storage.get(key('a'), { revision: 99 })).rejects.toBeInstanceOf(StorageFutureRevisionError);
   });
 
+  it('reads a key deleted and created again at every revision, before and after older deletes are compacted', async () => {
+    const { storage, key, advance } = setup(1000);
+    const readAt = async (name: string, revision: number) => (await storage.get(key(name), { revision }))?.value.v;
+    const x = await storage.create(key('x'), { v: 'x' });
+    await storage.delete(key('x'), x.revision);
+    advance(2000);
+    // This write compacts x's create and delete; y's changes are retained.
+    const y1 = await storage.create(key('y'), { v: 1 });
+    expect(await storage.compactedRevision()).toBe(x.revision + 1);
+    const gone = await storage.delete(key('y'), y1.revision);
+    const y2 = await storage.create(key('y'), { v: 2 });
+    const y3 = await storage.update(key('y'), { v: 3 }, y2.revision);
+    expect(await readAt('y', y1.revision)).toBe(1);
+    expect(await readAt('y', y1.revision + 1)).toBeUndefined();
+    expect(await readAt('y', y2.revision)).toBe(2);
+    expect(await readAt('y', y3.revision)).toBe(3);
+    expect(names(await storage.list('b', { revision: y1.revision }))).toEqual(['y']);
+    expect(names(await storage.list('b', { revision: gone.revision + 1 }))).toEqual([]);
+    // x's delete is compacted: created again, it has no past the history could show.
+    const x2 = await storage.create(key('x'), { v: 'x2' });
+    expect(await readAt('x', x2.revision - 1)).toBeUndefined();
+    expect(await readAt('x', x2.revision)).toBe('x2');
+  });
+
   it('lists a snapshot at a past revision, paged, with what was deleted since and without what was created since', async () => {
     const { storage, key } = setup();
     for (const n of ['a', 'b', 'c', 'd']) await storage.create(key(n), { n });
