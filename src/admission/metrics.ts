@@ -77,9 +77,10 @@ export function admissionMetrics(metrics: MetricsRegistry): AdmissionObserver {
       timer((rejected) => {
         const labels = { type, operation, rejected: String(rejected) };
         const histogram = stepHistogram.with(labels);
+        const summary = stepSummary.with(labels);
         return (seconds) => {
           histogram.observe(seconds);
-          stepSummary.observe(labels, seconds);
+          summary.observe(seconds);
         };
       }),
     plugin: (name, type, operation) =>

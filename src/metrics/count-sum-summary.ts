@@ -19,6 +19,8 @@ interface Series {
 /** A prom-client Summary whose series are a count and a sum, kept by a key the caller computes. */
 export class CountSumSummary extends Summary<string> {
   private readonly series = new Map<string, Series>();
+  /** How many times the summary was reset: a held series from before one is found again. */
+  private resets = 0;
 
   constructor(
     private readonly summaryName: string,
@@ -40,6 +42,27 @@ export class CountSumSummary extends Summary<string> {
     } else this.series.set(key, { labels: labels(), count: 1, sum: value });
   }
 
+  /**
+   * The series of `key`, to add to without finding it again. It is made at its first observation
+   * (a series is exposed only once observed), and found again after a {@link reset}, which drops
+   * the labelled series.
+   */
+  seriesOf(key: string, labels: () => LabelValues<string>): { add(value: number): void } {
+    let held: Series | undefined;
+    let heldAt = -1;
+    return {
+      add: (value) => {
+        if (heldAt !== this.resets || !held) {
+          held = this.series.get(key);
+          heldAt = this.resets;
+          if (!held) this.series.set(key, (held = { labels: labels(), count: 0, sum: 0 }));
+        }
+        held.count++;
+        held.sum += value;
+      },
+    };
+  }
+
   override async get(): Promise<SummaryValues> {
     // The base answers the name, help, type and aggregator; it saw no observation, so no values.
     const base = await super.get();
@@ -56,6 +79,7 @@ export class CountSumSummary extends Summary<string> {
     // prom-client's constructor resets before this class's fields exist.
     const series = this.series as Map<string, Series> | undefined;
     if (!series) return;
+    this.resets++;
     for (const [key, s] of series) {
       if (key === '' && Object.keys(s.labels).length === 0) {
         s.count = 0;

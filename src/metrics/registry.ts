@@ -132,6 +132,17 @@ export interface HistogramSeriesHandle {
 export interface SummaryMetric<L extends string = string> {
   /** Records one observation of `value` in the series of `labels`. */
   observe(labels: MetricLabels<L>, value: number): void;
+  /** The series of `labels`, found once (client_golang's `With`), to observe without a lookup. */
+  with(labels: MetricLabels<L>): SummarySeriesHandle;
+}
+
+/**
+ * One series of a summary, as {@link SummaryMetric.with} found it.
+ * @category Metrics, health and tracing
+ */
+export interface SummarySeriesHandle {
+  /** Records one observation of `value` in this series. */
+  observe(value: number): void;
 }
 
 /**
@@ -371,10 +382,22 @@ export class MetricsRegistry implements MetricsReader {
         const key = seriesKeyer(def.labelNames);
         const { name, help, registers } = this.base(def);
         const metric = new CountSumSummary(name, help, def.labelNames ?? [], registers);
+        const finite = (value: number) => {
+          if (!Number.isFinite(value)) throw new Error(`summary ${def.name}: cannot observe ${value}`);
+        };
         const wrapper: SummaryMetric<L> = {
           observe: (labels, value) => {
-            if (!Number.isFinite(value)) throw new Error(`summary ${def.name}: cannot observe ${value}`);
+            finite(value);
             metric.add(key(labels), () => clean(labels), value);
+          },
+          with: (labels) => {
+            const series = metric.seriesOf(key(labels), () => clean(labels));
+            return {
+              observe: (value) => {
+                finite(value);
+                series.add(value);
+              },
+            };
           },
         };
         return { metric, wrapper };
@@ -386,6 +409,10 @@ export class MetricsRegistry implements MetricsReader {
       });
       const wrapper: SummaryMetric<L> = {
         observe: (labels, value) => metric.observe(clean(labels), value),
+        with: (labels) => {
+          const cleaned = clean(labels);
+          return { observe: (value) => metric.observe(cleaned, value) };
+        },
       };
       return { metric, wrapper };
     });

@@ -59,6 +59,34 @@ describe('MetricsRegistry', () => {
     expect(await r.text()).toContain('demo_plain_seconds_count 0\n');
   });
 
+  it('hands out a summary series with `with`, counted with the same series observed by labels, before and after a reset', async () => {
+    const r = new MetricsRegistry();
+    const s = r.summary({ name: 'demo_step_seconds', help: 'Steps.', labelNames: ['type', 'operation'], quantiles: [] });
+    const admit = s.with({ type: 'admit', operation: 'CREATE' });
+    s.with({ type: 'validate', operation: 'CREATE' });
+    // A series handed out but never observed is not exposed.
+    expect(await r.text()).not.toContain('demo_step_seconds_count{');
+    admit.observe(0.25);
+    s.observe({ type: 'admit', operation: 'CREATE' }, 0.5);
+    admit.observe(1);
+    expect(await r.value('demo_step_seconds', { type: 'admit' })).toBe(3);
+    expect(await r.value('demo_step_seconds_sum', { type: 'admit' })).toBe(1.75);
+    expect(await r.text()).not.toContain('type="validate"');
+    expect(() => admit.observe(Infinity)).toThrow('summary demo_step_seconds: cannot observe Infinity');
+    r.resetMetrics();
+    expect(await r.value('demo_step_seconds')).toBe(0);
+    admit.observe(2);
+    expect(await r.value('demo_step_seconds', { type: 'admit' })).toBe(1);
+    expect(await r.text()).toContain('demo_step_seconds_sum{operation="CREATE",type="admit"} 2\n');
+    // With quantiles, the handle feeds the same digest as an observation by labels.
+    const q = r.summary({ name: 'demo_q_seconds', help: 'x', labelNames: ['type'], quantiles: [0.5] });
+    const h = q.with({ type: 'a' });
+    for (const v of [1, 2, 3]) h.observe(v);
+    q.observe({ type: 'a' }, 4);
+    expect(await r.value('demo_q_seconds', { type: 'a' })).toBe(4);
+    expect(await r.value('demo_q_seconds_sum', { type: 'a' })).toBe(10);
+  });
+
   it('hands out a series with `with`, counted with the others and kept across reads and resets', async () => {
     const r = new MetricsRegistry();
     const c = r.counter({ name: 'demo_decisions_total', help: 'x', labelNames: ['decision', 'name'] });
